@@ -1,0 +1,54 @@
+import type { MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
+import type { AppEnv } from "./app-env.ts";
+import type { RouteTable } from "./route-table.ts";
+
+const ALLOW_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key"];
+const EXPOSE_HEADERS = ["ETag", "X-Request-Id", "Retry-After", "Idempotent-Replayed", "X-Catalog-Version"];
+const MAX_AGE_SECONDS = 7200;
+
+/** Catalog reads: any origin may read them; no credentials are involved. */
+export function publicCors(table: RouteTable): MiddlewareHandler<AppEnv> {
+  return cors({
+    origin: "*",
+    allowMethods: (_origin, c) => table.allowedMethods(c.req.path),
+    allowHeaders: ALLOW_HEADERS,
+    exposeHeaders: EXPOSE_HEADERS,
+    maxAge: MAX_AGE_SECONDS,
+  });
+}
+
+/**
+ * One entry of ALLOWED_ORIGINS: `*`, an exact origin, or an origin whose port is `*`
+ * (`http://localhost:*`), which is how `npm run dev` allows every local front end.
+ */
+function originMatches(entry: string, origin: string): boolean {
+  if (entry === "*" || entry === origin) return true;
+  if (!entry.endsWith(":*")) return false;
+  const prefix = entry.slice(0, -1);
+  return origin.startsWith(prefix) && /^\d{1,5}$/.test(origin.slice(prefix.length));
+}
+
+/** Parses ALLOWED_ORIGINS (comma-separated) and answers whether `origin` is allowed. */
+export function isAllowedOrigin(allowedOrigins: string, origin: string): boolean {
+  if (!origin) return false;
+  return allowedOrigins
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .some((entry) => originMatches(entry, origin));
+}
+
+/**
+ * Cart and checkout: the origin is echoed only when ALLOWED_ORIGINS allows it, always with
+ * `Vary: Origin`, never with `Access-Control-Allow-Credentials` (tokens are not cookies).
+ */
+export function allowlistCors(table: RouteTable): MiddlewareHandler<AppEnv> {
+  return cors({
+    origin: (origin, c) => (isAllowedOrigin((c.env as Env).ALLOWED_ORIGINS ?? "", origin) ? origin : null),
+    allowMethods: (_origin, c) => table.allowedMethods(c.req.path),
+    allowHeaders: ALLOW_HEADERS,
+    exposeHeaders: EXPOSE_HEADERS,
+    maxAge: MAX_AGE_SECONDS,
+  });
+}

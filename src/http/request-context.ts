@@ -1,0 +1,66 @@
+import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from "hono";
+import { routePath } from "hono/route";
+import type { AppEnv } from "./app-env.ts";
+import { ApiError, internalError, methodNotAllowed, routeNotFound } from "./errors.ts";
+import type { RouteTable } from "./route-table.ts";
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+function newRequestId(): string {
+  return `req_${crypto.randomUUID().replaceAll("-", "")}`;
+}
+
+/**
+ * Outermost middleware: gives the request an id, stamps the headers every response carries and
+ * writes the one log line per request. The line never holds a header value or a body, so no
+ * token can reach the logs through it.
+ */
+export function requestContext(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = Date.now();
+    const inbound = c.req.header("x-request-id");
+    const requestId = inbound && SANE_REQUEST_ID.test(inbound) ? inbound : newRequestId();
+    c.set("requestId", requestId);
+    await next();
+    c.header("X-Request-Id", requestId);
+    c.header("X-Content-Type-Options", "nosniff");
+    console.log(
+      JSON.stringify({
+        method: c.req.method,
+        route: routePath(c),
+        status: c.res.status,
+        duration_ms: Date.now() - started,
+        cache: c.get("cacheStatus") ?? null,
+        request_id: requestId,
+      }),
+    );
+  };
+}
+
+/** Renders an ApiError as the contract's envelope. */
+export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  return c.json({ error: error.body }, error.status);
+}
+
+/**
+ * The one error handler. Anything that is not an ApiError is a bug: it is logged by name and
+ * message only (never a stack, never request data) and answered as a 500 with the request id.
+ */
+export const onError: ErrorHandler<AppEnv> = (err, c) => {
+  if (err instanceof ApiError) return errorResponse(c, err);
+  const requestId = c.get("requestId") ?? newRequestId();
+  console.error(JSON.stringify({ level: "error", error: err.name, message: err.message, request_id: requestId }));
+  return errorResponse(c, internalError(requestId));
+};
+
+/**
+ * 404 for unknown paths, 405 with `Allow` for known paths and the wrong method.
+ */
+export function notFoundHandler(table: RouteTable): NotFoundHandler<AppEnv> {
+  return (c) => {
+    const allow = table.allowedMethods(c.req.path);
+    if (allow.length === 0) return errorResponse(c, routeNotFound(c.req.path));
+    return errorResponse(c, methodNotAllowed(c.req.method, allow));
+  };
+}

@@ -1,0 +1,112 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import { ApiError, invalidRequest } from "./errors.ts";
+
+/** Request bodies above this many bytes answer 413, whether or not Content-Length says so. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/**
+ * Turns the first zod issue into the contract's 400: unknown keys first (`parameter_unknown`),
+ * then absent required values (`parameter_missing`), then anything else (`parameter_invalid`).
+ */
+export function toValidationError(error: z.ZodError, where: "query" | "body"): ApiError {
+  const issues = error.issues;
+  const unknown = issues.find((i) => i.code === "unrecognized_keys");
+  if (unknown && unknown.code === "unrecognized_keys") {
+    const param = [...unknown.path.map(String), unknown.keys[0] ?? ""].filter(Boolean).join(".");
+    const noun = where === "query" ? "query parameter" : "field";
+    return invalidRequest("parameter_unknown", `Unknown ${noun}: ${param}.`, param);
+  }
+  const first = issues[0];
+  if (!first) return invalidRequest("parameter_invalid", "The request is invalid.");
+  const param = first.path.map(String).join(".");
+  if (first.code === "invalid_type" && first.input === undefined && param) {
+    return invalidRequest("parameter_missing", `Missing required parameter: ${param}.`, param);
+  }
+  if (!param) {
+    const message = where === "body" ? "The request body must be a JSON object." : first.message;
+    return invalidRequest("parameter_invalid", message);
+  }
+  return invalidRequest("parameter_invalid", `Invalid ${param}: ${first.message}.`, param);
+}
+
+/**
+ * Parses the query string against a strict schema. A parameter given twice is invalid: one
+ * meaning per URL keeps cache keys canonical.
+ */
+export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
+  const all = c.req.queries();
+  const flat: Record<string, string> = {};
+  for (const [key, values] of Object.entries(all)) {
+    if (values.length > 1) throw invalidRequest("parameter_invalid", `Query parameter ${key} is given more than once.`, key);
+    flat[key] = values[0] ?? "";
+  }
+  const result = schema.safeParse(flat);
+  if (!result.success) throw toValidationError(result.error, "query");
+  return result.data;
+}
+
+function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const mediaType = value.split(";")[0]?.trim().toLowerCase();
+  return mediaType === "application/json";
+}
+
+/** Reads at most `limit` bytes of the body; one byte more is a 413, without reading the rest. */
+async function readCapped(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) throw bodyTooLarge(limit);
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw bodyTooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function bodyTooLarge(limit: number): ApiError {
+  return new ApiError(413, {
+    type: "invalid_request_error",
+    code: "body_too_large",
+    message: `The request body is larger than ${limit / 1024} KiB.`,
+  });
+}
+
+/**
+ * Reads a JSON body and validates it against a strict schema, in the order the contract lists
+ * the failures: media type (415), size (413), syntax (400 invalid_json), shape (400).
+ */
+export async function parseJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  if (!isJsonContentType(c.req.header("content-type"))) {
+    throw new ApiError(415, {
+      type: "invalid_request_error",
+      code: "unsupported_media_type",
+      message: "Send the body as JSON with Content-Type: application/json.",
+    });
+  }
+  const bytes = await readCapped(c.req.raw, MAX_BODY_BYTES);
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    throw invalidRequest("invalid_json", "The request body is not valid JSON.");
+  }
+  const result = schema.safeParse(value);
+  if (!result.success) throw toValidationError(result.error, "body");
+  return result.data;
+}
