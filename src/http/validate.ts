@@ -102,7 +102,7 @@ export async function parseJsonBody<S extends z.ZodType>(c: Context, schema: S):
   const bytes = await readCapped(c.req.raw, MAX_BODY_BYTES);
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
   } catch {
     throw invalidRequest("invalid_json", "The request body is not valid JSON.");
   }
