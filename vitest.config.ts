@@ -6,7 +6,11 @@ export default defineConfig({
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
-        bindings: { ENVIRONMENT: "development", ALLOWED_ORIGINS: "http://localhost:*,https://shop.example" },
+        bindings: {
+          ENVIRONMENT: "development",
+          ALLOWED_ORIGINS: "http://localhost:*,https://shop.example",
+          OPERATOR_SECRET: "test-operator-secret",
+        },
       },
     }),
   ],

@@ -8,6 +8,7 @@ import { cart } from "./routes/cart.ts";
 import { checkouts } from "./routes/checkouts.ts";
 import { collections } from "./routes/collections.ts";
 import { docs } from "./routes/docs.ts";
+import { health } from "./routes/health.ts";
 import { operator } from "./routes/operator.ts";
 import { products } from "./routes/products.ts";
 
@@ -33,7 +34,8 @@ const api = new Hono<AppEnv>()
   .route("/cart", cart)
   .route("/checkouts", checkouts)
   .route("/auth", auth)
-  .route("/operator", operator);
+  .route("/operator", operator)
+  .route("/health", health);
 
 const app = new Hono<AppEnv>().use(requestContext()).route("/api/v1", api).route("/", docs);
 

@@ -1,0 +1,11 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../http/app-env.ts";
+
+/**
+ * The cheapest route the worker has: no binding is touched. Readiness probes use it, and the
+ * benchmark uses it as the runtime's ceiling.
+ */
+export const health = new Hono<AppEnv>().get("/", (c) => {
+  c.header("Cache-Control", "no-store");
+  return c.json({ status: "ok" });
+});
