@@ -1,25 +1,48 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { z } from "zod";
 
 /** The `error.type` values of the contract's envelope. */
-export type ErrorType =
-  | "invalid_request_error"
-  | "authentication_error"
-  | "not_found_error"
-  | "idempotency_error"
-  | "rate_limit_error"
-  | "api_error"
-  | "not_implemented";
+export const ErrorTypeSchema = z
+  .enum([
+    "invalid_request_error",
+    "authentication_error",
+    "not_found_error",
+    "idempotency_error",
+    "rate_limit_error",
+    "api_error",
+    "not_implemented",
+  ])
+  .meta({ id: "ErrorType", description: "The class of failure; `code` says which one exactly." });
+export type ErrorType = z.infer<typeof ErrorTypeSchema>;
 
-/** The object under `error` in every non-2xx response (but 304). */
-export interface ErrorBody {
-  type: ErrorType;
-  message: string;
-  code?: string;
-  param?: string;
-  docs_url?: string;
-  request_id?: string;
-  retry?: boolean;
-}
+/**
+ * The object under `error` in every non-2xx response (but 304). One schema serves the type the
+ * handlers build, the OpenAPI document and the tests that check real responses against it.
+ */
+export const ErrorBodySchema = z
+  .object({
+    type: ErrorTypeSchema,
+    message: z.string().meta({ description: "A human-readable explanation. Do not parse it." }),
+    code: z.string().optional().meta({ description: "A machine-readable reason, e.g. `sold_out` or `parameter_unknown`." }),
+    param: z.string().optional().meta({ description: "The parameter or field at fault, when there is one." }),
+    docs_url: z.string().optional().meta({ description: "Where the docs explain this failure (authentication errors)." }),
+    request_id: z.string().optional().meta({ description: "The request id to quote to support (500s)." }),
+    retry: z.boolean().optional().meta({ description: "Whether retrying can ever succeed (`false` for reserved operations)." }),
+  })
+  .strict()
+  .meta({ id: "ErrorBody", description: "What went wrong. `type` is always present; the other fields where they apply." });
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** The envelope of every error response: `{"error": {...}}` and nothing else at the top. */
+export const ErrorResponseSchema = z
+  .object({ error: ErrorBodySchema })
+  .strict()
+  .meta({
+    id: "ErrorResponse",
+    description: "Every non-2xx response (but 304) has this envelope.",
+    example: { error: { type: "not_found_error", code: "sold_out", message: "Sold out", param: "handle" } },
+  });
+export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
 
 /**
  * The one error every layer throws. `app.onError` turns it into the contract's envelope, so
