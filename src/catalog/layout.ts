@@ -1,0 +1,129 @@
+/**
+ * The KV layout of a published catalog, shared by the writer (publish.ts) and the reader
+ * (store.ts) so the two cannot disagree. The design and its numbers are written down at the top
+ * of publish.ts.
+ */
+
+/** The one key that selects the live catalog version. Switching it is the publish. */
+export const POINTER_KEY = "catalog:pointer";
+
+/** List chunks hold CHUNK_SPAN items and start every CHUNK_STEP positions. */
+export const CHUNK_STEP = 250;
+export const CHUNK_SPAN = 500;
+/** The largest page a list request may ask for: any such page fits inside one chunk. */
+export const MAX_PAGE = CHUNK_SPAN - CHUNK_STEP;
+
+/** Target records per shard; shard counts are fixed per version and stored in its meta. */
+export const PRODUCTS_PER_SHARD = 64;
+export const VARIANTS_PER_SHARD = 256;
+
+/** What one version is: enough to address every key of it without listing. */
+export interface VersionMeta {
+  version: string;
+  /** SHA-256 of the validated source catalog: same digest, same catalog. */
+  digest: string;
+  published_at: string;
+  products: number;
+  collections: number;
+  product_shards: number;
+  variant_shards: number;
+}
+
+/** The value under POINTER_KEY: the live version and the one a rollback returns to. */
+export interface Pointer {
+  current: VersionMeta;
+  previous: VersionMeta | null;
+}
+
+/** Every key of a version starts with this, so a version can be listed and deleted as a whole. */
+export function versionPrefix(version: string): string {
+  return `v/${version}/`;
+}
+
+export const keys = {
+  meta: (version: string) => `v/${version}/meta`,
+  productShard: (version: string, shard: number) => `v/${version}/ps/${shard}`,
+  variantShard: (version: string, shard: number) => `v/${version}/vs/${shard}`,
+  productChunk: (version: string, chunk: number) => `v/${version}/pl/${chunk}`,
+  collectionChunk: (version: string, chunk: number) => `v/${version}/cl/${chunk}`,
+  collectionProductsChunk: (version: string, handle: string, chunk: number) => `v/${version}/c/${handle}/${chunk}`,
+};
+
+/** FNV-1a, 32 bits: stable across runtimes (Node at publish, workerd at read). */
+export function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+export function shardOf(key: string, shards: number): number {
+  return fnv1a(key) % shards;
+}
+
+export function shardCount(records: number, perShard: number): number {
+  return Math.max(1, Math.ceil(records / perShard));
+}
+
+/** The chunk holding every position of a page that starts at `start` (page size <= MAX_PAGE). */
+export function chunkFor(start: number): number {
+  return Math.floor(start / CHUNK_STEP);
+}
+
+/** How many chunks a list of `count` items has (at least one, so an empty list reads as empty). */
+export function chunkCount(count: number): number {
+  return Math.max(1, Math.ceil(count / CHUNK_STEP));
+}
+
+/**
+ * A product as stored in its shard: everything the detail and the variants endpoints render,
+ * with variants in compact form (`[id, option values, price in minor units, available]`).
+ */
+export interface ProductRecord {
+  pos: number;
+  id: string;
+  handle: string;
+  title: string;
+  vendor: string;
+  product_type: string;
+  tags: string[];
+  available: boolean;
+  options: { name: string; values: string[] }[];
+  variants: [id: string, values: string[], price_minor: number, available: boolean][];
+  /** Collection handle to this product's position in that collection. */
+  in: Record<string, number>;
+}
+
+/** A variant as stored in its shard (compact; store.ts expands it into a VariantRecord). */
+export interface StoredVariant {
+  h: string;
+  t: string;
+  vt: string;
+  o: Record<string, string>;
+  p: number;
+  a: boolean;
+}
+
+/** First line of every collection products chunk; the item lines follow it. */
+export interface CollectionHeader {
+  handle: string;
+  title: string;
+  count: number;
+  /** Position of the collection in the collections list. */
+  pos: number;
+}
+
+export const DEFAULT_TITLE = "Default Title";
+
+/** `<size> / <color>` for products with options, `Default Title` otherwise. */
+export function variantTitle(values: readonly string[]): string {
+  return values.length === 0 ? DEFAULT_TITLE : values.join(" / ");
+}
+
+/** `{"size": "M", "color": "Black"}`, or `{"title": "Default Title"}` for single-variant products. */
+export function variantOptions(names: readonly string[], values: readonly string[]): Record<string, string> {
+  if (names.length === 0) return { title: DEFAULT_TITLE };
+  return Object.fromEntries(names.map((name, i) => [name, values[i] ?? ""]));
+}

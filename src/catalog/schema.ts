@@ -1,0 +1,186 @@
+import { z } from "zod";
+import { SourceAmountSchema } from "../money.ts";
+
+/**
+ * The source catalog format: what `seed/catalog.json` and `catalog:generate` produce and what
+ * `catalog:publish` accepts. The worker, the CLI and the tests validate with these same schemas,
+ * so a catalog that passes here is one the API can serve.
+ */
+
+/** Lower case words joined by hyphens, at most 255 characters (contract section 1). */
+export const HandleSchema = z
+  .string()
+  .max(255)
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "a handle: lower case words joined by hyphens")
+  .meta({ id: "Handle", description: "URL slug: lower case words joined by hyphens, at most 255 characters.", example: "black-tee" });
+
+/** Tests a path segment before any storage is touched. */
+export function isHandle(value: string): boolean {
+  return HandleSchema.safeParse(value).success;
+}
+
+export const ProductGidSchema = z.string().regex(/^gid:\/\/shopify\/Product\/\d{1,20}$/, "gid://shopify/Product/<digits>");
+export const VariantIdSchema = z.string().regex(/^\d{1,20}$/, "a variant id: digits");
+
+/** The option names a variant can carry. Selectors of the variants endpoint use the same names. */
+export const OptionNameSchema = z.enum(["size", "color"]);
+export type OptionName = z.infer<typeof OptionNameSchema>;
+
+const OptionValueSchema = z.string().min(1).max(64);
+
+export const SourceOptionSchema = z.strictObject({
+  name: OptionNameSchema,
+  values: z.array(OptionValueSchema).min(1).max(100),
+});
+
+export const SourceVariantSchema = z.strictObject({
+  id: VariantIdSchema,
+  /** Option name to value; empty for a single-variant (`Default Title`) product. */
+  options: z.partialRecord(OptionNameSchema, OptionValueSchema).default({}),
+  price: SourceAmountSchema,
+  available: z.boolean(),
+});
+export type SourceVariant = z.infer<typeof SourceVariantSchema>;
+
+export const SourceProductSchema = z.strictObject({
+  id: ProductGidSchema,
+  handle: HandleSchema,
+  title: z.string().min(1).max(255),
+  vendor: z.string().min(1).max(255),
+  product_type: z.string().max(255),
+  tags: z.array(z.string().min(1).max(255)).min(1).max(250),
+  available: z.boolean(),
+  options: z.array(SourceOptionSchema).max(2).default([]),
+  variants: z.array(SourceVariantSchema).min(1).max(250),
+});
+export type SourceProduct = z.infer<typeof SourceProductSchema>;
+
+export const SourceCollectionSchema = z.strictObject({
+  handle: HandleSchema,
+  title: z.string().min(1).max(255),
+  /** Product handles, in the order the collection shows them. */
+  products: z.array(HandleSchema),
+});
+export type SourceCollection = z.infer<typeof SourceCollectionSchema>;
+
+function checkProduct(product: SourceProduct, index: number, ctx: z.RefinementCtx, variantIds: Set<string>): void {
+  const at = (...path: (string | number)[]) => ["products", index, ...path];
+  const names = product.options.map((o) => o.name);
+  if (new Set(names).size !== names.length) ctx.addIssue({ code: "custom", path: at("options"), message: "an option name appears twice" });
+  product.options.forEach((option, o) => {
+    if (new Set(option.values).size !== option.values.length) {
+      ctx.addIssue({ code: "custom", path: at("options", o, "values"), message: "a value appears twice" });
+    }
+  });
+  if (names.length === 0 && product.variants.length !== 1) {
+    ctx.addIssue({ code: "custom", path: at("variants"), message: "a product without options has exactly one variant (Default Title)" });
+  }
+  const combos = new Set<string>();
+  product.variants.forEach((variant, v) => {
+    if (variantIds.has(variant.id)) ctx.addIssue({ code: "custom", path: at("variants", v, "id"), message: `variant id ${variant.id} is used twice` });
+    variantIds.add(variant.id);
+    const keys = Object.keys(variant.options).sort();
+    if (keys.join() !== [...names].sort().join()) {
+      ctx.addIssue({ code: "custom", path: at("variants", v, "options"), message: `must give exactly the product's options (${names.join(", ") || "none"})` });
+      return;
+    }
+    for (const option of product.options) {
+      const value = variant.options[option.name];
+      if (value !== undefined && !option.values.includes(value)) {
+        ctx.addIssue({ code: "custom", path: at("variants", v, "options", option.name), message: `"${value}" is not one of the product's ${option.name} values` });
+      }
+    }
+    const combo = names.map((n) => variant.options[n]).join("\u0000");
+    if (combos.has(combo)) ctx.addIssue({ code: "custom", path: at("variants", v, "options"), message: "two variants have the same options" });
+    combos.add(combo);
+  });
+  if (product.available && !product.variants.some((v) => v.available)) {
+    ctx.addIssue({ code: "custom", path: at("available"), message: "an available product needs at least one available variant" });
+  }
+}
+
+/** A whole catalog. Cross-record rules (unique ids and handles, known members) live here too. */
+export const SourceCatalogSchema = z
+  .strictObject({
+    currency: z.literal("USD"),
+    store: z.strictObject({ name: z.string().min(1).max(255) }),
+    products: z.array(SourceProductSchema),
+    collections: z.array(SourceCollectionSchema).default([]),
+  })
+  .superRefine((catalog, ctx) => {
+    const handles = new Set<string>();
+    const ids = new Set<string>();
+    const variantIds = new Set<string>();
+    catalog.products.forEach((product, index) => {
+      if (handles.has(product.handle)) ctx.addIssue({ code: "custom", path: ["products", index, "handle"], message: `handle "${product.handle}" is used twice` });
+      if (ids.has(product.id)) ctx.addIssue({ code: "custom", path: ["products", index, "id"], message: `id ${product.id} is used twice` });
+      handles.add(product.handle);
+      ids.add(product.id);
+      checkProduct(product, index, ctx, variantIds);
+    });
+    const collectionHandles = new Set<string>();
+    catalog.collections.forEach((collection, index) => {
+      if (collectionHandles.has(collection.handle)) {
+        ctx.addIssue({ code: "custom", path: ["collections", index, "handle"], message: `handle "${collection.handle}" is used twice` });
+      }
+      collectionHandles.add(collection.handle);
+      const members = new Set<string>();
+      collection.products.forEach((handle, p) => {
+        if (!handles.has(handle)) ctx.addIssue({ code: "custom", path: ["collections", index, "products", p], message: `no product has handle "${handle}"` });
+        if (members.has(handle)) ctx.addIssue({ code: "custom", path: ["collections", index, "products", p], message: `"${handle}" is listed twice` });
+        members.add(handle);
+      });
+    });
+  });
+export type SourceCatalog = z.infer<typeof SourceCatalogSchema>;
+
+/** A catalog that failed validation; `issues` name the product (by index and handle) and field. */
+export class CatalogValidationError extends Error {
+  readonly issues: string[];
+  constructor(issues: string[]) {
+    super(`The catalog is invalid:\n  ${issues.join("\n  ")}`);
+    this.name = "CatalogValidationError";
+    this.issues = issues;
+  }
+}
+
+function handleOf(input: unknown, list: string, index: number): string | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
+  const items = (input as Record<string, unknown>)[list];
+  if (!Array.isArray(items)) return undefined;
+  const item: unknown = items[index];
+  if (typeof item !== "object" || item === null) return undefined;
+  const handle = (item as Record<string, unknown>).handle;
+  return typeof handle === "string" ? handle : undefined;
+}
+
+/** `products[3] (handle "black-tee").variants[1].price`: where an operator should look. */
+export function describePath(input: unknown, path: readonly PropertyKey[]): string {
+  let text = "";
+  path.forEach((part, i) => {
+    if (typeof part === "number") {
+      text += `[${part}]`;
+      const list = path[i - 1];
+      if (i === 1 && (list === "products" || list === "collections")) {
+        const handle = handleOf(input, list, part);
+        if (handle !== undefined) text += ` (handle ${JSON.stringify(handle)})`;
+      }
+    } else {
+      text += text ? `.${String(part)}` : String(part);
+    }
+  });
+  return text || "(catalog)";
+}
+
+/** Validates a source catalog or throws a CatalogValidationError naming each fault. */
+export function parseCatalog(input: unknown): SourceCatalog {
+  const result = SourceCatalogSchema.safeParse(input);
+  if (result.success) return result.data;
+  const issues = result.error.issues.slice(0, 20).map((issue) => {
+    const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path;
+    const message = issue.code === "unrecognized_keys" ? "unknown field" : issue.message;
+    return `${describePath(input, path)}: ${message}`;
+  });
+  if (result.error.issues.length > 20) issues.push(`... and ${result.error.issues.length - 20} more`);
+  throw new CatalogValidationError(issues);
+}

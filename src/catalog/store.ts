@@ -1,0 +1,152 @@
+import { catalogUnavailable } from "../http/errors.ts";
+import {
+  type CollectionHeader,
+  keys,
+  type Pointer,
+  POINTER_KEY,
+  type ProductRecord,
+  shardOf,
+  type StoredVariant,
+  type VersionMeta,
+} from "./layout.ts";
+
+/** A variant as the cart needs it: enough to price, label and check a line without the product. */
+export interface VariantRecord {
+  id: string;
+  gid: string;
+  product_handle: string;
+  product_title: string;
+  title: string;
+  options: Record<string, string>;
+  price_minor: number;
+  currency: "USD";
+  /** False if the variant or its product is sold out. */
+  available: boolean;
+}
+
+const VARIANT_GID_PREFIX = "gid://shopify/ProductVariant/";
+
+/** `123` and `gid://shopify/ProductVariant/123` name the same variant. */
+export function normalizeVariantId(id: string): string {
+  return id.startsWith(VARIANT_GID_PREFIX) ? id.slice(VARIANT_GID_PREFIX.length) : id;
+}
+
+/** A page of list lines read from one chunk, still as JSON text (spliced, never parsed). */
+export interface ChunkLines {
+  lines: string[];
+}
+
+/**
+ * The catalog's KV adapter: the only code that reads the CATALOG namespace. Each method is one
+ * KV read (getVariants: one per distinct shard), which is what keeps every catalog request at
+ * three reads or fewer. A shard or chunk that is absent although its version's meta says it
+ * exists means the version was deleted under the reader (a stale pointer after two publishes):
+ * that is answered as 503 catalog_unavailable, never as a missing product.
+ */
+export class CatalogStore {
+  readonly #kv: KVNamespace;
+  readonly #metas = new Map<string, VersionMeta>();
+
+  constructor(kv: KVNamespace) {
+    this.#kv = kv;
+  }
+
+  /** The live version's meta, or null when nothing was ever published. One read. */
+  async currentMeta(): Promise<VersionMeta | null> {
+    const pointer = await this.#kv.get<Pointer>(POINTER_KEY, "json");
+    if (!pointer) return null;
+    this.#metas.set(pointer.current.version, pointer.current);
+    if (pointer.previous) this.#metas.set(pointer.previous.version, pointer.previous);
+    return pointer.current;
+  }
+
+  /** The live catalog version, or null when nothing was ever published. One read. */
+  async currentVersion(): Promise<string | null> {
+    return (await this.currentMeta())?.version ?? null;
+  }
+
+  async #meta(version: string): Promise<VersionMeta> {
+    const known = this.#metas.get(version);
+    if (known) return known;
+    const meta = await this.#kv.get<VersionMeta>(keys.meta(version), "json");
+    if (!meta) throw catalogUnavailable();
+    this.#metas.set(version, meta);
+    return meta;
+  }
+
+  async #required<T>(key: string, type: "json" | "text"): Promise<T> {
+    const value = type === "json" ? await this.#kv.get<T>(key, "json") : ((await this.#kv.get(key, "text")) as T | null);
+    if (value === null) throw catalogUnavailable();
+    return value;
+  }
+
+  /** A product by handle (one shard read), or null for an unknown handle. */
+  async getProduct(meta: VersionMeta, handle: string): Promise<ProductRecord | null> {
+    const shard = await this.#required<Record<string, ProductRecord>>(keys.productShard(meta.version, shardOf(handle, meta.product_shards)), "json");
+    return Object.hasOwn(shard, handle) ? (shard[handle] ?? null) : null;
+  }
+
+  /** One chunk of the product list, as JSON lines. */
+  async productChunk(meta: VersionMeta, chunk: number): Promise<string[]> {
+    return splitLines(await this.#required<string>(keys.productChunk(meta.version, chunk), "text"));
+  }
+
+  /** One chunk of the collection list, as JSON lines. */
+  async collectionChunk(meta: VersionMeta, chunk: number): Promise<string[]> {
+    return splitLines(await this.#required<string>(keys.collectionChunk(meta.version, chunk), "text"));
+  }
+
+  /** One chunk of a collection's products with its header, or null for an unknown collection. */
+  async collectionProductsChunk(meta: VersionMeta, handle: string, chunk: number): Promise<{ header: CollectionHeader; lines: string[] } | null> {
+    const text = await this.#kv.get(keys.collectionProductsChunk(meta.version, handle, chunk), "text");
+    if (text === null) return null;
+    const [head = "", ...lines] = text.split("\n");
+    return { header: JSON.parse(head) as CollectionHeader, lines };
+  }
+
+  /** A variant by id (digits or gid), or null for an unknown one. One read, plus the meta when the version is unknown here. */
+  async getVariant(version: string, id: string): Promise<VariantRecord | null> {
+    return (await this.getVariants(version, [id])).get(normalizeVariantId(id)) ?? null;
+  }
+
+  /** Variants by id, keyed by digits id; unknown ids are absent. One read per distinct shard. */
+  async getVariants(version: string, ids: readonly string[]): Promise<Map<string, VariantRecord>> {
+    const meta = await this.#meta(version);
+    const byShard = new Map<number, string[]>();
+    for (const raw of ids) {
+      const id = normalizeVariantId(raw);
+      if (!/^\d{1,20}$/.test(id)) continue;
+      const shard = shardOf(id, meta.variant_shards);
+      byShard.set(shard, [...(byShard.get(shard) ?? []), id]);
+    }
+    const found = new Map<string, VariantRecord>();
+    await Promise.all(
+      [...byShard].map(async ([shard, wanted]) => {
+        const stored = await this.#required<Record<string, StoredVariant>>(keys.variantShard(version, shard), "json");
+        for (const id of wanted) {
+          const v = Object.hasOwn(stored, id) ? stored[id] : undefined;
+          if (v) found.set(id, expandVariant(id, v));
+        }
+      }),
+    );
+    return found;
+  }
+}
+
+function splitLines(text: string): string[] {
+  return text === "" ? [] : text.split("\n");
+}
+
+function expandVariant(id: string, v: StoredVariant): VariantRecord {
+  return {
+    id,
+    gid: `${VARIANT_GID_PREFIX}${id}`,
+    product_handle: v.h,
+    product_title: v.t,
+    title: v.vt,
+    options: v.o,
+    price_minor: v.p,
+    currency: "USD",
+    available: v.a,
+  };
+}

@@ -1,0 +1,17 @@
+import { env } from "cloudflare:workers";
+import seed from "../../seed/catalog.json";
+import { publishCatalog } from "../../src/catalog/publish.ts";
+
+/** The shipped seed catalog, as the source JSON (a fresh copy each call, safe to mutate). */
+export function seedCatalog(): typeof seed {
+  return structuredClone(seed);
+}
+
+/**
+ * Publishes `seed/catalog.json` into the test KV (`env.CATALOG`) and returns the live version.
+ * Safe to run twice: when the seed is already live nothing is written and its version returns.
+ */
+export async function publishSeedCatalog(): Promise<string> {
+  const result = await publishCatalog(env.CATALOG, seed, { skipIfLive: true });
+  return result.version;
+}
