@@ -169,3 +169,6 @@ export const VariantQuerySchema = z
 export type VariantQuery = z.infer<typeof VariantQuerySchema>;
 
 export const DEFAULT_LIMIT = 50;
+
+/** Endpoints without query parameters still reject unknown ones (cache keys stay canonical). */
+export const NoQuerySchema = z.strictObject({}).meta({ id: "NoQuery", description: "This endpoint takes no query parameters." });
