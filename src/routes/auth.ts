@@ -1,5 +1,13 @@
 import { Hono } from "hono";
+import { noStore } from "../auth/no-store.ts";
 import type { AppEnv } from "../http/app-env.ts";
+import { notImplemented } from "../http/errors.ts";
 
-/** Placeholder: filled in by the issue that owns this resource. */
-export const auth = new Hono<AppEnv>();
+/**
+ * `POST /auth/login` is reserved and always answers 501, whatever it is sent: the body, its
+ * media type and any Authorization header are never read (the Bearer token is presented
+ * directly on each request; there is nothing to log in to). Other methods answer 405.
+ */
+export const auth = new Hono<AppEnv>().use("*", noStore).post("/login", () => {
+  throw notImplemented("Login is reserved for a future release. Send your token as Authorization: Bearer <token>.");
+});

@@ -1,5 +1,94 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
+import { noStore } from "../auth/no-store.ts";
+import { requireToken, type AuthedEnv } from "../auth/require-token.ts";
+import {
+  AddCartLineRequestSchema,
+  CartLinePathParamsSchema,
+  CartQuerySchema,
+  IdempotencyKeySchema,
+  UpdateCartLineRequestSchema,
+  variantDigits,
+} from "../cart/api.ts";
+import { cartFor, requestFingerprint } from "../cart/cart-client.ts";
+import { failureToApiError, type CartReply, type IdempotencyClaim } from "../cart/reply.ts";
+import { writeLimit } from "../cart/write-limit.ts";
 import type { AppEnv } from "../http/app-env.ts";
+import { invalidRequest, resourceMissing } from "../http/errors.ts";
+import { parseJsonBody, parseQuery } from "../http/validate.ts";
 
-/** Placeholder: filled in by the issue that owns this resource. */
-export const cart = new Hono<AppEnv>();
+/** Answers a cart reply: the Cart, or the contract's error for the failure the object reported. */
+function respond(c: Context<AuthedEnv>, reply: CartReply): Response {
+  if (reply.replayed) c.header("Idempotent-Replayed", "true");
+  if (!reply.ok) throw failureToApiError(reply.failure, c.env.DOCS_URL);
+  return c.json(reply.cart, 200);
+}
+
+/** The Idempotency-Key of a write, if sent, with the fingerprint of the request it belongs to. */
+async function idempotencyClaim(c: Context<AuthedEnv>, body: unknown): Promise<IdempotencyClaim | undefined> {
+  const key = c.req.header("idempotency-key");
+  if (key === undefined) return undefined;
+  if (!IdempotencyKeySchema.safeParse(key).success) {
+    throw invalidRequest("parameter_invalid", "Idempotency-Key must be 1–255 printable ASCII characters.", "Idempotency-Key");
+  }
+  return { key, fingerprint: await requestFingerprint(c.req.method, c.req.path, body) };
+}
+
+/** A malformed line id cannot name a line: 404 without touching storage. */
+function lineIdParam(c: Context<AuthedEnv>): string {
+  const parsed = CartLinePathParamsSchema.safeParse({ line_id: c.req.param("line_id") });
+  if (!parsed.success) throw resourceMissing("No such cart line.", "line_id");
+  return parsed.data.line_id;
+}
+
+/**
+ * The cart (contract section 4). Every handler authenticates first, then hands the work to the
+ * holder's Durable Object; writes also pass the per-token rate limit. No handler reads storage.
+ */
+export const cart = new Hono<AppEnv>()
+  .use("*", noStore)
+  .get("/", requireToken, async (c) => {
+    parseQuery(c, CartQuerySchema);
+    const { tokenId, holder } = c.var.principal;
+    return respond(c, await cartFor(c.env, holder).getCart({ tokenId }));
+  })
+  .delete("/", requireToken, writeLimit, async (c) => {
+    parseQuery(c, CartQuerySchema);
+    const { tokenId, holder } = c.var.principal;
+    const idempotency = await idempotencyClaim(c, null);
+    return respond(c, await cartFor(c.env, holder).clear({ tokenId, ...(idempotency ? { idempotency } : {}) }));
+  })
+  .post("/lines", requireToken, writeLimit, async (c) => {
+    parseQuery(c, CartQuerySchema);
+    const body = await parseJsonBody(c, AddCartLineRequestSchema);
+    const idempotency = await idempotencyClaim(c, body);
+    const { tokenId, holder } = c.var.principal;
+    return respond(
+      c,
+      await cartFor(c.env, holder).addLine({
+        tokenId,
+        variantId: variantDigits(body.variant_id),
+        quantity: body.quantity,
+        ...(body.handle !== undefined ? { handle: body.handle } : {}),
+        ...(body.variant_title !== undefined ? { variantTitle: body.variant_title } : {}),
+        ...(idempotency ? { idempotency } : {}),
+      }),
+    );
+  })
+  .patch("/lines/:line_id", requireToken, writeLimit, async (c) => {
+    parseQuery(c, CartQuerySchema);
+    const lineId = lineIdParam(c);
+    const body = await parseJsonBody(c, UpdateCartLineRequestSchema);
+    const idempotency = await idempotencyClaim(c, body);
+    const { tokenId, holder } = c.var.principal;
+    return respond(
+      c,
+      await cartFor(c.env, holder).updateLine({ tokenId, lineId, quantity: body.quantity, ...(idempotency ? { idempotency } : {}) }),
+    );
+  })
+  .delete("/lines/:line_id", requireToken, writeLimit, async (c) => {
+    parseQuery(c, CartQuerySchema);
+    const lineId = lineIdParam(c);
+    const idempotency = await idempotencyClaim(c, null);
+    const { tokenId, holder } = c.var.principal;
+    return respond(c, await cartFor(c.env, holder).removeLine({ tokenId, lineId, ...(idempotency ? { idempotency } : {}) }));
+  });

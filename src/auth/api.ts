@@ -1,0 +1,61 @@
+import { z } from "zod";
+
+/**
+ * Schemas of the operator's token surface (`/api/v1/operator/tokens`), shared by the worker, the
+ * CLI and the OpenAPI document. A token record never holds the token or its hash.
+ */
+
+const TOKEN_ID = /^tok_[A-Za-z0-9_]{1,64}$/;
+
+export const TokenIdSchema = z.string().regex(TOKEN_ID).meta({ id: "TokenId", description: "A token's id (`tok_…`), safe to log and list." });
+
+export const TokenRecordSchema = z
+  .object({
+    object: z.literal("token"),
+    id: TokenIdSchema,
+    holder: z.string().describe("Whose cart the token opens. Rotation keeps it, so the cart survives."),
+    label: z.string().nullable(),
+    created_at: z.iso.datetime(),
+    revoked_at: z.iso.datetime().nullable(),
+  })
+  .meta({
+    id: "TokenRecord",
+    description: "What is stored about a token (under the SHA-256 of the token, never the token).",
+    example: {
+      object: "token",
+      id: "tok_3ZbQ9mW1xY7kLp2Rt5Vc",
+      holder: "hld_8sJd2LmQ0pXw4Nz6Tb1K",
+      label: "web storefront",
+      created_at: "2026-11-21T04:00:00.000Z",
+      revoked_at: null,
+    },
+  });
+export type TokenRecord = z.infer<typeof TokenRecordSchema>;
+
+export const IssuedTokenSchema = TokenRecordSchema.extend({
+  token: z.string().describe("The bearer token. Shown in this response only; store it now."),
+}).meta({ id: "IssuedToken", description: "A newly issued token: the record plus the token itself, shown once." });
+export type IssuedToken = z.infer<typeof IssuedTokenSchema>;
+
+export const IssueTokenRequestSchema = z
+  .strictObject({ label: z.string().min(1).max(100).optional() })
+  .meta({ id: "IssueTokenRequest", description: "Issue a token for a new holder (a new, empty cart)." });
+export type IssueTokenRequest = z.infer<typeof IssueTokenRequestSchema>;
+
+export const TokenListSchema = z
+  .object({
+    object: z.literal("list"),
+    count: z.number().int().nonnegative(),
+    data: z.array(TokenRecordSchema),
+    has_more: z.literal(false),
+  })
+  .meta({ id: "TokenList", description: "Every token record, revoked ones included, newest first." });
+export type TokenList = z.infer<typeof TokenListSchema>;
+
+export const TokenPathParamsSchema = z.strictObject({ id: z.string() }).meta({ id: "TokenPathParams" });
+
+/** What the bearer middleware hands to cart and checkout handlers: never the token itself. */
+export interface Principal {
+  tokenId: string;
+  holder: string;
+}

@@ -1,0 +1,34 @@
+import { ApiError, invalidRequest } from "../http/errors.ts";
+
+/** What the Authorization header held. */
+export type Credential = { kind: "none" } | { kind: "bearer"; token: string } | { kind: "unusable" };
+
+/**
+ * Reads the one Authorization header. The scheme word is case-insensitive (RFC 7235), the token
+ * is taken byte for byte. Two headers reach the worker joined by a comma, which no token
+ * contains, so a comma means two credentials: 400, never a guess at which one was meant.
+ * The query string is never looked at.
+ */
+export function readCredential(header: string | undefined | null): Credential {
+  if (header === undefined || header === null || header.trim() === "") return { kind: "none" };
+  if (header.includes(",")) {
+    throw invalidRequest("parameter_invalid", "Send exactly one Authorization header.", "Authorization");
+  }
+  const match = /^\s*([A-Za-z]+) +(\S+)\s*$/.exec(header);
+  if (!match || match[1]?.toLowerCase() !== "bearer" || !match[2]) return { kind: "unusable" };
+  return { kind: "bearer", token: match[2] };
+}
+
+/**
+ * The contract's 401: `authentication_error` with a link to the docs and the RFC 6750
+ * challenge, with `error="invalid_token"` when a credential was sent. The message never repeats
+ * the credential.
+ */
+export function authenticationError(docsUrl: string | undefined, message: string, credentialSent: boolean): ApiError {
+  const challenge = credentialSent ? 'Bearer realm="storefront", error="invalid_token"' : 'Bearer realm="storefront"';
+  return new ApiError(
+    401,
+    { type: "authentication_error", message, docs_url: `${docsUrl ?? ""}#authentication` },
+    { "WWW-Authenticate": challenge },
+  );
+}

@@ -1,0 +1,44 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../http/app-env.ts";
+import { authenticationError, readCredential } from "./bearer.ts";
+
+/** Shorter secrets are treated as unset: the operator surface stays closed. */
+const MIN_SECRET_LENGTH = 16;
+
+/** OPERATOR_SECRET is a Wrangler secret, so the generated `Env` (vars only) does not name it. */
+function operatorSecret(env: Env): string | undefined {
+  const value = (env as Env & { OPERATOR_SECRET?: unknown }).OPERATOR_SECRET;
+  return typeof value === "string" && value.length >= MIN_SECRET_LENGTH ? value : undefined;
+}
+
+/** Compares through SHA-256 digests so the comparison's time says nothing about the secret. */
+async function sameSecret(given: string, expected: string): Promise<boolean> {
+  const encoder = new TextEncoder();
+  const [a, b] = await Promise.all([
+    crypto.subtle.digest("SHA-256", encoder.encode(given)),
+    crypto.subtle.digest("SHA-256", encoder.encode(expected)),
+  ]);
+  return crypto.subtle.timingSafeEqual(a, b);
+}
+
+/**
+ * Guards `/api/v1/operator/*` with `Authorization: Bearer <OPERATOR_SECRET>`. The token store
+ * is never consulted, and anything shaped like a customer token (`sf_…`) is refused before the
+ * comparison, so a customer token cannot reach this surface. With no secret configured the
+ * surface is closed.
+ */
+export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
+  const credential = readCredential(c.req.header("authorization"));
+  const docsUrl = c.env.DOCS_URL;
+  if (credential.kind === "none") {
+    throw authenticationError(docsUrl, "The operator surface needs Authorization: Bearer <operator secret>.", false);
+  }
+  const secret = operatorSecret(c.env);
+  const accepted =
+    credential.kind === "bearer" &&
+    !credential.token.startsWith("sf_") &&
+    secret !== undefined &&
+    (await sameSecret(credential.token, secret));
+  if (!accepted) throw authenticationError(docsUrl, "The operator secret is not valid.", true);
+  await next();
+});

@@ -1,0 +1,48 @@
+import { cartFor } from "../cart/cart-client.ts";
+import type { IssuedToken, TokenRecord } from "./api.ts";
+import { TokenStore, toTokenRecord } from "./token-store.ts";
+
+/**
+ * The operator's token operations, behind the operator surface. Revocation tells the holder's
+ * cart object first (strongly consistent, so the very next cart request fails everywhere) and
+ * then marks the KV record (which other uses see within KV's 60 s).
+ */
+export class TokenAdmin {
+  readonly #env: Env;
+  readonly #store: TokenStore;
+
+  constructor(env: Env) {
+    this.#env = env;
+    this.#store = new TokenStore(env.TOKENS);
+  }
+
+  async issue(label: string | undefined): Promise<IssuedToken> {
+    const { token, record } = await this.#store.issue({ label: label ?? null });
+    return { ...toTokenRecord(record), token };
+  }
+
+  async list(): Promise<TokenRecord[]> {
+    return (await this.#store.list()).map(toTokenRecord);
+  }
+
+  /** Revokes a token by id; revoking twice is harmless. Null when the id is unknown. */
+  async revoke(id: string): Promise<TokenRecord | null> {
+    const record = await this.#store.findById(id);
+    if (!record) return null;
+    await cartFor(this.#env, record.holder).revokeToken(record.id);
+    const revoked = await this.#store.markRevoked(id);
+    return revoked ? toTokenRecord(revoked) : null;
+  }
+
+  /**
+   * Issues a new token for the same holder (so the cart carries over) and revokes the old one.
+   * Null when the id is unknown.
+   */
+  async rotate(id: string): Promise<IssuedToken | null> {
+    const record = await this.#store.findById(id);
+    if (!record) return null;
+    const { token, record: fresh } = await this.#store.issue({ label: record.label, holder: record.holder });
+    await this.revoke(id);
+    return { ...toTokenRecord(fresh), token };
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * The cart's SQLite schema as numbered, append-only migrations: entry N (1-based) moves a cart
+ * from schema version N-1 to N. Never edit a shipped entry; append a new one. The applied
+ * version is stored in the object itself (`schema_version`), so each cart upgrades itself the
+ * first time it wakes up after a deploy.
+ */
+export const MIGRATIONS: readonly (readonly string[])[] = [
+  [
+    `CREATE TABLE cart (
+       singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+       created_at INTEGER NOT NULL,
+       updated_at INTEGER NOT NULL,
+       expires_at INTEGER NOT NULL
+     )`,
+    `CREATE TABLE cart_lines (
+       id TEXT PRIMARY KEY,
+       variant_id TEXT NOT NULL UNIQUE,
+       position INTEGER NOT NULL,
+       quantity INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 999),
+       handle TEXT NOT NULL,
+       title TEXT NOT NULL,
+       variant_title TEXT NOT NULL,
+       unit_price_minor INTEGER NOT NULL CHECK (unit_price_minor >= 0),
+       currency TEXT NOT NULL,
+       available INTEGER NOT NULL,
+       catalog_version TEXT NOT NULL
+     )`,
+    `CREATE TABLE revoked_tokens (token_id TEXT PRIMARY KEY, revoked_at INTEGER NOT NULL)`,
+    `CREATE TABLE idempotency_keys (
+       key TEXT PRIMARY KEY,
+       fingerprint TEXT NOT NULL,
+       reply TEXT NOT NULL,
+       created_at INTEGER NOT NULL
+     )`,
+    `CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at)`,
+  ],
+];
+
+/** Brings `sql` up to the newest schema. Runs inside `blockConcurrencyWhile` in the constructor. */
+export function migrate(sql: SqlStorage): number {
+  sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+  const row = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0];
+  let version = row?.version ?? 0;
+  if (!row) sql.exec("INSERT INTO schema_version (version) VALUES (0)");
+  while (version < MIGRATIONS.length) {
+    for (const statement of MIGRATIONS[version] ?? []) sql.exec(statement);
+    version += 1;
+    sql.exec("UPDATE schema_version SET version = ?", version);
+  }
+  return version;
+}
