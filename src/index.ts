@@ -7,7 +7,7 @@ import { auth } from "./routes/auth.ts";
 import { cart } from "./routes/cart.ts";
 import { checkouts } from "./routes/checkouts.ts";
 import { collections } from "./routes/collections.ts";
-import { docs } from "./routes/docs.ts";
+import { docs, openapi } from "./routes/docs.ts";
 import { health } from "./routes/health.ts";
 import { operator } from "./routes/operator.ts";
 import { products } from "./routes/products.ts";
@@ -35,6 +35,7 @@ const api = new Hono<AppEnv>()
   .route("/checkouts", checkouts)
   .route("/auth", auth)
   .route("/operator", operator)
+  .route("/openapi.json", openapi)
   .route("/health", health);
 
 const app = new Hono<AppEnv>().use(requestContext()).route("/api/v1", api).route("/", docs);

@@ -1,0 +1,188 @@
+import { type ErrorBody, ErrorResponseSchema } from "../http/errors.ts";
+import type { HeaderName, ResponseSpec } from "./spec.ts";
+
+type Example = { summary: string; value: { error: ErrorBody } };
+
+function example(summary: string, error: ErrorBody): Example {
+  return { summary, value: { error } };
+}
+
+const AUTH_DOCS = "https://storefront.example.com/docs#authentication";
+
+/** The contract's error table (section 1), one entry per status, with one example per `code`. */
+const ERRORS: Record<number, { description: string; headers?: HeaderName[]; examples: Record<string, Example> }> = {
+  400: {
+    description: "The request is invalid: malformed JSON, a schema violation, an unknown field or query parameter.",
+    examples: {
+      parameter_unknown: example("An unknown query parameter or field", {
+        type: "invalid_request_error",
+        code: "parameter_unknown",
+        message: "Unknown query parameter: sort.",
+        param: "sort",
+      }),
+      parameter_invalid: example("A value the schema refuses", {
+        type: "invalid_request_error",
+        code: "parameter_invalid",
+        message: "Invalid limit: Too big: expected number to be <=250.",
+        param: "limit",
+      }),
+      parameter_missing: example("A required field is absent", {
+        type: "invalid_request_error",
+        code: "parameter_missing",
+        message: "Missing required parameter: variant_id.",
+        param: "variant_id",
+      }),
+      quantity_exceeded: example("A line would go above 999", {
+        type: "invalid_request_error",
+        code: "quantity_exceeded",
+        message: "A cart line holds at most 999 units.",
+        param: "quantity",
+      }),
+      cart_full: example("A 251st line", {
+        type: "invalid_request_error",
+        code: "cart_full",
+        message: "A cart holds at most 250 lines.",
+      }),
+      invalid_json: example("The body is not JSON", {
+        type: "invalid_request_error",
+        code: "invalid_json",
+        message: "The request body is not valid JSON.",
+      }),
+    },
+  },
+  401: {
+    description: "The Bearer token is missing, malformed, unknown or revoked.",
+    headers: ["WWW-Authenticate"],
+    examples: {
+      authentication_error: example("No valid token", {
+        type: "authentication_error",
+        message: "A valid Bearer token is required.",
+        docs_url: AUTH_DOCS,
+      }),
+    },
+  },
+  404: {
+    description: "Not found: an unknown resource (`resource_missing`) or a sold-out product or variant (`sold_out`).",
+    examples: {
+      resource_missing: example("An unknown handle, variant or line", {
+        type: "not_found_error",
+        code: "resource_missing",
+        message: "No product with handle no-such-shirt.",
+        param: "handle",
+      }),
+      sold_out: example("A sold-out product or variant", {
+        type: "not_found_error",
+        code: "sold_out",
+        message: "Sold out",
+      }),
+    },
+  },
+  405: {
+    description: "The path exists but not with this method; `Allow` lists the methods it answers.",
+    headers: ["Allow"],
+    examples: {
+      method_not_allowed: example("Wrong method", {
+        type: "invalid_request_error",
+        code: "method_not_allowed",
+        message: "GET is not allowed here. Allowed: OPTIONS, POST.",
+      }),
+    },
+  },
+  409: {
+    description: "A request with the same Idempotency-Key is still running.",
+    examples: {
+      idempotency_key_in_use: example("Concurrent retry", {
+        type: "idempotency_error",
+        code: "idempotency_key_in_use",
+        message: "A request with this Idempotency-Key is still being processed.",
+      }),
+    },
+  },
+  413: {
+    description: "The request body is larger than 16 KiB.",
+    examples: {
+      body_too_large: example("Too large", {
+        type: "invalid_request_error",
+        code: "body_too_large",
+        message: "The request body is larger than 16 KiB.",
+      }),
+    },
+  },
+  415: {
+    description: "A write without `Content-Type: application/json`.",
+    examples: {
+      unsupported_media_type: example("Not JSON", {
+        type: "invalid_request_error",
+        code: "unsupported_media_type",
+        message: "Send the body as JSON with Content-Type: application/json.",
+      }),
+    },
+  },
+  422: {
+    description: "The Idempotency-Key was already used with a different request.",
+    examples: {
+      idempotency_key_reused: example("Key reused", {
+        type: "idempotency_error",
+        code: "idempotency_key_reused",
+        message: "This Idempotency-Key was used with a different request.",
+      }),
+    },
+  },
+  429: {
+    description: "More than 120 cart writes in a minute with this token.",
+    headers: ["Retry-After"],
+    examples: {
+      rate_limited: example("Too many writes", { type: "rate_limit_error", message: "Too many cart writes. Retry later." }),
+    },
+  },
+  500: {
+    description: "Something unexpected failed; quote `request_id` to support. Never a stack trace.",
+    examples: {
+      api_error: example("Unexpected failure", {
+        type: "api_error",
+        message: "Something went wrong on our side. Quote the request_id if you contact us.",
+        request_id: "req_3f1c2d9a8b7e4f6a9c0d1e2f3a4b5c6d",
+      }),
+    },
+  },
+  501: {
+    description: "Reserved for a future release. Retrying will not help.",
+    examples: {
+      not_implemented: example("Reserved", { type: "not_implemented", message: "Login is reserved for a future release.", retry: false }),
+    },
+  },
+  503: {
+    description: "No catalog has been published yet.",
+    headers: ["Retry-After"],
+    examples: {
+      catalog_unavailable: example("Nothing published", {
+        type: "api_error",
+        code: "catalog_unavailable",
+        message: "No catalog has been published yet.",
+      }),
+    },
+  },
+};
+
+/** The error statuses of the contract, for the test that checks the document covers them all. */
+export const ERROR_STATUSES = Object.keys(ERRORS).map(Number);
+
+/**
+ * Error responses for an operation: each status with the envelope schema, its headers and an
+ * example per code. `codes` narrows the examples when only some codes of a status apply.
+ */
+export function errors(statuses: readonly number[], codes?: readonly string[]): Record<number, ResponseSpec> {
+  const out: Record<number, ResponseSpec> = {};
+  for (const status of [...statuses, 500]) {
+    const spec = ERRORS[status];
+    if (!spec) throw new Error(`No error response is described for ${status}.`);
+    const examples = Object.fromEntries(Object.entries(spec.examples).filter(([code]) => !codes || codes.includes(code)));
+    out[status] = {
+      description: spec.description,
+      schema: ErrorResponseSchema,
+      headers: ["X-Request-Id", ...(spec.headers ?? [])],
+      examples: Object.keys(examples).length > 0 ? examples : spec.examples,
+    };
+  }
+  return out;
+}

@@ -1,0 +1,87 @@
+/**
+ * Examples for the OpenAPI document, copied from what the API answers for the shipped seed
+ * catalog (`seed/catalog.json`). They are literal rather than read from the seed so the worker
+ * does not bundle the catalog; `test/openapi.integration.test.ts` publishes the seed and checks
+ * each one equals the real answer, so they cannot drift from it.
+ */
+
+const usd = (amount: string) => ({ amount, currency: "USD" }) as const;
+
+const placeholder = (digits: string, handle: string, title: string) => ({
+  id: `gid://shopify/Product/${digits}`,
+  handle,
+  title,
+  price: usd("100.00"),
+  available: false,
+  endpoint_status: 404,
+  url: `/api/v1/products/${handle}`,
+});
+
+export const SEED_EXAMPLES = {
+  /** `GET /products?limit=2` */
+  productList: {
+    object: "list",
+    count: 28,
+    data: [
+      { id: "gid://shopify/Product/8012345670100", handle: "essential-crew-tee-black", title: "Essential Crew Tee - Black", price: usd("28.00"), available: true },
+      { id: "gid://shopify/Product/8012345670101", handle: "essential-crew-tee-white", title: "Essential Crew Tee - White", price: usd("28.00"), available: true },
+    ],
+    has_more: true,
+  },
+  /** `GET /products/essential-crew-tee-black` */
+  product: {
+    object: "product",
+    id: "gid://shopify/Product/8012345670100",
+    handle: "essential-crew-tee-black",
+    title: "Essential Crew Tee - Black",
+    vendor: "Northwind Threads",
+    product_type: "T-Shirts",
+    tags: ["cotton", "essentials", "tee"],
+    available: true,
+    price: { min: usd("28.00"), max: usd("32.00") },
+    variants_count: 8,
+    options: [
+      { name: "size", values: ["XS", "S", "M", "L", "XL", "2XL", "3XL", "4XL"] },
+      { name: "color", values: ["Black"] },
+    ],
+  },
+  /** `GET /products/essential-crew-tee-black/variants?size=M&color=Black` */
+  variantList: {
+    object: "list",
+    count: 1,
+    data: [
+      {
+        object: "variant",
+        id: "44102938475602",
+        gid: "gid://shopify/ProductVariant/44102938475602",
+        product_handle: "essential-crew-tee-black",
+        title: "M / Black",
+        options: { size: "M", color: "Black" },
+        price: usd("28.00"),
+        available: true,
+      },
+    ],
+    has_more: false,
+  },
+  /** `GET /collections/sample-products` */
+  collection: {
+    object: "collection",
+    handle: "sample-products",
+    title: "Sample Products",
+    products_count: 4,
+    products: {
+      object: "list",
+      count: 4,
+      data: [
+        placeholder("8012345670124", "example-t-shirt", "Example T-Shirt"),
+        placeholder("8012345670125", "example-pants", "Example Pants"),
+        placeholder("8012345670126", "example-hat", "Example Hat"),
+        placeholder("8012345670127", "example-hoodie", "Example Hoodie"),
+      ],
+      has_more: false,
+    },
+  },
+  /** `POST /cart/lines` bodies: an available variant (200) and a sold-out one (404 Sold out). */
+  addAvailable: { variant_id: "44102938475602", quantity: 1 },
+  addSoldOut: { variant_id: "gid://shopify/ProductVariant/44102938475688", quantity: 1 },
+} as const;

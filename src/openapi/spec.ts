@@ -1,0 +1,52 @@
+import type { z } from "zod";
+
+/** Response headers the document describes once, in `components.headers`, and operations name. */
+export type HeaderName =
+  | "X-Request-Id"
+  | "Cache-Control"
+  | "ETag"
+  | "X-Catalog-Version"
+  | "Vary"
+  | "Allow"
+  | "Retry-After"
+  | "WWW-Authenticate"
+  | "Idempotent-Replayed"
+  | "Location";
+
+/** One response of an operation. `schema` is the zod schema the handler's body conforms to. */
+export interface ResponseSpec {
+  description: string;
+  /** The body schema; absent for bodiless answers (304, redirects). */
+  schema?: z.ZodType;
+  /** Media type of the body; JSON unless said otherwise. */
+  contentType?: string;
+  headers?: readonly HeaderName[];
+  /** Named examples, real values from the seed catalog where the body is catalog data. */
+  examples?: Record<string, { summary: string; value: unknown }>;
+}
+
+/**
+ * One operation of the API, written once and read twice: the OpenAPI builder turns it into the
+ * document, and the response-conformance test validates real responses with the same `schema`s,
+ * so the document cannot promise a shape the handlers do not produce.
+ */
+export interface OperationSpec {
+  method: "get" | "post" | "patch" | "put" | "delete";
+  /** The path as the Hono app routes it, e.g. `/api/v1/products/:handle`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Who may call it: anyone, a customer Bearer token, or the operator secret. */
+  auth: "none" | "bearer" | "operator";
+  /** The strict schema of the path parameters, one property per `:name` segment. */
+  params?: z.ZodType;
+  /** The strict query schema the handler parses with `parseQuery`. */
+  query?: z.ZodType;
+  /** Request headers beyond Authorization that the operation reads, with the schema that checks them. */
+  requestHeaders?: readonly { name: "Idempotency-Key" | "If-None-Match"; schema?: z.ZodType }[];
+  /** The strict body schema the handler parses with `parseJsonBody`. */
+  body?: { schema: z.ZodType; required?: boolean; examples?: Record<string, { summary: string; value: unknown }> };
+  responses: Record<number, ResponseSpec>;
+}
