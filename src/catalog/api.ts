@@ -130,11 +130,11 @@ export type Collection = z.infer<typeof CollectionSchema>;
 /** The path parameter of every `/{handle}` route. */
 export const HandleParamSchema = z.strictObject({ handle: HandleSchema }).meta({ id: "HandleParam" });
 
-const LimitSchema = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(250)
+// Digits first (a format error, so "ten" reads as parameter_invalid), then the numeric range.
+const LimitSchema = z
+  .string()
+  .regex(/^\d{1,4}$/, "an integer from 1 to 250")
+  .pipe(z.coerce.number().int().min(1).max(250))
   .optional()
   .meta({ description: "Page size, 1 to 250. Default 50." });
 
