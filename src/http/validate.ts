@@ -41,7 +41,7 @@ export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<
     if (values.length > 1) throw invalidRequest("parameter_invalid", `Query parameter ${key} is given more than once.`, key);
     flat[key] = values[0] ?? "";
   }
-  const result = schema.safeParse(flat);
+  const result = schema.safeParse(flat, { reportInput: true });
   if (!result.success) throw toValidationError(result.error, "query");
   return result.data;
 }
@@ -106,7 +106,7 @@ export async function parseJsonBody<S extends z.ZodType>(c: Context, schema: S):
   } catch {
     throw invalidRequest("invalid_json", "The request body is not valid JSON.");
   }
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { reportInput: true });
   if (!result.success) throw toValidationError(result.error, "body");
   return result.data;
 }
