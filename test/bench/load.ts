@@ -1,0 +1,118 @@
+import autocannon from "autocannon";
+import { processCpuMs } from "./runtime.ts";
+
+/** One HTTP request of a workload; a workload cycles through its list. */
+export interface BenchRequest {
+  method?: "GET" | "POST";
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** What a workload sends and which statuses count as success. */
+export interface Workload {
+  name: string;
+  /** Requests are sent in order, round-robin over all connections. */
+  requests: BenchRequest[];
+  /** Statuses that count as success; anything else is an error. */
+  ok: number[];
+}
+
+/** The figures of one workload run. */
+export interface LoadResult {
+  name: string;
+  requests: number;
+  durationS: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  statuses: Record<string, number>;
+  /** CPU time workerd spent per request (all of its threads), in µs. Undefined off Linux. */
+  workerdCpuUsPerRequest: number | undefined;
+}
+
+export interface LoadOptions {
+  url: URL;
+  connections: number;
+  durationS: number;
+  workerdPid: number | undefined;
+}
+
+/**
+ * Drives one workload with autocannon over loopback and returns requests/s, latency percentiles
+ * computed from every response's own duration (autocannon's histogram truncates to whole ms,
+ * too coarse for 1-3 ms answers), the status mix, and workerd's CPU time per request.
+ */
+export async function runLoad(workload: Workload, options: LoadOptions): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const cursor = { next: 0 };
+  const list = workload.requests;
+  const cpuBefore = processCpuMs(options.workerdPid);
+  const instance = autocannon({
+    url: options.url.origin,
+    connections: options.connections,
+    duration: options.durationS,
+    // One template; setupRequest fills it with the next request of the workload, so a list of
+    // thousands (many tokens, many handles) is shared by all connections in order.
+    requests: [
+      {
+        setupRequest: (req: Record<string, unknown>) => {
+          const r = list[cursor.next++ % list.length]!;
+          return { ...req, method: r.method ?? "GET", path: r.path, headers: { ...(r.headers ?? {}) }, body: r.body };
+        },
+      },
+    ],
+  });
+  instance.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+    latencies.push(responseTime);
+  });
+  const res = await instance;
+  const cpuAfter = processCpuMs(options.workerdPid);
+  const statuses: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(res.statusCodeStats ?? {})) statuses[code] = Number(stat.count);
+  const answered = Object.values(statuses).reduce((a, b) => a + b, 0);
+  const bad = Object.entries(statuses)
+    .filter(([code]) => !workload.ok.includes(Number(code)))
+    .reduce((a, [, n]) => a + n, 0);
+  latencies.sort((a, b) => a - b);
+  const durationS = res.duration;
+  return {
+    name: workload.name,
+    requests: answered,
+    durationS,
+    rps: answered / durationS,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    errors: bad + res.errors, // autocannon counts timeouts among errors
+    statuses,
+    workerdCpuUsPerRequest:
+      cpuBefore !== undefined && cpuAfter !== undefined && answered > 0 ? ((cpuAfter - cpuBefore) * 1000) / answered : undefined,
+  };
+}
+
+/**
+ * Sends a workload's first request once. Returns why it cannot be measured (the status and error
+ * code it answered), or undefined when it answers as the workload expects.
+ */
+export async function probe(workload: Workload, url: URL): Promise<string | undefined> {
+  const r = workload.requests[0];
+  if (!r) return "no requests";
+  const init: RequestInit = { method: r.method ?? "GET", ...(r.headers ? { headers: r.headers } : {}), ...(r.body ? { body: r.body } : {}) };
+  const res = await fetch(new URL(r.path, url), init);
+  const text = await res.text();
+  if (workload.ok.includes(res.status)) return undefined;
+  let code = "";
+  try {
+    const error = (JSON.parse(text) as { error?: { code?: string; type?: string } }).error;
+    code = error?.code ?? error?.type ?? "";
+  } catch {
+    // not JSON: the status says enough
+  }
+  return `${r.method ?? "GET"} ${r.path.split("?")[0]} answered ${res.status} ${code}`.trim();
+}
+
+function percentile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}

@@ -1,0 +1,91 @@
+import type { SourceCatalog, SourceProduct } from "../../src/catalog/schema.ts";
+import type { BenchRequest, Workload } from "./load.ts";
+
+const API = "/api/v1";
+
+/** At most this many distinct URLs per catalog workload, spread over the whole catalog. */
+const DISTINCT_URLS = 20;
+
+/** Hot-cart adds rotate over this many variants: far below the 250-line and 999-unit caps. */
+const HOT_CART_VARIANTS = 200;
+
+/** `count` items spread evenly from first to last, so a big catalog is sampled end to end. */
+function spread<T>(items: readonly T[], count: number): T[] {
+  if (items.length <= count) return [...items];
+  return Array.from({ length: count }, (_, i) => items[Math.floor((i * (items.length - 1)) / (count - 1))]!);
+}
+
+function get(path: string, headers?: Record<string, string>): BenchRequest {
+  return { method: "GET", path, ...(headers ? { headers } : {}) };
+}
+
+function variantQuery(product: SourceProduct): string {
+  const params = new URLSearchParams();
+  for (const option of product.options) params.set(option.name, option.values[Math.floor(option.values.length / 2)]!);
+  if (product.options.length === 0) params.set("title", "Default Title");
+  return params.toString();
+}
+
+/** The anonymous read workloads, derived from the catalog that was published. */
+export function catalogWorkloads(catalog: SourceCatalog): Workload[] {
+  const products = catalog.products;
+  const available = products.filter((p) => p.available);
+  const sized = available.filter((p) => p.options.length > 0);
+  const deepCursor = products[Math.max(0, products.length - 51)]!.handle;
+  const collections = catalog.collections.filter((c) => c.products.length > 0);
+  const details = spread(available, DISTINCT_URLS).map((p) => get(`${API}/products/${p.handle}`));
+  return [
+    { name: "list first page", requests: [get(`${API}/products`)], ok: [200] },
+    { name: "list deep page", requests: [get(`${API}/products?starting_after=${deepCursor}`)], ok: [200] },
+    { name: "product detail", requests: details, ok: [200] },
+    {
+      name: "variants + selectors",
+      requests: spread(sized.length > 0 ? sized : available, DISTINCT_URLS).map((p) => get(`${API}/products/${p.handle}/variants?${variantQuery(p)}`)),
+      ok: [200],
+    },
+    { name: "collection page", requests: spread(collections, DISTINCT_URLS).map((c) => get(`${API}/collections/${c.handle}`)), ok: [200] },
+    // Filled with the ETags the detail URLs answer, just before it runs (see withEtags).
+    { name: "304 revalidation", requests: details, ok: [304] },
+  ];
+}
+
+/**
+ * Turns the revalidation workload's plain GETs into conditional ones carrying the ETag each URL
+ * answers now. Returns undefined (with the reason) when a URL gives no ETag.
+ */
+export async function withEtags(workload: Workload, origin: URL): Promise<Workload | string> {
+  const requests: BenchRequest[] = [];
+  for (const r of workload.requests) {
+    const res = await fetch(new URL(r.path, origin));
+    await res.arrayBuffer();
+    const etag = res.headers.get("etag");
+    if (res.status !== 200 || !etag) return `GET ${r.path} answered ${res.status} ${etag ? "" : "without an ETag"}`.trim();
+    requests.push(get(r.path, { "if-none-match": etag }));
+  }
+  return { ...workload, requests };
+}
+
+function addToCart(token: string, variantId: string): BenchRequest {
+  return {
+    method: "POST",
+    path: `${API}/cart/lines`,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ variant_id: variantId, quantity: 1 }),
+  };
+}
+
+/**
+ * Cart writes: one request per token in turn (each token is its own holder, so its own Durable
+ * Object), and every request of the hot workload on one token (one Durable Object).
+ */
+export function cartWorkloads(catalog: SourceCatalog, tokens: readonly string[], hotToken: string): Workload[] {
+  const variants = catalog.products.filter((p) => p.available).flatMap((p) => p.variants.filter((v) => v.available).map((v) => v.id));
+  const hot = spread(variants, HOT_CART_VARIANTS);
+  return [
+    { name: "add to cart, distinct carts", requests: tokens.map((t, i) => addToCart(t, variants[i % variants.length]!)), ok: [200] },
+    { name: "add to cart, one hot cart", requests: hot.map((v) => addToCart(hotToken, v)), ok: [200] },
+  ];
+}
+
+/** The runtime's ceiling: the cheapest route of the same worker. */
+export const ceilingWorkload: Workload = { name: "ceiling: GET /health", requests: [get(`${API}/health`)], ok: [200] };
