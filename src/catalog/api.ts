@@ -134,7 +134,7 @@ export const HandleParamSchema = z.strictObject({ handle: HandleSchema }).meta({
 const LimitSchema = z
   .string()
   .regex(/^\d{1,4}$/, "an integer from 1 to 250")
-  .pipe(z.coerce.number().int().min(1).max(250))
+  .pipe(z.coerce.number<string>().int().min(1).max(250))
   .optional()
   .meta({ description: "Page size, 1 to 250. Default 50." });
 
