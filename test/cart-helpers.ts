@@ -35,7 +35,8 @@ export function cartCall(token: string, path: string, init: Omit<RequestInit, "b
     body = typeof init.body === "string" ? init.body : JSON.stringify(init.body);
     if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json");
   }
-  return call(`/api/v1${path}`, { ...init, headers, ...(body !== undefined ? { body } : {}) });
+  const { body: _raw, ...rest } = init;
+  return call(`/api/v1${path}`, { ...rest, headers, ...(body !== undefined ? { body } : {}) });
 }
 
 export interface SeedVariants {

@@ -62,7 +62,7 @@ describe("operator surface", () => {
 
   it("refuses a missing, wrong or customer credential with 401", async () => {
     const { token } = await issueToken();
-    const attempts = [
+    const attempts: Record<string, string>[] = [
       {},
       { Authorization: "Bearer wrong-operator-secret" },
       { Authorization: `Bearer ${token}` },
