@@ -11,7 +11,8 @@ import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { OperatorClient, OperatorError, parseTokenArgs, runTokenCommand, USAGE, UsageError, type TokenCommand } from "../auth/operator-client.ts";
 
-const DEFAULT_LOCAL_URL = "http://localhost:8787";
+/** Where `npm run dev` serves (it honours PORT too). */
+const DEFAULT_LOCAL_URL = `http://localhost:${process.env.PORT ?? "8787"}`;
 /** What `npm run dev` passes as OPERATOR_SECRET; override with the OPERATOR_SECRET variable. */
 const DEV_OPERATOR_SECRET = "dev-operator-secret";
 const START_TIMEOUT_MS = 90_000;
