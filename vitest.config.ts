@@ -1,21 +1,44 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
+/**
+ * Two projects, one `npm test`:
+ * - `workerd`: unit and integration tests inside workerd, with real KV and Durable Objects.
+ * - `e2e`: Node tests over real HTTP against `npm run dev`, started once by the global setup.
+ * The browser suite has its own config (`npm run test:browser`).
+ */
 export default defineConfig({
-  plugins: [
-    cloudflareTest({
-      wrangler: { configPath: "./wrangler.toml" },
-      miniflare: {
-        bindings: {
-          ENVIRONMENT: "development",
-          ALLOWED_ORIGINS: "http://localhost:*,https://shop.example",
-          OPERATOR_SECRET: "test-operator-secret",
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                ENVIRONMENT: "development",
+                ALLOWED_ORIGINS: "http://localhost:*,https://shop.example",
+                OPERATOR_SECRET: "test-operator-secret",
+              },
+            },
+          }),
+        ],
+        test: {
+          name: "workerd",
+          include: ["test/**/*.test.ts"],
+          exclude: ["**/node_modules/**", "test/e2e/**", "test/browser/**", "test/bench/**"],
         },
       },
-    }),
-  ],
-  test: {
-    include: ["test/**/*.test.ts"],
-    exclude: ["test/e2e/**", "test/browser/**", "test/bench/**"],
+      {
+        test: {
+          name: "e2e",
+          environment: "node",
+          include: ["test/e2e/**/*.test.ts"],
+          globalSetup: ["test/e2e/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 200_000,
+        },
+      },
+    ],
   },
 });

@@ -100,7 +100,7 @@ async function loadProducts() {
     return;
   }
   for (const product of result.json.data) {
-    const button = el("button", { type: "button", class: "product", "data-handle": product.handle, onclick: () => showProduct(product.handle, button) }, [
+    const button = el("button", { type: "button", class: "product", "data-handle": product.handle, onclick: () => showProduct(product, button) }, [
       el("span", { class: "title" }, product.title),
       el("span", { class: "price" }, product.price.amount + " " + product.price.currency),
       product.available ? null : el("span", { class: "badge" }, "Sold out"),
@@ -109,13 +109,14 @@ async function loadProducts() {
   }
 }
 
-async function showProduct(handle, button) {
+async function showProduct(product, button) {
+  const handle = product.handle;
   for (const other of productList.querySelectorAll("button[aria-current]")) other.removeAttribute("aria-current");
   if (button) button.setAttribute("aria-current", "true");
   panel.replaceChildren(el("p", { class: "help" }, "Loading " + handle + "…"));
   const detailPath = API + "/products/" + encodeURIComponent(handle);
   const [detail, variants] = await Promise.all([call("GET", detailPath), call("GET", detailPath + "/variants?limit=250")]);
-  const heading = el("h3", { id: "product-title", tabindex: "-1" }, detail.json && detail.json.title ? detail.json.title : handle);
+  const heading = el("h3", { id: "product-title", tabindex: "-1" }, product.title);
   const parts = [heading, resultView(detail, "GET " + detailPath)];
   if (variants.status === 200) parts.push(variantPicker(variants.json.data));
   else parts.push(resultView(variants, "GET " + detailPath + "/variants"));
@@ -142,9 +143,10 @@ function variantPicker(variants) {
 
   function update() {
     current = variants.find((v) => names.every((name) => v.options[name] === selects[name].value)) || null;
-    chosen.replaceChildren(current
+    const parts = current
       ? ["Variant ", el("code", {}, current.id), " · " + current.title + " · " + current.price.amount + " " + current.price.currency + " · ", el("strong", {}, current.available ? "available" : "sold out")]
-      : ["No variant has this combination."]);
+      : ["No variant has this combination."];
+    chosen.replaceChildren(...parts);
   }
   async function addToCart() {
     if (!current) return;

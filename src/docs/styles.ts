@@ -15,8 +15,9 @@ a { color: var(--accent); }
 .token { display: grid; grid-template-columns: auto minmax(12rem, 22rem) auto; gap: 0.25rem 0.5rem; align-items: center; }
 .token .help { grid-column: 1 / -1; margin: 0; }
 .help { color: var(--muted); font-size: 0.875rem; }
-.layout { display: grid; grid-template-columns: 17rem 1fr; min-height: calc(100vh - 5rem); }
-nav { border-right: 1px solid var(--line); padding: 1rem; position: sticky; top: 0; max-height: 100vh; overflow: auto; font-size: 0.9rem; }
+.layout { display: grid; grid-template-columns: 20rem 1fr; min-height: calc(100vh - 5rem); }
+nav { border-right: 1px solid var(--line); padding: 1rem; position: sticky; top: 0; max-height: 100vh; overflow: auto; font-size: 0.85rem; }
+nav li a { display: flex; gap: 0.4rem; align-items: baseline; word-break: break-all; }
 nav h2 { font-size: 1rem; margin: 1rem 0 0.25rem; } nav ul { list-style: none; padding: 0; margin: 0; } nav li { margin: 0.2rem 0; } nav a { text-decoration: none; }
 main { padding: 1rem 1.5rem 4rem; max-width: 72rem; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.25rem; margin: 1rem 0; }
