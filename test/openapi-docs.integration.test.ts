@@ -49,6 +49,13 @@ describe("the interactive reference", () => {
     expect(script).toContain('const API = "/api/v1"');
   });
 
+  it("has the section a 401's docs_url points at", async () => {
+    const unauthorised = (await (await get("/api/v1/cart")).json()) as { error: { docs_url: string } };
+    const fragment = new URL(unauthorised.error.docs_url).hash.slice(1);
+    expect(fragment).toBe("authentication");
+    expect(await (await get("/docs")).text()).toContain(`id="${fragment}"`);
+  });
+
   it("answers HEAD like GET, without a body", async () => {
     const res = await get("/docs", { method: "HEAD" });
     expect(res.status).toBe(200);

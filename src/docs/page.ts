@@ -40,6 +40,12 @@ export const DOCS_HTML = `<!doctype html>
         </div>
       </div>
     </section>
+    <section aria-labelledby="authentication-title" class="card" id="authentication">
+      <h2 id="authentication-title">Authentication</h2>
+      <p>Catalog reads are anonymous. The cart and checkout need <code>Authorization: Bearer &lt;token&gt;</code>; the scheme word is case-insensitive, the token is not, and a token in the query string is never accepted. There are no API keys and no login: <code>POST /api/v1/auth/login</code> always answers 501.</p>
+      <p>Tokens are issued and revoked by the operator (<code>npm run token</code>). A revoked token stops working on the very next cart request. A missing, unknown or revoked token answers <strong>401</strong> <code>authentication_error</code> with <code>WWW-Authenticate: Bearer realm="storefront"</code>.</p>
+      <p>Under <code>npm run dev</code> two tokens exist, <code>sf_dev_LocalToken_A1</code> and <code>sf_dev_LocalToken_B2</code> (this page fills in the first when it is served from localhost). A deployed worker refuses every <code>sf_dev_</code> token.</p>
+    </section>
     <div id="operations"></div>
   </main>
 </div>

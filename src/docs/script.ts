@@ -251,7 +251,11 @@ async function loadDocument() {
       groups.get(name).items.push({ path, method, op });
     }
   }
-  const navLists = [el("p", {}, el("a", { href: "#explore" }, "Try the catalog")), el("p", {}, el("a", { href: "/api/v1/openapi.json" }, "openapi.json"))];
+  const navLists = [
+    el("p", {}, el("a", { href: "#explore" }, "Try the catalog")),
+    el("p", {}, el("a", { href: "#authentication" }, "Authentication")),
+    el("p", {}, el("a", { href: "/api/v1/openapi.json" }, "openapi.json")),
+  ];
   for (const { tag, items } of groups.values()) {
     if (items.length === 0) continue;
     const headingId = "tag-" + tag.name.toLowerCase();
