@@ -16,6 +16,8 @@ export interface Workload {
   requests: BenchRequest[];
   /** Statuses that count as success; anything else is an error. */
   ok: number[];
+  /** Send exactly this many requests (no warm-up) instead of running for a duration. */
+  amount?: number;
 }
 
 /** The figures of one workload run. */
@@ -52,7 +54,7 @@ export async function runLoad(workload: Workload, options: LoadOptions): Promise
   const instance = autocannon({
     url: options.url.origin,
     connections: options.connections,
-    duration: options.durationS,
+    ...(workload.amount ? { amount: workload.amount } : { duration: options.durationS }),
     // One template; setupRequest fills it with the next request of the workload, so a list of
     // thousands (many tokens, many handles) is shared by all connections in order.
     requests: [

@@ -21,15 +21,18 @@ const { values: args } = parseArgs({
     quick: { type: "boolean", default: false },
     json: { type: "string" },
     products: { type: "string" },
+    only: { type: "string" },
+    seconds: { type: "string" },
+    "edge-cache": { type: "string", default: "both" },
   },
 });
 
 const quick = args.quick ?? false;
 const settings = {
   connections: 10,
-  durationS: quick ? 0.8 : 5,
+  durationS: args.seconds ? Number(args.seconds) : quick ? 0.8 : 5,
   warmupS: quick ? 0.3 : 1,
-  cartTokens: quick ? 300 : 3000,
+  cartTokens: quick ? 200 : 1000,
   rateLimitPerMinute: BENCH_RATE_LIMIT,
 };
 const largeSize = Number(args.products ?? (quick ? 10_000 : 100_000));
@@ -39,13 +42,18 @@ function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
 }
 
+/** `--only A,B`: measure just the workloads whose names contain A or B (for iterating on one). */
+function selected(workload: Workload): boolean {
+  return !args.only || args.only.split(",").some((part) => workload.name.includes(part));
+}
+
 async function measure(workload: Workload, options: LoadOptions): Promise<WorkloadFigures> {
   const reason = await probe(workload, options.url);
   if (reason) {
     log(`  ${workload.name}: not measured (${reason})`);
     return { name: workload.name, skipped: reason };
   }
-  await runLoad(workload, { ...options, durationS: settings.warmupS });
+  if (!workload.amount) await runLoad(workload, { ...options, durationS: settings.warmupS });
   const result = await runLoad(workload, options);
   log(`  ${workload.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, ${result.errors} errors`);
   return { ...result, ratioToCeiling: Number.NaN };
@@ -83,15 +91,15 @@ async function runScenario(
     const ceiling = await runLoad(ceilingWorkload, options);
     log(`  ceiling: ${ceiling.rps.toFixed(0)} req/s, p50 ${ceiling.p50Ms.toFixed(2)} ms`);
     const workloads: WorkloadFigures[] = [];
-    for (const w of catalogWorkloads(input.catalog)) {
+    for (const w of catalogWorkloads(input.catalog).filter(selected)) {
       const ready = w.name === "304 revalidation" ? await withEtags(w, runtime.url) : w;
       workloads.push(typeof ready === "string" ? { name: w.name, skipped: ready } : await measure(ready, options));
     }
-    if (input.cart) {
+    if (input.cart && cartWorkloads(input.catalog, ["t"], "t").some(selected)) {
       log(`  issuing ${settings.cartTokens + 1} tokens`);
       const tokens = await issueTokens(runtime.mf, settings.cartTokens + 1);
       const [hot, ...distinct] = tokens;
-      for (const w of cartWorkloads(input.catalog, distinct, hot!)) workloads.push(await measure(w, options));
+      for (const w of cartWorkloads(input.catalog, distinct, hot!).filter(selected)) workloads.push(await measure(w, options));
     }
     // The ceiling again at the end: the machine is shared, so the ratio uses the mean of both.
     const after = await runLoad(ceilingWorkload, options);
@@ -120,7 +128,7 @@ async function main(): Promise<void> {
     const seed = await readSeedCatalog();
     log(`generating a ${largeSize}-product catalog`);
     const generateStarted = performance.now();
-    const large = largeCatalog(largeSize);
+    const large = largeSize > 0 ? largeCatalog(largeSize) : undefined;
     const generateMs = performance.now() - generateStarted;
     const largeLabel = `${Math.round(largeSize / 1000)}k`;
     let startToFirstResponseMs = Number.NaN;
@@ -128,14 +136,16 @@ async function main(): Promise<void> {
     const scenarios: Scenario[] = [];
     // Each catalog is published once into its own persisted state, then served twice: with the
     // edge cache (hot reads) and without it (every read goes to KV, the cost of a cache miss).
-    const catalogs: [string, SourceCatalog, number][] = [["seed", seed, PORTS.seed], [largeLabel, large, PORTS.large]];
+    const catalogs: [string, SourceCatalog, number][] = [["seed", seed, PORTS.seed]];
+    if (large) catalogs.push([largeLabel, large, PORTS.large]);
+    const cacheModes = args["edge-cache"] === "on" ? [true] : args["edge-cache"] === "off" ? [false] : [true, false];
     for (const [label, catalog, port] of catalogs) {
       const persistPath = join(work, `state-${label}`);
-      for (const edgeCache of [true, false]) {
+      for (const edgeCache of cacheModes) {
         scenarios.push(
           await runScenario(
             bundle,
-            { label, catalog, port, persistPath, edgeCache, publish: edgeCache, cart: label === "seed" && edgeCache },
+            { label, catalog, port, persistPath, edgeCache, publish: edgeCache === cacheModes[0], cart: label === "seed" && edgeCache },
             (ms) => {
               if (Number.isNaN(startToFirstResponseMs)) startToFirstResponseMs = ms;
             },

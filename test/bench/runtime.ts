@@ -17,6 +17,8 @@ export interface RuntimeOptions {
   cacheAPI: boolean;
   /** Where KV/DO/cache state lives; omitted: a temporary directory removed on dispose. */
   persistPath?: string;
+  /** Opens workerd's DevTools inspector here (profiling only: it slows the runtime down). */
+  inspectorPort?: number;
 }
 
 /** A running workerd with the production bundle, and what it cost to start. */
@@ -59,6 +61,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime & {
         logLines++;
       },
       ...(options.persistPath ? { resourcePersistencePath: options.persistPath } : {}),
+      ...(options.inspectorPort ? { inspectorPort: options.inspectorPort } : {}),
       workers: [
         {
           ...bindings,

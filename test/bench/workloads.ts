@@ -75,14 +75,18 @@ function addToCart(token: string, variantId: string): BenchRequest {
 }
 
 /**
- * Cart writes: one request per token in turn (each token is its own holder, so its own Durable
- * Object), and every request of the hot workload on one token (one Durable Object).
+ * Cart writes. Each token is its own holder, so its own Durable Object. "new carts" sends exactly
+ * one add per token (every request creates a cart: a new object and its SQLite schema); "distinct
+ * carts" then cycles over the same tokens (adds to many existing carts, the steady state); the
+ * hot workload sends every add to one token (one object, writes serialised).
  */
 export function cartWorkloads(catalog: SourceCatalog, tokens: readonly string[], hotToken: string): Workload[] {
   const variants = catalog.products.filter((p) => p.available).flatMap((p) => p.variants.filter((v) => v.available).map((v) => v.id));
   const hot = spread(variants, HOT_CART_VARIANTS);
+  const distinct = tokens.map((t, i) => addToCart(t, variants[(i * 7) % variants.length]!));
   return [
-    { name: "add to cart, distinct carts", requests: tokens.map((t, i) => addToCart(t, variants[i % variants.length]!)), ok: [200] },
+    { name: "add to cart, new carts", requests: distinct, ok: [200], amount: distinct.length },
+    { name: "add to cart, distinct carts", requests: distinct, ok: [200] },
     { name: "add to cart, one hot cart", requests: hot.map((v) => addToCart(hotToken, v)), ok: [200] },
   ];
 }
