@@ -75,14 +75,15 @@ function verdict(result) {
   return result.status + " " + reason(result.status);
 }
 
-function resultView(result, label) {
+function resultView(result, label, collapsed) {
   const ok = result.status >= 200 && result.status < 400;
   const shown = ["content-type", "etag", "cache-control", "x-catalog-version", "x-request-id", "allow", "retry-after", "idempotent-replayed", "www-authenticate"];
+  const bodyView = el("pre", { class: "body", "aria-label": "Response body", tabindex: "0" }, result.json ? JSON.stringify(result.json, null, 2) : result.text.slice(0, 4000));
   const headerLines = shown.filter((h) => result.headers.get(h) !== null).map((h) => h + ": " + result.headers.get(h)).join("\n");
   return el("div", { class: "result", "data-status": result.status }, [
     el("p", { class: "status " + (ok ? "ok" : "fail"), role: "status" }, [label ? label + ": " : "", el("strong", { class: "verdict" }, verdict(result))]),
     headerLines ? el("pre", { class: "headers", "aria-label": "Response headers" }, headerLines) : null,
-    el("pre", { class: "body", "aria-label": "Response body", tabindex: "0" }, result.json ? JSON.stringify(result.json, null, 2) : result.text.slice(0, 4000)),
+    collapsed ? el("details", {}, [el("summary", {}, "Response body"), bodyView]) : bodyView,
   ]);
 }
 
@@ -117,7 +118,7 @@ async function showProduct(product, button) {
   const detailPath = API + "/products/" + encodeURIComponent(handle);
   const [detail, variants] = await Promise.all([call("GET", detailPath), call("GET", detailPath + "/variants?limit=250")]);
   const heading = el("h3", { id: "product-title", tabindex: "-1" }, product.title);
-  const parts = [heading, resultView(detail, "GET " + detailPath)];
+  const parts = [heading, resultView(detail, "GET " + detailPath, true)];
   if (variants.status === 200) parts.push(variantPicker(variants.json.data));
   else parts.push(resultView(variants, "GET " + detailPath + "/variants"));
   panel.replaceChildren(...parts);
@@ -194,6 +195,11 @@ function operationView(doc, path, method, op) {
   const media = op.requestBody && op.requestBody.content["application/json"];
   const firstExample = media && media.examples ? Object.values(media.examples)[0].value : media ? {} : null;
   const bodyInput = media ? el("textarea", { id: id + "-body", rows: "5", spellcheck: "false" }, JSON.stringify(firstExample, null, 2)) : null;
+  const examples = media && media.examples ? Object.values(media.examples) : [];
+  const examplePicker = examples.length > 1
+    ? el("select", { id: id + "-example", onchange: (event) => { bodyInput.value = JSON.stringify(examples[Number(event.currentTarget.value)].value, null, 2); } },
+        examples.map((example, index) => el("option", { value: String(index) }, example.summary)))
+    : null;
   const output = el("div", { class: "output", "aria-live": "polite" });
   const needsToken = (op.security || []).some((s) => s.bearerAuth || s.operatorAuth);
 
@@ -225,6 +231,7 @@ function operationView(doc, path, method, op) {
     media ? schemaView(doc, media.schema, "Request body") : null,
     el("details", { class: "responses" }, [el("summary", {}, "Responses"), el("ul", {}, responses)]),
     el("form", { class: "try", onsubmit: send, "aria-label": "Try " + op.summary }, [
+      examplePicker ? el("p", { class: "field" }, [el("label", { for: id + "-example" }, "Example"), examplePicker]) : null,
       bodyInput ? el("p", { class: "field" }, [el("label", { for: id + "-body" }, "Body (JSON)"), bodyInput]) : null,
       el("button", { type: "submit", class: "primary" }, "Try it"),
       output,

@@ -61,6 +61,16 @@ describe("/docs in real Chromium", () => {
     expect(await form.locator("pre.body").textContent()).toContain('"handle": "waffle-knit-beanie"');
   });
 
+  it("sends the add-to-cart operation's documented examples: 200, then 404 Sold out", async () => {
+    const form = page.locator("#op-addCartLine");
+    await form.getByRole("button", { name: "Try it" }).click();
+    await expect.poll(() => form.locator(".verdict").textContent()).toBe("200 OK");
+    await form.getByLabel("Example").selectOption({ label: "A sold-out variant (Example T-Shirt): 404 Sold out" });
+    expect(await form.getByLabel("Body (JSON)").inputValue()).toContain("gid://shopify/ProductVariant/44102938475688");
+    await form.getByRole("button", { name: "Try it" }).click();
+    await expect.poll(() => form.locator(".verdict").textContent()).toBe("404 Sold out");
+  });
+
   it("loaded nothing from any other origin and nothing failed", () => {
     expect(offOrigin).toEqual([]);
     expect(failedRequests).toEqual([]);
