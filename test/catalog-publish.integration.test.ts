@@ -100,6 +100,25 @@ describe("publishing", () => {
     expect(held?.version).toBe(first.version);
   });
 
+  it("answers 503 catalog_unavailable, not a missing product, to a reader whose version was deleted", async () => {
+    await publishCatalog(env.CATALOG, shiftedSeed(40));
+    const store = new CatalogStore(env.CATALOG);
+    const stale = await store.currentMeta();
+    await publishCatalog(env.CATALOG, shiftedSeed(50));
+    await publishCatalog(env.CATALOG, shiftedSeed(60));
+    if (!stale) throw new Error("nothing published");
+    const error = await store.getProduct(stale, "essential-crew-tee-black").catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 503, body: { code: "catalog_unavailable" } });
+  });
+
+  it("publishes an empty catalog as empty lists", async () => {
+    await publishCatalog(env.CATALOG, { currency: "USD", store: { name: "Empty" }, products: [], collections: [] });
+    const res = await exports.default.fetch(`${BASE}/products`);
+    expect(await res.json()).toEqual({ object: "list", count: 0, data: [], has_more: false });
+    const collections = await exports.default.fetch(`${BASE}/collections?limit=1`);
+    expect(await collections.json()).toEqual({ object: "list", count: 0, data: [], has_more: false });
+  });
+
   it("keeps exactly the live and the previous version, deleting older ones", async () => {
     const a = await publishCatalog(env.CATALOG, shiftedSeed(10));
     const b = await publishCatalog(env.CATALOG, shiftedSeed(20));

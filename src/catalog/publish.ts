@@ -15,7 +15,8 @@
  * | `c/<handle>/<k>` | collection products chunk: a header line (title, count, position), then item lines | collection pages |
  *
  * Shards are chosen by FNV-1a of the handle (products) or id (variants) modulo a shard count fixed
- * per version (about 64 products or 256 variants per shard, ~30 KB each). List chunks overlap
+ * per version (about 64 products or 256 variants per shard; product shards of a generated
+ * 100,000-product catalog: median 36 KB, largest 52 KB; list chunks ~92 KB). List chunks overlap
  * (500 items every 250 positions), so any page of at most 250 items lies inside one chunk, and a
  * cursor's position comes from the cursor product's shard (its `pos`, or `in[collection]`).
  *
@@ -27,7 +28,11 @@
  * Why not a key per product and per variant: local KV writes run at ~560/s and production writes
  * cost money, so 100,000 products with ~4 variants each would be ~500,000 writes (~15 minutes
  * locally). This layout writes ~(N/64 + V/256 + 2N/250) entries: ~4,500 for that catalog.
- * Details are rendered from the record at request time (microseconds) rather than stored twice.
+ * Details are rendered from the record at request time rather than stored pre-rendered: measured
+ * on Node 24 over that catalog, parsing a shard takes ~0.23 ms, rendering a detail ~0.003 ms and
+ * its SHA-256 ETag ~0.02 ms, so a stored body would save ~1% per request while doubling the bytes
+ * every shard read parses. List items, which a page needs 250 of, are stored pre-rendered
+ * (splitting and splicing a chunk: ~0.03 ms).
  *
  * Every shard is written even when empty, so a missing shard means a missing (deleted) version,
  * which readers answer as 503 catalog_unavailable rather than as a missing product.

@@ -20,7 +20,7 @@ const { values, positionals } = parseArgs({
 });
 
 /** Progress on one line (a TTY) or every 10% (logs), so long publishes show they are alive. */
-function progressPrinter(): (p: PublishProgress) => void {
+function progressPrinter(dryRun: boolean): (p: PublishProgress) => void {
   let lastTenth = -1;
   return (p) => {
     if (p.phase === "validated") console.log(`Catalog is valid: writing ${p.total} KV entries.`);
@@ -30,7 +30,7 @@ function progressPrinter(): (p: PublishProgress) => void {
       else if (tenth > lastTenth) console.log(`  ${p.written}/${p.total} entries written`);
       lastTenth = tenth;
     }
-    if (p.phase === "switched") console.log(`${process.stdout.isTTY ? "\n" : ""}Pointer switched: the new catalog is live.`);
+    if (p.phase === "switched") console.log(`${process.stdout.isTTY ? "\n" : ""}${dryRun ? "(dry run) " : ""}Pointer switched: the new catalog is live.`);
   };
 }
 
@@ -38,7 +38,8 @@ async function main(): Promise<void> {
   if (values.local && values.remote) throw new Error("Choose one of --local and --remote.");
   const file = positionals[0] ?? "seed/catalog.json";
   const input: unknown = JSON.parse(readFileSync(file, "utf8"));
-  const options = { onProgress: progressPrinter(), skipIfLive: values["if-changed"] ?? false, ...(values.version ? { version: values.version } : {}) };
+  const dryRun = values["dry-run"] ?? false;
+  const options = { onProgress: progressPrinter(dryRun), skipIfLive: values["if-changed"] ?? false, ...(values.version ? { version: values.version } : {}) };
   const started = Date.now();
   let result;
   if (values.remote) {
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (result.skipped) console.log(`Catalog ${result.version} is already live: nothing written.`);
-  else console.log(`Published catalog ${result.version}: ${result.products} products, ${result.entries} entries in ${seconds} s. Previous: ${result.previous ?? "none"}; ${result.deleted} stale keys deleted.`);
+  else console.log(`${dryRun ? "(dry run) " : ""}Published catalog ${result.version}: ${result.products} products, ${result.entries} entries in ${seconds} s. Previous: ${result.previous ?? "none"}; ${result.deleted} stale keys deleted.`);
 }
 
 main().catch((error: unknown) => {
