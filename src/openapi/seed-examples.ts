@@ -1,10 +1,3 @@
-/**
- * Examples for the OpenAPI document, copied from what the API answers for the shipped seed
- * catalog (`seed/catalog.json`). They are literal rather than read from the seed so the worker
- * does not bundle the catalog; `test/openapi.integration.test.ts` publishes the seed and checks
- * each one equals the real answer, so they cannot drift from it.
- */
-
 const usd = (amount: string) => ({ amount, currency: "USD" }) as const;
 
 const placeholder = (digits: string, handle: string, title: string) => ({
@@ -17,6 +10,12 @@ const placeholder = (digits: string, handle: string, title: string) => ({
   url: `/api/v1/products/${handle}`,
 });
 
+/**
+ * Examples for the OpenAPI document, copied from what the API answers for the shipped seed
+ * catalog (`seed/catalog.json`). They are literal rather than read from the seed so the worker
+ * does not bundle the catalog; `test/openapi.integration.test.ts` publishes the seed and checks
+ * each one equals the real answer, so they cannot drift from it.
+ */
 export const SEED_EXAMPLES = {
   /** `GET /products?limit=2` */
   productList: {
