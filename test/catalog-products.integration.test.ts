@@ -1,4 +1,5 @@
 import { exports } from "cloudflare:workers";
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ProductListSchema, ProductSchema, VariantListSchema } from "../src/catalog/api.ts";
 import { publishSeedCatalog, seedCatalog } from "./helpers/catalog.ts";
@@ -269,5 +270,33 @@ describe("GET /products/{handle}/variants", () => {
     const { status, body } = await get("/products/essential-crew-tee-black/variants?fit=slim");
     expect(status).toBe(400);
     expect(body).toMatchObject({ error: { code: "parameter_unknown", param: "fit" } });
+  });
+});
+
+describe("arbitrary input", () => {
+  it("never answers a path handle with anything but 200 or a 404 envelope", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 300 }), async (raw) => {
+        const res = await exports.default.fetch(`${BASE}/products/${encodeURIComponent(raw)}`);
+        expect([200, 404]).toContain(res.status);
+        if (res.status === 404) expect(Object.keys((await res.json()) as object)).toEqual(["error"]);
+        else await res.body?.cancel();
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("never answers a query string with anything but 200 or a 400 envelope", async () => {
+    const key = fc.constantFrom("limit", "starting_after", "ending_before", "size", "x", "__proto__", "constructor");
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(key, fc.string({ maxLength: 40 })), { maxLength: 4 }), async (pairs) => {
+        const query = new URLSearchParams(pairs).toString();
+        const res = await exports.default.fetch(`${BASE}/products?${query}`);
+        expect([200, 400]).toContain(res.status);
+        if (res.status === 400) expect((await res.json()) as object).toMatchObject({ error: { type: "invalid_request_error" } });
+        else await res.body?.cancel();
+      }),
+      { numRuns: 60 },
+    );
   });
 });

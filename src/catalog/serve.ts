@@ -34,6 +34,18 @@ async function render<S extends z.ZodType>(read: CatalogRead<S>, store: CatalogS
   }
 }
 
+/** Stores in the background when the runtime gives an execution context, else before answering. */
+async function keepInCache(c: Context<AppEnv>, cache: Cache, key: Request, response: Response): Promise<void> {
+  let ctx: ExecutionContext | undefined;
+  try {
+    ctx = c.executionCtx;
+  } catch {
+    ctx = undefined;
+  }
+  if (ctx) ctx.waitUntil(cache.put(key, response));
+  else await cache.put(key, response);
+}
+
 /**
  * Every anonymous catalog read goes through here: handle check (no storage), one pointer read,
  * the strict query, then the Workers Cache API under a key holding the version, and only on a
@@ -67,6 +79,6 @@ export async function serveCatalogRead<S extends z.ZodType>(c: Context<AppEnv>, 
   }
   c.set("cacheStatus", cache ? "miss" : "bypass");
   const response = await render(read, store, meta, query);
-  if (cache) c.executionCtx.waitUntil(cache.put(key, response.clone()));
+  if (cache) await keepInCache(c, cache, key, response.clone());
   return conditional(response, c.req.header("If-None-Match"));
 }
