@@ -1,16 +1,16 @@
 import { DurableObject } from "cloudflare:workers";
-import { randomBase62 } from "../auth/token.ts";
 import { CatalogStore, type VariantRecord } from "../catalog/store.ts";
 import { ApiError } from "../http/errors.ts";
 import { MAX_LINE_QUANTITY, MAX_LINES, type Cart as CartView } from "./api.ts";
+import { CartRows } from "./cart-rows.ts";
+import { IdempotencyLedger } from "./idempotency.ts";
 import { migrate } from "./migrations.ts";
+import { Revocations } from "./revocations.ts";
 import type { CartFailure, CartReply, IdempotencyClaim } from "./reply.ts";
-import { buildCart, type CartTimes, type LineRow } from "./view.ts";
+import { buildCart } from "./view.ts";
 
 /** A cart expires this long after its last write. */
 export const CART_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-/** Idempotency keys are kept this long. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Every call names the token it acts for, so a revoked token is refused here, at once. */
 interface Caller {
@@ -52,6 +52,10 @@ async function guarded(operation: () => Promise<Outcome>): Promise<Outcome> {
   }
 }
 
+function revoked(): Outcome {
+  return fail("token_revoked", "The token has been revoked.", undefined, false);
+}
+
 function fail(code: CartFailure["code"], message: string, param?: string, record = true): Outcome {
   return { reply: { ok: false, failure: { code, message, ...(param ? { param } : {}) }, replayed: false }, record };
 }
@@ -68,23 +72,26 @@ function fail(code: CartFailure["code"], message: string, param?: string, record
  * Every method returns a `CartReply` (data, not exceptions: errors crossing RPC lose their class).
  */
 export class Cart extends DurableObject<Env> {
-  readonly #sql: SqlStorage;
+  readonly #rows: CartRows;
+  readonly #revocations: Revocations;
+  readonly #ledger: IdempotencyLedger;
   readonly #catalog: CatalogStore;
-  /** Idempotency-Keys whose first request is still running here, with their fingerprints. */
-  readonly #inFlight = new Map<string, string>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.#sql = ctx.storage.sql;
+    const sql = ctx.storage.sql;
+    this.#rows = new CartRows(sql);
+    this.#revocations = new Revocations(sql);
+    this.#ledger = new IdempotencyLedger(sql);
     this.#catalog = new CatalogStore(env.CATALOG);
     void ctx.blockConcurrencyWhile(async () => {
-      migrate(this.#sql);
+      migrate(sql);
     });
   }
 
   /** The cart, re-priced against the current catalog if a publish happened since the last call. */
   async getCart(caller: Caller): Promise<CartReply> {
-    if (this.#isRevoked(caller.tokenId)) return this.#revoked().reply;
+    if (this.#revocations.has(caller.tokenId)) return revoked().reply;
     this.#expireIfDue(Date.now());
     const outcome = await guarded(async () => {
       const version = await this.#catalog.currentVersion();
@@ -115,15 +122,14 @@ export class Cart extends DurableObject<Env> {
   /** Sets a line's quantity; 0 removes it. A sold-out line can shrink but not grow. */
   async updateLine(input: UpdateLineInput): Promise<CartReply> {
     return this.#write(input, async () => {
-      const version = await this.#catalog.currentVersion();
-      if (version) await this.#reprice(version);
-      const line = this.#line(input.lineId);
+      await this.#repriceIfPublished();
+      const line = this.#rows.line(input.lineId);
       if (!line) return fail("resource_missing", `No line ${input.lineId} in this cart.`, "line_id");
       if (input.quantity === 0) {
-        this.#sql.exec("DELETE FROM cart_lines WHERE id = ?", input.lineId);
+        this.#rows.removeLine(input.lineId);
       } else {
         if (line.available !== 1 && input.quantity > line.quantity) return fail("sold_out", "Sold out", "line_id");
-        this.#sql.exec("UPDATE cart_lines SET quantity = ? WHERE id = ?", input.quantity, input.lineId);
+        this.#rows.setQuantity(input.lineId, input.quantity);
       }
       return this.#touched();
     });
@@ -132,10 +138,9 @@ export class Cart extends DurableObject<Env> {
   /** Removes one line. */
   async removeLine(input: RemoveLineInput): Promise<CartReply> {
     return this.#write(input, async () => {
-      const version = await this.#catalog.currentVersion();
-      if (version) await this.#reprice(version);
-      if (!this.#line(input.lineId)) return fail("resource_missing", `No line ${input.lineId} in this cart.`, "line_id");
-      this.#sql.exec("DELETE FROM cart_lines WHERE id = ?", input.lineId);
+      await this.#repriceIfPublished();
+      if (!this.#rows.line(input.lineId)) return fail("resource_missing", `No line ${input.lineId} in this cart.`, "line_id");
+      this.#rows.removeLine(input.lineId);
       return this.#touched();
     });
   }
@@ -143,7 +148,7 @@ export class Cart extends DurableObject<Env> {
   /** Removes every line; the cart itself (id, created_at) stays. */
   async clear(caller: Caller): Promise<CartReply> {
     return this.#write(caller, async () => {
-      this.#sql.exec("DELETE FROM cart_lines");
+      this.#rows.removeAllLines();
       return this.#touched();
     });
   }
@@ -151,22 +156,21 @@ export class Cart extends DurableObject<Env> {
   /**
    * Refuses `tokenId` from now on. Called by the operator surface before the KV record is
    * marked, so the refusal holds on the next request even where KV still has the old record.
-   * Kept when the cart expires: revocation is not cart data.
    */
   async revokeToken(tokenId: string): Promise<void> {
-    this.#sql.exec("INSERT OR IGNORE INTO revoked_tokens (token_id, revoked_at) VALUES (?, ?)", tokenId, Date.now());
+    this.#revocations.add(tokenId, Date.now());
   }
 
   /** Expiry: 30 days after the last write the lines and the cart go. Early wake-ups re-arm. */
   override async alarm(): Promise<void> {
     const now = Date.now();
-    const times = this.#times();
+    const times = this.#rows.times();
     if (times && times.expires_at > now) {
       await this.ctx.storage.setAlarm(times.expires_at);
       return;
     }
     this.#expireIfDue(now);
-    this.#sql.exec("DELETE FROM idempotency_keys WHERE created_at <= ?", now - IDEMPOTENCY_TTL_MS);
+    this.#ledger.purge(now);
   }
 
   /**
@@ -175,84 +179,51 @@ export class Cart extends DurableObject<Env> {
    * running `operation` and recording its reply under the key.
    */
   async #write(caller: Caller, operation: () => Promise<Outcome>): Promise<CartReply> {
-    if (this.#isRevoked(caller.tokenId)) return this.#revoked().reply;
+    if (this.#revocations.has(caller.tokenId)) return revoked().reply;
     const now = Date.now();
     this.#expireIfDue(now);
     const claim = caller.idempotency;
     if (!claim) return (await guarded(operation)).reply;
 
-    this.#sql.exec("DELETE FROM idempotency_keys WHERE created_at <= ?", now - IDEMPOTENCY_TTL_MS);
-    const stored = this.#sql
-      .exec<{ fingerprint: string; reply: string }>("SELECT fingerprint, reply FROM idempotency_keys WHERE key = ?", claim.key)
-      .toArray()[0];
-    const running = this.#inFlight.get(claim.key);
-    const seen = stored?.fingerprint ?? running;
-    if (seen !== undefined && seen !== claim.fingerprint) {
-      return fail("idempotency_key_reused", "This Idempotency-Key was used with a different request.", undefined, false).reply;
+    const admission = this.#ledger.admit(claim, now);
+    switch (admission.kind) {
+      case "replay":
+        return admission.reply;
+      case "reused":
+        return fail("idempotency_key_reused", "This Idempotency-Key was used with a different request.", undefined, false).reply;
+      case "in_use":
+        return fail("idempotency_key_in_use", "A request with this Idempotency-Key is still running. Retry later.", undefined, false).reply;
+      case "run":
+        break;
     }
-    if (stored) return { ...(JSON.parse(stored.reply) as CartReply), replayed: true };
-    if (running !== undefined) {
-      return fail("idempotency_key_in_use", "A request with this Idempotency-Key is still running. Retry later.", undefined, false).reply;
-    }
-
-    this.#inFlight.set(claim.key, claim.fingerprint);
     try {
       const outcome = await guarded(operation);
-      if (outcome.record) {
-        this.#sql.exec(
-          "INSERT INTO idempotency_keys (key, fingerprint, reply, created_at) VALUES (?, ?, ?, ?)",
-          claim.key,
-          claim.fingerprint,
-          JSON.stringify(outcome.reply),
-          Date.now(),
-        );
-      }
+      if (outcome.record) this.#ledger.record(claim, outcome.reply, Date.now());
       return outcome.reply;
     } finally {
-      this.#inFlight.delete(claim.key);
+      this.#ledger.release(claim);
     }
   }
 
   /** The synchronous part of an add: no await between reading the line and writing it. */
   #applyAdd(variant: VariantRecord, version: string, quantity: number): Outcome {
-    const existing = this.#sql.exec<LineRow>("SELECT * FROM cart_lines WHERE variant_id = ?", variant.id).toArray()[0];
+    const existing = this.#rows.lineForVariant(variant.id);
     if (existing) {
       const total = existing.quantity + quantity;
       if (total > MAX_LINE_QUANTITY) {
         return fail("quantity_exceeded", `A line holds at most ${MAX_LINE_QUANTITY} units; this one would hold ${total}.`, "quantity");
       }
-      this.#sql.exec(
-        `UPDATE cart_lines SET quantity = ?, handle = ?, title = ?, variant_title = ?, unit_price_minor = ?,
-           currency = ?, available = 1, catalog_version = ? WHERE id = ?`,
-        total,
-        variant.product_handle,
-        variant.product_title,
-        variant.title,
-        variant.price_minor,
-        variant.currency,
-        version,
-        existing.id,
-      );
+      this.#rows.growLine(existing.id, variant, version, total);
       return this.#touched();
     }
-    const count = this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM cart_lines").one().n;
-    if (count >= MAX_LINES) return fail("cart_full", `A cart holds at most ${MAX_LINES} lines.`, "variant_id");
-    const position = this.#sql.exec<{ p: number }>("SELECT COALESCE(MAX(position), 0) + 1 AS p FROM cart_lines").one().p;
-    this.#sql.exec(
-      `INSERT INTO cart_lines (id, variant_id, position, quantity, handle, title, variant_title, unit_price_minor,
-         currency, available, catalog_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
-      `cl_${randomBase62(20)}`,
-      variant.id,
-      position,
-      quantity,
-      variant.product_handle,
-      variant.product_title,
-      variant.title,
-      variant.price_minor,
-      variant.currency,
-      version,
-    );
+    if (this.#rows.lineCount() >= MAX_LINES) return fail("cart_full", `A cart holds at most ${MAX_LINES} lines.`, "variant_id");
+    this.#rows.insertLine(variant, version, quantity);
     return this.#touched();
+  }
+
+  async #repriceIfPublished(): Promise<void> {
+    const version = await this.#catalog.currentVersion();
+    if (version) await this.#reprice(version);
   }
 
   /**
@@ -261,83 +232,31 @@ export class Cart extends DurableObject<Env> {
    * A variant gone or sold out stays in the cart with `available: false`.
    */
   async #reprice(version: string): Promise<void> {
-    const stale = this.#sql
-      .exec<{ variant_id: string }>("SELECT variant_id FROM cart_lines WHERE catalog_version != ?", version)
-      .toArray()
-      .map((row) => row.variant_id);
+    const stale = this.#rows.stalePricing(version);
     if (stale.length === 0) return;
-    const variants = await this.#catalog.getVariants(version, stale);
-    for (const variantId of stale) {
-      const variant = variants.get(variantId);
-      if (variant) {
-        this.#sql.exec(
-          `UPDATE cart_lines SET handle = ?, title = ?, variant_title = ?, unit_price_minor = ?, currency = ?,
-             available = ?, catalog_version = ? WHERE variant_id = ? AND catalog_version != ?`,
-          variant.product_handle,
-          variant.product_title,
-          variant.title,
-          variant.price_minor,
-          variant.currency,
-          variant.available ? 1 : 0,
-          version,
-          variantId,
-          version,
-        );
-      } else {
-        this.#sql.exec(
-          "UPDATE cart_lines SET available = 0, catalog_version = ? WHERE variant_id = ? AND catalog_version != ?",
-          version,
-          variantId,
-          version,
-        );
-      }
-    }
+    const found = await this.#catalog.getVariants(version, stale);
+    this.#rows.applyPricing(version, stale, found);
   }
 
   /** Marks a successful write: creates the cart row if needed, pushes expiry 30 days out. */
   #touched(): Outcome {
     const now = Date.now();
     const expiresAt = now + CART_TTL_MS;
-    this.#sql.exec(
-      `INSERT INTO cart (singleton, created_at, updated_at, expires_at) VALUES (1, ?, ?, ?)
-       ON CONFLICT (singleton) DO UPDATE SET updated_at = excluded.updated_at, expires_at = excluded.expires_at`,
-      now,
-      now,
-      expiresAt,
-    );
+    this.#rows.touch(now, expiresAt);
     void this.ctx.storage.setAlarm(expiresAt);
     return { reply: { ok: true, cart: this.#view(), replayed: false }, record: true };
   }
 
   /** Deletes the cart and its lines once `expires_at` has passed, so an expired cart reads empty. */
   #expireIfDue(now: number): void {
-    const times = this.#times();
-    if (!times || times.expires_at > now) return;
-    this.#sql.exec("DELETE FROM cart_lines");
-    this.#sql.exec("DELETE FROM cart");
-  }
-
-  #times(): CartTimes | undefined {
-    return this.#sql.exec<CartTimes & Record<string, number>>("SELECT created_at, updated_at, expires_at FROM cart").toArray()[0];
-  }
-
-  #line(lineId: string): LineRow | undefined {
-    return this.#sql.exec<LineRow>("SELECT * FROM cart_lines WHERE id = ?", lineId).toArray()[0];
-  }
-
-  #isRevoked(tokenId: string): boolean {
-    return this.#sql.exec("SELECT 1 FROM revoked_tokens WHERE token_id = ?", tokenId).toArray().length > 0;
-  }
-
-  #revoked(): Outcome {
-    return fail("token_revoked", "The token has been revoked.", undefined, false);
+    const times = this.#rows.times();
+    if (times && times.expires_at <= now) this.#rows.deleteCart();
   }
 
   /** The cart as the API shows it; a cart never written reads as empty, expiring 30 days from now. */
   #view(): CartView {
     const now = Date.now();
-    const times = this.#times() ?? { created_at: now, updated_at: now, expires_at: now + CART_TTL_MS };
-    const rows = this.#sql.exec<LineRow>("SELECT * FROM cart_lines ORDER BY position").toArray();
-    return buildCart(`cart_${this.ctx.id.toString().slice(0, 24)}`, times, rows);
+    const times = this.#rows.times() ?? { created_at: now, updated_at: now, expires_at: now + CART_TTL_MS };
+    return buildCart(`cart_${this.ctx.id.toString().slice(0, 24)}`, times, this.#rows.lines());
   }
 }
