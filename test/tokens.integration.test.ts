@@ -122,7 +122,7 @@ describe("revocation", () => {
     expect(next.headers.get("www-authenticate")).toContain('error="invalid_token"');
   });
 
-  it("refuses a revoked token in the cart object even while KV still serves the old record", async () => {
+  it("refuses a revoked token on the cart and at checkout even while KV still serves the old record", async () => {
     const issued = await issueToken();
     const key = `hash:${await hashToken(issued.token)}`;
     const before = await env.TOKENS.getWithMetadata<TokenRecord>(key);
@@ -133,6 +133,7 @@ describe("revocation", () => {
       ["GET", "/cart", undefined],
       ["POST", "/cart/lines", { variant_id: seed.available[0]!.id, quantity: 1 }],
       ["DELETE", "/cart", undefined],
+      ["POST", "/checkouts", undefined],
     ] as const) {
       const res = await cartCall(issued.token, path, { method, ...(body ? { body } : {}) });
       expect(res.status).toBe(401);

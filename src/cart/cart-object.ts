@@ -161,6 +161,11 @@ export class Cart extends DurableObject<Env> {
     this.#revocations.add(tokenId, Date.now());
   }
 
+  /** Whether `tokenId` was revoked: lets non-cart surfaces (checkout) refuse at once too. */
+  async isRevoked(tokenId: string): Promise<boolean> {
+    return this.#revocations.has(tokenId);
+  }
+
   /** Expiry: 30 days after the last write the lines and the cart go. Early wake-ups re-arm. */
   override async alarm(): Promise<void> {
     const now = Date.now();

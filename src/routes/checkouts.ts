@@ -1,14 +1,21 @@
 import { Hono } from "hono";
+import { authenticationError } from "../auth/bearer.ts";
 import { noStore } from "../auth/no-store.ts";
 import { requireToken } from "../auth/require-token.ts";
+import { cartFor } from "../cart/cart-client.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { notImplemented } from "../http/errors.ts";
 
 /**
  * Checkout is reserved: a valid token gets 501 `not_implemented` (`retry: false`), anything
- * else the same 401 as the cart. The token is checked against KV only, so a revoked token stops
- * working here within KV's 60-second propagation.
+ * else the same 401 as the cart. Besides the KV record, the holder's cart object is asked
+ * whether the token was revoked, so a revoked token is refused here at once as well, not only
+ * once KV has propagated.
  */
-export const checkouts = new Hono<AppEnv>().use("*", noStore).post("/", requireToken, () => {
+export const checkouts = new Hono<AppEnv>().use("*", noStore).post("/", requireToken, async (c) => {
+  const { tokenId, holder } = c.var.principal;
+  if (await cartFor(c.env, holder).isRevoked(tokenId)) {
+    throw authenticationError(c.env.DOCS_URL, "The token has been revoked.", true);
+  }
   throw notImplemented("Checkout is not available yet.");
 });
