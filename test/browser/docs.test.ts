@@ -71,6 +71,22 @@ describe("/docs in real Chromium", () => {
     await expect.poll(() => form.locator(".verdict").textContent()).toBe("404 Sold out");
   });
 
+  it("names every control for assistive technology and keeps one main landmark", async () => {
+    const unnamed = await page.locator("input, select, textarea, button").evaluateAll((controls) =>
+      controls
+        .filter((control) => {
+          // Runs in the page: `labels` is the DOM's list of <label>s naming a form control.
+          const labels = (control as unknown as { labels?: { length: number } }).labels;
+          const labelled = labels?.length || control.getAttribute("aria-label");
+          return !labelled && !(control.tagName === "BUTTON" && control.textContent?.trim());
+        })
+        .map((control) => control.outerHTML.slice(0, 80)),
+    );
+    expect(unnamed).toEqual([]);
+    expect(await page.getByRole("main").count()).toBe(1);
+    expect(await page.getByRole("navigation", { name: "Operations" }).count()).toBe(1);
+  });
+
   it("loaded nothing from any other origin and nothing failed", () => {
     expect(offOrigin).toEqual([]);
     expect(failedRequests).toEqual([]);
