@@ -73,11 +73,17 @@ describe("a storefront page on another origin, in real Chromium", () => {
   });
 
   it("is refused by the browser when its origin is not in ALLOWED_ORIGINS", async () => {
-    const page = await open(foreignSite);
+    const page = await browser.newPage();
+    const consoleErrors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.push(message.text());
+    });
+    await page.goto(`${foreignSite.origin}/`);
     const write = await call(page, "POST", "/api/v1/cart/lines", { variant_id: AVAILABLE_VARIANT, quantity: 1 });
     expect(write).toMatchObject({ ok: false });
     const read = await call(page, "GET", "/api/v1/cart");
     expect(read).toMatchObject({ ok: false });
+    expect(consoleErrors.some((text) => text.includes("blocked by CORS policy"))).toBe(true);
     // The anonymous catalog stays readable from anywhere: the refusal is the cart's allowlist.
     expect(await page.evaluate((base) => readCatalog(base), api)).toEqual({ ok: true, status: 200 });
     await page.close();
