@@ -1,5 +1,6 @@
 import { exports } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { publishSeedCatalog } from "./helpers/catalog.ts";
 
 const BASE = "https://storefront.test";
 
@@ -23,5 +24,24 @@ describe("HTTP skeleton", () => {
     expect(sane.headers.get("x-request-id")).toBe("client-abc-12345");
     const insane = await exports.default.fetch(`${BASE}/api/v1/nope`, { headers: { "X-Request-Id": "<script>" } });
     expect(insane.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+});
+
+describe("HTTP skeleton: shared validation and media type", () => {
+  beforeAll(async () => {
+    await publishSeedCatalog();
+  });
+
+  it("labels error bodies application/json; charset=utf-8 as the contract says", async () => {
+    const res = await exports.default.fetch(`${BASE}/api/v1/nope`);
+    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+  });
+
+  // Regression: parseQuery assigned into a plain object, so `__proto__` vanished into the
+  // prototype and the request passed as if it had no unknown parameter.
+  it("rejects ?__proto__=x as an unknown query parameter", async () => {
+    const res = await exports.default.fetch(`${BASE}/api/v1/products?__proto__=x`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: "parameter_unknown", param: "__proto__" } });
   });
 });

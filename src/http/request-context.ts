@@ -24,6 +24,9 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
     await next();
     c.header("X-Request-Id", requestId);
     c.header("X-Content-Type-Options", "nosniff");
+    if (c.res.headers.get("content-type") === "application/json") {
+      c.header("Content-Type", "application/json; charset=utf-8");
+    }
     console.log(
       JSON.stringify({
         method: c.req.method,

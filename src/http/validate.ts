@@ -36,7 +36,8 @@ export function toValidationError(error: z.ZodError, where: "query" | "body"): A
  */
 export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
   const all = c.req.queries();
-  const flat: Record<string, string> = {};
+  // No prototype: `?__proto__=x` must be an unknown parameter, not a prototype assignment.
+  const flat: Record<string, string> = Object.create(null);
   for (const [key, values] of Object.entries(all)) {
     if (values.length > 1) throw invalidRequest("parameter_invalid", `Query parameter ${key} is given more than once.`, key);
     flat[key] = values[0] ?? "";
