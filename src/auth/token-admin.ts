@@ -16,11 +16,13 @@ export class TokenAdmin {
     this.#store = new TokenStore(env.TOKENS);
   }
 
+  /** A token for a new holder (so a new, empty cart); the only time the token is returned. */
   async issue(label: string | undefined): Promise<IssuedToken> {
     const { token, record } = await this.#store.issue({ label: label ?? null });
     return { ...toTokenRecord(record), token };
   }
 
+  /** Every record, for the operator; records hold neither tokens nor hashes. */
   async list(): Promise<TokenRecord[]> {
     return (await this.#store.list()).map(toTokenRecord);
   }
