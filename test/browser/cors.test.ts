@@ -33,8 +33,8 @@ function call(page: Page, method: string, path: string, body?: unknown): Promise
 beforeAll(async () => {
   browser = await launchChromium();
   // 127.0.0.1:* is in the dev server's default ALLOWED_ORIGINS; 127.0.0.2 is not.
-  allowedSite = await startPageServer("127.0.0.1", 8815);
-  foreignSite = await startPageServer("127.0.0.2", 8816);
+  allowedSite = await startPageServer("127.0.0.1", [8816, 8817]);
+  foreignSite = await startPageServer("127.0.0.2", [8818, 8819]);
 });
 
 afterAll(async () => {

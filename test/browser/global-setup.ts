@@ -10,11 +10,11 @@ declare module "vitest" {
   }
 }
 
-/** The browser suite's dev server port (its page servers use 8815 and 8816). */
-const PORT = 8814;
+/** The browser suite's dev server ports, first free one used (its page servers use 8816-8819). */
+const PORTS = [8813, 8814, 8815];
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const server = await startDevServer(PORT);
+  const server = await startDevServer(PORTS);
   project.provide("browserApiUrl", server.baseUrl);
   project.provide("browserApiLog", server.logFile);
   return server.stop;

@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import { firstFreePort } from "../e2e/ports.ts";
 
 /** A tiny static server: one storefront page, on an origin other than the API's. */
 export interface PageServer {
@@ -38,8 +39,9 @@ async function readCatalog(base) {
 }
 </script></body></html>`;
 
-/** Serves STOREFRONT_HTML on `host:port`, e.g. 127.0.0.1 (allowed in dev) or 127.0.0.2 (not). */
-export function startPageServer(host: string, port: number): Promise<PageServer> {
+/** Serves STOREFRONT_HTML on `host`, e.g. 127.0.0.1 (allowed in dev) or 127.0.0.2 (not), on the first free of `ports`. */
+export async function startPageServer(host: string, ports: readonly number[]): Promise<PageServer> {
+  const port = await firstFreePort(host, ports);
   const server: Server = createServer((_req, res) => {
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
     res.end(STOREFRONT_HTML);

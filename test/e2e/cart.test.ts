@@ -90,3 +90,34 @@ describe("authentication over real HTTP", () => {
     expect(ErrorResponseSchema.parse(await login.json()).error).toMatchObject({ type: "not_implemented", retry: false });
   });
 });
+
+/** What `npm run dev` passes as OPERATOR_SECRET (src/cli/dev.ts). */
+const DEV_OPERATOR_SECRET = "dev-operator-secret";
+
+function operator(path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+  return api(`/api/v1/operator${path}`, {
+    method: init.method ?? "GET",
+    headers: { Authorization: `Bearer ${DEV_OPERATOR_SECRET}`, "Content-Type": "application/json" },
+    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+  });
+}
+
+describe("token lifecycle over real HTTP", () => {
+  it("refuses a revoked token on the very next cart request", async () => {
+    const issued = await operator("/tokens", { method: "POST", body: { label: "e2e revocation" } });
+    expect(issued.status).toBe(201);
+    const { id, token } = (await issued.json()) as { id: string; token: string };
+    expect((await withToken(token, "/api/v1/cart/lines", { method: "POST", body: { variant_id: AVAILABLE_VARIANT, quantity: 1 } })).status).toBe(200);
+
+    expect((await operator(`/tokens/${id}/revoke`, { method: "POST" })).status).toBe(200);
+    const refused = await withToken(token, "/api/v1/cart");
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("www-authenticate")).toContain('error="invalid_token"');
+  });
+
+  it("keeps customer tokens off the operator surface", async () => {
+    const res = await withToken(TOKEN_A, "/api/v1/operator/tokens");
+    expect(res.status).toBe(401);
+    expect(ErrorResponseSchema.parse(await res.json()).error.type).toBe("authentication_error");
+  });
+});

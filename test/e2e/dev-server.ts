@@ -3,6 +3,7 @@ import { createWriteStream } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { firstFreePort } from "./ports.ts";
 
 /** A `wrangler dev` server started the way the README says, with its own local state. */
 export interface DevServer {
@@ -53,12 +54,11 @@ async function stopGroup(child: ChildProcess): Promise<void> {
 /**
  * Runs `npm run dev -- --persist-to <fresh tmpdir>` with `PORT`, as a new user would (the dev
  * script publishes the seed catalog and the dev tokens into that state, then serves), and waits
- * until `GET /api/v1/health` answers. The state directory is removed on stop.
+ * until `GET /api/v1/health` answers, on the first free port of `ports`. The state directory is
+ * removed on stop.
  */
-export async function startDevServer(port: number): Promise<DevServer> {
-  if ((await healthy(`http://127.0.0.1:${port}`)) || (await healthy(`http://localhost:${port}`))) {
-    throw new Error(`Something already answers on port ${port}; stop it or free the port.`);
-  }
+export async function startDevServer(ports: readonly number[]): Promise<DevServer> {
+  const port = await firstFreePort("127.0.0.1", ports);
   const state = await mkdtemp(join(tmpdir(), "storefront-e2e-"));
   const child = spawn("npm", ["run", "dev", "--", "--persist-to", state], {
     cwd: process.cwd(),

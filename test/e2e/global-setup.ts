@@ -10,12 +10,12 @@ declare module "vitest" {
   }
 }
 
-/** The e2e port (this suite's range is 8810-8819). */
-const PORT = 8810;
+/** The e2e dev server's ports: the first free one is used (the browser suite has 8813-8819). */
+const PORTS = [8810, 8811, 8812];
 
 /** Starts one real dev server for the whole e2e project and stops it afterwards. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const server = await startDevServer(PORT);
+  const server = await startDevServer(PORTS);
   project.provide("e2eBaseUrl", server.baseUrl);
   project.provide("e2eLogFile", server.logFile);
   return server.stop;
