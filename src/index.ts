@@ -18,15 +18,15 @@ const routeTable = new RouteTable();
 const catalogCors = publicCors(routeTable);
 const privateCors = allowlistCors(routeTable);
 
-/** The v1 API. Chained so its type can feed `hc<AppType>` in a typed client. */
+/**
+ * The v1 API. Chained so its type can feed `hc<AppType>` in a typed client. A `/x/*` pattern
+ * also matches `/x`, so each CORS middleware is mounted once per resource.
+ */
 const api = new Hono<AppEnv>()
   .use("/products/*", catalogCors)
-  .use("/products", catalogCors)
   .use("/collections/*", catalogCors)
-  .use("/collections", catalogCors)
   .use("/openapi.json", catalogCors)
   .use("/cart/*", privateCors)
-  .use("/cart", privateCors)
   .use("/checkouts", privateCors)
   .use("/auth/*", privateCors)
   .route("/products", products)

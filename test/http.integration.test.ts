@@ -45,3 +45,35 @@ describe("HTTP skeleton: shared validation and media type", () => {
     expect(await res.json()).toMatchObject({ error: { code: "parameter_unknown", param: "__proto__" } });
   });
 });
+
+describe("HTTP skeleton: route table and CORS mounting", () => {
+  beforeAll(async () => {
+    await publishSeedCatalog();
+  });
+
+  // Regression: the route table accepted a trailing slash that Hono's strict router does not
+  // route, so GET /api/v1/products/ answered 405 "GET is not allowed" instead of 404.
+  it("answers a trailing-slash path the router does not serve with 404, not 405", async () => {
+    const res = await exports.default.fetch(`${BASE}/api/v1/products/`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: { code: "route_not_found" } });
+  });
+
+  // Regression: CORS was mounted on both /cart and /cart/*, and /cart/* matches /cart too,
+  // so the preflight said `Vary: Origin, Origin`.
+  it("names Origin once in Vary on the cart's preflight", async () => {
+    const res = await exports.default.fetch(`${BASE}/api/v1/cart`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://shop.example", "Access-Control-Request-Method": "GET" },
+    });
+    expect(res.status).toBe(204);
+    const vary = (res.headers.get("vary") ?? "").split(",").map((v) => v.trim().toLowerCase());
+    expect(vary.filter((v) => v === "origin")).toHaveLength(1);
+  });
+
+  it("still sends the public CORS header on the bare product list path", async () => {
+    const res = await exports.default.fetch(`${BASE}/api/v1/products`, { headers: { Origin: "https://anyone.example" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  });
+});

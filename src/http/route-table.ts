@@ -12,7 +12,8 @@ function compilePattern(path: string): RegExp {
       return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     })
     .join("/");
-  return new RegExp(`^${source}/?$`);
+  // Exact, like Hono's strict router: `/products/` is not `/products`.
+  return new RegExp(`^${source}$`);
 }
 
 /**
