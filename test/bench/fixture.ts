@@ -15,6 +15,10 @@ export interface PublishFigures {
   products: number;
   entries: number;
   ms: number;
+  /** Of `ms`: validating the source with the zod schemas and planning the version. */
+  validateMs: number;
+  /** Of `ms`: building and writing every entry (the generator builds as the writes go). */
+  writeMs: number;
   /** Peak resident memory of the bench process while publishing, sampled every 50 ms. */
   peakRssMiB: number;
   /** workerd's high-water resident memory (VmHWM) after the publish; Linux only. */
@@ -38,14 +42,27 @@ export async function publishInto(mf: Miniflare, catalog: SourceCatalog, workerd
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 50);
   const started = performance.now();
+  const phases: Record<string, number> = {};
+  let reported = 0;
   try {
-    const result = await publishCatalog(binding, catalog);
+    const result = await publishCatalog(binding, catalog, {
+      onProgress: ({ phase, written, total }) => {
+        phases[phase] ??= performance.now();
+        if (phase === "writing" && written >= reported + total / 4) {
+          reported = written;
+          process.stderr.write(`[bench]     ${written}/${total} entries\n`);
+        }
+      },
+    });
     const ms = performance.now() - started;
+    const validated = phases.validated ?? started;
     peak = Math.max(peak, process.memoryUsage().rss);
     return {
       products: result.products,
       entries: result.entries,
       ms,
+      validateMs: validated - started,
+      writeMs: (phases.switched ?? validated) - validated,
       peakRssMiB: peak / 2 ** 20,
       workerdPeakRssMiB: workerdHighWater(workerdPid),
     };

@@ -1,4 +1,5 @@
 import autocannon from "autocannon";
+import { countErrors, percentile } from "./figures.ts";
 import { processCpuMs } from "./runtime.ts";
 
 /** One HTTP request of a workload; a workload cycles through its list. */
@@ -74,9 +75,6 @@ export async function runLoad(workload: Workload, options: LoadOptions): Promise
   const statuses: Record<string, number> = {};
   for (const [code, stat] of Object.entries(res.statusCodeStats ?? {})) statuses[code] = Number(stat.count);
   const answered = Object.values(statuses).reduce((a, b) => a + b, 0);
-  const bad = Object.entries(statuses)
-    .filter(([code]) => !workload.ok.includes(Number(code)))
-    .reduce((a, [, n]) => a + n, 0);
   latencies.sort((a, b) => a - b);
   const durationS = res.duration;
   return {
@@ -86,7 +84,7 @@ export async function runLoad(workload: Workload, options: LoadOptions): Promise
     rps: answered / durationS,
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
-    errors: bad + res.errors, // autocannon counts timeouts among errors
+    errors: countErrors(statuses, workload.ok, res.errors), // autocannon counts timeouts among errors
     statuses,
     workerdCpuUsPerRequest:
       cpuBefore !== undefined && cpuAfter !== undefined && answered > 0 ? ((cpuAfter - cpuBefore) * 1000) / answered : undefined,
@@ -112,9 +110,4 @@ export async function probe(workload: Workload, url: URL): Promise<string | unde
     // not JSON: the status says enough
   }
   return `${r.method ?? "GET"} ${r.path.split("?")[0]} answered ${res.status} ${code}`.trim();
-}
-
-function percentile(sorted: number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
