@@ -11,6 +11,8 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // FUZZ_RUNS (the hardening suites' run counts) reaches workerd as import.meta.env.FUZZ_RUNS.
+        envPrefix: ["VITE_", "FUZZ_"],
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
