@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** Minor-unit digits per currency. USD is the only currency the catalog has today. */
 const MINOR_DIGITS = { USD: 2 } as const;

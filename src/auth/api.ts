@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Schemas of the operator's token surface (`/api/v1/operator/tokens`), shared by the worker, the

@@ -36,7 +36,7 @@ async function render<S extends z.ZodType>(read: CatalogRead<S>, store: CatalogS
 
 /** Stores in the background when the runtime gives an execution context, else before answering. */
 async function keepInCache(c: Context<AppEnv>, cache: Cache, key: Request, response: Response): Promise<void> {
-  let ctx: ExecutionContext | undefined;
+  let ctx: Pick<ExecutionContext, "waitUntil"> | undefined;
   try {
     ctx = c.executionCtx;
   } catch {

@@ -1,5 +1,5 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { z } from "zod";
+import * as z from "zod";
 
 /** The `error.type` values of the contract's envelope. */
 export const ErrorTypeSchema = z

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { IssuedTokenSchema, IssueTokenRequestSchema, TokenListSchema, TokenPathParamsSchema, TokenRecordSchema } from "../../auth/api.ts";
 import { errors } from "../errors.ts";
 import type { OperationSpec } from "../spec.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { OperationSpec } from "../spec.ts";
 
 /** `GET /api/v1/health`: the route answers it without touching storage. */
