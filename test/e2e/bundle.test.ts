@@ -1,0 +1,26 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+
+const WRANGLER = join(process.cwd(), "node_modules", "wrangler", "bin", "wrangler.js");
+const outdir = mkdtempSync(join(tmpdir(), "storefront-bundle-"));
+
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+describe("the production bundle", () => {
+  // Regression: `import { z } from "zod"` pulled zod's whole namespace, 364 KiB of locales
+  // included, into the worker (173 KiB gzip). Sizes are counts, not timings: the same on any machine.
+  it("builds with wrangler and stays within the 100 KiB gzip budget", () => {
+    execFileSync(process.execPath, [WRANGLER, "deploy", "--dry-run", "--outdir", outdir], {
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+      stdio: "pipe",
+    });
+    const script = readFileSync(join(outdir, "index.js"));
+    const gzipKiB = gzipSync(script).byteLength / 1024;
+    expect(gzipKiB).toBeGreaterThan(10);
+    expect(gzipKiB).toBeLessThanOrEqual(100);
+  });
+});
