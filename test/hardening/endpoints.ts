@@ -1,0 +1,102 @@
+/**
+ * Which statuses the contract allows for each endpoint, so a property can say "this answer is
+ * one the contract allows here" for any method and path. 405 (known path, wrong method) and 404
+ * `route_not_found` are allowed anywhere; every other status is per endpoint.
+ */
+
+export type EndpointName =
+  | "products"
+  | "product"
+  | "variants"
+  | "collections"
+  | "collection"
+  | "cart"
+  | "cart-lines"
+  | "cart-line"
+  | "checkouts"
+  | "login"
+  | "operator"
+  | "openapi"
+  | "health"
+  | "docs"
+  | "unknown";
+
+const CATALOG_READ = [200, 304, 400, 404, 503];
+/** Every cart write can also meet auth (401), a bad header (400) or the rate limit (429). */
+const CART_WRITE = [200, 400, 401, 404, 409, 413, 415, 422, 429, 503];
+
+/** Allowed statuses by endpoint and method (`*` for any method the endpoint answers). */
+const TABLE: Record<EndpointName, Record<string, number[]>> = {
+  products: { GET: CATALOG_READ, HEAD: CATALOG_READ },
+  product: { GET: CATALOG_READ, HEAD: CATALOG_READ },
+  variants: { GET: CATALOG_READ, HEAD: CATALOG_READ },
+  collections: { GET: CATALOG_READ, HEAD: CATALOG_READ },
+  collection: { GET: CATALOG_READ, HEAD: CATALOG_READ },
+  cart: { GET: [200, 400, 401], HEAD: [200, 400, 401], DELETE: [200, 400, 401, 409, 422, 429] },
+  "cart-lines": { POST: CART_WRITE },
+  "cart-line": { PATCH: CART_WRITE, DELETE: [200, 400, 401, 404, 409, 422, 429] },
+  checkouts: { POST: [400, 401, 501] },
+  login: { POST: [501] },
+  // The operator guard runs before routing inside the surface: any method without the secret is 401 (400 for two credentials).
+  operator: { GET: [200, 400, 401], HEAD: [200, 400, 401], POST: [200, 201, 400, 401, 404, 413, 415], "*": [400, 401] },
+  openapi: { GET: [200], HEAD: [200] },
+  health: { GET: [200], HEAD: [200] },
+  docs: { GET: [200, 302], HEAD: [200, 302] },
+  unknown: {},
+};
+
+const V1 = "/api/v1";
+
+/** Names the endpoint a (decoded) path belongs to, the way the app's router would. */
+export function endpointOf(path: string): EndpointName {
+  const p = path.length > 1 ? path.replace(/\/$/, "") : path;
+  if (p === "/" || p === "/docs" || p === "/docs/app.js" || p === "/docs/styles.css") return "docs";
+  if (!p.startsWith(`${V1}/`)) return "unknown";
+  const rest = p.slice(V1.length + 1).split("/");
+  const [head, second, third] = rest;
+  switch (head) {
+    case "products":
+      if (rest.length === 1) return "products";
+      if (rest.length === 2) return "product";
+      return rest.length === 3 && third === "variants" ? "variants" : "unknown";
+    case "collections":
+      return rest.length === 1 ? "collections" : rest.length === 2 ? "collection" : "unknown";
+    case "cart":
+      if (rest.length === 1) return "cart";
+      if (second !== "lines") return "unknown";
+      return rest.length === 2 ? "cart-lines" : rest.length === 3 ? "cart-line" : "unknown";
+    case "checkouts":
+      return rest.length === 1 ? "checkouts" : "unknown";
+    case "auth":
+      return rest.length === 2 && second === "login" ? "login" : "unknown";
+    case "operator":
+      // The operator guard covers the whole surface, unknown paths under it included.
+      return "operator";
+    case "openapi.json":
+      return rest.length === 1 ? "openapi" : "unknown";
+    case "health":
+      return rest.length === 1 ? "health" : "unknown";
+    default:
+      return "unknown";
+  }
+}
+
+/**
+ * The statuses the contract allows for `method` on `path`: the endpoint's own, plus 404
+ * (unknown route) and 405 (wrong method) anywhere, plus 204 for a CORS preflight.
+ */
+export function allowedStatuses(rawMethod: string, path: string): Set<number> {
+  // workerd upper-cases every method name (fetch itself only the six standard ones), so `patch` is PATCH.
+  const method = rawMethod.toUpperCase();
+  const endpoint = TABLE[endpointOf(path)];
+  const own = [...(endpoint[method] ?? []), ...(endpoint["*"] ?? [])];
+  return new Set([...own, 404, 405, ...(method === "OPTIONS" ? [204] : [])]);
+}
+
+/** The 5xx answers the contract itself prescribes on an endpoint (501 reserved, 503 unpublished). */
+export function contractFiveHundreds(path: string): Set<number> {
+  const name = endpointOf(path);
+  if (name === "login" || name === "checkouts") return new Set([501]);
+  if (["products", "product", "variants", "collections", "collection", "cart-lines"].includes(name)) return new Set([503]);
+  return new Set();
+}

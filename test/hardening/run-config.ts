@@ -1,0 +1,24 @@
+/**
+ * Run counts and the one-line figures every hardening suite prints.
+ *
+ * `FUZZ_RUNS` sets how many runs each property makes (`FUZZ_RUNS=2000 npm test -- test/fuzz…`);
+ * unset, every property uses its CI-sized default, chosen so the hardening suites add well under
+ * a minute to `npm test` on two cores. In workerd the value arrives as `import.meta.env.FUZZ_RUNS`
+ * (vitest.config.ts lets the `FUZZ_` prefix through); in the Node e2e project as `process.env`.
+ */
+export function fuzzRuns(ciDefault: number): number {
+  const fromVite = (import.meta as { env?: Record<string, unknown> }).env?.FUZZ_RUNS;
+  const fromNode = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.FUZZ_RUNS;
+  const raw = typeof fromVite === "string" && fromVite !== "" ? fromVite : fromNode;
+  const runs = raw === undefined || raw === "" ? Number.NaN : Number(raw);
+  return Number.isInteger(runs) && runs > 0 ? runs : ciDefault;
+}
+
+/**
+ * Prints `[hardening] <suite> name=value …` so the README's Reliability figures come from a run:
+ * `npm test 2>&1 | grep '\[hardening\]'`.
+ */
+export function printFigures(suite: string, figures: Record<string, number>): void {
+  const parts = Object.entries(figures).map(([name, value]) => `${name}=${value}`);
+  console.log(`[hardening] ${suite} ${parts.join(" ")}`);
+}
