@@ -22,3 +22,8 @@ export function printFigures(suite: string, figures: Record<string, number>): vo
   const parts = Object.entries(figures).map(([name, value]) => `${name}=${value}`);
   console.log(`[hardening] ${suite} ${parts.join(" ")}`);
 }
+
+/** A test timeout that grows with the run count: generous per run, since two cores are shared. */
+export function timeoutFor(runs: number, perRunMs = 60): number {
+  return 30_000 + runs * perRunMs;
+}
