@@ -72,6 +72,16 @@ describe("hc<AppType> against the app", () => {
     expect(read.total_quantity).toBe(2);
   });
 
+  it("types queries and JSON bodies from the zod schemas the server validates with (checked by tsc)", () => {
+    type AddLine = Parameters<typeof client.cart.lines.$post>[0]["json"];
+    expectTypeOf<AddLine>().toHaveProperty("variant_id").toEqualTypeOf<string>();
+    expectTypeOf<AddLine>().toHaveProperty("quantity").toEqualTypeOf<number>();
+    type VariantQuery = NonNullable<Parameters<typeof client.products[":handle"]["variants"]["$get"]>[0]["query"]>;
+    expectTypeOf<VariantQuery>().toHaveProperty("size").toEqualTypeOf<string | undefined>();
+    expectTypeOf<VariantQuery>().not.toHaveProperty("colour");
+    expectTypeOf<VariantQuery>().toHaveProperty("color").toEqualTypeOf<string | undefined>();
+  });
+
   it("knows only the routes the app has", async () => {
     // @ts-expect-error: no such resource; the compiler refuses it before the server does.
     const res = await client.refunds.$get();

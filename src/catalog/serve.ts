@@ -1,30 +1,30 @@
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../http/app-env.ts";
 import { CACHE_MISSING, CACHE_OK, catalogCacheKey, conditional, edgeCache, JSON_CONTENT_TYPE, strongEtag } from "../http/cache.ts";
 import { ApiError, catalogUnavailable, resourceMissing } from "../http/errors.ts";
-import { parseQuery } from "../http/validate.ts";
+import { parseQuery, type QueryInput, type Validated } from "../http/validate.ts";
 import type { VersionMeta } from "./layout.ts";
 import { isHandle } from "./schema.ts";
 import { CatalogStore } from "./store.ts";
 
-/** What a catalog route supplies: its query schema and how to build the body. */
-export interface CatalogRead<S extends z.ZodType> {
-  /** The path handle, checked before any storage is touched. */
-  handle?: string;
-  query: S;
-  body: (store: CatalogStore, meta: VersionMeta, query: z.infer<S>) => Promise<string>;
+/** What `catalogRead` hands the handler: the store and the version this request reads. */
+export interface CatalogEnv extends AppEnv {
+  Variables: AppEnv["Variables"] & { catalogStore: CatalogStore; catalogMeta: VersionMeta };
 }
+
+/** Builds a response body from the version read and the parsed query. */
+export type CatalogBody<Q> = (store: CatalogStore, meta: VersionMeta, query: Q) => Promise<string>;
 
 function withHeaders(error: ApiError, headers: Record<string, string>): ApiError {
   return new ApiError(error.status, error.body, { ...error.headers, ...headers });
 }
 
-async function render<S extends z.ZodType>(read: CatalogRead<S>, store: CatalogStore, meta: VersionMeta, query: z.infer<S>): Promise<Response> {
+async function render<Q>(body: CatalogBody<Q>, store: CatalogStore, meta: VersionMeta, query: Q): Promise<Response> {
   const headers = { "Content-Type": JSON_CONTENT_TYPE, "X-Catalog-Version": meta.version };
   try {
-    const body = await read.body(store, meta, query);
-    return new Response(body, { status: 200, headers: { ...headers, "Cache-Control": CACHE_OK, ETag: await strongEtag(body) } });
+    const text = await body(store, meta, query);
+    return new Response(text, { status: 200, headers: { ...headers, "Cache-Control": CACHE_OK, ETag: await strongEtag(text) } });
   } catch (error) {
     // 404s are answers about this catalog version, so they are cached like 200s (for less time).
     if (error instanceof ApiError && error.status === 404) {
@@ -35,7 +35,7 @@ async function render<S extends z.ZodType>(read: CatalogRead<S>, store: CatalogS
 }
 
 /** Stores in the background when the runtime gives an execution context, else before answering. */
-async function keepInCache(c: Context<AppEnv>, cache: Cache, key: Request, response: Response): Promise<void> {
+async function keepInCache(c: Context<CatalogEnv>, cache: Cache, key: Request, response: Response): Promise<void> {
   let ctx: Pick<ExecutionContext, "waitUntil"> | undefined;
   try {
     ctx = c.executionCtx;
@@ -47,29 +47,44 @@ async function keepInCache(c: Context<AppEnv>, cache: Cache, key: Request, respo
 }
 
 /**
- * Every anonymous catalog read goes through here: handle check (no storage), one pointer read,
- * the strict query, then the Workers Cache API under a key holding the version, and only on a
- * miss the store. Conditional requests are answered from whichever copy is at hand.
+ * Middleware in front of every anonymous catalog read, in this order: the path handle (no
+ * storage touched), one pointer read (503 when nothing is published), then the strict query,
+ * whose errors carry the version read. Its schema types the route's query for `hc`.
  */
-export async function serveCatalogRead<S extends z.ZodType>(c: Context<AppEnv>, read: CatalogRead<S>): Promise<Response> {
-  if (read.handle !== undefined && !isHandle(read.handle)) {
-    c.set("cacheStatus", "bypass");
-    throw withHeaders(resourceMissing("No resource has this handle: handles are lower case words joined by hyphens.", "handle"), {
-      "Cache-Control": CACHE_MISSING,
-    });
-  }
-  const store = new CatalogStore(c.env.CATALOG);
-  const meta = await store.currentMeta();
-  if (!meta) {
-    c.set("cacheStatus", "bypass");
-    throw withHeaders(catalogUnavailable(), { "Cache-Control": "no-store" });
-  }
-  let query: z.infer<S>;
-  try {
-    query = parseQuery(c, read.query);
-  } catch (error) {
-    throw error instanceof ApiError ? withHeaders(error, { "X-Catalog-Version": meta.version }) : error;
-  }
+export function catalogRead<S extends z.ZodType>(schema: S): MiddlewareHandler<CatalogEnv, string, Validated<"query", QueryInput<S>, z.output<S>>> {
+  return async (c, next) => {
+    const handle = c.req.param("handle");
+    if (handle !== undefined && !isHandle(handle)) {
+      c.set("cacheStatus", "bypass");
+      throw withHeaders(resourceMissing("No resource has this handle: handles are lower case words joined by hyphens.", "handle"), {
+        "Cache-Control": CACHE_MISSING,
+      });
+    }
+    const store = new CatalogStore(c.env.CATALOG);
+    const meta = await store.currentMeta();
+    if (!meta) {
+      c.set("cacheStatus", "bypass");
+      throw withHeaders(catalogUnavailable(), { "Cache-Control": "no-store" });
+    }
+    try {
+      c.req.addValidatedData("query", parseQuery(c, schema) as object);
+    } catch (error) {
+      throw error instanceof ApiError ? withHeaders(error, { "X-Catalog-Version": meta.version }) : error;
+    }
+    c.set("catalogStore", store);
+    c.set("catalogMeta", meta);
+    await next();
+  };
+}
+
+/**
+ * The handler half of a catalog read: the Workers Cache API under a key holding the version and
+ * the parsed query, and only on a miss the store. Conditional requests are answered from
+ * whichever copy is at hand.
+ */
+export async function serveCatalogRead<Q extends object>(c: Context<CatalogEnv>, query: Q, body: CatalogBody<Q>): Promise<Response> {
+  const store = c.var.catalogStore;
+  const meta = c.var.catalogMeta;
   const cache = edgeCache();
   const key = catalogCacheKey(new URL(c.req.url).origin, meta.version, c.req.path, query as Record<string, unknown>);
   const hit = cache ? await cache.match(key) : undefined;
@@ -78,7 +93,7 @@ export async function serveCatalogRead<S extends z.ZodType>(c: Context<AppEnv>, 
     return conditional(hit, c.req.header("If-None-Match"));
   }
   c.set("cacheStatus", cache ? "miss" : "bypass");
-  const response = await render(read, store, meta, query);
+  const response = await render(body, store, meta, query);
   if (cache) await keepInCache(c, cache, key, response.clone());
   return conditional(response, c.req.header("If-None-Match"));
 }

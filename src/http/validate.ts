@@ -1,4 +1,4 @@
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import { ApiError, invalidRequest } from "./errors.ts";
 
@@ -110,4 +110,35 @@ export async function parseJsonBody<S extends z.ZodType>(c: Context, schema: S):
   const result = schema.safeParse(value, { reportInput: true });
   if (!result.success) throw toValidationError(result.error, "body");
   return result.data;
+}
+
+/** The query a client sends for a schema: its keys, each a string. This is what `hc` offers. */
+export type QueryInput<S extends z.ZodType> = { [K in keyof z.input<S>]?: string };
+
+/**
+ * What a validating middleware declares to Hono, and through the app type to `hc`: the input a
+ * client sends and the parsed value the handler reads with `c.req.valid(target)`.
+ */
+export type Validated<T extends "query" | "json", In, Out> = {
+  in: T extends "query" ? { query?: In } : { [K in T]: In };
+  out: { [K in T]: Out };
+};
+
+/**
+ * `parseQuery` as middleware, so the schema types the route for `hc`. Hono's own `validator`
+ * is not used because its JSON target reads the body unbounded and answers outside the envelope.
+ */
+export function validQuery<S extends z.ZodType>(schema: S): MiddlewareHandler<any, string, Validated<"query", QueryInput<S>, z.output<S>>> {
+  return async (c, next) => {
+    c.req.addValidatedData("query", parseQuery(c, schema) as object);
+    await next();
+  };
+}
+
+/** `parseJsonBody` as middleware (415, 413, invalid_json, then the strict schema). */
+export function validJson<S extends z.ZodType>(schema: S): MiddlewareHandler<any, string, Validated<"json", z.input<S>, z.output<S>>> {
+  return async (c, next) => {
+    c.req.addValidatedData("json", (await parseJsonBody(c, schema)) as object);
+    await next();
+  };
 }

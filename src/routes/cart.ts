@@ -1,4 +1,4 @@
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { noStore } from "../auth/no-store.ts";
 import { requireToken, type AuthedEnv } from "../auth/require-token.ts";
 import {
@@ -14,7 +14,7 @@ import { failureToApiError, type CartReply, type IdempotencyClaim } from "../car
 import { writeLimit } from "../cart/write-limit.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { invalidRequest, resourceMissing } from "../http/errors.ts";
-import { parseJsonBody, parseQuery } from "../http/validate.ts";
+import { validJson, validQuery } from "../http/validate.ts";
 
 /** Answers a cart reply: the Cart, or the contract's error for the failure the object reported. */
 function respond(c: Context<AuthedEnv>, reply: CartReply): Response {
@@ -33,12 +33,13 @@ async function idempotencyClaim(c: Context<AuthedEnv>, body: unknown): Promise<I
   return { key, fingerprint: await requestFingerprint(c.req.method, c.req.path, body) };
 }
 
-/** A malformed line id cannot name a line: 404 without touching storage. */
-function lineIdParam(c: Context<AuthedEnv>): string {
-  const parsed = CartLinePathParamsSchema.safeParse({ line_id: c.req.param("line_id") });
-  if (!parsed.success) throw resourceMissing("No such cart line.", "line_id");
-  return parsed.data.line_id;
-}
+/** A malformed line id cannot name a line: 404 before the body is read or storage touched. */
+const lineIdShape: MiddlewareHandler<AuthedEnv> = async (c, next) => {
+  if (!CartLinePathParamsSchema.safeParse({ line_id: c.req.param("line_id") }).success) {
+    throw resourceMissing("No such cart line.", "line_id");
+  }
+  await next();
+};
 
 /**
  * The cart (contract section 4). Every handler authenticates first, then hands the work to the
@@ -46,20 +47,17 @@ function lineIdParam(c: Context<AuthedEnv>): string {
  */
 export const cart = new Hono<AppEnv>()
   .use("*", noStore)
-  .get("/", requireToken, async (c) => {
-    parseQuery(c, CartQuerySchema);
+  .get("/", requireToken, validQuery(CartQuerySchema), async (c) => {
     const { tokenId, holder } = c.var.principal;
     return respond(c, await cartFor(c.env, holder).getCart({ tokenId }));
   })
-  .delete("/", requireToken, writeLimit, async (c) => {
-    parseQuery(c, CartQuerySchema);
+  .delete("/", requireToken, writeLimit, validQuery(CartQuerySchema), async (c) => {
     const { tokenId, holder } = c.var.principal;
     const idempotency = await idempotencyClaim(c, null);
     return respond(c, await cartFor(c.env, holder).clear({ tokenId, ...(idempotency ? { idempotency } : {}) }));
   })
-  .post("/lines", requireToken, writeLimit, async (c) => {
-    parseQuery(c, CartQuerySchema);
-    const body = await parseJsonBody(c, AddCartLineRequestSchema);
+  .post("/lines", requireToken, writeLimit, validQuery(CartQuerySchema), validJson(AddCartLineRequestSchema), async (c) => {
+    const body = c.req.valid("json");
     const idempotency = await idempotencyClaim(c, body);
     const { tokenId, holder } = c.var.principal;
     return respond(
@@ -74,10 +72,9 @@ export const cart = new Hono<AppEnv>()
       }),
     );
   })
-  .patch("/lines/:line_id", requireToken, writeLimit, async (c) => {
-    parseQuery(c, CartQuerySchema);
-    const lineId = lineIdParam(c);
-    const body = await parseJsonBody(c, UpdateCartLineRequestSchema);
+  .patch("/lines/:line_id", requireToken, writeLimit, validQuery(CartQuerySchema), lineIdShape, validJson(UpdateCartLineRequestSchema), async (c) => {
+    const lineId = c.req.param("line_id");
+    const body = c.req.valid("json");
     const idempotency = await idempotencyClaim(c, body);
     const { tokenId, holder } = c.var.principal;
     return respond(
@@ -85,9 +82,8 @@ export const cart = new Hono<AppEnv>()
       await cartFor(c.env, holder).updateLine({ tokenId, lineId, quantity: body.quantity, ...(idempotency ? { idempotency } : {}) }),
     );
   })
-  .delete("/lines/:line_id", requireToken, writeLimit, async (c) => {
-    parseQuery(c, CartQuerySchema);
-    const lineId = lineIdParam(c);
+  .delete("/lines/:line_id", requireToken, writeLimit, validQuery(CartQuerySchema), lineIdShape, async (c) => {
+    const lineId = c.req.param("line_id");
     const idempotency = await idempotencyClaim(c, null);
     const { tokenId, holder } = c.var.principal;
     return respond(c, await cartFor(c.env, holder).removeLine({ tokenId, lineId, ...(idempotency ? { idempotency } : {}) }));

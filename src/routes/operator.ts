@@ -5,7 +5,7 @@ import { requireOperator } from "../auth/operator-auth.ts";
 import { TokenAdmin } from "../auth/token-admin.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { resourceMissing } from "../http/errors.ts";
-import { parseJsonBody } from "../http/validate.ts";
+import { validJson } from "../http/validate.ts";
 
 function tokenId(id: string): string {
   if (!TokenIdSchema.safeParse(id).success) throw resourceMissing(`No token ${id}.`, "id");
@@ -24,8 +24,8 @@ export const operator = new Hono<AppEnv>()
     const data = await new TokenAdmin(c.env).list();
     return c.json({ object: "list" as const, count: data.length, data, has_more: false as const }, 200);
   })
-  .post("/tokens", async (c) => {
-    const body = await parseJsonBody(c, IssueTokenRequestSchema);
+  .post("/tokens", validJson(IssueTokenRequestSchema), async (c) => {
+    const body = c.req.valid("json");
     return c.json(await new TokenAdmin(c.env).issue(body.label), 201);
   })
   .post("/tokens/:id/revoke", async (c) => {
