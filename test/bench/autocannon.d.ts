@@ -30,6 +30,7 @@ declare module "autocannon" {
     connections?: number;
     duration?: number;
     amount?: number;
+    sampleInt?: number;
     requests?: RequestTemplate[];
   }
   interface Instance extends PromiseLike<Result> {
