@@ -218,8 +218,9 @@ describe("catalog publishes under read load", () => {
       if (res.status >= 500) figures.unexpected_5xx += 1;
       expect(res.status, path).toBe(200);
       const version = res.headers.get("x-catalog-version") ?? "";
-      const body = (await res.json()) as { data?: { handle?: string; id?: string; price: { amount: string } }[]; products?: { data: { handle: string; price: { amount: string } }[] } };
-      const items = body.data ?? body.products?.data ?? [];
+      type Item = { handle?: string; id?: string; price: { amount: string } };
+      const body = (await res.json()) as { data?: Item[]; products?: { data: Item[] } };
+      const items: Item[] = body.data ?? body.products?.data ?? [];
       // Lists and collections name products (lowest price); the variants list names variants.
       const shifts = new Set(items.map((i) => (i.handle !== undefined ? cents(i.price.amount) - basePrice.get(i.handle)! : cents(i.price.amount) - baseVariant.get(i.id!)!)));
       if (shifts.size > 1) figures.mixed_versions += 1;
