@@ -37,10 +37,11 @@ export function rawRequest(baseUrl: string, head: string[], body: Buffer | strin
       const data = Buffer.concat(chunks);
       const split = data.indexOf("\r\n\r\n");
       const headText = data.subarray(0, split).toString("latin1");
-      const [statusLine = "", ...lines] = headText.split("\r\n");
-      const headers = lines.map((l): [string, string] => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]);
+      const lines: string[] = headText.split("\r\n");
+      const statusLine = lines.shift() ?? "";
+      const headers = lines.map((l: string): [string, string] => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]);
       const rest = data.subarray(split + 4);
-      const chunked = headers.some(([k, v]) => k === "transfer-encoding" && v.toLowerCase().includes("chunked"));
+      const chunked = headers.some(([k, v]: [string, string]) => k === "transfer-encoding" && v.toLowerCase().includes("chunked"));
       resolve({ status: Number(statusLine.split(" ")[1]), headers, body: (chunked ? dechunk(rest) : rest).toString("utf8") });
     });
     socket.on("connect", () => {
