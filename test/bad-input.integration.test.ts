@@ -194,3 +194,25 @@ describe("bad input, one row each", () => {
     expect(({} as Record<string, unknown>).quantity).toBeUndefined();
   });
 });
+
+describe("regressions found by the hardening suites", () => {
+  // Bug: OPTIONS on a path without CORS (health, the docs) answered 405 "OPTIONS is not allowed
+  // here" while its own Allow header listed OPTIONS.
+  it.each(["/api/v1/health", "/docs", "/"])("answers OPTIONS %s 204 with Allow, not a 405 that lists OPTIONS", async (path) => {
+    const res = await call(path, { method: "OPTIONS" });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("allow")?.split(", ")).toContain("OPTIONS");
+    expect(await res.text()).toBe("");
+  });
+
+  // Bug: `?=x` (a query parameter without a name) was dropped by the query parser, so a strict
+  // endpoint answered as if the query were empty instead of refusing an unknown parameter.
+  it.each(["/api/v1/products?=x", "/api/v1/collections?limit=5&=x", "/api/v1/products/essential-crew-tee-black?=", "/api/v1/cart?=x"])(
+    "answers %s 400 parameter_unknown",
+    async (path) => {
+      const res = await call(path, { headers: { Authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: { type: "invalid_request_error", code: "parameter_unknown" } });
+    },
+  );
+});

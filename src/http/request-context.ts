@@ -58,12 +58,18 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
 };
 
 /**
- * 404 for unknown paths, 405 with `Allow` for known paths and the wrong method.
+ * 404 for unknown paths, 405 with `Allow` for known paths and the wrong method. `OPTIONS` is in
+ * every known path's `Allow`, so where no CORS middleware answered it (health, docs) it gets
+ * what RFC 9110 says an OPTIONS answer is: 204 with `Allow`, not a 405 that lists OPTIONS.
  */
 export function notFoundHandler(table: RouteTable): NotFoundHandler<AppEnv> {
   return (c) => {
     const allow = table.allowedMethods(c.req.path);
     if (allow.length === 0) return errorResponse(c, routeNotFound(c.req.path));
+    if (c.req.method === "OPTIONS") {
+      c.header("Allow", allow.join(", "));
+      return c.body(null, 204);
+    }
     return errorResponse(c, methodNotAllowed(c.req.method, allow));
   };
 }

@@ -35,6 +35,10 @@ export function toValidationError(error: z.ZodError, where: "query" | "body"): A
  * meaning per URL keeps cache keys canonical.
  */
 export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
+  // `?=x` has a parameter without a name; Hono's parser drops it, so it would pass unseen.
+  for (const key of new URL(c.req.url).searchParams.keys()) {
+    if (key === "") throw invalidRequest("parameter_unknown", "A query parameter has no name.");
+  }
   const all = c.req.queries();
   // No prototype: `?__proto__=x` must be an unknown parameter, not a prototype assignment.
   const flat: Record<string, string> = Object.create(null);
