@@ -6,8 +6,12 @@ const API = "/api/v1";
 /** At most this many distinct URLs per catalog workload, spread over the whole catalog. */
 const DISTINCT_URLS = 20;
 
-/** Hot-cart adds rotate over this many variants: far below the 250-line and 999-unit caps. */
-const HOT_CART_VARIANTS = 200;
+/**
+ * Hot-cart adds rotate over this many variants: a large but realistic cart (every write answers
+ * the whole cart, so 200 lines would measure rendering, not writing), with room for 20 x 999
+ * adds before any line reaches the 999-unit cap.
+ */
+const HOT_CART_VARIANTS = 20;
 
 /** `count` items spread evenly from first to last, so a big catalog is sampled end to end. */
 function spread<T>(items: readonly T[], count: number): T[] {
