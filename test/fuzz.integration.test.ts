@@ -78,6 +78,11 @@ describe("arbitrary requests to every endpoint", () => {
         if (verdict.problems.length > 0) figures.contract_violations += 1;
         if (verdict.problems.some((p) => p.startsWith("secret"))) figures.leaked_secrets += 1;
         expect(verdict.problems, `${request.method} ${url} -> ${verdict.status} ${verdict.body.slice(0, 300)}`).toEqual([]);
+        // Strict query strings: a list read with any parameter it does not know is a 400.
+        const listPath = new URL(url).pathname;
+        const listing = listPath === "/api/v1/products" || listPath === "/api/v1/collections";
+        const unknownKey = [...new URL(url).searchParams.keys()].some((k) => !["limit", "starting_after", "ending_before"].includes(k));
+        if (listing && unknownKey && ["GET", "HEAD"].includes(request.method)) expect(verdict.status, `${url} has an unknown parameter`).toBe(400);
 
         const after = await readCart(token);
         if (WRITES.has(request.method)) {

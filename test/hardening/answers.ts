@@ -50,6 +50,11 @@ export async function judge(sent: Sent, res: Response, scanner: SecretScanner): 
     }
   }
   if ((status === 304 || sent.method === "HEAD") && body !== "") problems.push(`${status} to ${sent.method} has a body`);
+  if (status === 405) {
+    const allow = (res.headers.get("allow") ?? "").split(",").map((m) => m.trim());
+    if (allow.length === 0 || allow[0] === "") problems.push("405 without Allow");
+    if (allow.includes(sent.method.toUpperCase())) problems.push(`405 for ${sent.method} whose Allow lists it`);
+  }
   if (!res.headers.get("x-request-id")) problems.push("no X-Request-Id");
   if (res.headers.get("x-content-type-options") !== "nosniff") problems.push("no nosniff");
   const routeMissing = status === 404 && body.includes('"route_not_found"');
