@@ -243,6 +243,9 @@ describe("request logs", () => {
       ["/api/v1/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ password: canary }) }],
       ["/api/v1/operator/tokens", { method: "POST", headers: { Authorization: `Bearer ${OPERATOR_SECRET}`, "Content-Type": "application/json" }, body: JSON.stringify({ label: canary }) }],
       ["/api/v1/cart", { headers: { Authorization: `Bearer ${issued.token}${canary}` } }],
+      // Regression: a token pasted into X-Request-Id matched the "sane id" pattern and was echoed and logged.
+      ["/api/v1/cart", { headers: { Authorization: `Bearer ${issued.token}`, "X-Request-Id": issued.token } }],
+      ["/api/v1/products", { headers: { "X-Request-Id": issued.token.toUpperCase() } }],
     ];
     for (const [path, init] of requests) await (await call(path, init)).text();
     vi.restoreAllMocks();
@@ -250,7 +253,23 @@ describe("request logs", () => {
     expect(lines.length).toBeGreaterThanOrEqual(requests.length);
     for (const line of lines) {
       expect(line.toLowerCase()).not.toContain(canary.toLowerCase());
+      expect(line.toLowerCase()).not.toContain(issued.token.toLowerCase());
       expect(scanner.findings(line)).toEqual([]);
     }
+  });
+});
+
+describe("X-Request-Id", () => {
+  // Bug: an inbound X-Request-Id holding a token matched the sane-id pattern, so the token was
+  // echoed in the response header and written into the request log line.
+  it("never echoes a token sent as X-Request-Id, and still echoes an ordinary sane id", async () => {
+    const issued = await issueToken("request id");
+    for (const id of [issued.token, "sf_dev_LocalToken_A1", issued.token.toUpperCase()]) {
+      const res = await cartCall(issued.token, "/cart", { headers: { "X-Request-Id": id } });
+      await res.body?.cancel();
+      expect(res.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
+    }
+    const ordinary = await call("/api/v1/health", { headers: { "X-Request-Id": "client-trace-0001" } });
+    expect(ordinary.headers.get("x-request-id")).toBe("client-trace-0001");
   });
 });

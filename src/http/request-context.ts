@@ -5,6 +5,13 @@ import { ApiError, internalError, methodNotAllowed, routeNotFound } from "./erro
 import type { RouteTable } from "./route-table.ts";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+/** Token prefixes (`sf_live_`, `sf_dev_`): an inbound id shaped like a token is never echoed or logged. */
+const TOKEN_LIKE = /^sf_/i;
+
+/** The inbound X-Request-Id when it is sane and cannot be a token pasted into the wrong header. */
+function inboundRequestId(value: string | undefined): string | undefined {
+  return value !== undefined && SANE_REQUEST_ID.test(value) && !TOKEN_LIKE.test(value) ? value : undefined;
+}
 
 function newRequestId(): string {
   return `req_${crypto.randomUUID().replaceAll("-", "")}`;
@@ -12,14 +19,13 @@ function newRequestId(): string {
 
 /**
  * Outermost middleware: gives the request an id, stamps the headers every response carries and
- * writes the one log line per request. The line never holds a header value or a body, so no
- * token can reach the logs through it.
+ * writes the one log line per request. The line holds no body and no header value but a sane
+ * inbound request id, and an id shaped like a token is replaced, so no token reaches the logs.
  */
 export function requestContext(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = Date.now();
-    const inbound = c.req.header("x-request-id");
-    const requestId = inbound && SANE_REQUEST_ID.test(inbound) ? inbound : newRequestId();
+    const requestId = inboundRequestId(c.req.header("x-request-id")) ?? newRequestId();
     c.set("requestId", requestId);
     await next();
     c.header("X-Request-Id", requestId);
