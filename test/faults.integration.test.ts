@@ -251,6 +251,46 @@ describe("catalog publishes under read load", () => {
   }, 60_000);
 });
 
+describe("cart writes during catalog publishes", () => {
+  it("lose and double no unit while the catalog switches under them, and re-price to the live version on the next read", async () => {
+    const { token } = await issueToken("writes under publish");
+    const variants = seed.available.slice(0, 4);
+    const accepted = new Map<string, number>();
+    let unavailable = 0;
+    for (const shift of [11, 12]) {
+      const writes = Array.from({ length: 20 }, (_, i) => ({ variant: variants[i % variants.length]!, quantity: (i % 3) + 1 }));
+      const [responses] = await Promise.all([
+        Promise.all(writes.map((w) => add(token, w.variant.id, w.quantity))),
+        publishCatalog(env.CATALOG, shiftedSeed(shift)),
+      ]);
+      figures.publishes += 1;
+      for (const [i, res] of responses.entries()) {
+        figures.concurrent_writes += 1;
+        if (res.status >= 500 && res.status !== 503) figures.unexpected_5xx += 1;
+        // 503 is the documented answer to a reader whose version was deleted under it; it applies nothing.
+        expect([200, 503]).toContain(res.status);
+        if (res.status === 503) unavailable += 1;
+        else {
+          figures.accepted_writes += 1;
+          const { variant, quantity } = writes[i]!;
+          accepted.set(variant.id, (accepted.get(variant.id) ?? 0) + quantity);
+        }
+        await res.body?.cancel();
+      }
+    }
+    const cart = await readCart(token);
+    for (const [id, quantity] of accepted) {
+      const got = cart.lines.find((l) => l.variant_id === id)?.quantity ?? 0;
+      if (got < quantity) figures.lost_writes += quantity - got;
+      if (got > quantity) figures.doubled_writes += got - quantity;
+      expect(got).toBe(quantity);
+    }
+    expect(unavailable).toBeLessThan(40);
+    const base = new Map(seedCatalog().products.flatMap((p) => p.variants.map((v) => [v.id, cents(v.price)] as const)));
+    for (const line of cart.lines) expect(cents(line.unit_price.amount)).toBe(base.get(line.variant_id)! + 12);
+  });
+});
+
 describe("expiry alarms delivered twice", () => {
   it("clears an expired cart once and does no harm the second time; the cart then works and re-arms", async () => {
     const issued = await issueToken("alarm twice");
