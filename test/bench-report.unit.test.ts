@@ -36,6 +36,7 @@ function report(scenarios: Scenario[], gzipBytes = 50 * 1024): Omit<BenchReport,
     publish: {},
     generateMs: 0,
     scenarios,
+    counts: [],
     scale: scaleRatios(scenarios, "seed", "100k"),
   };
 }

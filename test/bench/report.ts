@@ -1,3 +1,4 @@
+import type { Counts } from "./counting.ts";
 import type { LoadResult } from "./load.ts";
 import type { PublishFigures } from "./fixture.ts";
 
@@ -33,6 +34,8 @@ export interface BenchReport {
   /** Time to generate the large catalog in memory (not part of the publish figures). */
   generateMs: number;
   scenarios: Scenario[];
+  /** Per-request KV reads, KV bytes and Cache API calls of each workload (counting.ts). */
+  counts: { catalog: string; edgeCache: boolean; counts: Counts[] }[];
   /** p50 large / seed per workload; `cpuRatio` compares workerd CPU per request, which a busy machine disturbs less. */
   scale: { workload: string; edgeCache: boolean; seedP50Ms: number; largeP50Ms: number; ratio: number; cpuRatio: number }[];
   targets: Target[];
@@ -144,6 +147,24 @@ export function renderReport(report: BenchReport): string {
       ["scale: p50", "edge cache", "seed p50 ms", "large p50 ms", "p50 large / seed", "CPU/req large / seed"],
       report.scale.map((r) => [r.workload, r.edgeCache ? "on" : "off", n(r.seedP50Ms, 2), n(r.largeP50Ms, 2), n(r.ratio, 2), n(r.cpuRatio, 2)]),
     ));
+  }
+  if (report.counts.length > 0) {
+    const rows: string[][] = [];
+    for (const c of report.counts) {
+      for (const w of c.counts) {
+        const x = (key: string) => w.perRequest[key] ?? 0;
+        rows.push([
+          w.name,
+          c.catalog,
+          c.edgeCache ? "on" : "off",
+          n(x("CATALOG reads"), 1),
+          n(x("CATALOG bytes") / 1024, 1),
+          n(x("TOKENS reads"), 1),
+          `${n(x("cache matches"), 1)} / ${n(x("cache hits"), 1)} / ${n(x("cache puts"), 1)}`,
+        ]);
+      }
+    }
+    out.push("", table(["per request", "catalog", "edge cache", "CATALOG KV reads", "CATALOG KiB read", "TOKENS KV reads", "cache match / hit / put"], rows));
   }
   const publishRows = Object.entries(report.publish).map(([name, p]) => [
     name,

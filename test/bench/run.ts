@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
 import { buildBundle } from "./bundle.ts";
+import { type Counts, countWorkloads } from "./counting.ts";
 import { issueTokens, publishInto, readSeedCatalog, type PublishFigures } from "./fixture.ts";
 import { largeCatalog } from "./large-catalog.ts";
 import { type LoadOptions, probe, runLoad, type Workload } from "./load.ts";
@@ -67,6 +68,42 @@ interface ScenarioInput {
   edgeCache: boolean;
   publish: boolean;
   cart: boolean;
+}
+
+/** Requests per workload in the counting pass (sequential, so cheap at any machine load). */
+const COUNTED_REQUESTS = quick ? 5 : 20;
+
+/**
+ * The counting pass over a catalog's persisted state: per-request KV reads, KV bytes and Cache
+ * API calls of every workload, with and without the edge cache (see counting.ts).
+ */
+async function countScenario(
+  bundle: Awaited<ReturnType<typeof buildBundle>>,
+  label: string,
+  catalog: SourceCatalog,
+  port: number,
+  persistPath: string,
+  cart: boolean,
+): Promise<{ catalog: string; edgeCache: boolean; counts: Counts[] }[]> {
+  const out: { catalog: string; edgeCache: boolean; counts: Counts[] }[] = [];
+  for (const edgeCache of [true, false]) {
+    const runtime = await startRuntime({ bundle, port, cacheAPI: edgeCache, persistPath, counting: true });
+    try {
+      const workloads: Workload[] = [];
+      for (const w of catalogWorkloads(catalog).filter(selected)) {
+        const ready = w.name === "304 revalidation" ? await withEtags(w, runtime.url) : w;
+        if (typeof ready !== "string") workloads.push(ready);
+      }
+      if (cart && edgeCache) {
+        const tokens = await issueTokens(runtime.mf, COUNTED_REQUESTS + 1);
+        workloads.push(...cartWorkloads(catalog, tokens.slice(1), tokens[0]!).filter(selected));
+      }
+      out.push({ catalog: label, edgeCache, counts: await countWorkloads(runtime.url, workloads, COUNTED_REQUESTS, true) });
+    } finally {
+      await runtime.dispose();
+    }
+  }
+  return out;
 }
 
 /** One runtime: start, (publish), ceiling, workloads, dispose. */
@@ -134,6 +171,7 @@ async function main(): Promise<void> {
     let startToFirstResponseMs = Number.NaN;
     const publish: Record<string, PublishFigures> = {};
     const scenarios: Scenario[] = [];
+    const counts: BenchReport["counts"] = [];
     // Each catalog is published once into its own persisted state, then served twice: with the
     // edge cache (hot reads) and without it (every read goes to KV, the cost of a cache miss).
     const catalogs: [string, SourceCatalog, number][] = [["seed", seed, PORTS.seed]];
@@ -155,6 +193,8 @@ async function main(): Promise<void> {
           ),
         );
       }
+      log(`${label} catalog: counting KV reads and cache calls per request`);
+      counts.push(...(await countScenario(bundle, label, catalog, port, persistPath, label === "seed")));
     }
     const partial: Omit<BenchReport, "targets"> = {
       mode: quick ? "quick" : "full",
@@ -166,6 +206,7 @@ async function main(): Promise<void> {
       publish,
       generateMs,
       scenarios,
+      counts,
       scale: scaleRatios(scenarios, "seed", largeLabel),
     };
     const report: BenchReport = { ...partial, targets: evaluateTargets(partial, largeLabel) };

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { join } from "node:path";
 import type { Bundle } from "./bundle.ts";
+import { COUNTING_ENTRY } from "./counting.ts";
 
 /**
  * The rate limit the benchmark gives `CART_WRITE_LIMITER`. wrangler.toml's 120 writes a minute
@@ -19,6 +21,8 @@ export interface RuntimeOptions {
   persistPath?: string;
   /** Opens workerd's DevTools inspector here (profiling only: it slows the runtime down). */
   inspectorPort?: number;
+  /** Put the counting entry module (counting.ts) in front of the bundle. Never for timed runs. */
+  counting?: boolean;
 }
 
 /** A running workerd with the production bundle, and what it cost to start. */
@@ -66,9 +70,15 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime & {
         {
           ...bindings,
           name: "storefront-api",
-          modules: true,
+          ...(options.counting
+            ? {
+                modules: [
+                  { type: "ESModule" as const, path: join(options.bundle.dir, "bench-counting.js"), contents: COUNTING_ENTRY },
+                  { type: "ESModule" as const, path: options.bundle.scriptPath },
+                ],
+              }
+            : { modules: true, scriptPath: options.bundle.scriptPath }),
           modulesRoot: options.bundle.dir,
-          scriptPath: options.bundle.scriptPath,
           ratelimits: limits,
           cacheAPI: options.cacheAPI,
         },
