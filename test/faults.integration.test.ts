@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CartSchema, type Cart as CartView } from "../src/cart/api.ts";
-import { cartFor } from "../src/cart/cart-client.ts";
+import { cartFor, requestFingerprint } from "../src/cart/cart-client.ts";
 import type { Cart } from "../src/cart/cart-object.ts";
 import { publishCatalog } from "../src/catalog/publish.ts";
 import { call, cartCall, issueToken, seedVariants, type SeedVariants } from "./cart-helpers.ts";
@@ -18,7 +18,7 @@ import { fuzzRuns, printFigures, timeoutFor } from "./hardening/run-config.ts";
  */
 
 let seed: SeedVariants;
-const figures = { concurrent_clients: 0, concurrent_writes: 0, accepted_writes: 0, lost_writes: 0, doubled_writes: 0, evictions: 0, reads_under_publish: 0, publishes: 0, mixed_versions: 0, unexpected_5xx: 0, alarms_redelivered: 0 };
+const figures = { concurrent_clients: 0, concurrent_writes: 0, accepted_writes: 0, lost_writes: 0, doubled_writes: 0, evictions: 0, crashes: 0, reads_under_publish: 0, publishes: 0, mixed_versions: 0, unexpected_5xx: 0, alarms_redelivered: 0 };
 
 beforeAll(async () => {
   seed = await seedVariants();
@@ -184,6 +184,38 @@ describe("the cart object evicted mid-sequence", () => {
     const retry = await add(issued.token, variant.id, 3, "before-eviction");
     expect(retry.headers.get("idempotent-replayed")).toBe("true");
     expect(quantities(await readCart(issued.token)).get(variant.id)).toBe(3);
+  });
+});
+
+describe("the cart object crashing mid-write", () => {
+  it("applies a write cut off by a crash once, when its Idempotency-Key is retried, with no stale in-use lock", async () => {
+    const issued = await issueToken("crash");
+    const variant = seed.available[5]!;
+    const stub = cartFor(env, issued.holder);
+    const fingerprint = await requestFingerprint("POST", "/api/v1/cart/lines", { variant_id: variant.id, quantity: 2 });
+    // The add is admitted (its key marked running) and awaits the catalog; the object is then
+    // reset as by a crash, so the add never finishes and its in-memory claim dies with it.
+    const crashed = await runInDurableObject(stub, async (instance: Cart, state) => {
+      const pending = instance.addLine({ tokenId: issued.id, variantId: variant.id, quantity: 2, idempotency: { key: "cut-off", fingerprint } });
+      pending.catch(() => undefined);
+      state.abort("injected crash");
+      return pending;
+    }).then(
+      () => false,
+      () => true,
+    );
+    expect(crashed).toBe(true);
+    figures.crashes += 1;
+    expect(quantities(await readCart(issued.token)).get(variant.id) ?? 0).toBe(0);
+    const retry = await add(issued.token, variant.id, 2, "cut-off");
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get("idempotent-replayed")).toBeNull();
+    const again = await add(issued.token, variant.id, 2, "cut-off");
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    const got = quantities(await readCart(issued.token)).get(variant.id) ?? 0;
+    if (got > 2) figures.doubled_writes += got - 2;
+    if (got < 2) figures.lost_writes += 2 - got;
+    expect(got).toBe(2);
   });
 });
 
