@@ -195,6 +195,34 @@ describe("bad input, one row each", () => {
   });
 });
 
+describe("Idempotency-Keys on refused requests", () => {
+  // A token of its own, so this block and the table stay under the 120 writes/minute limit.
+  beforeAll(async () => {
+    token = (await issueToken("bad-input keys")).token;
+    await scanner.add(token);
+  });
+
+  // A request refused before it reaches the cart (400, 413, 415) is not recorded under its key,
+  // so the corrected retry with the same key runs, neither replaying the refusal nor a 422.
+  it.each(ROWS.filter((row) => (row.path ?? "/api/v1/cart/lines") === "/api/v1/cart/lines" && row.status >= 400 && row.status !== 401 && row.headers === undefined).map((row) => [row.name, row] as const))(
+    "lets the corrected retry of %s run under the same key",
+    async (_name, row) => {
+      const key = `corrected-${crypto.randomUUID()}`;
+      const { res } = await send({ ...row, headers: { "Idempotency-Key": key } }, "cl_none");
+      expect(res.status).toBe(row.status);
+      await res.body?.cancel();
+      const retry = await call("/api/v1/cart/lines", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "Idempotency-Key": key },
+        body: valid(),
+      });
+      expect(retry.status).toBe(200);
+      expect(retry.headers.get("idempotent-replayed")).toBeNull();
+      await retry.body?.cancel();
+    },
+  );
+});
+
 describe("regressions found by the hardening suites", () => {
   // Bug: OPTIONS on a path without CORS (health, the docs) answered 405 "OPTIONS is not allowed
   // here" while its own Allow header listed OPTIONS.
