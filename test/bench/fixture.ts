@@ -19,6 +19,8 @@ export interface PublishFigures {
   validateMs: number;
   /** Of `ms`: building and writing every entry (the generator builds as the writes go). */
   writeMs: number;
+  /** Resident memory of the bench process just before publishing (wrangler, Miniflare, the source catalog). */
+  rssBeforeMiB: number;
   /** Peak resident memory of the bench process while publishing, sampled every 50 ms. */
   peakRssMiB: number;
   /** workerd's high-water resident memory (VmHWM) after the publish; Linux only. */
@@ -37,7 +39,8 @@ async function kv(mf: Miniflare, binding: string): Promise<KVNamespace> {
  */
 export async function publishInto(mf: Miniflare, catalog: SourceCatalog, workerdPid: number | undefined): Promise<PublishFigures> {
   const binding = await kv(mf, "CATALOG");
-  let peak = process.memoryUsage().rss;
+  const before = process.memoryUsage().rss;
+  let peak = before;
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 50);
@@ -63,6 +66,7 @@ export async function publishInto(mf: Miniflare, catalog: SourceCatalog, workerd
       ms,
       validateMs: validated - started,
       writeMs: (phases.switched ?? validated) - validated,
+      rssBeforeMiB: before / 2 ** 20,
       peakRssMiB: peak / 2 ** 20,
       workerdPeakRssMiB: workerdHighWater(workerdPid),
     };

@@ -173,10 +173,11 @@ export function renderReport(report: BenchReport): string {
     n(p.ms / 1000, 1),
     n(p.validateMs / 1000, 1),
     n(p.writeMs / 1000, 1),
+    n(p.rssBeforeMiB),
     n(p.peakRssMiB),
     n(p.workerdPeakRssMiB ?? Number.NaN),
   ]);
-  out.push("", table(["publish", "products", "KV entries", "seconds", "validate s", "build+write s", "bench peak RSS MiB", "workerd peak RSS MiB"], publishRows));
+  out.push("", table(["publish", "products", "KV entries", "seconds", "validate s", "build+write s", "bench RSS before MiB", "bench peak RSS MiB", "workerd peak RSS MiB"], publishRows));
   out.push(
     "",
     `bundle: ${n(report.bundle.rawBytes / 1024, 1)} KiB raw, ${n(report.bundle.gzipBytes / 1024, 1)} KiB gzip; ` +
