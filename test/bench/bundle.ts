@@ -19,10 +19,11 @@ export interface Bundle {
  * Builds the worker exactly as a deploy would (`wrangler deploy --dry-run --outdir`), so the
  * benchmark measures the code that ships, minified or not as wrangler.toml says, not the
  * TypeScript sources vitest runs. Wrangler is run by this same Node (24) from node_modules.
+ * `extraArgs` exist for the profiler, which builds with `--no-minify` to keep function names.
  */
-export async function buildBundle(outDir: string): Promise<Bundle> {
+export async function buildBundle(outDir: string, extraArgs: readonly string[] = []): Promise<Bundle> {
   const started = performance.now();
-  await run(process.execPath, ["node_modules/wrangler/bin/wrangler.js", "deploy", "--dry-run", "--outdir", outDir], {
+  await run(process.execPath, ["node_modules/wrangler/bin/wrangler.js", "deploy", "--dry-run", "--outdir", outDir, ...extraArgs], {
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
     maxBuffer: 16 * 1024 * 1024,
   });
