@@ -32,7 +32,7 @@ export interface Verdict {
  * nosniff stamped, private answers `no-store`, CORS never widened, no secret or stack trace in
  * the body or headers. Reads the body.
  */
-export async function judge(sent: Sent, res: Response, scanner: SecretScanner): Promise<Verdict> {
+export async function judge(sent: Sent, res: Response, scanner: SecretScanner, originAllowed: (origin: string) => boolean = originAllowedInTests): Promise<Verdict> {
   const problems: string[] = [];
   const body = await res.text();
   const status = res.status;
@@ -63,10 +63,15 @@ export async function judge(sent: Sent, res: Response, scanner: SecretScanner): 
   }
   if (res.headers.has("access-control-allow-credentials")) problems.push("Access-Control-Allow-Credentials sent");
   const allowOrigin = res.headers.get("access-control-allow-origin");
-  if (allowOrigin !== null && allowOrigin !== "*" && !(allowOrigin === sent.origin && originAllowedInTests(allowOrigin))) {
+  if (allowOrigin !== null && allowOrigin !== "*" && !(allowOrigin === sent.origin && originAllowed(allowOrigin))) {
     problems.push(`CORS echoed ${allowOrigin}`);
   }
   const headerText = JSON.stringify([...res.headers]);
   for (const finding of scanner.findings(`${body}\n${headerText}`)) problems.push(finding);
   return { status, problems, unexpected5xx, body };
+}
+
+/** The ALLOWED_ORIGINS `npm run dev` passes (src/cli/dev.ts), restated as an oracle. */
+export function originAllowedInDev(origin: string): boolean {
+  return /^http:\/\/(localhost|127\.0\.0\.1):\d{1,5}$/.test(origin);
 }
