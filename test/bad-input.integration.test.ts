@@ -209,6 +209,8 @@ describe("Idempotency-Keys on refused requests", () => {
     async (_name, row) => {
       const key = `corrected-${crypto.randomUUID()}`;
       const { res } = await send({ ...row, headers: { "Idempotency-Key": key } }, "cl_none");
+      figures.bad_inputs += 1;
+      if (res.status >= 500) figures.unexpected_5xx += 1;
       expect(res.status).toBe(row.status);
       await res.body?.cancel();
       const retry = await call("/api/v1/cart/lines", {
@@ -228,6 +230,7 @@ describe("regressions found by the hardening suites", () => {
   // here" while its own Allow header listed OPTIONS.
   it.each(["/api/v1/health", "/docs", "/"])("answers OPTIONS %s 204 with Allow, not a 405 that lists OPTIONS", async (path) => {
     const res = await call(path, { method: "OPTIONS" });
+    figures.bad_inputs += 1;
     expect(res.status).toBe(204);
     expect(res.headers.get("allow")?.split(", ")).toContain("OPTIONS");
     expect(await res.text()).toBe("");
@@ -239,6 +242,7 @@ describe("regressions found by the hardening suites", () => {
     "answers %s 400 parameter_unknown",
     async (path) => {
       const res = await call(path, { headers: { Authorization: `Bearer ${token}` } });
+      figures.bad_inputs += 1;
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: { type: "invalid_request_error", code: "parameter_unknown" } });
     },
