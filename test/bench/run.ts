@@ -9,13 +9,11 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
 import { buildBundle } from "./bundle.ts";
-import { type Counts, countWorkloads } from "./counting.ts";
-import { issueTokens, publishInto, readSeedCatalog, type PublishFigures } from "./fixture.ts";
+import { type PublishFigures, readSeedCatalog } from "./fixture.ts";
 import { largeCatalog } from "./large-catalog.ts";
-import { type LoadOptions, probe, runLoad, type Workload } from "./load.ts";
-import { type BenchReport, evaluateTargets, renderReport, type Scenario, scaleRatios, type WorkloadFigures } from "./report.ts";
-import { BENCH_RATE_LIMIT, startRuntime } from "./runtime.ts";
-import { cartWorkloads, catalogWorkloads, ceilingWorkload, withEtags } from "./workloads.ts";
+import { type BenchReport, evaluateTargets, renderReport, type Scenario, scaleRatios } from "./report.ts";
+import { BENCH_RATE_LIMIT } from "./runtime.ts";
+import { countScenario, log, type RunSettings, runScenario } from "./scenario.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -29,132 +27,17 @@ const { values: args } = parseArgs({
 });
 
 const quick = args.quick ?? false;
-const settings = {
+const settings: RunSettings = {
   connections: 10,
   durationS: args.seconds ? Number(args.seconds) : quick ? 0.8 : 5,
   warmupS: quick ? 0.3 : 1,
   cartTokens: quick ? 200 : 1000,
-  rateLimitPerMinute: BENCH_RATE_LIMIT,
+  countedRequests: quick ? 5 : 20,
+  // `--only A,B`: measure just the workloads whose names contain A or B (to iterate on one).
+  selected: (workload) => !args.only || args.only.split(",").some((part) => workload.name.includes(part)),
 };
 const largeSize = Number(args.products ?? (quick ? 10_000 : 100_000));
 const PORTS = { seed: 8820, large: 8821 };
-
-function log(message: string): void {
-  process.stderr.write(`[bench] ${message}\n`);
-}
-
-/** `--only A,B`: measure just the workloads whose names contain A or B (for iterating on one). */
-function selected(workload: Workload): boolean {
-  return !args.only || args.only.split(",").some((part) => workload.name.includes(part));
-}
-
-async function measure(workload: Workload, options: LoadOptions): Promise<WorkloadFigures> {
-  const reason = await probe(workload, options.url);
-  if (reason) {
-    log(`  ${workload.name}: not measured (${reason})`);
-    return { name: workload.name, skipped: reason };
-  }
-  if (!workload.amount) await runLoad(workload, { ...options, durationS: settings.warmupS });
-  const result = await runLoad(workload, options);
-  log(`  ${workload.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, ${result.errors} errors`);
-  return { ...result, ratioToCeiling: Number.NaN };
-}
-
-interface ScenarioInput {
-  label: string;
-  catalog: SourceCatalog;
-  port: number;
-  persistPath: string;
-  edgeCache: boolean;
-  publish: boolean;
-  cart: boolean;
-}
-
-/** Requests per workload in the counting pass (sequential, so cheap at any machine load). */
-const COUNTED_REQUESTS = quick ? 5 : 20;
-
-/**
- * The counting pass over a catalog's persisted state: per-request KV reads, KV bytes and Cache
- * API calls of every workload, with and without the edge cache (see counting.ts).
- */
-async function countScenario(
-  bundle: Awaited<ReturnType<typeof buildBundle>>,
-  label: string,
-  catalog: SourceCatalog,
-  port: number,
-  persistPath: string,
-  cart: boolean,
-): Promise<{ catalog: string; edgeCache: boolean; counts: Counts[] }[]> {
-  const out: { catalog: string; edgeCache: boolean; counts: Counts[] }[] = [];
-  for (const edgeCache of [true, false]) {
-    const runtime = await startRuntime({ bundle, port, cacheAPI: edgeCache, persistPath, counting: true });
-    try {
-      const workloads: Workload[] = [];
-      for (const w of catalogWorkloads(catalog).filter(selected)) {
-        const ready = w.name === "304 revalidation" ? await withEtags(w, runtime.url) : w;
-        if (typeof ready !== "string") workloads.push(ready);
-      }
-      if (cart && edgeCache) {
-        const tokens = await issueTokens(runtime.mf, COUNTED_REQUESTS + 1);
-        workloads.push(...cartWorkloads(catalog, tokens.slice(1), tokens[0]!).filter(selected));
-      }
-      out.push({ catalog: label, edgeCache, counts: await countWorkloads(runtime.url, workloads, COUNTED_REQUESTS, true) });
-    } finally {
-      await runtime.dispose();
-    }
-  }
-  return out;
-}
-
-/** One runtime: start, (publish), ceiling, workloads, dispose. */
-async function runScenario(
-  bundle: Awaited<ReturnType<typeof buildBundle>>,
-  input: ScenarioInput,
-  onStarted: (ms: number) => void,
-  onPublished: (figures: PublishFigures) => void,
-): Promise<Scenario> {
-  log(`${input.label} catalog (${input.catalog.products.length} products), edge cache ${input.edgeCache ? "on" : "off"}`);
-  const runtime = await startRuntime({ bundle, port: input.port, cacheAPI: input.edgeCache, persistPath: input.persistPath });
-  onStarted(runtime.startToFirstResponseMs);
-  try {
-    if (input.publish) {
-      log(`  publishing ${input.catalog.products.length} products`);
-      const figures = await publishInto(runtime.mf, input.catalog, runtime.workerdPid);
-      log(`  published ${figures.entries} KV entries in ${(figures.ms / 1000).toFixed(1)} s`);
-      onPublished(figures);
-    }
-    const options: LoadOptions = { url: runtime.url, connections: settings.connections, durationS: settings.durationS, workerdPid: runtime.workerdPid };
-    await runLoad(ceilingWorkload, { ...options, durationS: settings.warmupS });
-    const ceiling = await runLoad(ceilingWorkload, options);
-    log(`  ceiling: ${ceiling.rps.toFixed(0)} req/s, p50 ${ceiling.p50Ms.toFixed(2)} ms`);
-    const workloads: WorkloadFigures[] = [];
-    for (const w of catalogWorkloads(input.catalog).filter(selected)) {
-      const ready = w.name === "304 revalidation" ? await withEtags(w, runtime.url) : w;
-      workloads.push(typeof ready === "string" ? { name: w.name, skipped: ready } : await measure(ready, options));
-    }
-    if (input.cart && cartWorkloads(input.catalog, ["t"], "t").some(selected)) {
-      log(`  issuing ${settings.cartTokens + 1} tokens`);
-      const tokens = await issueTokens(runtime.mf, settings.cartTokens + 1);
-      const [hot, ...distinct] = tokens;
-      for (const w of cartWorkloads(input.catalog, distinct, hot!).filter(selected)) workloads.push(await measure(w, options));
-    }
-    // The ceiling again at the end: the machine is shared, so the ratio uses the mean of both.
-    const after = await runLoad(ceilingWorkload, options);
-    log(`  ceiling again: ${after.rps.toFixed(0)} req/s`);
-    const ceilingRps = (ceiling.rps + after.rps) / 2;
-    for (const w of workloads) if ("ratioToCeiling" in w) w.ratioToCeiling = w.rps / ceilingRps;
-    return {
-      catalog: input.label,
-      products: input.catalog.products.length,
-      edgeCache: input.edgeCache,
-      ceiling: { ...ceiling, rps: ceilingRps },
-      ceilingRuns: [ceiling.rps, after.rps],
-      workloads,
-    };
-  } finally {
-    await runtime.dispose();
-  }
-}
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -184,6 +67,7 @@ async function main(): Promise<void> {
           await runScenario(
             bundle,
             { label, catalog, port, persistPath, edgeCache, publish: edgeCache === cacheModes[0], cart: label === "seed" && edgeCache },
+            settings,
             (ms) => {
               if (Number.isNaN(startToFirstResponseMs)) startToFirstResponseMs = ms;
             },
@@ -194,13 +78,19 @@ async function main(): Promise<void> {
         );
       }
       log(`${label} catalog: counting KV reads and cache calls per request`);
-      counts.push(...(await countScenario(bundle, label, catalog, port, persistPath, label === "seed")));
+      counts.push(...(await countScenario(bundle, { label, catalog, port, persistPath, cart: label === "seed" }, settings)));
     }
     const partial: Omit<BenchReport, "targets"> = {
       mode: quick ? "quick" : "full",
       date: new Date().toISOString(),
       machine: { cpus: availableParallelism(), node: process.version, platform: `${process.platform}-${process.arch}` },
-      settings,
+      settings: {
+        connections: settings.connections,
+        durationS: settings.durationS,
+        warmupS: settings.warmupS,
+        cartTokens: settings.cartTokens,
+        rateLimitPerMinute: BENCH_RATE_LIMIT,
+      },
       bundle: { rawBytes: bundle.rawBytes, gzipBytes: bundle.gzipBytes },
       startToFirstResponseMs,
       publish,

@@ -1,0 +1,130 @@
+import type { SourceCatalog } from "../../src/catalog/schema.ts";
+import type { Bundle } from "./bundle.ts";
+import { type Counts, countWorkloads } from "./counting.ts";
+import { issueTokens, publishInto, type PublishFigures } from "./fixture.ts";
+import { type LoadOptions, probe, runLoad, type Workload } from "./load.ts";
+import type { Scenario, WorkloadFigures } from "./report.ts";
+import { startRuntime } from "./runtime.ts";
+import { cartWorkloads, catalogWorkloads, ceilingWorkload, withEtags } from "./workloads.ts";
+
+/** How long and how hard each workload runs, and which ones (`--only`). */
+export interface RunSettings {
+  connections: number;
+  durationS: number;
+  warmupS: number;
+  cartTokens: number;
+  /** Requests per workload in the counting pass (sequential, so cheap at any machine load). */
+  countedRequests: number;
+  selected: (workload: Workload) => boolean;
+}
+
+/** Progress goes to stderr, so stdout holds only the report (pipe it into a file as is). */
+export function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+/** Probe, warm up (duration workloads only), then the measured run. */
+async function measure(workload: Workload, options: LoadOptions, settings: RunSettings): Promise<WorkloadFigures> {
+  const reason = await probe(workload, options.url);
+  if (reason) {
+    log(`  ${workload.name}: not measured (${reason})`);
+    return { name: workload.name, skipped: reason };
+  }
+  if (!workload.amount) await runLoad(workload, { ...options, durationS: settings.warmupS });
+  const result = await runLoad(workload, options);
+  log(`  ${workload.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, ${result.errors} errors`);
+  return { ...result, ratioToCeiling: Number.NaN };
+}
+
+/** One runtime's job: which catalog, served how, and whether to publish it and drive the cart. */
+export interface ScenarioInput {
+  label: string;
+  catalog: SourceCatalog;
+  port: number;
+  persistPath: string;
+  edgeCache: boolean;
+  publish: boolean;
+  cart: boolean;
+}
+
+/**
+ * The counting pass over a catalog's persisted state: per-request KV reads, KV bytes and Cache
+ * API calls of every workload, with and without the edge cache (see counting.ts).
+ */
+export async function countScenario(
+  bundle: Bundle,
+  input: Pick<ScenarioInput, "label" | "catalog" | "port" | "persistPath" | "cart">,
+  settings: RunSettings,
+): Promise<{ catalog: string; edgeCache: boolean; counts: Counts[] }[]> {
+  const out: { catalog: string; edgeCache: boolean; counts: Counts[] }[] = [];
+  for (const edgeCache of [true, false]) {
+    const { label, catalog, cart } = input;
+    const runtime = await startRuntime({ bundle, port: input.port, cacheAPI: edgeCache, persistPath: input.persistPath, counting: true });
+    try {
+      const workloads: Workload[] = [];
+      for (const w of catalogWorkloads(catalog).filter(settings.selected)) {
+        const ready = w.name === "304 revalidation" ? await withEtags(w, runtime.url) : w;
+        if (typeof ready !== "string") workloads.push(ready);
+      }
+      if (cart && edgeCache) {
+        const tokens = await issueTokens(runtime.mf, settings.countedRequests + 1);
+        workloads.push(...cartWorkloads(catalog, tokens.slice(1), tokens[0]!).filter(settings.selected));
+      }
+      out.push({ catalog: label, edgeCache, counts: await countWorkloads(runtime.url, workloads, settings.countedRequests, true) });
+    } finally {
+      await runtime.dispose();
+    }
+  }
+  return out;
+}
+
+/** One runtime: start, (publish), ceiling, workloads, dispose. */
+export async function runScenario(
+  bundle: Bundle,
+  input: ScenarioInput,
+  settings: RunSettings,
+  onStarted: (ms: number) => void,
+  onPublished: (figures: PublishFigures) => void,
+): Promise<Scenario> {
+  log(`${input.label} catalog (${input.catalog.products.length} products), edge cache ${input.edgeCache ? "on" : "off"}`);
+  const runtime = await startRuntime({ bundle, port: input.port, cacheAPI: input.edgeCache, persistPath: input.persistPath });
+  onStarted(runtime.startToFirstResponseMs);
+  try {
+    if (input.publish) {
+      log(`  publishing ${input.catalog.products.length} products`);
+      const figures = await publishInto(runtime.mf, input.catalog, runtime.workerdPid);
+      log(`  published ${figures.entries} KV entries in ${(figures.ms / 1000).toFixed(1)} s`);
+      onPublished(figures);
+    }
+    const options: LoadOptions = { url: runtime.url, connections: settings.connections, durationS: settings.durationS, workerdPid: runtime.workerdPid };
+    await runLoad(ceilingWorkload, { ...options, durationS: settings.warmupS });
+    const ceiling = await runLoad(ceilingWorkload, options);
+    log(`  ceiling: ${ceiling.rps.toFixed(0)} req/s, p50 ${ceiling.p50Ms.toFixed(2)} ms`);
+    const workloads: WorkloadFigures[] = [];
+    for (const w of catalogWorkloads(input.catalog).filter(settings.selected)) {
+      const ready = w.name === "304 revalidation" ? await withEtags(w, runtime.url) : w;
+      workloads.push(typeof ready === "string" ? { name: w.name, skipped: ready } : await measure(ready, options, settings));
+    }
+    if (input.cart && cartWorkloads(input.catalog, ["t"], "t").some(settings.selected)) {
+      log(`  issuing ${settings.cartTokens + 1} tokens`);
+      const tokens = await issueTokens(runtime.mf, settings.cartTokens + 1);
+      const [hot, ...distinct] = tokens;
+      for (const w of cartWorkloads(input.catalog, distinct, hot!).filter(settings.selected)) workloads.push(await measure(w, options, settings));
+    }
+    // The ceiling again at the end: the machine is shared, so the ratio uses the mean of both.
+    const after = await runLoad(ceilingWorkload, options);
+    log(`  ceiling again: ${after.rps.toFixed(0)} req/s`);
+    const ceilingRps = (ceiling.rps + after.rps) / 2;
+    for (const w of workloads) if ("ratioToCeiling" in w) w.ratioToCeiling = w.rps / ceilingRps;
+    return {
+      catalog: input.label,
+      products: input.catalog.products.length,
+      edgeCache: input.edgeCache,
+      ceiling: { ...ceiling, rps: ceilingRps },
+      ceilingRuns: [ceiling.rps, after.rps],
+      workloads,
+    };
+  } finally {
+    await runtime.dispose();
+  }
+}
