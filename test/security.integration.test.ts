@@ -143,6 +143,35 @@ describe("revocation", () => {
   }, timeoutFor(RUNS, 2_000));
 });
 
+describe("writes racing a revocation", () => {
+  it("refuses every write sent after the revoke answered, and keeps every write that was accepted", async () => {
+    const issued = await issueToken("racing revoke");
+    const variant = seed.available[2]!;
+    const send = () => cartCall(issued.token, "/cart/lines", { method: "POST", body: { variant_id: variant.id, quantity: 1 } });
+    const before = Array.from({ length: 20 }, send);
+    const revoked = operator(`/tokens/${issued.id}/revoke`, { method: "POST" });
+    const during = Array.from({ length: 20 }, send);
+    expect((await revoked).status).toBe(200);
+    figures.revocations += 1;
+    const after = await Promise.all(Array.from({ length: 10 }, send));
+    figures.requests += 50;
+    for (const res of after) {
+      expect(res.status).toBe(401);
+      figures.refused_after_revoke += 1;
+    }
+    let accepted = 0;
+    for (const res of await Promise.all([...before, ...during])) {
+      expect([200, 401]).toContain(res.status);
+      if (res.status === 200) accepted += 1;
+      await res.body?.cancel();
+    }
+    // The holder's rotated token sees exactly the accepted writes: none lost, none from a refused one.
+    const rotated = (await (await operator(`/tokens/${issued.id}/rotate`, { method: "POST" })).json()) as { token: string };
+    const cart = await readCart(rotated.token);
+    expect(cart.lines.find((l) => l.variant_id === variant.id)?.quantity ?? 0).toBe(accepted);
+  });
+});
+
 /** The worker with ENVIRONMENT overridden, as a deployed worker would run. */
 async function fetchAs(environment: string, path: string, init: RequestInit = {}): Promise<Response> {
   const ctx = createExecutionContext();
