@@ -4,6 +4,7 @@
  * `route_not_found` are allowed anywhere; every other status is per endpoint.
  */
 
+/** The endpoints of the contract, plus `unknown` for every path the app has no route for. */
 export type EndpointName =
   | "products"
   | "product"

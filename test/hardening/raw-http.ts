@@ -4,6 +4,7 @@ import { connect } from "node:net";
  * HTTP/1.1 over a bare socket, for what `fetch` cannot send: two `Authorization` headers as two
  * header lines (fetch would merge them into one), or a chunked body written by hand.
  */
+/** A response as read off the socket: status, header lines in order (repeats kept), body text. */
 export interface RawAnswer {
   status: number;
   headers: [string, string][];

@@ -48,6 +48,7 @@ export type AuthChoice =
   | "two"
   | "garbage";
 
+/** One generated request, kept as data so fast-check can shrink it and print it on failure. */
 export interface FuzzRequest {
   method: string;
   template: string;
