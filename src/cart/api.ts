@@ -99,28 +99,5 @@ export const CartSchema = z
   .meta({
     id: "Cart",
     description: "The token holder's cart. Expires 30 days after the last write; an expired cart reads as empty.",
-    example: {
-      object: "cart",
-      id: "cart_5c1e0b7f3a9d2e8c4b6a1f0d",
-      lines: [
-        {
-          object: "cart_line",
-          id: "cl_Qm3x8Zp1Lk5Vb7Nc2Wd4",
-          variant_id: "40000000001",
-          handle: "classic-tee",
-          title: "Classic Tee",
-          variant_title: "M / Black",
-          quantity: 2,
-          unit_price: { amount: "25.00", currency: "USD" },
-          line_total: { amount: "50.00", currency: "USD" },
-          available: true,
-        },
-      ],
-      total_quantity: 2,
-      subtotal: { amount: "50.00", currency: "USD" },
-      created_at: "2026-11-21T04:00:00.000Z",
-      updated_at: "2026-11-21T04:05:00.000Z",
-      expires_at: "2026-12-21T04:05:00.000Z",
-    },
   });
 export type Cart = z.infer<typeof CartSchema>;

@@ -8,7 +8,6 @@ import { HandleSchema, VariantIdSchema } from "./schema.ts";
  */
 
 const ProductIdSchema = z.string().meta({ description: "Global id: gid://shopify/Product/<digits>.", example: "gid://shopify/Product/8012345670100" });
-const MoneyExample = { amount: "28.00", currency: "USD" } as const;
 
 /** One product in `GET /products`: the price is the lowest variant price. */
 export const ProductListItemSchema = z
@@ -43,22 +42,6 @@ export const ProductSchema = z
   .meta({
     id: "Product",
     description: "A product of the catalog. Sold-out products answer 404 sold_out instead.",
-    example: {
-      object: "product",
-      id: "gid://shopify/Product/8012345670100",
-      handle: "essential-crew-tee-black",
-      title: "Essential Crew Tee - Black",
-      vendor: "Northwind Threads",
-      product_type: "T-Shirts",
-      tags: ["cotton", "essentials", "tee"],
-      available: true,
-      price: { min: MoneyExample, max: { amount: "32.00", currency: "USD" } },
-      variants_count: 8,
-      options: [
-        { name: "size", values: ["XS", "S", "M", "L", "XL", "2XL", "3XL", "4XL"] },
-        { name: "color", values: ["Black"] },
-      ],
-    },
   });
 export type Product = z.infer<typeof ProductSchema>;
 
