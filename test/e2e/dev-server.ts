@@ -10,10 +10,14 @@ export interface DevServer {
   baseUrl: string;
   /** The file everything the server prints goes to (its request log lines among it). */
   logFile: string;
+  /** SIGTERM to the whole process group, as Ctrl-C would; waits for it to exit. */
   stop: () => Promise<void>;
+  /** SIGKILL to the whole process group: a crash, with no chance to flush anything. */
+  kill: () => Promise<void>;
 }
 
 const READY_TIMEOUT_MS = 180_000;
+const GRACE_MS = 15_000;
 
 async function healthy(url: string): Promise<boolean> {
   try {
@@ -32,11 +36,11 @@ function exited(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Ends the server's whole process group (npm, node, wrangler, workerd) that this helper started. */
-async function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null) return;
+/** Signals the server's whole process group (npm, node, wrangler, workerd); SIGKILL after a grace period. */
+async function signalGroup(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   try {
-    process.kill(-child.pid, "SIGTERM");
+    process.kill(-child.pid, signal);
   } catch {
     return;
   }
@@ -46,46 +50,63 @@ async function stopGroup(child: ChildProcess): Promise<void> {
     } catch {
       // already gone
     }
-  }, 10_000);
+  }, GRACE_MS);
   await exited(child);
   clearTimeout(timer);
 }
 
 /**
- * Runs `npm run dev -- --persist-to <fresh tmpdir>` with `PORT`, as a new user would (the dev
- * script publishes the seed catalog and the dev tokens into that state, then serves), and waits
- * until `GET /api/v1/health` answers, on the first free port of `ports`. The state directory is
- * removed on stop.
+ * Runs `npm run dev -- --persist-to <state>` with `PORT`, as a new user would (the dev script
+ * publishes the seed catalog and the dev tokens into that state, then serves), appends what it
+ * prints to `logFile`, and waits until `GET /api/v1/health` answers. The state is left in place,
+ * so a server stopped or killed can be started again on it.
  */
-export async function startDevServer(ports: readonly number[]): Promise<DevServer> {
-  const port = await firstFreePort("127.0.0.1", ports);
-  const state = await mkdtemp(join(tmpdir(), "storefront-e2e-"));
+export async function runDevServer(state: string, port: number, logFile: string): Promise<DevServer> {
   const child = spawn("npm", ["run", "dev", "--", "--persist-to", state], {
     cwd: process.cwd(),
     env: { ...process.env, PORT: String(port), WRANGLER_SEND_METRICS: "false", CI: "true", FORCE_COLOR: "0" },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
-  const logDir = await mkdtemp(join(tmpdir(), "storefront-e2e-log-"));
-  const logFile = join(logDir, "dev-server.log");
-  const log = createWriteStream(logFile);
+  const log = createWriteStream(logFile, { flags: "a" });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
-  const stop = async () => {
-    await stopGroup(child);
-    await rm(state, { recursive: true, force: true });
-    await rm(logDir, { recursive: true, force: true });
-  };
-  const candidates = [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
+  const stop = () => signalGroup(child, "SIGTERM");
+  const kill = () => signalGroup(child, "SIGKILL");
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) break;
-    for (const url of candidates) {
-      if (await healthy(url)) return { baseUrl: url, logFile, stop };
+  while (Date.now() < deadline && child.exitCode === null) {
+    for (const url of [`http://127.0.0.1:${port}`, `http://localhost:${port}`]) {
+      if (await healthy(url)) return { baseUrl: url, logFile, stop, kill };
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
+  await kill();
   const printed = await readFile(logFile, "utf8").catch(() => "");
-  await stop();
   throw new Error(`npm run dev did not answer GET /api/v1/health on port ${port}:\n${printed.slice(-4000)}`);
+}
+
+/**
+ * The e2e suite's server: `runDevServer` on the first free port of `ports`, with a fresh state
+ * directory and log that are removed on stop.
+ */
+export async function startDevServer(ports: readonly number[]): Promise<DevServer> {
+  const port = await firstFreePort("127.0.0.1", ports);
+  const state = await mkdtemp(join(tmpdir(), "storefront-e2e-"));
+  const logDir = await mkdtemp(join(tmpdir(), "storefront-e2e-log-"));
+  const cleanUp = async () => {
+    await rm(state, { recursive: true, force: true });
+    await rm(logDir, { recursive: true, force: true });
+  };
+  let server: DevServer;
+  try {
+    server = await runDevServer(state, port, join(logDir, "dev-server.log"));
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+  const end = (how: () => Promise<void>) => async () => {
+    await how();
+    await cleanUp();
+  };
+  return { ...server, stop: end(server.stop), kill: end(server.kill) };
 }
