@@ -5,6 +5,7 @@ import { collectionDetail, collectionListPage, productDetail, productListPage, v
 import { publishCatalog } from "../src/catalog/publish.ts";
 import type { VersionMeta } from "../src/catalog/layout.ts";
 import { CatalogStore } from "../src/catalog/store.ts";
+import { countingKv } from "./helpers/counting-kv.ts";
 
 /**
  * The contract's scale clause: any catalog request costs at most 3 KV reads and a bounded number
@@ -15,23 +16,6 @@ const PRODUCTS = 20_000;
 const catalog = generateCatalog({ products: PRODUCTS });
 const MAX_READS = 3;
 const MAX_BYTES = 256 * 1024;
-
-function countingKv(kv: KVNamespace): { kv: KVNamespace; reads: string[] } {
-  const reads: string[] = [];
-  const proxy = new Proxy(kv, {
-    get(target, prop) {
-      if (prop === "get") {
-        return (key: string, ...rest: unknown[]) => {
-          reads.push(key);
-          return (target.get as (...a: unknown[]) => unknown)(key, ...rest);
-        };
-      }
-      const value: unknown = Reflect.get(target, prop);
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { kv: proxy, reads };
-}
 
 /** Runs one request's worth of store work (the pointer, then the page) and reports what it read. */
 async function measure(page: (store: CatalogStore, meta: VersionMeta) => Promise<string>) {

@@ -6,6 +6,7 @@ import { ApiError, catalogUnavailable, resourceMissing } from "../http/errors.ts
 import { parseQuery, type QueryInput, type Validated } from "../http/validate.ts";
 import type { VersionMeta } from "./layout.ts";
 import { isHandle } from "./schema.ts";
+import { BoundedMemo } from "./memo.ts";
 import { CatalogStore } from "./store.ts";
 
 /** What `catalogRead` hands the handler: the store and the version this request reads. */
@@ -20,15 +21,37 @@ function withHeaders(error: ApiError, headers: Record<string, string>): ApiError
   return new ApiError(error.status, error.body, { ...error.headers, ...headers });
 }
 
-async function render<Q>(body: CatalogBody<Q>, store: CatalogStore, meta: VersionMeta, query: Q): Promise<Response> {
+/** A rendered catalog answer (a 200 or a 404), kept as text so it can be answered again. */
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Answers this isolate rendered or fetched, by Cache API key. The key holds the catalog version
+ * and a version never changes, so no answer kept here can go stale; a publish is still visible
+ * at once because the pointer is read on every request.
+ */
+const answers = new BoundedMemo<Answer>(8 * 1024 * 1024);
+
+function keep(key: Request, answer: Answer): void {
+  answers.set(key.url, answer, answer.body.length * 2);
+}
+
+function toResponse(answer: Answer): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+async function render<Q>(body: CatalogBody<Q>, store: CatalogStore, meta: VersionMeta, query: Q): Promise<Answer> {
   const headers = { "Content-Type": JSON_CONTENT_TYPE, "X-Catalog-Version": meta.version };
   try {
     const text = await body(store, meta, query);
-    return new Response(text, { status: 200, headers: { ...headers, "Cache-Control": CACHE_OK, ETag: await strongEtag(text) } });
+    return { status: 200, headers: { ...headers, "Cache-Control": CACHE_OK, ETag: await strongEtag(text) }, body: text };
   } catch (error) {
     // 404s are answers about this catalog version, so they are cached like 200s (for less time).
     if (error instanceof ApiError && error.status === 404) {
-      return new Response(JSON.stringify({ error: error.body }), { status: 404, headers: { ...headers, "Cache-Control": CACHE_MISSING } });
+      return { status: 404, headers: { ...headers, "Cache-Control": CACHE_MISSING }, body: JSON.stringify({ error: error.body }) };
     }
     throw error instanceof ApiError ? withHeaders(error, { "X-Catalog-Version": meta.version }) : error;
   }
@@ -78,8 +101,8 @@ export function catalogRead<S extends z.ZodType>(schema: S): MiddlewareHandler<C
 }
 
 /**
- * The handler half of a catalog read: the Workers Cache API under a key holding the version and
- * the parsed query, and only on a miss the store. Conditional requests are answered from
+ * The handler half of a catalog read: this isolate's memo, then the Workers Cache API, both under
+ * a key holding the version and the parsed query, and only on a miss the store. Conditional requests are answered from
  * whichever copy is at hand.
  */
 export async function serveCatalogRead<Q extends object>(c: Context<CatalogEnv>, query: Q, body: CatalogBody<Q>): Promise<Response> {
@@ -87,13 +110,22 @@ export async function serveCatalogRead<Q extends object>(c: Context<CatalogEnv>,
   const meta = c.var.catalogMeta;
   const cache = edgeCache();
   const key = catalogCacheKey(new URL(c.req.url).origin, meta.version, c.req.path, query as Record<string, unknown>);
+  const ifNoneMatch = c.req.header("If-None-Match");
+  const kept = answers.get(key.url);
+  if (kept) {
+    c.set("cacheStatus", "hit");
+    return conditional(toResponse(kept), ifNoneMatch);
+  }
   const hit = cache ? await cache.match(key) : undefined;
   if (hit) {
     c.set("cacheStatus", "hit");
-    return conditional(hit, c.req.header("If-None-Match"));
+    const answer = { status: hit.status, headers: Object.fromEntries(hit.headers), body: await hit.text() };
+    keep(key, answer);
+    return conditional(toResponse(answer), ifNoneMatch);
   }
   c.set("cacheStatus", cache ? "miss" : "bypass");
-  const response = await render(body, store, meta, query);
-  if (cache) await keepInCache(c, cache, key, response.clone());
-  return conditional(response, c.req.header("If-None-Match"));
+  const answer = await render(body, store, meta, query);
+  keep(key, answer);
+  if (cache) await keepInCache(c, cache, key, toResponse(answer));
+  return conditional(toResponse(answer), ifNoneMatch);
 }

@@ -1,4 +1,5 @@
 import { catalogUnavailable } from "../http/errors.ts";
+import { BoundedMemo } from "./memo.ts";
 import {
   type CollectionHeader,
   keys,
@@ -25,6 +26,13 @@ export interface VariantRecord {
 }
 
 const VARIANT_GID_PREFIX = "gid://shopify/ProductVariant/";
+
+/**
+ * Parsed shards and chunks this isolate has read. Their keys hold the catalog version and a
+ * version is never rewritten, so a kept value is the value in KV for as long as it exists.
+ * Callers must treat what they get as read-only.
+ */
+const versionedValues = new BoundedMemo<unknown>(16 * 1024 * 1024);
 
 /** `123` and `gid://shopify/ProductVariant/123` name the same variant. */
 export function normalizeVariantId(id: string): string {
@@ -75,8 +83,12 @@ export class CatalogStore {
   }
 
   async #required<T>(key: string, type: "json" | "text"): Promise<T> {
-    const value = type === "json" ? await this.#kv.get<T>(key, "json") : ((await this.#kv.get(key, "text")) as T | null);
-    if (value === null) throw catalogUnavailable();
+    const kept = versionedValues.get(key);
+    if (kept !== undefined) return kept as T;
+    const text = await this.#kv.get(key, "text");
+    if (text === null) throw catalogUnavailable();
+    const value = (type === "json" ? JSON.parse(text) : text) as T;
+    versionedValues.set(key, value, text.length * 2);
     return value;
   }
 
