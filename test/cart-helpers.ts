@@ -1,6 +1,9 @@
 import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
+import { type Cart, CartSchema } from "../src/cart/api.ts";
 import type { IssuedToken } from "../src/auth/api.ts";
 import { CatalogStore, type VariantRecord } from "../src/catalog/store.ts";
+import { bearerInit } from "./helpers/bearer.ts";
 import { publishSeedCatalog, seedCatalog } from "./helpers/catalog.ts";
 
 /** Shared set-up for the cart, token, auth and CORS tests: real worker, real KV, real DOs. */
@@ -28,15 +31,7 @@ export async function issueToken(label = "test"): Promise<IssuedToken> {
 
 /** Calls a cart endpoint with `token`; a JSON `body` gets the JSON content type. */
 export function cartCall(token: string, path: string, init: Omit<RequestInit, "body"> & { body?: unknown } = {}): Promise<Response> {
-  const headers = new Headers(init.headers);
-  headers.set("Authorization", `Bearer ${token}`);
-  let body: string | undefined;
-  if (init.body !== undefined) {
-    body = typeof init.body === "string" ? init.body : JSON.stringify(init.body);
-    if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json");
-  }
-  const { body: _raw, ...rest } = init;
-  return call(`/api/v1${path}`, { ...rest, headers, ...(body !== undefined ? { body } : {}) });
+  return call(`/api/v1${path}`, bearerInit(token, init));
 }
 
 export interface SeedVariants {
@@ -54,4 +49,15 @@ export async function seedVariants(): Promise<SeedVariants> {
   const found = await new CatalogStore(env.CATALOG).getVariants(version, ids);
   const all = ids.map((id) => found.get(id)).filter((v): v is VariantRecord => v !== undefined);
   return { version, available: all.filter((v) => v.available), soldOut: all.filter((v) => !v.available) };
+}
+
+/** The Cart a cart response carries; any status but 200 fails the test. */
+export async function cartFrom(res: Response): Promise<Cart> {
+  expect(res.status).toBe(200);
+  return CartSchema.parse(await res.json());
+}
+
+/** The token holder's cart, as `GET /cart` answers it. */
+export async function readCart(token: string): Promise<Cart> {
+  return cartFrom(await cartCall(token, "/cart"));
 }

@@ -1,22 +1,16 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CartSchema, MAX_LINES, type Cart as CartView } from "../src/cart/api.ts";
+import { CartSchema, MAX_LINES } from "../src/cart/api.ts";
 import { cartFor } from "../src/cart/cart-client.ts";
 import type { Cart } from "../src/cart/cart-object.ts";
 import { MIGRATIONS, migrate } from "../src/cart/migrations.ts";
-import { cartCall, issueToken, operator, seedVariants, type SeedVariants } from "./cart-helpers.ts";
+import { cartCall, issueToken, operator, readCart, seedVariants, type SeedVariants } from "./cart-helpers.ts";
 
 let seed: SeedVariants;
 beforeAll(async () => {
   seed = await seedVariants();
 });
-
-async function readCart(token: string): Promise<CartView> {
-  const res = await cartCall(token, "/cart");
-  expect(res.status).toBe(200);
-  return CartSchema.parse(await res.json());
-}
 
 function add(token: string, variantId: string, quantity: number): Promise<Response> {
   return cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: variantId, quantity } });

@@ -1,20 +1,14 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CartSchema, type Cart } from "../src/cart/api.ts";
 import { publishCatalog } from "../src/catalog/publish.ts";
 import { fromMinor, toMinor } from "../src/money.ts";
-import { cartCall, issueToken, seedVariants, type SeedVariants } from "./cart-helpers.ts";
+import { cartCall, cartFrom, issueToken, seedVariants, type SeedVariants } from "./cart-helpers.ts";
 import { seedCatalog } from "./helpers/catalog.ts";
 
 let seed: SeedVariants;
 beforeAll(async () => {
   seed = await seedVariants();
 });
-
-async function readCart(res: Response): Promise<Cart> {
-  expect(res.status).toBe(200);
-  return CartSchema.parse(await res.json());
-}
 
 type SourceCatalog = ReturnType<typeof seedCatalog>;
 
@@ -50,7 +44,7 @@ describe("re-pricing after a catalog publish", () => {
       for (const c of catalog.collections) c.products = c.products.filter((h) => h !== removedProduct.handle);
     });
 
-    const cart = await readCart(await cartCall(token, "/cart"));
+    const cart = await cartFrom(await cartCall(token, "/cart"));
     const line = (id: string) => cart.lines.find((l) => l.variant_id === id)!;
     expect(cart.lines).toHaveLength(3);
     expect(line(repriced.id)).toMatchObject({ unit_price: fromMinor(toMinor(newPrice)), line_total: fromMinor(toMinor(newPrice) * 2), available: true });
@@ -66,11 +60,11 @@ describe("re-pricing after a catalog publish", () => {
     const grow = await cartCall(token, `/cart/lines/${soldOutLine}`, { method: "PATCH", body: { quantity: 3 } });
     expect(grow.status).toBe(404);
     expect(await grow.json()).toMatchObject({ error: { code: "sold_out" } });
-    const shrink = await readCart(await cartCall(token, `/cart/lines/${soldOutLine}`, { method: "PATCH", body: { quantity: 1 } }));
+    const shrink = await cartFrom(await cartCall(token, `/cart/lines/${soldOutLine}`, { method: "PATCH", body: { quantity: 1 } }));
     expect(shrink.lines.find((l) => l.id === soldOutLine)?.quantity).toBe(1);
 
     await publishEdited(() => {});
-    const restored = await readCart(await cartCall(token, "/cart"));
+    const restored = await cartFrom(await cartCall(token, "/cart"));
     expect(restored.lines.every((l) => l.available)).toBe(true);
     expect(restored.lines.find((l) => l.variant_id === repriced.id)?.unit_price).toEqual(fromMinor(repriced.price_minor));
   });
@@ -82,7 +76,7 @@ describe("re-pricing after a catalog publish", () => {
     await publishEdited((catalog) => {
       sourceVariant(catalog, a.id).price = "1.5";
     });
-    const cart = await readCart(await cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: b.id, quantity: 1 } }));
+    const cart = await cartFrom(await cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: b.id, quantity: 1 } }));
     expect(cart.lines.find((l) => l.variant_id === a.id)?.unit_price).toEqual({ amount: "1.50", currency: "USD" });
     await publishEdited(() => {});
   });

@@ -1,17 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { CartSchema, type Cart } from "../src/cart/api.ts";
 import { fromMinor } from "../src/money.ts";
-import { call, cartCall, issueToken, seedVariants, type SeedVariants } from "./cart-helpers.ts";
+import { call, cartCall, cartFrom, issueToken, seedVariants, type SeedVariants } from "./cart-helpers.ts";
 
 let seed: SeedVariants;
 beforeAll(async () => {
   seed = await seedVariants();
 });
-
-async function readCart(res: Response): Promise<Cart> {
-  expect(res.status).toBe(200);
-  return CartSchema.parse(await res.json());
-}
 
 async function add(token: string, body: unknown): Promise<Response> {
   return cartCall(token, "/cart/lines", { method: "POST", body });
@@ -27,7 +21,7 @@ describe("GET /cart", () => {
   it("answers an empty cart when none exists yet", async () => {
     const { token } = await issueToken();
     const res = await cartCall(token, "/cart");
-    const cart = await readCart(res);
+    const cart = await cartFrom(res);
     expect(cart).toMatchObject({ object: "cart", lines: [], total_quantity: 0, subtotal: { amount: "0.00", currency: "USD" } });
     expect(Date.parse(cart.expires_at) - Date.parse(cart.updated_at)).toBe(30 * 24 * 3600 * 1000);
     expect(res.headers.get("cache-control")).toBe("no-store");
@@ -45,7 +39,7 @@ describe("POST /cart/lines", () => {
   it("adds an available variant and prices the line in integer minor units", async () => {
     const { token } = await issueToken();
     const variant = seed.available.find((v) => v.price_minor % 100 !== 0) ?? seed.available[0]!;
-    const cart = await readCart(await add(token, { variant_id: variant.id, quantity: 3 }));
+    const cart = await cartFrom(await add(token, { variant_id: variant.id, quantity: 3 }));
     expect(cart.lines).toHaveLength(1);
     expect(cart.lines[0]).toMatchObject({
       object: "cart_line",
@@ -66,8 +60,8 @@ describe("POST /cart/lines", () => {
   it("merges adds of the same variant, whether given as digits or as a gid", async () => {
     const { token } = await issueToken();
     const variant = seed.available[0]!;
-    await readCart(await add(token, { variant_id: variant.id, quantity: 2 }));
-    const cart = await readCart(await add(token, { variant_id: variant.gid, quantity: 5 }));
+    await cartFrom(await add(token, { variant_id: variant.id, quantity: 2 }));
+    const cart = await cartFrom(await add(token, { variant_id: variant.gid, quantity: 5 }));
     expect(cart.lines).toHaveLength(1);
     expect(cart.lines[0]).toMatchObject({ variant_id: variant.id, quantity: 7 });
   });
@@ -77,7 +71,7 @@ describe("POST /cart/lines", () => {
     const [a, b] = [seed.available[0]!, seed.available[5]!];
     await add(token, { variant_id: a.id, quantity: 1 });
     await add(token, { variant_id: b.id, quantity: 2 });
-    const cart = await readCart(await add(token, { variant_id: a.id, quantity: 1 }));
+    const cart = await cartFrom(await add(token, { variant_id: a.id, quantity: 1 }));
     expect(cart.lines.map((l) => l.variant_id)).toEqual([a.id, b.id]);
     expect(cart.subtotal).toEqual(fromMinor(a.price_minor * 2 + b.price_minor * 2));
     expect(cart.total_quantity).toBe(4);
@@ -87,7 +81,7 @@ describe("POST /cart/lines", () => {
     const { token } = await issueToken();
     const variant = seed.available[3]!;
     const res = await add(token, { handle: variant.product_handle, variant_id: variant.id, variant_title: variant.title, quantity: 1 });
-    expect((await readCart(res)).lines).toHaveLength(1);
+    expect((await cartFrom(res)).lines).toHaveLength(1);
   });
 
   it("answers 400 parameter_invalid naming the field when handle or variant_title do not match", async () => {
@@ -100,7 +94,7 @@ describe("POST /cart/lines", () => {
     const badTitle = await add(token, { variant_id: variant.id, variant_title: `${variant.title} (wrong)`, quantity: 1 });
     expect(badTitle.status).toBe(400);
     expect(await errorOf(badTitle)).toMatchObject({ code: "parameter_invalid", param: "variant_title" });
-    expect((await readCart(await cartCall(token, "/cart"))).lines).toEqual([]);
+    expect((await cartFrom(await cartCall(token, "/cart"))).lines).toEqual([]);
   });
 
   it("answers 404 sold_out with message Sold out for an unavailable variant", async () => {
@@ -110,7 +104,7 @@ describe("POST /cart/lines", () => {
       expect(res.status).toBe(404);
       expect(await errorOf(res)).toMatchObject({ type: "not_found_error", code: "sold_out", message: "Sold out" });
     }
-    expect((await readCart(await cartCall(token, "/cart"))).lines).toEqual([]);
+    expect((await cartFrom(await cartCall(token, "/cart"))).lines).toEqual([]);
   });
 
   it("answers 404 resource_missing for an unknown variant", async () => {
@@ -125,19 +119,19 @@ describe("POST /cart/lines", () => {
   it("answers 400 quantity_exceeded above 999 on one line and changes nothing", async () => {
     const { token } = await issueToken();
     const variant = seed.available[0]!;
-    await readCart(await add(token, { variant_id: variant.id, quantity: 998 }));
+    await cartFrom(await add(token, { variant_id: variant.id, quantity: 998 }));
     const res = await add(token, { variant_id: variant.id, quantity: 2 });
     expect(res.status).toBe(400);
     expect(await errorOf(res)).toMatchObject({ type: "invalid_request_error", code: "quantity_exceeded" });
-    const cart = await readCart(await cartCall(token, "/cart"));
+    const cart = await cartFrom(await cartCall(token, "/cart"));
     expect(cart.lines[0]!.quantity).toBe(998);
-    expect((await readCart(await add(token, { variant_id: variant.id, quantity: 1 }))).lines[0]!.quantity).toBe(999);
+    expect((await cartFrom(await add(token, { variant_id: variant.id, quantity: 1 }))).lines[0]!.quantity).toBe(999);
   });
 
   it("rejects bad bodies with the contract's 400s and leaves the cart unchanged", async () => {
     const { token } = await issueToken();
     const variant = seed.available[0]!;
-    await readCart(await add(token, { variant_id: variant.id, quantity: 1 }));
+    await cartFrom(await add(token, { variant_id: variant.id, quantity: 1 }));
     const cases: [unknown, string, string | undefined][] = [
       [{ quantity: 1 }, "parameter_missing", "variant_id"],
       [{ variant_id: variant.id }, "parameter_missing", "quantity"],
@@ -159,7 +153,7 @@ describe("POST /cart/lines", () => {
       expect(error.code, JSON.stringify(body)).toBe(code);
       if (param) expect(error.param).toBe(param);
     }
-    const cart = await readCart(await cartCall(token, "/cart"));
+    const cart = await cartFrom(await cartCall(token, "/cart"));
     expect(cart.lines).toHaveLength(1);
     expect(cart.lines[0]!.quantity).toBe(1);
   });
@@ -193,7 +187,7 @@ describe("POST /cart/lines", () => {
     });
     expect(chunked.status).toBe(413);
     expect(await errorOf(chunked)).toMatchObject({ code: "body_too_large" });
-    expect((await readCart(await cartCall(token, "/cart"))).lines).toEqual([]);
+    expect((await cartFrom(await cartCall(token, "/cart"))).lines).toEqual([]);
   });
 });
 
@@ -201,16 +195,16 @@ describe("PATCH and DELETE", () => {
   it("sets a line's quantity, and 0 removes the line", async () => {
     const { token } = await issueToken();
     const variant = seed.available[0]!;
-    const lineId = (await readCart(await add(token, { variant_id: variant.id, quantity: 1 }))).lines[0]!.id;
-    const patched = await readCart(await cartCall(token, `/cart/lines/${lineId}`, { method: "PATCH", body: { quantity: 5 } }));
+    const lineId = (await cartFrom(await add(token, { variant_id: variant.id, quantity: 1 }))).lines[0]!.id;
+    const patched = await cartFrom(await cartCall(token, `/cart/lines/${lineId}`, { method: "PATCH", body: { quantity: 5 } }));
     expect(patched.lines[0]).toMatchObject({ id: lineId, quantity: 5, line_total: fromMinor(variant.price_minor * 5) });
-    const removed = await readCart(await cartCall(token, `/cart/lines/${lineId}`, { method: "PATCH", body: { quantity: 0 } }));
+    const removed = await cartFrom(await cartCall(token, `/cart/lines/${lineId}`, { method: "PATCH", body: { quantity: 0 } }));
     expect(removed.lines).toEqual([]);
   });
 
   it("rejects a PATCH quantity above 999 or an unknown field", async () => {
     const { token } = await issueToken();
-    const lineId = (await readCart(await add(token, { variant_id: seed.available[0]!.id, quantity: 1 }))).lines[0]!.id;
+    const lineId = (await cartFrom(await add(token, { variant_id: seed.available[0]!.id, quantity: 1 }))).lines[0]!.id;
     const over = await cartCall(token, `/cart/lines/${lineId}`, { method: "PATCH", body: { quantity: 1000 } });
     expect(over.status).toBe(400);
     const unknown = await cartCall(token, `/cart/lines/${lineId}`, { method: "PATCH", body: { quantity: 1, variant_id: "1" } });
@@ -221,18 +215,18 @@ describe("PATCH and DELETE", () => {
     const { token } = await issueToken();
     const [a, b] = [seed.available[0]!, seed.available[1]!];
     await add(token, { variant_id: a.id, quantity: 1 });
-    const cart = await readCart(await add(token, { variant_id: b.id, quantity: 1 }));
-    const after = await readCart(await cartCall(token, `/cart/lines/${cart.lines[0]!.id}`, { method: "DELETE" }));
+    const cart = await cartFrom(await add(token, { variant_id: b.id, quantity: 1 }));
+    const after = await cartFrom(await cartCall(token, `/cart/lines/${cart.lines[0]!.id}`, { method: "DELETE" }));
     expect(after.lines.map((l) => l.variant_id)).toEqual([b.id]);
   });
 
   it("empties the cart with DELETE /cart and answers the emptied cart", async () => {
     const { token } = await issueToken();
-    const first = await readCart(await add(token, { variant_id: seed.available[0]!.id, quantity: 2 }));
+    const first = await cartFrom(await add(token, { variant_id: seed.available[0]!.id, quantity: 2 }));
     await add(token, { variant_id: seed.available[1]!.id, quantity: 1 });
-    const emptied = await readCart(await cartCall(token, "/cart", { method: "DELETE" }));
+    const emptied = await cartFrom(await cartCall(token, "/cart", { method: "DELETE" }));
     expect(emptied).toMatchObject({ id: first.id, lines: [], total_quantity: 0, subtotal: { amount: "0.00" } });
-    expect((await readCart(await cartCall(token, "/cart"))).lines).toEqual([]);
+    expect((await cartFrom(await cartCall(token, "/cart"))).lines).toEqual([]);
   });
 
   it("answers 404 resource_missing for an unknown or malformed line id", async () => {
@@ -259,19 +253,19 @@ describe("one cart per holder", () => {
   it("keeps token A out of token B's cart and lines", async () => {
     const a = await issueToken("A");
     const b = await issueToken("B");
-    const bCart = await readCart(await add(b.token, { variant_id: seed.available[0]!.id, quantity: 2 }));
+    const bCart = await cartFrom(await add(b.token, { variant_id: seed.available[0]!.id, quantity: 2 }));
     const bLine = bCart.lines[0]!.id;
 
-    const aCart = await readCart(await cartCall(a.token, "/cart"));
+    const aCart = await cartFrom(await cartCall(a.token, "/cart"));
     expect(aCart.id).not.toBe(bCart.id);
     expect(aCart.lines).toEqual([]);
     const patch = await cartCall(a.token, `/cart/lines/${bLine}`, { method: "PATCH", body: { quantity: 9 } });
     expect(patch.status).toBe(404);
     expect(await errorOf(patch)).toMatchObject({ code: "resource_missing" });
     expect((await cartCall(a.token, `/cart/lines/${bLine}`, { method: "DELETE" })).status).toBe(404);
-    await readCart(await cartCall(a.token, "/cart", { method: "DELETE" }));
+    await cartFrom(await cartCall(a.token, "/cart", { method: "DELETE" }));
 
-    const bAfter = await readCart(await cartCall(b.token, "/cart"));
+    const bAfter = await cartFrom(await cartCall(b.token, "/cart"));
     expect(bAfter.lines).toEqual(bCart.lines);
   });
 });

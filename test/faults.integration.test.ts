@@ -6,7 +6,7 @@ import { CartSchema, type Cart as CartView } from "../src/cart/api.ts";
 import { cartFor, requestFingerprint } from "../src/cart/cart-client.ts";
 import type { Cart } from "../src/cart/cart-object.ts";
 import { publishCatalog } from "../src/catalog/publish.ts";
-import { call, cartCall, issueToken, seedVariants, type SeedVariants } from "./cart-helpers.ts";
+import { call, cartCall, issueToken, readCart, seedVariants, type SeedVariants } from "./cart-helpers.ts";
 import { seedCatalog } from "./helpers/catalog.ts";
 import { fuzzRuns, printFigures, timeoutFor } from "./hardening/run-config.ts";
 
@@ -25,12 +25,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => printFigures("faults", figures));
-
-async function readCart(token: string): Promise<CartView> {
-  const res = await cartCall(token, "/cart");
-  expect(res.status).toBe(200);
-  return CartSchema.parse(await res.json());
-}
 
 function add(token: string, variantId: string, quantity: number, key?: string): Promise<Response> {
   return cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: variantId, quantity }, ...(key ? { headers: { "Idempotency-Key": key } } : {}) });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { CartSchema, type Cart } from "../src/cart/api.ts";
-import { BASE, call, cartCall, issueToken, OPERATOR_SECRET, seedVariants, type SeedVariants } from "./cart-helpers.ts";
+import type { Cart } from "../src/cart/api.ts";
+import { BASE, call, cartCall, issueToken, OPERATOR_SECRET, readCart, type SeedVariants, seedVariants } from "./cart-helpers.ts";
 import { judge } from "./hardening/answers.ts";
 import { edgeNumberLiteral, jsonValueLiteral, rawObjectBody } from "./hardening/arbitraries.ts";
 import { authorization, fuzzRequest, pathOf, queryOf } from "./hardening/requests.ts";
@@ -46,12 +46,6 @@ afterAll(() => {
 /** What a cart is, for "did it change": lines and the last-write time. */
 function fingerprint(cart: Cart): string {
   return JSON.stringify({ lines: cart.lines, updated_at: cart.updated_at, total: cart.total_quantity });
-}
-
-async function readCart(token: string): Promise<Cart> {
-  const res = await cartCall(token, "/cart");
-  expect(res.status).toBe(200);
-  return CartSchema.parse(await res.json());
 }
 
 const ANY_REQUEST_RUNS = fuzzRuns(400);

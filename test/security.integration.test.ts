@@ -2,10 +2,10 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { CartSchema, type Cart } from "../src/cart/api.ts";
+import type { Cart } from "../src/cart/api.ts";
 import { DEV_TOKENS, seedDevTokens } from "../src/cli/dev-tokens.ts";
 import app from "../src/index.ts";
-import { BASE, call, cartCall, issueToken, operator, OPERATOR_SECRET, seedVariants, type SeedVariants } from "./cart-helpers.ts";
+import { BASE, call, cartCall, issueToken, operator, OPERATOR_SECRET, readCart, seedVariants, type SeedVariants } from "./cart-helpers.ts";
 import { originAllowedInTests } from "./hardening/answers.ts";
 import { oddString } from "./hardening/arbitraries.ts";
 import { fuzzRuns, printFigures, timeoutFor } from "./hardening/run-config.ts";
@@ -28,12 +28,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 afterAll(() => printFigures("security", figures));
-
-async function readCart(token: string): Promise<Cart> {
-  const res = await cartCall(token, "/cart");
-  expect(res.status).toBe(200);
-  return CartSchema.parse(await res.json());
-}
 
 const state = (cart: Cart) => JSON.stringify({ id: cart.id, lines: cart.lines, updated_at: cart.updated_at });
 

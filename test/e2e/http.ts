@@ -1,4 +1,5 @@
 import { inject } from "vitest";
+import { bearerInit } from "../helpers/bearer.ts";
 
 /** The dev tokens `npm run dev` seeds into local state. */
 export const TOKEN_A = "sf_dev_LocalToken_A1";
@@ -15,12 +16,5 @@ export function api(path: string, init: RequestInit = {}): Promise<Response> {
 
 /** Calls a cart endpoint with a dev token; an object body is sent as JSON. */
 export function withToken(token: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Response> {
-  const headers = new Headers(init.headers);
-  headers.set("Authorization", `Bearer ${token}`);
-  let body: string | undefined;
-  if (init.body !== undefined) {
-    body = typeof init.body === "string" ? init.body : JSON.stringify(init.body);
-    if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json");
-  }
-  return api(path, { method: init.method ?? "GET", headers, ...(body !== undefined ? { body } : {}) });
+  return api(path, bearerInit(token, { method: "GET", ...init }));
 }
