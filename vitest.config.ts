@@ -28,7 +28,7 @@ export default defineConfig({
         test: {
           name: "workerd",
           include: ["test/**/*.test.ts"],
-          exclude: ["**/node_modules/**", "test/e2e/**", "test/browser/**", "test/bench/**"],
+          exclude: ["**/node_modules/**", "test/e2e/**", "test/browser/**"],
         },
       },
       {

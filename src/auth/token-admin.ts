@@ -1,6 +1,8 @@
-import { cartFor } from "../cart/cart-client.ts";
 import type { IssuedToken, TokenRecord } from "./api.ts";
 import { TokenStore, toTokenRecord } from "./token-store.ts";
+
+/** Tells whatever a holder's token guards (its cart) that the token is revoked, before KV learns it. */
+export type RevocationNotice = (holder: string, tokenId: string) => Promise<void>;
 
 /**
  * The operator's token operations, behind the operator surface. Revocation tells the holder's
@@ -8,12 +10,16 @@ import { TokenStore, toTokenRecord } from "./token-store.ts";
  * then marks the KV record (which other uses see within KV's 60 s).
  */
 export class TokenAdmin {
-  readonly #env: Env;
   readonly #store: TokenStore;
+  readonly #tellHolder: RevocationNotice;
 
-  constructor(env: Env) {
-    this.#env = env;
-    this.#store = new TokenStore(env.TOKENS);
+  /**
+   * `tellHolder` is told first of every revocation: the composition root passes the cart's
+   * notice, so auth never reaches up into the cart room.
+   */
+  constructor(tokens: KVNamespace, tellHolder: RevocationNotice) {
+    this.#store = new TokenStore(tokens);
+    this.#tellHolder = tellHolder;
   }
 
   /** A token for a new holder (so a new, empty cart); the only time the token is returned. */
@@ -31,7 +37,7 @@ export class TokenAdmin {
   async revoke(id: string): Promise<TokenRecord | null> {
     const record = await this.#store.findById(id);
     if (!record) return null;
-    await cartFor(this.#env, record.holder).revokeToken(record.id);
+    await this.#tellHolder(record.holder, record.id);
     const revoked = await this.#store.markRevoked(id);
     return revoked ? toTokenRecord(revoked) : null;
   }

@@ -1,12 +1,12 @@
 import { DurableObject } from "cloudflare:workers";
 import { CatalogStore, type VariantRecord } from "../catalog/store.ts";
-import { ApiError } from "../http/errors.ts";
+import { CatalogError } from "../catalog/errors.ts";
 import { MAX_LINE_QUANTITY, MAX_LINES, type Cart as CartView } from "./api.ts";
 import { CartRows } from "./cart-rows.ts";
 import { IdempotencyLedger } from "./idempotency.ts";
 import { migrate } from "./migrations.ts";
 import { Revocations } from "./revocations.ts";
-import type { CartFailure, CartReply, IdempotencyClaim } from "./reply.ts";
+import type { CartFailure, CartReply, IdempotencyClaim } from "./failure.ts";
 import { buildCart } from "./view.ts";
 
 /** A cart expires this long after its last write. */
@@ -38,15 +38,15 @@ export interface RemoveLineInput extends Caller {
 type Outcome = { reply: CartReply; record: boolean };
 
 /**
- * The catalog adapter throws 503 `catalog_unavailable` when a version vanishes under a reader;
+ * The catalog adapter throws `catalog_unavailable` when a version vanishes under a reader;
  * thrown here it would cross RPC as a bare Error, so it becomes a (not recorded) failure.
  */
 async function guarded(operation: () => Promise<Outcome>): Promise<Outcome> {
   try {
     return await operation();
   } catch (error) {
-    if (error instanceof ApiError && error.body.code === "catalog_unavailable") {
-      return fail("catalog_unavailable", error.body.message, undefined, false);
+    if (error instanceof CatalogError && error.code === "catalog_unavailable") {
+      return fail("catalog_unavailable", error.message, undefined, false);
     }
     throw error;
   }

@@ -1,4 +1,4 @@
-import type { CartReply, IdempotencyClaim } from "./reply.ts";
+import type { CartReply, IdempotencyClaim } from "./failure.ts";
 
 /** Idempotency-Keys are kept this long. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-import { invalidRequest, resourceMissing, soldOut } from "../http/errors.ts";
+import { invalidParameter, notFound, soldOut } from "./errors.ts";
 import { DEFAULT_LIMIT, type PageQuery, type Variant, type VariantQuery } from "./api.ts";
 import { CHUNK_STEP, chunkFor, type VersionMeta } from "./layout.ts";
 import { renderProduct, renderVariants } from "./render.ts";
@@ -44,7 +44,7 @@ export function listBody(count: number, lines: readonly string[], hasMore: boole
 }
 
 function unknownCursor(param: "starting_after" | "ending_before", handle: string, where: string): never {
-  throw invalidRequest("parameter_invalid", `No item with handle "${handle}" in ${where}.`, param);
+  throw invalidParameter(`No item with handle "${handle}" in ${where}.`, param);
 }
 
 async function productPosition(store: CatalogStore, meta: VersionMeta, q: PageQuery, where: string, inCollection?: string) {
@@ -69,7 +69,7 @@ export async function productListPage(store: CatalogStore, meta: VersionMeta, q:
 /** `GET /products/{handle}`: pointer + one shard. Sold out is 404 sold_out, unknown 404 resource_missing. */
 export async function productDetail(store: CatalogStore, meta: VersionMeta, handle: string): Promise<string> {
   const record = await store.getProduct(meta, handle);
-  if (!record) throw resourceMissing(`No product has the handle "${handle}".`, "handle");
+  if (!record) throw notFound(`No product has the handle "${handle}".`, "handle");
   if (!record.available) throw soldOut("handle");
   return JSON.stringify(renderProduct(record));
 }
@@ -84,7 +84,7 @@ function selectorValues(variants: readonly Variant[], selector: (typeof SELECTOR
 /** `GET /products/{handle}/variants`: pointer + one shard; sold-out products answer 200. */
 export async function variantList(store: CatalogStore, meta: VersionMeta, handle: string, q: VariantQuery): Promise<string> {
   const record = await store.getProduct(meta, handle);
-  if (!record) throw resourceMissing(`No product has the handle "${handle}".`, "handle");
+  if (!record) throw notFound(`No product has the handle "${handle}".`, "handle");
   const all = renderVariants(record);
   let variants = all;
   for (const selector of SELECTORS) {
@@ -94,14 +94,14 @@ export async function variantList(store: CatalogStore, meta: VersionMeta, handle
     if (!allowed.has(wanted)) {
       const list = [...allowed];
       const hint = list.length > 0 ? `one of: ${list.join(", ")}` : `this product has no ${selector} option`;
-      throw invalidRequest("parameter_invalid", `"${wanted}" is not a ${selector} of this product (${hint}).`, selector);
+      throw invalidParameter(`"${wanted}" is not a ${selector} of this product (${hint}).`, selector);
     }
     variants = variants.filter((v) => (selector === "title" ? v.title === wanted : v.options[selector] === wanted));
   }
   const cursorId = q.starting_after ?? q.ending_before;
   const cursor = cursorId === undefined ? -1 : variants.findIndex((v) => v.id === cursorId);
   if (cursorId !== undefined && cursor < 0) {
-    throw invalidRequest("parameter_invalid", `No variant with id ${cursorId} in this list.`, q.starting_after !== undefined ? "starting_after" : "ending_before");
+    throw invalidParameter(`No variant with id ${cursorId} in this list.`, q.starting_after !== undefined ? "starting_after" : "ending_before");
   }
   const w = pageWindow(variants.length, q.limit ?? DEFAULT_LIMIT, q.starting_after !== undefined ? cursor : undefined, q.ending_before !== undefined ? cursor : undefined);
   return listBody(variants.length, variants.slice(w.start, w.end).map((v) => JSON.stringify(v)), w.hasMore);
@@ -122,7 +122,7 @@ export async function collectionListPage(store: CatalogStore, meta: VersionMeta,
 }
 
 function collectionMissing(handle: string): never {
-  throw resourceMissing(`No collection has the handle "${handle}".`, "handle");
+  throw notFound(`No collection has the handle "${handle}".`, "handle");
 }
 
 /**

@@ -1,4 +1,4 @@
-import { catalogUnavailable } from "../http/errors.ts";
+import { catalogUnavailable } from "./errors.ts";
 import { BoundedMemo } from "./memo.ts";
 import {
   type CollectionHeader,

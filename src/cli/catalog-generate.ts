@@ -1,7 +1,7 @@
 // npm run catalog:generate -- --products 100000 [--seed N] [--out file]
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { generateCatalog } from "../catalog/generate.ts";
+import { generateCatalog } from "../publish/generate.ts";
 import { parseCatalog } from "../catalog/schema.ts";
 
 const { values } = parseArgs({

@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { type PublishProgress, publishCatalog, publishTo } from "../catalog/publish.ts";
-import { remoteTarget } from "../catalog/remote.ts";
+import { type PublishProgress, publishCatalog, publishTo } from "../publish/publish.ts";
+import { remoteTarget } from "../publish/remote.ts";
 import { CatalogValidationError } from "../catalog/schema.ts";
 import { openLocalEnv } from "./local-env.ts";
 

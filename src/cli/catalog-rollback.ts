@@ -1,8 +1,8 @@
 // npm run catalog:rollback -- [--local|--remote] [--persist-to DIR] [--dry-run]
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { rollbackCatalog, rollbackTo } from "../catalog/publish.ts";
-import { remoteTarget } from "../catalog/remote.ts";
+import { rollbackCatalog, rollbackTo } from "../publish/publish.ts";
+import { remoteTarget } from "../publish/remote.ts";
 import { openLocalEnv } from "./local-env.ts";
 
 const { values } = parseArgs({

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { publishCatalog } from "../catalog/publish.ts";
+import { publishCatalog } from "../publish/publish.ts";
 import { CatalogValidationError } from "../catalog/schema.ts";
 import { openLocalEnv } from "./local-env.ts";
 

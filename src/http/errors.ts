@@ -1,5 +1,6 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import * as z from "zod";
+import type { CatalogError } from "../catalog/errors.ts";
 
 /** The `error.type` values of the contract's envelope. */
 export const ErrorTypeSchema = z
@@ -112,4 +113,18 @@ export function internalError(requestId: string): ApiError {
     message: "Something went wrong on our side. Quote the request_id if you contact us.",
     request_id: requestId,
   });
+}
+
+/** The contract's answer to a catalog read that could not be served. */
+export function fromCatalogError(error: CatalogError): ApiError {
+  switch (error.code) {
+    case "resource_missing":
+      return resourceMissing(error.message, error.param);
+    case "sold_out":
+      return soldOut(error.param);
+    case "parameter_invalid":
+      return invalidRequest("parameter_invalid", error.message, error.param);
+    case "catalog_unavailable":
+      return catalogUnavailable();
+  }
 }

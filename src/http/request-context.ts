@@ -1,7 +1,8 @@
 import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from "hono";
 import { routePath } from "hono/route";
 import type { AppEnv } from "./app-env.ts";
-import { ApiError, internalError, methodNotAllowed, routeNotFound } from "./errors.ts";
+import { CatalogError } from "../catalog/errors.ts";
+import { ApiError, fromCatalogError, internalError, methodNotAllowed, routeNotFound } from "./errors.ts";
 import type { RouteTable } from "./route-table.ts";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -58,6 +59,7 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
  */
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err);
+  if (err instanceof CatalogError) return errorResponse(c, fromCatalogError(err));
   const requestId = c.get("requestId") ?? newRequestId();
   console.error(JSON.stringify({ level: "error", error: err.name, message: err.message, request_id: requestId }));
   return errorResponse(c, internalError(requestId));

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { noStore } from "../auth/no-store.ts";
+import { noStore } from "../http/no-store.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { notImplemented } from "../http/errors.ts";
 

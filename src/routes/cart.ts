@@ -1,5 +1,5 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import { noStore } from "../auth/no-store.ts";
+import { noStore } from "../http/no-store.ts";
 import { requireToken, type AuthedEnv } from "../auth/require-token.ts";
 import {
   AddCartLineRequestSchema,
@@ -10,11 +10,37 @@ import {
   variantDigits,
 } from "../cart/api.ts";
 import { cartFor, requestFingerprint } from "../cart/cart-client.ts";
-import { failureToApiError, type CartReply, type IdempotencyClaim } from "../cart/reply.ts";
-import { writeLimit } from "../cart/write-limit.ts";
+import type { CartFailure, CartReply, IdempotencyClaim } from "../cart/failure.ts";
+import { writeLimit } from "../http/write-limit.ts";
 import type { AppEnv } from "../http/app-env.ts";
-import { invalidRequest, resourceMissing } from "../http/errors.ts";
+import { ApiError, catalogUnavailable, invalidRequest, resourceMissing, soldOut } from "../http/errors.ts";
+import { authenticationError } from "../auth/bearer.ts";
 import { validJson, validQuery } from "../http/validate.ts";
+
+/**
+ * Turns a failure reported by the cart object into the contract's error. `token_revoked` is
+ * the Durable Object refusing a token KV still believes in: the same 401 as any bad token.
+ */
+export function failureToApiError(failure: CartFailure, docsUrl: string | undefined): ApiError {
+  switch (failure.code) {
+    case "resource_missing":
+      return resourceMissing(failure.message, failure.param);
+    case "sold_out":
+      return soldOut(failure.param);
+    case "parameter_invalid":
+    case "quantity_exceeded":
+    case "cart_full":
+      return invalidRequest(failure.code, failure.message, failure.param);
+    case "idempotency_key_reused":
+      return new ApiError(422, { type: "idempotency_error", code: failure.code, message: failure.message });
+    case "idempotency_key_in_use":
+      return new ApiError(409, { type: "idempotency_error", code: failure.code, message: failure.message });
+    case "token_revoked":
+      return authenticationError(docsUrl, failure.message, true);
+    case "catalog_unavailable":
+      return catalogUnavailable();
+  }
+}
 
 /** Answers a cart reply: the Cart, or the contract's error for the failure the object reported. */
 function respond(c: Context<AuthedEnv>, reply: CartReply): Response {

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { authenticationError } from "../auth/bearer.ts";
-import { noStore } from "../auth/no-store.ts";
+import { noStore } from "../http/no-store.ts";
 import { requireToken } from "../auth/require-token.ts";
 import { cartFor } from "../cart/cart-client.ts";
 import type { AppEnv } from "../http/app-env.ts";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { PageQuerySchema } from "../catalog/api.ts";
 import { collectionDetail, collectionListPage } from "../catalog/pages.ts";
-import { catalogRead, serveCatalogRead } from "../catalog/serve.ts";
+import { catalogRead, serveCatalogRead } from "../http/catalog-read.ts";
 import type { AppEnv } from "../http/app-env.ts";
 
 /** Anonymous collection reads, cached at the edge per catalog version (contract section 2). */

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { NoQuerySchema, PageQuerySchema, VariantQuerySchema } from "../catalog/api.ts";
 import { productDetail, productListPage, variantList } from "../catalog/pages.ts";
-import { catalogRead, serveCatalogRead } from "../catalog/serve.ts";
+import { catalogRead, serveCatalogRead } from "../http/catalog-read.ts";
 import type { AppEnv } from "../http/app-env.ts";
 
 /** Anonymous product reads, cached at the edge per catalog version (contract section 2). */

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Miniflare } from "miniflare";
 import { TokenStore } from "../../src/auth/token-store.ts";
-import { publishCatalog } from "../../src/catalog/publish.ts";
+import { publishCatalog } from "../../src/publish/publish.ts";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
 
 /** The catalog the service ships with, as the project's own schema describes it. */

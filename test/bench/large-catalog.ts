@@ -1,4 +1,4 @@
-import { generateCatalog } from "../../src/catalog/generate.ts";
+import { generateCatalog } from "../../src/publish/generate.ts";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import seed from "../../seed/catalog.json";
-import { publishCatalog } from "../../src/catalog/publish.ts";
+import { publishCatalog } from "../../src/publish/publish.ts";
 
 /** The shipped seed catalog, as the source JSON (a fresh copy each call, safe to mutate). */
 export function seedCatalog(): typeof seed {

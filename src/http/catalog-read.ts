@@ -1,0 +1,133 @@
+import type { Context, MiddlewareHandler } from "hono";
+import type { z } from "zod";
+import type { AppEnv } from "./app-env.ts";
+import { CACHE_MISSING, CACHE_OK, catalogCacheKey, conditional, edgeCache, JSON_CONTENT_TYPE, strongEtag } from "./cache.ts";
+import { ApiError, catalogUnavailable, fromCatalogError, resourceMissing } from "./errors.ts";
+import { parseQuery, type QueryInput, type Validated } from "./validate.ts";
+import { CatalogError } from "../catalog/errors.ts";
+import type { VersionMeta } from "../catalog/layout.ts";
+import { isHandle } from "../catalog/schema.ts";
+import { BoundedMemo } from "../catalog/memo.ts";
+import { CatalogStore } from "../catalog/store.ts";
+
+/** What `catalogRead` hands the handler: the store and the version this request reads. */
+export interface CatalogEnv extends AppEnv {
+  Variables: AppEnv["Variables"] & { catalogStore: CatalogStore; catalogMeta: VersionMeta };
+}
+
+/** Builds a response body from the version read and the parsed query. */
+export type CatalogBody<Q> = (store: CatalogStore, meta: VersionMeta, query: Q) => Promise<string>;
+
+function withHeaders(error: ApiError, headers: Record<string, string>): ApiError {
+  return new ApiError(error.status, error.body, { ...error.headers, ...headers });
+}
+
+/** A rendered catalog answer (a 200 or a 404), kept as text so it can be answered again. */
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Answers this isolate rendered or fetched, by Cache API key. The key holds the catalog version
+ * and a version never changes, so no answer kept here can go stale; a publish is still visible
+ * at once because the pointer is read on every request.
+ */
+const answers = new BoundedMemo<Answer>(8 * 1024 * 1024);
+
+function keep(key: Request, answer: Answer): void {
+  answers.set(key.url, answer, answer.body.length * 2);
+}
+
+function toResponse(answer: Answer): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+async function render<Q>(body: CatalogBody<Q>, store: CatalogStore, meta: VersionMeta, query: Q): Promise<Answer> {
+  const headers = { "Content-Type": JSON_CONTENT_TYPE, "X-Catalog-Version": meta.version };
+  try {
+    const text = await body(store, meta, query);
+    return { status: 200, headers: { ...headers, "Cache-Control": CACHE_OK, ETag: await strongEtag(text) }, body: text };
+  } catch (thrown) {
+    const error = thrown instanceof CatalogError ? fromCatalogError(thrown) : thrown;
+    // 404s are answers about this catalog version, so they are cached like 200s (for less time).
+    if (error instanceof ApiError && error.status === 404) {
+      return { status: 404, headers: { ...headers, "Cache-Control": CACHE_MISSING }, body: JSON.stringify({ error: error.body }) };
+    }
+    throw error instanceof ApiError ? withHeaders(error, { "X-Catalog-Version": meta.version }) : error;
+  }
+}
+
+/** Stores in the background when the runtime gives an execution context, else before answering. */
+async function keepInCache(c: Context<CatalogEnv>, cache: Cache, key: Request, response: Response): Promise<void> {
+  let ctx: Pick<ExecutionContext, "waitUntil"> | undefined;
+  try {
+    ctx = c.executionCtx;
+  } catch {
+    ctx = undefined;
+  }
+  if (ctx) ctx.waitUntil(cache.put(key, response));
+  else await cache.put(key, response);
+}
+
+/**
+ * Middleware in front of every anonymous catalog read, in this order: the path handle (no
+ * storage touched), one pointer read (503 when nothing is published), then the strict query,
+ * whose errors carry the version read. Its schema types the route's query for `hc`.
+ */
+export function catalogRead<S extends z.ZodType>(schema: S): MiddlewareHandler<CatalogEnv, string, Validated<"query", QueryInput<S>, z.output<S>>> {
+  return async (c, next) => {
+    const handle = c.req.param("handle");
+    if (handle !== undefined && !isHandle(handle)) {
+      c.set("cacheStatus", "bypass");
+      throw withHeaders(resourceMissing("No resource has this handle: handles are lower case words joined by hyphens.", "handle"), {
+        "Cache-Control": CACHE_MISSING,
+      });
+    }
+    const store = new CatalogStore(c.env.CATALOG);
+    const meta = await store.currentMeta();
+    if (!meta) {
+      c.set("cacheStatus", "bypass");
+      throw withHeaders(catalogUnavailable(), { "Cache-Control": "no-store" });
+    }
+    try {
+      c.req.addValidatedData("query", parseQuery(c, schema) as object);
+    } catch (error) {
+      throw error instanceof ApiError ? withHeaders(error, { "X-Catalog-Version": meta.version }) : error;
+    }
+    c.set("catalogStore", store);
+    c.set("catalogMeta", meta);
+    await next();
+  };
+}
+
+/**
+ * The handler half of a catalog read: this isolate's memo, then the Workers Cache API, both under
+ * a key holding the version and the parsed query, and only on a miss the store. Conditional requests are answered from
+ * whichever copy is at hand.
+ */
+export async function serveCatalogRead<Q extends object>(c: Context<CatalogEnv>, query: Q, body: CatalogBody<Q>): Promise<Response> {
+  const store = c.var.catalogStore;
+  const meta = c.var.catalogMeta;
+  const cache = edgeCache();
+  const key = catalogCacheKey(new URL(c.req.url).origin, meta.version, c.req.path, query as Record<string, unknown>);
+  const ifNoneMatch = c.req.header("If-None-Match");
+  const kept = answers.get(key.url);
+  if (kept) {
+    c.set("cacheStatus", "hit");
+    return conditional(toResponse(kept), ifNoneMatch);
+  }
+  const hit = cache ? await cache.match(key) : undefined;
+  if (hit) {
+    c.set("cacheStatus", "hit");
+    const answer = { status: hit.status, headers: Object.fromEntries(hit.headers), body: await hit.text() };
+    keep(key, answer);
+    return conditional(toResponse(answer), ifNoneMatch);
+  }
+  c.set("cacheStatus", cache ? "miss" : "bypass");
+  const answer = await render(body, store, meta, query);
+  keep(key, answer);
+  if (cache) await keepInCache(c, cache, key, toResponse(answer));
+  return conditional(toResponse(answer), ifNoneMatch);
+}

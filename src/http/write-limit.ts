@@ -1,0 +1,22 @@
+import { createMiddleware } from "hono/factory";
+import type { AuthedEnv } from "../auth/require-token.ts";
+import { ApiError } from "./errors.ts";
+
+/** The binding's period (wrangler.toml `simple.period`): the longest a refused client waits. */
+const PERIOD_SECONDS = 60;
+
+/**
+ * 120 cart writes per minute per token, counted by the Workers Rate Limiting binding under the
+ * token id (never the token). Runs after authentication, so unauthenticated noise costs nothing.
+ */
+export const writeLimit = createMiddleware<AuthedEnv>(async (c, next) => {
+  const { success } = await c.env.CART_WRITE_LIMITER.limit({ key: c.var.principal.tokenId });
+  if (!success) {
+    throw new ApiError(
+      429,
+      { type: "rate_limit_error", message: "Too many cart writes for this token. Retry after the Retry-After delay." },
+      { "Retry-After": String(PERIOD_SECONDS) },
+    );
+  }
+  await next();
+});

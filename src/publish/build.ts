@@ -1,0 +1,142 @@
+import type { CollectionListItem } from "../catalog/api.ts";
+import {
+  CHUNK_SPAN,
+  CHUNK_STEP,
+  type CollectionHeader,
+  chunkCount,
+  keys,
+  PRODUCTS_PER_SHARD,
+  type ProductRecord,
+  shardCount,
+  shardOf,
+  type StoredVariant,
+  VARIANTS_PER_SHARD,
+  type VersionMeta,
+  variantOptions,
+  variantTitle,
+} from "../catalog/layout.ts";
+import { renderCollectionProduct, renderListItem } from "../catalog/render.ts";
+import type { SourceCatalog } from "../catalog/schema.ts";
+import { toMinor } from "../money.ts";
+
+/** One KV write. Values are strings so the same entries feed a binding or `wrangler kv bulk put`. */
+export interface KvEntry {
+  key: string;
+  value: string;
+}
+
+/** SHA-256 of the validated catalog, hex: equal digests mean an identical catalog. */
+export async function catalogDigest(catalog: SourceCatalog): Promise<string> {
+  const bytes = new TextEncoder().encode(JSON.stringify(catalog));
+  const hash = await crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(hash)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The meta of a version about to be written: counts and shard counts fix every key name. */
+export function planVersion(catalog: SourceCatalog, version: string, digest: string, now = new Date()): VersionMeta {
+  const variants = catalog.products.reduce((sum, p) => sum + p.variants.length, 0);
+  return {
+    version,
+    digest,
+    published_at: now.toISOString(),
+    products: catalog.products.length,
+    collections: catalog.collections.length,
+    product_shards: shardCount(catalog.products.length, PRODUCTS_PER_SHARD),
+    variant_shards: shardCount(variants, VARIANTS_PER_SHARD),
+  };
+}
+
+function productRecords(catalog: SourceCatalog): ProductRecord[] {
+  const ranks = new Map<string, Record<string, number>>();
+  for (const collection of catalog.collections) {
+    collection.products.forEach((handle, rank) => {
+      const entry = ranks.get(handle) ?? {};
+      entry[collection.handle] = rank;
+      ranks.set(handle, entry);
+    });
+  }
+  return catalog.products.map((p, pos) => {
+    const names = p.options.map((o) => o.name);
+    return {
+      pos,
+      id: p.id,
+      handle: p.handle,
+      title: p.title,
+      vendor: p.vendor,
+      product_type: p.product_type,
+      tags: p.tags,
+      available: p.available,
+      options: p.options,
+      variants: p.variants.map((v) => [v.id, names.map((n) => v.options[n] ?? ""), toMinor(v.price), v.available]),
+      in: ranks.get(p.handle) ?? {},
+    };
+  });
+}
+
+/** Overlapping windows of CHUNK_SPAN lines every CHUNK_STEP positions; at least one chunk. */
+function* chunksOf(lines: readonly string[]): Generator<[chunk: number, text: string]> {
+  const total = chunkCount(lines.length);
+  for (let k = 0; k < total; k++) yield [k, lines.slice(k * CHUNK_STEP, k * CHUNK_STEP + CHUNK_SPAN).join("\n")];
+}
+
+function groupBy<T>(items: readonly T[], shards: number, keyOf: (item: T) => string): Record<string, T>[] {
+  const groups: Record<string, T>[] = Array.from({ length: shards }, () => ({}));
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups[shardOf(key, shards)];
+    if (group) group[key] = item;
+  }
+  return groups;
+}
+
+/** How many entries `buildEntries` yields for a version, for progress output. */
+export function entryCount(catalog: SourceCatalog, meta: VersionMeta): number {
+  const collectionChunks = catalog.collections.reduce((sum, c) => sum + chunkCount(c.products.length), 0);
+  return 1 + meta.product_shards + meta.variant_shards + chunkCount(meta.products) + chunkCount(meta.collections) + collectionChunks;
+}
+
+/**
+ * Every KV entry of one version, built from the catalog alone (no I/O), so it can be tested,
+ * counted and written by any writer. Every shard is written, empty or not: a missing shard
+ * then always means a missing version, never a missing product.
+ */
+export function* buildEntries(catalog: SourceCatalog, meta: VersionMeta): Generator<KvEntry> {
+  const v = meta.version;
+  yield { key: keys.meta(v), value: JSON.stringify(meta) };
+  const records = productRecords(catalog);
+  const shards = groupBy(records, meta.product_shards, (r) => r.handle);
+  for (const [i, shard] of shards.entries()) yield { key: keys.productShard(v, i), value: JSON.stringify(shard) };
+
+  const variants: (StoredVariant & { id: string })[] = [];
+  for (const r of records) {
+    const names = r.options.map((o) => o.name);
+    for (const [id, values, price, available] of r.variants) {
+      variants.push({ id, h: r.handle, t: r.title, vt: variantTitle(values), o: variantOptions(names, values), p: price, a: r.available && available });
+    }
+  }
+  const variantShards = groupBy(variants, meta.variant_shards, (s) => s.id);
+  for (const [i, shard] of variantShards.entries()) {
+    const compact = Object.fromEntries(Object.entries(shard).map(([id, { id: _id, ...rest }]) => [id, rest]));
+    yield { key: keys.variantShard(v, i), value: JSON.stringify(compact) };
+  }
+
+  const itemLines = records.map((r) => JSON.stringify(renderListItem(r)));
+  for (const [k, text] of chunksOf(itemLines)) yield { key: keys.productChunk(v, k), value: text };
+
+  const collectionLines = catalog.collections.map((c) =>
+    JSON.stringify({ object: "collection", handle: c.handle, title: c.title, products_count: c.products.length } satisfies CollectionListItem),
+  );
+  for (const [k, text] of chunksOf(collectionLines)) yield { key: keys.collectionChunk(v, k), value: text };
+
+  const byHandle = new Map(records.map((r) => [r.handle, r]));
+  for (const [pos, c] of catalog.collections.entries()) {
+    const header = JSON.stringify({ handle: c.handle, title: c.title, count: c.products.length, pos } satisfies CollectionHeader);
+    const lines = c.products.flatMap((handle) => {
+      const record = byHandle.get(handle);
+      return record ? [JSON.stringify(renderCollectionProduct(record))] : [];
+    });
+    for (const [k, text] of chunksOf(lines)) {
+      yield { key: keys.collectionProductsChunk(v, c.handle, k), value: text ? `${header}\n${text}` : header };
+    }
+  }
+}

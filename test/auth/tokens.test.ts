@@ -1,0 +1,212 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { TokenListSchema, TokenRecordSchema, IssuedTokenSchema, type TokenRecord } from "../../src/auth/api.ts";
+import { hashToken } from "../../src/auth/token.ts";
+import { DEV_TOKENS, seedDevTokens } from "../../src/cli/dev-tokens.ts";
+import app from "../../src/index.ts";
+import { BASE, call, cartCall, issueToken, operator, seedVariants, type SeedVariants } from "../helpers/cart.ts";
+
+let seed: SeedVariants;
+beforeAll(async () => {
+  seed = await seedVariants();
+});
+
+/** Every key, value and metadata of the TOKENS namespace, as text. */
+async function tokensNamespaceDump(): Promise<string[]> {
+  const out: string[] = [];
+  const { keys } = await env.TOKENS.list();
+  for (const key of keys) {
+    out.push(key.name, JSON.stringify(key.metadata ?? null), (await env.TOKENS.get(key.name)) ?? "");
+  }
+  return out;
+}
+
+/** The same worker with ENVIRONMENT overridden, as a deployed worker would run. */
+async function fetchAs(environment: string, path: string, init: RequestInit = {}): Promise<Response> {
+  const ctx = createExecutionContext();
+  const res = await app.fetch(new Request(`${BASE}${path}`, init), { ...env, ENVIRONMENT: environment }, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+describe("operator surface", () => {
+  it("issues a token once, with a record that names its holder and label", async () => {
+    const res = await operator("/tokens", { method: "POST", body: JSON.stringify({ label: "pos terminal" }) });
+    expect(res.status).toBe(201);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const issued = IssuedTokenSchema.parse(await res.json());
+    expect(issued.token).toMatch(/^sf_live_[0-9A-Za-z]{44}$/);
+    expect(issued).toMatchObject({ object: "token", label: "pos terminal", revoked_at: null });
+    expect((await cartCall(issued.token, "/cart")).status).toBe(200);
+  });
+
+  it("stores only the SHA-256 of a token, never the token", async () => {
+    const issued = await issueToken("storage check");
+    const dump = await tokensNamespaceDump();
+    expect(dump.join("\n")).not.toContain(issued.token);
+    expect(dump).toContain(`hash:${await hashToken(issued.token)}`);
+  });
+
+  it("lists records without any token or token hash", async () => {
+    const issued = await issueToken("listed");
+    const res = await operator("/tokens");
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const list = TokenListSchema.parse(JSON.parse(text));
+    expect(list.data.map((r) => r.id)).toContain(issued.id);
+    expect(list.count).toBe(list.data.length);
+    expect(text).not.toContain(issued.token);
+    expect(text).not.toContain(await hashToken(issued.token));
+  });
+
+  it("refuses a missing, wrong or customer credential with 401", async () => {
+    const { token } = await issueToken();
+    const attempts: Record<string, string>[] = [
+      {},
+      { Authorization: "Bearer wrong-operator-secret" },
+      { Authorization: `Bearer ${token}` },
+      { Authorization: "Bearer sf_dev_LocalToken_A1" },
+      { Authorization: "Basic dGVzdC1vcGVyYXRvci1zZWNyZXQ=" },
+    ];
+    for (const headers of attempts) {
+      for (const [method, path] of [["GET", "/tokens"], ["POST", "/tokens"]] as const) {
+        const res = await call(`/api/v1/operator${path}`, { method, headers: { ...headers, "Content-Type": "application/json" }, ...(method === "POST" ? { body: "{}" } : {}) });
+        expect(res.status).toBe(401);
+        expect(await res.json()).toMatchObject({ error: { type: "authentication_error" } });
+      }
+    }
+  });
+
+  it("keeps the operator surface closed when OPERATOR_SECRET is not set", async () => {
+    const ctx = createExecutionContext();
+    const { OPERATOR_SECRET: _unset, ...withoutSecret } = env as Env & { OPERATOR_SECRET?: string };
+    const res = await app.fetch(
+      new Request(`${BASE}/api/v1/operator/tokens`, { headers: { Authorization: "Bearer any-credential-at-all-0123456789" } }),
+      withoutSecret as Env,
+      ctx,
+    );
+    expect(res.status).toBe(401);
+  });
+
+  it("does not accept the operator secret as a cart token", async () => {
+    const res = await call("/api/v1/cart", { headers: { Authorization: "Bearer test-operator-secret" } });
+    expect(res.status).toBe(401);
+  });
+
+  it("rejects unknown fields when issuing", async () => {
+    const res = await operator("/tokens", { method: "POST", body: JSON.stringify({ label: "x", holder: "hld_someone_else" }) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: "parameter_unknown", param: "holder" } });
+  });
+
+  it("answers 404 resource_missing when revoking or rotating an unknown id", async () => {
+    for (const action of ["revoke", "rotate"]) {
+      const res = await operator(`/tokens/tok_doesnotexist/${action}`, { method: "POST" });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ error: { code: "resource_missing" } });
+    }
+  });
+});
+
+describe("revocation", () => {
+  it("fails the very next cart request after a revoke", async () => {
+    const issued = await issueToken();
+    const variant = seed.available[0]!;
+    expect((await cartCall(issued.token, "/cart/lines", { method: "POST", body: { variant_id: variant.id, quantity: 1 } })).status).toBe(200);
+    const revoked = await operator(`/tokens/${issued.id}/revoke`, { method: "POST" });
+    expect(revoked.status).toBe(200);
+    expect(TokenRecordSchema.parse(await revoked.json()).revoked_at).not.toBeNull();
+    const next = await cartCall(issued.token, "/cart");
+    expect(next.status).toBe(401);
+    expect(next.headers.get("www-authenticate")).toContain('error="invalid_token"');
+  });
+
+  it("refuses a revoked token on the cart and at checkout even while KV still serves the old record", async () => {
+    const issued = await issueToken();
+    const key = `hash:${await hashToken(issued.token)}`;
+    const before = await env.TOKENS.getWithMetadata<TokenRecord>(key);
+    expect((await operator(`/tokens/${issued.id}/revoke`, { method: "POST" })).status).toBe(200);
+    // Play a KV edge that has not seen the revocation yet: put the unrevoked record back.
+    await env.TOKENS.put(key, before.value ?? "", { metadata: before.metadata });
+    for (const [method, path, body] of [
+      ["GET", "/cart", undefined],
+      ["POST", "/cart/lines", { variant_id: seed.available[0]!.id, quantity: 1 }],
+      ["DELETE", "/cart", undefined],
+      ["POST", "/checkouts", undefined],
+    ] as const) {
+      const res = await cartCall(issued.token, path, { method, ...(body ? { body } : {}) });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: { type: "authentication_error" } });
+    }
+  });
+
+  it("answers the same record when a token is revoked twice", async () => {
+    const issued = await issueToken();
+    const first = TokenRecordSchema.parse(await (await operator(`/tokens/${issued.id}/revoke`, { method: "POST" })).json());
+    const second = TokenRecordSchema.parse(await (await operator(`/tokens/${issued.id}/revoke`, { method: "POST" })).json());
+    expect(second.revoked_at).toBe(first.revoked_at);
+  });
+
+  it("refuses a revoked token at checkout once KV has the revocation", async () => {
+    const issued = await issueToken();
+    await operator(`/tokens/${issued.id}/revoke`, { method: "POST" });
+    const res = await cartCall(issued.token, "/checkouts", { method: "POST" });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe("rotation", () => {
+  it("issues a new token for the same holder, keeps the cart and revokes the old token", async () => {
+    const issued = await issueToken("rotating");
+    const variant = seed.available[1]!;
+    await cartCall(issued.token, "/cart/lines", { method: "POST", body: { variant_id: variant.id, quantity: 3 } });
+    const res = await operator(`/tokens/${issued.id}/rotate`, { method: "POST" });
+    expect(res.status).toBe(201);
+    const rotated = IssuedTokenSchema.parse(await res.json());
+    expect(rotated.id).not.toBe(issued.id);
+    expect(rotated.token).not.toBe(issued.token);
+    expect(rotated.holder).toBe(issued.holder);
+    expect(rotated.label).toBe("rotating");
+    expect((await cartCall(issued.token, "/cart")).status).toBe(401);
+    const cart = (await (await cartCall(rotated.token, "/cart")).json()) as { lines: { variant_id: string; quantity: number }[] };
+    expect(cart.lines).toEqual([expect.objectContaining({ variant_id: variant.id, quantity: 3 })]);
+  });
+});
+
+describe("development tokens", () => {
+  it("seeds both dev tokens idempotently", async () => {
+    await seedDevTokens(env);
+    const first = await tokensNamespaceDump();
+    await seedDevTokens(env);
+    expect(await tokensNamespaceDump()).toEqual(first);
+    for (const { token, id } of DEV_TOKENS) {
+      expect(first).toContain(`hash:${await hashToken(token)}`);
+      expect(first.join("\n")).not.toContain(token);
+      expect(first).toContain(`id:${id}`);
+    }
+  });
+
+  it("accepts sf_dev_ tokens in development, each with its own cart", async () => {
+    await seedDevTokens(env);
+    const [a, b] = DEV_TOKENS;
+    const variant = seed.available[2]!;
+    const added = await cartCall(a.token, "/cart/lines", { method: "POST", body: { variant_id: variant.id, quantity: 1 } });
+    expect(added.status).toBe(200);
+    const other = (await (await cartCall(b.token, "/cart")).json()) as { lines: unknown[] };
+    expect(other.lines).toEqual([]);
+  });
+
+  it("refuses every sf_dev_ token when ENVIRONMENT is not development", async () => {
+    await seedDevTokens(env);
+    for (const environment of ["production", "staging", ""]) {
+      for (const { token } of DEV_TOKENS) {
+        const res = await fetchAs(environment, "/api/v1/cart", { headers: { Authorization: `Bearer ${token}` } });
+        expect(res.status).toBe(401);
+        expect(res.headers.get("www-authenticate")).toContain('error="invalid_token"');
+      }
+    }
+    const live = await issueToken();
+    expect((await fetchAs("production", "/api/v1/cart", { headers: { Authorization: `Bearer ${live.token}` } })).status).toBe(200);
+  });
+});

@@ -1,0 +1,82 @@
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CartSchema, MAX_LINE_QUANTITY, type Cart } from "../../src/cart/api.ts";
+import { fromMinor } from "../../src/money.ts";
+import { cartCall, issueToken, seedVariants, type SeedVariants } from "../helpers/cart.ts";
+
+let seed: SeedVariants;
+beforeAll(async () => {
+  seed = await seedVariants();
+});
+
+type Op =
+  | { kind: "add"; variant: number; quantity: number }
+  | { kind: "patch"; line: number; quantity: number }
+  | { kind: "delete"; line: number }
+  | { kind: "clear" };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant("add" as const), variant: fc.nat(5), quantity: fc.integer({ min: 1, max: MAX_LINE_QUANTITY }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("patch" as const), line: fc.nat(6), quantity: fc.integer({ min: 0, max: MAX_LINE_QUANTITY }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), line: fc.nat(6) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "clear" as const }) },
+);
+
+describe("the cart against a model", () => {
+  it("agrees with a plain in-memory cart on every status, line, quantity and subtotal", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 12 }), async (ops) => {
+        const { token } = await issueToken("model");
+        // Five available variants and one sold out, so sold_out is part of the model too.
+        const variants = [...seed.available.slice(0, 5), seed.soldOut[0]!];
+        const model: { variantId: string; quantity: number }[] = [];
+        let cart: Cart = CartSchema.parse(await (await cartCall(token, "/cart")).json());
+
+        for (const op of ops) {
+          let res: Response;
+          let expected: number;
+          if (op.kind === "add") {
+            const variant = variants[op.variant]!;
+            const line = model.find((l) => l.variantId === variant.id);
+            res = await cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: variant.id, quantity: op.quantity } });
+            if (!variant.available) expected = 404;
+            else if (line && line.quantity + op.quantity > MAX_LINE_QUANTITY) expected = 400;
+            else {
+              expected = 200;
+              if (line) line.quantity += op.quantity;
+              else model.push({ variantId: variant.id, quantity: op.quantity });
+            }
+          } else if (op.kind === "patch" || op.kind === "delete") {
+            const target = cart.lines[op.line];
+            const lineId = target?.id ?? "cl_notinthiscart";
+            res =
+              op.kind === "patch"
+                ? await cartCall(token, `/cart/lines/${lineId}`, { method: "PATCH", body: { quantity: op.quantity } })
+                : await cartCall(token, `/cart/lines/${lineId}`, { method: "DELETE" });
+            const index = target ? model.findIndex((l) => l.variantId === target.variant_id) : -1;
+            if (index < 0) expected = 404;
+            else {
+              expected = 200;
+              if (op.kind === "delete" || op.quantity === 0) model.splice(index, 1);
+              else model[index]!.quantity = op.quantity;
+            }
+          } else {
+            res = await cartCall(token, "/cart", { method: "DELETE" });
+            expected = 200;
+            model.length = 0;
+          }
+          expect(res.status, JSON.stringify(op)).toBe(expected);
+          if (res.status === 200) cart = CartSchema.parse(await res.json());
+          else await res.body?.cancel();
+        }
+
+        cart = CartSchema.parse(await (await cartCall(token, "/cart")).json());
+        expect(cart.lines.map((l) => [l.variant_id, l.quantity])).toEqual(model.map((l) => [l.variantId, l.quantity]));
+        const price = (id: string) => variants.find((v) => v.id === id)!.price_minor;
+        expect(cart.subtotal).toEqual(fromMinor(model.reduce((sum, l) => sum + price(l.variantId) * l.quantity, 0)));
+        expect(cart.total_quantity).toBe(model.reduce((sum, l) => sum + l.quantity, 0));
+      }),
+      { numRuns: 25 },
+    );
+  });
+});

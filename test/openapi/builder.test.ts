@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { buildDocument, toOpenApiPath } from "../../src/openapi/document.ts";
+import { errors } from "../../src/openapi/errors.ts";
+import { SchemaComponents } from "../../src/openapi/json-schema.ts";
+import type { OperationSpec } from "../../src/openapi/spec.ts";
+
+const INFO = { title: "t", version: "1", description: "d", tags: [{ name: "T", description: "t" }] };
+
+describe("OpenAPI builder", () => {
+  it("turns Hono path parameters into OpenAPI templates", () => {
+    expect(toOpenApiPath("/api/v1/cart/lines/:line_id")).toBe("/api/v1/cart/lines/{line_id}");
+    expect(toOpenApiPath("/api/v1/products/:handle/variants")).toBe("/api/v1/products/{handle}/variants");
+  });
+
+  it("hoists named schemas into components and references them", () => {
+    const Money = z.object({ amount: z.string() }).meta({ id: "TestMoney" });
+    const Line = z.object({ price: Money, total: Money }).meta({ id: "TestLine" });
+    const components = new SchemaComponents();
+    expect(components.add(Line, "output")).toEqual({ $ref: "#/components/schemas/TestLine" });
+    expect(components.schemas.TestLine?.properties).toEqual({
+      price: { $ref: "#/components/schemas/TestMoney" },
+      total: { $ref: "#/components/schemas/TestMoney" },
+    });
+    expect(components.schemas.TestMoney).toMatchObject({ type: "object" });
+  });
+
+  it("keeps a request schema whose input differs from its output as <id>Input", () => {
+    const Quantity = z.object({ quantity: z.number().default(1) }).meta({ id: "TestQuantity" });
+    const components = new SchemaComponents();
+    components.add(Quantity, "output");
+    expect(components.add(Quantity, "input")).toEqual({ $ref: "#/components/schemas/TestQuantityInput" });
+    expect(components.schemas.TestQuantity?.required).toEqual(["quantity"]);
+    expect(components.schemas.TestQuantityInput?.required).toBeUndefined();
+  });
+
+  it("refuses two different response schemas under one id", () => {
+    const components = new SchemaComponents();
+    components.add(z.object({ a: z.string() }).meta({ id: "TestClash" }), "output");
+    expect(() => components.add(z.object({ b: z.string() }).meta({ id: "TestClash" }), "output")).toThrow(/TestClash/);
+  });
+
+  it("spreads path and strict query schemas into parameters, coerced values as clients send them", () => {
+    const op: OperationSpec = {
+      method: "get",
+      path: "/things/:id",
+      operationId: "getThing",
+      summary: "s",
+      tag: "T",
+      auth: "bearer",
+      params: z.strictObject({ id: z.string().meta({ description: "The id." }) }),
+      query: z.strictObject({ limit: z.coerce.number().int().max(9).optional(), q: z.string() }),
+      requestHeaders: [{ name: "Idempotency-Key" }],
+      responses: { 200: { description: "ok", schema: z.object({ ok: z.boolean() }) }, ...errors([404]) },
+    };
+    const doc = buildDocument(INFO, [op]) as { paths: Record<string, Record<string, { parameters: unknown[]; security: unknown }>> };
+    const get = doc.paths["/things/{id}"]?.get;
+    expect(get?.security).toEqual([{ bearerAuth: [] }]);
+    expect(get?.parameters).toEqual([
+      { name: "id", in: "path", required: true, description: "The id.", schema: { type: "string" } },
+      { name: "limit", in: "query", required: false, schema: { type: "integer", maximum: 9, minimum: expect.any(Number) } },
+      { name: "q", in: "query", required: true, schema: { type: "string" } },
+      expect.objectContaining({ name: "Idempotency-Key", in: "header", required: false }),
+    ]);
+  });
+
+  it("gives every operation a 500 and narrows error examples to the codes it can answer", () => {
+    const responses = errors([404], ["sold_out"]);
+    expect(Object.keys(responses)).toEqual(["404", "500"]);
+    expect(Object.keys(responses[404]?.examples ?? {})).toEqual(["sold_out"]);
+  });
+});

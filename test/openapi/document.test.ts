@@ -1,0 +1,233 @@
+import { exports } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import app from "../../src/index.ts";
+import { ERROR_STATUSES } from "../../src/openapi/errors.ts";
+import { toOpenApiPath } from "../../src/openapi/document.ts";
+import { operations } from "../../src/openapi/openapi.ts";
+import { SEED_EXAMPLES } from "../../src/openapi/seed-examples.ts";
+import { publishSeedCatalog } from "../helpers/catalog.ts";
+
+const BASE = "https://storefront.test";
+type Json = { [key: string]: unknown };
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/** Follows a local JSON pointer (`#/components/schemas/Cart`) through the document. */
+function resolvePointer(doc: Json, ref: string): unknown {
+  if (!ref.startsWith("#/")) return undefined;
+  let node: unknown = doc;
+  for (const raw of ref.slice(2).split("/")) {
+    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (node === null || typeof node !== "object" || !(key in node)) return undefined;
+    node = (node as Json)[key];
+  }
+  return node;
+}
+
+function collectRefs(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) for (const item of node) collectRefs(item, out);
+  else if (node && typeof node === "object") {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "$ref" && typeof value === "string") out.push(value);
+      else collectRefs(value, out);
+    }
+  }
+  return out;
+}
+
+/**
+ * The parts of the OpenAPI 3.1 specification a generator can get wrong, checked by hand (no
+ * validator package is installed): the root fields, path templates against path parameters,
+ * operation ids, response keys and descriptions, parameter locations, security and tag
+ * references, media types and examples, and that every `$ref` resolves inside the document.
+ * Returns the problems found; an empty list means the document is structurally sound.
+ */
+function structuralProblems(doc: Json): string[] {
+  const problems: string[] = [];
+  const fail = (message: string) => problems.push(message);
+  if (typeof doc.openapi !== "string" || !/^3\.1\.\d+$/.test(doc.openapi)) fail("openapi is not 3.1.x");
+  const info = doc.info as Json | undefined;
+  if (!info || typeof info.title !== "string" || typeof info.version !== "string") fail("info.title and info.version are required strings");
+  const components = (doc.components ?? {}) as Json;
+  const schemes = (components.securitySchemes ?? {}) as Record<string, Json>;
+  for (const [name, scheme] of Object.entries(schemes)) {
+    if (!["apiKey", "http", "mutualTLS", "oauth2", "openIdConnect"].includes(String(scheme.type))) fail(`security scheme ${name} has an invalid type`);
+    if (scheme.type === "http" && typeof scheme.scheme !== "string") fail(`http security scheme ${name} needs a scheme`);
+  }
+  for (const name of Object.keys((components.schemas ?? {}) as Json)) {
+    if (!/^[a-zA-Z0-9.\-_]+$/.test(name)) fail(`component name ${name} is not allowed`);
+  }
+  const declaredTags = new Set(((doc.tags ?? []) as Json[]).map((t) => t.name));
+  const operationIds = new Set<string>();
+  const paths = doc.paths as Record<string, Json> | undefined;
+  if (!paths || typeof paths !== "object") return [...problems, "paths is missing"];
+  for (const [path, item] of Object.entries(paths)) {
+    if (!path.startsWith("/")) fail(`path ${path} does not start with /`);
+    const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    for (const [method, value] of Object.entries(item)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      if (!METHODS.includes(method)) {
+        fail(`${where}: ${method} is not an HTTP method field`);
+        continue;
+      }
+      const op = value as Json;
+      if (typeof op.operationId !== "string" || operationIds.has(op.operationId)) fail(`${where}: operationId missing or not unique`);
+      operationIds.add(String(op.operationId));
+      for (const tag of (op.tags ?? []) as string[]) if (!declaredTags.has(tag)) fail(`${where}: tag ${tag} is not declared`);
+      for (const requirement of (op.security ?? []) as Json[]) {
+        for (const name of Object.keys(requirement)) if (!(name in schemes)) fail(`${where}: security scheme ${name} is not defined`);
+      }
+      const params = (op.parameters ?? []) as Json[];
+      const seen = new Set<string>();
+      for (const p of params) {
+        if (!["query", "header", "path", "cookie"].includes(String(p.in))) fail(`${where}: parameter ${String(p.name)} has in=${String(p.in)}`);
+        if (typeof p.name !== "string") fail(`${where}: a parameter has no name`);
+        if (seen.has(`${String(p.in)}:${String(p.name)}`)) fail(`${where}: parameter ${String(p.name)} is listed twice`);
+        seen.add(`${String(p.in)}:${String(p.name)}`);
+        if (p.in === "path" && p.required !== true) fail(`${where}: path parameter ${String(p.name)} must be required`);
+        if (!("schema" in p) === !("content" in p)) fail(`${where}: parameter ${String(p.name)} needs exactly one of schema and content`);
+      }
+      const pathParams = params.filter((p) => p.in === "path").map((p) => p.name);
+      if ([...templated].sort().join() !== [...pathParams].sort().join()) fail(`${where}: path template and path parameters differ`);
+      const body = op.requestBody as Json | undefined;
+      if (body && Object.keys((body.content ?? {}) as Json).length === 0) fail(`${where}: requestBody has no content`);
+      const responses = op.responses as Record<string, Json> | undefined;
+      if (!responses || Object.keys(responses).length === 0) fail(`${where}: no responses`);
+      for (const [status, response] of Object.entries(responses ?? {})) {
+        if (!/^([1-5](\d\d|XX)|default)$/.test(status)) fail(`${where}: response key ${status} is not a status code`);
+        if (typeof response.description !== "string") fail(`${where} ${status}: a response needs a description`);
+        for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, Json>)) {
+          if (!/^[a-z]+\/[a-z0-9.+-]+$/.test(type)) fail(`${where} ${status}: ${type} is not a media type`);
+          for (const [name, example] of Object.entries((media.examples ?? {}) as Record<string, Json>)) {
+            if (!("value" in example) && !("externalValue" in example) && !("$ref" in example)) fail(`${where} ${status}: example ${name} has no value`);
+          }
+        }
+      }
+    }
+  }
+  for (const ref of collectRefs(doc)) if (resolvePointer(doc, ref) === undefined) fail(`$ref ${ref} does not resolve`);
+  return problems;
+}
+
+async function fetchDocument(): Promise<Json> {
+  const res = await exports.default.fetch(`${BASE}/api/v1/openapi.json`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Json;
+}
+
+describe("GET /api/v1/openapi.json", () => {
+  let doc: Json;
+  beforeAll(async () => {
+    doc = await fetchDocument();
+  });
+
+  it("is a structurally valid OpenAPI 3.1 document", () => {
+    expect(structuralProblems(doc)).toEqual([]);
+  });
+
+  it("finds the problems it looks for, so a broken document cannot pass", () => {
+    const broken = structuredClone(doc);
+    broken.openapi = "3.0.3";
+    const paths = broken.paths as Record<string, Record<string, Json>>;
+    const detail = paths["/api/v1/products/{handle}"]?.get as Json;
+    detail.parameters = [];
+    (detail.responses as Json)["200"] = { content: { "application/json": { schema: { $ref: "#/components/schemas/Nope" } } } };
+    const problems = structuralProblems(broken);
+    expect(problems).toContain("openapi is not 3.1.x");
+    expect(problems).toContain("GET /api/v1/products/{handle}: path template and path parameters differ");
+    expect(problems).toContain("GET /api/v1/products/{handle} 200: a response needs a description");
+    expect(problems).toContain("$ref #/components/schemas/Nope does not resolve");
+  });
+
+  it("documents every route the app serves, and no route it does not", () => {
+    const served = new Set(
+      app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method.toLowerCase()} ${toOpenApiPath(r.path)}`),
+    );
+    const documented = new Set<string>();
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
+      for (const method of Object.keys(item)) documented.add(`${method} ${path}`);
+    }
+    expect([...served].sort()).toEqual([...documented].sort());
+  });
+
+  it("describes every error status of the contract with the error envelope", () => {
+    const seen = new Set<number>();
+    for (const item of Object.values(doc.paths as Record<string, Record<string, Json>>)) {
+      for (const op of Object.values(item)) {
+        for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
+          if (Number(status) < 400) continue;
+          seen.add(Number(status));
+          const media = (response.content as Record<string, Json>)["application/json"];
+          expect(media?.schema).toEqual({ $ref: "#/components/schemas/ErrorResponse" });
+        }
+      }
+    }
+    expect([...seen].sort()).toEqual([...ERROR_STATUSES].sort());
+  });
+
+  it("declares the Bearer scheme on every cart operation and none on catalog reads", () => {
+    const paths = doc.paths as Record<string, Record<string, Json>>;
+    const schemes = (doc.components as Json).securitySchemes as Record<string, Json>;
+    expect(schemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    for (const [path, item] of Object.entries(paths)) {
+      for (const op of Object.values(item)) {
+        if (path.startsWith("/api/v1/cart")) expect(op.security).toEqual([{ bearerAuth: [] }]);
+        if (path.startsWith("/api/v1/products") || path.startsWith("/api/v1/collections")) expect(op.security).toEqual([]);
+      }
+    }
+  });
+
+  it("documents Idempotency-Key on every cart write", () => {
+    const paths = doc.paths as Record<string, Record<string, Json>>;
+    const writes = Object.entries(paths)
+      .filter(([path]) => path.startsWith("/api/v1/cart"))
+      .flatMap(([, item]) => Object.entries(item).filter(([method]) => method !== "get"));
+    expect(writes.length).toBe(4);
+    for (const [, op] of writes) {
+      expect(op.parameters as Json[]).toContainEqual(expect.objectContaining({ name: "Idempotency-Key", in: "header" }));
+    }
+  });
+
+  it("turns the strict query schemas into query parameters", () => {
+    const list = (doc.paths as Record<string, Record<string, Json>>)["/api/v1/products"]?.get as Json;
+    const names = (list.parameters as Json[]).filter((p) => p.in === "query").map((p) => p.name);
+    expect(names).toEqual(["limit", "starting_after", "ending_before"]);
+  });
+
+  it("is cacheable and readable from any origin", async () => {
+    const res = await exports.default.fetch(`${BASE}/api/v1/openapi.json`, { headers: { Origin: "https://elsewhere.example" } });
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("cache-control")).toContain("public");
+    expect(res.headers.get("content-type")).toContain("application/json");
+  });
+});
+
+describe("examples taken from the seed catalog", () => {
+  beforeAll(async () => {
+    await publishSeedCatalog();
+  });
+
+  const cases: [string, string, unknown][] = [
+    ["the product list", "/api/v1/products?limit=2", SEED_EXAMPLES.productList],
+    ["the product detail", "/api/v1/products/essential-crew-tee-black", SEED_EXAMPLES.product],
+    ["the variant selection", "/api/v1/products/essential-crew-tee-black/variants?size=M&color=Black", SEED_EXAMPLES.variantList],
+    ["the placeholder collection", "/api/v1/collections/sample-products", SEED_EXAMPLES.collection],
+  ];
+  it.each(cases)("match what the API answers for %s", async (_name, path, example) => {
+    const res = await exports.default.fetch(`${BASE}${path}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(example);
+  });
+
+  it("validate against the schemas of the operations that show them", () => {
+    for (const op of operations) {
+      for (const response of Object.values(op.responses)) {
+        for (const example of Object.values(response.examples ?? {})) {
+          expect(response.schema?.safeParse(example.value).success, `${op.operationId}: ${example.summary}`).toBe(true);
+        }
+      }
+      for (const example of Object.values(op.body?.examples ?? {})) {
+        expect(op.body?.schema.safeParse(example.value).success, `${op.operationId} body: ${example.summary}`).toBe(true);
+      }
+    }
+  });
+});
