@@ -22,8 +22,12 @@ export const ProductListItemSchema = z
 export type ProductListItem = z.infer<typeof ProductListItemSchema>;
 
 export const ProductOptionSchema = z
-  .object({ name: z.enum(["size", "color"]), values: z.array(z.string()) })
-  .meta({ id: "ProductOption", description: "An option a product's variants differ by, with the values it takes." });
+  .object({
+    name: z.string().meta({ description: "The API name: the catalog's option name in lower case, spaces as hyphens (`size`, `frame-style`). Selects variants (`?frame-style=Round`)." }),
+    label: z.string().meta({ description: "The option name as the catalog spells it, for display (`Size`, `Frame style`)." }),
+    values: z.array(z.string()),
+  })
+  .meta({ id: "ProductOption", description: "An option a product's variants differ by, with the values it takes (at most 3 options)." });
 
 export const ProductSchema = z
   .object({

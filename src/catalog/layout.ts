@@ -90,7 +90,8 @@ export interface ProductRecord {
   product_type: string;
   tags: string[];
   available: boolean;
-  options: { name: string; values: string[] }[];
+  /** `name` is the API name (optionApiName), `label` the source spelling. */
+  options: { name: string; label: string; values: string[] }[];
   variants: [id: string, values: string[], price_minor: number, available: boolean][];
   /** Collection handle to this product's position in that collection. */
   in: Record<string, number>;

@@ -22,25 +22,47 @@ export function isHandle(value: string): boolean {
 export const ProductGidSchema = z.string().regex(/^gid:\/\/shopify\/Product\/\d{1,20}$/, "gid://shopify/Product/<digits>");
 export const VariantIdSchema = z.string().regex(/^\d{1,20}$/, "a variant id: digits");
 
-/** The option names a variant can carry. Selectors of the variants endpoint use the same names. */
-export const OptionNameSchema = z.enum(["size", "color"]);
-export type OptionName = z.infer<typeof OptionNameSchema>;
+/**
+ * An option's name in the API: the source spelling in lower case with spaces as hyphens
+ * (`Frame style` -> `frame-style`). The source spelling is kept as the option's `label`.
+ */
+export function optionApiName(name: string): string {
+  return name.trim().toLowerCase().replace(/\s+/g, "-");
+}
 
-const OptionValueSchema = z.string().min(1).max(64);
+/** Names the variants endpoint already reads as parameters, so no option may take them. */
+const RESERVED_OPTION_NAMES = new Set(["title", "limit", "starting_after", "ending_before", "include"]);
+
+const OptionValueSchema = z.string().min(1).max(255);
+const UrlSchema = z.string().max(2048).regex(/^https?:\/\/\S+$/, "an http(s) URL");
 
 export const SourceOptionSchema = z.strictObject({
-  name: OptionNameSchema,
-  values: z.array(OptionValueSchema).min(1).max(100),
+  /** As the source spells it (`Size`, `Frame style`); the API name is derived by optionApiName. */
+  name: z.string().trim().min(1).max(255),
+  values: z.array(OptionValueSchema).min(1).max(2048),
 });
+export type SourceOption = z.infer<typeof SourceOptionSchema>;
 
 export const SourceVariantSchema = z.strictObject({
   id: VariantIdSchema,
-  /** Option name to value; empty for a single-variant (`Default Title`) product. */
-  options: z.partialRecord(OptionNameSchema, OptionValueSchema).default({}),
+  /** Option name (as the product spells it) to value; empty for a single-variant (`Default Title`) product. */
+  options: z.record(z.string(), OptionValueSchema).default({}),
   price: SourceAmountSchema,
   available: z.boolean(),
+  sku: z.string().max(255).nullable().optional(),
+  /** Dropped at publish when not above `price`. */
+  compare_at_price: SourceAmountSchema.nullable().optional(),
+  image: UrlSchema.nullable().optional(),
 });
 export type SourceVariant = z.infer<typeof SourceVariantSchema>;
+
+export const SourceImageSchema = z.strictObject({
+  url: UrlSchema,
+  alt: z.string().max(512).nullable().optional(),
+  width: z.int().positive().nullable().optional(),
+  height: z.int().positive().nullable().optional(),
+});
+export type SourceImage = z.infer<typeof SourceImageSchema>;
 
 export const SourceProductSchema = z.strictObject({
   id: ProductGidSchema,
@@ -48,10 +70,16 @@ export const SourceProductSchema = z.strictObject({
   title: z.string().min(1).max(255),
   vendor: z.string().min(1).max(255),
   product_type: z.string().max(255),
-  tags: z.array(z.string().min(1).max(255)).min(1).max(250),
+  tags: z.array(z.string().min(1).max(255)).max(250),
   available: z.boolean(),
-  options: z.array(SourceOptionSchema).max(2).default([]),
-  variants: z.array(SourceVariantSchema).min(1).max(250),
+  options: z.array(SourceOptionSchema).max(3).default([]),
+  variants: z.array(SourceVariantSchema).min(1).max(2048),
+  /** As the store wrote it: sanitised at publish, never served raw. */
+  description_html: z.string().max(512 * 1024).optional(),
+  /** In display order; the first is the featured image. */
+  images: z.array(SourceImageSchema).max(250).optional(),
+  seo: z.strictObject({ title: z.string().max(255).optional(), description: z.string().max(1024).optional() }).optional(),
+  created_at: z.iso.datetime({ offset: true }).optional(),
 });
 export type SourceProduct = z.infer<typeof SourceProductSchema>;
 
@@ -66,7 +94,11 @@ export type SourceCollection = z.infer<typeof SourceCollectionSchema>;
 function checkProduct(product: SourceProduct, index: number, ctx: z.RefinementCtx, variantIds: Set<string>): void {
   const at = (...path: (string | number)[]) => ["products", index, ...path];
   const names = product.options.map((o) => o.name);
-  if (new Set(names).size !== names.length) ctx.addIssue({ code: "custom", path: at("options"), message: "an option name appears twice" });
+  const apiNames = names.map(optionApiName);
+  if (new Set(apiNames).size !== apiNames.length) ctx.addIssue({ code: "custom", path: at("options"), message: "two options have the same name (case and spaces aside)" });
+  apiNames.forEach((name, o) => {
+    if (RESERVED_OPTION_NAMES.has(name)) ctx.addIssue({ code: "custom", path: at("options", o, "name"), message: `"${name}" is reserved (a query parameter of the variants endpoint)` });
+  });
   product.options.forEach((option, o) => {
     if (new Set(option.values).size !== option.values.length) {
       ctx.addIssue({ code: "custom", path: at("options", o, "values"), message: "a value appears twice" });

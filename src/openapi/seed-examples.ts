@@ -40,8 +40,8 @@ export const SEED_EXAMPLES = {
     price: { min: usd("28.00"), max: usd("32.00") },
     variants_count: 8,
     options: [
-      { name: "size", values: ["XS", "S", "M", "L", "XL", "2XL", "3XL", "4XL"] },
-      { name: "color", values: ["Black"] },
+      { name: "size", label: "Size", values: ["XS", "S", "M", "L", "XL", "2XL", "3XL", "4XL"] },
+      { name: "color", label: "Color", values: ["Black"] },
     ],
   },
   /** `GET /products/essential-crew-tee-black/variants?size=M&color=Black` */

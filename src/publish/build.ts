@@ -16,7 +16,7 @@ import {
   variantTitle,
 } from "../catalog/layout.ts";
 import { renderCollectionProduct, renderListItem } from "../catalog/render.ts";
-import type { SourceCatalog } from "../catalog/schema.ts";
+import { optionApiName, type SourceCatalog } from "../catalog/schema.ts";
 import { toMinor } from "../money.ts";
 
 /** One KV write. Values are strings so the same entries feed a binding or `wrangler kv bulk put`. */
@@ -66,7 +66,7 @@ function productRecords(catalog: SourceCatalog): ProductRecord[] {
       product_type: p.product_type,
       tags: p.tags,
       available: p.available,
-      options: p.options,
+      options: p.options.map((o) => ({ name: optionApiName(o.name), label: o.name, values: o.values })),
       variants: p.variants.map((v) => [v.id, names.map((n) => v.options[n] ?? ""), toMinor(v.price), v.available]),
       in: ranks.get(p.handle) ?? {},
     };

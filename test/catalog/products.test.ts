@@ -128,8 +128,8 @@ describe("GET /products/{handle}", () => {
     const { body } = await get("/products/essential-crew-tee-white");
     expect(body?.price).toEqual({ min: { amount: "28.00", currency: "USD" }, max: { amount: "32.00", currency: "USD" } });
     expect(body?.options).toEqual([
-      { name: "size", values: ["S", "M", "L", "XL", "2XL", "3XL"] },
-      { name: "color", values: ["White"] },
+      { name: "size", label: "Size", values: ["S", "M", "L", "XL", "2XL", "3XL"] },
+      { name: "color", label: "Color", values: ["White"] },
     ]);
   });
 

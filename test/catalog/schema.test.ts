@@ -5,7 +5,7 @@ import * as api from "../../src/catalog/api.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import { CHUNK_SPAN, CHUNK_STEP, chunkCount, MAX_PAGE } from "../../src/catalog/layout.ts";
 import { pageWindow } from "../../src/catalog/pages.ts";
-import { parseCatalog, SourceCatalogSchema } from "../../src/catalog/schema.ts";
+import { CatalogValidationError, optionApiName, parseCatalog, SourceCatalogSchema } from "../../src/catalog/schema.ts";
 import { seedCatalog } from "../helpers/catalog.ts";
 
 const seed = parseCatalog(seedCatalog());
@@ -24,7 +24,7 @@ describe("the seed catalog (contract section 5)", () => {
   it("has one product sized XS to 4XL in Black and one sized S to 3XL in White", () => {
     const sized = (values: string[], color: string) =>
       seed.products.filter(
-        (p) => JSON.stringify(p.options) === JSON.stringify([{ name: "size", values }, { name: "color", values: [color] }]) && p.variants.length === values.length,
+        (p) => JSON.stringify(p.options) === JSON.stringify([{ name: "Size", values }, { name: "Color", values: [color] }]) && p.variants.length === values.length,
       );
     expect(sized(SIZES, "Black").length).toBeGreaterThanOrEqual(1);
     expect(sized(SIZES.slice(1, 7), "White").length).toBeGreaterThanOrEqual(1);
@@ -58,6 +58,66 @@ describe("the generator", () => {
   it("is deterministic for a seed and different across seeds", () => {
     expect(JSON.stringify(generateCatalog({ products: 300 }))).toBe(JSON.stringify(generateCatalog({ products: 300 })));
     expect(JSON.stringify(generateCatalog({ products: 300, seed: 1 }))).not.toBe(JSON.stringify(generateCatalog({ products: 300 })));
+  });
+});
+
+describe("the grown catalog format (contract sections 2 and 5)", () => {
+  const frame = () => ({
+    currency: "USD",
+    store: { name: "Oak & Co" },
+    collections: [],
+    products: [
+      {
+        id: "gid://shopify/Product/1",
+        handle: "round-mirror",
+        title: "Round Mirror",
+        vendor: "Oak & Co",
+        product_type: "",
+        tags: [],
+        available: true,
+        options: [
+          { name: "Material", values: ["Oak", "Ash"] },
+          { name: "Frame style", values: ["Round"] },
+          { name: "Finish", values: ["Matte"] },
+        ],
+        variants: [
+          { id: "11", options: { Material: "Oak", "Frame style": "Round", Finish: "Matte" }, price: "0", available: true, sku: "MIR-OAK", compare_at_price: "10.5", image: "https://cdn.example/oak.jpg" },
+          { id: "12", options: { Material: "Ash", "Frame style": "Round", Finish: "Matte" }, price: "25.5", available: false, sku: null, compare_at_price: null, image: null },
+        ],
+        description_html: "<p>Solid <b>oak</b>.</p>",
+        images: [{ url: "https://cdn.example/oak.jpg", alt: "Oak mirror", width: 800, height: 800 }, { url: "https://cdn.example/ash.jpg" }],
+        seo: { title: "Round Mirror | Oak & Co" },
+        created_at: "2024-03-01T10:00:00-05:00",
+      },
+    ],
+  });
+
+  it("accepts three options with any names, empty tags, a zero price and every content field", () => {
+    expect(parseCatalog(frame()).products[0]?.options.map((o) => optionApiName(o.name))).toEqual(["material", "frame-style", "finish"]);
+  });
+
+  it("derives API option names in lower case with spaces as hyphens, keeping Color and Colour apart", () => {
+    expect(["Frame style", "  Size ", "Color", "Colour", "Frame  Style"].map(optionApiName)).toEqual(["frame-style", "size", "color", "colour", "frame-style"]);
+  });
+
+  it.each([
+    ["a fourth option", (p: ReturnType<typeof frame>["products"][0]) => { p.options.push({ name: "Edge", values: ["Flat"] }); }, /options: Too big/i],
+    ["two options with one API name", (p: ReturnType<typeof frame>["products"][0]) => { p.options[2]!.name = "frame Style"; }, /two options have the same name/],
+    ["an option named like a query parameter", (p: ReturnType<typeof frame>["products"][0]) => { p.options[2]!.name = "Limit"; }, /"limit" is reserved/],
+    ["an image that is not an http(s) URL", (p: ReturnType<typeof frame>["products"][0]) => { p.images[1]!.url = "javascript:alert(1)"; }, /images\[1\]\.url: an http\(s\) URL/],
+    ["a created_at that is not ISO 8601", (p: ReturnType<typeof frame>["products"][0]) => { p.created_at = "yesterday"; }, /created_at/],
+  ])("refuses %s, naming the field", (_name, breakIt, expected) => {
+    const catalog = frame();
+    breakIt(catalog.products[0]!);
+    const error = (() => {
+      try {
+        parseCatalog(catalog);
+      } catch (e) {
+        return e;
+      }
+    })() as CatalogValidationError;
+    expect(error).toBeInstanceOf(CatalogValidationError);
+    expect(error.issues.join("\n")).toMatch(expected);
   });
 });
 

@@ -56,7 +56,7 @@ describe("publishing", () => {
   it.each([
     ["a duplicate handle", (c: ReturnType<typeof seedCatalog>) => { c.products[1]!.handle = c.products[0]!.handle; }, /^products\[1\] \(handle "essential-crew-tee-black"\)\.handle: handle "essential-crew-tee-black" is used twice$/],
     ["an unknown field", (c: ReturnType<typeof seedCatalog>) => { (c.products[2] as Record<string, unknown>).colour = "red"; }, /^products\[2\] \(handle "[a-z-]+"\)\.colour: unknown field$/],
-    ["a size outside the product's values", (c: ReturnType<typeof seedCatalog>) => { c.products[0]!.variants[0]!.options = { size: "5XL", color: "Black" }; }, /^products\[0\] \(handle "essential-crew-tee-black"\)\.variants\[0\]\.options\.size: "5XL" is not one of the product's size values$/],
+    ["a size outside the product's values", (c: ReturnType<typeof seedCatalog>) => { c.products[0]!.variants[0]!.options = { Size: "5XL", Color: "Black" }; }, /^products\[0\] \(handle "essential-crew-tee-black"\)\.variants\[0\]\.options\.Size: "5XL" is not one of the product's Size values$/],
     ["a collection naming a missing product", (c: ReturnType<typeof seedCatalog>) => { c.collections[0]!.products.push("ghost-product"); }, /^collections\[0\] \(handle "frontpage"\)\.products\[12\]: no product has handle "ghost-product"$/],
     ["a bad product id", (c: ReturnType<typeof seedCatalog>) => { c.products[4]!.id = "8012345670104"; }, /^products\[4\] \(handle "[a-z-]+"\)\.id: gid:\/\/shopify\/Product\/<digits>$/],
   ])("names %s in the error", async (_name, breakIt, expected) => {
