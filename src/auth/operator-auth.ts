@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../http/app-env.ts";
-import { authenticationError, readCredential } from "./bearer.ts";
+import { authenticationError, docsUrlFor, readCredential } from "./bearer.ts";
+import { sha256 } from "../sha256.ts";
 
 /** Shorter secrets are treated as unset: the operator surface stays closed. */
 const MIN_SECRET_LENGTH = 16;
@@ -13,11 +14,7 @@ function operatorSecret(env: Env): string | undefined {
 
 /** Compares through SHA-256 digests so the comparison's time says nothing about the secret. */
 async function sameSecret(given: string, expected: string): Promise<boolean> {
-  const encoder = new TextEncoder();
-  const [a, b] = await Promise.all([
-    crypto.subtle.digest("SHA-256", encoder.encode(given)),
-    crypto.subtle.digest("SHA-256", encoder.encode(expected)),
-  ]);
+  const [a, b] = await Promise.all([sha256(given), sha256(expected)]);
   return crypto.subtle.timingSafeEqual(a, b);
 }
 
@@ -29,7 +26,7 @@ async function sameSecret(given: string, expected: string): Promise<boolean> {
  */
 export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
   const credential = readCredential(c.req.header("authorization"));
-  const docsUrl = c.env.DOCS_URL;
+  const docsUrl = docsUrlFor(c.req.url, c.env.DOCS_URL);
   if (credential.kind === "none") {
     throw authenticationError(docsUrl, "The operator surface needs Authorization: Bearer <operator secret>.", false);
   }

@@ -1,3 +1,4 @@
+import { sha256Hex } from "../sha256.ts";
 /**
  * Customer bearer tokens: what they look like, how they are made and how they are stored.
  * Only `hashToken(token)` ever reaches storage; the token itself exists once, in the answer to
@@ -54,6 +55,5 @@ export function isDevToken(token: string): boolean {
 
 /** Hex SHA-256 of the token: the only form in which a token is ever stored. */
 export async function hashToken(token: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return sha256Hex(token);
 }

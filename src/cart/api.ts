@@ -13,17 +13,11 @@ export const MAX_LINE_QUANTITY = 999;
 /** Longest accepted Idempotency-Key. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-const VARIANT_GID = /^gid:\/\/shopify\/ProductVariant\/(\d{1,20})$/;
 
 export const VariantIdInputSchema = z
   .string()
   .regex(/^(\d{1,20}|gid:\/\/shopify\/ProductVariant\/\d{1,20})$/, "digits or gid://shopify/ProductVariant/<digits>")
   .meta({ id: "VariantIdInput", description: "A variant id: `<digits>` or `gid://shopify/ProductVariant/<digits>`.", example: "40000000001" });
-
-/** The digits of a variant id given in either accepted form. */
-export function variantDigits(input: string): string {
-  return VARIANT_GID.exec(input)?.[1] ?? input;
-}
 
 export const AddCartLineRequestSchema = z
   .strictObject({

@@ -1,4 +1,5 @@
 import type { Cart } from "./cart-object.ts";
+import { sha256Hex } from "../sha256.ts";
 
 /**
  * The stub of a holder's cart. The name is the token record's `holder`, never anything the
@@ -15,6 +16,5 @@ export function cartFor(env: Env, holder: string): DurableObjectStub<Cart> {
  */
 export async function requestFingerprint(method: string, path: string, body: unknown): Promise<string> {
   const text = `${method.toUpperCase()} ${path}\n${JSON.stringify(body ?? null)}`;
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return sha256Hex(text);
 }

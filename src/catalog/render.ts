@@ -1,4 +1,5 @@
 import { fromMinor } from "../money.ts";
+import { variantGid } from "./ids.ts";
 import type { CollectionProduct, Product, ProductListItem, Variant } from "./api.ts";
 import { type ProductRecord, variantOptions, variantTitle } from "./layout.ts";
 
@@ -57,7 +58,7 @@ export function renderVariants(record: ProductRecord): Variant[] {
   return record.variants.map(([id, values, price, available]) => ({
     object: "variant",
     id,
-    gid: `gid://shopify/ProductVariant/${id}`,
+    gid: variantGid(id),
     product_handle: record.handle,
     title: variantTitle(values),
     options: variantOptions(names, values),

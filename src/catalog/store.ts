@@ -1,4 +1,5 @@
 import { catalogUnavailable } from "./errors.ts";
+import { variantDigits, variantGid } from "./ids.ts";
 import { BoundedMemo } from "./memo.ts";
 import {
   type CollectionHeader,
@@ -25,7 +26,6 @@ export interface VariantRecord {
   available: boolean;
 }
 
-const VARIANT_GID_PREFIX = "gid://shopify/ProductVariant/";
 
 /**
  * Parsed shards and chunks this isolate has read. Their keys hold the catalog version and a
@@ -34,10 +34,6 @@ const VARIANT_GID_PREFIX = "gid://shopify/ProductVariant/";
  */
 const versionedValues = new BoundedMemo<unknown>(16 * 1024 * 1024);
 
-/** `123` and `gid://shopify/ProductVariant/123` name the same variant. */
-export function normalizeVariantId(id: string): string {
-  return id.startsWith(VARIANT_GID_PREFIX) ? id.slice(VARIANT_GID_PREFIX.length) : id;
-}
 
 /** A page of list lines read from one chunk, still as JSON text (spliced, never parsed). */
 export interface ChunkLines {
@@ -118,7 +114,7 @@ export class CatalogStore {
 
   /** A variant by id (digits or gid), or null for an unknown one. One read, plus the meta when the version is unknown here. */
   async getVariant(version: string, id: string): Promise<VariantRecord | null> {
-    return (await this.getVariants(version, [id])).get(normalizeVariantId(id)) ?? null;
+    return (await this.getVariants(version, [id])).get(variantDigits(id)) ?? null;
   }
 
   /** Variants by id, keyed by digits id; unknown ids are absent. One read per distinct shard. */
@@ -126,7 +122,7 @@ export class CatalogStore {
     const meta = await this.#meta(version);
     const byShard = new Map<number, string[]>();
     for (const raw of ids) {
-      const id = normalizeVariantId(raw);
+      const id = variantDigits(raw);
       if (!/^\d{1,20}$/.test(id)) continue;
       const shard = shardOf(id, meta.variant_shards);
       byShard.set(shard, [...(byShard.get(shard) ?? []), id]);
@@ -152,7 +148,7 @@ function splitLines(text: string): string[] {
 function expandVariant(id: string, v: StoredVariant): VariantRecord {
   return {
     id,
-    gid: `${VARIANT_GID_PREFIX}${id}`,
+    gid: variantGid(id),
     product_handle: v.h,
     product_title: v.t,
     title: v.vt,

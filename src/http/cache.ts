@@ -1,3 +1,4 @@
+import { sha256Hex } from "../sha256.ts";
 /**
  * HTTP caching for anonymous catalog reads: the contract's Cache-Control values, strong content
  * ETags, conditional requests and the Workers Cache API. Nothing here knows about products; the
@@ -16,9 +17,7 @@ export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
  * goes in, so an unchanged product keeps its ETag across catalog publishes.
  */
 export async function strongEtag(body: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body));
-  const hex = [...new Uint8Array(digest, 0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return `"${hex}"`;
+  return `"${await sha256Hex(body, 16)}"`;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
 import { renderCollectionProduct, renderListItem } from "../catalog/render.ts";
 import { optionApiName, type SourceCatalog } from "../catalog/schema.ts";
 import { toMinor } from "../money.ts";
+import { sha256Hex } from "../sha256.ts";
 
 /** One KV write. Values are strings so the same entries feed a binding or `wrangler kv bulk put`. */
 export interface KvEntry {
@@ -27,9 +28,7 @@ export interface KvEntry {
 
 /** SHA-256 of the validated catalog, hex: equal digests mean an identical catalog. */
 export async function catalogDigest(catalog: SourceCatalog): Promise<string> {
-  const bytes = new TextEncoder().encode(JSON.stringify(catalog));
-  const hash = await crypto.subtle.digest("SHA-256", bytes);
-  return [...new Uint8Array(hash)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return sha256Hex(JSON.stringify(catalog));
 }
 
 /** The meta of a version about to be written: counts and shard counts fix every key name. */

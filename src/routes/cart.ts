@@ -7,14 +7,14 @@ import {
   CartQuerySchema,
   IdempotencyKeySchema,
   UpdateCartLineRequestSchema,
-  variantDigits,
 } from "../cart/api.ts";
 import { cartFor, requestFingerprint } from "../cart/cart-client.ts";
+import { variantDigits } from "../catalog/ids.ts";
 import type { CartFailure, CartReply, IdempotencyClaim } from "../cart/failure.ts";
 import { writeLimit } from "../http/write-limit.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { ApiError, catalogUnavailable, invalidRequest, resourceMissing, soldOut } from "../http/errors.ts";
-import { authenticationError } from "../auth/bearer.ts";
+import { authenticationError, docsUrlFor } from "../auth/bearer.ts";
 import { validJson, validQuery } from "../http/validate.ts";
 
 /**
@@ -45,7 +45,7 @@ export function failureToApiError(failure: CartFailure, docsUrl: string | undefi
 /** Answers a cart reply: the Cart, or the contract's error for the failure the object reported. */
 function respond(c: Context<AuthedEnv>, reply: CartReply): Response {
   if (reply.replayed) c.header("Idempotent-Replayed", "true");
-  if (!reply.ok) throw failureToApiError(reply.failure, c.env.DOCS_URL);
+  if (!reply.ok) throw failureToApiError(reply.failure, docsUrlFor(c.req.url, c.env.DOCS_URL));
   return c.json(reply.cart, 200);
 }
 

@@ -6,6 +6,7 @@ import { hashToken } from "../../src/auth/token.ts";
 import { DEV_TOKENS, seedDevTokens } from "../../src/cli/dev-tokens.ts";
 import app from "../../src/index.ts";
 import { BASE, call, cartCall, issueToken, operator, seedVariants, type SeedVariants } from "../helpers/cart.ts";
+import { fetchAs } from "../helpers/worker.ts";
 
 let seed: SeedVariants;
 beforeAll(async () => {
@@ -22,13 +23,6 @@ async function tokensNamespaceDump(): Promise<string[]> {
   return out;
 }
 
-/** The same worker with ENVIRONMENT overridden, as a deployed worker would run. */
-async function fetchAs(environment: string, path: string, init: RequestInit = {}): Promise<Response> {
-  const ctx = createExecutionContext();
-  const res = await app.fetch(new Request(`${BASE}${path}`, init), { ...env, ENVIRONMENT: environment }, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
 
 describe("operator surface", () => {
   it("issues a token once, with a record that names its holder and label", async () => {

@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { firstFreePort } from "../e2e/ports.ts";
+import { firstFreePort } from "../helpers/ports.ts";
 
 /** A tiny static server: one storefront page, on an origin other than the API's. */
 export interface PageServer {

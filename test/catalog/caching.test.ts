@@ -6,7 +6,7 @@ import { publishCatalog } from "../../src/publish/publish.ts";
 import app from "../../src/index.ts";
 import { publishSeedCatalog, seedCatalog } from "../helpers/catalog.ts";
 
-const BASE = "https://storefront.test/api/v1";
+import { API as BASE } from "../helpers/worker.ts";
 const OK = "public, max-age=60, stale-while-revalidate=300";
 
 /** One request through the worker, waiting for its waitUntil work (the Cache API put). */

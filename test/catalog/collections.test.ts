@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CollectionListSchema, CollectionSchema } from "../../src/catalog/api.ts";
 import { publishSeedCatalog, seedCatalog } from "../helpers/catalog.ts";
 
-const BASE = "https://storefront.test/api/v1";
+import { API as BASE } from "../helpers/worker.ts";
 const seed = seedCatalog();
 
 async function get(path: string) {

@@ -2,7 +2,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 
 // Nothing is published in this file: its KV storage is isolated from the other test files.
-const BASE = "https://storefront.test/api/v1";
+import { API as BASE } from "../helpers/worker.ts";
 
 describe("before any catalog is published", () => {
   it.each(["/products", "/products/essential-crew-tee-black", "/products/essential-crew-tee-black/variants", "/collections", "/collections/frontpage"])(

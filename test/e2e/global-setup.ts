@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { startDevServer } from "./dev-server.ts";
+import { startDevServer } from "../helpers/dev-server.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type DevServer, runDevServer } from "../e2e/dev-server.ts";
-import { firstFreePort } from "../e2e/ports.ts";
+import { type DevServer, runDevServer } from "../helpers/dev-server.ts";
+import { firstFreePort } from "../helpers/ports.ts";
 
 /**
  * The restart tests' server: the same `npm run dev` as the e2e suite's, on a state directory

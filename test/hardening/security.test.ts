@@ -1,11 +1,10 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Cart } from "../../src/cart/api.ts";
 import { DEV_TOKENS, seedDevTokens } from "../../src/cli/dev-tokens.ts";
-import app from "../../src/index.ts";
 import { BASE, call, cartCall, issueToken, operator, OPERATOR_SECRET, readCart, seedVariants, type SeedVariants } from "../helpers/cart.ts";
+import { fetchAs } from "../helpers/worker.ts";
 import { originAllowedInTests } from "./answers.ts";
 import { oddString } from "./arbitraries.ts";
 import { fuzzRuns, printFigures, timeoutFor } from "./run-config.ts";
@@ -166,13 +165,6 @@ describe("writes racing a revocation", () => {
   });
 });
 
-/** The worker with ENVIRONMENT overridden, as a deployed worker would run. */
-async function fetchAs(environment: string, path: string, init: RequestInit = {}): Promise<Response> {
-  const ctx = createExecutionContext();
-  const res = await app.fetch(new Request(`${BASE}${path}`, init), { ...env, ENVIRONMENT: environment }, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
 
 describe("development tokens outside development", () => {
   it("refuses every sf_dev_ token for any ENVIRONMENT that is not exactly development", async () => {

@@ -7,7 +7,8 @@ import { bearerInit } from "./bearer.ts";
 import { publishSeedCatalog, seedCatalog } from "./catalog.ts";
 
 /** Shared set-up for the cart, token, auth and CORS tests: real worker, real KV, real DOs. */
-export const BASE = "https://storefront.test";
+export { ORIGIN as BASE } from "./worker.ts";
+import { ORIGIN as BASE } from "./worker.ts";
 export const OPERATOR_SECRET = "test-operator-secret";
 
 export function call(path: string, init: RequestInit = {}): Promise<Response> {

@@ -2,7 +2,7 @@ import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { publishSeedCatalog } from "../helpers/catalog.ts";
 
-const BASE = "https://storefront.test";
+import { ORIGIN as BASE } from "../helpers/worker.ts";
 
 describe("HTTP skeleton", () => {
   it("answers an unknown route with 404 route_not_found in the envelope", async () => {

@@ -11,7 +11,7 @@ import { publishSeedCatalog } from "../helpers/catalog.ts";
  * answers a status the document does not list, fails here.
  */
 
-const BASE = "https://storefront.test";
+import { ORIGIN as BASE } from "../helpers/worker.ts";
 const OPERATOR = { Authorization: "Bearer test-operator-secret" };
 const JSON_TYPE = { "Content-Type": "application/json" };
 
@@ -144,8 +144,14 @@ const cases: Case[] = [
   { op: "getOpenApiDocument", status: 200, name: "the document", request: () => ["/api/v1/openapi.json"] },
   { op: "getRoot", status: 302, name: "to /docs", request: () => ["/"] },
   { op: "getDocs", status: 200, name: "the page", request: () => ["/docs"] },
-  { op: "getDocsScript", status: 200, name: "the script", request: () => ["/docs/app.js"] },
-  { op: "getDocsStyles", status: 200, name: "the style sheet", request: () => ["/docs/styles.css"] },
+  { op: "getDocs", status: 304, name: "If-None-Match", request: () => revalidate("/docs") },
+  { op: "getDocsTry", status: 200, name: "the walk-through", request: () => ["/docs/try"] },
+  { op: "getDocsTry", status: 304, name: "If-None-Match", request: () => revalidate("/docs/try") },
+  { op: "getDocsFile", status: 200, name: "a script", request: () => ["/docs/try.js"] },
+  { op: "getDocsFile", status: 304, name: "If-None-Match", request: () => revalidate("/docs/try.js") },
+  { op: "getDocsFile", status: 404, name: "no such file", request: () => ["/docs/nope.js"] },
+  { op: "getFavicon", status: 200, name: "the icon", request: () => ["/favicon.svg"] },
+  { op: "getFavicon", status: 304, name: "If-None-Match", request: () => revalidate("/favicon.svg") },
 ];
 
 describe("before any catalog is published", () => {

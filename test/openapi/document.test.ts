@@ -7,7 +7,7 @@ import { operations } from "../../src/openapi/openapi.ts";
 import { SEED_EXAMPLES } from "../../src/openapi/seed-examples.ts";
 import { publishSeedCatalog } from "../helpers/catalog.ts";
 
-const BASE = "https://storefront.test";
+import { ORIGIN as BASE } from "../helpers/worker.ts";
 type Json = { [key: string]: unknown };
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 

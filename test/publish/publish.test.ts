@@ -9,7 +9,7 @@ import { CatalogStore } from "../../src/catalog/store.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import { seedCatalog } from "../helpers/catalog.ts";
 
-const BASE = "https://storefront.test/api/v1";
+import { API as BASE } from "../helpers/worker.ts";
 
 async function allKeys(): Promise<string[]> {
   const names: string[] = [];

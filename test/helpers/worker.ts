@@ -1,0 +1,14 @@
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import app from "../../src/index.ts";
+
+/** The origin every in-workerd request is sent to, and the API under it. */
+export const ORIGIN = "https://storefront.test";
+export const API = `${ORIGIN}/api/v1`;
+
+/** The same worker with ENVIRONMENT overridden, as a deployed worker would run. */
+export async function fetchAs(environment: string, path: string, init: RequestInit = {}): Promise<Response> {
+  const ctx = createExecutionContext();
+  const res = await app.fetch(new Request(`${ORIGIN}${path}`, init), { ...env, ENVIRONMENT: environment }, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
