@@ -15,8 +15,8 @@ export function fuzzRuns(ciDefault: number): number {
 }
 
 /**
- * Prints `[hardening] <suite> name=value …` so the README's Reliability figures come from a run:
- * `npm test 2>&1 | grep '\[hardening\]'`.
+ * Prints `[hardening] <suite> name=value …`; the test run gathers these into
+ * test-results/hardening.json (test/helpers/quiet.ts) instead of printing them.
  */
 export function printFigures(suite: string, figures: Record<string, number>): void {
   const parts = Object.entries(figures).map(([name, value]) => `${name}=${value}`);
