@@ -1,7 +1,8 @@
 /**
- * `npm run bench [-- --quick] [-- --json FILE]`: the production bundle in workerd (Miniflare's
- * API, never `wrangler dev`), driven by autocannon over loopback, against the same worker's
- * cheapest route as the ceiling. See the README's performance section for what each figure means.
+ * `npm run bench [-- --quick] [-- --json FILE] [-- --record]`: the production bundle in workerd
+ * (Miniflare's API, never `wrangler dev`), driven by autocannon over loopback, against the same
+ * worker's cheapest route as the ceiling. `--record` (a full run) writes test/bench/last-full-run.json
+ * and test/bench/RESULTS.md from it. test/bench/README.md says what each figure means.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
@@ -12,6 +13,7 @@ import { buildBundle } from "./bundle.ts";
 import { type PublishFigures, readSeedCatalog } from "./fixture.ts";
 import { largeCatalog } from "./large-catalog.ts";
 import { type BenchReport, evaluateTargets, renderReport, type Scenario, scaleRatios } from "./report.ts";
+import { LAST_RUN_JSON, RESULTS_MD, writeResults } from "./results.ts";
 import { BENCH_RATE_LIMIT } from "./runtime.ts";
 import { countScenario, log, type RunSettings, runScenario } from "./scenario.ts";
 
@@ -19,6 +21,7 @@ const { values: args } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
     json: { type: "string" },
+    record: { type: "boolean", default: false },
     products: { type: "string" },
     only: { type: "string" },
     seconds: { type: "string" },
@@ -102,6 +105,12 @@ async function main(): Promise<void> {
     const report: BenchReport = { ...partial, targets: evaluateTargets(partial, largeLabel) };
     process.stdout.write(`${renderReport(report)}\n`);
     if (args.json) await writeFile(args.json, `${JSON.stringify(report, null, 2)}\n`);
+    if (args.record) {
+      if (quick) throw new Error("--record keeps full runs only; drop --quick.");
+      await writeFile(LAST_RUN_JSON, `${JSON.stringify(report, null, 2)}\n`);
+      await writeResults(report);
+      log(`recorded ${LAST_RUN_JSON} and ${RESULTS_MD}`);
+    }
     log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   } finally {
     await rm(work, { recursive: true, force: true });
