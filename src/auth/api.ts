@@ -52,7 +52,23 @@ export const TokenListSchema = z
   .meta({ id: "TokenList", description: "Every token record, revoked ones included, newest first." });
 export type TokenList = z.infer<typeof TokenListSchema>;
 
-export const TokenPathParamsSchema = z.strictObject({ id: z.string() }).meta({ id: "TokenPathParams" });
+export const RevokeByHashRequestSchema = z
+  .strictObject({
+    token_sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .meta({ description: "The SHA-256 of the token, as 64 lower-case hex digits. Never the token itself." }),
+  })
+  .meta({
+    id: "RevokeByHashRequest",
+    description:
+      "Names a token by its SHA-256, the form it is stored in, so a leaked token can be revoked without sending it anywhere. `npm run token -- revoke --token <token>` computes the hash on the operator's machine.",
+    example: { token_sha256: "0c8a5e1f3b7d9c2e4a6f8b0d1c3e5a7f9b2d4c6e8a0f1b3d5c7e9a2b4d6f8c0e" },
+  });
+export type RevokeByHashRequest = z.infer<typeof RevokeByHashRequestSchema>;
+
+/** Path parameters of `/operator/tokens/{id}/…`: an id not shaped like one answers 404 like an unknown one. */
+export const TokenPathParamsSchema = z.strictObject({ id: TokenIdSchema });
 
 /** What the bearer middleware hands to cart and checkout handlers: never the token itself. */
 export interface Principal {

@@ -20,6 +20,16 @@ export function readCredential(header: string | undefined | null): Credential {
 }
 
 /**
+ * Where a 401's `docs_url` points: the reference of the server that answered (its own origin +
+ * `/docs`), so `npm run dev` links to the local page and a deployment to its own. `DOCS_URL`,
+ * when set to an absolute URL, overrides it (docs hosted elsewhere).
+ */
+export function docsUrlFor(requestUrl: string, override: string | undefined): string {
+  if (override && URL.canParse(override)) return override;
+  return new URL("/docs", requestUrl).href;
+}
+
+/**
  * The contract's 401: `authentication_error` with a link to the docs and the RFC 6750
  * challenge, with `error="invalid_token"` when a credential was sent. The message never repeats
  * the credential.
@@ -28,7 +38,7 @@ export function authenticationError(docsUrl: string | undefined, message: string
   const challenge = credentialSent ? 'Bearer realm="storefront", error="invalid_token"' : 'Bearer realm="storefront"';
   return new ApiError(
     401,
-    { type: "authentication_error", message, docs_url: `${docsUrl ?? ""}#authentication` },
+    { type: "authentication_error", message, docs_url: `${docsUrl ?? "/docs"}#authentication` },
     { "WWW-Authenticate": challenge },
   );
 }

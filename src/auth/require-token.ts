@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../http/app-env.ts";
 import type { Principal } from "./api.ts";
-import { authenticationError, readCredential } from "./bearer.ts";
+import { authenticationError, docsUrlFor, readCredential } from "./bearer.ts";
 import { isDevToken, isWellFormedToken } from "./token.ts";
 import { TokenStore } from "./token-store.ts";
 
@@ -19,7 +19,7 @@ export interface AuthedEnv {
  */
 export const requireToken = createMiddleware<AuthedEnv>(async (c, next) => {
   const credential = readCredential(c.req.header("authorization"));
-  const docsUrl = c.env.DOCS_URL;
+  const docsUrl = docsUrlFor(c.req.url, c.env.DOCS_URL);
   if (credential.kind === "none") {
     throw authenticationError(docsUrl, "This operation needs a token: send Authorization: Bearer <token>.", false);
   }

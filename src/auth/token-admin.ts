@@ -43,6 +43,15 @@ export class TokenAdmin {
   }
 
   /**
+   * Revokes the token whose SHA-256 (hex) is `hash`: for an operator who holds a leaked token but
+   * not its id. The CLI hashes the token locally, so the token never travels. Null when unknown.
+   */
+  async revokeByHash(hash: string): Promise<TokenRecord | null> {
+    const record = await this.#store.findByHash(hash);
+    return record ? this.revoke(record.id) : null;
+  }
+
+  /**
    * Issues a new token for the same holder (so the cart carries over) and revokes the old one.
    * Null when the id is unknown.
    */

@@ -45,8 +45,15 @@ export class TokenStore {
   /** The record for a token id, or null. */
   async findById(id: string): Promise<StoredToken | null> {
     const hash = await this.#kv.get(ID_PREFIX + id);
-    if (!hash) return null;
-    const value = await this.#kv.get(HASH_PREFIX + hash, "json");
+    return hash ? this.findByHash(hash) : null;
+  }
+
+  /**
+   * The record stored under a token's SHA-256 (hex), or null: how an operator holding a leaked
+   * token finds it without the token ever leaving their machine.
+   */
+  async findByHash(hash: string): Promise<StoredToken | null> {
+    const value = await this.#kv.get(HASH_PREFIX + hash.toLowerCase(), "json");
     return isStoredToken(value) ? value : null;
   }
 

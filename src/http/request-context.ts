@@ -47,10 +47,24 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Renders an ApiError as the contract's envelope. */
+/** Anything shaped like a token inside a text: its prefix and the token alphabet after it. */
+const TOKEN_IN_TEXT = /sf_[A-Za-z0-9_]*/gi;
+
+/** Replaces every token-shaped value with `sf_…`, so no answer repeats a token it was given. */
+export function redactTokens(text: string): string {
+  return text.replace(TOKEN_IN_TEXT, "sf_…");
+}
+
+/**
+ * Renders an ApiError as the contract's envelope. Messages and params that quote the request
+ * (a path, a parameter name) never carry a token back: token-shaped values are redacted here,
+ * once for every error.
+ */
 export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-  return c.json({ error: error.body }, error.status);
+  const { message, param } = error.body;
+  const body = { ...error.body, message: redactTokens(message), ...(param !== undefined ? { param: redactTokens(param) } : {}) };
+  return c.json({ error: body }, error.status);
 }
 
 /**

@@ -1,7 +1,9 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import app from "../../src/index.ts";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashToken } from "../../src/auth/token.ts";
-import { call, cartCall, issueToken, operator, seedVariants, type SeedVariants } from "../helpers/cart.ts";
+import { BASE, call, cartCall, issueToken, operator, seedVariants, type SeedVariants } from "../helpers/cart.ts";
 
 let seed: SeedVariants;
 beforeAll(async () => {
@@ -11,7 +13,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const DOCS_AUTH = `${env.DOCS_URL}#authentication`;
+/** DOCS_URL is empty in wrangler.toml: a 401 links to the reference of the server that answered. */
+const DOCS_AUTH = `${BASE}/docs#authentication`;
 
 async function expect401(res: Response, tokenSent: boolean): Promise<void> {
   expect(res.status).toBe(401);
@@ -89,6 +92,26 @@ describe("bearer authentication on the cart", () => {
       const res = await call(path, { method, headers: { "Content-Type": "application/json" }, ...(body ? { body } : {}) });
       await expect401(res, false);
     }
+  });
+});
+
+describe("regression: defect 5, a 401's docs_url pointed at storefront.example.com under npm run dev", () => {
+  it("points at the docs page of the server that answered, on the cart, at checkout and on the operator surface", async () => {
+    const origin = "http://localhost:8790";
+    for (const [path, method] of [["/api/v1/cart", "GET"], ["/api/v1/checkouts", "POST"], ["/api/v1/operator/tokens", "GET"]] as const) {
+      const ctx = createExecutionContext();
+      const res = await app.fetch(new Request(`${origin}${path}`, { method }), env, ctx);
+      await waitOnExecutionContext(ctx);
+      expect(res.status, path).toBe(401);
+      expect(((await res.json()) as { error: { docs_url: string } }).error.docs_url).toBe(`${origin}/docs#authentication`);
+    }
+  });
+
+  it("uses DOCS_URL instead when it is set to an absolute URL (docs hosted elsewhere)", async () => {
+    const ctx = createExecutionContext();
+    const res = await app.fetch(new Request(`${BASE}/api/v1/cart`), { ...env, DOCS_URL: "https://docs.example.org/storefront" }, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(((await res.json()) as { error: { docs_url: string } }).error.docs_url).toBe("https://docs.example.org/storefront#authentication");
   });
 });
 
