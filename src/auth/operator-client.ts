@@ -1,8 +1,9 @@
 import type { IssuedToken, TokenList, TokenRecord } from "./api.ts";
 
 /**
- * The token CLI's logic without Node: argument parsing and a client of the operator surface.
- * Kept free of Node APIs so the tests run it in workerd against the real worker.
+ * The token CLI's logic without Node: the parsed command and a client of the operator surface
+ * (argument parsing lives in `src/cli/token.ts`). Kept free of Node APIs so the tests run it in
+ * workerd against the real worker.
  */
 
 export type TokenAction = "issue" | "revoke" | "rotate" | "list";
@@ -12,76 +13,11 @@ export interface TokenCommand {
   target: "local" | "remote";
   label?: string;
   id?: string;
+  /** revoke by the token itself: its SHA-256 (hex), computed on the operator's machine. Never the token. */
+  tokenSha256?: string;
   url?: string;
   /** Local state directory for the dev server this command may start (wrangler's --persist-to). */
   persistTo?: string;
-}
-
-/** A mistake in the command line: printed with the usage, exit code 2. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
-
-export const USAGE = `Usage: npm run token -- <issue|revoke|rotate|list> [--local|--remote] [--label NAME] [--id TOKEN_ID] [--url URL] [--persist-to DIR]
-
-  issue   [--label NAME]   issue a token for a new holder (new, empty cart); prints the token once
-  revoke  --id TOKEN_ID    revoke a token; its next cart request fails
-  rotate  --id TOKEN_ID    new token for the same holder (the cart carries over); the old one is revoked
-  list                     list token records (never tokens or hashes)
-
-  --local   (default) the running dev server at --url (default http://localhost:8787), or, when
-            none answers, a dev server started for this one command on the same local state
-            (.wrangler/state, or --persist-to DIR)
-  --remote  the deployed worker at --url (or STOREFRONT_URL); needs OPERATOR_SECRET in the environment`;
-
-const ACTIONS: readonly string[] = ["issue", "revoke", "rotate", "list"];
-
-/** Parses `npm run token -- …` arguments. */
-export function parseTokenArgs(argv: readonly string[]): TokenCommand {
-  const [action, ...rest] = argv;
-  if (!action || !ACTIONS.includes(action)) throw new UsageError(`Unknown or missing command: ${action ?? "(none)"}`);
-  const command: TokenCommand = { action: action as TokenAction, target: "local" };
-  let targets = 0;
-  for (let i = 0; i < rest.length; i += 1) {
-    const flag = rest[i];
-    const [name, inline] = flag?.startsWith("--") && flag.includes("=") ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)] : [flag, undefined];
-    const value = (): string => {
-      const v = inline ?? rest[++i];
-      if (v === undefined || v === "") throw new UsageError(`${name} needs a value`);
-      return v;
-    };
-    switch (name) {
-      case "--local":
-      case "--remote":
-        command.target = name === "--local" ? "local" : "remote";
-        targets += 1;
-        break;
-      case "--label":
-        command.label = value();
-        break;
-      case "--id":
-        command.id = value();
-        break;
-      case "--url":
-        command.url = value();
-        break;
-      case "--persist-to":
-        command.persistTo = value();
-        break;
-      default:
-        throw new UsageError(`Unknown option: ${flag}`);
-    }
-  }
-  if (targets > 1) throw new UsageError("Give --local or --remote, not both.");
-  if ((command.action === "revoke" || command.action === "rotate") && !command.id) {
-    throw new UsageError(`${command.action} needs --id TOKEN_ID (see: npm run token -- list)`);
-  }
-  if (command.target === "remote" && command.persistTo !== undefined) throw new UsageError("--persist-to applies to --local only.");
-  if (command.action !== "issue" && command.label !== undefined) throw new UsageError("--label applies to issue only.");
-  return command;
 }
 
 /** A non-2xx answer from the operator surface, with the envelope's message (never a token). */
@@ -120,6 +56,11 @@ export class OperatorClient {
     return this.#call(`/${encodeURIComponent(id)}/revoke`, "POST");
   }
 
+  /** Revokes the token whose SHA-256 this is; the token itself is never sent. */
+  revokeByHash(tokenSha256: string): Promise<TokenRecord> {
+    return this.#call("/revoke", "POST", { token_sha256: tokenSha256 });
+  }
+
   rotate(id: string): Promise<IssuedToken> {
     return this.#call(`/${encodeURIComponent(id)}/rotate`, "POST");
   }
@@ -148,7 +89,7 @@ export async function runTokenCommand(command: TokenCommand, client: OperatorCli
       return [`Rotated ${command.id} (now revoked) into ${describe(issued)}`, "The new token is shown this once. Store it now:", issued.token];
     }
     case "revoke": {
-      const record = await client.revoke(command.id ?? "");
+      const record = command.tokenSha256 !== undefined ? await client.revokeByHash(command.tokenSha256) : await client.revoke(command.id ?? "");
       return [`Revoked ${describe(record)}`];
     }
     case "list": {

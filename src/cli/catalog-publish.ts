@@ -1,50 +1,66 @@
-// npm run catalog:publish -- [--local|--remote] [--persist-to DIR] [--dry-run] [file]
-import { readFileSync } from "node:fs";
+// npm run catalog:publish -- [--local|--remote] [--persist-to DIR] [--dry-run] [file]   (--help for usage)
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { type PublishProgress, publishCatalog, publishTo } from "../publish/publish.ts";
 import { remoteTarget } from "../publish/remote.ts";
 import { CatalogValidationError } from "../catalog/schema.ts";
+import { defineCli, InputError, runCli, UsageError } from "./args.ts";
+import { readJsonFile } from "./json-file.ts";
 import { openLocalEnv } from "./local-env.ts";
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
+const cli = defineCli({
+  command: "npm run catalog:publish",
+  args: "[file]",
+  summary:
+    "Validates a catalog file (default seed/catalog.json), writes it as a new catalog version, then switches the live pointer to it in one write. The previous version is kept for catalog:rollback.",
+  positionals: { max: 1 },
   options: {
-    local: { type: "boolean" },
-    remote: { type: "boolean" },
-    "persist-to": { type: "string" },
-    "dry-run": { type: "boolean" },
-    "if-changed": { type: "boolean" },
-    version: { type: "string" },
+    local: { type: "boolean", help: "publish into local state, where npm run dev reads (the default)" },
+    remote: { type: "boolean", help: "publish into the deployed CATALOG namespace (wrangler kv --remote)" },
+    "persist-to": { type: "string", value: "DIR", help: "local state directory, as given to npm run dev -- --persist-to" },
+    "dry-run": { type: "boolean", help: "with --remote: print every wrangler command, run none" },
+    "if-changed": { type: "boolean", help: "do nothing when the same catalog is already live" },
+    version: { type: "string", value: "NAME", help: "name the new version (1-64 of A-Z a-z 0-9 _ -) instead of a timestamp" },
   },
+  notes: "A catalog that fails validation publishes nothing; the message names the product and field (exit 2).",
 });
 
-/** Progress on one line (a TTY) or every 10% (logs), so long publishes show they are alive. */
-function progressPrinter(dryRun: boolean): (p: PublishProgress) => void {
+/**
+ * Progress on one line (a TTY) or every 10% (logs), so long publishes show they are alive. A dry
+ * run says what would happen, never that it happened.
+ */
+function progressPrinter(say: (line: string) => void, dryRun: boolean): (p: PublishProgress) => void {
   let lastTenth = -1;
+  const written = dryRun ? "entries prepared, none written" : "entries written";
   return (p) => {
-    if (p.phase === "validated") console.log(`Catalog is valid: writing ${p.total} KV entries.`);
+    if (p.phase === "validated") say(`Catalog is valid: ${dryRun ? "would write" : "writing"} ${p.total} KV entries.`);
     if (p.phase === "writing") {
       const tenth = Math.floor((p.written / p.total) * 10);
-      if (process.stdout.isTTY) process.stdout.write(`\r  ${p.written}/${p.total} entries written`);
-      else if (tenth > lastTenth) console.log(`  ${p.written}/${p.total} entries written`);
+      if (process.stdout.isTTY) process.stdout.write(`\r${dryRun ? "(dry run) " : ""}  ${p.written}/${p.total} ${written}`);
+      else if (tenth > lastTenth) say(`  ${p.written}/${p.total} ${written}`);
       lastTenth = tenth;
     }
-    if (p.phase === "switched") console.log(`${process.stdout.isTTY ? "\n" : ""}${dryRun ? "(dry run) " : ""}Pointer switched: the new catalog is live.`);
+    if (p.phase === "switched") {
+      if (process.stdout.isTTY) process.stdout.write("\n");
+      say(dryRun ? "Pointer not switched: the live catalog is unchanged." : "Pointer switched: the new catalog is live.");
+    }
   };
 }
 
-async function main(): Promise<void> {
-  if (values.local && values.remote) throw new Error("Choose one of --local and --remote.");
-  const file = positionals[0] ?? "seed/catalog.json";
-  const input: unknown = JSON.parse(readFileSync(file, "utf8"));
-  const dryRun = values["dry-run"] ?? false;
-  const options = { onProgress: progressPrinter(dryRun), skipIfLive: values["if-changed"] ?? false, ...(values.version ? { version: values.version } : {}) };
+async function publish(values: ReturnType<typeof cli.parse>["values"], file: string): Promise<void> {
+  if (values.local && values.remote) throw new UsageError("Choose one of --local and --remote.");
+  if (values["dry-run"] && !values.remote) throw new UsageError("--dry-run applies to --remote only (a local publish touches nothing but local state).");
+  if (values.remote && values["persist-to"] !== undefined) throw new UsageError("--persist-to applies to --local only.");
+  const dryRun = values["dry-run"];
+  // A dry run says so on every line it prints, wrangler's commands included.
+  const prefix = dryRun ? "(dry run) " : "";
+  const say = (line: string) => console.log(`${prefix}${line}`);
+  const input = readJsonFile(file);
+  const options = { onProgress: progressPrinter(say, dryRun), skipIfLive: values["if-changed"], ...(values.version ? { version: values.version } : {}) };
   const started = Date.now();
   let result;
   if (values.remote) {
-    console.log(`Publishing ${file} to the remote CATALOG namespace${values["dry-run"] ? " (dry run: nothing is executed)" : ""}.`);
-    const target = remoteTarget({ dryRun: values["dry-run"] ?? false });
+    say(`Publishing ${file} to the remote CATALOG namespace${dryRun ? ": nothing is executed" : ""}.`);
+    const target = remoteTarget({ dryRun, log: say });
     try {
       result = await publishTo(target, input, options);
     } finally {
@@ -52,7 +68,7 @@ async function main(): Promise<void> {
     }
   } else {
     const persist = values["persist-to"];
-    console.log(`Publishing ${file} to local state${persist ? ` in ${persist}` : ""}.`);
+    say(`Publishing ${file} to local state${persist ? ` in ${persist}` : ""}.`);
     const local = await openLocalEnv(persist ? join(persist, "v3") : undefined);
     try {
       result = await publishCatalog(local.env.CATALOG, input, options);
@@ -61,12 +77,18 @@ async function main(): Promise<void> {
     }
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  if (result.skipped) console.log(`Catalog ${result.version} is already live: nothing written.`);
-  else console.log(`${dryRun ? "(dry run) " : ""}Published catalog ${result.version}: ${result.products} products, ${result.entries} entries in ${seconds} s. Previous: ${result.previous ?? "none"}; ${result.deleted} stale keys deleted.`);
+  if (result.skipped) say(`Catalog ${result.version} is already live: nothing written.`);
+  else say(`${dryRun ? "Would publish" : "Published"} catalog ${result.version}: ${result.products} products, ${result.entries} entries in ${seconds} s. Previous: ${result.previous ?? "none"}; ${result.deleted} stale keys deleted.`);
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof CatalogValidationError) console.error(`${error.message}\nNothing was published.`);
-  else console.error(error instanceof Error ? error.message : String(error));
-  process.exitCode = 1;
+await runCli(cli, async () => {
+  const { values, positionals } = cli.parse();
+  const file = positionals[0] ?? "seed/catalog.json";
+  try {
+    await publish(values, file);
+  } catch (error) {
+    // The file, then the product and field at fault.
+    if (error instanceof CatalogValidationError) throw new InputError(`${error.message}\nNothing was published.`, { file });
+    throw error;
+  }
 });

@@ -1,22 +1,37 @@
-// npm run catalog:rollback -- [--local|--remote] [--persist-to DIR] [--dry-run]
+// npm run catalog:rollback -- [--local|--remote] [--persist-to DIR] [--dry-run]   (--help for usage)
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { rollbackCatalog, rollbackTo } from "../publish/publish.ts";
 import { remoteTarget } from "../publish/remote.ts";
+import { defineCli, runCli, UsageError } from "./args.ts";
 import { openLocalEnv } from "./local-env.ts";
 
-const { values } = parseArgs({
-  options: { local: { type: "boolean" }, remote: { type: "boolean" }, "persist-to": { type: "string" }, "dry-run": { type: "boolean" } },
+const cli = defineCli({
+  command: "npm run catalog:rollback",
+  summary: "Makes the previous catalog version live again with one pointer switch; run it again to return.",
+  options: {
+    local: { type: "boolean", help: "local state, where npm run dev reads (the default)" },
+    remote: { type: "boolean", help: "the deployed CATALOG namespace (wrangler kv --remote)" },
+    "persist-to": { type: "string", value: "DIR", help: "local state directory, as given to npm run dev -- --persist-to" },
+    "dry-run": { type: "boolean", help: "with --remote: print every wrangler command, run none" },
+  },
 });
 
 /** One pointer switch back to the previous version; run it again to return. */
 async function main(): Promise<void> {
-  if (values.local && values.remote) throw new Error("Choose one of --local and --remote.");
+  const { values } = cli.parse();
+  if (values.local && values.remote) throw new UsageError("Choose one of --local and --remote.");
+  if (values["dry-run"] && !values.remote) throw new UsageError("--dry-run applies to --remote only.");
+  if (values.remote && values["persist-to"] !== undefined) throw new UsageError("--persist-to applies to --local only.");
+  const prefix = values["dry-run"] ? "(dry run) " : "";
+  const say = (line: string) => console.log(`${prefix}${line}`);
   let result;
   if (values.remote) {
-    const target = remoteTarget({ dryRun: values["dry-run"] ?? false });
+    const target = remoteTarget({ dryRun: values["dry-run"], log: say });
     try {
       result = await rollbackTo(target);
+    } catch (error) {
+      // A dry run reads nothing either, so it cannot see a previous version; it still says it is one.
+      throw prefix && error instanceof Error ? new Error(`${prefix}${error.message}`) : error;
     } finally {
       target.dispose();
     }
@@ -29,10 +44,7 @@ async function main(): Promise<void> {
       await local.dispose();
     }
   }
-  console.log(`Rolled back: catalog ${result.version} is live again (${result.previous} kept; roll back again to return to it).`);
+  say(`Rolled back: catalog ${result.version} is live again (${result.previous} kept; roll back again to return to it).`);
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exitCode = 1;
-});
+await runCli(cli, main);

@@ -10,13 +10,25 @@ export const DEV_TOKENS = [
   { token: "sf_dev_LocalToken_B2", id: "tok_dev_B2", holder: "hld_dev_B2", label: "development B2" },
 ] as const;
 
+/** Which dev tokens work in this local state, and the ids of those that were revoked. */
+export interface DevTokenState {
+  working: string[];
+  revokedIds: string[];
+}
+
 /**
  * Seeds the development tokens into `env.TOKENS` (local state, via `openLocalEnv`). Idempotent:
- * a token already present is left as it is, revoked or not, so `npm run dev` can run it every time.
+ * a token already present is left as it is, revoked or not, so `npm run dev` can run it every
+ * time; the answer says which ones work, so only those are announced.
  */
-export async function seedDevTokens(env: Pick<Env, "TOKENS">): Promise<void> {
+export async function seedDevTokens(env: Pick<Env, "TOKENS">): Promise<DevTokenState> {
   const store = new TokenStore(env.TOKENS);
+  const state: DevTokenState = { working: [], revokedIds: [] };
   for (const { token, id, holder, label } of DEV_TOKENS) {
     await store.seed(token, { id, holder, label });
+    const record = await store.findByToken(token);
+    if (record && !record.revoked_at) state.working.push(token);
+    else state.revokedIds.push(id);
   }
+  return state;
 }

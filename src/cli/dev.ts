@@ -1,67 +1,84 @@
-// npm run dev -- [--persist-to DIR]   (PORT=8787 by default)
+// npm run dev -- [--persist-to DIR] [--port N]   (PORT=8787 by default; --help for usage)
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { publishCatalog } from "../publish/publish.ts";
 import { CatalogValidationError } from "../catalog/schema.ts";
-import { openLocalEnv } from "./local-env.ts";
+import { defineCli, InputError, runCli, UsageError } from "./args.ts";
+import { readJsonFile } from "./json-file.ts";
+import { seedDevTokens } from "./dev-tokens.ts";
+import { openLocalEnv, quietWranglerEnv } from "./local-env.ts";
 
-const { values } = parseArgs({ options: { "persist-to": { type: "string" } } });
-const persistTo = values["persist-to"];
-const port = process.env.PORT ?? "8787";
+const SEED = "seed/catalog.json";
 
-/** Seeds the local dev tokens when the cart issue's seeder is present; warns and goes on if not. */
-async function seedTokens(env: Env): Promise<void> {
-  try {
-    const module = (await import("./dev-tokens.ts")) as { seedDevTokens: (env: Env) => Promise<void> };
-    await module.seedDevTokens(env);
-    console.log("Dev tokens ready: sf_dev_LocalToken_A1, sf_dev_LocalToken_B2.");
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code !== "ERR_MODULE_NOT_FOUND") throw error;
-    console.warn("Warning: src/cli/dev-tokens.ts is missing, so no dev tokens were seeded.");
-  }
+const cli = defineCli({
+  command: "npm run dev",
+  summary: `Publishes the seed catalog (${SEED}) and the two development tokens into local state unless they are there already, then serves the API and /docs with wrangler dev in development mode.`,
+  options: {
+    port: { type: "integer", value: "N", min: 1, max: 65535, help: "port to serve on, else the PORT variable, else 8787" },
+    "persist-to": { type: "string", value: "DIR", help: "keep local state (catalog, tokens, carts) in DIR instead of .wrangler/state" },
+  },
+  notes: `Operator tools on the same state: npm run catalog:publish, npm run catalog:rollback and
+npm run token (each with --persist-to DIR when you used it here).`,
+});
+
+/** PORT from the environment, refused with a clear message when it is not a port number. */
+function portFromEnv(): number {
+  const raw = process.env.PORT;
+  if (raw === undefined || raw === "") return 8787;
+  const port = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`PORT must be a port number from 1 to 65535; got ${JSON.stringify(raw)}.`);
+  return port;
 }
 
 /**
  * Prepares local state (`wrangler dev` reads the same files: `.wrangler/state/v3`, or DIR/v3
  * with --persist-to DIR): publishes the seed catalog unless it is already live, seeds the dev
- * tokens, then hands over to `wrangler dev` with the development settings.
+ * tokens, and announces the tokens that work in this state.
  */
-async function prepare(): Promise<void> {
+async function prepare(persistTo: string | undefined): Promise<void> {
+  const seed = readJsonFile(SEED);
   const local = await openLocalEnv(persistTo ? join(persistTo, "v3") : undefined);
   try {
-    const seed: unknown = JSON.parse(readFileSync("seed/catalog.json", "utf8"));
-    const result = await publishCatalog(local.env.CATALOG, seed, { skipIfLive: true });
+    let result;
+    try {
+      result = await publishCatalog(local.env.CATALOG, seed, { skipIfLive: true });
+    } catch (error) {
+      if (error instanceof CatalogValidationError) throw new InputError(error.message, { file: SEED });
+      throw error;
+    }
     console.log(result.skipped ? `Seed catalog ${result.version} is already live.` : `Published the seed catalog as ${result.version}.`);
-    await seedTokens(local.env);
+    const tokens = await seedDevTokens(local.env);
+    if (tokens.working.length > 0) console.log(`Dev tokens ready: ${tokens.working.join(", ")}.`);
+    if (tokens.revokedIds.length > 0) {
+      console.log(`Revoked in this local state, so not listed: ${tokens.revokedIds.join(", ")} (npm run token -- issue gives a new token; fresh state, e.g. --persist-to a new DIR, brings the dev tokens back).`);
+    }
   } finally {
     await local.dispose();
   }
 }
 
-function serve(): void {
+function serve(port: number, persistTo: string | undefined): void {
   const local = join(process.cwd(), "node_modules", ".bin", "wrangler");
   const args = [
     "dev",
-    "--port", port,
+    "--port", String(port),
     "--var", "ENVIRONMENT:development",
+    "--var", "CATALOG_POINTER_TTL_MS:0",
     "--var", "ALLOWED_ORIGINS:http://localhost:*,http://127.0.0.1:*",
     "--var", "OPERATOR_SECRET:dev-operator-secret",
     ...(persistTo ? ["--persist-to", persistTo] : []),
   ];
-  const child = spawn(existsSync(local) ? local : "wrangler", args, { stdio: "inherit", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
+  const child = spawn(existsSync(local) ? local : "wrangler", args, { stdio: "inherit", env: quietWranglerEnv() });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   child.on("exit", (code, signal) => {
     process.exitCode = code ?? (signal ? 1 : 0);
   });
 }
 
-prepare()
-  .then(serve)
-  .catch((error: unknown) => {
-    if (error instanceof CatalogValidationError) console.error(`seed/catalog.json is invalid:\n${error.message}`);
-    else console.error(error instanceof Error ? error.message : String(error));
-    process.exitCode = 1;
-  });
+await runCli(cli, async () => {
+  const { values } = cli.parse();
+  const port = values.port ?? portFromEnv();
+  await prepare(values["persist-to"]);
+  serve(port, values["persist-to"]);
+});

@@ -1,31 +1,46 @@
-import { getPlatformProxy } from "wrangler";
 
-/** The bindings of the project's wrangler.toml, backed by the state `wrangler dev` reads. */
+/** The KV bindings of the project's wrangler.toml, backed by the state `wrangler dev` reads. */
 export interface LocalEnv {
-  env: Env;
+  env: Pick<Env, "CATALOG" | "TOKENS">;
   dispose: () => Promise<void>;
 }
+
+/** What `wrangler dev` persists into by default (`--persist-to DIR` makes it DIR/v3). */
+const DEFAULT_STATE = ".wrangler/state/v3";
 
 /**
  * Opens the local state that `wrangler dev` uses (`.wrangler/state/v3`, or `persistPath`), so
  * operator tools write exactly where the dev server reads. Always `dispose()` when done.
  *
- * Only KV is used through it. The proxy cannot run the Cart Durable Object and says so in a
- * warning that would alarm a new user of `npm run dev`, so wrangler's log is kept to errors while
- * it starts (and restored, so a `wrangler dev` started afterwards logs as usual).
+ * The tools only need KV, so this runs an empty worker with just the KV namespaces wrangler.toml
+ * declares (read through wrangler, so ids never drift). wrangler's getPlatformProxy would also
+ * bind the Cart Durable Object to a worker that cannot export it, which makes workerd warn that
+ * carts "will fail at runtime"; and `cf: false` keeps Miniflare from fetching Request.cf data
+ * from the internet (a stack trace when offline) for a worker that never serves a request.
  */
-export async function openLocalEnv(persistPath?: string): Promise<LocalEnv> {
-  const logLevel = process.env.WRANGLER_LOG;
-  process.env.WRANGLER_LOG = "error";
-  try {
-    const proxy = await getPlatformProxy<Env>({
-      configPath: "wrangler.toml",
-      persist: persistPath ? { path: persistPath } : true,
-      remoteBindings: false,
-    });
-    return { env: proxy.env, dispose: () => proxy.dispose() };
-  } finally {
-    if (logLevel === undefined) delete process.env.WRANGLER_LOG;
-    else process.env.WRANGLER_LOG = logLevel;
-  }
+export async function openLocalEnv(persistPath: string = DEFAULT_STATE): Promise<LocalEnv> {
+  // Loaded here, not at the top: they take seconds, and --help or a usage error should not wait.
+  const [{ convertV4MiniflareOptions, Log, LogLevel, Miniflare }, { unstable_getMiniflareWorkerOptions }] = await Promise.all([import("miniflare"), import("wrangler")]);
+  const { workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml");
+  const kvNamespaces = (workerOptions as { kvNamespaces?: Record<string, string | { id: string }> }).kvNamespaces ?? {};
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      cf: false,
+      log: new Log(LogLevel.WARN),
+      resourcePersistencePath: persistPath,
+      workers: [{ name: "storefront-local-state", modules: true, script: "export default {};", kvNamespaces }],
+    }),
+  );
+  const env = await mf.getBindings<Pick<Env, "CATALOG" | "TOKENS">>();
+  return { env, dispose: () => mf.dispose() };
+}
+
+/**
+ * The environment for a `wrangler dev` the tools start: no metrics, and no fetch of Request.cf
+ * data from workers.cloudflare.com (offline it fails with two stack traces per start; the
+ * worker never reads `request.cf`, so Miniflare's placeholder is enough; set
+ * CLOUDFLARE_CF_FETCH_ENABLED=true to fetch it anyway).
+ */
+export function quietWranglerEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? "false" };
 }

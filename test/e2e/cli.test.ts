@@ -1,0 +1,184 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli, STACK_FRAME } from "../helpers/cli.ts";
+
+/** The operator CLIs as the README names them: file under src/cli/ and npm script. */
+const COMMANDS = [
+  ["dev", "npm run dev"],
+  ["catalog-generate", "npm run catalog:generate"],
+  ["catalog-publish", "npm run catalog:publish"],
+  ["catalog-rollback", "npm run catalog:rollback"],
+  ["token", "npm run token"],
+] as const;
+
+const scratch = mkdtempSync(join(tmpdir(), "storefront-cli-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("every operator CLI: --help", () => {
+  it.each(COMMANDS)("%s --help prints its usage and exits 0", async (name, script) => {
+    for (const args of [["--help"], ["-h"]]) {
+      const run = await runCli(name, args);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout.startsWith(`Usage: ${script} -- `)).toBe(true);
+      expect(run.stdout).toContain("--help");
+      expect(run.stderr).toBe("");
+    }
+  });
+
+  it("token <command> --help is help too, not an error", async () => {
+    const run = await runCli("token", ["revoke", "--help"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("revoke  --token TOKEN");
+    expect(run.stderr).toBe("");
+  });
+});
+
+describe("every operator CLI: a mistyped option", () => {
+  it.each(COMMANDS)("%s --lcoal says which option is wrong and exits 2, without a stack trace", async (name) => {
+    const run = await runCli(name, name === "token" ? ["list", "--lcoal"] : ["--lcoal"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("Unknown option --lcoal.");
+    expect(run.stderr).toContain("--help");
+    expect(run.stderr).not.toMatch(STACK_FRAME);
+    expect(run.stdout).toBe("");
+  });
+
+  it("suggests the option a typo meant", async () => {
+    const run = await runCli("catalog-publish", ["--lcoal"]);
+    expect(run.stderr).toContain("Did you mean --local?");
+  });
+
+  it.each([
+    [["--products", "-5"], "--products", '"-5"'],
+    [["--products=-5"], "--products", '"-5"'],
+    [["--products", "ten"], "--products", '"ten"'],
+    [["--products", "1.5"], "--products", '"1.5"'],
+    [["--seed", "abc"], "--seed", '"abc"'],
+    [["--seed"], "--seed", "needs a value"],
+    [["--out"], "--out", "needs a value"],
+  ])("catalog:generate %j names %s and exits 2", async (args, option, detail) => {
+    const run = await runCli("catalog-generate", args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(option);
+    expect(run.stderr).toContain(detail);
+    expect(run.stderr).not.toMatch(STACK_FRAME);
+    expect(run.stdout).toBe("");
+  });
+
+  it("refuses a non-numeric PORT for npm run dev, naming it", async () => {
+    const run = await runCli("dev", [], { env: { PORT: "eighty" } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("PORT must be a port number");
+    expect(run.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it.each([
+    [["delete"], "Unknown command"],
+    [[], "Missing command"],
+    [["revoke"], "--id TOKEN_ID or --token TOKEN"],
+    [["revoke", "--id", "tok_x", "--token", `sf_live_${"a".repeat(44)}`], "--id TOKEN_ID or --token TOKEN"],
+    [["list", "--token", `sf_live_${"a".repeat(44)}`], "--token applies to revoke only"],
+    [["rotate"], "rotate needs --id"],
+    [["list", "--local", "--remote"], "--local or --remote"],
+    [["issue", "--label"], "--label needs a value"],
+  ])("token %j is a usage error (exit 2)", async (args, message) => {
+    const run = await runCli("token", args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it("does not repeat a malformed --token it refuses", async () => {
+    const almost = "sf_live_not a token!";
+    const run = await runCli("token", ["revoke", "--token", almost]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--token is not a storefront token");
+    expect(run.stderr + run.stdout).not.toContain("not a token!");
+  });
+});
+
+describe("catalog:publish and npm run dev: a broken JSON file", () => {
+  it.each([
+    ['{"currency": "USD",\n  "products": [1, 2,, 3]}', "2:21"],
+    ['{"currency": "USD",\n  "products": }', "2:15"],
+    ['{"currency": "USD",\n  "products": [', "2:16"],
+    ['{"currency": "USD"}\n}', "2:1"],
+  ])("names the file, the line and the column (%j at %s) and publishes nothing", async (text, position) => {
+    const file = join(scratch, `broken-${position.replace(":", "-")}.json`);
+    writeFileSync(file, text);
+    const run = await runCli("catalog-publish", ["--persist-to", join(scratch, "state"), file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:${position}: invalid JSON: `));
+    expect(run.stderr).not.toMatch(STACK_FRAME);
+    expect(run.stdout).not.toContain("Published");
+  });
+
+  it("names a file that is not there", async () => {
+    const run = await runCli("catalog-publish", [join(scratch, "missing.json")]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(`${join(scratch, "missing.json")}: no such file`);
+  });
+
+  it("names the file, then the product and field, for a catalog that fails validation", async () => {
+    const seed = JSON.parse(readFileSync("seed/catalog.json", "utf8")) as { products: { handle: string; title: unknown }[] };
+    seed.products[0]!.title = 42;
+    const file = join(scratch, "invalid.json");
+    writeFileSync(file, JSON.stringify(seed));
+    const run = await runCli("catalog-publish", ["--persist-to", join(scratch, "state"), file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.startsWith(`${file}: The catalog is invalid:`)).toBe(true);
+    expect(run.stderr).toContain(seed.products[0]!.handle);
+    expect(run.stderr).toContain("title");
+    expect(run.stderr).toContain("Nothing was published.");
+  });
+});
+
+describe("--remote --dry-run", () => {
+  it("catalog:publish marks every line it prints as a dry run and claims nothing went live", async () => {
+    const run = await runCli("catalog-publish", ["--remote", "--dry-run", "seed/catalog.json"]);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines.length).toBeGreaterThan(4);
+    for (const line of lines) expect(line).toMatch(/^\(dry run\) /);
+    expect(run.stdout).not.toMatch(/\bentries written\b|the new catalog is live|\bPublished catalog/);
+    expect(run.stdout).toContain("Would publish catalog");
+  });
+
+  it("catalog:rollback marks its lines too, its error included", async () => {
+    const run = await runCli("catalog-rollback", ["--remote", "--dry-run"]);
+    for (const line of (run.stdout + run.stderr).trimEnd().split("\n")) expect(line).toMatch(/^\(dry run\) /);
+  });
+
+  it("--dry-run without --remote is refused instead of publishing for real under a dry-run label", async () => {
+    for (const name of ["catalog-publish", "catalog-rollback"]) {
+      const run = await runCli(name, ["--dry-run"]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("--dry-run applies to --remote only");
+    }
+  });
+});
+
+describe("catalog:generate without --out", () => {
+  it("refuses on a terminal, saying to give --out (exit 2)", () => {
+    // `script` gives the command a pseudo-terminal as its stdout, as an operator's shell would.
+    const command = `${process.execPath} src/cli/catalog-generate.ts --products 3`;
+    const run = spawnSync("script", ["-qec", command, "/dev/null"], { encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" } });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toContain("Give --out FILE");
+    expect(run.stdout).not.toContain('"products"');
+  });
+
+  it("writes the catalog to stdout when it is redirected, and to --out FILE", async () => {
+    const piped = await runCli("catalog-generate", ["--products", "3", "--seed", "7"]);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect((JSON.parse(piped.stdout) as { products: unknown[] }).products).toHaveLength(3);
+    const out = join(scratch, "generated.json");
+    const written = await runCli("catalog-generate", ["--products", "3", "--seed", "7", "--out", out]);
+    expect(written.code).toBe(0);
+    expect(written.stdout).toBe("");
+    expect(readFileSync(out, "utf8")).toBe(piped.stdout);
+  });
+});
