@@ -3,12 +3,14 @@ import type { AppEnv } from "./http/app-env.ts";
 import { allowlistCors, publicCors } from "./http/cors.ts";
 import { notFoundHandler, onError, requestContext } from "./http/request-context.ts";
 import { RouteTable } from "./http/route-table.ts";
+import { apiReference } from "./openapi/openapi.ts";
 import { auth } from "./routes/auth.ts";
 import { cart } from "./routes/cart.ts";
 import { checkouts } from "./routes/checkouts.ts";
 import { collections } from "./routes/collections.ts";
-import { docs, openapi } from "./routes/docs.ts";
+import { docs } from "./routes/docs.ts";
 import { health } from "./routes/health.ts";
+import { openapi, operatorOpenapi } from "./routes/openapi.ts";
 import { operator } from "./routes/operator.ts";
 import { products } from "./routes/products.ts";
 
@@ -19,8 +21,10 @@ const catalogCors = publicCors(routeTable);
 const privateCors = allowlistCors(routeTable);
 
 /**
- * The v1 API. Chained so its type can feed `hc<AppType>` in a typed client. A `/x/*` pattern
- * also matches `/x`, so each CORS middleware is mounted once per resource.
+ * The storefront's v1 API. Chained so its type can feed `hc<AppType>` in a typed client. A `/x/*`
+ * pattern also matches `/x`, so each CORS middleware is mounted once per resource. The operator's
+ * surface is mounted beside it, not in it: neither the public client nor the public document
+ * carries it.
  */
 const api = new Hono<AppEnv>()
   .use("/products/*", catalogCors)
@@ -34,15 +38,21 @@ const api = new Hono<AppEnv>()
   .route("/cart", cart)
   .route("/checkouts", checkouts)
   .route("/auth", auth)
-  .route("/operator", operator)
   .route("/openapi.json", openapi)
   .route("/health", health);
 
-const app = new Hono<AppEnv>().use(requestContext()).route("/api/v1", api).route("/", docs);
+/** The operator's token surface and its own document, behind the operator secret (see `requireOperator`). */
+const operatorApi = new Hono<AppEnv>().route("/", operator).route("/openapi.json", operatorOpenapi);
+
+const app = new Hono<AppEnv>().use(requestContext()).route("/api/v1", api).route("/api/v1/operator", operatorApi).route("/", docs);
 
 app.onError(onError);
 routeTable.load(app.routes);
+apiReference.load(app.routes);
 app.notFound(notFoundHandler(routeTable));
 
+/** The storefront's routes, for `hc<AppType>("https://…/api/v1")`. */
 export type AppType = typeof api;
+/** The operator's routes, for `hc<OperatorAppType>("https://…/api/v1/operator")` with the operator secret. */
+export type OperatorAppType = typeof operatorApi;
 export default app;

@@ -17,7 +17,7 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const VariantIdInputSchema = z
   .string()
   .regex(/^(\d{1,20}|gid:\/\/shopify\/ProductVariant\/\d{1,20})$/, "digits or gid://shopify/ProductVariant/<digits>")
-  .meta({ id: "VariantIdInput", description: "A variant id: `<digits>` or `gid://shopify/ProductVariant/<digits>`.", example: "40000000001" });
+  .meta({ id: "VariantIdInput", description: "A variant id: `<digits>` or `gid://shopify/ProductVariant/<digits>`.", example: "44102938475602" });
 
 export const AddCartLineRequestSchema = z
   .strictObject({
@@ -29,7 +29,7 @@ export const AddCartLineRequestSchema = z
   .meta({
     id: "AddCartLineRequest",
     description: "Add units of a variant. A variant already in the cart adds to its line.",
-    example: { variant_id: "40000000001", quantity: 1 },
+    example: { variant_id: "44102938475602", quantity: 1 },
   });
 export type AddCartLineRequest = z.infer<typeof AddCartLineRequestSchema>;
 
@@ -45,12 +45,11 @@ export const LineIdSchema = z
   .regex(/^cl_[A-Za-z0-9]{1,64}$/)
   .meta({ id: "CartLineId", description: "A cart line id (`cl_…`). Another cart's line id answers 404 like an unknown one." });
 
-export const CartLinePathParamsSchema = z
-  .strictObject({ line_id: LineIdSchema })
-  .meta({ id: "CartLinePathParams", description: "Path parameters of `/cart/lines/{line_id}`." });
+/** Path parameters of `/cart/lines/{line_id}`. */
+export const CartLinePathParamsSchema = z.strictObject({ line_id: LineIdSchema });
 
 /** Cart endpoints take no query parameters; any given answers 400 `parameter_unknown`. */
-export const CartQuerySchema = z.strictObject({}).meta({ id: "CartQuery", description: "No query parameters are accepted." });
+export const CartQuerySchema = z.strictObject({});
 
 export const IdempotencyKeySchema = z
   .string()

@@ -115,15 +115,16 @@ export const CollectionSchema = z
 export type Collection = z.infer<typeof CollectionSchema>;
 
 /** The path parameter of every `/{handle}` route. */
-export const HandleParamSchema = z.strictObject({ handle: HandleSchema }).meta({ id: "HandleParam" });
+export const HandleParamSchema = z.strictObject({ handle: HandleSchema });
 
-// Digits first (a format error, so "ten" reads as parameter_invalid), then the numeric range.
-const LimitSchema = z
+// Digits first (a format error, so "ten" reads as parameter_invalid), then the numeric range. The
+// OpenAPI document shows the number (`integer`, 1–250, default 50) that a client writes as digits.
+export const LimitSchema = z
   .string()
   .regex(/^\d{1,4}$/, "an integer from 1 to 250")
   .pipe(z.coerce.number<string>().int().min(1).max(250))
   .optional()
-  .meta({ description: "Page size, 1 to 250. Default 50." });
+  .meta({ description: "Page size, 1 to 250.", default: 50 });
 
 function notBoth(query: { starting_after?: string | undefined; ending_before?: string | undefined }): boolean {
   return !(query.starting_after !== undefined && query.ending_before !== undefined);

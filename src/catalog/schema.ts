@@ -12,7 +12,7 @@ export const HandleSchema = z
   .string()
   .max(255)
   .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "a handle: lower case words joined by hyphens")
-  .meta({ id: "Handle", description: "URL slug: lower case words joined by hyphens, at most 255 characters.", example: "black-tee" });
+  .meta({ id: "Handle", description: "URL slug: lower case words joined by hyphens, at most 255 characters.", example: "essential-crew-tee-black" });
 
 /** Tests a path segment before any storage is touched. */
 export function isHandle(value: string): boolean {

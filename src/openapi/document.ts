@@ -1,11 +1,6 @@
 import type { z } from "zod";
 import { type JsonSchema, SchemaComponents } from "./json-schema.ts";
-import type { HeaderName, OperationSpec, ResponseSpec } from "./spec.ts";
-
-/** Turns a Hono path (`/products/:handle`) into an OpenAPI one (`/products/{handle}`). */
-export function toOpenApiPath(path: string): string {
-  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, "{$1}");
-}
+import type { DescribedOperation, HeaderName, OperationSpec, ResponseSpec } from "./spec.ts";
 
 const HEADERS: Record<HeaderName, { description: string; schema: JsonSchema }> = {
   "X-Request-Id": { description: "The request's id: a sane inbound one echoed, else a new `req_…` id.", schema: { type: "string" } },
@@ -43,9 +38,39 @@ export interface DocumentInfo {
   tags: { name: string; description: string }[];
 }
 
+const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: "http",
+    scheme: "bearer",
+    description: "A customer token issued by the operator (`sf_…`). Case-sensitive; never in the query string.",
+  },
+  operatorAuth: {
+    type: "http",
+    scheme: "bearer",
+    description: "The operator secret. Customer tokens can never reach the operator surface.",
+  },
+} as const;
+
+/**
+ * HEAD works wherever GET does (Hono answers it with the GET handler and no body), so every GET
+ * gets a `head` twin: the same parameters and statuses with their headers, and no content.
+ */
+function headOf(get: OperationSpec): OperationSpec {
+  const responses = Object.fromEntries(
+    Object.entries(get.responses).map(([status, spec]) => [status, { description: spec.description, ...(spec.headers ? { headers: spec.headers } : {}) }]),
+  );
+  return {
+    ...get,
+    operationId: `${get.operationId}Head`,
+    summary: `${get.summary} (headers only)`,
+    description: `The same as GET, without a body: the same statuses and headers, so a client can check an ETag, a status or \`X-Catalog-Version\` cheaply.`,
+    responses,
+  };
+}
+
 /** Spreads an object schema (path or query) into one OpenAPI parameter per property. */
 function spread(schema: z.ZodType, where: "path" | "query", components: SchemaComponents): JsonSchema[] {
-  const root = components.resolve(components.add(schema, "input"));
+  const root = components.add(schema, "input", { inline: true });
   const required = new Set((root.required as string[] | undefined) ?? []);
   return Object.entries((root.properties ?? {}) as Record<string, JsonSchema>).map(([name, property]) => {
     const resolved = components.resolve(property);
@@ -86,63 +111,62 @@ function responseOf(spec: ResponseSpec, schema: JsonSchema | undefined): JsonSch
 }
 
 /**
- * Builds the OpenAPI 3.1 document from the operation table. Every schema in it is converted from
- * the zod schema the handler validates with or answers with (`z.toJSONSchema`), so the document
- * describes the code rather than a second copy of it.
+ * Builds an OpenAPI 3.1 document from described operations (see ./describe.ts). Every schema in
+ * it is converted from the zod schema the handler validates with or answers with
+ * (`z.toJSONSchema`), so the document describes the code rather than a second copy of it. Only
+ * the components, headers and security schemes the operations use are included.
  */
-export function buildDocument(info: DocumentInfo, operations: readonly OperationSpec[]): JsonSchema {
+export function buildDocument(info: DocumentInfo, described: readonly DescribedOperation[]): JsonSchema {
+  const operations: DescribedOperation[] = described.flatMap((op) =>
+    op.method === "get" ? [op, { method: "head" as const, path: op.path, spec: headOf(op.spec) }] : [op],
+  );
   const components = new SchemaComponents();
   // Responses first: a request schema whose input differs from its output then becomes `<id>Input`.
-  const responseSchemas = operations.map((op) =>
+  const responseSchemas = operations.map(({ spec }) =>
     Object.fromEntries(
-      Object.entries(op.responses).map(([status, spec]) => [status, spec.schema ? components.add(spec.schema, "output") : undefined]),
+      Object.entries(spec.responses).map(([status, response]) => [status, response.schema ? components.add(response.schema, "output") : undefined]),
     ),
   );
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  operations.forEach((op, index) => {
+  const headers = new Set<HeaderName>();
+  const schemes = new Set<keyof typeof SECURITY_SCHEMES>();
+  operations.forEach(({ method, path, spec: op }, index) => {
+    for (const response of Object.values(op.responses)) for (const header of response.headers ?? []) headers.add(header);
     const responses = Object.fromEntries(
       Object.entries(op.responses).map(([status, spec]) => [status, responseOf(spec, responseSchemas[index]?.[status])]),
     );
+    const scheme = op.auth === "bearer" ? "bearerAuth" : op.auth === "operator" ? "operatorAuth" : undefined;
+    if (scheme) schemes.add(scheme);
     const operation: JsonSchema = {
       operationId: op.operationId,
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       tags: [op.tag],
-      security: op.auth === "none" ? [] : [{ [op.auth === "bearer" ? "bearerAuth" : "operatorAuth"]: [] }],
+      security: scheme ? [{ [scheme]: [] }] : [],
     };
     const parameters = parametersOf(op, components);
     if (parameters.length > 0) operation.parameters = parameters;
-    if (op.body) {
+    if (op.body && method !== "head") {
       const media: JsonSchema = { schema: components.add(op.body.schema, "input") };
       if (op.body.examples) media.examples = op.body.examples;
       operation.requestBody = { required: op.body.required ?? true, content: { "application/json": media } };
     }
     operation.responses = responses;
-    const path = toOpenApiPath(op.path);
     paths[path] ??= {};
-    paths[path][op.method] = operation;
+    if (paths[path][method]) throw new Error(`${method.toUpperCase()} ${path} is described twice.`);
+    paths[path][method] = operation;
   });
+  const usedTags = new Set(operations.map(({ spec }) => spec.tag));
   return {
     openapi: "3.1.0",
     info: { title: info.title, version: info.version, description: info.description },
     servers: [{ url: "/", description: "This server" }],
-    tags: info.tags,
+    tags: info.tags.filter((tag) => usedTags.has(tag.name)),
     paths,
     components: {
       schemas: components.schemas,
-      headers: Object.fromEntries(Object.entries(HEADERS).map(([name, header]) => [name, header])),
-      securitySchemes: {
-        bearerAuth: {
-          type: "http",
-          scheme: "bearer",
-          description: "A customer token issued by the operator (`sf_…`). Case-sensitive; never in the query string.",
-        },
-        operatorAuth: {
-          type: "http",
-          scheme: "bearer",
-          description: "The operator secret. Customer tokens can never reach the operator surface.",
-        },
-      },
+      headers: Object.fromEntries(Object.entries(HEADERS).filter(([name]) => headers.has(name as HeaderName))),
+      securitySchemes: Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([name]) => schemes.has(name as keyof typeof SECURITY_SCHEMES))),
     },
   };
 }

@@ -62,13 +62,18 @@ const ERRORS: Record<number, { description: string; headers?: HeaderName[]; exam
     },
   },
   404: {
-    description: "Not found: an unknown resource (`resource_missing`) or a sold-out product or variant (`sold_out`).",
+    description: "Not found: an unknown resource (`resource_missing`), a sold-out product or variant (`sold_out`), or no such route (`route_not_found`).",
     examples: {
       resource_missing: example("An unknown handle, variant or line", {
         type: "not_found_error",
         code: "resource_missing",
         message: "No product with handle no-such-shirt.",
         param: "handle",
+      }),
+      route_not_found: example("No such route", {
+        type: "not_found_error",
+        code: "route_not_found",
+        message: "No route GET /docs/nope.js.",
       }),
       sold_out: example("A sold-out product or variant", {
         type: "not_found_error",

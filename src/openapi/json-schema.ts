@@ -20,6 +20,25 @@ function rewriteRefs(value: unknown, rename: Map<string, string>): unknown {
   return out;
 }
 
+type ZodDef = { type: string; in?: { _zod: { def: ZodDef } }; out?: z.ZodType & { _zod: { def: ZodDef } } };
+
+/**
+ * A query value arrives as text, so its schema is often a string piped into a number
+ * (`limit`: digits, then 1–250). What a client sends is the number the text spells, so the
+ * document gives the number's schema (`type: integer`, `minimum`, `maximum`): a generated
+ * client then types it as a number and writes it as digits, which is what the pipe accepts.
+ */
+function documentPipedNumbers(ctx: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
+  const def = (ctx.zodSchema as { _zod: { def: ZodDef } })._zod.def;
+  if (def.type !== "pipe" || def.in?._zod.def.type !== "string" || !def.out) return;
+  const out = def.out._zod.def;
+  if (out.type !== "number") return;
+  const number = z.toJSONSchema(def.out, { io: "output", target: "draft-2020-12" }) as JsonSchema;
+  delete number.$schema;
+  for (const key of ["type", "pattern", "format", "minLength", "maxLength"]) delete ctx.jsonSchema[key];
+  Object.assign(ctx.jsonSchema, number);
+}
+
 /**
  * Collects the zod schemas of the operations into `components.schemas`. Every schema named with
  * `.meta({ id })` becomes one component, referenced wherever it is used. Request schemas are
@@ -30,12 +49,22 @@ function rewriteRefs(value: unknown, rename: Map<string, string>): unknown {
 export class SchemaComponents {
   readonly schemas: Record<string, JsonSchema> = {};
 
-  /** Converts `schema` and returns its JSON Schema, a `$ref` when the schema is named. */
-  add(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-    const converted = z.toJSONSchema(schema, { io, target: "draft-2020-12" }) as JsonSchema;
+  /**
+   * Converts `schema` and returns its JSON Schema, a `$ref` when the schema is named. With
+   * `inline`, the schema itself is returned whole even when named, and only what it refers to
+   * becomes components: a query or path schema is spread into parameters, so a component of it
+   * would be referenced by nothing.
+   */
+  add(schema: z.ZodType, io: "input" | "output", { inline = false } = {}): JsonSchema {
+    let converted = z.toJSONSchema(schema, { io, target: "draft-2020-12", override: documentPipedNumbers }) as JsonSchema;
     const defs = (converted.$defs ?? {}) as Record<string, JsonSchema>;
     delete converted.$defs;
     delete converted.$schema;
+    const rootRef = typeof converted.$ref === "string" && converted.$ref.startsWith("#/$defs/") ? converted.$ref.slice("#/$defs/".length) : undefined;
+    if (inline && rootRef && defs[rootRef] && !JSON.stringify(defs).includes(`"#/$defs/${rootRef}"`)) {
+      converted = defs[rootRef];
+      delete defs[rootRef];
+    }
     const rename = new Map<string, string>();
     for (const [id, def] of Object.entries(defs)) {
       const existing = this.schemas[id];

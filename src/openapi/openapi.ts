@@ -1,10 +1,7 @@
+import { describedOperations, type RouteEntry } from "./describe.ts";
 import { buildDocument, type DocumentInfo } from "./document.ts";
 import type { JsonSchema } from "./json-schema.ts";
-import { authOperations } from "./operations/auth.ts";
-import { cartOperations } from "./operations/cart.ts";
-import { catalogOperations } from "./operations/catalog.ts";
-import { metaOperations } from "./operations/meta.ts";
-import type { OperationSpec } from "./spec.ts";
+import type { DescribedOperation } from "./spec.ts";
 
 const INFO: DocumentInfo = {
   title: "Storefront API",
@@ -18,24 +15,71 @@ const INFO: DocumentInfo = {
     "- **Bodies**: `Content-Type: application/json` (else 415), at most 16 KiB (else 413).",
     "- **Money** is `{\"amount\": \"28.00\", \"currency\": \"USD\"}`: a decimal string with two decimals.",
     "- **CORS**: catalog reads allow any origin; the cart only the origins in `ALLOWED_ORIGINS`.",
-    "- Every answer carries `X-Request-Id` and `X-Content-Type-Options: nosniff`; `HEAD` works wherever `GET` does.",
+    "- Every answer carries `X-Request-Id` and `X-Content-Type-Options: nosniff`.",
+    "- **HEAD** works wherever GET does: it answers what GET would (status and headers, `ETag` included) without a body. This document lists it as a `head` operation beside every `get`, with the same parameters and statuses.",
+    "- **Operator endpoints** (issuing and revoking tokens) are not part of this reference or of a client generated from it: they have their own document, `GET /api/v1/operator/openapi.json`, behind the operator secret.",
   ].join("\n"),
   tags: [
     { name: "Catalog", description: "Products, variants and collections. Anonymous." },
     { name: "Cart", description: "The token holder's cart, one per token holder. Bearer token required." },
     { name: "Auth", description: "Checkout and login are reserved for a future release." },
-    { name: "Operator", description: "Issuing and revoking customer tokens. Operator secret required." },
     { name: "Service", description: "Health, this document and the interactive reference." },
   ],
 };
 
-/** Every operation the app serves, in the order the reference lists them. */
-export const operations: readonly OperationSpec[] = [...catalogOperations, ...cartOperations, ...authOperations, ...metaOperations];
+/** The operator's reference: the token surface `npm run token` drives. */
+const OPERATOR_INFO: DocumentInfo = {
+  title: "Storefront API: operator",
+  version: INFO.version,
+  description: [
+    "The operator's surface: issuing, listing, rotating and revoking customer tokens. `npm run token` drives it; it is not part of the storefront's reference (`/api/v1/openapi.json`) or of a client generated from it.",
+    "",
+    "Every operation needs `Authorization: Bearer <OPERATOR_SECRET>` (a Wrangler secret; `npm run dev` sets `dev-operator-secret`). A customer token (`sf_…`) can never reach it. This document itself is served behind the same secret. Answers are `Cache-Control: no-store`, carry no CORS headers (browsers are not meant to call it), and never repeat a token, hash or id they were sent.",
+    "",
+    "Errors follow the storefront's envelope: `{\"error\": {\"type\", \"message\", \"code\", \"param\"}}`.",
+  ].join("\n"),
+  tags: [{ name: "Operator", description: "Issuing and revoking customer tokens. Operator secret required." }],
+};
 
-let cached: JsonSchema | undefined;
+/**
+ * The app's two OpenAPI documents, built from the `describe(...)` middleware in its routes once
+ * the routes are mounted (`load(app.routes)`, like the route table), then once per isolate: the
+ * schemas they come from never change at run time. Operations that need the operator secret go
+ * to the operator document, every other one to the public document.
+ */
+export class ApiReference {
+  #operations: DescribedOperation[] = [];
+  #public: JsonSchema | undefined;
+  #operator: JsonSchema | undefined;
 
-/** The OpenAPI document, built once per isolate: the schemas it comes from never change at run time. */
+  load(routes: readonly RouteEntry[]): void {
+    this.#operations = describedOperations(routes);
+    this.#public = undefined;
+    this.#operator = undefined;
+  }
+
+  /** Every described operation, public and operator, in route order. */
+  get operations(): readonly DescribedOperation[] {
+    return this.#operations;
+  }
+
+  /** The storefront's document, served at `/api/v1/openapi.json` and rendered at `/docs`. */
+  publicDocument(): JsonSchema {
+    this.#public ??= buildDocument(INFO, this.#operations.filter((op) => op.spec.auth !== "operator"));
+    return this.#public;
+  }
+
+  /** The operator's document, served at `/api/v1/operator/openapi.json` behind the operator secret. */
+  operatorDocument(): JsonSchema {
+    this.#operator ??= buildDocument(OPERATOR_INFO, this.#operations.filter((op) => op.spec.auth === "operator"));
+    return this.#operator;
+  }
+}
+
+/** The app's reference; `src/index.ts` loads it with the app's routes. */
+export const apiReference = new ApiReference();
+
+/** The storefront's document (what `/api/v1/openapi.json` answers). */
 export function openApiDocument(): JsonSchema {
-  cached ??= buildDocument(INFO, operations);
-  return cached;
+  return apiReference.publicDocument();
 }

@@ -13,8 +13,8 @@ const placeholder = (digits: string, handle: string, title: string) => ({
 /**
  * Examples for the OpenAPI document, copied from what the API answers for the shipped seed
  * catalog (`seed/catalog.json`). They are literal rather than read from the seed so the worker
- * does not bundle the catalog; `test/openapi.integration.test.ts` publishes the seed and checks
- * each one equals the real answer, so they cannot drift from it.
+ * does not bundle the catalog; `test/openapi/examples.test.ts` publishes the seed and checks
+ * each one against the real answer, so they cannot drift from it.
  */
 export const SEED_EXAMPLES = {
   /** `GET /products?limit=2` */
@@ -58,6 +58,9 @@ export const SEED_EXAMPLES = {
         options: { size: "M", color: "Black" },
         price: usd("28.00"),
         available: true,
+        sku: "NW-ECT-BLK-M",
+        compare_at_price: null,
+        image: null,
       },
     ],
     has_more: false,
@@ -79,6 +82,30 @@ export const SEED_EXAMPLES = {
       ],
       has_more: false,
     },
+  },
+  /** What `POST /cart/lines` answers for `addAvailable` into an empty cart (ids and times vary). */
+  cart: {
+    object: "cart",
+    id: "cart_5c1e0b7f3a9d2e8c4b6a1f0d",
+    lines: [
+      {
+        object: "cart_line",
+        id: "cl_Qm3x8Zp1Lk5Vb7Nc2Wd4",
+        variant_id: "44102938475602",
+        handle: "essential-crew-tee-black",
+        title: "Essential Crew Tee - Black",
+        variant_title: "M / Black",
+        quantity: 1,
+        unit_price: usd("28.00"),
+        line_total: usd("28.00"),
+        available: true,
+      },
+    ],
+    total_quantity: 1,
+    subtotal: usd("28.00"),
+    created_at: "2026-11-21T04:00:00.000Z",
+    updated_at: "2026-11-21T04:00:00.000Z",
+    expires_at: "2026-12-21T04:00:00.000Z",
   },
   /** `POST /cart/lines` bodies: an available variant (200) and a sold-out one (404 Sold out). */
   addAvailable: { variant_id: "44102938475602", quantity: 1 },

@@ -26,19 +26,18 @@ export interface ResponseSpec {
 }
 
 /**
- * One operation of the API, written once and read twice: the OpenAPI builder turns it into the
- * document, and the response-conformance test validates real responses with the same `schema`s,
- * so the document cannot promise a shape the handlers do not produce.
+ * What the OpenAPI document says about one operation, written beside its route with
+ * `describe(spec)` (./describe.ts). The method and path are the route's own, read from
+ * `app.routes`, so the document cannot name a path the app does not serve. The response schemas
+ * are the zod schemas the handler answers with, and the conformance test validates real responses
+ * against the document they become.
  */
 export interface OperationSpec {
-  method: "get" | "post" | "patch" | "put" | "delete";
-  /** The path as the Hono app routes it, e.g. `/api/v1/products/:handle`. */
-  path: string;
   operationId: string;
   summary: string;
   description?: string;
   tag: string;
-  /** Who may call it: anyone, a customer Bearer token, or the operator secret. */
+  /** Who may call it: anyone, a customer Bearer token, or the operator secret (the operator document). */
   auth: "none" | "bearer" | "operator";
   /** The strict schema of the path parameters, one property per `:name` segment. */
   params?: z.ZodType;
@@ -49,4 +48,12 @@ export interface OperationSpec {
   /** The strict body schema the handler parses with `parseJsonBody`. */
   body?: { schema: z.ZodType; required?: boolean; examples?: Record<string, { summary: string; value: unknown }> };
   responses: Record<number, ResponseSpec>;
+}
+
+/** An operation as the app serves it: the route's method (lower case) and OpenAPI path, and its spec. */
+export interface DescribedOperation {
+  method: "get" | "head" | "post" | "patch" | "put" | "delete";
+  /** The OpenAPI path, e.g. `/api/v1/products/{handle}`. */
+  path: string;
+  spec: OperationSpec;
 }

@@ -16,6 +16,12 @@ import type { AppEnv } from "../http/app-env.ts";
 import { ApiError, catalogUnavailable, invalidRequest, resourceMissing, soldOut } from "../http/errors.ts";
 import { authenticationError, docsUrlFor } from "../auth/bearer.ts";
 import { validJson, validQuery } from "../http/validate.ts";
+import { describe } from "../openapi/describe.ts";
+import { errors } from "../openapi/errors.ts";
+import { CART_WRITES, cartOk } from "../openapi/responses.ts";
+import { SEED_EXAMPLES } from "../openapi/seed-examples.ts";
+
+const IDEMPOTENCY = [{ name: "Idempotency-Key", schema: IdempotencyKeySchema }] as const;
 
 /**
  * Turns a failure reported by the cart object into the contract's error. `token_revoked` is
@@ -73,44 +79,187 @@ const lineIdShape: MiddlewareHandler<AuthedEnv> = async (c, next) => {
  */
 export const cart = new Hono<AppEnv>()
   .use("*", noStore)
-  .get("/", requireToken, validQuery(CartQuerySchema), async (c) => {
-    const { tokenId, holder } = c.var.principal;
-    return respond(c, await cartFor(c.env, holder).getCart({ tokenId }));
-  })
-  .delete("/", requireToken, writeLimit, validQuery(CartQuerySchema), async (c) => {
-    const { tokenId, holder } = c.var.principal;
-    const idempotency = await idempotencyClaim(c, null);
-    return respond(c, await cartFor(c.env, holder).clear({ tokenId, ...(idempotency ? { idempotency } : {}) }));
-  })
-  .post("/lines", requireToken, writeLimit, validQuery(CartQuerySchema), validJson(AddCartLineRequestSchema), async (c) => {
-    const body = c.req.valid("json");
-    const idempotency = await idempotencyClaim(c, body);
-    const { tokenId, holder } = c.var.principal;
-    return respond(
-      c,
-      await cartFor(c.env, holder).addLine({
-        tokenId,
-        variantId: variantDigits(body.variant_id),
-        quantity: body.quantity,
-        ...(body.handle !== undefined ? { handle: body.handle } : {}),
-        ...(body.variant_title !== undefined ? { variantTitle: body.variant_title } : {}),
-        ...(idempotency ? { idempotency } : {}),
-      }),
+  .get(
+    "/",
+    describe({
+      operationId: "getCart",
+      summary: "Get the cart",
+      description: "The token holder's cart; an empty one when none exists or it expired. Lines are re-priced against the current catalog.",
+      tag: "Cart",
+      auth: "bearer",
+      query: CartQuerySchema,
+      responses: { 200: cartOk("The cart."), ...errors([400, 401, 503], ["parameter_unknown", "parameter_invalid", "authentication_error", "catalog_unavailable"]) },
+    }),
+    requireToken,
+    validQuery(CartQuerySchema),
+    async (c) => {
+      const { tokenId, holder } = c.var.principal;
+      return respond(c, await cartFor(c.env, holder).getCart({ tokenId }));
+    },
+  )
+  .delete(
+    "/",
+    describe({
+      operationId: "emptyCart",
+      summary: "Empty the cart",
+      description: `Removes every line and answers the emptied cart. ${CART_WRITES}`,
+      tag: "Cart",
+      auth: "bearer",
+      query: CartQuerySchema,
+      requestHeaders: IDEMPOTENCY,
+      responses: {
+        200: cartOk("The emptied cart.", ["Idempotent-Replayed"]),
+        ...errors([400, 401, 409, 422, 429, 503], ["parameter_unknown", "parameter_invalid", "authentication_error", "idempotency_key_in_use", "idempotency_key_reused", "rate_limited", "catalog_unavailable"]),
+      },
+    }),
+    requireToken,
+    writeLimit,
+    validQuery(CartQuerySchema),
+    async (c) => {
+      const { tokenId, holder } = c.var.principal;
+      const idempotency = await idempotencyClaim(c, null);
+      return respond(c, await cartFor(c.env, holder).clear({ tokenId, ...(idempotency ? { idempotency } : {}) }));
+    },
+  )
+  .post(
+    "/lines",
+    describe({
+      operationId: "addCartLine",
+      summary: "Add a variant to the cart",
+      description: `200 with the cart for an available variant; 404 \`sold_out\` (message \`Sold out\`) for a sold-out one, 404 \`resource_missing\` for an unknown one. Adding a variant already in the cart adds to its line. 503 \`catalog_unavailable\` while no catalog has been published. ${CART_WRITES}`,
+      tag: "Cart",
+      auth: "bearer",
+      query: CartQuerySchema,
+      requestHeaders: IDEMPOTENCY,
+      body: {
+        schema: AddCartLineRequestSchema,
+        examples: {
+          available: { summary: "An available variant: 200", value: SEED_EXAMPLES.addAvailable },
+          soldOut: { summary: "A sold-out variant (Example T-Shirt): 404 Sold out", value: SEED_EXAMPLES.addSoldOut },
+        },
+      },
+      responses: {
+        200: cartOk("The cart with the variant added.", ["Idempotent-Replayed"]),
+        ...errors([400, 401, 404, 409, 413, 415, 422, 429, 503], [
+          "parameter_invalid",
+          "parameter_missing",
+          "parameter_unknown",
+          "invalid_json",
+          "quantity_exceeded",
+          "cart_full",
+          "authentication_error",
+          "resource_missing",
+          "sold_out",
+          "idempotency_key_in_use",
+          "idempotency_key_reused",
+          "body_too_large",
+          "unsupported_media_type",
+          "rate_limited",
+          "catalog_unavailable",
+        ]),
+      },
+    }),
+    requireToken,
+    writeLimit,
+    validQuery(CartQuerySchema),
+    validJson(AddCartLineRequestSchema),
+    async (c) => {
+      const body = c.req.valid("json");
+      const idempotency = await idempotencyClaim(c, body);
+      const { tokenId, holder } = c.var.principal;
+      return respond(
+        c,
+        await cartFor(c.env, holder).addLine({
+          tokenId,
+          variantId: variantDigits(body.variant_id),
+          quantity: body.quantity,
+          ...(body.handle !== undefined ? { handle: body.handle } : {}),
+          ...(body.variant_title !== undefined ? { variantTitle: body.variant_title } : {}),
+          ...(idempotency ? { idempotency } : {}),
+        }),
+      );
+    },
+  )
+  .patch(
+    "/lines/:line_id",
+    describe({
+      operationId: "updateCartLine",
+      summary: "Change a line's quantity",
+      description: `Sets the quantity; 0 removes the line. Another cart's line id answers 404 like an unknown one. ${CART_WRITES}`,
+      tag: "Cart",
+      auth: "bearer",
+      params: CartLinePathParamsSchema,
+      query: CartQuerySchema,
+      requestHeaders: IDEMPOTENCY,
+      body: { schema: UpdateCartLineRequestSchema, examples: { two: { summary: "Two units", value: { quantity: 2 } } } },
+      responses: {
+        200: cartOk("The cart with the line changed.", ["Idempotent-Replayed"]),
+        ...errors([400, 401, 404, 409, 413, 415, 422, 429, 503], [
+          "catalog_unavailable",
+          "parameter_invalid",
+          "parameter_missing",
+          "parameter_unknown",
+          "invalid_json",
+          "quantity_exceeded",
+          "authentication_error",
+          "resource_missing",
+          "idempotency_key_in_use",
+          "idempotency_key_reused",
+          "body_too_large",
+          "unsupported_media_type",
+          "rate_limited",
+        ]),
+      },
+    }),
+    requireToken,
+    writeLimit,
+    validQuery(CartQuerySchema),
+    lineIdShape,
+    validJson(UpdateCartLineRequestSchema),
+    async (c) => {
+      const lineId = c.req.param("line_id");
+      const body = c.req.valid("json");
+      const idempotency = await idempotencyClaim(c, body);
+      const { tokenId, holder } = c.var.principal;
+      return respond(
+        c,
+        await cartFor(c.env, holder).updateLine({ tokenId, lineId, quantity: body.quantity, ...(idempotency ? { idempotency } : {}) }),
+      );
+    },
+  )
+  .delete(
+    "/lines/:line_id",
+    describe({
+      operationId: "removeCartLine",
+      summary: "Remove a line",
+      description: `Another cart's line id answers 404 like an unknown one. ${CART_WRITES}`,
+      tag: "Cart",
+      auth: "bearer",
+      params: CartLinePathParamsSchema,
+      query: CartQuerySchema,
+      requestHeaders: IDEMPOTENCY,
+      responses: {
+        200: cartOk("The cart without the line.", ["Idempotent-Replayed"]),
+        ...errors([400, 401, 404, 409, 422, 429, 503], [
+          "parameter_unknown",
+          "parameter_invalid",
+          "authentication_error",
+          "resource_missing",
+          "idempotency_key_in_use",
+          "idempotency_key_reused",
+          "rate_limited",
+          "catalog_unavailable",
+        ]),
+      },
+    }),
+    requireToken,
+    writeLimit,
+    validQuery(CartQuerySchema),
+    lineIdShape,
+    async (c) => {
+      const lineId = c.req.param("line_id");
+      const idempotency = await idempotencyClaim(c, null);
+      const { tokenId, holder } = c.var.principal;
+      return respond(c, await cartFor(c.env, holder).removeLine({ tokenId, lineId, ...(idempotency ? { idempotency } : {}) }));
+    },
     );
-  })
-  .patch("/lines/:line_id", requireToken, writeLimit, validQuery(CartQuerySchema), lineIdShape, validJson(UpdateCartLineRequestSchema), async (c) => {
-    const lineId = c.req.param("line_id");
-    const body = c.req.valid("json");
-    const idempotency = await idempotencyClaim(c, body);
-    const { tokenId, holder } = c.var.principal;
-    return respond(
-      c,
-      await cartFor(c.env, holder).updateLine({ tokenId, lineId, quantity: body.quantity, ...(idempotency ? { idempotency } : {}) }),
-    );
-  })
-  .delete("/lines/:line_id", requireToken, writeLimit, validQuery(CartQuerySchema), lineIdShape, async (c) => {
-    const lineId = c.req.param("line_id");
-    const idempotency = await idempotencyClaim(c, null);
-    const { tokenId, holder } = c.var.principal;
-    return respond(c, await cartFor(c.env, holder).removeLine({ tokenId, lineId, ...(idempotency ? { idempotency } : {}) }));
-  });

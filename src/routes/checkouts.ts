@@ -1,10 +1,12 @@
 import { Hono } from "hono";
-import { authenticationError } from "../auth/bearer.ts";
+import { authenticationError, docsUrlFor } from "../auth/bearer.ts";
 import { noStore } from "../http/no-store.ts";
 import { requireToken } from "../auth/require-token.ts";
 import { cartFor } from "../cart/cart-client.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { notImplemented } from "../http/errors.ts";
+import { describe } from "../openapi/describe.ts";
+import { errors } from "../openapi/errors.ts";
 
 /**
  * Checkout is reserved: a valid token gets 501 `not_implemented` (`retry: false`), anything
@@ -12,10 +14,22 @@ import { notImplemented } from "../http/errors.ts";
  * whether the token was revoked, so a revoked token is refused here at once as well, not only
  * once KV has propagated.
  */
-export const checkouts = new Hono<AppEnv>().use("*", noStore).post("/", requireToken, async (c) => {
-  const { tokenId, holder } = c.var.principal;
-  if (await cartFor(c.env, holder).isRevoked(tokenId)) {
-    throw authenticationError(c.env.DOCS_URL, "The token has been revoked.", true);
-  }
-  throw notImplemented("Checkout is not available yet.");
-});
+export const checkouts = new Hono<AppEnv>().use("*", noStore).post(
+  "/",
+  describe({
+    operationId: "createCheckout",
+    summary: "Create a checkout (reserved)",
+    description: "401 without a valid token; with one, 501 `not_implemented` with `retry: false`.",
+    tag: "Auth",
+    auth: "bearer",
+    responses: errors([401, 501]),
+  }),
+  requireToken,
+  async (c) => {
+    const { tokenId, holder } = c.var.principal;
+    if (await cartFor(c.env, holder).isRevoked(tokenId)) {
+      throw authenticationError(docsUrlFor(c.req.url, c.env.DOCS_URL), "The token has been revoked.", true);
+    }
+    throw notImplemented("Checkout is not available yet.");
+  },
+);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { buildDocument, toOpenApiPath } from "../../src/openapi/document.ts";
+import { Hono } from "hono";
+import { describe as describeRoute, describedOperations, toOpenApiPath } from "../../src/openapi/describe.ts";
+import { buildDocument } from "../../src/openapi/document.ts";
 import { errors } from "../../src/openapi/errors.ts";
 import { SchemaComponents } from "../../src/openapi/json-schema.ts";
 import type { OperationSpec } from "../../src/openapi/spec.ts";
@@ -42,8 +44,6 @@ describe("OpenAPI builder", () => {
 
   it("spreads path and strict query schemas into parameters, coerced values as clients send them", () => {
     const op: OperationSpec = {
-      method: "get",
-      path: "/things/:id",
       operationId: "getThing",
       summary: "s",
       tag: "T",
@@ -53,7 +53,7 @@ describe("OpenAPI builder", () => {
       requestHeaders: [{ name: "Idempotency-Key" }],
       responses: { 200: { description: "ok", schema: z.object({ ok: z.boolean() }) }, ...errors([404]) },
     };
-    const doc = buildDocument(INFO, [op]) as { paths: Record<string, Record<string, { parameters: unknown[]; security: unknown }>> };
+    const doc = buildDocument(INFO, [{ method: "get", path: "/things/{id}", spec: op }]) as { paths: Record<string, Record<string, { parameters: unknown[]; security: unknown }>> };
     const get = doc.paths["/things/{id}"]?.get;
     expect(get?.security).toEqual([{ bearerAuth: [] }]);
     expect(get?.parameters).toEqual([
@@ -62,6 +62,49 @@ describe("OpenAPI builder", () => {
       { name: "q", in: "query", required: true, schema: { type: "string" } },
       expect.objectContaining({ name: "Idempotency-Key", in: "header", required: false }),
     ]);
+  });
+
+  it("documents a limit written as digits as the integer it is, so generated clients type it as a number", () => {
+    const Limit = z.string().regex(/^\d{1,4}$/).pipe(z.coerce.number<string>().int().min(1).max(250)).optional().meta({ description: "Page size.", default: 50 });
+    const components = new SchemaComponents();
+    const query = components.add(z.strictObject({ limit: Limit }), "input", { inline: true }) as { properties: Record<string, unknown> };
+    expect(query.properties.limit).toEqual({ type: "integer", minimum: 1, maximum: 250, default: 50, description: "Page size." });
+  });
+
+  it("spreads a named query schema into parameters without leaving an unreferenced component of it", () => {
+    const Query = z.strictObject({ q: z.string() }).meta({ id: "TestQuery" });
+    const doc = buildDocument(INFO, [{ method: "get", path: "/q", spec: { operationId: "q", summary: "s", tag: "T", auth: "none", query: Query, responses: {} } }]) as {
+      components: { schemas: Record<string, unknown> };
+    };
+    expect(Object.keys(doc.components.schemas)).toEqual([]);
+  });
+
+  it("gives every GET a HEAD twin with the same statuses and headers and no body", () => {
+    const spec: OperationSpec = {
+      operationId: "getThing",
+      summary: "Get a thing",
+      tag: "T",
+      auth: "none",
+      responses: { 200: { description: "ok", schema: z.object({ ok: z.boolean() }), headers: ["ETag"] }, ...errors([404]) },
+    };
+    const doc = buildDocument(INFO, [{ method: "get", path: "/thing", spec }]) as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: unknown; headers?: unknown }> }>> };
+    const head = doc.paths["/thing"]?.head;
+    expect(head?.operationId).toBe("getThingHead");
+    expect(Object.keys(head?.responses ?? {})).toEqual(["200", "404", "500"]);
+    expect(head?.responses["200"]?.content).toBeUndefined();
+    expect(head?.responses["200"]?.headers).toEqual({ ETag: { $ref: "#/components/headers/ETag" } });
+  });
+
+  it("reads each operation's method and path from the route that carries its describe()", () => {
+    const spec = (operationId: string): OperationSpec => ({ operationId, summary: "s", tag: "T", auth: "none", responses: {} });
+    const sub = new Hono().get("/:id", describeRoute(spec("getThing")), (c) => c.text("x")).post("/", (c) => c.text("undocumented"));
+    const app = new Hono().use(async (_c, next) => next()).route("/things", sub);
+    expect(describedOperations(app.routes).map(({ method, path, spec }) => [method, path, spec.operationId])).toEqual([["get", "/things/{id}", "getThing"]]);
+  });
+
+  it("refuses two descriptions of one method and path", () => {
+    const spec: OperationSpec = { operationId: "a", summary: "s", tag: "T", auth: "none", responses: {} };
+    expect(() => buildDocument(INFO, [{ method: "post", path: "/a", spec }, { method: "post", path: "/a", spec: { ...spec, operationId: "b" } }])).toThrow(/described twice/);
   });
 
   it("gives every operation a 500 and narrows error examples to the codes it can answer", () => {

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { CartSchema } from "../../src/cart/api.ts";
 import { ProductListSchema, ProductSchema, VariantListSchema } from "../../src/catalog/api.ts";
 import { ErrorResponseSchema } from "../../src/http/errors.ts";
-import type { AppType } from "../../src/index.ts";
+import type { AppType, OperatorAppType } from "../../src/index.ts";
 import { publishSeedCatalog } from "../helpers/catalog.ts";
 
 /**
@@ -78,8 +78,20 @@ describe("hc<AppType> against the app", () => {
     expectTypeOf<AddLine>().toHaveProperty("quantity").toEqualTypeOf<number>();
     type VariantQuery = NonNullable<Parameters<typeof client.products[":handle"]["variants"]["$get"]>[0]["query"]>;
     expectTypeOf<VariantQuery>().toHaveProperty("size").toEqualTypeOf<string | undefined>();
-    expectTypeOf<VariantQuery>().not.toHaveProperty("colour");
+    expectTypeOf<VariantQuery>().toHaveProperty("limit").toEqualTypeOf<string | undefined>();
     expectTypeOf<VariantQuery>().toHaveProperty("color").toEqualTypeOf<string | undefined>();
+  });
+
+  it("leaves the operator's surface out of the public client, and types it in its own (issue 14, defect 6)", async () => {
+    // @ts-expect-error: the operator's routes are not part of AppType.
+    expect(typeof client.operator.tokens.$get).toBe("function");
+    const operator = hc<OperatorAppType>("https://storefront.test/api/v1/operator", {
+      fetch: (input: RequestInfo | URL, init?: RequestInit) => exports.default.fetch(input, init),
+      headers: { Authorization: "Bearer test-operator-secret" },
+    });
+    const res = await operator.tokens.$get();
+    expect(res.status).toBe(200);
+    expect((await res.json()).object).toBe("list");
   });
 
   it("knows only the routes the app has", async () => {

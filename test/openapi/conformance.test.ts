@@ -1,6 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { operations } from "../../src/openapi/openapi.ts";
+import "../../src/index.ts";
+import { apiReference } from "../../src/openapi/openapi.ts";
 import type { OperationSpec } from "../../src/openapi/spec.ts";
 import { publishSeedCatalog } from "../helpers/catalog.ts";
 
@@ -22,10 +23,12 @@ interface Context {
   token: string;
   tokenId: string;
   lineId: string;
+  /** The SHA-256 (hex) of a token issued for the revoke-by-hash case. */
+  leakedHash: string;
   /** The ETag of the last 200 per path, for the 304 cases that follow them. */
   etags: Map<string, string>;
 }
-const ctx: Context = { token: "", tokenId: "", lineId: "", etags: new Map() };
+const ctx: Context = { token: "", tokenId: "", lineId: "", leakedHash: "", etags: new Map() };
 
 /** A conditional GET of `path` with the ETag its 200 case stored. */
 function revalidate(path: string): [string, RequestInit] {
@@ -39,6 +42,7 @@ interface Case {
   request: () => [string, RequestInit?];
 }
 
+const operations = apiReference.operations.map((op) => op.spec);
 const byId = new Map(operations.map((op) => [op.operationId, op]));
 
 function bearer(extra: Record<string, string> = {}): Record<string, string> {
@@ -140,6 +144,14 @@ const cases: Case[] = [
   { op: "revokeToken", status: 200, name: "a token", request: () => [`/api/v1/operator/tokens/${ctx.tokenId}/revoke`, { method: "POST", headers: OPERATOR }] },
   { op: "revokeToken", status: 404, name: "unknown id", request: () => ["/api/v1/operator/tokens/tok_unknown/revoke", { method: "POST", headers: OPERATOR }] },
   { op: "rotateToken", status: 404, name: "unknown id", request: () => ["/api/v1/operator/tokens/tok_unknown/rotate", { method: "POST", headers: OPERATOR }] },
+  {
+    op: "revokeTokenByHash",
+    status: 200,
+    name: "a leaked token's hash",
+    request: () => ["/api/v1/operator/tokens/revoke", { method: "POST", headers: { ...OPERATOR, ...JSON_TYPE }, body: JSON.stringify({ token_sha256: ctx.leakedHash }) }],
+  },
+  { op: "getOperatorOpenApiDocument", status: 200, name: "with the secret", request: () => ["/api/v1/operator/openapi.json", { headers: OPERATOR }] },
+  { op: "getOperatorOpenApiDocument", status: 401, name: "without it", request: () => ["/api/v1/operator/openapi.json"] },
   { op: "getHealth", status: 200, name: "up", request: () => ["/api/v1/health"] },
   { op: "getOpenApiDocument", status: 200, name: "the document", request: () => ["/api/v1/openapi.json"] },
   { op: "getRoot", status: 302, name: "to /docs", request: () => ["/"] },
@@ -172,6 +184,11 @@ describe("real responses conform to the documented schemas", () => {
     const record = (await issued.json()) as { id: string; token: string };
     ctx.token = record.token;
     ctx.tokenId = record.id;
+    const leaked = (await (
+      await exports.default.fetch(`${BASE}/api/v1/operator/tokens`, { method: "POST", headers: { ...OPERATOR, ...JSON_TYPE }, body: JSON.stringify({ label: "leaked" }) })
+    ).json()) as { token: string };
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(leaked.token)));
+    ctx.leakedHash = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
   });
 
   it.each(cases.map((c) => [`${c.op} ${c.status} (${c.name})`, c] as const))("%s", async (_label, c) => {

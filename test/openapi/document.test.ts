@@ -2,10 +2,13 @@ import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import app from "../../src/index.ts";
 import { ERROR_STATUSES } from "../../src/openapi/errors.ts";
-import { toOpenApiPath } from "../../src/openapi/document.ts";
-import { operations } from "../../src/openapi/openapi.ts";
+import { toOpenApiPath } from "../../src/openapi/describe.ts";
+import { apiReference } from "../../src/openapi/openapi.ts";
 import { SEED_EXAMPLES } from "../../src/openapi/seed-examples.ts";
-import { publishSeedCatalog } from "../helpers/catalog.ts";
+import { publishSeedCatalog, seedCatalog } from "../helpers/catalog.ts";
+import { seedExampleProblems, seedNames, unusedComponents } from "./rules.ts";
+
+const OPERATOR_AUTH = { Authorization: "Bearer test-operator-secret" };
 
 import { ORIGIN as BASE } from "../helpers/worker.ts";
 type Json = { [key: string]: unknown };
@@ -138,21 +141,108 @@ describe("GET /api/v1/openapi.json", () => {
     expect(problems).toContain("$ref #/components/schemas/Nope does not resolve");
   });
 
-  it("documents every route the app serves, and no route it does not", () => {
+  it("documents every route the app serves, HEAD beside every GET, in one of the two documents, and no route it does not", async () => {
     const served = new Set(
-      app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method.toLowerCase()} ${toOpenApiPath(r.path)}`),
+      app.routes
+        .filter((r) => r.method !== "ALL")
+        .flatMap((r) => (r.method === "GET" ? ["get", "head"] : [r.method.toLowerCase()]).map((m) => `${m} ${toOpenApiPath(r.path)}`)),
     );
-    const documented = new Set<string>();
-    for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
-      for (const method of Object.keys(item)) documented.add(`${method} ${path}`);
+    const operatorDoc = (await (await exports.default.fetch(`${BASE}/api/v1/operator/openapi.json`, { headers: OPERATOR_AUTH })).json()) as Json;
+    const documented: string[] = [];
+    for (const document of [doc, operatorDoc]) {
+      for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
+        for (const method of Object.keys(item)) documented.push(`${method} ${path}`);
+      }
     }
-    expect([...served].sort()).toEqual([...documented].sort());
+    expect(documented.sort()).toEqual([...served].sort());
+  });
+
+  it("has every route described once, beside it: one describe() per method and path", () => {
+    const routes = new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${toOpenApiPath(r.path)}`));
+    const described = apiReference.operations.map((op) => `${op.method.toUpperCase()} ${op.path}`);
+    expect(described.sort()).toEqual([...routes].sort());
+  });
+
+  it("keeps the operator's endpoints out of the public document and in their own (issue 14, defect 6)", async () => {
+    const paths = Object.keys(doc.paths as Json);
+    expect(paths.filter((p) => p.includes("/operator"))).toEqual([]);
+    expect(Object.keys(((doc.components as Json).securitySchemes ?? {}) as Json)).not.toContain("operatorAuth");
+    expect(JSON.stringify(doc)).not.toMatch(/Token(Record|List)|IssuedToken/);
+    const res = await exports.default.fetch(`${BASE}/api/v1/operator/openapi.json`, { headers: OPERATOR_AUTH });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const operatorDoc = (await res.json()) as Json;
+    expect(Object.keys(operatorDoc.paths as Json).sort()).toEqual([
+      "/api/v1/operator/openapi.json",
+      "/api/v1/operator/tokens",
+      "/api/v1/operator/tokens/revoke",
+      "/api/v1/operator/tokens/{id}/revoke",
+      "/api/v1/operator/tokens/{id}/rotate",
+    ]);
+    for (const item of Object.values(operatorDoc.paths as Record<string, Record<string, Json>>)) {
+      for (const op of Object.values(item)) expect(op.security).toEqual([{ operatorAuth: [] }]);
+    }
+  });
+
+  it("serves the operator's document only with the operator secret", async () => {
+    expect((await exports.default.fetch(`${BASE}/api/v1/operator/openapi.json`)).status).toBe(401);
+    expect((await exports.default.fetch(`${BASE}/api/v1/operator/openapi.json`, { headers: { Authorization: "Bearer sf_dev_LocalToken_A1" } })).status).toBe(401);
+  });
+
+  it("declares every status the server answers (issue 14, defect 1): 400 on a product, 503 on adding to the cart, HEAD on every GET", () => {
+    const paths = doc.paths as Record<string, Record<string, Json>>;
+    expect(Object.keys(paths["/api/v1/products/{handle}"]?.get?.responses as Json)).toContain("400");
+    expect(Object.keys(paths["/api/v1/cart/lines"]?.post?.responses as Json)).toContain("503");
+    for (const [path, item] of Object.entries(paths)) {
+      if (!item.get) continue;
+      expect(item.head, `HEAD ${path}`).toBeDefined();
+      expect(Object.keys(item.head?.responses as Json)).toEqual(Object.keys(item.get.responses as Json));
+      for (const response of Object.values(item.head?.responses as Record<string, Json>)) expect(response.content).toBeUndefined();
+    }
+  });
+
+  it("documents limit as an integer from 1 to 250, not a string (issue 14, defect 2)", () => {
+    const limits = Object.values(doc.paths as Record<string, Record<string, Json>>).flatMap((item) =>
+      Object.values(item).flatMap((op) => ((op.parameters ?? []) as Json[]).filter((p) => p.name === "limit")),
+    );
+    expect(limits.length).toBeGreaterThanOrEqual(4);
+    for (const limit of limits) expect(limit.schema).toEqual({ type: "integer", minimum: 1, maximum: 250, default: 50 });
+  });
+
+  it("has no component that nothing refers to (issue 14, defect 3)", async () => {
+    expect(unusedComponents(doc)).toEqual([]);
+    const operatorDoc = (await (await exports.default.fetch(`${BASE}/api/v1/operator/openapi.json`, { headers: OPERATOR_AUTH })).json()) as Json;
+    expect(unusedComponents(operatorDoc)).toEqual([]);
+  });
+
+  it("finds unused components, so the lint cannot pass a document that has them", () => {
+    const broken = structuredClone(doc);
+    const schemas = (broken.components as Json).schemas as Json;
+    schemas.PageQuery = { type: "object", properties: { limit: { $ref: "#/components/schemas/DeadLimit" } } };
+    schemas.DeadLimit = { type: "string" };
+    expect(unusedComponents(broken)).toEqual(["#/components/schemas/PageQuery", "#/components/schemas/DeadLimit"]);
+  });
+
+  it("shows only seed-catalog data in its examples (issue 14, defect 3)", () => {
+    expect(seedExampleProblems(doc, seedNames(seedCatalog()))).toEqual([]);
+  });
+
+  it("finds examples that name data the seed does not hold", () => {
+    const broken = structuredClone(doc);
+    const schemas = (broken.components as Json).schemas as Record<string, Json>;
+    (schemas.Handle as Json).example = "black-tee";
+    (schemas.VariantIdInput as Json).example = "40000000001";
+    expect(seedExampleProblems(broken, seedNames(seedCatalog()))).toEqual([
+      "example: handle black-tee is not in the seed catalog",
+      "example: variant 40000000001 is not in the seed catalog",
+    ]);
   });
 
   it("describes every error status of the contract with the error envelope", () => {
     const seen = new Set<number>();
     for (const item of Object.values(doc.paths as Record<string, Record<string, Json>>)) {
-      for (const op of Object.values(item)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (method === "head") continue;
         for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
           if (Number(status) < 400) continue;
           seen.add(Number(status));
@@ -180,7 +270,7 @@ describe("GET /api/v1/openapi.json", () => {
     const paths = doc.paths as Record<string, Record<string, Json>>;
     const writes = Object.entries(paths)
       .filter(([path]) => path.startsWith("/api/v1/cart"))
-      .flatMap(([, item]) => Object.entries(item).filter(([method]) => method !== "get"));
+      .flatMap(([, item]) => Object.entries(item).filter(([method]) => method !== "get" && method !== "head"));
     expect(writes.length).toBe(4);
     for (const [, op] of writes) {
       expect(op.parameters as Json[]).toContainEqual(expect.objectContaining({ name: "Idempotency-Key", in: "header" }));
@@ -219,7 +309,7 @@ describe("examples taken from the seed catalog", () => {
   });
 
   it("validate against the schemas of the operations that show them", () => {
-    for (const op of operations) {
+    for (const { spec: op } of apiReference.operations) {
       for (const response of Object.values(op.responses)) {
         for (const example of Object.values(response.examples ?? {})) {
           expect(response.schema?.safeParse(example.value).success, `${op.operationId}: ${example.summary}`).toBe(true);
