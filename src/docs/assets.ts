@@ -1,6 +1,6 @@
 /**
  * `npm run docs:assets`: copies the reference renderer (Scalar's standalone browser bundle, a
- * devDependency) into `public/docs/vendor/`, where Workers Static Assets serves it. Runs before
+ * devDependency) as `public/docs/scalar.js`, where Workers Static Assets serves it. Runs before
  * `dev`, `test`, `test:browser`, `check` and `deploy` (npm `pre` scripts), so a fresh clone needs
  * nothing more than `npm ci`. The copy is generated, not committed: the bundle is several MB and
  * changes only with the pinned package version. Node-side only; the worker never imports this.
@@ -10,8 +10,8 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const TARGET_DIR = join(ROOT, "public", "docs", "vendor");
-/** The name public/docs/index.html loads. */
+const TARGET_DIR = join(ROOT, "public", "docs");
+/** The name public/docs/index.html loads (and .gitignore leaves out). */
 const TARGET = join(TARGET_DIR, "scalar.js");
 const PACKAGE = "@scalar/api-reference";
 

@@ -18,6 +18,15 @@ const INFO: DocumentInfo = {
     "- Every answer carries `X-Request-Id` and `X-Content-Type-Options: nosniff`.",
     "- **HEAD** works wherever GET does: it answers what GET would (status and headers, `ETag` included) without a body. This document lists it as a `head` operation beside every `get`, with the same parameters and statuses.",
     "- **Operator endpoints** (issuing and revoking tokens) are not part of this reference or of a client generated from it: they have their own document, `GET /api/v1/operator/openapi.json`, behind the operator secret.",
+    "",
+    // The heading's id is `authentication`: a 401's `docs_url` points at `/docs#authentication`.
+    "## Authentication",
+    "",
+    "Catalog reads are anonymous. The cart and checkout need `Authorization: Bearer <token>`; the scheme word is case-insensitive, the token is not, and a token in the query string is never accepted. There are no API keys and no login: `POST /api/v1/auth/login` always answers 501.",
+    "",
+    "Tokens are issued and revoked by the operator (`npm run token`). A revoked token stops working on the very next cart request. A missing, unknown or revoked token answers **401** `authentication_error` with `WWW-Authenticate: Bearer realm=\"storefront\"`.",
+    "",
+    "Under `npm run dev` two tokens exist, `sf_dev_LocalToken_A1` and `sf_dev_LocalToken_B2`; this reference and [Try the catalog](/docs/try) (pick a product, a size and colour, add it to the cart: 200, or 404 Sold out) fill in the first when served from localhost. A deployed worker refuses every `sf_dev_` token.",
   ].join("\n"),
   tags: [
     { name: "Catalog", description: "Products, variants and collections. Anonymous." },

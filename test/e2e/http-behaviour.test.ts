@@ -70,11 +70,26 @@ describe("CORS over real HTTP", () => {
 });
 
 describe("the reference over real HTTP", () => {
+  it("serves the renderer `npm run docs:assets` copied from the pinned @scalar/api-reference, byte for byte", async () => {
+    const served = new Uint8Array(await (await api("/docs/scalar.js")).arrayBuffer());
+    const pinned = await readFile("node_modules/@scalar/api-reference/dist/browser/standalone.js");
+    expect(served.byteLength).toBe(pinned.byteLength);
+    expect(Buffer.from(served).equals(pinned)).toBe(true);
+  });
+
   it("redirects / to /docs and serves the page, its assets and the OpenAPI document", async () => {
     const root = await api("/");
     expect(root.status).toBe(302);
     expect(root.headers.get("location")).toBe("/docs");
-    for (const path of ["/docs", "/docs/app.js", "/docs/styles.css"]) expect((await api(path)).status).toBe(200);
+    // run_worker_first: wrangler dev sends every file through the worker, which stamps these headers.
+    for (const path of ["/docs", "/docs/try", "/docs/scalar.js", "/docs/reference.js", "/docs/try.js", "/docs/docs.css", "/favicon.svg"]) {
+      const res = await api(path);
+      await res.arrayBuffer();
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(res.headers.get("content-security-policy"), path).toContain("connect-src 'self'");
+      expect(res.headers.get("x-request-id"), path).toBeTruthy();
+    }
     const doc = (await (await api("/api/v1/openapi.json")).json()) as { openapi: string; paths: object };
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)).toContain("/api/v1/cart/lines");

@@ -42,7 +42,7 @@ const TABLE: Record<EndpointName, Record<string, number[]>> = {
   operator: { GET: [200, 400, 401], HEAD: [200, 400, 401], POST: [200, 201, 400, 401, 404, 413, 415], "*": [400, 401] },
   openapi: { GET: [200], HEAD: [200] },
   health: { GET: [200], HEAD: [200] },
-  docs: { GET: [200, 302], HEAD: [200, 302] },
+  docs: { GET: [200, 302, 304], HEAD: [200, 302, 304] },
   unknown: {},
 };
 
@@ -51,7 +51,8 @@ const V1 = "/api/v1";
 /** Names the endpoint a (decoded) path belongs to, the way the app's router would. */
 export function endpointOf(path: string): EndpointName {
   const p = path.length > 1 ? path.replace(/\/$/, "") : path;
-  if (p === "/" || p === "/docs" || p === "/docs/app.js" || p === "/docs/styles.css") return "docs";
+  // The reference pages and their files (static assets the worker serves; an unknown file is 404).
+  if (p === "/" || p === "/docs" || p === "/favicon.svg" || /^\/docs\/[^/]+$/.test(p)) return "docs";
   if (!p.startsWith(`${V1}/`)) return "unknown";
   const rest = p.slice(V1.length + 1).split("/");
   const [head, second, third] = rest;

@@ -27,6 +27,8 @@ const TEMPLATES = [
   "/api/v1/health",
   "/",
   "/docs",
+  "/docs/try",
+  "/docs/{seg}",
   "/api/v1/{seg}",
   "/api/v1/products/{seg}/{seg}",
   "/api/v2/products",
