@@ -9,7 +9,11 @@ function example(summary: string, error: ErrorBody): Example {
 
 const AUTH_DOCS = "https://storefront.example.com/docs#authentication";
 
-/** The contract's error table (section 1), one entry per status, with one example per `code`. */
+/**
+ * The contract's error table (section 1), one entry per status, with one example per `code`. All
+ * but 405: it answers a method a path has no operation for, so no operation can declare it (the
+ * document's description states it).
+ */
 const ERRORS: Record<number, { description: string; headers?: HeaderName[]; examples: Record<string, Example> }> = {
   400: {
     description: "The request is invalid: malformed JSON, a schema violation, an unknown field or query parameter.",
@@ -79,17 +83,6 @@ const ERRORS: Record<number, { description: string; headers?: HeaderName[]; exam
         type: "not_found_error",
         code: "sold_out",
         message: "Sold out",
-      }),
-    },
-  },
-  405: {
-    description: "The path exists but not with this method; `Allow` lists the methods it answers.",
-    headers: ["Allow"],
-    examples: {
-      method_not_allowed: example("Wrong method", {
-        type: "invalid_request_error",
-        code: "method_not_allowed",
-        message: "GET is not allowed here. Allowed: OPTIONS, POST.",
       }),
     },
   },

@@ -31,7 +31,7 @@ export const auth = new Hono<AppEnv>().use("*", noStore).post(
     tag: "Auth",
     auth: "none",
     body: { schema: LoginRequestSchema, required: false },
-    responses: errors([405, 501]),
+    responses: errors([501]),
   }),
   () => {
     throw notImplemented("Login is reserved for a future release. Send your token as Authorization: Bearer <token>.");
