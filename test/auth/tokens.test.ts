@@ -150,6 +150,74 @@ describe("revocation", () => {
   });
 });
 
+describe("revocation by the token's hash (an operator holding a leaked token, not its id)", () => {
+  it("revokes the token whose SHA-256 is sent, and its very next cart request is 401", async () => {
+    const issued = await issueToken("leaked");
+    expect((await cartCall(issued.token, "/cart")).status).toBe(200);
+    const res = await operator("/tokens/revoke", { method: "POST", body: JSON.stringify({ token_sha256: await hashToken(issued.token) }) });
+    expect(res.status).toBe(200);
+    const record = TokenRecordSchema.parse(await res.json());
+    expect(record.id).toBe(issued.id);
+    expect(record.revoked_at).not.toBeNull();
+    expect((await cartCall(issued.token, "/cart")).status).toBe(401);
+    const again = await operator("/tokens/revoke", { method: "POST", body: JSON.stringify({ token_sha256: await hashToken(issued.token) }) });
+    expect(again.status).toBe(200);
+    expect(TokenRecordSchema.parse(await again.json()).revoked_at).toBe(record.revoked_at);
+  });
+
+  it("answers 404 for a hash no token has, 400 for anything but 64 hex digits, and never repeats either", async () => {
+    const unknown = "ab".repeat(32);
+    const missing = await operator("/tokens/revoke", { method: "POST", body: JSON.stringify({ token_sha256: unknown }) });
+    expect(missing.status).toBe(404);
+    const missingText = await missing.text();
+    expect(JSON.parse(missingText)).toMatchObject({ error: { code: "resource_missing", param: "token_sha256" } });
+    expect(missingText).not.toContain(unknown);
+    const leaked = `sf_live_${"Q".repeat(44)}`;
+    for (const body of [{ token_sha256: leaked }, { token: leaked }, {}]) {
+      const res = await operator("/tokens/revoke", { method: "POST", body: JSON.stringify(body) });
+      expect(res.status).toBe(400);
+      expect(await res.text()).not.toContain(leaked);
+    }
+  });
+
+  it("needs the operator secret like every operator route", async () => {
+    const issued = await issueToken();
+    const hash = await hashToken(issued.token);
+    const res = await call("/api/v1/operator/tokens/revoke", { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${issued.token}` }, body: JSON.stringify({ token_sha256: hash }) });
+    expect(res.status).toBe(401);
+    expect((await cartCall(issued.token, "/cart")).status).toBe(200);
+  });
+});
+
+describe("regression: defect 4, the operator API echoed a token given in place of an id", () => {
+  const leaked = `sf_live_${"Z9".repeat(22)}`;
+
+  it("never repeats a token sent where a token id belongs, on revoke or rotate", async () => {
+    for (const action of ["revoke", "rotate"]) {
+      const res = await operator(`/tokens/${leaked}/${action}`, { method: "POST" });
+      expect(res.status).toBe(404);
+      const text = await res.text();
+      expect(JSON.parse(text)).toMatchObject({ error: { code: "resource_missing", param: "id" } });
+      expect(text).not.toContain(leaked);
+      expect(text).not.toMatch(/sf_live_[A-Za-z0-9]/);
+    }
+  });
+
+  it("never repeats a token in any error answer that quotes the request (unknown route, unknown query parameter)", async () => {
+    for (const res of [
+      await operator(`/tokens/${leaked}`),
+      await call(`/api/v1/${leaked}`),
+      await call(`/api/v1/products?${leaked}=1`),
+      await call(`/api/v1/products/${leaked}`),
+    ]) {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      const text = await res.text();
+      expect(text, text).not.toContain(leaked);
+      expect(text).not.toMatch(/sf_live_[A-Za-z0-9]/);
+    }
+  });
+});
+
 describe("rotation", () => {
   it("issues a new token for the same holder, keeps the cart and revokes the old token", async () => {
     const issued = await issueToken("rotating");
@@ -202,5 +270,18 @@ describe("development tokens", () => {
     }
     const live = await issueToken();
     expect((await fetchAs("production", "/api/v1/cart", { headers: { Authorization: `Bearer ${live.token}` } })).status).toBe(200);
+  });
+});
+
+// Last in the file: it revokes a dev token for good in this file's storage.
+describe("npm run dev's dev-token announcement", () => {
+  it("reports only the dev tokens that work: a revoked one is left out, by id", async () => {
+    await seedDevTokens(env);
+    const [a] = DEV_TOKENS;
+    const b = DEV_TOKENS[1];
+    expect((await operator(`/tokens/${b.id}/revoke`, { method: "POST" })).status).toBe(200);
+    const state = await seedDevTokens(env);
+    expect(state).toEqual({ working: [a.token], revokedIds: [b.id] });
+    expect((await cartCall(b.token, "/cart")).status).toBe(401);
   });
 });

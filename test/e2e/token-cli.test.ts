@@ -1,0 +1,65 @@
+import { readFile } from "node:fs/promises";
+import { describe, expect, inject, it } from "vitest";
+import { runCli, STACK_FRAME } from "../helpers/cli.ts";
+
+const base = inject("e2eBaseUrl");
+
+async function cartStatus(token: string): Promise<number> {
+  const res = await fetch(`${base}/api/v1/cart`, { headers: { Authorization: `Bearer ${token}` } });
+  await res.body?.cancel();
+  return res.status;
+}
+
+/** `npm run token -- issue` against the e2e dev server; the token is the last line, printed once. */
+async function issue(label: string): Promise<string> {
+  const run = await runCli("token", ["issue", "--label", label, "--url", base]);
+  expect(run.code, run.stderr).toBe(0);
+  const token = run.stdout.trimEnd().split("\n").at(-1)!;
+  expect(token).toMatch(/^sf_live_[0-9A-Za-z]{44}$/);
+  return token;
+}
+
+describe("npm run token -- revoke --token (a leaked token whose id the operator does not have)", () => {
+  it("revokes it, and the token's very next cart request is 401", async () => {
+    const token = await issue("leaked-cli");
+    expect(await cartStatus(token)).toBe(200);
+    const run = await runCli("token", ["revoke", "--token", token, "--url", base]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Revoked tok_\S+ .*revoked=/);
+    expect(run.stdout + run.stderr).not.toContain(token);
+    expect(await cartStatus(token)).toBe(401);
+  });
+
+  it("reads the token from stdin with --token -, so it stays out of shell history", async () => {
+    const token = await issue("leaked-stdin");
+    const run = await runCli("token", ["revoke", "--token", "-", "--url", base], { stdin: `${token}\n` });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await cartStatus(token)).toBe(401);
+  });
+
+  it("never sends the token: the server's output holds neither the token nor its revocation path with it", async () => {
+    const token = await issue("leaked-log");
+    await runCli("token", ["revoke", "--token", token, "--url", base]);
+    const log = await readFile(inject("e2eLogFile"), "utf8");
+    expect(log).toContain("POST /api/v1/operator/tokens/revoke");
+    expect(log).not.toContain(token);
+  });
+
+  it("says so when no token has that value (exit 1, the token not repeated)", async () => {
+    const unknown = `sf_live_${"N".repeat(44)}`;
+    const run = await runCli("token", ["revoke", "--token", unknown, "--url", base]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("The operator surface answered 404: No token has that hash.");
+    expect(run.stdout + run.stderr).not.toContain(unknown);
+    expect(run.stderr).not.toMatch(STACK_FRAME);
+  });
+});
+
+describe("regression: defect 4 over real HTTP, the operator API echoed a token given as an id", () => {
+  it("answers 404 without the token", async () => {
+    const token = `sf_live_${"E".repeat(44)}`;
+    const res = await fetch(`${base}/api/v1/operator/tokens/${token}/revoke`, { method: "POST", headers: { Authorization: "Bearer dev-operator-secret" } });
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain(token);
+  });
+});
