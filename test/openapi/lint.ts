@@ -2,7 +2,8 @@
  * `npm run check`'s OpenAPI lint, run by Node: builds both documents from the app's routes (the
  * same code that serves /api/v1/openapi.json and /api/v1/operator/openapi.json), then
  *   1. validates each against the OpenAPI 3.1 JSON Schema (@seriousme/openapi-schema-validator),
- *   2. refuses components nothing refers to, and examples naming data the seed catalog lacks.
+ *   2. refuses components nothing refers to, examples naming data the seed catalog lacks, and
+ *      paging sizes documented as anything but integers.
  * Prints one line per document and exits 1 with every problem listed when there is one.
  *
  *   node test/openapi/lint.ts            # both documents
@@ -12,7 +13,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { registerHooks } from "node:module";
 import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { seedExampleProblems, seedNames, unusedComponents, type Json } from "./rules.ts";
+import { pagingNotIntegers, seedExampleProblems, seedNames, unusedComponents, type Json } from "./rules.ts";
 
 // The worker's entry exports the cart's Durable Object class, whose base class exists only in
 // workerd; under Node it is stood in for, since building the documents never runs it.
@@ -47,6 +48,7 @@ for (const [name, doc] of documents) {
     ...(result.valid ? [] : [`not valid OpenAPI ${String(doc.openapi)}: ${JSON.stringify(result.errors, null, 1)}`]),
     ...unusedComponents(doc).map((ref) => `unused component ${ref}`),
     ...seedExampleProblems(doc, seed),
+    ...pagingNotIntegers(doc),
   ];
   const operations = Object.values(doc.paths as Record<string, Json>).reduce((n, item) => n + Object.keys(item).length, 0);
   if (problems.length === 0) {

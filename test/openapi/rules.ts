@@ -107,3 +107,24 @@ export function seedExampleProblems(doc: Json, seed: SeedNames): string[] {
   });
   return problems;
 }
+
+/**
+ * Paging sizes and offsets (`limit`, `offset`, `page`, `per_page`, `page_size`) not documented as
+ * integers: a generated client would type them as strings (issue 14, defect 2). Ids made of
+ * digits (variant cursors) and decimal amounts (`price_min`) are strings by design, so the rule
+ * goes by name. A zod string-to-number pipe is documented as its number (src/openapi/json-schema.ts).
+ */
+export function pagingNotIntegers(doc: Json): string[] {
+  const problems: string[] = [];
+  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, Json>>)) {
+    for (const [method, op] of Object.entries(item)) {
+      for (const parameter of (op.parameters ?? []) as Json[]) {
+        const schema = (parameter.schema ?? {}) as Json;
+        if (parameter.in === "query" && /^(limit|offset|page|per_page|page_size)$/.test(String(parameter.name)) && schema.type !== "integer") {
+          problems.push(`${method.toUpperCase()} ${path}: query parameter ${String(parameter.name)} is not documented as an integer`);
+        }
+      }
+    }
+  }
+  return problems;
+}
