@@ -1,0 +1,146 @@
+// npm run catalog:import -- <file> [--out FILE] [--publish] [--local|--remote] [--store NAME] [--collections-by-type]   (--help for usage)
+import { once } from "node:events";
+import { createReadStream, createWriteStream, statSync } from "node:fs";
+import { join } from "node:path";
+import { CatalogValidationError, type SourceCatalog } from "../catalog/schema.ts";
+import { formatReport, ImportError, type ImportProgress, importCatalog } from "../publish/import/index.ts";
+import { type PublishProgress, type PublishResult, publishCatalog, publishTo } from "../publish/publish.ts";
+import { remoteTarget } from "../publish/remote.ts";
+import { defineCli, InputError, runCli, UsageError } from "./args.ts";
+import { openLocalEnv } from "./local-env.ts";
+
+const cli = defineCli({
+  command: "npm run catalog:import",
+  args: "<file>",
+  summary:
+    "Turns a store's Shopify export into the project's catalog format, validated by the schema publish uses: a product CSV " +
+    "(classic or current headers) or products.json ({\"products\": [...]} or a bare array), detected from the content.",
+  positionals: { min: 1, max: 1 },
+  options: {
+    out: { type: "string", value: "FILE", help: "write the catalog (JSON) to FILE" },
+    publish: { type: "boolean", help: "publish it as well, as npm run catalog:publish does" },
+    local: { type: "boolean", help: "with --publish: into local state, where npm run dev reads (the default)" },
+    remote: { type: "boolean", help: "with --publish: into the CATALOG namespace on Cloudflare (wrangler kv ... --remote)" },
+    "persist-to": { type: "string", value: "DIR", help: "with --local: the state directory of npm run dev -- --persist-to DIR" },
+    "dry-run": { type: "boolean", help: "with --remote: print the wrangler commands, run none" },
+    store: { type: "string", value: "NAME", help: "the store's name, also the vendor of products that have none (default: the file name)" },
+    "collections-by-type": { type: "boolean", help: "besides frontpage (every product, in file order), one collection per product type" },
+  },
+  notes: `Products that are not active (draft, archived, unpublished) and gift cards are skipped and
+listed with their line numbers. A CSV has no ids: they are derived from the handle (and the option
+values), so importing the same store again keeps every id and carts keep working.
+A malformed file is reported with its line and column (exit 2) and nothing is published.
+Examples:
+  npm run catalog:import -- products_export.csv --store "Northwind Threads" --out catalog.json
+  npm run catalog:import -- products.json --publish --local`,
+});
+
+/** Progress on stderr: one rewritten line on a terminal, a line every 100,000 rows in a log. */
+function importProgress(size: number): (p: ImportProgress) => void {
+  let lastLogged = 0;
+  return (p) => {
+    const share = size > 0 ? ` (${Math.min(100, Math.floor((p.bytes / size) * 100))}%)` : "";
+    if (process.stderr.isTTY) process.stderr.write(`\r  ${p.records.toLocaleString("en-US")} rows read${share}`);
+    else if (p.records - lastLogged >= 100_000) {
+      lastLogged = p.records;
+      process.stderr.write(`  ${p.records.toLocaleString("en-US")} rows read${share}\n`);
+    }
+  };
+}
+
+/** The same progress lines as catalog:publish. */
+function publishProgress(): (p: PublishProgress) => void {
+  let lastTenth = -1;
+  return (p) => {
+    if (p.phase === "validated") console.log(`Writing ${p.total} KV entries.`);
+    if (p.phase === "writing") {
+      const tenth = Math.floor((p.written / p.total) * 10);
+      if (process.stdout.isTTY) process.stdout.write(`\r  ${p.written}/${p.total} entries written`);
+      else if (tenth > lastTenth) console.log(`  ${p.written}/${p.total} entries written`);
+      lastTenth = tenth;
+    }
+    if (p.phase === "switched") console.log(`${process.stdout.isTTY ? "\n" : ""}Pointer switched: the new catalog is live.`);
+  };
+}
+
+async function publish(catalog: SourceCatalog, values: { remote: boolean; "dry-run": boolean; "persist-to": string | undefined }): Promise<PublishResult> {
+  const options = { onProgress: publishProgress() };
+  if (values.remote) {
+    console.log(`Publishing to the remote CATALOG namespace${values["dry-run"] ? " (dry run: nothing is executed)" : ""}.`);
+    const target = remoteTarget({ dryRun: values["dry-run"] });
+    try {
+      return await publishTo(target, catalog, options);
+    } finally {
+      target.dispose();
+    }
+  }
+  const persist = values["persist-to"];
+  console.log(`Publishing to local state${persist ? ` in ${persist}` : ""}.`);
+  const local = await openLocalEnv(persist ? join(persist, "v3") : undefined);
+  try {
+    return await publishCatalog(local.env.CATALOG, catalog, options);
+  } finally {
+    await local.dispose();
+  }
+}
+
+/** The same bytes as JSON.stringify(catalog), written a product at a time (no 100 MB string). */
+async function writeCatalog(file: string, catalog: SourceCatalog): Promise<void> {
+  const sink = createWriteStream(file);
+  const { products, collections, ...head } = catalog;
+  const write = async (text: string) => {
+    if (!sink.write(text)) await once(sink, "drain");
+  };
+  await write(`${JSON.stringify(head).slice(0, -1)},"products":[`);
+  for (let i = 0; i < products.length; i++) await write(`${i ? "," : ""}${JSON.stringify(products[i])}`);
+  await write(`],"collections":${JSON.stringify(collections)}}\n`);
+  await new Promise<void>((resolve, reject) => sink.end((error?: Error | null) => (error ? reject(error) : resolve())));
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = cli.parse();
+  const file = positionals[0]!;
+  if (values.local && values.remote) throw new UsageError("Choose one of --local and --remote.");
+  if ((values.local || values.remote) && !values.publish) throw new UsageError(`--${values.local ? "local" : "remote"} only means something with --publish.`);
+  if (values["persist-to"] !== undefined && (values.remote || !values.publish)) throw new UsageError("--persist-to goes with --publish --local.");
+  if (values["dry-run"] && !values.remote) throw new UsageError("--dry-run goes with --publish --remote.");
+  let size: number;
+  try {
+    const stat = statSync(file);
+    if (!stat.isFile()) throw new InputError("is not a file", { file });
+    size = stat.size;
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    const code = (error as { code?: string }).code;
+    throw new InputError(code === "ENOENT" ? "no such file" : `cannot be read (${code ?? "error"})`, { file });
+  }
+
+  const started = Date.now();
+  const onProgress = importProgress(size);
+  const { catalog, report } = await importCatalog(createReadStream(file, { highWaterMark: 1 << 20 }), {
+    file,
+    ...(values.store !== undefined ? { store: values.store } : {}),
+    collectionsByType: values["collections-by-type"],
+    onProgress,
+  });
+  if (process.stderr.isTTY) process.stderr.write("\n");
+  process.stdout.write(formatReport(report));
+  console.log(`Valid catalog: ${catalog.collections.length} collection(s), in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+
+  if (values.out !== undefined) {
+    await writeCatalog(values.out, catalog);
+    console.log(`Wrote ${values.out}.`);
+  }
+  if (values.publish) {
+    const result = await publish(catalog, { remote: values.remote, "dry-run": values["dry-run"], "persist-to": values["persist-to"] });
+    console.log(`${values["dry-run"] ? "(dry run) " : ""}Published catalog ${result.version}: ${result.products} products, ${result.entries} entries. Previous: ${result.previous ?? "none"}.`);
+  }
+  if (values.out === undefined && !values.publish) console.log("Nothing written: add --out FILE to save the catalog, or --publish to make it live.");
+}
+
+await runCli(cli, main, (error) => {
+  if (process.stderr.isTTY) process.stderr.write("\n");
+  if (error instanceof ImportError) return { message: `${error.message}\nNothing was imported or published.`, exitCode: 2 };
+  if (error instanceof CatalogValidationError) return { message: `${error.message}\nNothing was published.`, exitCode: 2 };
+  return undefined;
+});
