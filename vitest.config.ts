@@ -25,6 +25,7 @@ export default defineConfig({
             miniflare: {
               bindings: {
                 ENVIRONMENT: "development",
+                CATALOG_POINTER_TTL_MS: "0",
                 ALLOWED_ORIGINS: "http://localhost:*,https://shop.example",
                 OPERATOR_SECRET: "test-operator-secret",
               },

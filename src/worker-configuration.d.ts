@@ -8,6 +8,7 @@ interface __BaseEnv_Env {
 	ENVIRONMENT: string;
 	ALLOWED_ORIGINS: string;
 	DOCS_URL: string;
+	CATALOG_POINTER_TTL_MS: string;
 	CART: DurableObjectNamespace<import("./index").Cart>;
 }
 declare namespace Cloudflare {
@@ -22,7 +23,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "ENVIRONMENT" | "ALLOWED_ORIGINS" | "DOCS_URL">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "ENVIRONMENT" | "ALLOWED_ORIGINS" | "DOCS_URL" | "CATALOG_POINTER_TTL_MS">> {}
 }
 declare module "*.txt" {
 	const value: string;

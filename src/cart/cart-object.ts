@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { CatalogStore, type VariantRecord } from "../catalog/store.ts";
+import { CatalogStore, pointerTtlMs, type VariantRecord } from "../catalog/store.ts";
 import { CatalogError } from "../catalog/errors.ts";
 import { MAX_LINE_QUANTITY, MAX_LINES, type Cart as CartView } from "./api.ts";
 import { CartRows } from "./cart-rows.ts";
@@ -83,7 +83,7 @@ export class Cart extends DurableObject<Env> {
     this.#rows = new CartRows(sql);
     this.#revocations = new Revocations(sql);
     this.#ledger = new IdempotencyLedger(sql);
-    this.#catalog = new CatalogStore(env.CATALOG);
+    this.#catalog = new CatalogStore(env.CATALOG, { pointerTtlMs: pointerTtlMs(env.CATALOG_POINTER_TTL_MS) });
     void ctx.blockConcurrencyWhile(async () => {
       migrate(sql);
     });

@@ -40,6 +40,18 @@ export interface ChunkLines {
   lines: string[];
 }
 
+/** The contract's default bound on how long an isolate keeps the pointer (CATALOG_POINTER_TTL_MS). */
+export const DEFAULT_POINTER_TTL_MS = 1000;
+
+/** CATALOG_POINTER_TTL_MS as set (milliseconds, 0 to 60,000), else the default. */
+export function pointerTtlMs(setting: unknown): number {
+  const ms = typeof setting === "string" && setting.trim() !== "" ? Number(setting) : Number.NaN;
+  return Number.isInteger(ms) && ms >= 0 && ms <= 60_000 ? ms : DEFAULT_POINTER_TTL_MS;
+}
+
+/** The pointer this isolate read last, per namespace, and when; only kept when a TTL is set. */
+const keptPointers = new WeakMap<KVNamespace, { pointer: Pointer; readAt: number }>();
+
 /**
  * The catalog's KV adapter: the only code that reads the CATALOG namespace. Each method is one
  * KV read (getVariants: one per distinct shard), which is what keeps every catalog request at
@@ -49,16 +61,27 @@ export interface ChunkLines {
  */
 export class CatalogStore {
   readonly #kv: KVNamespace;
+  readonly #pointerTtlMs: number;
   readonly #metas = new Map<string, VersionMeta>();
 
-  constructor(kv: KVNamespace) {
+  /** `pointerTtlMs`: how long this isolate may answer from a pointer it read (0: read it every time). */
+  constructor(kv: KVNamespace, options: { pointerTtlMs?: number } = {}) {
     this.#kv = kv;
+    this.#pointerTtlMs = options.pointerTtlMs ?? 0;
   }
 
-  /** The live version's meta, or null when nothing was ever published. One read. */
+  /**
+   * The live version's meta, or null when nothing was ever published. One read, or none while
+   * this isolate's copy of the pointer is younger than the TTL. The version is fixed for the
+   * whole request, so a reader never mixes versions; a publish shows within the TTL here (plus
+   * KV's own propagation in production).
+   */
   async currentMeta(): Promise<VersionMeta | null> {
-    const pointer = await this.#kv.get<Pointer>(POINTER_KEY, "json");
+    const kept = keptPointers.get(this.#kv);
+    const fresh = kept !== undefined && Date.now() - kept.readAt < this.#pointerTtlMs;
+    const pointer = fresh ? kept.pointer : await this.#kv.get<Pointer>(POINTER_KEY, "json");
     if (!pointer) return null;
+    if (!fresh && this.#pointerTtlMs > 0) keptPointers.set(this.#kv, { pointer, readAt: Date.now() });
     this.#metas.set(pointer.current.version, pointer.current);
     if (pointer.previous) this.#metas.set(pointer.previous.version, pointer.previous);
     return pointer.current;

@@ -8,7 +8,7 @@ import { CatalogError } from "../catalog/errors.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import { isHandle } from "../catalog/schema.ts";
 import { BoundedMemo } from "../catalog/memo.ts";
-import { CatalogStore } from "../catalog/store.ts";
+import { CatalogStore, pointerTtlMs } from "../catalog/store.ts";
 
 /** What `catalogRead` hands the handler: the store and the version this request reads. */
 export interface CatalogEnv extends AppEnv {
@@ -85,7 +85,7 @@ export function catalogRead<S extends z.ZodType>(schema: S): MiddlewareHandler<C
         "Cache-Control": CACHE_MISSING,
       });
     }
-    const store = new CatalogStore(c.env.CATALOG);
+    const store = new CatalogStore(c.env.CATALOG, { pointerTtlMs: pointerTtlMs(c.env.CATALOG_POINTER_TTL_MS) });
     const meta = await store.currentMeta();
     if (!meta) {
       c.set("cacheStatus", "bypass");

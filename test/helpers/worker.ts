@@ -5,10 +5,10 @@ import app from "../../src/index.ts";
 export const ORIGIN = "https://storefront.test";
 export const API = `${ORIGIN}/api/v1`;
 
-/** The same worker with ENVIRONMENT overridden, as a deployed worker would run. */
-export async function fetchAs(environment: string, path: string, init: RequestInit = {}): Promise<Response> {
+/** The same worker with ENVIRONMENT (and any other var) overridden, as a deployed worker would run. */
+export async function fetchAs(environment: string, path: string, init: RequestInit = {}, vars: Partial<Env> = {}): Promise<Response> {
   const ctx = createExecutionContext();
-  const res = await app.fetch(new Request(`${ORIGIN}${path}`, init), { ...env, ENVIRONMENT: environment }, ctx);
+  const res = await app.fetch(new Request(`${ORIGIN}${path}`, init), { ...env, ...vars, ENVIRONMENT: environment }, ctx);
   await waitOnExecutionContext(ctx);
   return res;
 }
