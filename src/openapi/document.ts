@@ -63,7 +63,7 @@ function headOf(get: OperationSpec): OperationSpec {
     ...get,
     operationId: `${get.operationId}Head`,
     summary: `${get.summary} (headers only)`,
-    description: `The same as GET, without a body: the same statuses and headers, so a client can check an ETag, a status or \`X-Catalog-Version\` cheaply.`,
+    description: "The same answer as GET without its body: the same statuses and headers (an `ETag` where GET has one), for a cheap check of a status or a header.",
     responses,
   };
 }
