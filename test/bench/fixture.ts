@@ -51,7 +51,8 @@ export async function publishInto(mf: Miniflare, catalog: SourceCatalog, workerd
     const result = await publishCatalog(binding, catalog, {
       onProgress: ({ phase, written, total }) => {
         phases[phase] ??= performance.now();
-        if (phase === "writing" && written >= reported + total / 4) {
+        // Progress only for a catalog big enough to wait for (not the seed's few entries).
+        if (phase === "writing" && total >= 1000 && written >= reported + total / 4) {
           reported = written;
           process.stderr.write(`[bench]     ${written}/${total} entries\n`);
         }

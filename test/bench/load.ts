@@ -1,10 +1,10 @@
 import autocannon from "autocannon";
 import { countErrors, percentile } from "./figures.ts";
-import { processCpuMs } from "./runtime.ts";
+import { PeakSampler, processCpuMs, processRssMiB } from "./runtime.ts";
 
 /** One HTTP request of a workload; a workload cycles through its list. */
 export interface BenchRequest {
-  method?: "GET" | "POST";
+  method?: "GET" | "POST" | "PATCH";
   path: string;
   headers?: Record<string, string>;
   body?: string;
@@ -33,6 +33,8 @@ export interface LoadResult {
   statuses: Record<string, number>;
   /** CPU time workerd spent per request (all of its threads), in µs. Undefined off Linux. */
   workerdCpuUsPerRequest: number | undefined;
+  /** workerd's peak resident memory (VmRSS, sampled every 100 ms) during the run, in MiB. Undefined off Linux. */
+  workerdPeakRssMiB: number | undefined;
 }
 
 export interface LoadOptions {
@@ -45,12 +47,13 @@ export interface LoadOptions {
 /**
  * Drives one workload with autocannon over loopback and returns requests/s, latency percentiles
  * computed from every response's own duration (autocannon's histogram truncates to whole ms,
- * too coarse for 1-3 ms answers), the status mix, and workerd's CPU time per request.
+ * too coarse for 1-3 ms answers), the status mix, workerd's CPU time per request and its peak RSS.
  */
 export async function runLoad(workload: Workload, options: LoadOptions): Promise<LoadResult> {
   const latencies: number[] = [];
   const cursor = { next: 0 };
   const list = workload.requests;
+  const rss = new PeakSampler(() => processRssMiB(options.workerdPid)).start();
   const cpuBefore = processCpuMs(options.workerdPid);
   const started = performance.now();
   const instance = autocannon({
@@ -80,6 +83,7 @@ export async function runLoad(workload: Workload, options: LoadOptions): Promise
   // From the start to the last response: autocannon's own duration ends on a sample tick.
   const durationS = (lastResponseAt - started) / 1000;
   const cpuAfter = processCpuMs(options.workerdPid);
+  const workerdPeakRssMiB = rss.stop();
   const statuses: Record<string, number> = {};
   for (const [code, stat] of Object.entries(res.statusCodeStats ?? {})) statuses[code] = Number(stat.count);
   const answered = Object.values(statuses).reduce((a, b) => a + b, 0);
@@ -95,6 +99,7 @@ export async function runLoad(workload: Workload, options: LoadOptions): Promise
     statuses,
     workerdCpuUsPerRequest:
       cpuBefore !== undefined && cpuAfter !== undefined && answered > 0 ? ((cpuAfter - cpuBefore) * 1000) / answered : undefined,
+    workerdPeakRssMiB,
   };
 }
 

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildBundle } from "./bundle.ts";
 import { issueTokens, publishInto, readSeedCatalog } from "./fixture.ts";
+import { inspector } from "./inspector.ts";
 import { largeCatalog } from "./large-catalog.ts";
 import { runLoad, type Workload } from "./load.ts";
 import { processCpuMs, startRuntime } from "./runtime.ts";
@@ -39,32 +40,6 @@ interface CpuProfile {
   endTime: number;
   samples: number[];
   timeDeltas: number[];
-}
-
-/** A tiny DevTools protocol client over Node's built-in WebSocket. */
-async function inspector(port: number, worker: string) {
-  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { id?: string; title?: string; webSocketDebuggerUrl: string }[];
-  const target = targets.find((t) => `${t.id ?? ""}${t.title ?? ""}${t.webSocketDebuggerUrl}`.includes(worker)) ?? targets[0];
-  if (!target) throw new Error("workerd exposes no inspector target");
-  const ws = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => {
-    ws.addEventListener("open", resolve, { once: true });
-    ws.addEventListener("error", reject, { once: true });
-  });
-  let nextId = 1;
-  const pending = new Map<number, (result: unknown) => void>();
-  ws.addEventListener("message", (event) => {
-    const msg = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
-    if (msg.id !== undefined) pending.get(msg.id)?.(msg.result);
-  });
-  return {
-    send<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-      const id = nextId++;
-      ws.send(JSON.stringify({ id, method, params }));
-      return new Promise<T>((resolve) => pending.set(id, resolve as (r: unknown) => void));
-    },
-    close: () => ws.close(),
-  };
 }
 
 function summarise(profile: CpuProfile, requests: number): string {

@@ -14,7 +14,7 @@ import { type PublishFigures, readSeedCatalog } from "./fixture.ts";
 import { largeCatalog } from "./large-catalog.ts";
 import { type BenchReport, evaluateTargets, renderReport, type Scenario, scaleRatios } from "./report.ts";
 import { LAST_RUN_JSON, RESULTS_MD, writeResults } from "./results.ts";
-import { BENCH_RATE_LIMIT } from "./runtime.ts";
+import { BENCH_RATE_LIMIT, PeakSampler } from "./runtime.ts";
 import { countScenario, log, type RunSettings, runScenario } from "./scenario.ts";
 
 const { values: args } = parseArgs({
@@ -44,6 +44,7 @@ const PORTS = { seed: 8820, large: 8821 };
 
 async function main(): Promise<void> {
   const started = performance.now();
+  const benchRss = new PeakSampler(() => process.memoryUsage().rss / 2 ** 20).start();
   const work = await mkdtemp(join(tmpdir(), "storefront-bench-"));
   try {
     log("building the production bundle (wrangler deploy --dry-run)");
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
     const generateStarted = performance.now();
     const large = largeSize > 0 ? largeCatalog(largeSize) : undefined;
     const generateMs = performance.now() - generateStarted;
-    const largeLabel = `${Math.round(largeSize / 1000)}k`;
+    const largeLabel = largeSize > 0 ? `${Math.round(largeSize / 1000)}k` : "large (not run)";
     let startToFirstResponseMs = Number.NaN;
     const publish: Record<string, PublishFigures> = {};
     const scenarios: Scenario[] = [];
@@ -98,6 +99,7 @@ async function main(): Promise<void> {
       startToFirstResponseMs,
       publish,
       generateMs,
+      benchPeakRssMiB: benchRss.stop() ?? Number.NaN,
       scenarios,
       counts,
       scale: scaleRatios(scenarios, "seed", largeLabel),

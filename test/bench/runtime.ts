@@ -4,6 +4,7 @@ import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { join } from "node:path";
 import type { Bundle } from "./bundle.ts";
 import { COUNTING_ENTRY } from "./counting.ts";
+import { BENCH_ENTRY, CEILING_BINDING, CEILING_CLASS } from "./entry.ts";
 
 /**
  * The rate limit the benchmark gives `CART_WRITE_LIMITER`. wrangler.toml's 120 writes a minute
@@ -21,7 +22,10 @@ export interface RuntimeOptions {
   persistPath?: string;
   /** Opens workerd's DevTools inspector here (profiling only: it slows the runtime down). */
   inspectorPort?: number;
-  /** Put the counting entry module (counting.ts) in front of the bundle. Never for timed runs. */
+  /**
+   * Put the counting entry module (counting.ts) in front of the bundle instead of the bench
+   * entry (entry.ts, with the cart ceiling). Never for timed runs.
+   */
   counting?: boolean;
 }
 
@@ -41,6 +45,8 @@ export interface Runtime {
  * declares (read through wrangler itself, so they never drift), the production `vars`, and one
  * override: the cart write limiter's limit (see {@link BENCH_RATE_LIMIT}). Worker log lines are
  * received and counted, never printed: the worker still pays for writing them, as in production.
+ * The bundle always runs behind an entry module of the bench's own: entry.ts (the cart ceiling's
+ * route and Durable Object; one string comparison for every other request), or counting.ts.
  */
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime & { logLines: () => number }> {
   const { workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml");
@@ -70,14 +76,16 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime & {
         {
           ...bindings,
           name: "storefront-api",
-          ...(options.counting
-            ? {
-                modules: [
-                  { type: "ESModule" as const, path: join(options.bundle.dir, "bench-counting.js"), contents: COUNTING_ENTRY },
-                  { type: "ESModule" as const, path: options.bundle.scriptPath },
-                ],
-              }
-            : { modules: true, scriptPath: options.bundle.scriptPath }),
+          modules: [
+            options.counting
+              ? { type: "ESModule" as const, path: join(options.bundle.dir, "bench-counting.js"), contents: COUNTING_ENTRY }
+              : { type: "ESModule" as const, path: join(options.bundle.dir, "bench-entry.js"), contents: BENCH_ENTRY },
+            { type: "ESModule" as const, path: options.bundle.scriptPath },
+          ],
+          durableObjects: {
+            ...(bindings.durableObjects as Record<string, unknown> | undefined),
+            ...(options.counting ? {} : { [CEILING_BINDING]: { className: CEILING_CLASS, useSQLite: true } }),
+          },
           modulesRoot: options.bundle.dir,
           ratelimits: limits,
           cacheAPI: options.cacheAPI,
@@ -109,6 +117,56 @@ function findWorkerdPid(): number | undefined {
     return last ? Number(last) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** A process's resident memory now (VmRSS in /proc/<pid>/status), in MiB; undefined where /proc is absent. */
+export function processRssMiB(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kib ? Number(kib) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The peak of a memory reading, sampled every `intervalMs` from `start()` until `stop()` (and
+ * once at each end): workerd's RSS through a workload, or the bench process's own.
+ */
+export class PeakSampler {
+  #peak: number | undefined;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  readonly #read: () => number | undefined;
+  readonly #intervalMs: number;
+
+  constructor(read: () => number | undefined, intervalMs = 100) {
+    this.#read = read;
+    this.#intervalMs = intervalMs;
+  }
+
+  start(): this {
+    this.sample();
+    this.#timer = setInterval(() => this.sample(), this.#intervalMs);
+    this.#timer.unref();
+    return this;
+  }
+
+  sample(): void {
+    const value = this.#read();
+    if (value !== undefined && (this.#peak === undefined || value > this.#peak)) this.#peak = value;
+  }
+
+  /** Stops sampling (after one last sample) and returns the peak; undefined if nothing was read. */
+  stop(): number | undefined {
+    clearInterval(this.#timer);
+    this.sample();
+    return this.#peak;
+  }
+
+  get peak(): number | undefined {
+    return this.#peak;
   }
 }
 

@@ -2,10 +2,10 @@ import type { SourceCatalog } from "../../src/catalog/schema.ts";
 import type { Bundle } from "./bundle.ts";
 import { type Counts, countWorkloads } from "./counting.ts";
 import { issueTokens, publishInto, type PublishFigures } from "./fixture.ts";
-import { type LoadOptions, probe, runLoad, type Workload } from "./load.ts";
-import type { Scenario, WorkloadFigures } from "./report.ts";
-import { startRuntime } from "./runtime.ts";
-import { cartWorkloads, catalogWorkloads, ceilingWorkload, withEtags } from "./workloads.ts";
+import { type LoadOptions, type LoadResult, probe, runLoad, type Workload } from "./load.ts";
+import { applyCartCeilings, CART_CEILING_FIELDS, type CartCeilingField, type CeilingFigures, type Scenario, type WorkloadFigures } from "./report.ts";
+import { PeakSampler, processRssMiB, startRuntime } from "./runtime.ts";
+import { cartCeilingWorkloads, cartWorkloads, catalogWorkloads, ceilingWorkload, withEtags } from "./workloads.ts";
 
 /** How long and how hard each workload runs, and which ones (`--only`). */
 export interface RunSettings {
@@ -78,7 +78,64 @@ export async function countScenario(
   return out;
 }
 
-/** One runtime: start, (publish), ceiling, workloads, dispose. */
+/** A ceiling run before and after what it bounds (the machine is shared): mean req/s, the rest from the first run. */
+function bracket(before: LoadResult, after: LoadResult, healthRps: number): CeilingFigures {
+  const rps = (before.rps + after.rps) / 2;
+  const peaks = [before.workerdPeakRssMiB, after.workerdPeakRssMiB].filter((x) => x !== undefined);
+  return {
+    ...before,
+    rps,
+    errors: before.errors + after.errors,
+    workerdPeakRssMiB: peaks.length > 0 ? Math.max(...peaks) : undefined,
+    runs: [before.rps, after.rps],
+    ratioToCeiling: rps / healthRps,
+  };
+}
+
+/**
+ * The cart workloads, each right after its own cart ceiling (entry.ts) and followed by the
+ * ceiling again, so a ratio compares runs seconds apart: new objects (and new carts) first,
+ * which also creates the objects and carts the existing-object runs cycle over.
+ */
+async function measureCart(
+  input: ScenarioInput,
+  runtime: Awaited<ReturnType<typeof startRuntime>>,
+  options: LoadOptions,
+  settings: RunSettings,
+): Promise<{ workloads: WorkloadFigures[]; ceilings: Partial<Record<CartCeilingField, [LoadResult, LoadResult]>> }> {
+  const workloads: WorkloadFigures[] = [];
+  const ceilings: Partial<Record<CartCeilingField, [LoadResult, LoadResult]>> = {};
+  const selected = cartWorkloads(input.catalog, ["t"], "t").filter(settings.selected).map((w) => w.name);
+  if (selected.length === 0) return { workloads, ceilings };
+  log(`  issuing ${settings.cartTokens + 1} tokens`);
+  const tokens = await issueTokens(runtime.mf, settings.cartTokens + 1);
+  const [hot, ...distinct] = tokens;
+  const carts = cartWorkloads(input.catalog, distinct, hot!);
+  const first = cartCeilingWorkloads(distinct.length, "a");
+  const again = cartCeilingWorkloads(distinct.length, "b");
+  for (const { field, workload: name } of CART_CEILING_FIELDS) {
+    const cart = carts.find((w) => w.name === name)!;
+    if (!selected.includes(name)) {
+      // Not measured, but the existing-object runs need their objects and carts to exist.
+      if (field === "cartCeilingNewObjects") {
+        await runLoad(first.cartCeilingNewObjects, options);
+        await runLoad(cart, options);
+      }
+      continue;
+    }
+    const before = await measure(first[field], options, settings);
+    workloads.push(await measure(cart, options, settings));
+    const after = await measure(again[field], options, settings);
+    if ("skipped" in before || "skipped" in after) {
+      workloads.push("skipped" in before ? before : after);
+      continue;
+    }
+    ceilings[field] = [before, after];
+  }
+  return { workloads, ceilings };
+}
+
+/** One runtime: start, (publish), ceiling, workloads, dispose; workerd's RSS sampled throughout. */
 export async function runScenario(
   bundle: Bundle,
   input: ScenarioInput,
@@ -96,6 +153,8 @@ export async function runScenario(
       log(`  published ${figures.entries} KV entries in ${(figures.ms / 1000).toFixed(1)} s`);
       onPublished(figures);
     }
+    const afterStartMiB = processRssMiB(runtime.workerdPid);
+    const rss = new PeakSampler(() => processRssMiB(runtime.workerdPid)).start();
     const options: LoadOptions = { url: runtime.url, connections: settings.connections, durationS: settings.durationS, workerdPid: runtime.workerdPid };
     await runLoad(ceilingWorkload, { ...options, durationS: settings.warmupS });
     const ceiling = await runLoad(ceilingWorkload, options);
@@ -105,26 +164,33 @@ export async function runScenario(
       const ready = w.name === "304 revalidation" ? await withEtags(w, runtime.url) : w;
       workloads.push(typeof ready === "string" ? { name: w.name, skipped: ready } : await measure(ready, options, settings));
     }
-    if (input.cart && cartWorkloads(input.catalog, ["t"], "t").some(settings.selected)) {
-      log(`  issuing ${settings.cartTokens + 1} tokens`);
-      const tokens = await issueTokens(runtime.mf, settings.cartTokens + 1);
-      const [hot, ...distinct] = tokens;
-      for (const w of cartWorkloads(input.catalog, distinct, hot!).filter(settings.selected)) workloads.push(await measure(w, options, settings));
-    }
+    const cart = input.cart ? await measureCart(input, runtime, options, settings) : { workloads: [], ceilings: {} };
+    workloads.push(...cart.workloads);
     // The ceiling again at the end: the machine is shared, so the ratio uses the mean of both.
     const after = await runLoad(ceilingWorkload, options);
     log(`  ceiling again: ${after.rps.toFixed(0)} req/s`);
+    const peakMiB = rss.stop();
+    const afterWorkloadsMiB = processRssMiB(runtime.workerdPid);
+    log(`  workerd RSS: ${mib(afterStartMiB)} MiB after start, peak ${mib(peakMiB)} MiB, ${mib(afterWorkloadsMiB)} MiB after the workloads`);
     const ceilingRps = (ceiling.rps + after.rps) / 2;
     for (const w of workloads) if ("ratioToCeiling" in w) w.ratioToCeiling = w.rps / ceilingRps;
-    return {
+    const scenario: Scenario = {
       catalog: input.label,
       products: input.catalog.products.length,
       edgeCache: input.edgeCache,
       ceiling: { ...ceiling, rps: ceilingRps },
       ceilingRuns: [ceiling.rps, after.rps],
       workloads,
+      workerdRss: { afterStartMiB, peakMiB, afterWorkloadsMiB },
     };
+    for (const [field, runs] of Object.entries(cart.ceilings) as [CartCeilingField, [LoadResult, LoadResult]][]) {
+      scenario[field] = bracket(runs[0], runs[1], ceilingRps);
+    }
+    applyCartCeilings(scenario);
+    return scenario;
   } finally {
     await runtime.dispose();
   }
 }
+
+const mib = (x: number | undefined) => (x === undefined ? "-" : x.toFixed(0));

@@ -1,5 +1,7 @@
-import type { SourceCatalog, SourceProduct } from "../../src/catalog/schema.ts";
+import { optionApiName, type SourceCatalog, type SourceProduct } from "../../src/catalog/schema.ts";
+import { CEILING_PREFIX } from "./entry.ts";
 import type { BenchRequest, Workload } from "./load.ts";
+import { CART_CEILING_FIELDS, type CartCeilingField } from "./report.ts";
 
 const API = "/api/v1";
 
@@ -25,7 +27,7 @@ function get(path: string, headers?: Record<string, string>): BenchRequest {
 
 function variantQuery(product: SourceProduct): string {
   const params = new URLSearchParams();
-  for (const option of product.options) params.set(option.name, option.values[Math.floor(option.values.length / 2)]!);
+  for (const option of product.options) params.set(optionApiName(option.name), option.values[Math.floor(option.values.length / 2)]!);
   if (product.options.length === 0) params.set("title", "Default Title");
   return params.toString();
 }
@@ -97,3 +99,28 @@ export function cartWorkloads(catalog: SourceCatalog, tokens: readonly string[],
 
 /** The runtime's ceiling: the cheapest route of the same worker. */
 export const ceilingWorkload: Workload = { name: "ceiling: GET /health", requests: [get(`${API}/health`)], ok: [200] };
+
+function ceilingWrite(name: string): BenchRequest {
+  return {
+    method: "POST",
+    path: `${CEILING_PREFIX}${name}`,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ variant_id: "44102938475602", quantity: 1 }),
+  };
+}
+
+/**
+ * The cart ceiling's workloads (entry.ts), shaped like the cart workloads they bound: `count`
+ * objects (as many as the distinct-carts workload has carts) each written once, so every request
+ * meets a new object; then the same objects cycled over (existing objects); and one object taking
+ * every write (hot). `round` names a set of objects: another new-object run needs new names.
+ */
+export function cartCeilingWorkloads(count: number, round = "a"): Record<CartCeilingField, Workload> {
+  const objects = Array.from({ length: count }, (_, i) => ceilingWrite(`${round}-${i}`));
+  const name = (field: CartCeilingField) => CART_CEILING_FIELDS.find((c) => c.field === field)!.ceiling;
+  return {
+    cartCeilingNewObjects: { name: name("cartCeilingNewObjects"), requests: objects, ok: [200], amount: objects.length },
+    cartCeiling: { name: name("cartCeiling"), requests: objects, ok: [200] },
+    cartCeilingHot: { name: name("cartCeilingHot"), requests: [ceilingWrite("hot")], ok: [200] },
+  };
+}

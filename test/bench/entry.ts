@@ -1,0 +1,59 @@
+/**
+ * The entry module every timed bench runtime puts in front of the production bundle
+ * (`./index.js`, unchanged): it adds the **cart ceiling**, the irreducible work of a cart write
+ * and nothing else, so a cart workload can be compared with what the runtime allows for one.
+ *
+ * `POST /__bench/cart/<name>` reads the request body, makes the one rate-limit call the contract
+ * requires (`CART_WRITE_LIMITER.limit`, keyed by `<name>` as a cart write is keyed by its token)
+ * and one RPC to `BenchCeiling`, a SQLite Durable Object named `<name>` (as a cart is named from
+ * its holder), which runs one upsert. No token lookup, no validation, no catalog read, no
+ * rendering. Every other request goes to the bundle after one string comparison on its path.
+ *
+ * This module exists only in the bench's Miniflare (runtime.ts); the production bundle does not
+ * contain it, and nothing in src/ knows about it.
+ */
+export const CEILING_PREFIX = "/__bench/cart/";
+
+/** The Durable Object binding and class the entry module adds (runtime.ts declares them). */
+export const CEILING_BINDING = "BENCH_CEILING";
+export const CEILING_CLASS = "BenchCeiling";
+
+export const BENCH_ENTRY = `
+import worker from "./index.js";
+import { DurableObject } from "cloudflare:workers";
+export * from "./index.js";
+
+const PREFIX = ${JSON.stringify(CEILING_PREFIX)};
+
+export class ${CEILING_CLASS} extends DurableObject {
+  constructor(ctx, env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    // A new object creates its one table, as a new cart creates its schema.
+    this.sql.exec("CREATE TABLE IF NOT EXISTS line (id TEXT PRIMARY KEY, quantity INTEGER NOT NULL)");
+  }
+  add(id, quantity) {
+    return this.sql
+      .exec("INSERT INTO line (id, quantity) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET quantity = quantity + excluded.quantity RETURNING quantity", id, quantity)
+      .one().quantity;
+  }
+}
+
+async function cartCeiling(request, env, name) {
+  await request.arrayBuffer();
+  const { success } = await env.CART_WRITE_LIMITER.limit({ key: name });
+  if (!success) return new Response('{"error":"rate_limited"}', { status: 429 });
+  const namespace = env.${CEILING_BINDING};
+  const quantity = await namespace.get(namespace.idFromName(name)).add("line", 1);
+  return new Response('{"quantity":' + quantity + '}', { headers: { "content-type": "application/json" } });
+}
+
+export default {
+  fetch(request, env, ctx) {
+    const url = request.url;
+    const path = url.indexOf("/", url.indexOf("//") + 2);
+    if (!url.startsWith(PREFIX, path)) return worker.fetch(request, env, ctx);
+    return cartCeiling(request, env, url.slice(path + PREFIX.length));
+  },
+};
+`;
