@@ -9,6 +9,20 @@ import { HandleSchema, VariantIdSchema } from "./schema.ts";
 
 const ProductIdSchema = z.string().meta({ description: "Global id: gid://shopify/Product/<digits>.", example: "gid://shopify/Product/8012345670100" });
 
+export const ImageSchema = z
+  .object({
+    url: z.string().meta({ example: "https://cdn.northwind-threads.example/products/essential-crew-tee-black-front.jpg" }),
+    alt: z.string().nullable().meta({ description: "Alternative text; null when the catalog has none." }),
+    width: z.int().nullable().meta({ description: "Pixels; null when unknown." }),
+    height: z.int().nullable().meta({ description: "Pixels; null when unknown." }),
+  })
+  .meta({ id: "Image", description: "A product image. The URL is the catalog's own; the API does not host or resize images." });
+export type Image = z.infer<typeof ImageSchema>;
+
+const FeaturedImageSchema = ImageSchema.nullable()
+  .optional()
+  .meta({ description: "Only with `?include=image`: the product's featured (first) image, null when it has none." });
+
 /** One product in `GET /products`: the price is the lowest variant price. */
 export const ProductListItemSchema = z
   .object({
@@ -17,6 +31,7 @@ export const ProductListItemSchema = z
     title: z.string(),
     price: MoneySchema,
     available: z.boolean(),
+    image: FeaturedImageSchema,
   })
   .meta({ id: "ProductListItem", description: "A product in a list. `price` is the lowest variant price." });
 export type ProductListItem = z.infer<typeof ProductListItemSchema>;
@@ -28,6 +43,33 @@ export const ProductOptionSchema = z
     values: z.array(z.string()),
   })
   .meta({ id: "ProductOption", description: "An option a product's variants differ by, with the values it takes (at most 3 options)." });
+
+export const VariantSchema = z
+  .object({
+    object: z.literal("variant"),
+    id: VariantIdSchema,
+    gid: z.string().meta({ description: "gid://shopify/ProductVariant/<digits>; accepted wherever a variant id is read." }),
+    product_handle: HandleSchema,
+    title: z.string().meta({ description: "The option values joined by ` / ` in option order (`M / Black`, `Oak / Large / Matte`), or `Default Title`." }),
+    options: z.record(z.string(), z.string()).meta({ description: 'Option API name to value, e.g. {"size": "M", "color": "Black"}, or {"title": "Default Title"} for a product without options.' }),
+    price: MoneySchema,
+    available: z.boolean().meta({ description: "False when the variant or its product is sold out." }),
+    sku: z.string().nullable().meta({ description: "The store's stock-keeping unit; null when it has none." }),
+    compare_at_price: MoneySchema.nullable().meta({ description: "The price before a reduction, for a struck-through price; only ever above `price` (publish drops one that is not), else null." }),
+    image: z.string().nullable().meta({ description: "URL of the variant's own image (e.g. its colour); null when it has none." }),
+  })
+  .meta({ id: "Variant", description: "One purchasable variant of a product." });
+export type Variant = z.infer<typeof VariantSchema>;
+
+export const SeoSchema = z
+  .object({
+    title: z.string().meta({ description: "The catalog's SEO title, else the product title." }),
+    description: z.string().nullable().meta({
+      description:
+        "The catalog's SEO description, else the description text cut to at most 320 characters at a word boundary (ending in `…` when cut); null when the product has neither.",
+    }),
+  })
+  .meta({ id: "Seo", description: "What a storefront puts in `<title>` and `<meta name=description>`." });
 
 export const ProductSchema = z
   .object({
@@ -42,26 +84,24 @@ export const ProductSchema = z
     price: z.object({ min: MoneySchema, max: MoneySchema }),
     variants_count: z.int().min(1),
     options: z.array(ProductOptionSchema).meta({ description: "Empty for single-variant (Default Title) products." }),
+    description_html: z.string().optional().meta({
+      description:
+        "Only with `?include=description`. Sanitised when the catalog was published: formatting tags only (p, br, headings, lists, emphasis, links, images, tables...), no script, style, iframe, event handler, class, inline style, or `javascript:`/`data:` URL. Empty when the product has no description.",
+    }),
+    description_text: z.string().optional().meta({ description: "Only with `?include=description`: the description as plain text, whitespace collapsed (for meta tags and search snippets)." }),
+    images: z.array(ImageSchema).optional().meta({ description: "Only with `?include=images`: in display order, the first being the featured image; empty when there are none." }),
+    seo: SeoSchema.optional().meta({ description: "Only with `?include=seo`." }),
+    variants: z
+      .array(VariantSchema)
+      .optional()
+      .meta({ description: "Only with `?include=variants`: every variant, as `GET /products/{handle}/variants` answers them." }),
   })
   .meta({
     id: "Product",
-    description: "A product of the catalog. Sold-out products answer 404 sold_out instead.",
+    description:
+      "A product of the catalog. Sold-out products answer 404 sold_out instead. The last five fields appear only when `include` asks for them; without it the answer has exactly the first eleven.",
   });
 export type Product = z.infer<typeof ProductSchema>;
-
-export const VariantSchema = z
-  .object({
-    object: z.literal("variant"),
-    id: VariantIdSchema,
-    gid: z.string().meta({ description: "gid://shopify/ProductVariant/<digits>; accepted wherever a variant id is read." }),
-    product_handle: HandleSchema,
-    title: z.string().meta({ description: "`<size> / <color>` for sized products, `Default Title` otherwise." }),
-    options: z.record(z.string(), z.string()).meta({ description: 'e.g. {"size": "M", "color": "Black"} or {"title": "Default Title"}.' }),
-    price: MoneySchema,
-    available: z.boolean().meta({ description: "False when the variant or its product is sold out." }),
-  })
-  .meta({ id: "Variant", description: "One purchasable variant of a product." });
-export type Variant = z.infer<typeof VariantSchema>;
 
 export const CollectionListItemSchema = z
   .object({
@@ -82,6 +122,7 @@ export const CollectionProductSchema = z
     available: z.boolean(),
     endpoint_status: z.union([z.literal(200), z.literal(404)]).meta({ description: "What GET `url` answers: 404 for sold-out products." }),
     url: z.string().meta({ example: "/api/v1/products/essential-crew-tee-black" }),
+    image: FeaturedImageSchema,
   })
   .meta({ id: "CollectionProduct", description: "A product as listed in a collection." });
 export type CollectionProduct = z.infer<typeof CollectionProductSchema>;
@@ -131,30 +172,108 @@ function notBoth(query: { starting_after?: string | undefined; ending_before?: s
 }
 const NOT_BOTH = { message: "starting_after and ending_before cannot be used together", path: ["ending_before"] };
 
+const PAGE_SHAPE = {
+  limit: LimitSchema,
+  starting_after: HandleSchema.optional().meta({ description: "Handle of the item the page starts after." }),
+  ending_before: HandleSchema.optional().meta({ description: "Handle of the item the page ends before." }),
+};
+
 /** `limit`, `starting_after`, `ending_before` (handles): every product and collection list. */
 export const PageQuerySchema = z
-  .strictObject({
-    limit: LimitSchema,
-    starting_after: HandleSchema.optional().meta({ description: "Handle of the item the page starts after." }),
-    ending_before: HandleSchema.optional().meta({ description: "Handle of the item the page ends before." }),
-  })
+  .strictObject(PAGE_SHAPE)
   .refine(notBoth, NOT_BOTH)
   .meta({ id: "PageQuery", description: "Stripe-style cursor paging in catalog order. Unknown parameters are rejected." });
 export type PageQuery = z.infer<typeof PageQuerySchema>;
 
-/** Selectors and paging of `GET /products/{handle}/variants`; cursors are variant ids. */
-export const VariantQuerySchema = z
+/** What `?include=` may name on a product detail. */
+export const PRODUCT_INCLUDES = ["description", "images", "seo", "variants"] as const;
+export type ProductInclude = (typeof PRODUCT_INCLUDES)[number];
+/** What `?include=` may name on a list of products (`GET /products`, a collection's products). */
+export const LIST_INCLUDES = ["image"] as const;
+export type ListInclude = (typeof LIST_INCLUDES)[number];
+
+function includeNames(raw: string): string[] {
+  return raw.split(",").map((n) => n.trim());
+}
+
+/**
+ * `?include=a,b`: comma-separated names from `allowed`, rewritten to its canonical form (sorted,
+ * without repeats or spaces), so `seo,images` and `images, seo` are one request: one cache key,
+ * one body. Read the names with `included`.
+ */
+function includeSchema(allowed: readonly string[], description: string) {
+  return z
+    .string()
+    .check((ctx) => {
+      const unknown = includeNames(ctx.value).find((n) => !allowed.includes(n));
+      if (unknown !== undefined) {
+        ctx.issues.push({
+          code: "custom",
+          input: ctx.value,
+          message: `${unknown === "" ? "an empty name" : `"${unknown}"`} cannot be included (one of: ${allowed.join(", ")})`,
+        });
+      }
+    })
+    .overwrite((raw) => [...new Set(includeNames(raw))].sort().join(","))
+    .optional()
+    .meta({ description });
+}
+
+/** The names of a parsed (canonical) `include`; none when it is absent. */
+export function included<T extends string>(include: string | undefined): T[] {
+  return include === undefined ? [] : (include.split(",") as T[]);
+}
+
+/** `GET /products/{handle}`: only `include`. */
+export const ProductQuerySchema = z
   .strictObject({
-    size: z.string().min(1).max(64).optional().meta({ description: "Keep variants of this size (one of the product's size values)." }),
-    color: z.string().min(1).max(64).optional().meta({ description: "Keep variants of this color (one of the product's color values)." }),
-    title: z.string().min(1).max(200).optional().meta({ description: "Keep the variant with this title (`Default Title`, or `<size> / <color>`)." }),
+    include: includeSchema(
+      PRODUCT_INCLUDES,
+      "Comma-separated, any subset of `description` (description_html and description_text), `images`, `seo`, `variants` (every variant), in any order. Each adds its fields; without include the product has exactly its default fields. An unknown name is 400 parameter_invalid.",
+    ),
+  })
+  .meta({ id: "ProductQuery", description: "Fields to add to the product. Unknown parameters are rejected." });
+export type ProductQuery = z.infer<typeof ProductQuerySchema>;
+
+
+/** The variants endpoint's parameters that are not option selectors. */
+export const VARIANT_PAGING_PARAMS = ["limit", "starting_after", "ending_before"] as const;
+
+const SelectorValueSchema = z.string().min(1).max(255);
+
+const VariantQueryObject = z
+  .object({
+    size: SelectorValueSchema.optional().meta({ description: "Keep variants of this size (the seed's products; one of the product's `size` values)." }),
+    color: SelectorValueSchema.optional().meta({ description: "Keep variants of this color (the seed's products; one of the product's `color` values)." }),
+    title: SelectorValueSchema.optional().meta({ description: "Keep the variant with this title (`Default Title`, or the values joined by ` / `)." }),
     limit: LimitSchema,
     starting_after: VariantIdSchema.optional().meta({ description: "Variant id the page starts after." }),
     ending_before: VariantIdSchema.optional().meta({ description: "Variant id the page ends before." }),
   })
-  .refine(notBoth, NOT_BOTH)
-  .meta({ id: "VariantQuery", description: "Option selectors and paging. A selector value outside the product's values is 400 parameter_invalid." });
-export type VariantQuery = z.infer<typeof VariantQuerySchema>;
+  // Any other parameter is a selector named by an option's API name (`?material=Oak`); whether
+  // the product has that option is known only once it is read (catalog/pages.ts).
+  .catchall(SelectorValueSchema)
+  .refine(notBoth, NOT_BOTH);
+
+/**
+ * Selectors and paging of `GET /products/{handle}/variants`; cursors are variant ids. zod
+ * assigns catch-all keys onto a plain object, where `__proto__` would vanish instead of being
+ * refused, so it is refused first. (The cast keeps the object's input type for `hc`: the
+ * preprocess step changes nothing it lets through.)
+ */
+export const VariantQuerySchema = z
+  .preprocess((input, ctx) => {
+    if (typeof input === "object" && input !== null && Object.hasOwn(input, "__proto__")) {
+      ctx.addIssue({ code: "unrecognized_keys", keys: ["__proto__"], input: input as Record<string, unknown>, message: "Unknown parameter" });
+    }
+    return input;
+  }, VariantQueryObject)
+  .meta({
+    id: "VariantQuery",
+    description:
+      "Option selectors and paging. Every option of the product selects by its API name (`?size=M&color=Black`, `?material=Oak&frame-style=Round`). A name that is not one of the product's options is 400 parameter_unknown; a value outside the option's values 400 parameter_invalid.",
+  }) as unknown as typeof VariantQueryObject;
+export type VariantQuery = z.infer<typeof VariantQueryObject>;
 
 export const DEFAULT_LIMIT = 50;
 

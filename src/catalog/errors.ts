@@ -3,7 +3,7 @@
  * to the contract's envelope (src/http/errors.ts `fromCatalogError`); the catalog never knows
  * about statuses or headers.
  */
-export type CatalogFailureCode = "resource_missing" | "sold_out" | "parameter_invalid" | "catalog_unavailable";
+export type CatalogFailureCode = "resource_missing" | "sold_out" | "parameter_invalid" | "parameter_unknown" | "catalog_unavailable";
 
 export class CatalogError extends Error {
   readonly code: CatalogFailureCode;
@@ -33,4 +33,9 @@ export function soldOut(param?: string): CatalogError {
 
 export function invalidParameter(message: string, param?: string): CatalogError {
   return new CatalogError("parameter_invalid", message, param);
+}
+
+/** A query parameter this resource does not take (e.g. a selector the product has no option for). */
+export function unknownParameter(message: string, param: string): CatalogError {
+  return new CatalogError("parameter_unknown", message, param);
 }

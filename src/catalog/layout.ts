@@ -16,6 +16,13 @@ export const MAX_PAGE = CHUNK_SPAN - CHUNK_STEP;
 /** Target records per shard; shard counts are fixed per version and stored in its meta. */
 export const PRODUCTS_PER_SHARD = 64;
 export const VARIANTS_PER_SHARD = 256;
+/**
+ * Content shards (descriptions, images, SEO) are sized by bytes rather than by count, since one
+ * description may be a few bytes or half a megabyte: about CONTENT_SHARD_BYTES each, and never
+ * more than CONTENT_PER_SHARD products on average.
+ */
+export const CONTENT_PER_SHARD = 64;
+export const CONTENT_SHARD_BYTES = 96 * 1024;
 
 /** What one version is: enough to address every key of it without listing. */
 export interface VersionMeta {
@@ -27,6 +34,11 @@ export interface VersionMeta {
   collections: number;
   product_shards: number;
   variant_shards: number;
+  /**
+   * Absent in versions published before product content existed: such a version (kept for a
+   * rollback) answers every include as if no product had content.
+   */
+  content_shards?: number;
 }
 
 /** The value under POINTER_KEY: the live version and the one a rollback returns to. */
@@ -44,9 +56,13 @@ export const keys = {
   meta: (version: string) => `v/${version}/meta`,
   productShard: (version: string, shard: number) => `v/${version}/ps/${shard}`,
   variantShard: (version: string, shard: number) => `v/${version}/vs/${shard}`,
+  contentShard: (version: string, shard: number) => `v/${version}/cs/${shard}`,
   productChunk: (version: string, chunk: number) => `v/${version}/pl/${chunk}`,
+  /** The same list with each item's featured image (`?include=image`). */
+  productImageChunk: (version: string, chunk: number) => `v/${version}/pli/${chunk}`,
   collectionChunk: (version: string, chunk: number) => `v/${version}/cl/${chunk}`,
   collectionProductsChunk: (version: string, handle: string, chunk: number) => `v/${version}/c/${handle}/${chunk}`,
+  collectionProductsImageChunk: (version: string, handle: string, chunk: number) => `v/${version}/ci/${handle}/${chunk}`,
 };
 
 /** FNV-1a, 32 bits: stable across runtimes (Node at publish, workerd at read). */
@@ -78,8 +94,24 @@ export function chunkCount(count: number): number {
 }
 
 /**
+ * A variant inside its product's record. The last three are written only when some are set
+ * (trailing nulls dropped), and versions published before they existed have none.
+ */
+export type StoredProductVariant = [
+  id: string,
+  values: string[],
+  price_minor: number,
+  available: boolean,
+  sku?: string | null,
+  /** Only when above the price; dropped at publish otherwise. */
+  compare_at_minor?: number | null,
+  image?: string | null,
+];
+
+/**
  * A product as stored in its shard: everything the detail and the variants endpoints render,
- * with variants in compact form (`[id, option values, price in minor units, available]`).
+ * with variants in compact form (StoredProductVariant). Descriptions, images and SEO live in
+ * the content shards instead, so a plain detail never reads or parses them.
  */
 export interface ProductRecord {
   pos: number;
@@ -92,7 +124,7 @@ export interface ProductRecord {
   available: boolean;
   /** `name` is the API name (optionApiName), `label` the source spelling. */
   options: { name: string; label: string; values: string[] }[];
-  variants: [id: string, values: string[], price_minor: number, available: boolean][];
+  variants: StoredProductVariant[];
   /** Collection handle to this product's position in that collection. */
   in: Record<string, number>;
 }
@@ -106,6 +138,24 @@ export interface StoredVariant {
   p: number;
   a: boolean;
 }
+
+/** An image as the API answers it; `alt`, `width` and `height` are null when unknown. */
+export interface ImageRecord {
+  url: string;
+  alt: string | null;
+  width: number | null;
+  height: number | null;
+}
+
+/**
+ * A content shard is text, one line per product that has content:
+ * `<handle>\t<description fields>\t<images field>\t<seo field>`, each field a ready JSON member
+ * (`"images":[...]`) to splice into the detail. Tabs and newlines never occur raw in JSON text
+ * and never in a handle, so a product's line is found by a string search: the rest of the shard
+ * is neither split nor parsed.
+ */
+export const CONTENT_FIELDS = ["description", "images", "seo"] as const;
+export type ContentField = (typeof CONTENT_FIELDS)[number];
 
 /** First line of every collection products chunk; the item lines follow it. */
 export interface CollectionHeader {

@@ -1,6 +1,6 @@
-import { invalidParameter, notFound, soldOut } from "./errors.ts";
-import { DEFAULT_LIMIT, type PageQuery, type Variant, type VariantQuery } from "./api.ts";
-import { CHUNK_STEP, chunkFor, type VersionMeta } from "./layout.ts";
+import { invalidParameter, notFound, soldOut, unknownParameter } from "./errors.ts";
+import { DEFAULT_LIMIT, type ListInclude, type PageQuery, type ProductInclude, VARIANT_PAGING_PARAMS, type VariantQuery } from "./api.ts";
+import { CHUNK_STEP, chunkFor, type ContentField, type ProductRecord, type VersionMeta } from "./layout.ts";
 import { renderProduct, renderVariants } from "./render.ts";
 import type { CatalogStore } from "./store.ts";
 
@@ -57,47 +57,99 @@ async function productPosition(store: CatalogStore, meta: VersionMeta, q: PageQu
   return param === "starting_after" ? { after: pos, before: undefined } : { after: undefined, before: pos };
 }
 
-/** `GET /products`: pointer + (cursor product's shard) + one list chunk. */
-export async function productListPage(store: CatalogStore, meta: VersionMeta, q: PageQuery): Promise<string> {
+/** What list pages may include (`?include=image`), parsed and sorted by the query schema. */
+export interface ListOptions {
+  include?: readonly ListInclude[] | undefined;
+}
+
+/** `GET /products`: pointer + (cursor product's shard) + one list chunk (of the image series with `include=image`). */
+export async function productListPage(store: CatalogStore, meta: VersionMeta, q: PageQuery & ListOptions): Promise<string> {
   const cursor = await productPosition(store, meta, q, "the catalog");
   if (cursor.missing) unknownCursor(cursor.missing.param, cursor.missing.handle, "the catalog");
   const w = pageWindow(meta.products, q.limit ?? DEFAULT_LIMIT, cursor.after, cursor.before);
-  const lines = w.start < w.end ? sliceChunk(await store.productChunk(meta, w.chunk), w) : [];
+  const lines = w.start < w.end ? sliceChunk(await store.productChunk(meta, w.chunk, q.include?.includes("image")), w) : [];
   return listBody(meta.products, lines, w.hasMore);
 }
 
-/** `GET /products/{handle}`: pointer + one shard. Sold out is 404 sold_out, unknown 404 resource_missing. */
-export async function productDetail(store: CatalogStore, meta: VersionMeta, handle: string): Promise<string> {
-  const record = await store.getProduct(meta, handle);
-  if (!record) throw notFound(`No product has the handle "${handle}".`, "handle");
-  if (!record.available) throw soldOut("handle");
-  return JSON.stringify(renderProduct(record));
+/** The members a product answers when its content line is absent (it has no content). */
+function defaultContent(record: ProductRecord): Record<ContentField, string> {
+  return {
+    description: `"description_html":"","description_text":""`,
+    images: `"images":[]`,
+    seo: `"seo":${JSON.stringify({ title: record.title, description: null })}`,
+  };
 }
 
-const SELECTORS = ["size", "color", "title"] as const;
+function contentOf(record: ProductRecord, line: string | null): Record<ContentField, string> {
+  if (line === null) return defaultContent(record);
+  const [, description = "", images = "", seo = ""] = line.split("\t");
+  return { description, images, seo };
+}
 
-function selectorValues(variants: readonly Variant[], selector: (typeof SELECTORS)[number]): Set<string> {
-  if (selector === "title") return new Set(variants.map((v) => v.title));
-  return new Set(variants.flatMap((v) => (v.options[selector] === undefined ? [] : [v.options[selector]])));
+/**
+ * `GET /products/{handle}`: pointer + one shard, and with `include` of description, images or
+ * seo the product's content shard, read beside it. Included members follow the default ones in
+ * a fixed order (description, images, seo, variants), whatever order `include` named them in.
+ * Sold out is 404 sold_out, unknown 404 resource_missing.
+ */
+export async function productDetail(store: CatalogStore, meta: VersionMeta, handle: string, include: readonly ProductInclude[] = []): Promise<string> {
+  const wantsContent = include.some((name) => name !== "variants");
+  const [record, line] = await Promise.all([store.getProduct(meta, handle), wantsContent ? store.contentLine(meta, handle) : null]);
+  if (!record) throw notFound(`No product has the handle "${handle}".`, "handle");
+  if (!record.available) throw soldOut("handle");
+  const body = JSON.stringify(renderProduct(record));
+  if (include.length === 0) return body;
+  const content = contentOf(record, line);
+  const members: string[] = [];
+  for (const field of ["description", "images", "seo"] as const) if (include.includes(field)) members.push(content[field]);
+  if (include.includes("variants")) members.push(`"variants":${JSON.stringify(renderVariants(record))}`);
+  return `${body.slice(0, -1)},${members.join(",")}}`;
+}
+
+const PAGING = new Set<string>(VARIANT_PAGING_PARAMS);
+
+/** `one of: a, b, c` for an error message, cut after 20 values (a product may have 2,048 variants). */
+function oneOf(values: readonly string[]): string {
+  return `one of: ${values.slice(0, 20).join(", ")}${values.length > 20 ? `, and ${values.length - 20} more` : ""}`;
+}
+
+/**
+ * The selectors of a variants query, checked against the product: `title` and its options' API
+ * names. Unknown names come first (400 parameter_unknown, in name order), then values outside
+ * the option's values (400 parameter_invalid).
+ */
+function selectorsOf(record: ProductRecord, q: VariantQuery): [name: string, value: string][] {
+  const selectors = Object.entries(q)
+    .filter(([name, value]) => !PAGING.has(name) && typeof value === "string")
+    .sort(([a], [b]) => (a < b ? -1 : 1)) as [string, string][];
+  const names = record.options.map((o) => o.name);
+  const known = new Set(["title", ...names]);
+  for (const [name] of selectors) {
+    if (!known.has(name)) {
+      const hint = names.length > 0 ? `this product's options are ${names.join(", ")}` : "this product has no options; select it by title";
+      throw unknownParameter(`Unknown query parameter: ${name} (${hint}).`, name);
+    }
+  }
+  for (const [name, value] of selectors) {
+    const option = record.options.find((o) => o.name === name);
+    if (option && !option.values.includes(value)) {
+      throw invalidParameter(`"${value}" is not a ${name} of this product (${oneOf(option.values)}).`, name);
+    }
+  }
+  return selectors;
 }
 
 /** `GET /products/{handle}/variants`: pointer + one shard; sold-out products answer 200. */
 export async function variantList(store: CatalogStore, meta: VersionMeta, handle: string, q: VariantQuery): Promise<string> {
   const record = await store.getProduct(meta, handle);
   if (!record) throw notFound(`No product has the handle "${handle}".`, "handle");
+  const selectors = selectorsOf(record, q);
   const all = renderVariants(record);
-  let variants = all;
-  for (const selector of SELECTORS) {
-    const wanted = q[selector];
-    if (wanted === undefined) continue;
-    const allowed = selectorValues(all, selector);
-    if (!allowed.has(wanted)) {
-      const list = [...allowed];
-      const hint = list.length > 0 ? `one of: ${list.join(", ")}` : `this product has no ${selector} option`;
-      throw invalidParameter(`"${wanted}" is not a ${selector} of this product (${hint}).`, selector);
-    }
-    variants = variants.filter((v) => (selector === "title" ? v.title === wanted : v.options[selector] === wanted));
+  const title = selectors.find(([name]) => name === "title")?.[1];
+  if (title !== undefined && !all.some((v) => v.title === title)) {
+    throw invalidParameter(`"${title}" is not a title of this product (${oneOf(all.map((v) => v.title))}).`, "title");
   }
+  const variants = all.filter((v) => selectors.every(([name, value]) => (name === "title" ? v.title === value : v.options[name] === value)));
   const cursorId = q.starting_after ?? q.ending_before;
   const cursor = cursorId === undefined ? -1 : variants.findIndex((v) => v.id === cursorId);
   if (cursorId !== undefined && cursor < 0) {
@@ -129,7 +181,7 @@ function collectionMissing(handle: string): never {
  * `GET /collections/{handle}`: pointer + one collection chunk (its header carries title and
  * count); with a cursor, the cursor product's shard first, for its rank in this collection.
  */
-export async function collectionDetail(store: CatalogStore, meta: VersionMeta, handle: string, q: PageQuery): Promise<string> {
+export async function collectionDetail(store: CatalogStore, meta: VersionMeta, handle: string, q: PageQuery & ListOptions): Promise<string> {
   const cursor = await productPosition(store, meta, q, "this collection", handle);
   if (cursor.missing) {
     if (!(await store.collectionProductsChunk(meta, handle, 0))) collectionMissing(handle);
@@ -139,7 +191,7 @@ export async function collectionDetail(store: CatalogStore, meta: VersionMeta, h
   // The chunk is chosen before the count is known: it is the cursor's own chunk (or the first),
   // which always exists and always holds the whole page.
   const chunk = pageWindow(Number.MAX_SAFE_INTEGER, limit, cursor.after, cursor.before).chunk;
-  const read = await store.collectionProductsChunk(meta, handle, chunk);
+  const read = await store.collectionProductsChunk(meta, handle, chunk, q.include?.includes("image"));
   if (!read) collectionMissing(handle);
   const { header, lines } = read;
   const w = pageWindow(header.count, limit, cursor.after, cursor.before);

@@ -55,7 +55,7 @@ export function renderProduct(record: ProductRecord): Product {
 
 export function renderVariants(record: ProductRecord): Variant[] {
   const names = record.options.map((o) => o.name);
-  return record.variants.map(([id, values, price, available]) => ({
+  return record.variants.map(([id, values, price, available, sku, compareAt, image]) => ({
     object: "variant",
     id,
     gid: variantGid(id),
@@ -64,5 +64,8 @@ export function renderVariants(record: ProductRecord): Variant[] {
     options: variantOptions(names, values),
     price: fromMinor(price),
     available: record.available && available,
+    sku: sku ?? null,
+    compare_at_price: compareAt == null ? null : fromMinor(compareAt),
+    image: image ?? null,
   }));
 }

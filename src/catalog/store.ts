@@ -117,9 +117,27 @@ export class CatalogStore {
     return Object.hasOwn(shard, handle) ? (shard[handle] ?? null) : null;
   }
 
-  /** One chunk of the product list, as JSON lines. */
-  async productChunk(meta: VersionMeta, chunk: number): Promise<string[]> {
-    return splitLines(await this.#required<string>(keys.productChunk(meta.version, chunk), "text"));
+  /**
+   * A product's content line (`<handle>\t<description>\t<images>\t<seo>`, see layout.ts), or
+   * null when it has no content. One read of the product's content shard, found by a string
+   * search: the other products' content is neither split nor parsed.
+   */
+  async contentLine(meta: VersionMeta, handle: string): Promise<string | null> {
+    if (meta.content_shards === undefined) return null;
+    const text = await this.#required<string>(keys.contentShard(meta.version, shardOf(handle, meta.content_shards)), "text");
+    const first = text.startsWith(`${handle}\t`);
+    const found = first ? 0 : text.indexOf(`\n${handle}\t`);
+    if (found < 0) return null;
+    const start = first ? 0 : found + 1;
+    const end = text.indexOf("\n", start);
+    return text.slice(start, end < 0 ? undefined : end);
+  }
+
+  /** One chunk of the product list, as JSON lines; `withImage` reads the series whose items carry `image`. */
+  async productChunk(meta: VersionMeta, chunk: number, withImage = false): Promise<string[]> {
+    if (withImage && meta.content_shards === undefined) return addNoImage(await this.productChunk(meta, chunk));
+    const key = withImage ? keys.productImageChunk(meta.version, chunk) : keys.productChunk(meta.version, chunk);
+    return splitLines(await this.#required<string>(key, "text"));
   }
 
   /** One chunk of the collection list, as JSON lines. */
@@ -128,11 +146,18 @@ export class CatalogStore {
   }
 
   /** One chunk of a collection's products with its header, or null for an unknown collection. */
-  async collectionProductsChunk(meta: VersionMeta, handle: string, chunk: number): Promise<{ header: CollectionHeader; lines: string[] } | null> {
-    const text = await this.#kv.get(keys.collectionProductsChunk(meta.version, handle, chunk), "text");
+  async collectionProductsChunk(
+    meta: VersionMeta,
+    handle: string,
+    chunk: number,
+    withImage = false,
+  ): Promise<{ header: CollectionHeader; lines: string[] } | null> {
+    const old = withImage && meta.content_shards === undefined;
+    const key = withImage && !old ? keys.collectionProductsImageChunk(meta.version, handle, chunk) : keys.collectionProductsChunk(meta.version, handle, chunk);
+    const text = await this.#kv.get(key, "text");
     if (text === null) return null;
     const [head = "", ...lines] = text.split("\n");
-    return { header: JSON.parse(head) as CollectionHeader, lines };
+    return { header: JSON.parse(head) as CollectionHeader, lines: old ? addNoImage(lines) : lines };
   }
 
   /** A variant by id (digits or gid), or null for an unknown one. One read, plus the meta when the version is unknown here. */
@@ -166,6 +191,11 @@ export class CatalogStore {
 
 function splitLines(text: string): string[] {
   return text === "" ? [] : text.split("\n");
+}
+
+/** Items of a version published before images existed, as `include=image` answers them. */
+function addNoImage(lines: readonly string[]): string[] {
+  return lines.map((line) => `${line.slice(0, -1)},"image":null}`);
 }
 
 function expandVariant(id: string, v: StoredVariant): VariantRecord {

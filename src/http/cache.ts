@@ -51,14 +51,15 @@ export function conditional(response: Response, ifNoneMatch: string | null | und
 
 /**
  * The Cache API key for a catalog read: a synthetic GET URL holding the catalog version and the
- * canonical (parsed, defaulted, sorted) query, so equivalent URLs share an entry and a publish
- * starts a fresh key space without any purge.
+ * canonical (parsed, defaulted, sorted) query, so equivalent URLs share an entry (`?include=seo,images`
+ * and `?include=images,seo` too) and a publish starts a fresh key space without any purge.
  */
 export function catalogCacheKey(origin: string, version: string, path: string, query: Record<string, unknown>): Request {
   const params = new URLSearchParams();
   for (const name of Object.keys(query).sort()) {
     const value = query[name];
-    if (value !== undefined) params.set(name, String(value));
+    // A list (`include`) arrives sorted and without repeats from its schema, so equivalent lists share a key.
+    if (value !== undefined) params.set(name, Array.isArray(value) ? value.join(",") : String(value));
   }
   const search = params.size > 0 ? `?${params.toString()}` : "";
   return new Request(`${origin}/__catalog/${encodeURIComponent(version)}${path}${search}`, { method: "GET" });

@@ -123,7 +123,8 @@ export function fromCatalogError(error: CatalogError): ApiError {
     case "sold_out":
       return soldOut(error.param);
     case "parameter_invalid":
-      return invalidRequest("parameter_invalid", error.message, error.param);
+    case "parameter_unknown":
+      return invalidRequest(error.code, error.message, error.param);
     case "catalog_unavailable":
       return catalogUnavailable();
   }

@@ -44,6 +44,27 @@ export const SEED_EXAMPLES = {
       { name: "color", label: "Color", values: ["Black"] },
     ],
   },
+  /** `GET /products/canvas-market-tote?include=description,images,seo` */
+  productWithContent: {
+    object: "product",
+    id: "gid://shopify/Product/8012345670116",
+    handle: "canvas-market-tote",
+    title: "Canvas Market Tote",
+    vendor: "Northwind Threads",
+    product_type: "Bags",
+    tags: ["canvas", "accessories"],
+    available: true,
+    price: { min: usd("36.00"), max: usd("36.00") },
+    variants_count: 1,
+    options: [],
+    description_html: "<p>A heavy canvas tote with leather handles, big enough for a week of groceries.</p><ul><li>16 oz canvas</li><li>Inside zip pocket</li></ul>",
+    description_text: "A heavy canvas tote with leather handles, big enough for a week of groceries. 16 oz canvas Inside zip pocket",
+    images: [
+      { url: "https://images.northwind-threads.example/products/canvas-market-tote-front.jpg", alt: "Canvas Market Tote, front", width: 1600, height: 2000 },
+      { url: "https://images.northwind-threads.example/products/canvas-market-tote-back.jpg", alt: "Canvas Market Tote, back", width: 1600, height: 2000 },
+    ],
+    seo: { title: "Canvas Market Tote | Northwind Threads", description: "A heavy canvas market tote with leather handles." },
+  },
   /** `GET /products/essential-crew-tee-black/variants?size=M&color=Black` */
   variantList: {
     object: "list",

@@ -3,12 +3,16 @@ import {
   CHUNK_SPAN,
   CHUNK_STEP,
   type CollectionHeader,
+  CONTENT_PER_SHARD,
+  CONTENT_SHARD_BYTES,
   chunkCount,
+  type ImageRecord,
   keys,
   PRODUCTS_PER_SHARD,
   type ProductRecord,
   shardCount,
   shardOf,
+  type StoredProductVariant,
   type StoredVariant,
   VARIANTS_PER_SHARD,
   type VersionMeta,
@@ -16,8 +20,9 @@ import {
   variantTitle,
 } from "../catalog/layout.ts";
 import { renderCollectionProduct, renderListItem } from "../catalog/render.ts";
-import { optionApiName, type SourceCatalog } from "../catalog/schema.ts";
+import { optionApiName, type SourceCatalog, type SourceProduct, type SourceVariant } from "../catalog/schema.ts";
 import { toMinor } from "../money.ts";
+import { contentEstimate, contentLine, featuredImage } from "./content.ts";
 import { sha256Hex } from "../sha256.ts";
 
 /** One KV write. Values are strings so the same entries feed a binding or `wrangler kv bulk put`. */
@@ -34,6 +39,7 @@ export async function catalogDigest(catalog: SourceCatalog): Promise<string> {
 /** The meta of a version about to be written: counts and shard counts fix every key name. */
 export function planVersion(catalog: SourceCatalog, version: string, digest: string, now = new Date()): VersionMeta {
   const variants = catalog.products.reduce((sum, p) => sum + p.variants.length, 0);
+  const contentBytes = catalog.products.reduce((sum, p) => sum + contentEstimate(p), 0);
   return {
     version,
     digest,
@@ -42,7 +48,20 @@ export function planVersion(catalog: SourceCatalog, version: string, digest: str
     collections: catalog.collections.length,
     product_shards: shardCount(catalog.products.length, PRODUCTS_PER_SHARD),
     variant_shards: shardCount(variants, VARIANTS_PER_SHARD),
+    content_shards: Math.max(shardCount(catalog.products.length, CONTENT_PER_SHARD), Math.ceil(contentBytes / CONTENT_SHARD_BYTES)),
   };
+}
+
+/**
+ * A variant in its product's record. A compare-at price not above the price is dropped (it
+ * would advertise no saving); trailing empty fields are left out to keep shards small.
+ */
+function storedVariant(v: SourceVariant, names: readonly string[]): StoredProductVariant {
+  const price = toMinor(v.price);
+  const compareAt = v.compare_at_price ? toMinor(v.compare_at_price) : null;
+  const extra = [v.sku || null, compareAt !== null && compareAt > price ? compareAt : null, v.image || null];
+  while (extra.length > 0 && extra.at(-1) === null) extra.pop();
+  return [v.id, names.map((n) => v.options[n] ?? ""), price, v.available, ...extra] as StoredProductVariant;
 }
 
 function productRecords(catalog: SourceCatalog): ProductRecord[] {
@@ -66,7 +85,7 @@ function productRecords(catalog: SourceCatalog): ProductRecord[] {
       tags: p.tags,
       available: p.available,
       options: p.options.map((o) => ({ name: optionApiName(o.name), label: o.name, values: o.values })),
-      variants: p.variants.map((v) => [v.id, names.map((n) => v.options[n] ?? ""), toMinor(v.price), v.available]),
+      variants: p.variants.map((v) => storedVariant(v, names)),
       in: ranks.get(p.handle) ?? {},
     };
   });
@@ -91,7 +110,8 @@ function groupBy<T>(items: readonly T[], shards: number, keyOf: (item: T) => str
 /** How many entries `buildEntries` yields for a version, for progress output. */
 export function entryCount(catalog: SourceCatalog, meta: VersionMeta): number {
   const collectionChunks = catalog.collections.reduce((sum, c) => sum + chunkCount(c.products.length), 0);
-  return 1 + meta.product_shards + meta.variant_shards + chunkCount(meta.products) + chunkCount(meta.collections) + collectionChunks;
+  const listChunks = chunkCount(meta.products) + collectionChunks;
+  return 1 + meta.product_shards + meta.variant_shards + (meta.content_shards ?? 0) + 2 * listChunks + chunkCount(meta.collections);
 }
 
 /**
@@ -119,8 +139,19 @@ export function* buildEntries(catalog: SourceCatalog, meta: VersionMeta): Genera
     yield { key: keys.variantShard(v, i), value: JSON.stringify(compact) };
   }
 
-  const itemLines = records.map((r) => JSON.stringify(renderListItem(r)));
-  for (const [k, text] of chunksOf(itemLines)) yield { key: keys.productChunk(v, k), value: text };
+  // Shard by shard, so only one shard's sanitised content is in memory at a time.
+  const contentShards: SourceProduct[][] = Array.from({ length: meta.content_shards ?? 0 }, () => []);
+  for (const product of catalog.products) contentShards[shardOf(product.handle, contentShards.length)]?.push(product);
+  for (const [i, products] of contentShards.entries()) {
+    const lines = products.flatMap((p) => contentLine(p) ?? []);
+    yield { key: keys.contentShard(v, i), value: lines.join("\n") };
+  }
+
+  const featured = new Map<string, ImageRecord | null>(catalog.products.map((p) => [p.handle, featuredImage(p)]));
+  const withImage = (line: object, handle: string) => JSON.stringify({ ...line, image: featured.get(handle) ?? null });
+
+  for (const [k, text] of chunksOf(records.map((r) => JSON.stringify(renderListItem(r))))) yield { key: keys.productChunk(v, k), value: text };
+  for (const [k, text] of chunksOf(records.map((r) => withImage(renderListItem(r), r.handle)))) yield { key: keys.productImageChunk(v, k), value: text };
 
   const collectionLines = catalog.collections.map((c) =>
     JSON.stringify({ object: "collection", handle: c.handle, title: c.title, products_count: c.products.length } satisfies CollectionListItem),
@@ -130,12 +161,15 @@ export function* buildEntries(catalog: SourceCatalog, meta: VersionMeta): Genera
   const byHandle = new Map(records.map((r) => [r.handle, r]));
   for (const [pos, c] of catalog.collections.entries()) {
     const header = JSON.stringify({ handle: c.handle, title: c.title, count: c.products.length, pos } satisfies CollectionHeader);
-    const lines = c.products.flatMap((handle) => {
+    const members = c.products.flatMap((handle) => {
       const record = byHandle.get(handle);
-      return record ? [JSON.stringify(renderCollectionProduct(record))] : [];
+      return record ? [renderCollectionProduct(record)] : [];
     });
-    for (const [k, text] of chunksOf(lines)) {
+    for (const [k, text] of chunksOf(members.map((m) => JSON.stringify(m)))) {
       yield { key: keys.collectionProductsChunk(v, c.handle, k), value: text ? `${header}\n${text}` : header };
+    }
+    for (const [k, text] of chunksOf(members.map((m) => withImage(m, m.handle)))) {
+      yield { key: keys.collectionProductsImageChunk(v, c.handle, k), value: text ? `${header}\n${text}` : header };
     }
   }
 }

@@ -8,11 +8,14 @@
  * | key | value | read by |
  * |---|---|---|
  * | `catalog:pointer` | `{current, previous}` version metas (counts, shard counts, digest) | every request |
- * | `ps/<i>` | product shard: handle -> ProductRecord (detail fields, compact variants, collection ranks, position) | detail, variants, cursors |
+ * | `ps/<i>` | product shard: handle -> ProductRecord (detail fields, compact variants with sku/compare-at/image, collection ranks, position) | detail, variants, cursors |
  * | `vs/<i>` | variant shard: id -> compact VariantRecord | the cart (CatalogStore.getVariant) |
+ * | `cs/<i>` | content shard: one text line per product with content, `<handle>\t<description>\t<images>\t<seo>`, each a ready JSON member | detail with `include=description/images/seo` |
  * | `pl/<k>` | product list chunk: list-item JSON lines for positions 250k .. 250k+499 | product list pages |
+ * | `pli/<k>` | the same chunk with each item's featured `image` | product list pages with `include=image` |
  * | `cl/<k>` | collection list chunk, same windows | collection list pages |
  * | `c/<handle>/<k>` | collection products chunk: a header line (title, count, position), then item lines | collection pages |
+ * | `ci/<handle>/<k>` | the same chunk with each item's featured `image` | collection pages with `include=image` |
  *
  * Shards are chosen by FNV-1a of the handle (products) or id (variants) modulo a shard count fixed
  * per version (about 64 products or 256 variants per shard; product shards of a generated
@@ -40,6 +43,7 @@
 import { buildEntries, catalogDigest, entryCount, type KvEntry, planVersion } from "./build.ts";
 import { type Pointer, POINTER_KEY, type VersionMeta, versionPrefix } from "../catalog/layout.ts";
 import { parseCatalog } from "../catalog/schema.ts";
+import { type BrowseTarget, dropStaleBrowse, hasBrowseIndex, writeBrowseIndex } from "./browse-index.ts";
 
 /** Where a publish writes: a KV binding (tests, local state) or `wrangler kv ... --remote`. */
 export interface CatalogKvTarget {
@@ -63,6 +67,11 @@ export interface PublishOptions {
   version?: string;
   /** Do nothing when the live catalog has the same digest (what `npm run dev` wants). */
   skipIfLive?: boolean;
+  /**
+   * Where the version's browse index goes (D1, see browse-index.ts): written with the version,
+   * before the pointer switch, and stale versions' tables dropped with their KV entries.
+   */
+  browse?: BrowseTarget;
 }
 
 export interface PublishResult {
@@ -135,6 +144,8 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
   const digest = await catalogDigest(catalog);
   const pointer = await target.readPointer();
   if (opts.skipIfLive && pointer?.current.digest === digest) {
+    // A version published before its browse index existed gets one, without a new version.
+    if (opts.browse && !(await hasBrowseIndex(opts.browse, pointer.current.version))) await writeBrowseIndex(opts.browse, catalog, pointer.current.version);
     return { version: pointer.current.version, previous: pointer.previous?.version ?? null, skipped: true, products: catalog.products.length, entries: 0, deleted: 0 };
   }
   const version = opts.version ?? newVersionName();
@@ -148,10 +159,12 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
     written += count;
     opts.onProgress?.({ phase: "writing", written, total });
   });
+  if (opts.browse) await writeBrowseIndex(opts.browse, catalog, version);
   const previous: VersionMeta | null = pointer?.current ?? null;
   await target.writePointer({ current: meta, previous });
   opts.onProgress?.({ phase: "switched", written, total });
   const deleted = await deleteStaleVersions(target, [version, ...(previous ? [previous.version] : [])]);
+  if (opts.browse) await dropStaleBrowse(opts.browse, [version, ...(previous ? [previous.version] : [])]);
   opts.onProgress?.({ phase: "cleaned", written, total });
   return { version, previous: previous?.version ?? null, skipped: false, products: meta.products, entries: total, deleted };
 }

@@ -200,7 +200,9 @@ describe("GET /products/{handle}/variants", () => {
     expect(VariantListSchema.parse(body)).toBeTruthy();
     const data = body?.data as V[];
     expect(body?.count).toBe(8);
-    for (const v of data) expect(Object.keys(v)).toEqual(["object", "id", "gid", "product_handle", "title", "options", "price", "available"]);
+    for (const v of data) {
+      expect(Object.keys(v)).toEqual(["object", "id", "gid", "product_handle", "title", "options", "price", "available", "sku", "compare_at_price", "image"]);
+    }
     expect(data[0]).toEqual({
       object: "variant",
       id: "44102938475600",
@@ -210,6 +212,9 @@ describe("GET /products/{handle}/variants", () => {
       options: { size: "XS", color: "Black" },
       price: { amount: "28.00", currency: "USD" },
       available: true,
+      sku: "NW-ECT-BLK-XS",
+      compare_at_price: null,
+      image: null,
     });
   });
 
@@ -230,7 +235,6 @@ describe("GET /products/{handle}/variants", () => {
     ["essential-crew-tee-white", "size=XS", "size"],
     ["essential-crew-tee-white", "size=4XL", "size"],
     ["essential-crew-tee-black", "color=White", "color"],
-    ["canvas-market-tote", "size=M", "size"],
     ["essential-crew-tee-black", "title=Default%20Title", "title"],
   ])("answers 400 parameter_invalid for %s?%s (outside the product's values)", async (handle, query, param) => {
     const { status, body } = await get(`/products/${handle}/variants?${query}`);
@@ -270,6 +274,12 @@ describe("GET /products/{handle}/variants", () => {
     const { status, body } = await get("/products/essential-crew-tee-black/variants?fit=slim");
     expect(status).toBe(400);
     expect(body).toMatchObject({ error: { code: "parameter_unknown", param: "fit" } });
+  });
+
+  it("answers a selector the product has no option for with 400 parameter_unknown (size on a single-variant product)", async () => {
+    const { status, body } = await get("/products/canvas-market-tote/variants?size=M");
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ error: { code: "parameter_unknown", param: "size" } });
   });
 });
 
