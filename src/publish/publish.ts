@@ -18,8 +18,7 @@
  * | `ci/<handle>/<k>` | the same chunk with each item's featured `image` | collection pages with `include=image` |
  *
  * Shards are chosen by FNV-1a of the handle (products) or id (variants) modulo a shard count fixed
- * per version (about 64 products or 256 variants per shard; product shards of a generated
- * 100,000-product catalog: median 36 KB, largest 52 KB; list chunks ~92 KB). List chunks overlap
+ * per version (about 64 products or 256 variants per shard; sizes measured below). List chunks overlap
  * (500 items every 250 positions), so any page of at most 250 items lies inside one chunk, and a
  * cursor's position comes from the cursor product's shard (its `pos`, or `in[collection]`).
  *
@@ -28,9 +27,29 @@
  * 2 (3 with a cursor). List items are stored as JSON lines and spliced into the envelope without
  * being parsed; a shard (~64 records) or a chunk header is the most any request parses.
  *
+ * Product content (issue 10). Descriptions (sanitised here, at publish, with their plain text),
+ * images and SEO fields (fallbacks resolved here too) live in content shards, never in the product
+ * shards: a plain detail neither reads nor parses them. A detail with `include=description`,
+ * `images` or `seo` reads the product shard and the content shard side by side (3 reads), finds
+ * the product's line by a string search and splices its stored JSON members in without parsing;
+ * `include=variants` needs only the product shard (2 reads). Content shards are sized by bytes
+ * (about 96 KiB, and at least one per 64 products), because one description may be empty and
+ * another half a megabyte. `include=image` on lists reads the `pli`/`ci` series instead of
+ * `pl`/`c`: the same windows with the featured image in each line, so the read count is unchanged
+ * and plain lists read no image bytes. Measured on a generated 100,000-product catalog
+ * (`catalog:generate` content: descriptions of 0-5 paragraphs, 0-5 images, SKUs), sizes as
+ * median / largest: product shards 43 / 62 KiB, content shards 64 / 95 KiB (1,563), `pl` 88 /
+ * 89 KiB, `pli` 155 / 158 KiB, `c` 125 / 134 KiB, `ci` 191 / 207 KiB; 6,356 entries in all. With
+ * heavier stand-in content (~900-character descriptions, 4 images each) content shards are 104 /
+ * 168 KiB (2,429). So the most any request reads is a collection page after a cursor with
+ * `include=image`: the pointer, a product shard and a `ci` chunk, under 270 KiB; a detail with
+ * every include reads under 160 KiB. Sanitising is the costly part of the build: ~0.2 ms per
+ * description, ~20 s for 100,000 (Node 24, the rest of the build ~8 s).
+ *
  * Why not a key per product and per variant: local KV writes run at ~560/s and production writes
  * cost money, so 100,000 products with ~4 variants each would be ~500,000 writes (~15 minutes
- * locally). This layout writes ~(N/64 + V/256 + 2N/250) entries: ~4,500 for that catalog.
+ * locally). This layout writes ~(N/64 + V/256 + 4N/250) entries plus the content shards: ~6,400
+ * for that catalog.
  * Details are rendered from the record at request time rather than stored pre-rendered: measured
  * on Node 24 over that catalog, parsing a shard takes ~0.23 ms, rendering a detail ~0.003 ms and
  * its SHA-256 ETag ~0.02 ms, so a stored body would save ~1% per request while doubling the bytes
