@@ -142,6 +142,15 @@ describe("a classic-header Shopify CSV", () => {
   });
 });
 
+describe("what other tools write", () => {
+  it("reads a product without options whose option columns are empty, and skips a gift card known only by its type", async () => {
+    const text = ["Handle,Title,Type,Option1 Name,Option1 Value,Variant Price", "poster,Poster,Prints,,,15", "card,E-card,Gift Card,,,25"].join("\n");
+    const { catalog, report } = await run(text, "tool.csv");
+    expect(catalog.products).toMatchObject([{ handle: "poster", options: [], variants: [{ options: {}, price: "15", available: true }] }]);
+    expect(report.skipped).toEqual([{ handle: "card", lines: [3], reason: "gift card" }]);
+  });
+});
+
 describe("a current-header Shopify CSV", () => {
   it("imports it with the same rules, whatever the column order", async () => {
     const { catalog, report } = await run(currentCsv, "shopify-current.csv");

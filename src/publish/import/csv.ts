@@ -81,6 +81,8 @@ interface Row {
 }
 
 const NO_VALUES: string[] = [];
+/** Exports without a Gift Card column still type gift cards so. */
+const GIFT_CARD_TYPE = /^gift[\s_-]?cards?$/;
 const normal = (header: string) => header.trim().replace(/\s+/g, " ").toLowerCase();
 
 /** Maps headers to the columns read; null when the header row is not a Shopify product CSV. */
@@ -233,7 +235,7 @@ function place(row: Row, column: Column, header: readonly string[], at: readonly
 /** Why a product is not imported, from its product row; null when it is active. */
 function skipReason(head: Row): string | null {
   const v = (c: Column) => head.values[INDEX[c]]!.trim().toLowerCase();
-  if (v("giftCard") === "true") return "gift card";
+  if (v("giftCard") === "true" || GIFT_CARD_TYPE.test(v("type"))) return "gift card";
   const status = v("status");
   if (status !== "" && status !== "active") return `status ${status}`;
   if (v("published") === "false") return "not published";
@@ -261,8 +263,13 @@ function productOf(handle: string, rows: Row[], header: readonly string[], at: r
     issues.add({ ...where(head, "price"), message: `product "${handle}" has no variant: no row has an option value or a price` });
     return null;
   }
-  // Shopify writes a product without options as Option1 Name "Title", Option1 Value "Default Title".
-  const defaultTitle = names[0] === "Title" && names[1] === "" && names[2] === "" && variantRows.every((r) => OPTION_VALUE.every((i, o) => r.values[i]!.trim() === (o === 0 ? "Default Title" : "")));
+  // Shopify writes a product without options as Option1 Name "Title", Option1 Value "Default
+  // Title"; some tools leave both empty, or the name only.
+  const defaultTitle =
+    (names[0] === "Title" || names[0] === "") &&
+    names[1] === "" &&
+    names[2] === "" &&
+    variantRows.every((r) => OPTION_VALUE.every((i, o) => (o === 0 ? ["", "Default Title"] : [""]).includes(r.values[i]!.trim())));
   const used = defaultTitle ? [] : [0, 1, 2].filter((o) => names[o] !== "");
   const optionColumns: Column[] = ["option1Value", "option2Value", "option3Value"];
 
