@@ -1,5 +1,15 @@
 import { Hono } from "hono";
-import { HandleParamSchema, NoQuerySchema, PageQuerySchema, ProductListSchema, ProductSchema, VariantListSchema, VariantQuerySchema } from "../catalog/api.ts";
+import {
+  HandleParamSchema,
+  included,
+  PageQuerySchema,
+  type ProductInclude,
+  ProductListSchema,
+  ProductQuerySchema,
+  ProductSchema,
+  VariantListSchema,
+  VariantQuerySchema,
+} from "../catalog/api.ts";
 import { productDetail, productListPage, variantList } from "../catalog/pages.ts";
 import { catalogRead, serveCatalogRead } from "../http/catalog-read.ts";
 import type { AppEnv } from "../http/app-env.ts";
@@ -7,6 +17,9 @@ import { describe } from "../openapi/describe.ts";
 import { errors } from "../openapi/errors.ts";
 import { CACHING, CATALOG_NOT_MODIFIED, catalogOk, IF_NONE_MATCH } from "../openapi/responses.ts";
 import { SEED_EXAMPLES } from "../openapi/seed-examples.ts";
+
+const INCLUDE =
+  "`?include=` adds fields after the default ones, comma-separated in any order (one cache entry per set): `description` (`description_html`, sanitised at publish to an allowlist of formatting tags and attributes, and `description_text`), `images` (`[{url, alt, width, height}]`, the first being the featured image), `seo` (`{title, description}`, falling back to the title and to the description text cut to 320 characters at a word boundary), `variants` (every variant, as the variants endpoint answers them). Without include the product has exactly its default fields. An unknown name is 400 `parameter_invalid`. Cost: the pointer, the product's shard and, for description/images/seo, its content shard: at most 3 KV reads whatever the catalog size.";
 
 /** Anonymous product reads, cached at the edge per catalog version (contract section 2). */
 export const products = new Hono<AppEnv>()
@@ -34,27 +47,30 @@ export const products = new Hono<AppEnv>()
     describe({
       operationId: "getProduct",
       summary: "Get a product",
-      description: `One product by handle. A sold-out product answers 404 \`sold_out\` (message \`Sold out\`), an unknown handle 404 \`resource_missing\`. ${CACHING}`,
+      description: `One product by handle. A sold-out product answers 404 \`sold_out\` (message \`Sold out\`), an unknown handle 404 \`resource_missing\`. ${INCLUDE} ${CACHING}`,
       tag: "Catalog",
       auth: "none",
       params: HandleParamSchema,
-      query: NoQuerySchema,
+      query: ProductQuerySchema,
       requestHeaders: IF_NONE_MATCH,
       responses: {
-        200: catalogOk("The product.", ProductSchema, { sized: { summary: "A sized product", value: SEED_EXAMPLES.product } }),
+        200: catalogOk("The product.", ProductSchema, {
+          sized: { summary: "A sized product", value: SEED_EXAMPLES.product },
+          content: { summary: "?include=description,images,seo", value: SEED_EXAMPLES.productWithContent },
+        }),
         304: CATALOG_NOT_MODIFIED,
         ...errors([400, 404, 503], ["parameter_unknown", "parameter_invalid", "resource_missing", "sold_out"]),
       },
     }),
-    catalogRead(NoQuerySchema),
-    (c) => serveCatalogRead(c, c.req.valid("query"), (store, meta) => productDetail(store, meta, c.req.param("handle"))),
+    catalogRead(ProductQuerySchema),
+    (c) => serveCatalogRead(c, c.req.valid("query"), (store, meta, q) => productDetail(store, meta, c.req.param("handle"), included<ProductInclude>(q.include))),
   )
   .get(
     "/:handle/variants",
     describe({
       operationId: "listProductVariants",
       summary: "List a product's variants",
-      description: `The variants of a product, filtered by the size/color/title selectors. Answers 200 for sold-out products too (every variant \`available: false\`), so a storefront can draw a greyed-out picker. ${CACHING}`,
+      description: `The variants of a product, each with its \`sku\`, \`compare_at_price\` and \`image\` (null when the catalog has none), filtered by selectors: every option of the product by its API name (\`?size=M&color=Black\`, \`?material=Oak&frame-style=Round\`; the names are in the product's \`options\`), and \`title\`. A parameter that is neither paging nor one of this product's option names (nor \`title\`) is 400 \`parameter_unknown\`; a value outside the option's values 400 \`parameter_invalid\`. Answers 200 for sold-out products too (every variant \`available: false\`), so a storefront can draw a greyed-out picker; an unknown product is 404 \`resource_missing\` before any selector is judged. ${CACHING}`,
       tag: "Catalog",
       auth: "none",
       params: HandleParamSchema,
