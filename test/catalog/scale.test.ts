@@ -4,18 +4,24 @@ import { generateCatalog } from "../../src/publish/generate.ts";
 import { collectionDetail, collectionListPage, productDetail, productListPage, variantList } from "../../src/catalog/pages.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
 import type { VersionMeta } from "../../src/catalog/layout.ts";
+import { optionApiName } from "../../src/catalog/schema.ts";
 import { CatalogStore } from "../../src/catalog/store.ts";
 import { countingKv } from "../helpers/counting-kv.ts";
 
 /**
  * The contract's scale clause: any catalog request costs at most 3 KV reads and a bounded number
- * of bytes, whatever the catalog size. The KV binding is wrapped so every `get` is counted; the
- * reads themselves go to the real test KV.
+ * of bytes, whatever the catalog size, with every `include` too. The KV binding is wrapped so
+ * every `get` is counted; the reads themselves go to the real test KV.
  */
 const PRODUCTS = 20_000;
 const catalog = generateCatalog({ products: PRODUCTS });
 const MAX_READS = 3;
 const MAX_BYTES = 256 * 1024;
+/**
+ * With includes a request reads the same number of entries, but larger ones: a content shard
+ * (descriptions, images, SEO) beside the product shard, or list chunks whose items carry an image.
+ */
+const MAX_BYTES_WITH_INCLUDE = 320 * 1024;
 
 /** Runs one request's worth of store work (the pointer, then the page) and reports what it read. */
 async function measure(page: (store: CatalogStore, meta: VersionMeta) => Promise<string>) {
@@ -26,7 +32,7 @@ async function measure(page: (store: CatalogStore, meta: VersionMeta) => Promise
   const body = await page(store, meta);
   let bytes = 0;
   for (const key of counting.reads) bytes += (await env.CATALOG.get(key, "text"))?.length ?? 0;
-  return { reads: counting.reads.length, bytes, body: JSON.parse(body) as Record<string, unknown>, meta };
+  return { reads: counting.reads.length, keys: counting.reads, bytes, body: JSON.parse(body) as Record<string, unknown>, meta };
 }
 
 describe(`a generated catalog of ${PRODUCTS} products`, () => {
@@ -38,6 +44,12 @@ describe(`a generated catalog of ${PRODUCTS} products`, () => {
   const deep = handles[15_321] ?? "";
   const sized = catalog.products.find((p) => p.options.length > 0 && p.available);
   const tees = catalog.collections.find((c) => c.handle === "t-shirts");
+  // The longest description among available products from the last tenth: the costliest detail to include.
+  const described = catalog.products
+    .slice(-PRODUCTS / 10)
+    .filter((p) => p.available && p.images?.length)
+    .reduce((a, b) => ((b.description_html?.length ?? 0) > (a.description_html?.length ?? 0) ? b : a));
+  const optioned = catalog.products.find((p) => p.available && p.options.length >= 2 && p.options.every((o) => o.name !== "Size" && o.name !== "Color"));
 
   it("serves the first page in at most 3 KV reads", async () => {
     const r = await measure((s, m) => productListPage(s, m, { limit: 250 }));
@@ -99,6 +111,71 @@ describe(`a generated catalog of ${PRODUCTS} products`, () => {
     const r = await measure((s, m) => collectionListPage(s, m, { starting_after: "frontpage" }));
     expect(r.reads).toBeLessThanOrEqual(MAX_READS);
     expect(r.body.count).toBe(catalog.collections.length);
+  });
+
+  it("has content to include: descriptions, images and options beyond size and color", () => {
+    expect(catalog.products.filter((p) => p.description_html).length).toBeGreaterThan(PRODUCTS / 2);
+    expect(catalog.products.filter((p) => p.images?.length).length).toBeGreaterThan(PRODUCTS / 2);
+    expect(described.description_html?.length).toBeGreaterThan(200);
+    expect(optioned).toBeDefined();
+  });
+
+  // First of the include tests, so that no content shard is kept in this isolate yet.
+  it("serves a detail with include=variants from the product shard alone", async () => {
+    const r = await measure((s, m) => productDetail(s, m, described.handle, ["variants"]));
+    expect(r.reads).toBeLessThanOrEqual(2);
+    expect(r.keys.some((key) => key.includes("/cs/"))).toBe(false);
+    expect((r.body.variants as unknown[]).length).toBe(described.variants.length);
+  });
+
+  it("serves a product detail with every include in at most 3 KV reads", async () => {
+    const r = await measure((s, m) => productDetail(s, m, described.handle, ["description", "images", "seo", "variants"]));
+    expect(r.reads).toBeLessThanOrEqual(MAX_READS);
+    expect(r.keys.filter((key) => key.includes("/cs/"))).toHaveLength(1);
+    expect(r.bytes).toBeLessThan(MAX_BYTES_WITH_INCLUDE);
+    expect(r.body).toMatchObject({ handle: described.handle, images: expect.any(Array), seo: { title: expect.any(String) } });
+    expect((r.body.description_text as string).length).toBeGreaterThan(100);
+    expect((r.body.variants as unknown[]).length).toBe(described.variants.length);
+  });
+
+  it.each([["description"], ["images"], ["seo"]] as const)("serves a detail with include=%s in at most 3 KV reads", async (name) => {
+    const r = await measure((s, m) => productDetail(s, m, described.handle, [name]));
+    expect(r.reads).toBeLessThanOrEqual(MAX_READS);
+    expect(r.bytes).toBeLessThan(MAX_BYTES_WITH_INCLUDE);
+    expect(Object.keys(r.body).at(-1)).toBe(name === "description" ? "description_text" : name);
+  });
+
+  it("serves first and deep pages with include=image in at most 3 KV reads", async () => {
+    const first = await measure((s, m) => productListPage(s, m, { limit: 250, include: ["image"] }));
+    const after = await measure((s, m) => productListPage(s, m, { limit: 250, starting_after: deep, include: ["image"] }));
+    for (const r of [first, after]) {
+      expect(r.reads).toBeLessThanOrEqual(MAX_READS);
+      expect(r.bytes).toBeLessThan(MAX_BYTES_WITH_INCLUDE);
+    }
+    const items = after.body.data as { handle: string; image: { url: string } | null }[];
+    expect(items.map((p) => p.handle)).toEqual(handles.slice(15_322, 15_572));
+    expect(items.map((p) => p.image?.url ?? null)).toEqual(catalog.products.slice(15_322, 15_572).map((p) => p.images?.[0]?.url ?? null));
+  });
+
+  it("serves a deep collection page with include=image in at most 3 KV reads", async () => {
+    const members = tees?.products ?? [];
+    const r = await measure((s, m) => collectionDetail(s, m, "t-shirts", { limit: 250, starting_after: members[1000] ?? "", include: ["image"] }));
+    expect(r.reads).toBeLessThanOrEqual(MAX_READS);
+    expect(r.bytes).toBeLessThan(MAX_BYTES_WITH_INCLUDE);
+    const products = r.body.products as { data: { handle: string; image: unknown }[] };
+    expect(products.data.map((p) => p.handle)).toEqual(members.slice(1001, 1251));
+    expect(products.data.every((p) => "image" in p)).toBe(true);
+  });
+
+  it("serves a variants call selected by other option names in at most 3 KV reads", async () => {
+    const [first, second] = optioned?.options ?? [];
+    const query = { [optionApiName(first?.name ?? "")]: first?.values[0] ?? "", [optionApiName(second?.name ?? "")]: second?.values[0] ?? "" };
+    const r = await measure((s, m) => variantList(s, m, optioned?.handle ?? "", query));
+    expect(r.reads).toBeLessThanOrEqual(MAX_READS);
+    expect(r.bytes).toBeLessThan(MAX_BYTES);
+    const data = r.body.data as { options: Record<string, string> }[];
+    expect(data.length).toBeGreaterThan(0);
+    for (const v of data) expect(v.options).toMatchObject(query);
   });
 
   it("answers the same deep page over HTTP", async () => {
