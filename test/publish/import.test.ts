@@ -142,6 +142,32 @@ describe("a classic-header Shopify CSV", () => {
   });
 });
 
+describe("reading a stream", () => {
+  it("gives the same catalog whatever the chunks, even when they split a CRLF or a UTF-8 character", async () => {
+    const bytes = new TextEncoder().encode(classicCsv);
+    async function* chunks(size: number) {
+      for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+    }
+    const whole = await run(classicCsv, "c.csv");
+    for (const size of [1, 7, 64]) expect((await importCatalog(chunks(size), { file: "c.csv", store: STORE })).catalog).toEqual(whole.catalog);
+    const cafe = new TextEncoder().encode(currentCsv);
+    const split = async function* () {
+      const at = cafe.indexOf(0xc3) + 1; // inside the two bytes of "é"
+      yield cafe.subarray(0, at);
+      yield cafe.subarray(at);
+    };
+    expect((await importCatalog(split(), { file: "d.csv", store: STORE })).catalog).toEqual((await run(currentCsv, "d.csv")).catalog);
+  });
+
+  it("reports progress every 10,000 rows and at the end", async () => {
+    const text = [...shopifyCsvChunks(generateCatalog({ products: 3000 }))].join("");
+    const seen: number[] = [];
+    const { report } = await run(text, "big.csv", { onProgress: (p) => seen.push(p.records) });
+    expect(report.records).toBeGreaterThan(10_000);
+    expect(seen).toEqual([10_000, report.records]);
+  });
+});
+
 describe("what other tools write", () => {
   it("reads a product without options whose option columns are empty, and skips a gift card known only by its type", async () => {
     const text = ["Handle,Title,Type,Option1 Name,Option1 Value,Variant Price", "poster,Poster,Prints,,,15", "card,E-card,Gift Card,,,25"].join("\n");
