@@ -11,7 +11,7 @@ const ProductIdSchema = z.string().meta({ description: "Global id: gid://shopify
 
 export const ImageSchema = z
   .object({
-    url: z.string().meta({ example: "https://cdn.northwind-threads.example/products/essential-crew-tee-black-front.jpg" }),
+    url: z.string().meta({ example: "https://images.northwind-threads.example/products/essential-crew-tee-black-front.jpg" }),
     alt: z.string().nullable().meta({ description: "Alternative text; null when the catalog has none." }),
     width: z.int().nullable().meta({ description: "Pixels; null when unknown." }),
     height: z.int().nullable().meta({ description: "Pixels; null when unknown." }),
