@@ -6,6 +6,8 @@ import { CatalogValidationError } from "../catalog/schema.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { readJsonFile } from "./json-file.ts";
 import { openLocalEnv } from "./local-env.ts";
+import { d1Target } from "../publish/browse-index.ts";
+import { remoteBrowseTarget } from "../publish/browse-remote.ts";
 
 const cli = defineCli({
   command: "npm run catalog:publish",
@@ -62,7 +64,7 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
     say(`Publishing ${file} to the remote CATALOG namespace${dryRun ? ": nothing is executed" : ""}.`);
     const target = remoteTarget({ dryRun, log: say });
     try {
-      result = await publishTo(target, input, options);
+      result = await publishTo(target, input, { ...options, browse: remoteBrowseTarget({ dryRun, log: say }) });
     } finally {
       target.dispose();
     }
@@ -71,7 +73,7 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
     say(`Publishing ${file} to local state${persist ? ` in ${persist}` : ""}.`);
     const local = await openLocalEnv(persist ? join(persist, "v3") : undefined);
     try {
-      result = await publishCatalog(local.env.CATALOG, input, options);
+      result = await publishCatalog(local.env.CATALOG, input, { ...options, browse: d1Target(local.env.BROWSE) });
     } finally {
       await local.dispose();
     }

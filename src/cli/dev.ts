@@ -8,6 +8,7 @@ import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { readJsonFile } from "./json-file.ts";
 import { seedDevTokens } from "./dev-tokens.ts";
 import { openLocalEnv, quietWranglerEnv } from "./local-env.ts";
+import { d1Target } from "../publish/browse-index.ts";
 
 const SEED = "seed/catalog.json";
 
@@ -42,7 +43,7 @@ async function prepare(persistTo: string | undefined): Promise<void> {
   try {
     let result;
     try {
-      result = await publishCatalog(local.env.CATALOG, seed, { skipIfLive: true });
+      result = await publishCatalog(local.env.CATALOG, seed, { skipIfLive: true, browse: d1Target(local.env.BROWSE) });
     } catch (error) {
       if (error instanceof CatalogValidationError) throw new InputError(error.message, { file: SEED });
       throw error;

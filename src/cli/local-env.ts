@@ -1,7 +1,7 @@
 
 /** The KV bindings of the project's wrangler.toml, backed by the state `wrangler dev` reads. */
 export interface LocalEnv {
-  env: Pick<Env, "CATALOG" | "TOKENS">;
+  env: Pick<Env, "CATALOG" | "TOKENS" | "BROWSE">;
   dispose: () => Promise<void>;
 }
 
@@ -23,15 +23,17 @@ export async function openLocalEnv(persistPath: string = DEFAULT_STATE): Promise
   const [{ convertV4MiniflareOptions, Log, LogLevel, Miniflare }, { unstable_getMiniflareWorkerOptions }] = await Promise.all([import("miniflare"), import("wrangler")]);
   const { workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml");
   const kvNamespaces = (workerOptions as { kvNamespaces?: Record<string, string | { id: string }> }).kvNamespaces ?? {};
+  // The browse index (D1) is written by every publish beside the KV entries.
+  const d1Databases = (workerOptions as { d1Databases?: Record<string, string | { id: string }> }).d1Databases ?? {};
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       cf: false,
       log: new Log(LogLevel.WARN),
       resourcePersistencePath: persistPath,
-      workers: [{ name: "storefront-local-state", modules: true, script: "export default {};", kvNamespaces }],
+      workers: [{ name: "storefront-local-state", modules: true, script: "export default {};", kvNamespaces, d1Databases }],
     }),
   );
-  const env = await mf.getBindings<Pick<Env, "CATALOG" | "TOKENS">>();
+  const env = await mf.getBindings<Pick<Env, "CATALOG" | "TOKENS" | "BROWSE">>();
   return { env, dispose: () => mf.dispose() };
 }
 

@@ -1,6 +1,10 @@
 import { Hono } from "hono";
 import { CollectionListSchema, CollectionSchema, HandleParamSchema, PageQuerySchema } from "../catalog/api.ts";
 import { collectionDetail, collectionListPage } from "../catalog/pages.ts";
+import { BrowseQuerySchema, FacetsQuerySchema, FacetsSchema } from "../catalog/browse-api.ts";
+import { parseBrowseFacets, parseBrowsePage } from "../catalog/browse-query.ts";
+import { browseRead } from "../http/browse-read.ts";
+import { BROWSE_COST, FACETS_COST, serveBrowsePage, serveFacets } from "./browse-handlers.ts";
 import { catalogRead, serveCatalogRead } from "../http/catalog-read.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { describe } from "../openapi/describe.ts";
@@ -34,11 +38,11 @@ export const collections = new Hono<AppEnv>()
     describe({
       operationId: "getCollection",
       summary: "Get a collection",
-      description: `A collection with one page of its products; each says what its product endpoint answers (\`endpoint_status\` 200, or 404 when sold out). ${CACHING}`,
+      description: `A collection with one page of its products; each says what its product endpoint answers (\`endpoint_status\` 200, or 404 when sold out). The products take the same q, filters and sort as \`GET /products\` (\`sort=catalog\` is the collection's own order; \`count\` is the number of matches, \`products_count\` the collection's size). ${BROWSE_COST} ${CACHING}`,
       tag: "Catalog",
       auth: "none",
       params: HandleParamSchema,
-      query: PageQuerySchema,
+      query: BrowseQuerySchema,
       requestHeaders: IF_NONE_MATCH,
       responses: {
         200: catalogOk("The collection and a page of its products.", CollectionSchema, {
@@ -48,7 +52,26 @@ export const collections = new Hono<AppEnv>()
         ...errors([400, 404, 503], ["parameter_invalid", "parameter_unknown", "resource_missing"]),
       },
     }),
-    catalogRead(PageQuerySchema),
-    (c) =>
-      serveCatalogRead(c, c.req.valid("query"), (store, meta, q) => collectionDetail(store, meta, c.req.param("handle"), q)),
+    browseRead(parseBrowsePage),
+    (c) => serveBrowsePage(c, c.req.valid("query"), { collection: c.req.param("handle") }, (store, meta, q) => collectionDetail(store, meta, c.req.param("handle"), q)),
+  )
+  .get(
+    "/:handle/facets",
+    describe({
+      operationId: "getCollectionFacets",
+      summary: "Facet counts of a collection",
+      description: `The facets of \`GET /products/facets\` over one collection's products. An unknown collection is 404 \`resource_missing\`. ${FACETS_COST} ${CACHING}`,
+      tag: "Catalog",
+      auth: "none",
+      params: HandleParamSchema,
+      query: FacetsQuerySchema,
+      requestHeaders: IF_NONE_MATCH,
+      responses: {
+        200: catalogOk("The facet counts.", FacetsSchema),
+        304: CATALOG_NOT_MODIFIED,
+        ...errors([400, 404, 503], ["parameter_invalid", "parameter_unknown", "resource_missing"]),
+      },
+    }),
+    browseRead(parseBrowseFacets),
+    (c) => serveFacets(c, c.req.valid("query"), { collection: c.req.param("handle") }),
   );

@@ -11,6 +11,10 @@ import {
   VariantQuerySchema,
 } from "../catalog/api.ts";
 import { productDetail, productListPage, variantList } from "../catalog/pages.ts";
+import { BrowseQuerySchema, FacetsQuerySchema, FacetsSchema } from "../catalog/browse-api.ts";
+import { parseBrowseFacets, parseBrowsePage } from "../catalog/browse-query.ts";
+import { browseRead } from "../http/browse-read.ts";
+import { BROWSE_COST, FACETS_COST, serveBrowsePage, serveFacets } from "./browse-handlers.ts";
 import { catalogRead, serveCatalogRead } from "../http/catalog-read.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { describe } from "../openapi/describe.ts";
@@ -28,10 +32,10 @@ export const products = new Hono<AppEnv>()
     describe({
       operationId: "listProducts",
       summary: "List products",
-      description: `Every product in catalog order, sold-out ones included (with \`available: false\`). ${CACHING}`,
+      description: `Every product in catalog order, sold-out ones included (with \`available: false\`); or, with \`q\`, filters or \`sort\`, the matches in that order (\`count\` is the number of matches). ${BROWSE_COST} ${CACHING}`,
       tag: "Catalog",
       auth: "none",
-      query: PageQuerySchema,
+      query: BrowseQuerySchema,
       requestHeaders: IF_NONE_MATCH,
       responses: {
         200: catalogOk("A page of products.", ProductListSchema, { page: { summary: "The first two products", value: SEED_EXAMPLES.productList } }),
@@ -39,8 +43,27 @@ export const products = new Hono<AppEnv>()
         ...errors([400, 503], ["parameter_unknown", "parameter_invalid"]),
       },
     }),
-    catalogRead(PageQuerySchema),
-    (c) => serveCatalogRead(c, c.req.valid("query"), productListPage),
+    browseRead(parseBrowsePage),
+    (c) => serveBrowsePage(c, c.req.valid("query"), {}, productListPage),
+  )
+  .get(
+    "/facets",
+    describe({
+      operationId: "getProductFacets",
+      summary: "Facet counts of products",
+      description: `Counts for a category page's filters over the whole catalog: vendor, product_type, tag, available and every option name, plus the price range. Counts are disjunctive: each facet applies every active filter but its own, so a count says what choosing that value would give. ${FACETS_COST} ${CACHING}`,
+      tag: "Catalog",
+      auth: "none",
+      query: FacetsQuerySchema,
+      requestHeaders: IF_NONE_MATCH,
+      responses: {
+        200: catalogOk("The facet counts.", FacetsSchema),
+        304: CATALOG_NOT_MODIFIED,
+        ...errors([400, 503], ["parameter_unknown", "parameter_invalid"]),
+      },
+    }),
+    browseRead(parseBrowseFacets),
+    (c) => serveFacets(c, c.req.valid("query"), {}),
   )
   .get(
     "/:handle",

@@ -1,0 +1,78 @@
+import * as z from "zod";
+import { MoneySchema } from "../money.ts";
+import { LimitSchema } from "./api.ts";
+import { MAX_FILTER_VALUES, MAX_OPTION_FILTERS, MAX_Q_CHARS, MAX_Q_WORDS, SORTS } from "./browse-query.ts";
+import { HandleSchema } from "./schema.ts";
+
+/**
+ * The browse parameters and the facets answer as the OpenAPI document shows them (contract
+ * section 7). The query itself is parsed by browse-query.ts, since filters repeat and option
+ * filters are named by the catalog; these schemas describe exactly what it accepts.
+ */
+
+const repeatable = (description: string) => z.array(z.string().min(1).max(255)).optional().meta({ description });
+
+const FILTERS = {
+  q: z.string().min(1).max(MAX_Q_CHARS).optional().meta({
+    description: `Search text, 1-${MAX_Q_CHARS} characters, at most ${MAX_Q_WORDS} words. Words (runs of letters and digits) are matched case- and accent-insensitively (\`cafe\` finds "Café") against the title, vendor, product type, tags, option values and variant SKUs; every word must match, the last one as a prefix (\`cott\` finds cotton). With q the default sort is \`relevance\`: products whose title holds more of the words first, then catalog order.`,
+    example: "tee",
+  }),
+  available: z.enum(["true", "false"]).optional().meta({ description: "Only products that can (true) or cannot (false) be bought." }),
+  vendor: repeatable("Exact vendor, case-insensitive. Repeat to match any of several (`vendor=a&vendor=b`); different filters combine with AND."),
+  product_type: repeatable("Exact product type, case-insensitive; repeatable like vendor."),
+  tag: repeatable("Exact tag, case-insensitive; repeat to match any (`tag=men&tag=unisex`)."),
+  "option.size": repeatable(
+    `\`option.<name>=<value>\`, for ANY option name of the catalog (its API name: \`option.color\`, \`option.frame-style\`): the product has an *available* variant with that value (case-insensitive), which is what a shopper filtering by size means. Repeat to match any value; two option names combine with AND, each satisfied by any available variant. At most ${MAX_OPTION_FILTERS} option names; a name no product has is 400 parameter_unknown. At most ${MAX_FILTER_VALUES} filter values in all.`,
+  ),
+  "option.color": repeatable("See `option.size`: the same filter for the option named `color`."),
+  price_min: z.string().regex(/^\d{1,9}(\.\d{1,2})?$/).optional().meta({ description: "Decimal amount, inclusive, on the item's `price` (its lowest variant price).", example: "20" }),
+  price_max: z.string().regex(/^\d{1,9}(\.\d{1,2})?$/).optional().meta({ description: "Decimal amount, inclusive; not below price_min.", example: "60.50" }),
+};
+
+const PAGE = {
+  sort: z.enum(SORTS).optional().meta({
+    description:
+      "`catalog` (default without q: catalog order, or the collection's own order), `relevance` (default with q; 400 without q), `price_asc`, `price_desc` (on `price`), `title_asc`, `title_desc` (titles compared in lower case without accents), `newest` (the catalog's created_at; products without one last). Ties always fall back to catalog order, so every order is total and cursor paging is stable.",
+  }),
+  // The shared limit, so the document shows an integer 1–250 (issue 14, defect 2), not a string.
+  limit: LimitSchema,
+  starting_after: HandleSchema.optional().meta({ description: "Handle of the item the page starts after, in this query's order; it must be among this query's matches (else 400 parameter_invalid)." }),
+  ending_before: HandleSchema.optional().meta({ description: "Handle of the item the page ends before, in this query's order; it must be among the matches." }),
+  include: z.enum(["image"]).optional().meta({ description: "`image`: add each product's featured image." }),
+};
+
+export const BrowseQuerySchema = z.strictObject({ ...FILTERS, ...PAGE }).meta({
+  id: "BrowseQuery",
+  description: "Search, filters, sort and paging. Unknown parameters are rejected (400 parameter_unknown); equivalent queries share one cache entry.",
+});
+
+export const FacetsQuerySchema = z.strictObject(FILTERS).meta({
+  id: "FacetsQuery",
+  description: "The same filters and q as the list; sort, limit, starting_after, ending_before and include are 400 parameter_unknown.",
+});
+
+const FacetValueSchema = z.object({
+  value: z.string().meta({ description: "As the catalog first spells it (filters match it case-insensitively); `true`/`false` for available." }),
+  count: z.int().min(0).meta({ description: "Matches if this value were chosen (disjunctive: every other active filter applies, this facet's own does not)." }),
+  selected: z.boolean().meta({ description: "Whether the request filters on this value. Selected values are always listed, with a count of 0 when nothing matches." }),
+});
+
+const ValuesFacetSchema = z.object({
+  name: z.string().meta({ description: "`vendor`, `product_type`, `tag`, `available`, or `option.<name>` for every option name of the catalog (in order of first appearance)." }),
+  values: z.array(FacetValueSchema).meta({ description: "By count (most first), then value; at most 100, selected ones always among them. Option values come from available variants only; an empty product type is not a value." }),
+});
+
+const PriceFacetSchema = z.object({
+  name: z.literal("price"),
+  min: MoneySchema.nullable().meta({ description: "Lowest `price` among the matches of every filter but price_min/price_max; null when none." }),
+  max: MoneySchema.nullable(),
+});
+
+export const FacetsSchema = z
+  .object({
+    object: z.literal("facets"),
+    count: z.int().min(0).meta({ description: "Matches of the whole query, as the list's `count`." }),
+    facets: z.array(z.union([ValuesFacetSchema, PriceFacetSchema])),
+  })
+  .meta({ id: "Facets", description: "Disjunctive facet counts of a query, as Shopify or Algolia count them: what choosing another value would give." });
+export type Facets = z.infer<typeof FacetsSchema>;

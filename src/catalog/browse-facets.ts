@@ -1,0 +1,52 @@
+import { fromMinor, type Money } from "../money.ts";
+import { compareCodePoints } from "./browse-text.ts";
+
+/**
+ * The facets answer, from counted values to JSON text: shared by the reader (counts from D1) and
+ * the index build (the landing facets of every scope, counted at publish), so both answer alike.
+ */
+
+/** At most this many values per facet; selected values are always among them. */
+export const MAX_FACET_VALUES = 100;
+
+export interface CountedValue {
+  key: string;
+  /** The value as the catalog first spells it (or as the request gave it, when absent). */
+  value: string;
+  count: number;
+}
+
+export interface FacetValue {
+  value: string;
+  count: number;
+  selected: boolean;
+}
+
+export type Facet = { name: string; values: FacetValue[] } | { name: "price"; min: Money | null; max: Money | null };
+
+/** By count, most first, then by value (code point order). */
+export function byCountThenValue(a: { count: number; value: string }, b: { count: number; value: string }): number {
+  return b.count - a.count || compareCodePoints(a.value, b.value);
+}
+
+/**
+ * The values a facet shows: every selected key (a count of 0 when nothing matches it), then the
+ * best of the rest up to MAX_FACET_VALUES in all, ordered by count then value. `counted` may hold
+ * more than the cut; values with a count of 0 are shown only when selected.
+ */
+export function facetValues(counted: readonly CountedValue[], selected: readonly string[] = [], given: (key: string) => string = (k) => k): FacetValue[] {
+  const chosen = new Set(selected);
+  const byKey = new Map(counted.map((c) => [c.key, c]));
+  const shown: FacetValue[] = selected.map((key) => ({ value: byKey.get(key)?.value ?? given(key), count: byKey.get(key)?.count ?? 0, selected: true }));
+  const rest = counted.filter((c) => !chosen.has(c.key) && c.count > 0).sort(byCountThenValue);
+  for (const c of rest.slice(0, Math.max(0, MAX_FACET_VALUES - shown.length))) shown.push({ value: c.value, count: c.count, selected: false });
+  return shown.sort(byCountThenValue);
+}
+
+export function priceFacet(min: number | null, max: number | null): Facet {
+  return { name: "price", min: min === null ? null : fromMinor(min), max: max === null ? null : fromMinor(max) };
+}
+
+export function facetsBody(count: number, facets: readonly Facet[]): string {
+  return JSON.stringify({ object: "facets", count, facets });
+}

@@ -1,0 +1,79 @@
+/**
+ * The browse index of one catalog version in D1, shared by the writer (src/publish/browse-index.ts)
+ * and the reader (browse.ts) so the two cannot disagree. Every table name holds the version, so
+ * a version's index is written before the KV pointer switches to it, a rollback finds the
+ * previous version's index still there, and a stale version is dropped table by table.
+ *
+ * | table | rows | what for |
+ * |---|---|---|
+ * | `p` | one per product: id = catalog position, handle, lowest price (minor), available, title sort key, created_at (ms), vendor and type keys, the list item JSON, the featured image JSON | every filter on a single value, every sort, the page's items |
+ * | `m` | collection, rank, product: one per membership | a collection's products in its order |
+ * | `v` | facet (`tag`, `o:<option>`), value key, product; options only from available variants | tag and option filters, their facet counts |
+ * | `d` | facet, value key, the value as first spelled in the catalog | facet values as shown |
+ * | `o` | option API name, order of first appearance | the option facets, unknown option filters |
+ * | `s` | FTS5, rowid = product id; `t` the title's words, `r` vendor, type, tags, option values, SKUs | `q` |
+ * | `c` | collection handle, title, product count | a collection's header, and whether it exists |
+ * | `f` | scope (`` for the catalog, a collection handle), the facets answer without filters | the landing facets of a category page, one row read |
+ */
+
+export const BROWSE_TABLES = ["p", "m", "v", "d", "o", "s", "c", "f"] as const;
+export type BrowseTable = (typeof BROWSE_TABLES)[number];
+
+const VERSION = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A quoted table name of a version's index: `"bv_<version>_<t>"`. */
+export function browseTable(version: string, table: BrowseTable): string {
+  if (!VERSION.test(version)) throw new Error(`Not a catalog version name: ${version}`);
+  return `"bv_${version}_${table}"`;
+}
+
+/** The version a browse table belongs to, from its bare name; null for any other table (FTS5 shadows included). */
+export function browseTableVersion(name: string): string | null {
+  const match = /^bv_([A-Za-z0-9_-]{1,64})_([a-z])$/.exec(name);
+  return match && (BROWSE_TABLES as readonly string[]).includes(match[2] ?? "") ? (match[1] ?? null) : null;
+}
+
+/** A product without `created_at` sorts after every dated one under `newest`. */
+export const UNDATED = -9e15;
+
+/** The statements creating a version's tables (indexes come after the rows, see indexSql). */
+export function createSql(version: string): string[] {
+  const t = (name: BrowseTable) => browseTable(version, name);
+  return [
+    `CREATE TABLE ${t("p")} (id INTEGER PRIMARY KEY, handle TEXT NOT NULL, price INTEGER NOT NULL, avail INTEGER NOT NULL, tkey TEXT NOT NULL, created INTEGER NOT NULL, vendor TEXT NOT NULL, ptype TEXT NOT NULL, item TEXT NOT NULL, img TEXT NOT NULL)`,
+    `CREATE TABLE ${t("m")} (c TEXT NOT NULL, r INTEGER NOT NULL, pid INTEGER NOT NULL, PRIMARY KEY (c, r)) WITHOUT ROWID`,
+    `CREATE TABLE ${t("v")} (f TEXT NOT NULL, k TEXT NOT NULL, pid INTEGER NOT NULL, PRIMARY KEY (f, k, pid)) WITHOUT ROWID`,
+    `CREATE TABLE ${t("d")} (f TEXT NOT NULL, k TEXT NOT NULL, d TEXT NOT NULL, PRIMARY KEY (f, k)) WITHOUT ROWID`,
+    `CREATE TABLE ${t("o")} (name TEXT PRIMARY KEY, ord INTEGER NOT NULL) WITHOUT ROWID`,
+    `CREATE VIRTUAL TABLE ${t("s")} USING fts5(t, r, content='', detail=column, tokenize='ascii')`,
+    `CREATE TABLE ${t("c")} (handle TEXT PRIMARY KEY, title TEXT NOT NULL, n INTEGER NOT NULL) WITHOUT ROWID`,
+    `CREATE TABLE ${t("f")} (scope TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID`,
+  ];
+}
+
+/** Indexes, built once the rows are in (faster than keeping them up to date row by row). */
+export function indexSql(version: string): string[] {
+  const p = browseTable(version, "p");
+  const m = browseTable(version, "m");
+  const name = (suffix: string) => `"bv_${version}_i${suffix}"`;
+  return [
+    `CREATE UNIQUE INDEX ${name("handle")} ON ${p} (handle)`,
+    // Every sort is (key, catalog position) in one direction or another: one index per order,
+    // so an unfiltered sorted page reads limit + 1 rows in index order instead of sorting them all.
+    `CREATE INDEX ${name("price")} ON ${p} (price, id)`,
+    `CREATE INDEX ${name("pricedesc")} ON ${p} (price DESC, id)`,
+    `CREATE INDEX ${name("title")} ON ${p} (tkey, id)`,
+    `CREATE INDEX ${name("titledesc")} ON ${p} (tkey DESC, id)`,
+    `CREATE INDEX ${name("newest")} ON ${p} (created DESC, id)`,
+    `CREATE INDEX ${name("vendor")} ON ${p} (vendor, id)`,
+    `CREATE INDEX ${name("ptype")} ON ${p} (ptype, id)`,
+    // Facet counts walk from the matching products to their values.
+    `CREATE INDEX ${name("values")} ON ${browseTable(version, "v")} (pid, f, k)`,
+    `CREATE UNIQUE INDEX ${name("member")} ON ${m} (c, pid)`,
+  ];
+}
+
+/** The facet name of an option in the `v`, `d` tables: `o:<api name>`. */
+export function optionFacet(name: string): string {
+  return `o:${name}`;
+}

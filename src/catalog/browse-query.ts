@@ -1,0 +1,218 @@
+import { invalidParameter, unknownParameter } from "./errors.ts";
+import { isHandle } from "./schema.ts";
+import { searchWords, valueKey } from "./browse-text.ts";
+import { toMinor } from "../money.ts";
+
+/**
+ * The browse parameters of `GET /products`, a collection's products and the facets endpoints
+ * (contract section 7), parsed from the raw query string. Repeatable filters are why this is not
+ * a strict zod object like the other catalog queries: `tag=men&tag=unisex` is one filter with two
+ * values, and `option.<name>` is any option name of the catalog.
+ */
+
+export const SORTS = ["catalog", "relevance", "price_asc", "price_desc", "title_asc", "title_desc", "newest"] as const;
+export type Sort = (typeof SORTS)[number];
+
+/** Filters whose values are matched exactly (case-insensitive), OR within one, AND across. */
+export const VALUE_FILTERS = ["vendor", "product_type", "tag"] as const;
+export type ValueFilter = (typeof VALUE_FILTERS)[number];
+
+export const MAX_Q_CHARS = 100;
+export const MAX_Q_WORDS = 10;
+/** Filter values (vendor, product_type, tag, option.*) in all, and distinct option names. */
+export const MAX_FILTER_VALUES = 40;
+export const MAX_OPTION_FILTERS = 5;
+export const MAX_VALUE_CHARS = 255;
+export const MAX_LIMIT = 250;
+export const DEFAULT_BROWSE_LIMIT = 50;
+
+/** What narrows the matches: the same for a page and for facets. Values are keys (valueKey). */
+export interface BrowseFilters {
+  /** The search words (searchWords of q); empty without q. */
+  words: string[];
+  available?: boolean;
+  /** Sorted keys without repeats; absent when the filter is not given. */
+  vendor?: string[];
+  product_type?: string[];
+  tag?: string[];
+  /** Option API name to sorted keys, names sorted. */
+  options: [name: string, keys: string[]][];
+  /** Inclusive, minor units. */
+  price_min?: number;
+  price_max?: number;
+  /** The value as given, per filter and key, for a selected facet value absent from the catalog. */
+  given: Map<string, string>;
+}
+
+export interface BrowsePageQuery extends BrowseFilters {
+  sort: Sort;
+  limit: number;
+  starting_after?: string;
+  ending_before?: string;
+  image: boolean;
+}
+
+const SINGLE = new Set(["q", "available", "price_min", "price_max", "sort", "limit", "starting_after", "ending_before", "include"]);
+const PAGING = new Set(["sort", "limit", "starting_after", "ending_before"]);
+const PRICE = /^\d{1,9}(\.\d{1,2})?$/;
+
+type Pairs = Iterable<[string, string]>;
+
+function chars(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+function price(value: string, param: string): number {
+  if (!PRICE.test(value)) throw invalidParameter(`Invalid ${param}: a decimal amount with at most two decimals, like 25 or 19.99.`, param);
+  return toMinor(value);
+}
+
+function parseFilters(pairs: Pairs, allowed: (name: string) => boolean, endpoint: string): { filters: BrowseFilters; single: Map<string, string> } {
+  const single = new Map<string, string>();
+  const multi = new Map<string, string[]>();
+  let values = 0;
+  for (const [name, value] of pairs) {
+    if (name === "") throw unknownParameter("A query parameter has no name.", "");
+    const isOption = name.startsWith("option.");
+    if (!SINGLE.has(name) && !(VALUE_FILTERS as readonly string[]).includes(name) && !isOption) {
+      throw unknownParameter(`Unknown query parameter: ${name}.`, name);
+    }
+    if (!allowed(name)) throw unknownParameter(`${endpoint} take no ${name}: facets are counted over every match, never sorted or paged.`, name);
+    if (SINGLE.has(name)) {
+      if (single.has(name)) throw invalidParameter(`Query parameter ${name} is given more than once.`, name);
+      single.set(name, value);
+      continue;
+    }
+    if (isOption && !/^option\.[^\s.]{1,255}$/.test(name)) throw unknownParameter(`Unknown query parameter: ${name} (option filters are option.<name>, the option's API name).`, name);
+    if (value === "" || chars(value) > MAX_VALUE_CHARS) throw invalidParameter(`Invalid ${name}: 1 to ${MAX_VALUE_CHARS} characters.`, name);
+    if (++values > MAX_FILTER_VALUES) throw invalidParameter(`At most ${MAX_FILTER_VALUES} filter values in all (vendor, product_type, tag, option.*).`, name);
+    multi.set(name, [...(multi.get(name) ?? []), value]);
+  }
+  const given = new Map<string, string>();
+  const keysOf = (name: string): string[] | undefined => {
+    const raw = multi.get(name);
+    if (!raw) return undefined;
+    const keys = raw.map((value) => {
+      const key = valueKey(value);
+      if (!given.has(`${name}\u0000${key}`)) given.set(`${name}\u0000${key}`, value);
+      return key;
+    });
+    return [...new Set(keys)].sort();
+  };
+  const optionNames = [...multi.keys()].filter((n) => n.startsWith("option.")).sort();
+  if (optionNames.length > MAX_OPTION_FILTERS) throw invalidParameter(`At most ${MAX_OPTION_FILTERS} option filters.`, optionNames[MAX_OPTION_FILTERS]);
+
+  const filters: BrowseFilters = { words: [], options: optionNames.map((n) => [n.slice("option.".length), keysOf(n) ?? []]), given };
+  for (const name of VALUE_FILTERS) {
+    const keys = keysOf(name);
+    if (keys) filters[name] = keys;
+  }
+  const q = single.get("q");
+  if (q !== undefined) {
+    if (q.trim() === "" || chars(q) > MAX_Q_CHARS) throw invalidParameter(`Invalid q: 1 to ${MAX_Q_CHARS} characters of text.`, "q");
+    filters.words = searchWords(q);
+    if (filters.words.length === 0) throw invalidParameter("Invalid q: it has no word (letters or digits) to search for.", "q");
+    if (filters.words.length > MAX_Q_WORDS) throw invalidParameter(`Invalid q: at most ${MAX_Q_WORDS} words.`, "q");
+  }
+  const available = single.get("available");
+  if (available !== undefined) {
+    if (available !== "true" && available !== "false") throw invalidParameter("Invalid available: true or false.", "available");
+    filters.available = available === "true";
+  }
+  const min = single.get("price_min");
+  const max = single.get("price_max");
+  if (min !== undefined) filters.price_min = price(min, "price_min");
+  if (max !== undefined) filters.price_max = price(max, "price_max");
+  if (filters.price_min !== undefined && filters.price_max !== undefined && filters.price_min > filters.price_max) {
+    throw invalidParameter("Invalid price_max: it is below price_min.", "price_max");
+  }
+  return { filters, single };
+}
+
+/** `?include=` on a list: only `image`, comma-separated, repeats allowed. */
+function includeImage(raw: string | undefined): boolean {
+  if (raw === undefined) return false;
+  const names = raw.split(",").map((n) => n.trim());
+  const bad = names.find((n) => n !== "image");
+  if (bad !== undefined) throw invalidParameter(`Invalid include: ${bad === "" ? "an empty name" : `"${bad}"`} cannot be included (one of: image).`, "include");
+  return true;
+}
+
+/** The browse parameters of a product list (`GET /products`, `GET /collections/{handle}`). */
+export function parseBrowsePage(pairs: Pairs): BrowsePageQuery {
+  const { filters, single } = parseFilters(pairs, () => true, "");
+  const sort = single.get("sort");
+  if (sort !== undefined && !(SORTS as readonly string[]).includes(sort)) throw invalidParameter(`Invalid sort: one of ${SORTS.join(", ")}.`, "sort");
+  if (sort === "relevance" && filters.words.length === 0) throw invalidParameter("Invalid sort: relevance needs q (a search).", "sort");
+  const limitText = single.get("limit");
+  let limit = DEFAULT_BROWSE_LIMIT;
+  if (limitText !== undefined) {
+    if (!/^\d{1,4}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_LIMIT) throw invalidParameter(`Invalid limit: an integer from 1 to ${MAX_LIMIT}.`, "limit");
+    limit = Number(limitText);
+  }
+  const query: BrowsePageQuery = {
+    ...filters,
+    sort: (sort as Sort | undefined) ?? (filters.words.length > 0 ? "relevance" : "catalog"),
+    limit,
+    image: includeImage(single.get("include")),
+  };
+  for (const param of ["starting_after", "ending_before"] as const) {
+    const handle = single.get(param);
+    if (handle === undefined) continue;
+    if (!isHandle(handle)) throw invalidParameter(`Invalid ${param}: a product handle.`, param);
+    query[param] = handle;
+  }
+  if (query.starting_after !== undefined && query.ending_before !== undefined) {
+    throw invalidParameter("Invalid ending_before: starting_after and ending_before cannot be used together.", "ending_before");
+  }
+  return query;
+}
+
+/** The parameters of a facets endpoint: the filters and q, never sort or paging. */
+export function parseBrowseFacets(pairs: Pairs): BrowseFilters {
+  return parseFilters(pairs, (name) => !PAGING.has(name) && name !== "include", "Facets").filters;
+}
+
+/** Whether a page query narrows or orders anything beyond the plain catalog list. */
+export function isPlainList(q: BrowsePageQuery): boolean {
+  return !hasFilters(q) && q.sort === "catalog";
+}
+
+export function hasFilters(f: BrowseFilters): boolean {
+  return (
+    f.words.length > 0 ||
+    f.available !== undefined ||
+    VALUE_FILTERS.some((name) => f[name] !== undefined) ||
+    f.options.length > 0 ||
+    f.price_min !== undefined ||
+    f.price_max !== undefined
+  );
+}
+
+/**
+ * The cache-key form of a query: every value canonical (words folded, keys sorted without
+ * repeats, prices in minor units, defaults spelled out), so equivalent URLs share one entry.
+ * Lists are JSON, so a value holding a comma cannot pose as two values.
+ */
+export function browseCacheKey(f: BrowseFilters, page?: BrowsePageQuery): Record<string, string> {
+  const key: Record<string, string> = {};
+  if (f.words.length > 0) key.q = f.words.join(" ");
+  if (f.available !== undefined) key.available = String(f.available);
+  for (const name of VALUE_FILTERS) {
+    const keys = f[name];
+    if (keys) key[name] = JSON.stringify(keys);
+  }
+  for (const [name, keys] of f.options) key[`option.${name}`] = JSON.stringify(keys);
+  if (f.price_min !== undefined) key.price_min = String(f.price_min);
+  if (f.price_max !== undefined) key.price_max = String(f.price_max);
+  if (page) {
+    key.sort = page.sort;
+    key.limit = String(page.limit);
+    if (page.starting_after !== undefined) key.starting_after = page.starting_after;
+    if (page.ending_before !== undefined) key.ending_before = page.ending_before;
+    if (page.image) key.include = "image";
+  }
+  return key;
+}

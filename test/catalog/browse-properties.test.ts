@@ -1,0 +1,145 @@
+import { env, exports } from "cloudflare:workers";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { generateCatalog } from "../../src/publish/generate.ts";
+import { d1Target } from "../../src/publish/browse-index.ts";
+import { publishCatalog } from "../../src/publish/publish.ts";
+import { optionApiName, type SourceCatalog } from "../../src/catalog/schema.ts";
+import { searchWords } from "../../src/catalog/browse-text.ts";
+import { facets, type ModelQuery, page, scopeOf } from "./browse-model.ts";
+
+/**
+ * Properties: for random filter sets, sorts and cursors over generated catalogs, every page the
+ * API answers is the model's filtered, sorted, paged list, and every facets answer is the
+ * model's disjunctive counts (browse-model.ts), on the whole catalog and on a collection.
+ */
+
+const RUNS = Number((import.meta as unknown as { env: Record<string, string | undefined> }).env.FUZZ_RUNS ?? 120);
+const SORTS = ["catalog", "price_asc", "price_desc", "title_asc", "title_desc", "newest"];
+const ACCENTED = ["Café Crème", "Élan", "crème brûlée", "Ñandú", "ÜBER", "naïve"];
+const TAG_VARIANTS = ["Sale", "SALE", "sale", "Été", "été", "Straße"];
+
+/** A generated catalog made harder: accented titles, tags in several cases, dates with ties, a vendor in two cases. */
+function catalogFor(seed: number, products: number): SourceCatalog {
+  const catalog = generateCatalog({ products, seed });
+  catalog.products.forEach((p, i) => {
+    if (i % 5 === 0) p.title = `${ACCENTED[i % ACCENTED.length]} ${p.title}`;
+    if (i % 3 === 0) p.tags = [...new Set([...p.tags, TAG_VARIANTS[i % TAG_VARIANTS.length] as string])];
+    if (i % 7 === 0) p.vendor = p.vendor.toUpperCase();
+    if (i % 4 === 0) delete p.created_at;
+    else p.created_at = `2024-0${1 + (i % 9)}-1${i % 10}T00:00:00Z`;
+  });
+  return catalog;
+}
+
+function pools(catalog: SourceCatalog) {
+  const words = new Set<string>();
+  for (const p of catalog.products) for (const w of `${p.title} ${p.tags.join(" ")} ${p.vendor}`.split(/\s+/)) if (searchWords(w).length === 1) words.add(w);
+  const options = new Map<string, Set<string>>();
+  for (const p of catalog.products) for (const o of p.options) o.values.forEach((v) => options.set(optionApiName(o.name), (options.get(optionApiName(o.name)) ?? new Set()).add(v)));
+  return {
+    words: [...words],
+    vendors: [...new Set(catalog.products.map((p) => p.vendor))],
+    types: [...new Set(catalog.products.map((p) => p.product_type).filter(Boolean))],
+    tags: [...new Set(catalog.products.flatMap((p) => p.tags))],
+    options: [...options].map(([name, values]) => [name, [...values]] as const),
+    handles: catalog.products.map((p) => p.handle),
+  };
+}
+
+function queryArb(catalog: SourceCatalog, withPaging: boolean): fc.Arbitrary<ModelQuery> {
+  const pool = pools(catalog);
+  const casing = (v: string) => fc.constantFrom(v, v.toLowerCase(), v.toUpperCase());
+  const some = (values: readonly string[]) => fc.option(fc.array(fc.constantFrom(...values).chain(casing), { minLength: 1, maxLength: 3 }), { nil: undefined });
+  const q = fc.option(
+    fc.array(fc.constantFrom(...pool.words), { minLength: 1, maxLength: 2 }).chain((ws) => fc.nat({ max: 3 }).map((cut) => { const last = ws.at(-1) ?? ""; return [...ws.slice(0, -1), last.slice(0, Math.max(1, last.length - cut))].join(" "); })),
+    { nil: undefined, freq: 2 },
+  );
+  const option = fc.option(fc.constantFrom(...pool.options).chain(([name, values]) => fc.array(fc.constantFrom(...values), { minLength: 1, maxLength: 2 }).map((v) => ({ [name]: v }))), { nil: undefined });
+  const prices = fc.option(fc.tuple(fc.integer({ min: 0, max: 20000 }), fc.integer({ min: 0, max: 30000 })).map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const), { nil: undefined });
+  return fc
+    .record({
+      q,
+      available: fc.option(fc.boolean(), { nil: undefined }),
+      vendor: some(pool.vendors),
+      product_type: some(pool.types),
+      tag: some(pool.tags),
+      options: option,
+      prices,
+      sort: fc.constantFrom(...SORTS, "relevance", "default"),
+      limit: fc.integer({ min: 1, max: 12 }),
+      cursor: fc.option(fc.tuple(fc.constantFrom("starting_after", "ending_before"), fc.constantFrom(...pool.handles)), { nil: undefined, freq: 2 }),
+    })
+    .map((r) => {
+      const query: ModelQuery = { q: r.q, available: r.available, vendor: r.vendor, product_type: r.product_type, tag: r.tag, options: r.options };
+      if (r.prices) [query.price_min, query.price_max] = r.prices;
+      if (withPaging) {
+        query.sort = r.sort === "default" || (r.sort === "relevance" && r.q === undefined) ? undefined : r.sort;
+        query.limit = r.limit;
+        if (r.cursor) query[r.cursor[0] as "starting_after"] = r.cursor[1];
+      }
+      return query;
+    });
+}
+
+function search(q: ModelQuery): string {
+  const params = new URLSearchParams();
+  if (q.q !== undefined) params.append("q", q.q);
+  if (q.available !== undefined) params.append("available", String(q.available));
+  for (const name of ["vendor", "product_type", "tag"] as const) for (const v of q[name] ?? []) params.append(name, v);
+  for (const [name, values] of Object.entries(q.options ?? {})) for (const v of values) params.append(`option.${name}`, v);
+  if (q.price_min !== undefined) params.append("price_min", (q.price_min / 100).toFixed(2));
+  if (q.price_max !== undefined) params.append("price_max", String(q.price_max / 100));
+  if (q.sort !== undefined) params.append("sort", q.sort);
+  if (q.limit !== undefined) params.append("limit", String(q.limit));
+  if (q.starting_after !== undefined) params.append("starting_after", q.starting_after);
+  if (q.ending_before !== undefined) params.append("ending_before", q.ending_before);
+  return params.toString();
+}
+
+async function get(path: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await exports.default.fetch(`https://shop.example/api/v1${path}`);
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+for (const [seed, size] of [[7, 150], [11, 60]] as const) {
+  describe(`a generated catalog of ${size} products (seed ${seed})`, () => {
+    const catalog = catalogFor(seed, size);
+    const collection = catalog.collections.find((c) => c.products.length > 5) ?? catalog.collections[0];
+    beforeAll(async () => {
+      await publishCatalog(env.CATALOG, catalog, { browse: d1Target(env.BROWSE) });
+    }, 60_000);
+
+    for (const scope of [undefined, collection?.handle]) {
+      const where = scope === undefined ? "/products" : `/collections/${scope}`;
+      it(`answers every page of ${where} as the model's filtered, sorted, paged list`, async () => {
+        await fc.assert(
+          fc.asyncProperty(queryArb(catalog, true), async (q) => {
+            const expected = page(scopeOf(catalog, scope), q);
+            const { status, body } = await get(`${where}?${search(q)}`);
+            if ("error" in expected) {
+              expect(status).toBe(400);
+              expect((body.error as { param: string }).param).toBe(expected.error);
+              return;
+            }
+            expect(status).toBe(200);
+            const list = (scope === undefined ? body : body.products) as { count: number; data: { handle: string }[]; has_more: boolean };
+            expect({ count: list.count, handles: list.data.map((p) => p.handle), has_more: list.has_more }).toEqual(expected);
+          }),
+          { numRuns: RUNS },
+        );
+      });
+
+      it(`answers ${where}/facets with the model's disjunctive counts`, async () => {
+        await fc.assert(
+          fc.asyncProperty(queryArb(catalog, false), async (q) => {
+            const { status, body } = await get(`${where === "/products" ? "/products/facets" : `${where}/facets`}?${search(q)}`);
+            expect(status).toBe(200);
+            expect(body).toEqual(facets(catalog, scopeOf(catalog, scope), q));
+          }),
+          { numRuns: Math.ceil(RUNS / 2) },
+        );
+      });
+    }
+  });
+}
