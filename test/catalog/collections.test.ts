@@ -109,8 +109,8 @@ describe("GET /collections/{handle}", () => {
 
   it("answers 404 for a malformed collection handle and 400 for an unknown parameter", async () => {
     expect((await get("/collections/Front_Page")).status).toBe(404);
-    const unknown = await get("/collections/frontpage?sort=price");
+    const unknown = await get("/collections/frontpage?colour=red");
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toMatchObject({ error: { code: "parameter_unknown", param: "sort" } });
+    expect(unknown.body).toMatchObject({ error: { code: "parameter_unknown", param: "colour" } });
   });
 });

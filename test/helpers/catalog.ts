@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import seed from "../../seed/catalog.json";
 import { publishCatalog } from "../../src/publish/publish.ts";
+import { d1Target } from "../../src/publish/browse-index.ts";
 
 /** The shipped seed catalog, as the source JSON (a fresh copy each call, safe to mutate). */
 export function seedCatalog(): typeof seed {
@@ -8,10 +9,11 @@ export function seedCatalog(): typeof seed {
 }
 
 /**
- * Publishes `seed/catalog.json` into the test KV (`env.CATALOG`) and returns the live version.
+ * Publishes `seed/catalog.json` into the test KV (`env.CATALOG`) and its browse index into
+ * `env.BROWSE`, and returns the live version.
  * Safe to run twice: when the seed is already live nothing is written and its version returns.
  */
 export async function publishSeedCatalog(): Promise<string> {
-  const result = await publishCatalog(env.CATALOG, seed, { skipIfLive: true });
+  const result = await publishCatalog(env.CATALOG, seed, { skipIfLive: true, browse: d1Target(env.BROWSE) });
   return result.version;
 }

@@ -90,6 +90,8 @@ const unpublished: Case[] = withHead([
   { status: 503, name: "no catalog published yet", request: () => ["/api/v1/products/essential-crew-tee-black/variants"] },
   { status: 503, name: "no catalog published yet", request: () => ["/api/v1/collections"] },
   { status: 503, name: "no catalog published yet", request: () => ["/api/v1/collections/frontpage"] },
+  { status: 503, name: "no catalog published yet", request: () => ["/api/v1/products/facets"] },
+  { status: 503, name: "no catalog published yet", request: () => ["/api/v1/collections/frontpage/facets"] },
   { status: 503, name: "no catalog published yet", request: () => ["/api/v1/cart/lines", { method: "POST", headers: bearer(JSON_TYPE), body: JSON.stringify({ variant_id: "44102938475602", quantity: 1 }) }] },
 ]);
 
@@ -115,6 +117,13 @@ const catalog: Case[] = withHead([
   { status: 304, name: "If-None-Match", request: () => revalidate("/api/v1/collections/frontpage?limit=5") },
   { status: 400, name: "both cursors", request: () => ["/api/v1/collections/frontpage?starting_after=essential-crew-tee-black&ending_before=essential-crew-tee-white"] },
   { status: 404, name: "unknown", request: () => ["/api/v1/collections/no-such-collection"] },
+  { status: 200, name: "facets of a search", request: () => ["/api/v1/products/facets?q=tee&tag=cotton"] },
+  { status: 304, name: "If-None-Match", request: () => revalidate("/api/v1/products/facets?q=tee&tag=cotton") },
+  { status: 400, name: "facets are not sorted", request: () => ["/api/v1/products/facets?sort=price_asc"] },
+  { status: 200, name: "a collection's landing facets", request: () => ["/api/v1/collections/frontpage/facets"] },
+  { status: 304, name: "If-None-Match", request: () => revalidate("/api/v1/collections/frontpage/facets") },
+  { status: 400, name: "facets are not paged", request: () => ["/api/v1/collections/frontpage/facets?limit=5"] },
+  { status: 404, name: "unknown collection", request: () => ["/api/v1/collections/no-such-collection/facets"] },
   { status: 405, name: "a method the path has no operation for", request: () => ["/api/v1/products", { method: "POST" }] },
 ]);
 
