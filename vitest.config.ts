@@ -1,20 +1,22 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { quietConsole, resetFigures } from "./test/helpers/quiet.ts";
+import { quietConsole, quietRun } from "./test/helpers/quiet.ts";
 
-resetFigures();
+quietRun();
 
 /**
  * Two projects, one `npm test`:
  * - `workerd`: unit and integration tests inside workerd, with real KV and Durable Objects.
  * - `e2e`: Node tests over real HTTP against `npm run dev`, started once by the global setup.
  * The browser suite has its own config (`npm run test:browser`).
- * A passing run prints a summary: request-log lines are dropped (`REQUEST_LOG=1` shows them) and
- * the hardening figures go to test-results/hardening.json (test/helpers/quiet.ts).
+ * A passing run prints a summary: request-log lines are dropped (`REQUEST_LOG=1` shows them), the
+ * figures go to test-results/*.json, and tests are listed one by one only when slower than 5 s
+ * (test/helpers/quiet.ts).
  */
 export default defineConfig({
   test: {
     onConsoleLog: quietConsole,
+    slowTestThreshold: 5_000,
     projects: [
       {
         // FUZZ_RUNS (the hardening suites' run counts) reaches workerd as import.meta.env.FUZZ_RUNS.

@@ -72,7 +72,7 @@ describe(`browse on a generated catalog of ${PRODUCTS} products`, () => {
   for (const [name, answer, statements, rows] of cases) {
     it(`answers ${name} with the pointer, one D1 batch of at most ${statements} statements and at most ${rows} rows each`, async () => {
       const r = await measure(answer);
-      console.log(`${name}: KV reads ${r.kvReads}, D1 batches ${r.batches}, statements ${r.statements}, rows ${r.rows} (max ${r.maxRows}), bytes ${r.bytes}, rows_read ${r.rowsRead}`);
+      console.log(`[cost] ${name.replaceAll(" ", "_")} kv_reads=${r.kvReads} d1_batches=${r.batches} statements=${r.statements} rows=${r.rows} max_rows=${r.maxRows} bytes=${r.bytes} rows_read=${r.rowsRead}`);
       expect(r.kvReads).toBe(1);
       expect(r.batches).toBe(1);
       expect(r.statements).toBeLessThanOrEqual(statements);

@@ -1,44 +1,54 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 
 /**
- * Keeps a passing `npm test` to a summary. Runs in the Node process that drives vitest (the
- * config's `onConsoleLog`), for both projects:
+ * Keeps a passing `npm test` to a summary. Runs in the Node process that drives vitest, for both
+ * projects (the config calls these once):
  * - the worker's one-line-per-request log is dropped unless `REQUEST_LOG=1`;
- * - the hardening suites' `[hardening] <suite> name=value …` figures are merged into
- *   `test-results/hardening.json` (suite → figures, summed over runs) instead of printed.
- * Returning false drops a line from the output; anything else goes through.
+ * - figure lines, `[hardening] <suite> name=value …` (the hardening suites) and
+ *   `[cost] <case> name=value …` (the browse cost test), are gathered into
+ *   `test-results/hardening.json` (summed over the run) and `test-results/cost.json` (the last
+ *   value per case) instead of printed.
  */
 export const FIGURES_FILE = "test-results/hardening.json";
+export const COST_FILE = "test-results/cost.json";
 
 const REQUEST_LOG_LINE = /^\{"method":"[A-Z]+","route":/;
+const FIGURE_FILES: Record<string, { file: string; sum: boolean }> = {
+  "[hardening]": { file: FIGURES_FILE, sum: true },
+  "[cost]": { file: COST_FILE, sum: false },
+};
 
-function recordFigures(line: string): void {
-  const [, suite = "unknown", ...pairs] = line.trim().split(/\s+/);
-  let all: Record<string, Record<string, number>> = {};
+function readFigures(file: string): Record<string, Record<string, number>> {
   try {
-    all = JSON.parse(readFileSync(FIGURES_FILE, "utf8")) as typeof all;
+    return JSON.parse(readFileSync(file, "utf8")) as Record<string, Record<string, number>>;
   } catch {
-    // First figures of the run, or an unreadable leftover: start afresh.
+    return {}; // First figures of the run, or an unreadable leftover: start afresh.
   }
-  const figures = (all[suite] ??= {});
+}
+
+function recordFigures(line: string, target: { file: string; sum: boolean }): void {
+  const [, name = "unknown", ...pairs] = line.trim().split(/\s+/);
+  const all = readFigures(target.file);
+  const figures = target.sum ? (all[name] ??= {}) : (all[name] = {});
   for (const pair of pairs) {
-    const [name, value] = pair.split("=");
-    if (name && value !== undefined && Number.isFinite(Number(value))) figures[name] = (figures[name] ?? 0) + Number(value);
+    const [key, value] = pair.split("=");
+    if (key && value !== undefined && Number.isFinite(Number(value))) figures[key] = (target.sum ? (figures[key] ?? 0) : 0) + Number(value);
   }
   mkdirSync("test-results", { recursive: true });
-  writeFileSync(FIGURES_FILE, `${JSON.stringify(all, null, 2)}\n`);
+  writeFileSync(target.file, `${JSON.stringify(all, null, 2)}\n`);
 }
 
 export function quietConsole(log: string): boolean | void {
-  if (log.startsWith("[hardening]")) {
-    recordFigures(log);
+  const target = FIGURE_FILES[log.slice(0, log.indexOf(" "))];
+  if (target) {
+    recordFigures(log, target);
     return false;
   }
   if (process.env.REQUEST_LOG !== "1" && REQUEST_LOG_LINE.test(log.trim())) return false;
 }
 
-/** A fresh figures file per `npm test` run (called once from the config). */
-export function resetFigures(): void {
+/** Fresh figure files per run (the config calls this once). */
+export function quietRun(): void {
   mkdirSync("test-results", { recursive: true });
-  writeFileSync(FIGURES_FILE, "{}\n");
+  for (const { file } of Object.values(FIGURE_FILES)) writeFileSync(file, "{}\n");
 }
