@@ -76,6 +76,8 @@ export class Cart extends DurableObject<Env> {
   readonly #revocations: Revocations;
   readonly #ledger: IdempotencyLedger;
   readonly #catalog: CatalogStore;
+  /** Whether this instance has armed the expiry alarm (an alarm that is due re-arms itself). */
+  #alarmArmed = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -176,6 +178,7 @@ export class Cart extends DurableObject<Env> {
     }
     this.#expireIfDue(now);
     this.#ledger.purge(now);
+    this.#alarmArmed = false;
   }
 
   /**
@@ -243,12 +246,20 @@ export class Cart extends DurableObject<Env> {
     this.#rows.applyPricing(version, stale, found);
   }
 
-  /** Marks a successful write: creates the cart row if needed, pushes expiry 30 days out. */
+  /**
+   * Marks a successful write: creates the cart row if needed, pushes expiry 30 days out. The
+   * alarm is armed once, not on every write: an alarm that fires before `expires_at` re-arms
+   * itself for the latest one (see `alarm`), which saves a storage call per write. After an
+   * eviction the first write arms it again.
+   */
   #touched(): Outcome {
     const now = Date.now();
     const expiresAt = now + CART_TTL_MS;
     this.#rows.touch(now, expiresAt);
-    void this.ctx.storage.setAlarm(expiresAt);
+    if (!this.#alarmArmed) {
+      void this.ctx.storage.setAlarm(expiresAt);
+      this.#alarmArmed = true;
+    }
     return { reply: { ok: true, cart: this.#view(), replayed: false }, record: true };
   }
 

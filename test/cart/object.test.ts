@@ -92,7 +92,22 @@ describe("cart storage", () => {
 });
 
 describe("30-day expiry", () => {
-  it("arms the alarm for the cart's expires_at on every write", async () => {
+  it("arms the alarm at the first write, and an alarm that fires early re-arms for the latest write's expiry", async () => {
+    const issued = await issueToken();
+    const stub = cartFor(env, issued.holder);
+    const first = CartSchema.parse(await (await add(issued.token, seed.available[0]!.id, 1)).json());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = CartSchema.parse(await (await add(issued.token, seed.available[0]!.id, 1)).json());
+    expect(Date.parse(second.expires_at)).toBeGreaterThan(Date.parse(first.expires_at));
+    const armed = await runInDurableObject(stub, (_instance: Cart, state) => state.storage.getAlarm());
+    expect(armed).toBe(Date.parse(first.expires_at));
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect((await readCart(issued.token)).lines).toHaveLength(1);
+    const rearmed = await runInDurableObject(stub, (_instance: Cart, state) => state.storage.getAlarm());
+    expect(rearmed).toBe(Date.parse(second.expires_at));
+  });
+
+  it("arms the alarm for the cart's expires_at on its first write", async () => {
     const issued = await issueToken();
     const stub = cartFor(env, issued.holder);
     const res = await add(issued.token, seed.available[0]!.id, 1);
