@@ -2,7 +2,8 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../http/app-env.ts";
 import type { Principal } from "./api.ts";
 import { authenticationError, docsUrlFor, readCredential } from "./bearer.ts";
-import { isDevToken, isWellFormedToken } from "./token.ts";
+import { BoundedMemo } from "../memo.ts";
+import { hashToken, isDevToken, isWellFormedToken } from "./token.ts";
 import { TokenStore } from "./token-store.ts";
 
 /** The Hono environment of handlers behind `requireToken`. */
@@ -12,7 +13,19 @@ export interface AuthedEnv {
 }
 
 /**
- * Resolves the bearer token to its record (one KV read) and hands handlers a `principal`
+ * How long this isolate trusts a token record it found valid, without reading KV again. Safe
+ * because revocation does not rely on it: the operator tells the holder's cart Durable Object
+ * first, and that object refuses the revoked token on its very next cart or checkout request
+ * whatever this memo holds; every other use may lag up to 60 s by contract (KV itself does).
+ */
+export const TOKEN_MEMO_MS = 30_000;
+
+/** Valid tokens' principals by token hash (never the token), with the time they stop being trusted. */
+const validTokens = new BoundedMemo<{ principal: Principal; until: number }>(1024 * 1024);
+
+/**
+ * Resolves the bearer token to its record (one KV read, or none within TOKEN_MEMO_MS of the last
+ * one) and hands handlers a `principal`
  * (token id and holder), never the token. Refuses: no token, a malformed one, an `sf_dev_`
  * token outside development, an unknown or revoked one. KV may lag a revocation by up to 60 s;
  * the cart's Durable Object closes that gap for cart calls (see `Cart.revokeToken`).
@@ -31,9 +44,17 @@ export const requireToken = createMiddleware<AuthedEnv>(async (c, next) => {
   if (isDevToken(token) && c.env.ENVIRONMENT !== "development") {
     throw authenticationError(docsUrl, "Development tokens are not accepted here.", true);
   }
-  const record = await new TokenStore(c.env.TOKENS).findByToken(token);
+  const hash = await hashToken(token);
+  const kept = validTokens.get(hash);
+  if (kept && kept.until > Date.now()) {
+    c.set("principal", kept.principal);
+    return next();
+  }
+  const record = await new TokenStore(c.env.TOKENS).findByHash(hash);
   if (!record) throw authenticationError(docsUrl, "The token is not valid.", true);
   if (record.revoked_at) throw authenticationError(docsUrl, "The token has been revoked.", true);
-  c.set("principal", { tokenId: record.id, holder: record.holder });
+  const principal = { tokenId: record.id, holder: record.holder };
+  validTokens.set(hash, { principal, until: Date.now() + TOKEN_MEMO_MS }, 256);
+  c.set("principal", principal);
   await next();
 });

@@ -1,6 +1,6 @@
 import { catalogUnavailable } from "./errors.ts";
 import { variantDigits, variantGid } from "./ids.ts";
-import { BoundedMemo } from "./memo.ts";
+import { BoundedMemo } from "../memo.ts";
 import {
   type CollectionHeader,
   keys,

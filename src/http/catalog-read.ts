@@ -7,7 +7,7 @@ import { parseQuery, type QueryInput, type Validated } from "./validate.ts";
 import { CatalogError } from "../catalog/errors.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import { isHandle } from "../catalog/schema.ts";
-import { BoundedMemo } from "../catalog/memo.ts";
+import { BoundedMemo } from "../memo.ts";
 import { CatalogStore, pointerTtlMs } from "../catalog/store.ts";
 
 /** What `catalogRead` hands the handler: the store and the version this request reads. */

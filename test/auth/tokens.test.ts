@@ -6,6 +6,7 @@ import { hashToken } from "../../src/auth/token.ts";
 import { DEV_TOKENS, seedDevTokens } from "../../src/cli/dev-tokens.ts";
 import app from "../../src/index.ts";
 import { BASE, call, cartCall, issueToken, operator, seedVariants, type SeedVariants } from "../helpers/cart.ts";
+import { countingKv } from "../helpers/counting-kv.ts";
 import { fetchAs } from "../helpers/worker.ts";
 
 let seed: SeedVariants;
@@ -100,6 +101,30 @@ describe("operator surface", () => {
       expect(res.status).toBe(404);
       expect(await res.json()).toMatchObject({ error: { code: "resource_missing" } });
     }
+  });
+});
+
+describe("the token-record memo", () => {
+  it("reads a valid token's record from KV once, then trusts it in this isolate (no TOKENS read on the next request)", async () => {
+    const issued = await issueToken();
+    const counting = countingKv(env.TOKENS);
+    const init = { headers: { Authorization: `Bearer ${issued.token}` } };
+    expect((await fetchAs("development", "/api/v1/cart", init, { TOKENS: counting.kv })).status).toBe(200);
+    expect(counting.reads).toHaveLength(1);
+    expect((await fetchAs("development", "/api/v1/cart", init, { TOKENS: counting.kv })).status).toBe(200);
+    expect(counting.reads).toHaveLength(1);
+  });
+
+  it("never keeps an unknown or revoked token: each of their requests reads KV again", async () => {
+    const issued = await issueToken();
+    await operator(`/tokens/${issued.id}/revoke`, { method: "POST" });
+    const counting = countingKv(env.TOKENS);
+    for (const token of [issued.token, "sf_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"]) {
+      const init = { headers: { Authorization: `Bearer ${token}` } };
+      expect((await fetchAs("development", "/api/v1/cart", init, { TOKENS: counting.kv })).status).toBe(401);
+      expect((await fetchAs("development", "/api/v1/cart", init, { TOKENS: counting.kv })).status).toBe(401);
+    }
+    expect(counting.reads).toHaveLength(4);
   });
 });
 

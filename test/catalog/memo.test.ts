@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { POINTER_KEY } from "../../src/catalog/layout.ts";
 import { CatalogStore } from "../../src/catalog/store.ts";
 import { catalogCacheKey } from "../../src/http/cache.ts";
-import { BoundedMemo } from "../../src/catalog/memo.ts";
+import { BoundedMemo } from "../../src/memo.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
 import app from "../../src/index.ts";
 import { countingKv } from "../helpers/counting-kv.ts";
