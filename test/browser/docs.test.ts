@@ -64,7 +64,7 @@ describe("/docs, the Scalar reference, in real Chromium", () => {
     const page = await open(DESKTOP, "/");
     expect(new URL(page.url()).pathname).toBe("/docs");
     await expect.poll(() => page.getByRole("heading", { level: 1, name: "Storefront API" }).count(), { timeout: 20_000 }).toBe(1);
-    await expect.poll(() => page.getByText("every non-2xx answer (but 304)").count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText("every non-2xx response (but 304)").count()).toBeGreaterThan(0);
     const sidebar = page.getByRole("complementary", { name: /Sidebar/ });
     for (const tag of ["Introduction", "Catalog", "Cart"]) {
       await expect.poll(() => sidebar.innerText(), { message: tag }).toMatch(new RegExp(`^${tag}$`, "m"));
