@@ -2,9 +2,20 @@
  * A tiny DevTools protocol client over Node's built-in WebSocket, for workerd's inspector
  * (Miniflare's `inspectorPort`): profile.ts takes CPU profiles with it, memory.ts heap sizes.
  */
-export async function inspector(port: number, worker: string) {
-  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { id?: string; title?: string; webSocketDebuggerUrl: string }[];
-  const target = targets.find((t) => `${t.id ?? ""}${t.title ?? ""}${t.webSocketDebuggerUrl}`.includes(worker)) ?? targets[0];
+export interface InspectorTarget {
+  id?: string;
+  title?: string;
+  webSocketDebuggerUrl: string;
+}
+
+/** Every isolate workerd exposes: the worker's own, and each of Miniflare's simulators and helpers. */
+export async function inspectorTargets(port: number): Promise<InspectorTarget[]> {
+  return (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as InspectorTarget[];
+}
+
+export async function inspector(port: number, worker: string | InspectorTarget) {
+  const targets = typeof worker === "string" ? await inspectorTargets(port) : [worker];
+  const target = typeof worker === "string" ? (targets.find((t) => `${t.id ?? ""}${t.title ?? ""}${t.webSocketDebuggerUrl}`.includes(worker)) ?? targets[0]) : worker;
   if (!target) throw new Error("workerd exposes no inspector target");
   const ws = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => {
