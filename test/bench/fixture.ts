@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Miniflare } from "miniflare";
 import { TokenStore } from "../../src/auth/token-store.ts";
+import { d1Target } from "../../src/publish/browse-index.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
 
@@ -34,8 +35,8 @@ async function kv(mf: Miniflare, binding: string): Promise<KVNamespace> {
 
 /**
  * Publishes `catalog` with the project's own publish function into the runtime's CATALOG
- * binding (through Miniflare's binding proxy, so every write crosses into workerd as the local
- * CLI's do), timing it and sampling this process's memory.
+ * binding and its BROWSE index (through Miniflare's binding proxies, so every write crosses into
+ * workerd as the local CLI's do), timing it and sampling this process's memory.
  */
 export async function publishInto(mf: Miniflare, catalog: SourceCatalog, workerdPid: number | undefined): Promise<PublishFigures> {
   const binding = await kv(mf, "CATALOG");
@@ -49,6 +50,7 @@ export async function publishInto(mf: Miniflare, catalog: SourceCatalog, workerd
   let reported = 0;
   try {
     const result = await publishCatalog(binding, catalog, {
+      browse: d1Target((await mf.getD1Database("BROWSE")) as unknown as D1Database),
       onProgress: ({ phase, written, total }) => {
         phases[phase] ??= performance.now();
         // Progress only for a catalog big enough to wait for (not the seed's few entries).

@@ -170,6 +170,22 @@ describe("targets", () => {
     expect(target(skipped, "add to cart, distinct carts").met).toBe(false);
   });
 
+  it("holds browse to 2x a plain first page's p50 on a 100k miss, and to 0.8 of the ceiling when hot (issue 11)", () => {
+    const browse = (p50Ms: number, rps: number) => ["browse: filtered + sorted", "browse: q search", "browse: facets", "browse: collection browse"].map((name) => result(name, rps, p50Ms));
+    const targets = evaluateTargets(
+      report([
+        scenario("seed", true, 950, 2, browse(2, 800)),
+        scenario("100k", true, 950, 2, browse(2, 790)),
+        scenario("100k", false, 700, 4, [result("browse: filtered + sorted", 300, 8), result("browse: q search", 300, 8.1), ...browse(6, 300).slice(2)]),
+      ]),
+      "100k",
+    );
+    expect(target(targets, "browse: filtered + sorted (100k, edge cache off)")).toMatchObject({ value: "2.00x", met: true });
+    expect(target(targets, "browse: q search (100k, edge cache off)")).toMatchObject({ value: "2.02x", met: false });
+    expect(target(targets, "browse: facets (seed, edge cache on)")).toMatchObject({ value: "0.80", met: true });
+    expect(target(targets, "browse: facets (100k, edge cache on)")).toMatchObject({ value: "0.79", met: false });
+  });
+
   it("holds the bundle to 100 KiB gzip", () => {
     expect(target(evaluateTargets(report([], 100 * 1024), "100k"), "bundle").met).toBe(true);
     expect(target(evaluateTargets(report([], 100 * 1024 + 1), "100k"), "bundle").met).toBe(false);
@@ -197,6 +213,18 @@ describe("workloads", () => {
   it("puts the deep page's cursor 51 products from the end, so the page is the last full one", () => {
     const deep = catalogWorkloads(catalog).find((w) => w.name === "list deep page");
     expect(deep?.requests[0]?.path).toBe(`/api/v1/products?starting_after=${catalog.products[catalog.products.length - 51]?.handle}`);
+  });
+
+  it("builds every browse filter from values the catalog holds, so each one matches products", () => {
+    const browse = catalogWorkloads(catalog).filter((w) => w.name.startsWith("browse: "));
+    expect(browse.map((w) => w.name)).toEqual(["browse: filtered + sorted", "browse: q search", "browse: facets", "browse: collection browse"]);
+    const query = new URL(`https://x${browse[0]!.requests[0]!.path}`).searchParams;
+    const option = [...query.keys()].find((k) => k.startsWith("option."))!;
+    const matches = catalog.products.filter(
+      (p) => p.vendor === query.get("vendor") && p.tags.includes(query.get("tag")!) && p.variants.some((v) => v.available && Object.entries(v.options).some(([n, value]) => `option.${n.toLowerCase().replace(/\s+/g, "-")}` === option && value === query.get(option))),
+    );
+    expect(query.get("sort")).toBe("price_asc");
+    expect(matches.length).toBeGreaterThan(0);
   });
 
   it("expects 304 from revalidation and 200 from every other catalog read", () => {

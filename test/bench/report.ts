@@ -77,6 +77,8 @@ export function measured(w: WorkloadFigures): w is MeasuredWorkload {
 /** The catalog reads whose ratio to the ceiling is a target, with the edge cache on (hits) and off (misses). */
 const HOT_READS = ["product detail", "list first page", "collection page", "304 revalidation"];
 const CATALOG_READS = ["list first page", "list deep page", "product detail", "variants + selectors", "collection page", "304 revalidation"];
+/** The browse workloads (contract section 7): issue 11 sets their targets, not the scale ratio. */
+export const BROWSE_READS = ["browse: filtered + sorted", "browse: q search", "browse: facets", "browse: collection browse"] as const;
 
 /** p50 of each catalog workload on the large catalog against the seed, per edge-cache mode. */
 export function scaleRatios(scenarios: Scenario[], seed: string, large: string): BenchReport["scale"] {
@@ -107,6 +109,10 @@ export const TARGETS = {
   scaleP50: 1.15,
   /** A cart workload's req/s over its matching cart ceiling's. */
   cartWrite: 0.7,
+  /** Issue 11: a browse answer's p50 over a plain list first page's, edge cache off, large catalog. */
+  browseMissP50: 2,
+  /** Issue 11: browse answers with the edge cache on, as a share of the ceiling. */
+  browseHot: 0.8,
   bundleGzipBytes: 100 * 1024,
 } as const;
 
@@ -146,6 +152,30 @@ export function evaluateTargets(report: Omit<BenchReport, "targets">, large: str
       value: value !== undefined ? ratio(value) : "not measured",
       met: value !== undefined && value >= TARGETS.cartWrite,
     });
+  }
+  // Issue 11: browse within 2x of a plain first page's p50 on a miss at scale; hot, 0.8 of the ceiling.
+  const miss = report.scenarios.find((x) => x.catalog === large && !x.edgeCache);
+  const plain = miss?.workloads.find((x) => x.name === "list first page");
+  for (const name of BROWSE_READS) {
+    const w = miss?.workloads.find((x) => x.name === name);
+    const value = w && measured(w) && plain && measured(plain) ? w.p50Ms / plain.p50Ms : undefined;
+    targets.push({
+      name: `${name} (${large}, edge cache off) p50 within ${TARGETS.browseMissP50}x of a plain list first page's`,
+      value: value !== undefined ? `${value.toFixed(2)}x` : "not measured",
+      met: value !== undefined && value <= TARGETS.browseMissP50,
+    });
+  }
+  for (const catalog of [seed, large]) {
+    const hot = report.scenarios.find((x) => x.catalog === catalog && x.edgeCache);
+    for (const name of BROWSE_READS) {
+      const w = hot?.workloads.find((x) => x.name === name);
+      const ok = !!w && measured(w);
+      targets.push({
+        name: `${name} (${catalog}, edge cache on) >= ${TARGETS.browseHot} of the /health ceiling`,
+        value: ok ? ratio(w.ratioToCeiling) : "not measured",
+        met: ok && w.ratioToCeiling >= TARGETS.browseHot,
+      });
+    }
   }
   const all = report.scenarios.flatMap((s) => [s.ceiling, ...cartCeilings(s), ...s.workloads] as WorkloadFigures[]);
   const errors = all.filter(measured).reduce((a, w) => a + w.errors, 0);

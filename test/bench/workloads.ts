@@ -1,7 +1,7 @@
 import { optionApiName, type SourceCatalog, type SourceProduct } from "../../src/catalog/schema.ts";
 import { CEILING_PREFIX } from "./entry.ts";
 import type { BenchRequest, Workload } from "./load.ts";
-import { CART_CEILING_FIELDS, type CartCeilingField } from "./report.ts";
+import { BROWSE_READS, CART_CEILING_FIELDS, type CartCeilingField } from "./report.ts";
 
 const API = "/api/v1";
 
@@ -52,6 +52,46 @@ export function catalogWorkloads(catalog: SourceCatalog): Workload[] {
     { name: "collection page", requests: spread(collections, DISTINCT_URLS).map((c) => get(`${API}/collections/${c.handle}`)), ok: [200] },
     // Filled with the ETags the detail URLs answer, just before it runs (see withEtags).
     { name: "304 revalidation", requests: details, ok: [304] },
+    ...browseWorkloads(catalog),
+  ];
+}
+
+/** The most frequent of `values` (first seen wins a tie), so a filter built from it matches plenty. */
+function mostFrequent(values: Iterable<string>): string | undefined {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: string | undefined;
+  for (const [v, n] of counts) if (best === undefined || n > (counts.get(best) ?? 0)) best = v;
+  return best;
+}
+
+/**
+ * A category page's reads, built from what the catalog holds so every filter matches: its most
+ * common vendor, tag and available option value, a search for the start of a common title word,
+ * the facets of that filter set, and a collection filtered and sorted.
+ */
+export function browseWorkloads(catalog: SourceCatalog): Workload[] {
+  const products = catalog.products;
+  if (products.length === 0) return [];
+  const vendor = mostFrequent(products.map((p) => p.vendor)) ?? "";
+  const tag = mostFrequent(products.flatMap((p) => p.tags)) ?? "";
+  const option = mostFrequent(
+    products.flatMap((p) =>
+      p.variants.filter((v) => v.available).flatMap((v) => Object.entries(v.options).map(([name, value]) => `${optionApiName(name)}\u0000${value}`)),
+    ),
+  );
+  const [optionName = "", optionValue = ""] = (option ?? "").split("\u0000");
+  const word = mostFrequent(products.flatMap((p) => p.title.toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 4))) ?? "a";
+  const filters = new URLSearchParams({ vendor, tag });
+  if (option) filters.set(`option.${optionName}`, optionValue);
+  const sorted = new URLSearchParams(filters);
+  sorted.set("sort", "price_asc");
+  const collection = catalog.collections.find((c) => c.products.length > 0)?.handle ?? "frontpage";
+  return [
+    { name: BROWSE_READS[0], requests: [get(`${API}/products?${sorted}`)], ok: [200] },
+    { name: BROWSE_READS[1], requests: [get(`${API}/products?q=${encodeURIComponent(word.slice(0, 4))}`)], ok: [200] },
+    { name: BROWSE_READS[2], requests: [get(`${API}/products/facets?${filters}`)], ok: [200] },
+    { name: BROWSE_READS[3], requests: [get(`${API}/collections/${collection}?available=true&sort=price_desc`)], ok: [200] },
   ];
 }
 
