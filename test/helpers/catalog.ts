@@ -17,3 +17,12 @@ export async function publishSeedCatalog(): Promise<string> {
   const result = await publishCatalog(env.CATALOG, seed, { skipIfLive: true, browse: d1Target(env.BROWSE) });
   return result.version;
 }
+
+/** The seed with every price raised by `cents`, so each publish has its own prices. */
+export function shiftedSeed(cents: number): ReturnType<typeof seedCatalog> {
+  const catalog = seedCatalog();
+  for (const product of catalog.products) {
+    for (const variant of product.variants) variant.price = ((Math.round(Number(variant.price) * 100) + cents) / 100).toFixed(2);
+  }
+  return catalog;
+}

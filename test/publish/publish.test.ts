@@ -7,7 +7,7 @@ import { bindingTarget, type CatalogKvTarget, publishCatalog, publishTo, rollbac
 import { CatalogValidationError } from "../../src/catalog/schema.ts";
 import { CatalogStore } from "../../src/catalog/store.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
-import { seedCatalog } from "../helpers/catalog.ts";
+import { seedCatalog, shiftedSeed } from "../helpers/catalog.ts";
 
 import { API as BASE } from "../helpers/worker.ts";
 
@@ -30,13 +30,6 @@ async function listPrices(limit = 250): Promise<{ version: string | null; amount
 }
 
 /** The seed with every price moved by `cents`, so two versions differ on every product. */
-function shiftedSeed(cents: number) {
-  const catalog = seedCatalog();
-  for (const product of catalog.products) {
-    for (const variant of product.variants) variant.price = ((Math.round(Number(variant.price) * 100) + cents) / 100).toFixed(2);
-  }
-  return catalog;
-}
 
 describe("publishing", () => {
   it("refuses an invalid catalog, naming the product and field, and writes nothing", async () => {
