@@ -6,6 +6,8 @@ import { CatalogValidationError, type SourceCatalog } from "../catalog/schema.ts
 import { formatReport, ImportError, type ImportProgress, importCatalog } from "../publish/import/index.ts";
 import { type PublishProgress, type PublishResult, publishCatalog, publishTo } from "../publish/publish.ts";
 import { remoteTarget } from "../publish/remote.ts";
+import { d1Target } from "../publish/browse-index.ts";
+import { remoteBrowseTarget } from "../publish/browse-remote.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { openLocalEnv } from "./local-env.ts";
 
@@ -69,7 +71,7 @@ async function publish(catalog: SourceCatalog, values: { remote: boolean; "dry-r
     console.log(`Publishing to the remote CATALOG namespace${values["dry-run"] ? " (dry run: nothing is executed)" : ""}.`);
     const target = remoteTarget({ dryRun: values["dry-run"] });
     try {
-      return await publishTo(target, catalog, options);
+      return await publishTo(target, catalog, { ...options, browse: remoteBrowseTarget({ dryRun: values["dry-run"] }) });
     } finally {
       target.dispose();
     }
@@ -78,7 +80,8 @@ async function publish(catalog: SourceCatalog, values: { remote: boolean; "dry-r
   console.log(`Publishing to local state${persist ? ` in ${persist}` : ""}.`);
   const local = await openLocalEnv(persist ? join(persist, "v3") : undefined);
   try {
-    return await publishCatalog(local.env.CATALOG, catalog, options);
+    // The browse index too, as catalog:publish writes it: without it browse answers 503.
+    return await publishCatalog(local.env.CATALOG, catalog, { ...options, browse: d1Target(local.env.BROWSE) });
   } finally {
     await local.dispose();
   }

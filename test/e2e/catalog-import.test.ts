@@ -59,6 +59,11 @@ describe("catalog:import --publish --local into a running npm run dev", () => {
     ]);
     expect((await get("/products/sold-out-cap")).body).toMatchObject({ error: { code: "sold_out" } });
     expect((await get("/products/draft-beanie")).status).toBe(404);
+    // Regression: catalog:import published no browse index, so every browse query answered 503.
+    const search = await get("/products?q=oxf&available=true");
+    expect(search.status).toBe(200);
+    expect(search.version).toBe(list.version);
+    expect(search.body).toMatchObject({ count: 1, data: [{ handle: "oxford-shirt" }] });
   }, 150_000);
 
   it("serves the hostile description sanitised", async () => {
