@@ -72,11 +72,11 @@ async function keepInCache(c: Context<CatalogEnv>, cache: Cache, key: Request, r
 }
 
 /**
- * Middleware in front of every anonymous catalog read, in this order: the path handle (no
- * storage touched), one pointer read (503 when nothing is published), then the strict query,
- * whose errors carry the version read. Its schema types the route's query for `hc`.
+ * The first step of every anonymous catalog read, in this order: the path handle (no storage
+ * touched), one pointer read (503 when nothing is published), then `parse` of the query, whose
+ * errors (ApiError or CatalogError) carry the version read. `I`/`O` type the route's query for `hc`.
  */
-export function catalogRead<S extends z.ZodType>(schema: S): MiddlewareHandler<CatalogEnv, string, Validated<"query", QueryInput<S>, z.output<S>>> {
+export function catalogReadWith<I, O>(parse: (c: Context<CatalogEnv>) => O): MiddlewareHandler<CatalogEnv, string, Validated<"query", I, O>> {
   return async (c, next) => {
     const handle = c.req.param("handle");
     if (handle !== undefined && !isHandle(handle)) {
@@ -92,14 +92,20 @@ export function catalogRead<S extends z.ZodType>(schema: S): MiddlewareHandler<C
       throw withHeaders(catalogUnavailable(), { "Cache-Control": "no-store" });
     }
     try {
-      c.req.addValidatedData("query", parseQuery(c, schema) as object);
-    } catch (error) {
+      c.req.addValidatedData("query", parse(c) as object);
+    } catch (thrown) {
+      const error = thrown instanceof CatalogError ? fromCatalogError(thrown) : thrown;
       throw error instanceof ApiError ? withHeaders(error, { "X-Catalog-Version": meta.version }) : error;
     }
     c.set("catalogStore", store);
     c.set("catalogMeta", meta);
     await next();
   };
+}
+
+/** catalogReadWith a strict query schema (one value per parameter). */
+export function catalogRead<S extends z.ZodType>(schema: S): MiddlewareHandler<CatalogEnv, string, Validated<"query", QueryInput<S>, z.output<S>>> {
+  return catalogReadWith<QueryInput<S>, z.output<S>>((c) => parseQuery(c, schema));
 }
 
 /**
