@@ -6,17 +6,18 @@
  *
  * | table | rows | what for |
  * |---|---|---|
- * | `p` | one per product: id = catalog position, handle, lowest price (minor), available, title sort key, created_at (ms), vendor and type keys, the list item JSON, the featured image JSON | every filter on a single value, every sort, the page's items |
+ * | `p` | one per product: id = catalog position, handle, lowest price (minor), available, title sort key, created_at (ms), vendor and type keys | every filter on a single value, every sort, counting; narrow, so visiting every match reads few pages |
+ * | `i` | one per product: id, the list item JSON, the featured image JSON | the page's items, read for the page's rows only |
  * | `m` | collection, rank, product: one per membership | a collection's products in its order |
  * | `v` | facet (`tag`, `o:<option>`), value key, product; options only from available variants | tag and option filters, their facet counts |
  * | `d` | facet, value key, the value as first spelled in the catalog | facet values as shown |
  * | `o` | option API name, order of first appearance | the option facets, unknown option filters |
  * | `s` | FTS5, rowid = product id; `t` the title's words, `r` vendor, type, tags, option values, SKUs | `q` |
  * | `c` | collection handle, title, product count | a collection's header, and whether it exists |
- * | `f` | scope (`` for the catalog, a collection handle), the facets answer without filters | the landing facets of a category page, one row read |
+ * | `f` | scope (`` for the catalog, a collection handle, or singleFilterScope), the facets answer without filters (or with that one filter on the catalog) | the landing facets of a category page and its first click, one row read |
  */
 
-export const BROWSE_TABLES = ["p", "m", "v", "d", "o", "s", "c", "f"] as const;
+export const BROWSE_TABLES = ["p", "i", "m", "v", "d", "o", "s", "c", "f"] as const;
 export type BrowseTable = (typeof BROWSE_TABLES)[number];
 
 const VERSION = /^[A-Za-z0-9_-]{1,64}$/;
@@ -40,7 +41,8 @@ export const UNDATED = -9e15;
 export function createSql(version: string): string[] {
   const t = (name: BrowseTable) => browseTable(version, name);
   return [
-    `CREATE TABLE ${t("p")} (id INTEGER PRIMARY KEY, handle TEXT NOT NULL, price INTEGER NOT NULL, avail INTEGER NOT NULL, tkey TEXT NOT NULL, created INTEGER NOT NULL, vendor TEXT NOT NULL, ptype TEXT NOT NULL, item TEXT NOT NULL, img TEXT NOT NULL)`,
+    `CREATE TABLE ${t("p")} (id INTEGER PRIMARY KEY, handle TEXT NOT NULL, price INTEGER NOT NULL, avail INTEGER NOT NULL, tkey TEXT NOT NULL, created INTEGER NOT NULL, vendor TEXT NOT NULL, ptype TEXT NOT NULL)`,
+    `CREATE TABLE ${t("i")} (id INTEGER PRIMARY KEY, item TEXT NOT NULL, img TEXT NOT NULL)`,
     `CREATE TABLE ${t("m")} (c TEXT NOT NULL, r INTEGER NOT NULL, pid INTEGER NOT NULL, PRIMARY KEY (c, r)) WITHOUT ROWID`,
     `CREATE TABLE ${t("v")} (f TEXT NOT NULL, k TEXT NOT NULL, pid INTEGER NOT NULL, PRIMARY KEY (f, k, pid)) WITHOUT ROWID`,
     `CREATE TABLE ${t("d")} (f TEXT NOT NULL, k TEXT NOT NULL, d TEXT NOT NULL, PRIMARY KEY (f, k)) WITHOUT ROWID`,
@@ -71,6 +73,15 @@ export function indexSql(version: string): string[] {
     `CREATE INDEX ${name("values")} ON ${browseTable(version, "v")} (pid, f, k)`,
     `CREATE UNIQUE INDEX ${name("member")} ON ${m} (c, pid)`,
   ];
+}
+
+/**
+ * The `f` row of the catalog's facets with one filter of one value (`vendor`, `product_type`,
+ * `tag`, `available`, `option.<name>` and its key), counted at publish like the landing facets.
+ * A JSON pair, so it can never be mistaken for a collection handle or another pair.
+ */
+export function singleFilterScope(filter: string, key: string): string {
+  return JSON.stringify([filter, key]);
 }
 
 /** The facet name of an option in the `v`, `d` tables: `o:<api name>`. */

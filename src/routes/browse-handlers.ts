@@ -14,9 +14,9 @@ import { type CatalogEnv, serveCatalogRead } from "../http/catalog-read.ts";
 
 /** Browse decisions for the OpenAPI descriptions. */
 export const BROWSE_COST =
-  "Cost, whatever the catalog size: one KV read of the version pointer and ONE D1 batch (one round trip) of at most 4 statements returning at most limit + 2 rows, over the browse index written with the catalog version (so a reader never mixes versions and a rollback restores it). Only counting (`count`, relevance) visits every match; a sorted page without filters reads limit + 2 rows through that sort's index. Without q, filters or sort the answer is the plain list (KV, section 2).";
+  "Cost, whatever the catalog size: one KV read of the version pointer and ONE D1 batch (one round trip) of at most 3 statements returning at most limit + 3 rows, over the browse index written with the catalog version (so a reader never mixes versions and a rollback restores it). Only counting (`count`, relevance, the sort of the matches) visits every match, as narrow rows; item JSON is read for the page's rows only; a sorted page without filters reads limit + 2 rows through that sort's index. Without q, filters or sort the answer is the plain list (KV, section 2).";
 export const FACETS_COST =
-  "Cost: the version pointer plus ONE D1 batch of at most 14 statements returning at most 100 values per facet (plus selected ones); only the counting visits every match. Without q or filters (the landing state of a category page) it is one row, counted at publish.";
+  "Cost: the version pointer plus ONE D1 batch of at most 14 statements (the matches of every filter, counted once for every facet without a filter, then one statement per filtered facet) returning at most 100 values per facet (plus selected ones); only the counting visits every match. Without q or filters (the landing state of a category page), and on the whole catalog with one filter of one value (its first click), it is one row, counted at publish.";
 
 type Plain = (store: CatalogStore, meta: VersionMeta, q: PageQuery & ListOptions) => Promise<string>;
 

@@ -59,6 +59,12 @@ try {
     ["q search, one short prefix: q=ho", () => browsePage(d1, meta, {}, parseBrowsePage(pairs("q=ho")))],
     ["facets, landing (precomputed)", () => browseFacets(d1, meta, {}, parseBrowseFacets(pairs("")))],
     ["facets: tag=new&option.size=M", () => browseFacets(d1, meta, {}, parseBrowseFacets(pairs("tag=new&option.size=M")))],
+    ["facets, one filter value (precomputed): option.size=XL", () => browseFacets(d1, meta, {}, parseBrowseFacets(pairs("option.size=XL")))],
+    // The bench's shapes (test/bench/workloads.ts): the commonest vendor, tag and option value.
+    ["bench filtered+sorted: Northwind Threads, new, size M, price_asc", () => browsePage(d1, meta, {}, parseBrowsePage(pairs("vendor=Northwind Threads&tag=new&option.size=M&sort=price_asc")))],
+    ["bench facets: Northwind Threads, new, size M", () => browseFacets(d1, meta, {}, parseBrowseFacets(pairs("vendor=Northwind Threads&tag=new&option.size=M")))],
+    ["bench q search: q=wash", () => browsePage(d1, meta, {}, parseBrowsePage(pairs("q=wash")))],
+    ["one D1 round trip (SELECT 1)", async () => String((await local.env.BROWSE.prepare("SELECT 1").all()).results.length)],
     ["collection browse: t-shirts, available, sort=price_asc", () => browsePage(d1, meta, { collection: catalog.collections[1]?.handle ?? "" }, parseBrowsePage(pairs("available=true&sort=price_asc")))],
   ];
   for (const [name, run] of cases) {
