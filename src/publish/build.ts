@@ -31,9 +31,33 @@ export interface KvEntry {
   value: string;
 }
 
-/** SHA-256 of the validated catalog, hex: equal digests mean an identical catalog. */
+/** About this many bytes of product JSON per hashed piece of catalogDigest. */
+const DIGEST_PIECE = 1 << 20;
+
+/**
+ * SHA-256 of the validated catalog, hex: equal digests mean an identical catalog. Hashed piece by
+ * piece (products as JSON lines, about DIGEST_PIECE bytes a piece, then the digest of the piece
+ * digests with the rest of the catalog), so no string of the whole catalog is ever built: at
+ * 100,000 products JSON.stringify of the catalog held ~450 MiB at once (Node RSS 692 -> 1,141 MiB).
+ * JSON text has no raw newline, so the lines and pieces cannot be read two ways.
+ */
 export async function catalogDigest(catalog: SourceCatalog): Promise<string> {
-  return sha256Hex(JSON.stringify(catalog));
+  const { products, ...rest } = catalog;
+  const pieces: string[] = [];
+  let lines: string[] = [];
+  let size = 0;
+  for (const product of products) {
+    const line = JSON.stringify(product);
+    lines.push(line);
+    size += line.length;
+    if (size >= DIGEST_PIECE) {
+      pieces.push(await sha256Hex(lines.join("\n")));
+      lines = [];
+      size = 0;
+    }
+  }
+  if (lines.length > 0) pieces.push(await sha256Hex(lines.join("\n")));
+  return sha256Hex(`${JSON.stringify(rest)}\n${products.length}\n${pieces.join("\n")}`);
 }
 
 /** The meta of a version about to be written: counts and shard counts fix every key name. */
@@ -126,18 +150,19 @@ export function* buildEntries(catalog: SourceCatalog, meta: VersionMeta): Genera
   const shards = groupBy(records, meta.product_shards, (r) => r.handle);
   for (const [i, shard] of shards.entries()) yield { key: keys.productShard(v, i), value: JSON.stringify(shard) };
 
-  const variants: (StoredVariant & { id: string })[] = [];
+  // Straight into their shards: a list of every variant first, then a copy of each without its
+  // id, held ~1 GiB more and took 5.8 s instead of 0.9 s at 100,000 products (Node RSS
+  // 1,453 -> 2,877 MiB while building these).
+  const variantShards: Record<string, StoredVariant>[] = Array.from({ length: meta.variant_shards }, () => ({}));
   for (const r of records) {
     const names = r.options.map((o) => o.name);
     for (const [id, values, price, available] of r.variants) {
-      variants.push({ id, h: r.handle, t: r.title, vt: variantTitle(values), o: variantOptions(names, values), p: price, a: r.available && available });
+      const shard = variantShards[shardOf(id, variantShards.length)];
+      if (shard) shard[id] = { h: r.handle, t: r.title, vt: variantTitle(values), o: variantOptions(names, values), p: price, a: r.available && available };
     }
   }
-  const variantShards = groupBy(variants, meta.variant_shards, (s) => s.id);
-  for (const [i, shard] of variantShards.entries()) {
-    const compact = Object.fromEntries(Object.entries(shard).map(([id, { id: _id, ...rest }]) => [id, rest]));
-    yield { key: keys.variantShard(v, i), value: JSON.stringify(compact) };
-  }
+  for (const [i, shard] of variantShards.entries()) yield { key: keys.variantShard(v, i), value: JSON.stringify(shard) };
+  variantShards.length = 0;
 
   // Shard by shard, so only one shard's sanitised content is in memory at a time.
   const contentShards: SourceProduct[][] = Array.from({ length: meta.content_shards ?? 0 }, () => []);
