@@ -131,39 +131,42 @@ function checkProduct(product: SourceProduct, index: number, ctx: z.RefinementCt
   }
 }
 
-/** A whole catalog. Cross-record rules (unique ids and handles, known members) live here too. */
-export const SourceCatalogSchema = z
-  .strictObject({
-    currency: z.literal("USD"),
-    store: z.strictObject({ name: z.string().min(1).max(255) }),
-    products: z.array(SourceProductSchema),
-    collections: z.array(SourceCollectionSchema).default([]),
-  })
-  .superRefine((catalog, ctx) => {
-    const handles = new Set<string>();
-    const ids = new Set<string>();
-    const variantIds = new Set<string>();
-    catalog.products.forEach((product, index) => {
-      if (handles.has(product.handle)) ctx.addIssue({ code: "custom", path: ["products", index, "handle"], message: `handle "${product.handle}" is used twice` });
-      if (ids.has(product.id)) ctx.addIssue({ code: "custom", path: ["products", index, "id"], message: `id ${product.id} is used twice` });
-      handles.add(product.handle);
-      ids.add(product.id);
-      checkProduct(product, index, ctx, variantIds);
-    });
-    const collectionHandles = new Set<string>();
-    catalog.collections.forEach((collection, index) => {
-      if (collectionHandles.has(collection.handle)) {
-        ctx.addIssue({ code: "custom", path: ["collections", index, "handle"], message: `handle "${collection.handle}" is used twice` });
-      }
-      collectionHandles.add(collection.handle);
-      const members = new Set<string>();
-      collection.products.forEach((handle, p) => {
-        if (!handles.has(handle)) ctx.addIssue({ code: "custom", path: ["collections", index, "products", p], message: `no product has handle "${handle}"` });
-        if (members.has(handle)) ctx.addIssue({ code: "custom", path: ["collections", index, "products", p], message: `"${handle}" is listed twice` });
-        members.add(handle);
-      });
+/** Cross-record rules: unique ids and handles, known and unrepeated collection members. */
+function checkCatalog(catalog: { products: readonly SourceProduct[]; collections: readonly SourceCollection[] }, ctx: z.RefinementCtx): void {
+  const handles = new Set<string>();
+  const ids = new Set<string>();
+  const variantIds = new Set<string>();
+  catalog.products.forEach((product, index) => {
+    if (handles.has(product.handle)) ctx.addIssue({ code: "custom", path: ["products", index, "handle"], message: `handle "${product.handle}" is used twice` });
+    if (ids.has(product.id)) ctx.addIssue({ code: "custom", path: ["products", index, "id"], message: `id ${product.id} is used twice` });
+    handles.add(product.handle);
+    ids.add(product.id);
+    checkProduct(product, index, ctx, variantIds);
+  });
+  const collectionHandles = new Set<string>();
+  catalog.collections.forEach((collection, index) => {
+    if (collectionHandles.has(collection.handle)) {
+      ctx.addIssue({ code: "custom", path: ["collections", index, "handle"], message: `handle "${collection.handle}" is used twice` });
+    }
+    collectionHandles.add(collection.handle);
+    const members = new Set<string>();
+    collection.products.forEach((handle, p) => {
+      if (!handles.has(handle)) ctx.addIssue({ code: "custom", path: ["collections", index, "products", p], message: `no product has handle "${handle}"` });
+      if (members.has(handle)) ctx.addIssue({ code: "custom", path: ["collections", index, "products", p], message: `"${handle}" is listed twice` });
+      members.add(handle);
     });
   });
+}
+
+const CATALOG_SHAPE = {
+  currency: z.literal("USD"),
+  store: z.strictObject({ name: z.string().min(1).max(255) }),
+  products: z.array(SourceProductSchema),
+  collections: z.array(SourceCollectionSchema).default([]),
+};
+
+/** A whole catalog. Cross-record rules (unique ids and handles, known members) live here too. */
+export const SourceCatalogSchema = z.strictObject(CATALOG_SHAPE).superRefine(checkCatalog);
 export type SourceCatalog = z.infer<typeof SourceCatalogSchema>;
 
 /** A catalog that failed validation; `issues` name the product (by index and handle) and field. */
@@ -204,8 +207,41 @@ export function describePath(input: unknown, path: readonly PropertyKey[]): stri
   return text || "(catalog)";
 }
 
+/** The catalog with its products left unparsed, for parseByProduct. */
+const CatalogShellSchema = z.strictObject({ ...CATALOG_SHAPE, products: z.array(z.unknown()) });
+
+/** Whether zod's output for a valid product equals the product itself (no default filled in, no name trimmed). */
+function isCanonical(raw: unknown, parsed: SourceProduct): boolean {
+  const product = raw as { options?: { name: string }[]; variants: { options?: unknown }[] };
+  return product.options !== undefined && parsed.options.every((o, i) => o.name === product.options?.[i]?.name) && product.variants.every((v) => v.options !== undefined);
+}
+
+/**
+ * The catalog if it is valid, validated a product at a time; null at the first fault. A valid
+ * product that zod would only copy is kept as given, so a valid catalog is not held twice: on
+ * 100,000 generated products (Node 24) the whole-catalog parse grew the heap by ~190 MiB and RSS
+ * from 484 to 693 MiB; this way by ~70 MiB of garbage, RSS to 560 MiB, in about the same 2.2 s.
+ */
+function parseByProduct(input: unknown): SourceCatalog | null {
+  const shell = CatalogShellSchema.safeParse(input);
+  if (!shell.success) return null;
+  const products: SourceProduct[] = [];
+  for (const raw of shell.data.products) {
+    const result = SourceProductSchema.safeParse(raw);
+    if (!result.success) return null;
+    products.push(isCanonical(raw, result.data) ? (raw as SourceProduct) : result.data);
+  }
+  const catalog: SourceCatalog = { ...shell.data, products };
+  let valid = true;
+  checkCatalog(catalog, { addIssue: () => (valid = false) } as unknown as z.RefinementCtx);
+  return valid ? catalog : null;
+}
+
 /** Validates a source catalog or throws a CatalogValidationError naming each fault. */
 export function parseCatalog(input: unknown): SourceCatalog {
+  const valid = parseByProduct(input);
+  if (valid) return valid;
+  // Something is wrong: the whole-catalog schema names every fault, in its order.
   const result = SourceCatalogSchema.safeParse(input);
   if (result.success) return result.data;
   const issues = result.error.issues.slice(0, 20).map((issue) => {

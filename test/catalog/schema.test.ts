@@ -121,6 +121,54 @@ describe("the grown catalog format (contract sections 2 and 5)", () => {
   });
 });
 
+describe("parseCatalog, a product at a time", () => {
+  it("keeps a valid product as given (no second copy of the catalog) and fills defaults in a copy", () => {
+    const catalog = generateCatalog({ products: 50 });
+    const bare = structuredClone(catalog.products[1]!) as Record<string, unknown>;
+    delete bare.options;
+    (bare.variants as Record<string, unknown>[]).forEach((v) => delete v.options);
+    bare.variants = (bare.variants as unknown[]).slice(0, 1);
+    catalog.products[1] = bare as never;
+    const parsed = parseCatalog(catalog);
+    expect(parsed.products[0]).toBe(catalog.products[0]);
+    expect(parsed.products[1]).not.toBe(catalog.products[1]);
+    expect(parsed.products[1]).toMatchObject({ options: [], variants: [{ options: {} }] });
+  });
+
+  it("accepts exactly what the whole-catalog schema accepts, and names the same faults", () => {
+    const breakers: ((c: ReturnType<typeof generateCatalog>) => void)[] = [
+      () => {},
+      (c) => { c.products[3]!.handle = c.products[2]!.handle; },
+      (c) => { c.products[4]!.variants[0]!.id = c.products[5]!.variants[0]!.id; },
+      (c) => { c.products[1]!.variants[0]!.price = "1.234"; },
+      (c) => { (c.products[2] as Record<string, unknown>).colour = "red"; },
+      (c) => { if (c.products[6]!.options[0]) c.products[6]!.options[0].name = ` ${c.products[6]!.options[0].name} `; },
+      (c) => { c.collections[0]?.products.push("ghost"); },
+      (c) => { c.collections[0]?.products.push(c.collections[0].products[0] ?? "ghost"); },
+      (c) => { c.products[7]!.available = true; for (const v of c.products[7]!.variants) v.available = false; },
+      (c) => { (c as Record<string, unknown>).currency = "EUR"; },
+    ];
+    fc.assert(
+      fc.property(fc.subarray(breakers.map((_, i) => i)), (chosen) => {
+        const catalog = generateCatalog({ products: 12 });
+        for (const i of chosen) breakers[i]!(catalog);
+        const whole = SourceCatalogSchema.safeParse(structuredClone(catalog));
+        const error = (() => {
+          try {
+            parseCatalog(catalog);
+            return null;
+          } catch (e) {
+            return e as CatalogValidationError;
+          }
+        })();
+        expect(error === null).toBe(whole.success);
+        if (!whole.success) expect(error?.issues.length).toBe(Math.min(whole.error.issues.length, 20) + (whole.error.issues.length > 20 ? 1 : 0));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
 describe("paging windows", () => {
   it("always fit inside the one chunk they name, whatever the count, limit and cursor", () => {
     fc.assert(
