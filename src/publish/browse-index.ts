@@ -77,6 +77,11 @@ function literal(value: string | number): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
 
+/** `items.map(f)` made lazily, so rows become text one INSERT at a time, not all at once. */
+function* each<T, R>(items: Iterable<T>, f: (item: T) => Iterable<R>): Generator<R> {
+  for (const item of items) yield* f(item);
+}
+
 /** Multi-row INSERTs of about STATEMENT_BYTES each. */
 function* inserts(table: string, columns: string, rows: Iterable<readonly (string | number)[]>): Generator<string> {
   const head = `INSERT INTO ${table} (${columns}) VALUES `;
@@ -247,27 +252,27 @@ export function* browseIndexSql(catalog: SourceCatalog, version: string): Genera
   yield* inserts(
     t("p"),
     "id, handle, price, avail, tkey, created, vendor, ptype",
-    rows.map((r) => {
+    each(rows, (r) => {
       const p = r.product;
       const created = p.created_at ? Date.parse(p.created_at) : UNDATED;
-      return [r.pos, p.handle, r.price, p.available ? 1 : 0, foldText(p.title), created, r.vendor, r.ptype];
+      return [[r.pos, p.handle, r.price, p.available ? 1 : 0, foldText(p.title), created, r.vendor, r.ptype]];
     }),
   );
   yield* inserts(
     t("i"),
     "id, item, img",
-    rows.map((r) => [r.pos, listItem(r.product, r.pos), JSON.stringify(featuredImage(r.product))]),
+    each(rows, (r) => [[r.pos, listItem(r.product, r.pos), JSON.stringify(featuredImage(r.product))]]),
   );
   const positions = new Map(rows.map((r) => [r.product.handle, r.pos]));
   yield* inserts(
     t("m"),
     "c, r, pid",
-    catalog.collections.flatMap((c) => c.products.map((handle, rank) => [c.handle, rank, positions.get(handle) ?? -1])),
+    each(catalog.collections, (c) => c.products.map((handle, rank) => [c.handle, rank, positions.get(handle) ?? -1])),
   );
   yield* inserts(
     t("v"),
     "f, k, pid",
-    rows.flatMap((r) => [...r.tags.map((k) => ["tag", k, r.pos]), ...r.optionKeys.map(([f, k]) => [f, k, r.pos])]),
+    each(rows, (r) => [...r.tags.map((k) => ["tag", k, r.pos]), ...r.optionKeys.map(([f, k]) => [f, k, r.pos])]),
   );
   const shown = displays(rows);
   yield* inserts(
@@ -280,9 +285,9 @@ export function* browseIndexSql(catalog: SourceCatalog, version: string): Genera
   yield* inserts(
     t("s"),
     "rowid, t, r",
-    rows.map(({ pos, product: p }) => {
+    each(rows, ({ pos, product: p }) => {
       const rest = [p.vendor, p.product_type, ...p.tags, ...p.options.flatMap((o) => o.values), ...p.variants.map((v) => v.sku ?? "")];
-      return [pos, searchWords(p.title).join(" "), [...new Set(rest.flatMap(searchWords))].join(" ")];
+      return [[pos, searchWords(p.title).join(" "), [...new Set(rest.flatMap(searchWords))].join(" ")]];
     }),
   );
   yield* inserts(t("c"), "handle, title, n", catalog.collections.map((c) => [c.handle, c.title, c.products.length]));
