@@ -22,7 +22,7 @@ const cli = defineCli({
     out: { type: "string", value: "FILE", help: "write the catalog (JSON) to FILE" },
     publish: { type: "boolean", help: "publish it as well, as npm run catalog:publish does" },
     local: { type: "boolean", help: "with --publish: into local state, where npm run dev reads (the default)" },
-    remote: { type: "boolean", help: "with --publish: into the CATALOG namespace on Cloudflare (wrangler kv ... --remote)" },
+    remote: { type: "boolean", help: "with --publish: into the CATALOG namespace and the BROWSE database on Cloudflare (wrangler kv/d1 ... --remote)" },
     "persist-to": { type: "string", value: "DIR", help: "with --local: the state directory of npm run dev -- --persist-to DIR" },
     "dry-run": { type: "boolean", help: "with --remote: print the wrangler commands, run none" },
     store: { type: "string", value: "NAME", help: "the store's name, also the vendor of products that have none (default: the file name)" },
