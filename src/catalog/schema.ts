@@ -91,7 +91,13 @@ export const SourceCollectionSchema = z.strictObject({
 });
 export type SourceCollection = z.infer<typeof SourceCollectionSchema>;
 
+/** Product handles a route takes for itself: `GET /products/facets` answers facet counts. */
+const RESERVED_PRODUCT_HANDLES = new Set(["facets"]);
+
 function checkProduct(product: SourceProduct, index: number, ctx: z.RefinementCtx, variantIds: Set<string>): void {
+  if (RESERVED_PRODUCT_HANDLES.has(product.handle)) {
+    ctx.addIssue({ code: "custom", path: ["products", index, "handle"], message: `"${product.handle}" is reserved: GET /products/${product.handle} answers facet counts` });
+  }
   const at = (...path: (string | number)[]) => ["products", index, ...path];
   const names = product.options.map((o) => o.name);
   const apiNames = names.map(optionApiName);
