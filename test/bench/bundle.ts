@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
@@ -31,4 +31,21 @@ export async function buildBundle(outDir: string, extraArgs: readonly string[] =
   const scriptPath = join(outDir, "index.js");
   const code = await readFile(scriptPath);
   return { dir: outDir, scriptPath, rawBytes: code.byteLength, gzipBytes: gzipSync(code).byteLength, buildMs };
+}
+
+/** The memos' budgets as the minifier leaves them: `new BoundedMemo(8*1024*1024)`, `(16*1024*1024)`. */
+const MEMO_BUDGET = /new ([\w$]+)\((?:8|16)\*1024\*1024\)/g;
+
+/**
+ * A copy of the bundle whose two catalog memos (answers, parsed values) keep nothing (BoundedMemo
+ * refuses any value over budget / 4): every catalog read then costs what a first read does. Used
+ * by memory.ts and by the bench's "no memos" scenario, where every answer is a true miss.
+ */
+export async function withoutMemos(bundle: Bundle, dir: string): Promise<Bundle> {
+  const code = await readFile(bundle.scriptPath, "utf8");
+  const found = code.match(MEMO_BUDGET) ?? [];
+  if (found.length !== 2) throw new Error(`expected the two memo budgets in the bundle, found ${found.length}: ${found.join(", ")}`);
+  const scriptPath = join(dir, "index.js");
+  await writeFile(scriptPath, code.replace(MEMO_BUDGET, "new $1(0)"));
+  return { ...bundle, dir, scriptPath };
 }

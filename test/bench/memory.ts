@@ -9,11 +9,11 @@
  * (DevTools `Runtime.getHeapUsage` through Miniflare's `inspectorPort`; the heap the 128 MB
  * Worker limit applies to). The inspector is attached only to read heap sizes, never to profile.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { buildBundle, type Bundle } from "./bundle.ts";
+import { type Bundle, buildBundle, withoutMemos } from "./bundle.ts";
 import { issueTokens, publishInto, readSeedCatalog } from "./fixture.ts";
 import { inspector, inspectorTargets } from "./inspector.ts";
 import { largeCatalog } from "./large-catalog.ts";
@@ -27,18 +27,6 @@ const PORT = 8826;
 /** The worker's own isolate among workerd's inspector targets. */
 const WORKER_TARGET = "core:user:storefront-api";
 
-/** The memos' budgets as the minifier leaves them: `new BoundedMemo(8*1024*1024)`, `(16*1024*1024)`. */
-const MEMO_BUDGET = /new ([\w$]+)\((?:8|16)\*1024\*1024\)/g;
-
-/** A copy of the bundle whose two memos keep nothing (BoundedMemo refuses any value over budget / 4). */
-async function withoutMemos(bundle: Bundle, dir: string): Promise<Bundle> {
-  const code = await readFile(bundle.scriptPath, "utf8");
-  const found = code.match(MEMO_BUDGET) ?? [];
-  if (found.length !== 2) throw new Error(`expected the two memo budgets in the bundle, found ${found.length}: ${found.join(", ")}`);
-  const scriptPath = join(dir, "index.js");
-  await writeFile(scriptPath, code.replace(MEMO_BUDGET, "new $1(0)"));
-  return { ...bundle, dir, scriptPath };
-}
 
 interface Step {
   step: string;

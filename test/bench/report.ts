@@ -77,6 +77,9 @@ export function measured(w: WorkloadFigures): w is MeasuredWorkload {
 /** The catalog reads whose ratio to the ceiling is a target, with the edge cache on (hits) and off (misses). */
 const HOT_READS = ["product detail", "list first page", "collection page", "304 revalidation"];
 const CATALOG_READS = ["list first page", "list deep page", "product detail", "variants + selectors", "collection page", "304 revalidation"];
+/** The label suffix of the scenario served by a bundle without its in-isolate memos (run.ts). */
+export const NO_MEMOS = ", no memos";
+
 /** The browse workloads (contract section 7): issue 11 sets their targets, not the scale ratio. */
 export const BROWSE_READS = ["browse: filtered + sorted", "browse: q search", "browse: facets", "browse: collection browse"] as const;
 
@@ -153,14 +156,15 @@ export function evaluateTargets(report: Omit<BenchReport, "targets">, large: str
       met: value !== undefined && value >= TARGETS.cartWrite,
     });
   }
-  // Issue 11: browse within 2x of a plain first page's p50 on a miss at scale; hot, 0.8 of the ceiling.
-  const miss = report.scenarios.find((x) => x.catalog === large && !x.edgeCache);
+  // Issue 11: browse within 2x of a plain first page's p50 on a true miss at scale (no edge cache,
+  // no in-isolate memos; the plain edge-cache-off scenario where that was not run); hot, 0.8 of the ceiling.
+  const miss = report.scenarios.find((x) => x.catalog === `${large}${NO_MEMOS}`) ?? report.scenarios.find((x) => x.catalog === large && !x.edgeCache);
   const plain = miss?.workloads.find((x) => x.name === "list first page");
   for (const name of BROWSE_READS) {
     const w = miss?.workloads.find((x) => x.name === name);
     const value = w && measured(w) && plain && measured(plain) ? w.p50Ms / plain.p50Ms : undefined;
     targets.push({
-      name: `${name} (${large}, edge cache off) p50 within ${TARGETS.browseMissP50}x of a plain list first page's`,
+      name: `${name} (${miss?.catalog ?? large}, edge cache off) p50 within ${TARGETS.browseMissP50}x of a plain list first page's`,
       value: value !== undefined ? `${value.toFixed(2)}x` : "not measured",
       met: value !== undefined && value <= TARGETS.browseMissP50,
     });
