@@ -5,16 +5,13 @@ import { CartSchema, MAX_LINES } from "../../src/cart/api.ts";
 import { cartFor } from "../../src/cart/cart-client.ts";
 import type { Cart } from "../../src/cart/cart-object.ts";
 import { MIGRATIONS, migrate } from "../../src/cart/migrations.ts";
-import { cartCall, issueToken, operator, readCart, seedVariants, type SeedVariants } from "../helpers/cart.ts";
+import { addLine, issueToken, operator, readCart, seedVariants, type SeedVariants } from "../helpers/cart.ts";
 
 let seed: SeedVariants;
 beforeAll(async () => {
   seed = await seedVariants();
 });
 
-function add(token: string, variantId: string, quantity: number): Promise<Response> {
-  return cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: variantId, quantity } });
-}
 
 /** Moves the cart's expiry into the past, as if 30 days had gone by since the last write. */
 async function ageCart(stub: DurableObjectStub<Cart>): Promise<void> {
@@ -44,11 +41,11 @@ describe("cart storage", () => {
     const issued = await issueToken();
     const stub = cartFor(env, issued.holder);
     const [a, b] = [seed.available[0]!, seed.available[1]!];
-    expect((await add(issued.token, a.id, 2)).status).toBe(200);
+    expect((await addLine(issued.token, a.id, 2)).status).toBe(200);
     await evictDurableObject(stub);
-    expect((await add(issued.token, a.id, 3)).status).toBe(200);
+    expect((await addLine(issued.token, a.id, 3)).status).toBe(200);
     await evictDurableObject(stub);
-    expect((await add(issued.token, b.id, 1)).status).toBe(200);
+    expect((await addLine(issued.token, b.id, 1)).status).toBe(200);
     await evictDurableObject(stub);
     const cart = await readCart(issued.token);
     expect(cart.lines.map((l) => [l.variant_id, l.quantity])).toEqual([
@@ -69,7 +66,7 @@ describe("cart storage", () => {
     const issued = await issueToken();
     const stub = cartFor(env, issued.holder);
     const first = seed.available[0]!;
-    expect((await add(issued.token, first.id, 1)).status).toBe(200);
+    expect((await addLine(issued.token, first.id, 1)).status).toBe(200);
     await runInDurableObject(stub, (_instance: Cart, state) => {
       for (let i = 1; i < MAX_LINES; i += 1) {
         state.storage.sql.exec(
@@ -83,11 +80,11 @@ describe("cart storage", () => {
       }
     });
     expect((await readCart(issued.token)).lines).toHaveLength(MAX_LINES);
-    const res = await add(issued.token, seed.available[1]!.id, 1);
+    const res = await addLine(issued.token, seed.available[1]!.id, 1);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: { type: "invalid_request_error", code: "cart_full" } });
     expect((await readCart(issued.token)).lines).toHaveLength(MAX_LINES);
-    expect((await add(issued.token, first.id, 1)).status).toBe(200);
+    expect((await addLine(issued.token, first.id, 1)).status).toBe(200);
   });
 });
 
@@ -95,9 +92,9 @@ describe("30-day expiry", () => {
   it("arms the alarm at the first write, and an alarm that fires early re-arms for the latest write's expiry", async () => {
     const issued = await issueToken();
     const stub = cartFor(env, issued.holder);
-    const first = CartSchema.parse(await (await add(issued.token, seed.available[0]!.id, 1)).json());
+    const first = CartSchema.parse(await (await addLine(issued.token, seed.available[0]!.id, 1)).json());
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const second = CartSchema.parse(await (await add(issued.token, seed.available[0]!.id, 1)).json());
+    const second = CartSchema.parse(await (await addLine(issued.token, seed.available[0]!.id, 1)).json());
     expect(Date.parse(second.expires_at)).toBeGreaterThan(Date.parse(first.expires_at));
     const armed = await runInDurableObject(stub, (_instance: Cart, state) => state.storage.getAlarm());
     expect(armed).toBe(Date.parse(first.expires_at));
@@ -110,7 +107,7 @@ describe("30-day expiry", () => {
   it("arms the alarm for the cart's expires_at on its first write", async () => {
     const issued = await issueToken();
     const stub = cartFor(env, issued.holder);
-    const res = await add(issued.token, seed.available[0]!.id, 1);
+    const res = await addLine(issued.token, seed.available[0]!.id, 1);
     const cart = CartSchema.parse(await res.json());
     const alarm = await runInDurableObject(stub, (_instance: Cart, state) => state.storage.getAlarm());
     expect(alarm).toBe(Date.parse(cart.expires_at));
@@ -120,7 +117,7 @@ describe("30-day expiry", () => {
   it("clears the cart when the expiry alarm runs", async () => {
     const issued = await issueToken();
     const stub = cartFor(env, issued.holder);
-    await add(issued.token, seed.available[0]!.id, 2);
+    await addLine(issued.token, seed.available[0]!.id, 2);
     await ageCart(stub);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const left = await runInDurableObject(stub, (_instance: Cart, state) => ({
@@ -134,7 +131,7 @@ describe("30-day expiry", () => {
   it("keeps the cart and re-arms when the alarm fires before the cart expired", async () => {
     const issued = await issueToken();
     const stub = cartFor(env, issued.holder);
-    const cart = CartSchema.parse(await (await add(issued.token, seed.available[0]!.id, 2)).json());
+    const cart = CartSchema.parse(await (await addLine(issued.token, seed.available[0]!.id, 2)).json());
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect((await readCart(issued.token)).lines).toHaveLength(1);
     const alarm = await runInDurableObject(stub, (_instance: Cart, state) => state.storage.getAlarm());
@@ -144,7 +141,7 @@ describe("30-day expiry", () => {
   it("reads an expired cart as empty even before the alarm has run", async () => {
     const issued = await issueToken();
     const stub = cartFor(env, issued.holder);
-    await add(issued.token, seed.available[0]!.id, 2);
+    await addLine(issued.token, seed.available[0]!.id, 2);
     await ageCart(stub);
     const cart = await readCart(issued.token);
     expect(cart.lines).toEqual([]);
@@ -154,7 +151,7 @@ describe("30-day expiry", () => {
   it("keeps revoked token ids when the cart expires", async () => {
     const issued = await issueToken();
     const stub = cartFor(env, issued.holder);
-    await add(issued.token, seed.available[0]!.id, 1);
+    await addLine(issued.token, seed.available[0]!.id, 1);
     await operator(`/tokens/${issued.id}/revoke`, { method: "POST" });
     await ageCart(stub);
     await runDurableObjectAlarm(stub);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CartSchema, type Cart as CartView } from "../../src/cart/api.ts";
 import { cartFor, requestFingerprint } from "../../src/cart/cart-client.ts";
 import type { Cart } from "../../src/cart/cart-object.ts";
-import { cartCall, issueToken, readCart, seedVariants, type SeedVariants } from "../helpers/cart.ts";
+import { addLine, cartCall, issueToken, readCart, seedVariants, type SeedVariants } from "../helpers/cart.ts";
 import { fuzzRuns, printFigures, timeoutFor } from "./run-config.ts";
 
 /**
@@ -25,9 +25,6 @@ beforeAll(async () => {
 
 afterAll(() => printFigures("faults", figures));
 
-function add(token: string, variantId: string, quantity: number, key?: string): Promise<Response> {
-  return cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: variantId, quantity }, ...(key ? { headers: { "Idempotency-Key": key } } : {}) });
-}
 
 function quantities(cart: CartView): Map<string, number> {
   return new Map(cart.lines.map((l) => [l.variant_id, l.quantity]));
@@ -48,7 +45,7 @@ describe("several clients writing one cart at once", () => {
         const own = seed.available.slice(1, 1 + clients.length);
         const shared = seed.available[0]!;
         // Each client's line exists first, so its PATCHes have an id to aim at.
-        for (const variant of own) expect((await add(token, variant.id, 1)).status).toBe(200);
+        for (const variant of own) expect((await addLine(token, variant.id, 1)).status).toBe(200);
         const start = await readCart(token);
         const lineOf = new Map(start.lines.map((l) => [l.variant_id, l.id]));
 
@@ -60,7 +57,7 @@ describe("several clients writing one cart at once", () => {
             writes += 1;
             const res =
               o.kind === "add"
-                ? await add(token, variant.id, o.quantity)
+                ? await addLine(token, variant.id, o.quantity)
                 : await cartCall(token, `/cart/lines/${lineOf.get(variant.id)}`, { method: "PATCH", body: { quantity: o.quantity } });
             if (res.status >= 500) figures.unexpected_5xx += 1;
             expect(res.status).toBe(200);
@@ -76,7 +73,7 @@ describe("several clients writing one cart at once", () => {
           for (const [j, quantity] of sharedAdds.entries()) {
             if (j % 2 !== half) continue;
             writes += 1;
-            const res = await add(token, shared.id, quantity);
+            const res = await addLine(token, shared.id, quantity);
             expect(res.status).toBe(200);
             await res.body?.cancel();
             figures.accepted_writes += 1;
@@ -109,8 +106,8 @@ describe("idempotent retries racing each other", () => {
     const { token } = await issueToken("racing keys");
     const [keyed, plain] = [seed.available[2]!, seed.available[3]!];
     const keys = Array.from({ length: 8 }, (_, i) => ({ key: `race-${i}`, quantity: i + 1 }));
-    const sends = keys.flatMap(({ key, quantity }) => Array.from({ length: 5 }, () => () => add(token, keyed.id, quantity, key)));
-    const plainSends = Array.from({ length: 10 }, () => () => add(token, plain.id, 1));
+    const sends = keys.flatMap(({ key, quantity }) => Array.from({ length: 5 }, () => () => addLine(token, keyed.id, quantity, key)));
+    const plainSends = Array.from({ length: 10 }, () => () => addLine(token, plain.id, 1));
     const order = [...sends, ...plainSends].sort(() => Math.random() - 0.5);
     const responses = await Promise.all(order.map((send) => send()));
     figures.concurrent_writes += responses.length;
@@ -120,7 +117,7 @@ describe("idempotent retries racing each other", () => {
     }
     // A retry of every key after the race: each is now a replay, whatever happened during it.
     for (const { key, quantity } of keys) {
-      const retry = await add(token, keyed.id, quantity, key);
+      const retry = await addLine(token, keyed.id, quantity, key);
       expect(retry.status).toBe(200);
       expect(retry.headers.get("idempotent-replayed")).toBe("true");
       await retry.body?.cancel();
@@ -141,10 +138,10 @@ describe("the cart object evicted mid-sequence", () => {
     const issued = await issueToken("eviction");
     const stub = cartFor(env, issued.holder);
     const variants = seed.available.slice(0, 3);
-    expect((await add(issued.token, variants[0]!.id, 1)).status).toBe(200);
+    expect((await addLine(issued.token, variants[0]!.id, 1)).status).toBe(200);
     const accepted = new Map<string, number>([[variants[0]!.id, 1]]);
     for (let round = 0; round < 2; round += 1) {
-      const inFlight = Array.from({ length: 24 }, (_, i) => add(issued.token, variants[i % 3]!.id, (i % 4) + 1).then(async (res) => ({ res, variant: variants[i % 3]!.id, quantity: (i % 4) + 1 })));
+      const inFlight = Array.from({ length: 24 }, (_, i) => addLine(issued.token, variants[i % 3]!.id, (i % 4) + 1).then(async (res) => ({ res, variant: variants[i % 3]!.id, quantity: (i % 4) + 1 })));
       // Evict while the burst is running: eviction drains in-flight requests, then tears the instance down.
       const evicted = await evictDurableObject(stub).then(() => true, () => false);
       expect(evicted, "the object was running, so it could be evicted").toBe(true);
@@ -170,11 +167,11 @@ describe("the cart object evicted mid-sequence", () => {
   it("replays an Idempotency-Key recorded before an eviction, after it", async () => {
     const issued = await issueToken("eviction replay");
     const variant = seed.available[4]!;
-    const first = await add(issued.token, variant.id, 3, "before-eviction");
+    const first = await addLine(issued.token, variant.id, 3, "before-eviction");
     expect(first.status).toBe(200);
     await evictDurableObject(cartFor(env, issued.holder));
     figures.evictions += 1;
-    const retry = await add(issued.token, variant.id, 3, "before-eviction");
+    const retry = await addLine(issued.token, variant.id, 3, "before-eviction");
     expect(retry.headers.get("idempotent-replayed")).toBe("true");
     expect(quantities(await readCart(issued.token)).get(variant.id)).toBe(3);
   });
@@ -200,10 +197,10 @@ describe("the cart object crashing mid-write", () => {
     expect(crashed).toBe(true);
     figures.crashes += 1;
     expect(quantities(await readCart(issued.token)).get(variant.id) ?? 0).toBe(0);
-    const retry = await add(issued.token, variant.id, 2, "cut-off");
+    const retry = await addLine(issued.token, variant.id, 2, "cut-off");
     expect(retry.status).toBe(200);
     expect(retry.headers.get("idempotent-replayed")).toBeNull();
-    const again = await add(issued.token, variant.id, 2, "cut-off");
+    const again = await addLine(issued.token, variant.id, 2, "cut-off");
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     const got = quantities(await readCart(issued.token)).get(variant.id) ?? 0;
     if (got > 2) figures.doubled_writes += got - 2;
@@ -216,7 +213,7 @@ describe("expiry alarms delivered twice", () => {
   it("clears an expired cart once and does no harm the second time; the cart then works and re-arms", async () => {
     const issued = await issueToken("alarm twice");
     const stub = cartFor(env, issued.holder);
-    expect((await add(issued.token, seed.available[0]!.id, 2)).status).toBe(200);
+    expect((await addLine(issued.token, seed.available[0]!.id, 2)).status).toBe(200);
     await runInDurableObject(stub, (_instance: Cart, state) => {
       state.storage.sql.exec("UPDATE cart SET expires_at = ?", Date.now() - 1);
     });
@@ -228,7 +225,7 @@ describe("expiry alarms delivered twice", () => {
     });
     figures.alarms_redelivered += 2;
     expect((await readCart(issued.token)).lines).toEqual([]);
-    const res = await add(issued.token, seed.available[1]!.id, 1);
+    const res = await addLine(issued.token, seed.available[1]!.id, 1);
     expect(res.status).toBe(200);
     const cart = CartSchema.parse(await res.json());
     expect(cart.lines.map((l) => [l.variant_id, l.quantity])).toEqual([[seed.available[1]!.id, 1]]);
@@ -238,7 +235,7 @@ describe("expiry alarms delivered twice", () => {
   it("keeps a live cart and its alarm when the alarm fires twice early", async () => {
     const issued = await issueToken("alarm twice early");
     const stub = cartFor(env, issued.holder);
-    const cart = CartSchema.parse(await (await add(issued.token, seed.available[0]!.id, 4)).json());
+    const cart = CartSchema.parse(await (await addLine(issued.token, seed.available[0]!.id, 4)).json());
     await runInDurableObject(stub, async (instance: Cart) => {
       await Promise.all([instance.alarm(), instance.alarm()]);
     });

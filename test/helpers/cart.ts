@@ -53,6 +53,11 @@ export async function seedVariants(): Promise<SeedVariants> {
 }
 
 /** The Cart a cart response carries; any status but 200 fails the test. */
+/** POST /cart/lines for `variantId`, with an Idempotency-Key when one is given. */
+export function addLine(token: string, variantId: string, quantity: number, key?: string): Promise<Response> {
+  return cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: variantId, quantity }, ...(key ? { headers: { "Idempotency-Key": key } } : {}) });
+}
+
 export async function cartFrom(res: Response): Promise<Cart> {
   expect(res.status).toBe(200);
   return CartSchema.parse(await res.json());
