@@ -1,10 +1,10 @@
 import { BROWSE_TABLES, browseTable, browseTableVersion, createSql, indexSql, optionFacet, singleFilterScope, UNDATED } from "../catalog/browse-layout.ts";
 import { type Facet, facetsBody, facetValues, priceFacet } from "../catalog/browse-facets.ts";
 import { foldText, searchWords, valueKey } from "../catalog/browse-text.ts";
-import type { ProductRecord } from "../catalog/layout.ts";
 import { renderListItem } from "../catalog/render.ts";
 import { optionApiName, type SourceCatalog, type SourceProduct } from "../catalog/schema.ts";
 import { toMinor } from "../money.ts";
+import { productRecord } from "./build.ts";
 import { featuredImage } from "./content.ts";
 
 /**
@@ -101,20 +101,7 @@ function* inserts(table: string, columns: string, rows: Iterable<readonly (strin
 }
 
 function listItem(p: SourceProduct, pos: number): string {
-  const record: ProductRecord = {
-    pos,
-    id: p.id,
-    handle: p.handle,
-    title: p.title,
-    vendor: p.vendor,
-    product_type: p.product_type,
-    tags: p.tags,
-    available: p.available,
-    options: [],
-    variants: p.variants.map((v) => [v.id, [], toMinor(v.price), v.available]),
-    in: {},
-  };
-  return JSON.stringify(renderListItem(record));
+  return JSON.stringify(renderListItem(productRecord(p, pos)));
 }
 
 function rowsOf(catalog: SourceCatalog): Row[] {

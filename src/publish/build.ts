@@ -97,22 +97,25 @@ function productRecords(catalog: SourceCatalog): ProductRecord[] {
       ranks.set(handle, entry);
     });
   }
-  return catalog.products.map((p, pos) => {
-    const names = p.options.map((o) => o.name);
-    return {
-      pos,
-      id: p.id,
-      handle: p.handle,
-      title: p.title,
-      vendor: p.vendor,
-      product_type: p.product_type,
-      tags: p.tags,
-      available: p.available,
-      options: p.options.map((o) => ({ name: optionApiName(o.name), label: o.name, values: o.values })),
-      variants: p.variants.map((v) => storedVariant(v, names)),
-      in: ranks.get(p.handle) ?? {},
-    };
-  });
+  return catalog.products.map((p, pos) => productRecord(p, pos, ranks.get(p.handle)));
+}
+
+/** A product's record as its shard stores it; `ranks` maps a collection handle to its position there. */
+export function productRecord(p: SourceProduct, pos: number, ranks: Record<string, number> = {}): ProductRecord {
+  const names = p.options.map((o) => o.name);
+  return {
+    pos,
+    id: p.id,
+    handle: p.handle,
+    title: p.title,
+    vendor: p.vendor,
+    product_type: p.product_type,
+    tags: p.tags,
+    available: p.available,
+    options: p.options.map((o) => ({ name: optionApiName(o.name), label: o.name, values: o.values })),
+    variants: p.variants.map((v) => storedVariant(v, names)),
+    in: ranks,
+  };
 }
 
 /** Overlapping windows of CHUNK_SPAN lines every CHUNK_STEP positions; at least one chunk. */
