@@ -17,8 +17,8 @@ export interface GenerateOptions {
   seed?: number;
 }
 
-/** mulberry32: tiny, fast, and the same sequence on every runtime. */
-function random(seed: number): () => number {
+/** mulberry32: tiny, fast, and the same sequence on every runtime (the generator, the soak's plans). */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -164,7 +164,7 @@ function combinations(options: [string, string[]][]): string[][] {
 
 /** A catalog of `products` products (about 1 in 6 single-variant, 1 in 20 sold out) and collections. */
 export function generateCatalog(options: GenerateOptions): SourceCatalog {
-  const rand = random(options.seed ?? 20261121);
+  const rand = seededRandom(options.seed ?? 20261121);
   const products: SourceProduct[] = [];
   let variantId = 50_000_000_000_000;
   for (let i = 0; i < options.products; i++) {
@@ -273,7 +273,7 @@ function csvRow(cells: Record<string, string>): string {
  * none). Barcodes come Excel-mangled (`8.40E+11`), as in real exports; the importer ignores them.
  */
 export function* shopifyCsvChunks(catalog: SourceCatalog, seed = 1): Generator<string> {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   yield `${CSV_HEADER.map(csvField).join(",")}\n`;
   for (const p of catalog.products) {
     const images = p.images ?? [];

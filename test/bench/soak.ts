@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
+import { seededRandom } from "../../src/publish/generate.ts";
 import { buildBundle, type Bundle } from "./bundle.ts";
 import { percentile } from "./figures.ts";
 import { issueTokens, publishInto, readSeedCatalog } from "./fixture.ts";
@@ -79,18 +80,6 @@ interface CartLine {
   quantity: number;
 }
 
-/** A deterministic PRNG (mulberry32), so `--seed` repeats a plan. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Variants the seed can always sell: an available product's available variants. */
 export function sellableVariants(catalog: SourceCatalog): string[] {
   return catalog.products.filter((p) => p.available).flatMap((p) => p.variants.filter((v) => v.available).map((v) => String(v.id)));
@@ -128,7 +117,7 @@ interface Op {
 type Ledger = Map<string, number>[];
 
 function plan(options: SoakOptions, tokens: string[], hotToken: string, variants: string[]): { carts: SoakCart[]; perClient: Op[][] } {
-  const random = prng(options.seed);
+  const random = seededRandom(options.seed);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
   const ownedVariants = variants.slice(0, OWNED_IN_HOT);
   const addVariants = variants.slice(OWNED_IN_HOT);
@@ -211,7 +200,7 @@ export async function soak(origin: URL, options: SoakOptions, tokens: string[], 
   const latencies: number[] = [];
   const f = { requests: 0, applied: 0, appliedPatches: 0, retried: 0, raced: 0, replayed: 0, inUse: 0, replayMismatches: 0, fiveXx: 0, networkErrors: 0 };
   const unexpected: Record<string, number> = {};
-  const random = prng(options.seed + 1);
+  const random = seededRandom(options.seed + 1);
 
   async function send(method: string, path: string, token: string, body: unknown, key?: string): Promise<Sent | undefined> {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, "content-type": "application/json" };
