@@ -1,21 +1,46 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { AppEnv } from "./app-env.ts";
+import { setResponseHeaders } from "./response-headers.ts";
 import type { RouteTable } from "./route-table.ts";
 
 const ALLOW_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key"];
 const EXPOSE_HEADERS = ["ETag", "X-Request-Id", "Retry-After", "Idempotent-Replayed", "X-Catalog-Version"];
 const MAX_AGE_SECONDS = 7200;
+const EXPOSE = EXPOSE_HEADERS.join(",");
 
-/** Catalog reads: any origin may read them; no credentials are involved. */
-export function publicCors(table: RouteTable): MiddlewareHandler<AppEnv> {
-  return cors({
-    origin: "*",
+type AllowOrigin = (origin: string, c: Context<AppEnv>) => string | null;
+const anyOrigin: AllowOrigin = () => "*";
+
+/**
+ * hono/cors answers preflights. Every other request gets the same headers hono/cors would give it,
+ * set once after the handler on the response it made: hono/cors sets them on a placeholder before
+ * the handler runs and appends `Vary` with `c.header()`, which costs two copies of the response.
+ */
+function corsPolicy(allowOrigin: AllowOrigin, table: RouteTable): MiddlewareHandler<AppEnv> {
+  const preflight = cors({
+    origin: (origin, c) => allowOrigin(origin, c as Context<AppEnv>),
     allowMethods: (_origin, c) => table.allowedMethods(c.req.path),
     allowHeaders: ALLOW_HEADERS,
     exposeHeaders: EXPOSE_HEADERS,
     maxAge: MAX_AGE_SECONDS,
   });
+  const varyOrigin = allowOrigin !== anyOrigin;
+  return async (c, next) => {
+    if (c.req.method === "OPTIONS") return preflight(c, next);
+    await next();
+    const origin = allowOrigin(c.req.header("origin") ?? "", c);
+    setResponseHeaders(c, (headers) => {
+      if (origin) headers.set("Access-Control-Allow-Origin", origin);
+      headers.set("Access-Control-Expose-Headers", EXPOSE);
+      if (varyOrigin) headers.append("Vary", "Origin");
+    });
+  };
+}
+
+/** Catalog reads: any origin may read them; no credentials are involved. */
+export function publicCors(table: RouteTable): MiddlewareHandler<AppEnv> {
+  return corsPolicy(anyOrigin, table);
 }
 
 /**
@@ -44,11 +69,5 @@ export function isAllowedOrigin(allowedOrigins: string, origin: string): boolean
  * `Vary: Origin`, never with `Access-Control-Allow-Credentials` (tokens are not cookies).
  */
 export function allowlistCors(table: RouteTable): MiddlewareHandler<AppEnv> {
-  return cors({
-    origin: (origin, c) => (isAllowedOrigin((c.env as Env).ALLOWED_ORIGINS ?? "", origin) ? origin : null),
-    allowMethods: (_origin, c) => table.allowedMethods(c.req.path),
-    allowHeaders: ALLOW_HEADERS,
-    exposeHeaders: EXPOSE_HEADERS,
-    maxAge: MAX_AGE_SECONDS,
-  });
+  return corsPolicy((origin, c) => (isAllowedOrigin(c.env.ALLOWED_ORIGINS ?? "", origin) ? origin : null), table);
 }

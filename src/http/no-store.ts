@@ -1,4 +1,5 @@
 import { createMiddleware } from "hono/factory";
+import { setResponseHeaders } from "./response-headers.ts";
 
 /**
  * `Cache-Control: no-store` on every response of a private surface (cart, checkouts, auth,
@@ -7,5 +8,5 @@ import { createMiddleware } from "hono/factory";
  */
 export const noStore = createMiddleware(async (c, next) => {
   await next();
-  c.header("Cache-Control", "no-store");
+  setResponseHeaders(c, (headers) => headers.set("Cache-Control", "no-store"));
 });

@@ -3,6 +3,7 @@ import { routePath } from "hono/route";
 import type { AppEnv } from "./app-env.ts";
 import { CatalogError } from "../catalog/errors.ts";
 import { ApiError, fromCatalogError, internalError, methodNotAllowed, routeNotFound } from "./errors.ts";
+import { setResponseHeaders } from "./response-headers.ts";
 import type { RouteTable } from "./route-table.ts";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -29,11 +30,11 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
     const requestId = inboundRequestId(c.req.header("x-request-id")) ?? newRequestId();
     c.set("requestId", requestId);
     await next();
-    c.header("X-Request-Id", requestId);
-    c.header("X-Content-Type-Options", "nosniff");
-    if (c.res.headers.get("content-type") === "application/json") {
-      c.header("Content-Type", "application/json; charset=utf-8");
-    }
+    setResponseHeaders(c, (headers) => {
+      headers.set("X-Request-Id", requestId);
+      headers.set("X-Content-Type-Options", "nosniff");
+      if (headers.get("content-type") === "application/json") headers.set("Content-Type", "application/json; charset=utf-8");
+    });
     console.log(
       JSON.stringify({
         method: c.req.method,
