@@ -34,35 +34,52 @@ export function ifNoneMatchHits(header: string | null | undefined, etag: string 
 /** The headers every 304 repeats from the 200 it stands for (RFC 9110 section 15.4.5). */
 const NOT_MODIFIED_HEADERS = ["ETag", "Cache-Control", "X-Catalog-Version", "Vary"];
 
-/** Turns a stored 200 into a 304 when the client already holds it; otherwise a fresh copy. */
-export function conditional(response: Response, ifNoneMatch: string | null | undefined): Response {
-  if (response.status === 200 && ifNoneMatchHits(ifNoneMatch, response.headers.get("ETag"))) {
-    const headers = new Headers();
+/** A stored answer, as text: what the Cache API and the isolate's memo keep of a catalog read. */
+export interface StoredAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * The response for a stored answer: a 304 when the client already holds it, otherwise a new
+ * response with headers of its own (the request middleware still stamps X-Request-Id and CORS).
+ */
+export function conditional(answer: StoredAnswer, ifNoneMatch: string | null | undefined): Response {
+  // Names are as rendered (`ETag`) or, read back from the Cache API, lower case.
+  const header = (name: string) => answer.headers[name] ?? answer.headers[name.toLowerCase()];
+  if (answer.status === 200 && ifNoneMatchHits(ifNoneMatch, header("ETag") ?? null)) {
+    const headers: Record<string, string> = {};
     for (const name of NOT_MODIFIED_HEADERS) {
-      const value = response.headers.get(name);
-      if (value !== null) headers.set(name, value);
+      const value = header(name);
+      if (value !== undefined) headers[name] = value;
     }
     return new Response(null, { status: 304, headers });
   }
-  // A copy with mutable headers: responses from the Cache API may not be changed in place,
-  // and the request middleware still stamps X-Request-Id and CORS headers on it.
-  return new Response(response.body, { status: response.status, headers: new Headers(response.headers) });
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }
 
 /**
  * The Cache API key for a catalog read: a synthetic GET URL holding the catalog version and the
  * canonical (parsed, defaulted, sorted) query, so equivalent URLs share an entry (`?include=seo,images`
  * and `?include=images,seo` too) and a publish starts a fresh key space without any purge.
+ * `origin` is the request URL's scheme and host.
  */
-export function catalogCacheKey(origin: string, version: string, path: string, query: Record<string, unknown>): Request {
-  const params = new URLSearchParams();
+export function catalogCacheKey(origin: string, version: string, path: string, query: Record<string, unknown>): string {
+  let search = "";
   for (const name of Object.keys(query).sort()) {
     const value = query[name];
     // A list (`include`) arrives sorted and without repeats from its schema, so equivalent lists share a key.
-    if (value !== undefined) params.set(name, Array.isArray(value) ? value.join(",") : String(value));
+    if (value === undefined) continue;
+    search += `${search ? "&" : "?"}${encodeURIComponent(name)}=${encodeURIComponent(Array.isArray(value) ? value.join(",") : String(value))}`;
   }
-  const search = params.size > 0 ? `?${params.toString()}` : "";
-  return new Request(`${origin}/__catalog/${encodeURIComponent(version)}${path}${search}`, { method: "GET" });
+  return `${origin}/__catalog/${encodeURIComponent(version)}${path}${search}`;
+}
+
+/** The scheme and host of an absolute URL, without parsing it. */
+export function originOf(url: string): string {
+  const end = url.indexOf("/", url.indexOf("//") + 2);
+  return end === -1 ? url : url.slice(0, end);
 }
 
 /** `caches.default` where the runtime has it; reads still work (uncached) where it does not. */

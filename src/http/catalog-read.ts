@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "./app-env.ts";
-import { CACHE_MISSING, CACHE_OK, catalogCacheKey, conditional, edgeCache, JSON_CONTENT_TYPE, strongEtag } from "./cache.ts";
+import { CACHE_MISSING, CACHE_OK, catalogCacheKey, conditional, edgeCache, JSON_CONTENT_TYPE, originOf, type StoredAnswer, strongEtag } from "./cache.ts";
 import { ApiError, catalogUnavailable, fromCatalogError, resourceMissing } from "./errors.ts";
 import { parseQuery, type QueryInput, type Validated } from "./validate.ts";
 import { CatalogError } from "../catalog/errors.ts";
@@ -22,29 +22,18 @@ function withHeaders(error: ApiError, headers: Record<string, string>): ApiError
   return new ApiError(error.status, error.body, { ...error.headers, ...headers });
 }
 
-/** A rendered catalog answer (a 200 or a 404), kept as text so it can be answered again. */
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
 /**
  * Answers this isolate rendered or fetched, by Cache API key. The key holds the catalog version
  * and a version never changes, so no answer kept here can go stale; a publish is still visible
- * at once because the pointer is read on every request.
+ * within the pointer's TTL because the pointer is read (or its memo checked) on every request.
  */
-const answers = new BoundedMemo<Answer>(8 * 1024 * 1024);
+const answers = new BoundedMemo<StoredAnswer>(8 * 1024 * 1024);
 
-function keep(key: Request, answer: Answer): void {
-  answers.set(key.url, answer, answer.body.length * 2);
+function keep(key: string, answer: StoredAnswer): void {
+  answers.set(key, answer, answer.body.length * 2);
 }
 
-function toResponse(answer: Answer): Response {
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
-}
-
-async function render<Q>(body: CatalogBody<Q>, store: CatalogStore, meta: VersionMeta, query: Q): Promise<Answer> {
+async function render<Q>(body: CatalogBody<Q>, store: CatalogStore, meta: VersionMeta, query: Q): Promise<StoredAnswer> {
   const headers = { "Content-Type": JSON_CONTENT_TYPE, "X-Catalog-Version": meta.version };
   try {
     const text = await body(store, meta, query);
@@ -60,7 +49,8 @@ async function render<Q>(body: CatalogBody<Q>, store: CatalogStore, meta: Versio
 }
 
 /** Stores in the background when the runtime gives an execution context, else before answering. */
-async function keepInCache(c: Context<CatalogEnv>, cache: Cache, key: Request, response: Response): Promise<void> {
+async function keepInCache(c: Context<CatalogEnv>, cache: Cache, key: Request, answer: StoredAnswer): Promise<void> {
+  const response = new Response(answer.body, { status: answer.status, headers: answer.headers });
   let ctx: Pick<ExecutionContext, "waitUntil"> | undefined;
   try {
     ctx = c.executionCtx;
@@ -114,26 +104,26 @@ export function catalogRead<S extends z.ZodType>(schema: S): MiddlewareHandler<C
  * whichever copy is at hand.
  */
 export async function serveCatalogRead<Q extends object>(c: Context<CatalogEnv>, query: Q, body: CatalogBody<Q>): Promise<Response> {
-  const store = c.var.catalogStore;
   const meta = c.var.catalogMeta;
-  const cache = edgeCache();
-  const key = catalogCacheKey(new URL(c.req.url).origin, meta.version, c.req.path, query as Record<string, unknown>);
+  const key = catalogCacheKey(originOf(c.req.url), meta.version, c.req.path, query as Record<string, unknown>);
   const ifNoneMatch = c.req.header("If-None-Match");
-  const kept = answers.get(key.url);
+  const kept = answers.get(key);
   if (kept) {
     c.set("cacheStatus", "hit");
-    return conditional(toResponse(kept), ifNoneMatch);
+    return conditional(kept, ifNoneMatch);
   }
-  const hit = cache ? await cache.match(key) : undefined;
+  const cache = edgeCache();
+  const cacheKey = cache ? new Request(key) : undefined;
+  const hit = cache && cacheKey ? await cache.match(cacheKey) : undefined;
   if (hit) {
     c.set("cacheStatus", "hit");
     const answer = { status: hit.status, headers: Object.fromEntries(hit.headers), body: await hit.text() };
     keep(key, answer);
-    return conditional(toResponse(answer), ifNoneMatch);
+    return conditional(answer, ifNoneMatch);
   }
   c.set("cacheStatus", cache ? "miss" : "bypass");
-  const answer = await render(body, store, meta, query);
+  const answer = await render(body, c.var.catalogStore, meta, query);
   keep(key, answer);
-  if (cache) await keepInCache(c, cache, key, toResponse(answer));
-  return conditional(toResponse(answer), ifNoneMatch);
+  if (cache && cacheKey) await keepInCache(c, cache, cacheKey, answer);
+  return conditional(answer, ifNoneMatch);
 }
