@@ -9,15 +9,16 @@
  * | `p` | one per product: id = catalog position, handle, lowest price (minor), available, title sort key, created_at (ms), vendor and type keys | every filter on a single value, every sort, counting; narrow, so visiting every match reads few pages |
  * | `i` | one per product: id, the list item JSON, the featured image JSON | the page's items, read for the page's rows only |
  * | `m` | collection, rank, product: one per membership | a collection's products in its order |
- * | `v` | facet (`tag`, `o:<option>`), value key, product; options only from available variants | tag and option filters, their facet counts |
- * | `d` | facet, value key, the value as first spelled in the catalog | facet values as shown |
+ * | `d` | value id, facet (`vendor`, `product_type`, `tag`, `available`, `o:<option>`), value key, the value as first spelled in the catalog | a filter value's id, facet values as shown |
+ * | `v` | value id, product: one per tag and per option value (options only from available variants) | tag and option filters probed one product at a time, their facet counts |
+ * | `b` | value id, block, bits: the products having a value as a bitmap, bit `id % BLOCK` of block `id / BLOCK` (every facet value, `available` too) | counting the matches of value filters as a few thousand bitwise ANDs, and testing one product against all of them with one lookup |
  * | `o` | option API name, order of first appearance | the option facets, unknown option filters |
  * | `s` | FTS5, rowid = product id; `t` the title's words, `r` vendor, type, tags, option values, SKUs | `q` |
  * | `c` | collection handle, title, product count | a collection's header, and whether it exists |
  * | `f` | scope (`` for the catalog, a collection handle, or singleFilterScope), the facets answer without filters (or with that one filter on the catalog) | the landing facets of a category page and its first click, one row read |
  */
 
-export const BROWSE_TABLES = ["p", "i", "m", "v", "d", "o", "s", "c", "f"] as const;
+export const BROWSE_TABLES = ["p", "i", "m", "v", "d", "b", "o", "s", "c", "f"] as const;
 export type BrowseTable = (typeof BROWSE_TABLES)[number];
 
 const VERSION = /^[A-Za-z0-9_-]{1,64}$/;
@@ -34,6 +35,22 @@ export function browseTableVersion(name: string): string | null {
   return match && (BROWSE_TABLES as readonly string[]).includes(match[2] ?? "") ? (match[1] ?? null) : null;
 }
 
+/**
+ * Products per bitmap word in `b`: 62, so a word is a non-negative 64-bit integer and its
+ * popcount (at most 62) fits the mod-63 sum of popcountSql.
+ */
+export const BLOCK = 62;
+
+/**
+ * The number of set bits of a non-negative integer of at most 62 bits, as SQL over the
+ * expression `w` (a column reference: it is repeated six times). Counts of 3 bits, then of 6,
+ * then the 6-bit counts summed by a remainder (64 = 1 mod 63): SQLite has no popcount.
+ */
+export function popcountSql(w: string): string {
+  const x = `(${w} - ((${w} >> 1) & 3952873730080618203) - ((${w} >> 2) & 1317624576693539401))`;
+  return `(((${x} + (${x} >> 3)) & 8198552921648689607) % 63)`;
+}
+
 /** A product without `created_at` sorts after every dated one under `newest`. */
 export const UNDATED = -9e15;
 
@@ -44,8 +61,9 @@ export function createSql(version: string): string[] {
     `CREATE TABLE ${t("p")} (id INTEGER PRIMARY KEY, handle TEXT NOT NULL, price INTEGER NOT NULL, avail INTEGER NOT NULL, tkey TEXT NOT NULL, created INTEGER NOT NULL, vendor TEXT NOT NULL, ptype TEXT NOT NULL)`,
     `CREATE TABLE ${t("i")} (id INTEGER PRIMARY KEY, item TEXT NOT NULL, img TEXT NOT NULL)`,
     `CREATE TABLE ${t("m")} (c TEXT NOT NULL, r INTEGER NOT NULL, pid INTEGER NOT NULL, PRIMARY KEY (c, r)) WITHOUT ROWID`,
-    `CREATE TABLE ${t("v")} (f TEXT NOT NULL, k TEXT NOT NULL, pid INTEGER NOT NULL, PRIMARY KEY (f, k, pid)) WITHOUT ROWID`,
-    `CREATE TABLE ${t("d")} (f TEXT NOT NULL, k TEXT NOT NULL, d TEXT NOT NULL, PRIMARY KEY (f, k)) WITHOUT ROWID`,
+    `CREATE TABLE ${t("v")} (vid INTEGER NOT NULL, pid INTEGER NOT NULL, PRIMARY KEY (vid, pid)) WITHOUT ROWID`,
+    `CREATE TABLE ${t("d")} (id INTEGER PRIMARY KEY, f TEXT NOT NULL, k TEXT NOT NULL, d TEXT NOT NULL)`,
+    `CREATE TABLE ${t("b")} (vid INTEGER NOT NULL, blk INTEGER NOT NULL, bits INTEGER NOT NULL, PRIMARY KEY (vid, blk)) WITHOUT ROWID`,
     `CREATE TABLE ${t("o")} (name TEXT PRIMARY KEY, ord INTEGER NOT NULL) WITHOUT ROWID`,
     `CREATE VIRTUAL TABLE ${t("s")} USING fts5(t, r, content='', detail=column, tokenize='ascii')`,
     `CREATE TABLE ${t("c")} (handle TEXT PRIMARY KEY, title TEXT NOT NULL, n INTEGER NOT NULL) WITHOUT ROWID`,
@@ -70,7 +88,8 @@ export function indexSql(version: string): string[] {
     `CREATE INDEX ${name("vendor")} ON ${p} (vendor, id)`,
     `CREATE INDEX ${name("ptype")} ON ${p} (ptype, id)`,
     // Facet counts walk from the matching products to their values.
-    `CREATE INDEX ${name("values")} ON ${browseTable(version, "v")} (pid, f, k)`,
+    `CREATE INDEX ${name("values")} ON ${browseTable(version, "v")} (pid, vid)`,
+    `CREATE UNIQUE INDEX ${name("value")} ON ${browseTable(version, "d")} (f, k)`,
     `CREATE UNIQUE INDEX ${name("member")} ON ${m} (c, pid)`,
   ];
 }
@@ -84,7 +103,7 @@ export function singleFilterScope(filter: string, key: string): string {
   return JSON.stringify([filter, key]);
 }
 
-/** The facet name of an option in the `v`, `d` tables: `o:<api name>`. */
+/** The facet name of an option in the `d` table: `o:<api name>`. */
 export function optionFacet(name: string): string {
   return `o:${name}`;
 }

@@ -87,10 +87,10 @@ class BrowseSql {
     if (f.available !== undefined && except !== "available") parts.push(`p.avail = ${f.available ? 1 : 0}`);
     if (f.vendor && except !== "vendor") parts.push(`p.vendor IN (${this.params.list(f.vendor)})`);
     if (f.product_type && except !== "product_type") parts.push(`p.ptype IN (${this.params.list(f.product_type)})`);
-    if (f.tag && except !== "tag") sets.push(["pid", `FROM ${this.t("v")} WHERE f = 'tag' AND k IN (${this.params.list(f.tag)})`]);
+    if (f.tag && except !== "tag") sets.push(["pid", `FROM ${this.t("v")} WHERE ${this.valueIds("tag", f.tag)}`]);
     for (const [name, keys] of f.options) {
       if (except === `option.${name}`) continue;
-      sets.push(["pid", `FROM ${this.t("v")} WHERE f = ${this.params.add(optionFacet(name))} AND k IN (${this.params.list(keys)})`]);
+      sets.push(["pid", `FROM ${this.t("v")} WHERE ${this.valueIds(optionFacet(name), keys)}`]);
     }
     // The first set (q, else tags, else an option: usually the most selective first, since
     // option values like size M are the commonest) drives; every other one is a probe of its
@@ -104,6 +104,14 @@ class BrowseSql {
     if (f.price_min !== undefined && except !== "price") parts.push(`p.price >= ${this.params.add(f.price_min)}`);
     if (f.price_max !== undefined && except !== "price") parts.push(`p.price <= ${this.params.add(f.price_max)}`);
     return parts.join(" AND ");
+  }
+
+  /** `vid` is the id of one of `keys` of `facet` (`d` row ids; a key no product has has none). */
+  valueIds(facet: string, keys: readonly string[], column = "vid"): string {
+    const d = this.t("d");
+    return keys.length === 1
+      ? `${column} = (SELECT id FROM ${d} WHERE f = ${this.params.add(facet)} AND k = ${this.params.add(keys[0] ?? "")})`
+      : `${column} IN (SELECT id FROM ${d} WHERE f = ${this.params.add(facet)} AND k IN (${this.params.list(keys)}))`;
   }
 
   /** How many of the q words the title holds (the last as a prefix): relevance, higher first. */
@@ -398,7 +406,8 @@ export async function browseFacets(store: BrowseStore, meta: VersionMeta, scope:
     if (!filtered("product_type")) arms.push(`SELECT 'product_type', ptype, count(*), NULL, NULL FROM m WHERE ptype <> '' GROUP BY ptype`);
     if (!filtered("available")) arms.push(`SELECT 'available', avail, count(*), NULL, NULL FROM m GROUP BY avail`);
     const skip = active.flatMap((a) => ("facet" in a ? [a.facet] : a.name === "tag" ? ["tag"] : []));
-    arms.push(`SELECT v.f, v.k, count(*), NULL, NULL FROM m JOIN ${vt} ON v.pid = m.id${skip.length > 0 ? ` WHERE v.f NOT IN (${s.params.list(skip)})` : ""} GROUP BY v.f, v.k`);
+    // Counted by value id, then named: grouping integers is cheaper than grouping (facet, key) text.
+    arms.push(`SELECT d.f, d.k, g.n, NULL, NULL FROM (SELECT v.vid AS vid, count(*) AS n FROM m JOIN ${vt} ON v.pid = m.id GROUP BY v.vid) g JOIN ${d} d ON d.id = g.vid${skip.length > 0 ? ` WHERE d.f NOT IN (${s.params.list(skip)})` : ""}`);
     const m = `SELECT p.id AS id, p.vendor AS vendor, p.ptype AS ptype, p.avail AS avail, p.price AS price FROM ${s.from} WHERE ${s.where(null)}`;
     statements.push(statement(s, `WITH m AS MATERIALIZED (${m}) ${topValues(arms.join(" UNION ALL "), d, "")}`));
   }
@@ -416,7 +425,12 @@ export async function browseFacets(store: BrowseStore, meta: VersionMeta, scope:
       selected = s.params.list(filters[a.name] ?? []);
     } else {
       const facet = "facet" in a ? a.facet : "tag";
-      grouped = `SELECT v.f AS f, v.k AS k, count(*) AS n, NULL AS lo, NULL AS hi FROM ${vt} WHERE v.f = ${s.params.add(facet)} AND v.pid IN (SELECT p.id FROM ${s.from} WHERE ${where}) GROUP BY v.k`;
+      // A facet's value ids are one range (ids follow facet, then key): each match is one seek
+      // into the (pid, vid) index.
+      const f = s.params.add(facet);
+      const range = `v.vid BETWEEN (SELECT min(id) FROM ${d} WHERE f = ${f}) AND (SELECT max(id) FROM ${d} WHERE f = ${f})`;
+      const counts = `SELECT v.vid AS vid, count(*) AS n FROM (SELECT p.id AS id FROM ${s.from} WHERE ${where}) mm CROSS JOIN ${vt} ON v.pid = mm.id AND ${range} GROUP BY v.vid`;
+      grouped = `SELECT d.f AS f, d.k AS k, g.n AS n, NULL AS lo, NULL AS hi FROM (${counts}) g JOIN ${d} d ON d.id = g.vid`;
       const keys = "facet" in a ? filters.options.find(([n]) => `option.${n}` === a.name)?.[1] : filters.tag;
       selected = s.params.list(keys ?? []);
     }

@@ -1,4 +1,4 @@
-import { BROWSE_TABLES, browseTable, browseTableVersion, createSql, indexSql, optionFacet, singleFilterScope, UNDATED } from "../catalog/browse-layout.ts";
+import { BLOCK, BROWSE_TABLES, browseTable, browseTableVersion, createSql, indexSql, optionFacet, singleFilterScope, UNDATED } from "../catalog/browse-layout.ts";
 import { type Facet, facetsBody, facetValues, priceFacet } from "../catalog/browse-facets.ts";
 import { foldText, searchWords, valueKey } from "../catalog/browse-text.ts";
 import { renderListItem } from "../catalog/render.ts";
@@ -12,7 +12,8 @@ import { featuredImage } from "./content.ts";
  * the same statements feed a D1 binding (tests, `npm run dev`, the bench) and
  * `wrangler d1 execute --remote --file`. Values are written as SQL literals, not bound, because
  * D1 binds at most 100 parameters per statement; rows are grouped into INSERTs of about
- * STATEMENT_BYTES (D1's limit is 100 KB per statement).
+ * STATEMENT_BYTES (D1's limit is 100 KB per statement) and at most STATEMENT_ROWS rows (a VALUES
+ * list of ~10,000 short integer rows runs local D1 out of memory: SQLITE_NOMEM).
  *
  * ## Why D1 and not precomputed KV entries (measured with test/catalog/browse-measure.ts)
  * Arbitrary filter combinations cannot be precomputed, so a KV design reads per-value posting
@@ -48,6 +49,7 @@ import { featuredImage } from "./content.ts";
  */
 
 const STATEMENT_BYTES = 90_000;
+const STATEMENT_ROWS = 4_000;
 const LAST_INDEX = (version: string) => `bv_${version}_imember`;
 
 /** Where a browse index is written: a D1 binding, or a SQL file run by wrangler against the remote database. */
@@ -70,8 +72,8 @@ interface Row {
   optionKeys: [string, string][];
 }
 
-function literal(value: string | number): string {
-  if (typeof value === "number") return String(value);
+function literal(value: string | number | bigint): string {
+  if (typeof value !== "string") return String(value);
   // Control characters (NUL above all) would end or bend a literal: those strings go as UTF-8 hex.
   if (/[\u0000-\u001f]/.test(value)) return `CAST(X'${[...new TextEncoder().encode(value)].map((b) => b.toString(16).padStart(2, "0")).join("")}' AS TEXT)`;
   return `'${value.replaceAll("'", "''")}'`;
@@ -82,14 +84,14 @@ function* each<T, R>(items: Iterable<T>, f: (item: T) => Iterable<R>): Generator
   for (const item of items) yield* f(item);
 }
 
-/** Multi-row INSERTs of about STATEMENT_BYTES each. */
-function* inserts(table: string, columns: string, rows: Iterable<readonly (string | number)[]>): Generator<string> {
+/** Multi-row INSERTs of about STATEMENT_BYTES, or STATEMENT_ROWS rows, each. */
+function* inserts(table: string, columns: string, rows: Iterable<readonly (string | number | bigint)[]>): Generator<string> {
   const head = `INSERT INTO ${table} (${columns}) VALUES `;
   let parts: string[] = [];
   let size = head.length;
   for (const row of rows) {
     const tuple = `(${row.map(literal).join(",")})`;
-    if (parts.length > 0 && size + tuple.length > STATEMENT_BYTES) {
+    if (parts.length > 0 && (size + tuple.length > STATEMENT_BYTES || parts.length >= STATEMENT_ROWS)) {
       yield head + parts.join(",");
       parts = [];
       size = head.length;
@@ -229,6 +231,31 @@ function* singleFilterFacets(rows: readonly Row[], shown: Map<string, string>, n
   }
 }
 
+/**
+ * The `b` rows: for every value, the blocks of BLOCK products holding at least one product with
+ * it, each as the integer whose bit `pos % BLOCK` is set for such a product.
+ */
+function* bitmaps(rows: readonly Row[], vid: (facet: string, key: string) => number): Generator<[number, number, bigint]> {
+  const words = new Map<number, Map<number, bigint>>();
+  const set = (value: number, pos: number) => {
+    let blocks = words.get(value);
+    if (!blocks) words.set(value, (blocks = new Map()));
+    const blk = Math.floor(pos / BLOCK);
+    blocks.set(blk, (blocks.get(blk) ?? 0n) | (1n << BigInt(pos % BLOCK)));
+  };
+  for (const r of rows) {
+    set(vid("vendor", r.vendor), r.pos);
+    if (r.ptype !== "") set(vid("product_type", r.ptype), r.pos);
+    set(vid("available", String(r.product.available)), r.pos);
+    for (const k of r.tags) set(vid("tag", k), r.pos);
+    for (const [f, k] of r.optionKeys) set(vid(f, k), r.pos);
+  }
+  for (const value of [...words.keys()].sort((a, b) => a - b)) {
+    const blocks = words.get(value) ?? new Map<number, bigint>();
+    for (const blk of [...blocks.keys()].sort((a, b) => a - b)) yield [value, blk, blocks.get(blk) ?? 0n];
+  }
+}
+
 /** Every statement that writes a version's browse index: tables, rows, indexes. */
 export function* browseIndexSql(catalog: SourceCatalog, version: string): Generator<string> {
   const t = (name: Parameters<typeof browseTable>[1]) => browseTable(version, name);
@@ -256,17 +283,30 @@ export function* browseIndexSql(catalog: SourceCatalog, version: string): Genera
     "c, r, pid",
     each(catalog.collections, (c) => c.products.map((handle, rank) => [c.handle, rank, positions.get(handle) ?? -1])),
   );
-  yield* inserts(
-    t("v"),
-    "f, k, pid",
-    each(rows, (r) => [...r.tags.map((k) => ["tag", k, r.pos]), ...r.optionKeys.map(([f, k]) => [f, k, r.pos])]),
-  );
   const shown = displays(rows);
+  // Value ids: every facet value (as in `d`), by facet then key so a facet's ids are one range
+  // (browse.ts counts a facet's values by that range), then the two of `available`.
+  const ids = new Map<string, number>();
+  for (const id of [...shown.keys()].sort()) ids.set(id, ids.size);
+  for (const key of ["true", "false"]) ids.set(`available\u0000${key}`, ids.size);
   yield* inserts(
     t("d"),
-    "f, k, d",
-    [...shown].map(([id, value]) => [...(id.split("\u0000", 2) as [string, string]), value]),
+    "id, f, k, d",
+    [...ids].map(([id, vid]) => {
+      const [f, k] = id.split("\u0000", 2) as [string, string];
+      return [vid, f, k, shown.get(id) ?? k];
+    }),
   );
+  const vid = (facet: string, key: string) => ids.get(`${facet}\u0000${key}`) ?? -1;
+  // Postings in (value, product) order, the primary key's: SQLite appends instead of inserting.
+  const postings: [number, number][] = [];
+  for (const r of rows) {
+    for (const k of r.tags) postings.push([vid("tag", k), r.pos]);
+    for (const [f, k] of r.optionKeys) postings.push([vid(f, k), r.pos]);
+  }
+  postings.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  yield* inserts(t("v"), "vid, pid", postings);
+  yield* inserts(t("b"), "vid, blk, bits", bitmaps(rows, vid));
   const names = optionNames(catalog);
   yield* inserts(t("o"), "name, ord", names.map((name, ord) => [name, ord]));
   yield* inserts(
@@ -305,7 +345,8 @@ export async function writeBrowseIndex(target: BrowseTarget, catalog: SourceCata
 export async function hasBrowseIndex(target: BrowseTarget, version: string): Promise<boolean> {
   // The items table too: an index written before it existed (item JSON was in `p`) is rewritten.
   const tables = await target.tables();
-  return tables.includes(LAST_INDEX(version)) && tables.includes(`bv_${version}_i`);
+  // And the bitmaps: an index written before value ids and bitmaps (text keys in `v`) is rewritten too.
+  return tables.includes(LAST_INDEX(version)) && tables.includes(`bv_${version}_i`) && tables.includes(`bv_${version}_b`);
 }
 
 /** Drops the index tables of every version but `keep`; returns how many tables went. */
