@@ -1,11 +1,21 @@
 /**
- * `node test/bench/profile.ts [--workload NAME] [--products N] [--edge-cache off] [--seconds S]`:
+ * `node test/bench/profile.ts [--workload NAME] [--products N] [--edge-cache off] [--seconds S] [--out FILE]`
+ * (`--out`: the raw .cpuprofile, and the unminified bundle its line numbers point into as FILE.index.js):
  * a CPU profile of the worker's own isolate while one benchmark workload runs, taken through
- * workerd's DevTools inspector (Miniflare's `inspectorPort`), summarised as self time per function
- * and per bundle region, plus how much of workerd's CPU the worker's JavaScript accounts for.
+ * workerd's DevTools inspector (Miniflare's `inspectorPort`), summarised as self time and total
+ * (inclusive) time per function, plus how much of workerd's CPU the worker's JavaScript accounts for.
  * `--cpu-prof` does not exist in workerd; this is the profile the benchmark's findings cite.
+ *
+ * The worker's Durable Objects (the Cart, and the cart ceiling's `BenchCeiling`) run in the
+ * worker's own isolate, so their JavaScript is in the same profile (`Cart.addLine`, `exec`, …).
+ * Cart workloads and their ceilings (`cart ceiling: …`) are prepared as the bench prepares them:
+ * the existing-object and existing-cart runs first create their objects, and the new-object and
+ * new-cart runs warm the isolate up on other new objects, then profile writes to fresh ones.
+ * `--summarise FILE --requests N` prints the summary of a profile saved with `--out` again.
+ * `--ratio` (cart workloads only) profiles nothing: it times the workload between two runs of its
+ * cart ceiling, without the inspector, on the real (minified) build, and prints the ratio.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -13,9 +23,10 @@ import { buildBundle } from "./bundle.ts";
 import { issueTokens, publishInto, readSeedCatalog } from "./fixture.ts";
 import { inspector } from "./inspector.ts";
 import { largeCatalog } from "./large-catalog.ts";
-import { runLoad, type Workload } from "./load.ts";
+import { type LoadOptions, type LoadResult, runLoad, type Workload } from "./load.ts";
+import { CART_CEILING_FIELDS, type CartCeilingField } from "./report.ts";
 import { processCpuMs, startRuntime } from "./runtime.ts";
-import { cartWorkloads, catalogWorkloads, ceilingWorkload, withEtags } from "./workloads.ts";
+import { cartCeilingWorkloads, cartWorkloads, catalogWorkloads, ceilingWorkload, withEtags } from "./workloads.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -24,6 +35,9 @@ const { values: args } = parseArgs({
     "edge-cache": { type: "string", default: "on" },
     seconds: { type: "string", default: "4" },
     out: { type: "string" },
+    ratio: { type: "boolean", default: false },
+    summarise: { type: "string" },
+    requests: { type: "string" },
   },
 });
 
@@ -42,7 +56,73 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-function summarise(profile: CpuProfile, requests: number): string {
+function frameName(frame: ProfileNode["callFrame"]): string {
+  return `${frame.functionName || "(anonymous)"} ${frame.url ? `${frame.url.split("/").at(-1)}:${frame.lineNumber + 1}` : ""}`.trim();
+}
+
+/**
+ * Total time per function: its own and everything it called, each sample counted once per
+ * function even under recursion (a frame whose ancestor is the same function adds nothing).
+ */
+function inclusive(profile: CpuProfile, self: ReadonlyMap<number, number>): Map<string, number> {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
+  const totals = new Map<string, number>();
+  for (const [id, us] of self) {
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const name = frameName(byId.get(at)!.callFrame);
+      if (seen.has(name)) continue;
+      seen.add(name);
+      totals.set(name, (totals.get(name) ?? 0) + us);
+    }
+  }
+  return totals;
+}
+
+/** The bundle's source regions: esbuild's unminified output opens each module with `// <path>`. */
+function sourceRegions(bundleText: string): { line: number; source: string }[] {
+  const regions: { line: number; source: string }[] = [];
+  bundleText.split("\n").forEach((text, i) => {
+    const match = /^\/\/ ((?:src|node_modules)\/\S+)$/.exec(text);
+    if (match) regions.push({ line: i, source: match[1]!.replace(/^node_modules\/([^/]+)\/.*$/, "$1 (node_modules)") });
+  });
+  return regions;
+}
+
+/**
+ * Self time per source file of the bundle (per module region), where a native frame (an SQL
+ * `exec`, `Response`, an RPC, a binding call) counts for the nearest bundle frame that called it:
+ * what each module costs, whatever it asks the runtime to do. Time with no bundle frame on its
+ * stack (the runtime's own, the bench entry, idle) is left out.
+ */
+function bySource(profile: CpuProfile, self: ReadonlyMap<number, number>, regions: { line: number; source: string }[]): Map<string, number> {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
+  const sourceOf = (line: number): string | undefined => {
+    let found: string | undefined;
+    for (const r of regions) {
+      if (r.line > line) break;
+      found = r.source;
+    }
+    return found;
+  };
+  const totals = new Map<string, number>();
+  for (const [id, us] of self) {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const frame = byId.get(at)!.callFrame;
+      if (!frame.url.endsWith("/index.js") && frame.url !== "index.js") continue;
+      const source = sourceOf(frame.lineNumber);
+      if (source) totals.set(source, (totals.get(source) ?? 0) + us);
+      break;
+    }
+  }
+  return totals;
+}
+
+function summarise(profile: CpuProfile, requests: number, bundleText: string): string {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
@@ -52,7 +132,7 @@ function summarise(profile: CpuProfile, requests: number): string {
   for (const [id, us] of self) {
     const frame = byId.get(id)!.callFrame;
     if (frame.functionName === "(idle)") idle += us;
-    const name = `${frame.functionName || "(anonymous)"} ${frame.url ? `${frame.url.split("/").at(-1)}:${frame.lineNumber + 1}` : ""}`.trim();
+    const name = frameName(frame);
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
   }
   const busy = totalUs - idle;
@@ -62,20 +142,70 @@ function summarise(profile: CpuProfile, requests: number): string {
   ];
   const top = [...byFunction].filter(([name]) => !name.startsWith("(idle)")).sort((a, b) => b[1] - a[1]).slice(0, 25);
   for (const [name, us] of top) lines.push(`  ${(us / requests).toFixed(1).padStart(8)}  ${name}`);
+  lines.push("top total time, self and callees (µs per request):");
+  const skip = new Set(["(root)", "(program)", "(idle)", "(garbage collector)"]);
+  const totals = [...inclusive(profile, self)].filter(([name]) => !skip.has(name)).sort((a, b) => b[1] - a[1]).slice(0, 40);
+  for (const [name, us] of totals) lines.push(`  ${(us / requests).toFixed(1).padStart(8)}  ${name}`);
+  lines.push("self time by source file, native calls counted for their caller (µs per request):");
+  const sources = [...bySource(profile, self, sourceRegions(bundleText))].sort((a, b) => b[1] - a[1]).slice(0, 30);
+  for (const [name, us] of sources) lines.push(`  ${(us / requests).toFixed(1).padStart(8)}  ${name}`);
   return lines.join("\n");
 }
 
+/**
+ * `--ratio`: no profile and no inspector; the cart workload between two runs of its own cart
+ * ceiling (as the bench measures it, a short version of `npm run bench -- --only`), printing
+ * req/s, workerd CPU per request and the ratio. For checking one change without a full bench.
+ */
+async function ratio(
+  workload: Workload,
+  options: LoadOptions,
+  rounds: { ceilings: Record<CartCeilingField, Workload>; again: Record<CartCeilingField, Workload> },
+): Promise<void> {
+  const pair = CART_CEILING_FIELDS.find((c) => c.workload === workload.name);
+  if (!pair) throw new Error("--ratio takes a cart workload (add to cart, …)");
+  const timed = async (w: Workload): Promise<LoadResult> => {
+    if (!w.amount) await runLoad(w, { ...options, durationS: 1 });
+    const result = await runLoad(w, options);
+    const cpu = result.workerdCpuUsPerRequest === undefined ? "" : `, workerd CPU ${result.workerdCpuUsPerRequest.toFixed(0)} µs/request`;
+    process.stdout.write(`${w.name}: ${result.rps.toFixed(0)} req/s${cpu}, ${result.errors} errors\n`);
+    return result;
+  };
+  const before = await timed(rounds.ceilings[pair.field]);
+  const cart = await timed(workload);
+  const after = await timed(rounds.again[pair.field]);
+  const ceiling = (before.rps + after.rps) / 2;
+  process.stdout.write(`${workload.name}: ${(cart.rps / ceiling).toFixed(2)} of its cart ceiling (${pair.ceiling}, mean of ${before.rps.toFixed(0)} and ${after.rps.toFixed(0)} req/s)\n`);
+}
+
 async function main(): Promise<void> {
+  if (args.summarise) {
+    // A profile saved with --out, summarised again (with its bundle) for the request count given.
+    const profile = JSON.parse(await readFile(args.summarise, "utf8")) as CpuProfile;
+    process.stdout.write(`${summarise(profile, Number(args.requests ?? 1), await readFile(`${args.summarise}.index.js`, "utf8"))}\n`);
+    return;
+  }
   const work = await mkdtemp(join(tmpdir(), "storefront-profile-"));
   try {
-    // Unminified, so the profile names functions; the timed bench always uses the real build.
-    const bundle = await buildBundle(join(work, "bundle"), ["--no-minify"]);
+    // Unminified, so the profile names functions; `--ratio` times the real build, as the bench does.
+    const bundle = await buildBundle(join(work, "bundle"), args.ratio ? [] : ["--no-minify"]);
     const catalog = args.products ? largeCatalog(Number(args.products)) : await readSeedCatalog();
-    const runtime = await startRuntime({ bundle, port: 8828, cacheAPI: args["edge-cache"] !== "off", inspectorPort: INSPECTOR_PORT });
+    const runtime = await startRuntime({
+      bundle,
+      port: 8828,
+      cacheAPI: args["edge-cache"] !== "off",
+      ...(args.ratio ? {} : { inspectorPort: INSPECTOR_PORT }),
+    });
     try {
       await publishInto(runtime.mf, catalog, runtime.workerdPid);
-      const tokens = args.workload.startsWith("add to cart") ? await issueTokens(runtime.mf, 501) : [];
-      const all: Workload[] = [ceilingWorkload, ...catalogWorkloads(catalog), ...(tokens.length ? cartWorkloads(catalog, tokens.slice(1), tokens[0]!) : [])];
+      const cartRun = args.workload.startsWith("add to cart") || args.workload.startsWith("cart ceiling");
+      // 500 carts (and objects) to profile, and 500 others the new-cart runs warm up on.
+      const tokens = cartRun ? await issueTokens(runtime.mf, 1001) : ["t", "t", "t"];
+      const carts = cartWorkloads(catalog, tokens.slice(1, 501), tokens[0]!);
+      const warmCarts = cartWorkloads(catalog, tokens.slice(501), tokens[0]!);
+      const ceilings = cartCeilingWorkloads(500, "a");
+      const warmCeilings = cartCeilingWorkloads(500, "w");
+      const all: Workload[] = [ceilingWorkload, ...catalogWorkloads(catalog), ...carts, ...Object.values(ceilings)];
       let workload = all.find((w) => w.name === args.workload);
       if (!workload) throw new Error(`unknown workload; one of: ${all.map((w) => w.name).join(", ")}`);
       if (workload.name === "304 revalidation") {
@@ -84,7 +214,25 @@ async function main(): Promise<void> {
         workload = ready;
       }
       const options = { url: runtime.url, connections: 10, durationS: Number(args.seconds), workerdPid: runtime.workerdPid };
-      await runLoad(workload, { ...options, durationS: 1 });
+      const newCarts = carts[0]!;
+      const again = cartCeilingWorkloads(500, "b");
+      if (workload === newCarts) {
+        await runLoad(warmCarts[0]!, options);
+      } else if (workload === ceilings.cartCeilingNewObjects) {
+        await runLoad(warmCeilings.cartCeilingNewObjects, options);
+      } else if (carts.includes(workload)) {
+        await runLoad(newCarts, options);
+      } else if (Object.values(ceilings).includes(workload)) {
+        await runLoad(ceilings.cartCeilingNewObjects, options);
+      }
+      if (args.ratio) {
+        // The existing-object ceilings cycle over objects the new-object runs made, as in the bench.
+        if (workload !== newCarts) for (const round of [ceilings, again]) await runLoad(round.cartCeilingNewObjects, options);
+        else await runLoad(warmCeilings.cartCeilingNewObjects, options);
+        await ratio(workload, options, { ceilings, again });
+        return;
+      }
+      if (!workload.amount) await runLoad(workload, { ...options, durationS: 1 });
       const session = await inspector(INSPECTOR_PORT, "storefront-api");
       await session.send("Profiler.enable");
       await session.send("Profiler.setSamplingInterval", { interval: 50 });
@@ -94,12 +242,16 @@ async function main(): Promise<void> {
       const cpuAfter = processCpuMs(runtime.workerdPid);
       const { profile } = await session.send<{ profile: CpuProfile }>("Profiler.stop");
       session.close();
-      if (args.out) await writeFile(args.out, JSON.stringify(profile));
+      if (args.out) {
+        // The profile's line numbers point into this unminified bundle: keep it beside the profile.
+        await writeFile(args.out, JSON.stringify(profile));
+        await copyFile(bundle.scriptPath, `${args.out}.index.js`);
+      }
       process.stdout.write(`${workload.name}: ${result.rps.toFixed(0)} req/s with the inspector attached, ${result.errors} errors\n`);
       if (cpuBefore !== undefined && cpuAfter !== undefined) {
         process.stdout.write(`workerd process CPU: ${(((cpuAfter - cpuBefore) * 1000) / result.requests).toFixed(0)} µs/request (all isolates and threads)\n`);
       }
-      process.stdout.write(`${summarise(profile, result.requests)}\n`);
+      process.stdout.write(`${summarise(profile, result.requests, await readFile(bundle.scriptPath, "utf8"))}\n`);
     } finally {
       await runtime.dispose();
     }
