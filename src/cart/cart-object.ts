@@ -1,12 +1,12 @@
 import { DurableObject } from "cloudflare:workers";
 import { CatalogStore, pointerTtlMs, type VariantRecord } from "../catalog/store.ts";
 import { CatalogError } from "../catalog/errors.ts";
-import { MAX_LINE_QUANTITY, MAX_LINES, type Cart as CartView } from "./api.ts";
+import { MAX_LINE_QUANTITY, MAX_LINES } from "./api.ts";
 import { CartRows } from "./cart-rows.ts";
 import { IdempotencyLedger } from "./idempotency.ts";
 import { migrate } from "./migrations.ts";
 import { Revocations } from "./revocations.ts";
-import type { CartFailure, CartReply, IdempotencyClaim } from "./failure.ts";
+import type { CartFailure, CartJson, CartReply, IdempotencyClaim } from "./failure.ts";
 import { buildCart } from "./view.ts";
 
 /** A cart expires this long after its last write. */
@@ -98,7 +98,7 @@ export class Cart extends DurableObject<Env> {
     const outcome = await guarded(async () => {
       const version = await this.#catalog.currentVersion();
       if (version) await this.#reprice(version);
-      return { reply: { ok: true, cart: this.#view(), replayed: false }, record: false };
+      return { reply: { ok: true, cartJson: this.#view(), replayed: false }, record: false };
     });
     return outcome.reply;
   }
@@ -260,7 +260,7 @@ export class Cart extends DurableObject<Env> {
       void this.ctx.storage.setAlarm(expiresAt);
       this.#alarmArmed = true;
     }
-    return { reply: { ok: true, cart: this.#view(), replayed: false }, record: true };
+    return { reply: { ok: true, cartJson: this.#view(), replayed: false }, record: true };
   }
 
   /** Deletes the cart and its lines once `expires_at` has passed, so an expired cart reads empty. */
@@ -269,10 +269,13 @@ export class Cart extends DurableObject<Env> {
     if (times && times.expires_at <= now) this.#rows.deleteCart();
   }
 
-  /** The cart as the API shows it; a cart never written reads as empty, expiring 30 days from now. */
-  #view(): CartView {
+  /**
+   * The cart as the API shows it, as JSON text (see `CartReply`); a cart never written reads as
+   * empty, expiring 30 days from now.
+   */
+  #view(): CartJson {
     const now = Date.now();
     const times = this.#rows.times() ?? { created_at: now, updated_at: now, expires_at: now + CART_TTL_MS };
-    return buildCart(`cart_${this.ctx.id.toString().slice(0, 24)}`, times, this.#rows.lines());
+    return JSON.stringify(buildCart(`cart_${this.ctx.id.toString().slice(0, 24)}`, times, this.#rows.lines()));
   }
 }

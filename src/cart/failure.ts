@@ -18,10 +18,18 @@ export interface CartFailure {
   param?: string;
 }
 
-/** What every Cart RPC method returns: the cart, or the reason it did not change. */
+/**
+ * What every Cart RPC method returns: the cart, or the reason it did not change. The cart
+ * crosses RPC as its JSON text (`cartJson`, exactly the bytes of the 200 answer), not as an
+ * object: one string is far cheaper to pass between isolates than a cart's object graph, and
+ * the route then answers it as is instead of serialising it again.
+ */
 export type CartReply =
-  | { ok: true; cart: Cart; replayed: boolean }
+  | { ok: true; cartJson: CartJson; replayed: boolean }
   | { ok: false; failure: CartFailure; replayed: boolean };
+
+/** `JSON.stringify` of a {@link Cart}. */
+export type CartJson = string;
 
 /** An Idempotency-Key and the fingerprint (method, path, body) of the request that carried it. */
 export interface IdempotencyClaim {

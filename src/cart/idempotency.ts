@@ -1,3 +1,4 @@
+import type { Cart } from "./api.ts";
 import type { CartReply, IdempotencyClaim } from "./failure.ts";
 
 /** Idempotency-Keys are kept this long. */
@@ -9,6 +10,15 @@ export type Admission =
   | { kind: "replay"; reply: CartReply }
   | { kind: "reused" }
   | { kind: "in_use" };
+
+/**
+ * A recorded reply. Replies recorded before the cart crossed RPC as JSON text hold the Cart
+ * object itself (`cart`); they are replayed as the same text, for as long as keys are kept.
+ */
+function storedReply(text: string): CartReply {
+  const reply = JSON.parse(text) as CartReply | { ok: true; cart: Cart; replayed: boolean };
+  return "cart" in reply ? { ok: true, cartJson: JSON.stringify(reply.cart), replayed: reply.replayed } : reply;
+}
 
 /**
  * The cart object's record of Idempotency-Keys. Finished requests live in SQLite (24 h), so a
@@ -36,7 +46,7 @@ export class IdempotencyLedger {
       .toArray()[0];
     const seen = stored?.fingerprint ?? this.#running.get(claim.key);
     if (seen !== undefined && seen !== claim.fingerprint) return { kind: "reused" };
-    if (stored) return { kind: "replay", reply: { ...(JSON.parse(stored.reply) as CartReply), replayed: true } };
+    if (stored) return { kind: "replay", reply: { ...storedReply(stored.reply), replayed: true } };
     if (seen !== undefined) return { kind: "in_use" };
     this.#running.set(claim.key, claim.fingerprint);
     return { kind: "run" };

@@ -1,4 +1,5 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { JSON_CONTENT_TYPE } from "../http/cache.ts";
 import { noStore } from "../http/no-store.ts";
 import { requireToken, type AuthedEnv } from "../auth/require-token.ts";
 import {
@@ -52,7 +53,8 @@ export function failureToApiError(failure: CartFailure, docsUrl: string | undefi
 function respond(c: Context<AuthedEnv>, reply: CartReply): Response {
   if (reply.replayed) c.header("Idempotent-Replayed", "true");
   if (!reply.ok) throw failureToApiError(reply.failure, docsUrlFor(c.req.url, c.env.DOCS_URL));
-  return c.json(reply.cart, 200);
+  // The object's JSON text as is, with the contract's JSON Content-Type.
+  return c.body(reply.cartJson, 200, { "Content-Type": JSON_CONTENT_TYPE });
 }
 
 /** The Idempotency-Key of a write, if sent, with the fingerprint of the request it belongs to. */

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { CartSchema } from "../../src/cart/api.ts";
 import { fromMinor } from "../../src/money.ts";
 import { call, cartCall, cartFrom, issueToken, seedVariants, type SeedVariants } from "../helpers/cart.ts";
 
@@ -55,6 +56,18 @@ describe("POST /cart/lines", () => {
     expect(cart.lines[0]!.id).toMatch(/^cl_/);
     expect(cart.total_quantity).toBe(3);
     expect(cart.subtotal).toEqual(fromMinor(variant.price_minor * 3));
+  });
+
+  it("answers the cart as application/json, fields in the contract's order", async () => {
+    const { token } = await issueToken();
+    const res = await add(token, { variant_id: seed.available[0]!.id, quantity: 1 });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    const text = await res.text();
+    const cart = JSON.parse(text) as Record<string, unknown> & { lines: Record<string, unknown>[] };
+    expect(Object.keys(cart)).toEqual(["object", "id", "lines", "total_quantity", "subtotal", "created_at", "updated_at", "expires_at"]);
+    expect(Object.keys(cart.lines[0]!)).toEqual(["object", "id", "variant_id", "handle", "title", "variant_title", "quantity", "unit_price", "line_total", "available"]);
+    expect(text).toBe(JSON.stringify(CartSchema.parse(cart)));
   });
 
   it("merges adds of the same variant, whether given as digits or as a gid", async () => {

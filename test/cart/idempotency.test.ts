@@ -141,6 +141,24 @@ describe("Idempotency-Key on cart writes", () => {
     expect(await quantityOf(issued.token, variant.id)).toBe(3);
   });
 
+  it("replays a reply recorded before the cart crossed RPC as JSON text, byte for byte", async () => {
+    const issued = await issueToken();
+    const variant = seed.available[0]!;
+    const body = { variant_id: variant.id, quantity: 1 };
+    const first = await addWithKey(issued.token, "legacy", body);
+    const cart = CartSchema.parse(await first.json());
+    await runInDurableObject(cartFor(env, issued.holder), (_instance: Cart, state) => {
+      // The stored form of an earlier release: the Cart object itself under `cart`.
+      state.storage.sql.exec("UPDATE idempotency_keys SET reply = ? WHERE key = ?", JSON.stringify({ ok: true, cart, replayed: false }), "legacy");
+    });
+    const replay = await addWithKey(issued.token, "legacy", body);
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(await replay.text()).toBe(JSON.stringify(cart));
+    expect(await quantityOf(issued.token, variant.id)).toBe(1);
+  });
+
   it("rejects an Idempotency-Key longer than 255 characters with 400", async () => {
     const { token } = await issueToken();
     const res = await addWithKey(token, "k".repeat(256), { variant_id: seed.available[0]!.id, quantity: 1 });
