@@ -1,4 +1,4 @@
-import { type BrowseTable, browseTable, optionFacet, singleFilterScope } from "./browse-layout.ts";
+import { BLOCK, type BrowseTable, browseTable, optionFacet, popcountSql, singleFilterScope } from "./browse-layout.ts";
 import { valueKey } from "./browse-text.ts";
 import { type Facet, facetsBody, facetValues, MAX_FACET_VALUES, priceFacet } from "./browse-facets.ts";
 import { type BrowseFilters, type BrowsePageQuery, hasFilters, type Sort, VALUE_FILTERS, type ValueFilter } from "./browse-query.ts";
@@ -22,6 +22,10 @@ import { listBody } from "./pages.ts";
  *   value, one statement returning at most two rows (answers counted at publish).
  * Only counting (count, facet counts, relevance, sorting the matches) visits every match; a page
  * read in a sort's own order without filters visits limit + 2 rows through that sort's index.
+ * A first page on the catalog under value filters only (vendor, product_type, tag, option.*,
+ * available) visits no match at all to count: it ANDs the filters' bitmaps (`b`, one 62-bit
+ * word per block of 62 products: at most 1,613 words per filter at 100,000 products) and walks
+ * the sort's index for the page (bitmapPage).
  */
 
 /** Where a browse reads: the whole catalog, or one collection's products in its order. */
@@ -114,6 +118,49 @@ class BrowseSql {
       : `${column} IN (SELECT id FROM ${d} WHERE f = ${this.params.add(facet)} AND k IN (${this.params.list(keys)}))`;
   }
 
+  /**
+   * Whether every active filter is a value filter (vendor, product_type, tag, option.*,
+   * available) on the catalog: then the matches are the AND of the values' bitmaps (`b`).
+   */
+  get bitmapOnly(): boolean {
+    const f = this.filters;
+    return this.scope.collection === undefined && f.words.length === 0 && f.price_min === undefined && f.price_max === undefined && hasFilters(f);
+  }
+
+  /**
+   * The matches of the value filters as words: rows (blk, w) of the blocks holding at least one
+   * match, `w` the AND over filters of each filter's bitmap (the OR of its values' bitmaps).
+   * Vendor, product type and availability have one value per product, so their values' words
+   * never share a bit and add up to their OR; tags and options OR their words explicitly.
+   */
+  matchWords(): string {
+    const f = this.filters;
+    const b = this.t("b");
+    const id = (facet: string, key: string) => `(SELECT id FROM ${this.t("d")} WHERE f = ${this.params.add(facet)} AND k = ${this.params.add(key)})`;
+    const sources: string[] = [];
+    const conditions: string[] = [];
+    const add = (facet: string, keys: readonly string[], disjoint: boolean) => {
+      const alias = `b${sources.length}`;
+      if (keys.length === 1) {
+        sources.push(`${b} ${alias}`);
+        conditions.push(`${alias}.vid = ${id(facet, keys[0] ?? "")}`);
+      } else if (disjoint) sources.push(`(SELECT blk, sum(bits) AS bits FROM ${b} WHERE ${this.valueIds(facet, keys)} GROUP BY blk) ${alias}`);
+      else {
+        const joins = keys.map((key, i) => `LEFT JOIN ${b} x${i} ON x${i}.vid = ${id(facet, key)} AND x${i}.blk = u.blk`).join(" ");
+        const or = keys.map((_, i) => `coalesce(x${i}.bits, 0)`).join(" | ");
+        sources.push(`(SELECT u.blk AS blk, ${or} AS bits FROM (SELECT DISTINCT blk FROM ${b} WHERE ${this.valueIds(facet, keys)}) u ${joins}) ${alias}`);
+      }
+    };
+    if (f.available !== undefined) add("available", [String(f.available)], true);
+    if (f.vendor) add("vendor", f.vendor, true);
+    if (f.product_type) add("product_type", f.product_type, true);
+    if (f.tag) add("tag", f.tag, false);
+    for (const [name, keys] of f.options) add(optionFacet(name), keys, false);
+    const from = sources.map((source, i) => (i === 0 ? source : `JOIN ${source} ON b${i}.blk = b0.blk`)).join(" ");
+    const w = sources.map((_, i) => `b${i}.bits`).join(" & ");
+    return `SELECT b0.blk AS blk, ${w} AS w FROM ${from} WHERE ${[...conditions, `${w} <> 0`].join(" AND ")}`;
+  }
+
   /** How many of the q words the title holds (the last as a prefix): relevance, higher first. */
   relevance(one: boolean): string {
     const s = this.t("s");
@@ -144,6 +191,39 @@ function sortKey(sql: BrowseSql, sort: Sort, one: boolean): { key: string | null
     case "newest":
       return { key: "p.created", desc: true };
   }
+}
+
+/**
+ * A first page on the catalog under value filters only, from their bitmaps (matchWords): the
+ * count is the popcount of the ANDed words (a few thousand words at 100,000 products, whatever
+ * the filters match), and the page walks the sort's index, testing each product with one lookup
+ * of its word, until it has `take` matches. The walk is capped at 16 times the products a page
+ * should need at the matches' density (none when the matches are fewer than the page or below
+ * 1/32 of the catalog); when the cap leaves the page short, the page is instead sorted out of
+ * every match, enumerated from the words. First row: the count.
+ */
+function bitmapPage(sql: BrowseSql, products: number, key: string | null, keyDir: string, take: string, takeCount: number): string {
+  const p = sql.t("p");
+  const n = sql.params.add(products);
+  const order = `${key ? `${key} ${keyDir}, ` : ""}p.id`;
+  const cap = `(SELECT CASE WHEN n < ${take} OR n * n < 4 * ${take} * ${n} THEN 0 ELSE CAST(8 * ${take} * ${n} / n + 100 AS INTEGER) END FROM n)`;
+  const walk = `SELECT id, k FROM (SELECT p.id AS id, ${key ?? "0"} AS k FROM ${p} p ORDER BY ${order} LIMIT ${cap}) q WHERE ((SELECT w FROM m WHERE blk = q.id / ${BLOCK}) >> (q.id % ${BLOCK})) & 1 ORDER BY k ${keyDir}, id LIMIT ${take}`;
+  // The guard row comes first (CROSS JOIN keeps the order), so a page the walk found costs nothing here.
+  const short = `(SELECT 1 WHERE (SELECT count(*) FROM walk) < ${takeCount}) g`;
+  // Bits are found a byte at a time: 8 tests per word, then 8 per byte that is not 0.
+  const bits = `SELECT m.blk * ${BLOCK} + y.i + z.i AS id FROM ${short} CROSS JOIN m CROSS JOIN byte y CROSS JOIN bit z WHERE (m.w >> y.i) & 255 AND (m.w >> (y.i + z.i)) & 1`;
+  const all = `SELECT p.id AS id, ${key ?? "0"} AS k FROM (${bits}) e CROSS JOIN ${p} p ON p.id = e.id ORDER BY k ${keyDir}, p.id LIMIT ${take}`;
+  const pg = `SELECT id, k FROM walk WHERE (SELECT count(*) FROM walk) >= ${takeCount} UNION ALL SELECT * FROM (${all})`;
+  const ctes = [
+    `byte(i) AS (VALUES (0), (8), (16), (24), (32), (40), (48), (56))`,
+    `bit(i) AS (VALUES (0), (1), (2), (3), (4), (5), (6), (7))`,
+    `m AS MATERIALIZED (${sql.matchWords()})`,
+    `n AS MATERIALIZED (SELECT coalesce(sum(${popcountSql("w")}), 0) AS n FROM m)`,
+    `walk AS MATERIALIZED (${walk})`,
+    `pg AS MATERIALIZED (${pg})`,
+  ];
+  const columns = "p.handle AS handle, i.item AS item, p.avail AS avail, i.img AS img";
+  return `WITH ${ctes.join(", ")} SELECT NULL AS handle, NULL AS item, NULL AS avail, NULL AS img, (SELECT n FROM n) AS n UNION ALL SELECT * FROM (SELECT ${columns}, NULL FROM pg CROSS JOIN ${p} p ON p.id = pg.id CROSS JOIN ${sql.t("i")} i ON i.id = p.id ORDER BY pg.k ${keyDir}, pg.id)`;
 }
 
 interface PageRow {
@@ -235,7 +315,9 @@ export async function browsePage(store: BrowseStore, meta: VersionMeta, scope: S
   const columns = "p.handle AS handle, i.item AS item, p.avail AS avail, i.img AS img";
   const items = `JOIN ${sql.t("i")} i ON i.id = p.id`;
   const take = sql.params.add(q.limit + (cursor === undefined ? 1 : 2));
-  if (filtered) {
+  if (sql.bitmapOnly && cursor === undefined) {
+    statements.push(statement(sql, bitmapPage(sql, meta.products, key, keyDir, take, q.limit + 1)));
+  } else if (filtered) {
     // The matches are found once, as narrow rows (id, sort key, rank), for both the count and
     // the page: sorting them costs what the matches do, and only the page's rows are then read
     // whole (their item JSON). The first row carries the count; the page follows in order.
