@@ -128,6 +128,17 @@ class BrowseSql {
   }
 
   /**
+   * Whether the query is q alone on the catalog, ordered by catalog order or (one word) by
+   * relevance: then full-text results, which come in rowid (catalog) order, are the page.
+   */
+  searchOnly(sort: Sort): boolean {
+    const f = this.filters;
+    const words = f.words.length;
+    if (this.scope.collection !== undefined || words === 0 || !(sort === "catalog" || (sort === "relevance" && words === 1))) return false;
+    return f.available === undefined && f.price_min === undefined && f.price_max === undefined && f.options.length === 0 && VALUE_FILTERS.every((name) => f[name] === undefined);
+  }
+
+  /**
    * The matches of the value filters as words: rows (blk, w) of the blocks holding at least one
    * match, `w` the AND over filters of each filter's bitmap (the OR of its values' bitmaps).
    * Vendor, product type and availability have one value per product, so their values' words
@@ -191,6 +202,23 @@ function sortKey(sql: BrowseSql, sort: Sort, one: boolean): { key: string | null
     case "newest":
       return { key: "p.created", desc: true };
   }
+}
+
+/**
+ * A first page of q alone on the catalog (searchOnly): full-text matches come in rowid order, so
+ * the page is the first `take` of them, and under relevance (one word: a title match ranks
+ * above any other) the title's matches in order, then the others (`NOT` the title's); the
+ * compound stops reading at `take` rows. The count is the full-text query's. First row: the count.
+ */
+function searchPage(sql: BrowseSql, sort: Sort, take: string): string {
+  const s = sql.t("s");
+  const all = sql.params.add(matchText(sql.filters.words));
+  const streams =
+    sort === "relevance"
+      ? [`t : ${matchText(sql.filters.words)}`, `${matchText(sql.filters.words)} NOT t : ${matchText(sql.filters.words)}`].map((text, k) => `SELECT rowid AS id, ${k} AS k FROM ${s} WHERE ${s} MATCH ${sql.params.add(text)}`)
+      : [`SELECT rowid AS id, 0 AS k FROM ${s} WHERE ${s} MATCH ${all}`];
+  const columns = "p.handle AS handle, i.item AS item, p.avail AS avail, i.img AS img";
+  return `WITH pg AS MATERIALIZED (${streams.join(" UNION ALL ")} LIMIT ${take}) SELECT NULL AS handle, NULL AS item, NULL AS avail, NULL AS img, (SELECT count(*) FROM ${s} WHERE ${s} MATCH ${all}) AS n UNION ALL SELECT * FROM (SELECT ${columns}, NULL FROM pg CROSS JOIN ${sql.t("p")} p ON p.id = pg.id CROSS JOIN ${sql.t("i")} i ON i.id = p.id ORDER BY pg.k, pg.id)`;
 }
 
 /**
@@ -315,7 +343,9 @@ export async function browsePage(store: BrowseStore, meta: VersionMeta, scope: S
   const columns = "p.handle AS handle, i.item AS item, p.avail AS avail, i.img AS img";
   const items = `JOIN ${sql.t("i")} i ON i.id = p.id`;
   const take = sql.params.add(q.limit + (cursor === undefined ? 1 : 2));
-  if (sql.bitmapOnly && cursor === undefined) {
+  if (sql.searchOnly(q.sort) && cursor === undefined) {
+    statements.push(statement(sql, searchPage(sql, q.sort, take)));
+  } else if (sql.bitmapOnly && cursor === undefined) {
     statements.push(statement(sql, bitmapPage(sql, meta.products, key, keyDir, take, q.limit + 1)));
   } else if (filtered) {
     // The matches are found once, as narrow rows (id, sort key, rank), for both the count and
