@@ -170,6 +170,8 @@ export class Cart extends DurableObject<Env> {
 
   /** Expiry: 30 days after the last write the lines and the cart go. Early wake-ups re-arm. */
   override async alarm(): Promise<void> {
+    // Read the rows afresh: the alarm is rare, and it decides whether to delete them.
+    this.#rows.reload();
     const now = Date.now();
     const times = this.#rows.times();
     if (times && times.expires_at > now) {

@@ -6,20 +6,43 @@ import type { CartTimes, LineRow } from "./view.ts";
  * The cart's SQLite rows (`cart`, `cart_lines`) behind named operations, every value bound as
  * `?`. Synchronous on purpose: the Durable Object calls these after its last await, so a read
  * and the write that depends on it can never interleave with another request.
+ *
+ * The rows are also kept in memory: read from SQLite once per instance, then changed together
+ * with every write below (after the statement succeeded), so reads cost no SQL and a write only
+ * its own statement. This is sound because the object is the only writer of its storage, one
+ * request at a time; if a write failed to commit, the runtime resets the object and this copy
+ * goes with it. Whatever edits storage behind the object's back (an alarm after a restart,
+ * a test) calls `reload()`.
  */
 export class CartRows {
   readonly #sql: SqlStorage;
+  /** The rows as stored: undefined until first read; lines in `position` order. */
+  #kept: { times: CartTimes | undefined; lines: LineRow[] } | undefined;
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
   }
 
+  #rows(): { times: CartTimes | undefined; lines: LineRow[] } {
+    this.#kept ??= {
+      times: this.#sql.exec<CartTimes & Record<string, number>>("SELECT created_at, updated_at, expires_at FROM cart").toArray()[0],
+      lines: this.#sql.exec<LineRow>("SELECT * FROM cart_lines ORDER BY position").toArray(),
+    };
+    return this.#kept;
+  }
+
+  /** Forgets the rows kept in memory; the next call reads them from SQLite again. */
+  reload(): void {
+    this.#kept = undefined;
+  }
+
   times(): CartTimes | undefined {
-    return this.#sql.exec<CartTimes & Record<string, number>>("SELECT created_at, updated_at, expires_at FROM cart").toArray()[0];
+    return this.#rows().times;
   }
 
   /** Creates the cart row if needed and moves `updated_at` / `expires_at`. */
   touch(now: number, expiresAt: number): void {
+    const rows = this.#rows();
     this.#sql.exec(
       `INSERT INTO cart (singleton, created_at, updated_at, expires_at) VALUES (1, ?, ?, ?)
        ON CONFLICT (singleton) DO UPDATE SET updated_at = excluded.updated_at, expires_at = excluded.expires_at`,
@@ -27,47 +50,73 @@ export class CartRows {
       now,
       expiresAt,
     );
+    rows.times = { created_at: rows.times?.created_at ?? now, updated_at: now, expires_at: expiresAt };
   }
 
   /** Deletes the cart and its lines (expiry). */
   deleteCart(): void {
+    const rows = this.#rows();
     this.#sql.exec("DELETE FROM cart_lines");
     this.#sql.exec("DELETE FROM cart");
+    rows.lines = [];
+    rows.times = undefined;
   }
 
-  lines(): LineRow[] {
-    return this.#sql.exec<LineRow>("SELECT * FROM cart_lines ORDER BY position").toArray();
+  lines(): readonly LineRow[] {
+    return this.#rows().lines;
   }
 
   line(lineId: string): LineRow | undefined {
-    return this.#sql.exec<LineRow>("SELECT * FROM cart_lines WHERE id = ?", lineId).toArray()[0];
+    return this.#rows().lines.find((l) => l.id === lineId);
   }
 
   lineForVariant(variantId: string): LineRow | undefined {
-    return this.#sql.exec<LineRow>("SELECT * FROM cart_lines WHERE variant_id = ?", variantId).toArray()[0];
+    return this.#rows().lines.find((l) => l.variant_id === variantId);
   }
 
   lineCount(): number {
-    return this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM cart_lines").one().n;
+    return this.#rows().lines.length;
+  }
+
+  /** Replaces the kept line `lineId` by `change` applied to it. */
+  #changeLine(lineId: string, change: (line: LineRow) => LineRow): void {
+    const lines = this.#rows().lines;
+    const at = lines.findIndex((l) => l.id === lineId);
+    if (at >= 0) lines[at] = change(lines[at]!);
   }
 
   /** Appends a line for `variant`, priced under `version`. */
   insertLine(variant: VariantRecord, version: string, quantity: number): void {
-    const position = this.#sql.exec<{ p: number }>("SELECT COALESCE(MAX(position), 0) + 1 AS p FROM cart_lines").one().p;
+    const lines = this.#rows().lines;
+    const line: LineRow = {
+      id: `cl_${randomBase62(20)}`,
+      variant_id: variant.id,
+      position: (lines.at(-1)?.position ?? 0) + 1,
+      quantity,
+      handle: variant.product_handle,
+      title: variant.product_title,
+      variant_title: variant.title,
+      unit_price_minor: variant.price_minor,
+      currency: variant.currency,
+      available: 1,
+      catalog_version: version,
+    };
     this.#sql.exec(
       `INSERT INTO cart_lines (id, variant_id, position, quantity, handle, title, variant_title, unit_price_minor,
-         currency, available, catalog_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
-      `cl_${randomBase62(20)}`,
-      variant.id,
-      position,
-      quantity,
-      variant.product_handle,
-      variant.product_title,
-      variant.title,
-      variant.price_minor,
-      variant.currency,
-      version,
+         currency, available, catalog_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      line.id,
+      line.variant_id,
+      line.position,
+      line.quantity,
+      line.handle,
+      line.title,
+      line.variant_title,
+      line.unit_price_minor,
+      line.currency,
+      line.available,
+      line.catalog_version,
     );
+    lines.push(line);
   }
 
   /** Sets a line's quantity and refreshes its price and labels from `variant`. */
@@ -84,26 +133,31 @@ export class CartRows {
       version,
       lineId,
     );
+    this.#changeLine(lineId, (line) => ({ ...line, ...priced(variant, version), available: 1, quantity }));
   }
 
   setQuantity(lineId: string, quantity: number): void {
     this.#sql.exec("UPDATE cart_lines SET quantity = ? WHERE id = ?", quantity, lineId);
+    this.#changeLine(lineId, (line) => ({ ...line, quantity }));
   }
 
   removeLine(lineId: string): void {
+    const rows = this.#rows();
     this.#sql.exec("DELETE FROM cart_lines WHERE id = ?", lineId);
+    rows.lines = rows.lines.filter((l) => l.id !== lineId);
   }
 
   removeAllLines(): void {
+    const rows = this.#rows();
     this.#sql.exec("DELETE FROM cart_lines");
+    rows.lines = [];
   }
 
   /** Variant ids of lines priced under another catalog version than `version`. */
   stalePricing(version: string): string[] {
-    return this.#sql
-      .exec<{ variant_id: string }>("SELECT variant_id FROM cart_lines WHERE catalog_version != ?", version)
-      .toArray()
-      .map((row) => row.variant_id);
+    return this.#rows()
+      .lines.filter((l) => l.catalog_version !== version)
+      .map((l) => l.variant_id);
   }
 
   /**
@@ -135,6 +189,26 @@ export class CartRows {
           version,
         );
       }
+      const line = this.lineForVariant(variantId);
+      if (line && line.catalog_version !== version) {
+        this.#changeLine(line.id, (l) => (variant ? { ...l, ...priced(variant, version) } : { ...l, available: 0, catalog_version: version }));
+      }
     }
   }
+}
+
+/** A line's price and labels from `variant`, priced under `version`. */
+function priced(
+  variant: VariantRecord,
+  version: string,
+): Pick<LineRow, "handle" | "title" | "variant_title" | "unit_price_minor" | "currency" | "available" | "catalog_version"> {
+  return {
+    handle: variant.product_handle,
+    title: variant.product_title,
+    variant_title: variant.title,
+    unit_price_minor: variant.price_minor,
+    currency: variant.currency,
+    available: variant.available ? 1 : 0,
+    catalog_version: version,
+  };
 }

@@ -5,16 +5,28 @@
  */
 export class Revocations {
   readonly #sql: SqlStorage;
+  /**
+   * The table's ids, read once per instance: every cart request asks, and only `add` (this
+   * object, the one writer) changes the table, so the set is the table without an SQL read.
+   */
+  #ids: Set<string> | undefined;
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
   }
 
+  #revoked(): Set<string> {
+    this.#ids ??= new Set(this.#sql.exec<{ token_id: string }>("SELECT token_id FROM revoked_tokens").toArray().map((r) => r.token_id));
+    return this.#ids;
+  }
+
   has(tokenId: string): boolean {
-    return this.#sql.exec("SELECT 1 FROM revoked_tokens WHERE token_id = ?", tokenId).toArray().length > 0;
+    return this.#revoked().has(tokenId);
   }
 
   add(tokenId: string, now: number): void {
+    const ids = this.#revoked();
     this.#sql.exec("INSERT OR IGNORE INTO revoked_tokens (token_id, revoked_at) VALUES (?, ?)", tokenId, now);
+    ids.add(tokenId);
   }
 }

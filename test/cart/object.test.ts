@@ -5,7 +5,7 @@ import { CartSchema, MAX_LINES } from "../../src/cart/api.ts";
 import { cartFor } from "../../src/cart/cart-client.ts";
 import type { Cart } from "../../src/cart/cart-object.ts";
 import { MIGRATIONS, migrate } from "../../src/cart/migrations.ts";
-import { addLine, issueToken, operator, readCart, seedVariants, type SeedVariants } from "../helpers/cart.ts";
+import { addLine, cartCall, issueToken, operator, readCart, seedVariants, type SeedVariants } from "../helpers/cart.ts";
 
 let seed: SeedVariants;
 beforeAll(async () => {
@@ -13,11 +13,16 @@ beforeAll(async () => {
 });
 
 
-/** Moves the cart's expiry into the past, as if 30 days had gone by since the last write. */
+/**
+ * Moves the cart's expiry into the past, as if 30 days had gone by since the last write. The
+ * object keeps its rows in memory and is their only writer, so an edit behind its back needs a
+ * new instance to be seen (as after 30 days without a request).
+ */
 async function ageCart(stub: DurableObjectStub<Cart>): Promise<void> {
   await runInDurableObject(stub, (_instance: Cart, state) => {
     state.storage.sql.exec("UPDATE cart SET expires_at = ?", Date.now() - 1);
   });
+  await evictDurableObject(stub);
 }
 
 describe("cart storage", () => {
@@ -54,6 +59,29 @@ describe("cart storage", () => {
     ]);
   });
 
+  it("answers from memory exactly what it stored: the same cart from a new instance after every kind of write", async () => {
+    const issued = await issueToken();
+    const stub = cartFor(env, issued.holder);
+    const [a, b, c] = [seed.available[0]!, seed.available[1]!, seed.available[2]!];
+    const same = async (res: Response) => {
+      expect(res.status).toBe(200);
+      const kept = await res.text();
+      await evictDurableObject(stub);
+      expect(await (await cartCall(issued.token, "/cart")).text()).toBe(kept);
+      return CartSchema.parse(JSON.parse(kept));
+    };
+    await same(await addLine(issued.token, a.id, 2));
+    await same(await addLine(issued.token, b.id, 1));
+    await same(await addLine(issued.token, a.id, 3));
+    const lines = (await same(await addLine(issued.token, c.id, 4))).lines;
+    await same(await cartCall(issued.token, `/cart/lines/${lines[1]!.id}`, { method: "PATCH", body: { quantity: 7 } }));
+    await same(await cartCall(issued.token, `/cart/lines/${lines[0]!.id}`, { method: "DELETE" }));
+    const afterClear = await same(await cartCall(issued.token, "/cart", { method: "DELETE" }));
+    expect(afterClear.lines).toEqual([]);
+    const last = await same(await addLine(issued.token, b.id, 1));
+    expect(last.lines.map((l) => [l.variant_id, l.quantity])).toEqual([[b.id, 1]]);
+  });
+
   it("keeps a revocation when the object is evicted", async () => {
     const issued = await issueToken();
     await operator(`/tokens/${issued.id}/revoke`, { method: "POST" });
@@ -79,6 +107,7 @@ describe("cart storage", () => {
         );
       }
     });
+    await evictDurableObject(stub);
     expect((await readCart(issued.token)).lines).toHaveLength(MAX_LINES);
     const res = await addLine(issued.token, seed.available[1]!.id, 1);
     expect(res.status).toBe(400);

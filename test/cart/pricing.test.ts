@@ -1,4 +1,6 @@
+import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { cartFor } from "../../src/cart/cart-client.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { publishCatalog } from "../../src/publish/publish.ts";
 import { fromMinor, toMinor } from "../../src/money.ts";
@@ -27,7 +29,7 @@ function sourceVariant(catalog: SourceCatalog, id: string) {
 
 describe("re-pricing after a catalog publish", () => {
   it("re-prices lines, keeps a variant gone sold out with available false, and leaves it out of the subtotal", async () => {
-    const { token } = await issueToken();
+    const { token, holder } = await issueToken();
     const products = seedCatalog().products.filter((p) => p.available && p.variants.filter((v) => v.available).length >= 2);
     const repriced = seed.available.find((v) => v.product_handle === products[0]!.handle)!;
     const goingSoldOut = seed.available.find((v) => v.product_handle === products[1]!.handle)!;
@@ -67,6 +69,11 @@ describe("re-pricing after a catalog publish", () => {
     const restored = await cartFrom(await cartCall(token, "/cart"));
     expect(restored.lines.every((l) => l.available)).toBe(true);
     expect(restored.lines.find((l) => l.variant_id === repriced.id)?.unit_price).toEqual(fromMinor(repriced.price_minor));
+
+    // The lines the object keeps in memory are the ones it stored: a new instance reads the same cart.
+    const kept = await (await cartCall(token, "/cart")).text();
+    await evictDurableObject(cartFor(env, holder));
+    expect(await (await cartCall(token, "/cart")).text()).toBe(kept);
   });
 
   it("re-prices on a write as well as on a read", async () => {
