@@ -279,8 +279,9 @@ export class BrowseStore {
       const results = await this.db.batch(statements.map((s) => this.db.prepare(s.sql).bind(...s.params)));
       return results.map((r) => r.results as Record<string, unknown>[]);
     } catch (error) {
-      // A version published without its index (or whose index was dropped under the reader).
-      if (error instanceof Error && /no such table/.test(error.message)) {
+      // A version published without its index (or whose index was dropped under the reader, or
+      // written in an older layout: text keys in `v`, no bitmaps).
+      if (error instanceof Error && /no such (table|column)/.test(error.message)) {
         throw new CatalogError("catalog_unavailable", "This catalog version has no browse index: publish the catalog again.");
       }
       throw error;
