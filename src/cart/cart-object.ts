@@ -7,7 +7,7 @@ import { IdempotencyLedger } from "./idempotency.ts";
 import { migrate } from "./migrations.ts";
 import { Revocations } from "./revocations.ts";
 import type { CartFailure, CartJson, CartReply, IdempotencyClaim } from "./failure.ts";
-import { buildCart } from "./view.ts";
+import { cartJson } from "./view.ts";
 
 /** A cart expires this long after its last write. */
 export const CART_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -278,6 +278,6 @@ export class Cart extends DurableObject<Env> {
   #view(): CartJson {
     const now = Date.now();
     const times = this.#rows.times() ?? { created_at: now, updated_at: now, expires_at: now + CART_TTL_MS };
-    return JSON.stringify(buildCart(`cart_${this.ctx.id.toString().slice(0, 24)}`, times, this.#rows.lines()));
+    return cartJson(`cart_${this.ctx.id.toString().slice(0, 24)}`, times, this.#rows.lines());
   }
 }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CartSchema, MAX_LINE_QUANTITY, type Cart } from "../../src/cart/api.ts";
+import { buildCart, cartJson } from "../../src/cart/view.ts";
 import { fromMinor } from "../../src/money.ts";
 import { cartCall, issueToken, seedVariants, type SeedVariants } from "../helpers/cart.ts";
 
@@ -77,6 +78,41 @@ describe("the cart against a model", () => {
         expect(cart.total_quantity).toBe(model.reduce((sum, l) => sum + l.quantity, 0));
       }),
       { numRuns: 25 },
+    );
+  });
+});
+
+describe("the cart's JSON text", () => {
+  const rowArb = (i: number) =>
+    fc.record({
+      id: fc.constant(`cl_${i}`),
+      variant_id: fc.stringMatching(/^\d{1,20}$/),
+      position: fc.constant(i + 1),
+      quantity: fc.integer({ min: 1, max: MAX_LINE_QUANTITY }),
+      handle: fc.string(),
+      title: fc.string({ unit: "binary" }),
+      variant_title: fc.string({ unit: "grapheme" }),
+      unit_price_minor: fc.integer({ min: 0, max: 10_000_000 }),
+      currency: fc.constant("USD"),
+      available: fc.constantFrom(0, 1),
+      catalog_version: fc.constant("v1"),
+    });
+
+  it("is JSON.stringify of the Cart byte for byte, however often rows are rendered and whichever is replaced", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 12 }).chain((n) => fc.tuple(fc.tuple(...Array.from({ length: n }, (_, i) => rowArb(i))), rowArb(0), fc.nat(11))),
+        fc.record({ created_at: fc.nat(4e12), updated_at: fc.nat(4e12), expires_at: fc.nat(4e12) }),
+        ([rows, replacement, at], times) => {
+          const id = "cart_0123456789abcdef01234567";
+          expect(cartJson(id, times, rows)).toBe(JSON.stringify(buildCart(id, times, rows)));
+          // Again from the rendered lines kept for these rows, then with one row replaced.
+          expect(cartJson(id, times, rows)).toBe(JSON.stringify(buildCart(id, times, rows)));
+          const changed = rows.map((r, i) => (i === at % Math.max(rows.length, 1) ? { ...replacement, id: r.id, position: r.position } : r));
+          expect(cartJson(id, times, changed)).toBe(JSON.stringify(buildCart(id, times, changed)));
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });
