@@ -4,7 +4,7 @@ import { CatalogError } from "../catalog/errors.ts";
 import { MAX_LINE_QUANTITY, MAX_LINES } from "./api.ts";
 import { CartRows } from "./cart-rows.ts";
 import { IdempotencyLedger } from "./idempotency.ts";
-import { migrate } from "./migrations.ts";
+import { migrateFrom } from "./migrations.ts";
 import { Revocations } from "./revocations.ts";
 import type { CartFailure, CartJson, CartReply, IdempotencyClaim } from "./failure.ts";
 import { cartJson } from "./view.ts";
@@ -87,7 +87,11 @@ export class Cart extends DurableObject<Env> {
     this.#ledger = new IdempotencyLedger(sql);
     this.#catalog = new CatalogStore(env.CATALOG, { pointerTtlMs: pointerTtlMs(env.CATALOG_POINTER_TTL_MS) });
     void ctx.blockConcurrencyWhile(async () => {
-      migrate(sql);
+      // A new cart's tables were just created: nothing to read back.
+      if (migrateFrom(sql) === 0) {
+        this.#rows.startEmpty();
+        this.#revocations.startEmpty();
+      }
     });
   }
 

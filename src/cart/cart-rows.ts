@@ -31,6 +31,11 @@ export class CartRows {
     return this.#kept;
   }
 
+  /** A new database: no cart row and no lines, known without reading them. */
+  startEmpty(): void {
+    this.#kept = { times: undefined, lines: [] };
+  }
+
   /** Forgets the rows kept in memory; the next call reads them from SQLite again. */
   reload(): void {
     this.#kept = undefined;

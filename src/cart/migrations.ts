@@ -36,16 +36,26 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
   ],
 ];
 
-/** Brings `sql` up to the newest schema. Runs inside `blockConcurrencyWhile` in the constructor. */
+/** Brings `sql` up to the newest schema and returns its version. */
 export function migrate(sql: SqlStorage): number {
+  migrateFrom(sql);
+  return MIGRATIONS.length;
+}
+
+/**
+ * Brings `sql` up to the newest schema and returns the version it found: 0 for a new database,
+ * whose tables are then known to be empty. Runs inside `blockConcurrencyWhile` in the constructor.
+ */
+export function migrateFrom(sql: SqlStorage): number {
   sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
   const row = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0];
-  let version = row?.version ?? 0;
+  const found = row?.version ?? 0;
+  let version = found;
   if (!row) sql.exec("INSERT INTO schema_version (version) VALUES (0)");
   while (version < MIGRATIONS.length) {
     for (const statement of MIGRATIONS[version] ?? []) sql.exec(statement);
     version += 1;
     sql.exec("UPDATE schema_version SET version = ?", version);
   }
-  return version;
+  return found;
 }

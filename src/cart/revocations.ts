@@ -20,6 +20,11 @@ export class Revocations {
     return this.#ids;
   }
 
+  /** A new database: no revoked ids, known without reading the table. */
+  startEmpty(): void {
+    this.#ids = new Set();
+  }
+
   has(tokenId: string): boolean {
     return this.#revoked().has(tokenId);
   }

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CartSchema, MAX_LINES } from "../../src/cart/api.ts";
 import { cartFor } from "../../src/cart/cart-client.ts";
 import type { Cart } from "../../src/cart/cart-object.ts";
-import { MIGRATIONS, migrate } from "../../src/cart/migrations.ts";
+import { MIGRATIONS, migrate, migrateFrom } from "../../src/cart/migrations.ts";
 import { addLine, cartCall, issueToken, operator, readCart, seedVariants, type SeedVariants } from "../helpers/cart.ts";
 
 let seed: SeedVariants;
@@ -34,6 +34,8 @@ describe("cart storage", () => {
       const version = state.storage.sql.exec<{ version: number }>("SELECT version FROM schema_version").one().version;
       expect(version).toBe(MIGRATIONS.length);
       expect(migrate(state.storage.sql)).toBe(MIGRATIONS.length);
+      // An existing database reports its version, so the object reads its rows (0: a new one, known empty).
+      expect(migrateFrom(state.storage.sql)).toBe(MIGRATIONS.length);
       const tables = state.storage.sql
         .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         .toArray()
