@@ -6,7 +6,6 @@ import {
   CONTENT_PER_SHARD,
   CONTENT_SHARD_BYTES,
   chunkCount,
-  type ImageRecord,
   keys,
   PRODUCTS_PER_SHARD,
   type ProductRecord,
@@ -88,7 +87,8 @@ function storedVariant(v: SourceVariant, names: readonly string[]): StoredProduc
   return [v.id, names.map((n) => v.options[n] ?? ""), price, v.available, ...extra] as StoredProductVariant;
 }
 
-function productRecords(catalog: SourceCatalog): ProductRecord[] {
+/** Each product's rank in each collection that holds it: handle -> collection handle -> rank. */
+function collectionRanks(catalog: SourceCatalog): Map<string, Record<string, number>> {
   const ranks = new Map<string, Record<string, number>>();
   for (const collection of catalog.collections) {
     collection.products.forEach((handle, rank) => {
@@ -97,7 +97,7 @@ function productRecords(catalog: SourceCatalog): ProductRecord[] {
       ranks.set(handle, entry);
     });
   }
-  return catalog.products.map((p, pos) => productRecord(p, pos, ranks.get(p.handle)));
+  return ranks;
 }
 
 /** A product's record as its shard stores it; `ranks` maps a collection handle to its position there. */
@@ -118,19 +118,36 @@ export function productRecord(p: SourceProduct, pos: number, ranks: Record<strin
   };
 }
 
-/** Overlapping windows of CHUNK_SPAN lines every CHUNK_STEP positions; at least one chunk. */
-function* chunksOf(lines: readonly string[]): Generator<[chunk: number, text: string]> {
-  const total = chunkCount(lines.length);
-  for (let k = 0; k < total; k++) yield [k, lines.slice(k * CHUNK_STEP, k * CHUNK_STEP + CHUNK_SPAN).join("\n")];
+/**
+ * Overlapping windows of CHUNK_SPAN lines every CHUNK_STEP positions (at least one chunk) over
+ * `count` lines made on demand by `lineAt`: only the lines of the windows being joined are held,
+ * not every line of the list, and each line is made once.
+ */
+function* chunksOf(count: number, lineAt: (index: number) => string): Generator<[chunk: number, text: string]> {
+  const blocks = new Map<number, string[]>();
+  const block = (b: number): string[] => {
+    let lines = blocks.get(b);
+    if (!lines) {
+      lines = [];
+      for (let i = b * CHUNK_STEP; i < Math.min(count, (b + 1) * CHUNK_STEP); i++) lines.push(lineAt(i));
+      blocks.set(b, lines);
+    }
+    return lines;
+  };
+  const total = chunkCount(count);
+  for (let k = 0; k < total; k++) {
+    for (const b of blocks.keys()) if (b < k) blocks.delete(b);
+    const end = Math.min(count, k * CHUNK_STEP + CHUNK_SPAN);
+    const lines: string[] = [];
+    for (let b = k; b * CHUNK_STEP < end; b++) lines.push(...block(b));
+    yield [k, lines.slice(0, CHUNK_SPAN).join("\n")];
+  }
 }
 
-function groupBy<T>(items: readonly T[], shards: number, keyOf: (item: T) => string): Record<string, T>[] {
-  const groups: Record<string, T>[] = Array.from({ length: shards }, () => ({}));
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups[shardOf(key, shards)];
-    if (group) group[key] = item;
-  }
+/** Positions 0..count-1 grouped by shard, in order, so each shard can be filled on its own. */
+function positionsByShard(count: number, shards: number, keyAt: (index: number) => string): number[][] {
+  const groups: number[][] = Array.from({ length: shards }, () => []);
+  for (let i = 0; i < count; i++) groups[shardOf(keyAt(i), shards)]?.push(i);
   return groups;
 }
 
@@ -145,58 +162,70 @@ export function entryCount(catalog: SourceCatalog, meta: VersionMeta): number {
  * Every KV entry of one version, built from the catalog alone (no I/O), so it can be tested,
  * counted and written by any writer. Every shard is written, empty or not: a missing shard
  * then always means a missing version, never a missing product.
+ *
+ * Entry by entry: each shard, chunk and content line is made from the catalog when its entry is
+ * due and dropped once yielded, so beside the catalog only the entries being written are held.
+ * Holding every product record (~150 MiB at 100,000 products), every variant shard, every list
+ * line and every featured image at once put ~250 MiB more in the heap for the whole publish,
+ * and V8 lets a heap grow to about 2.6 times what it holds before it collects: Node peaked at
+ * 1.72 GiB RSS for that catalog (see publish.ts for the figures).
  */
 export function* buildEntries(catalog: SourceCatalog, meta: VersionMeta): Generator<KvEntry> {
   const v = meta.version;
+  const products = catalog.products;
   yield { key: keys.meta(v), value: JSON.stringify(meta) };
-  const records = productRecords(catalog);
-  const shards = groupBy(records, meta.product_shards, (r) => r.handle);
-  for (const [i, shard] of shards.entries()) yield { key: keys.productShard(v, i), value: JSON.stringify(shard) };
+  const ranks = collectionRanks(catalog);
+  const recordAt = (pos: number): ProductRecord => {
+    const p = products[pos]!;
+    return productRecord(p, pos, ranks.get(p.handle));
+  };
+  const handleAt = (pos: number) => products[pos]!.handle;
 
-  // Straight into their shards: a list of every variant first, then a copy of each without its
-  // id, held ~1 GiB more and took 5.8 s instead of 0.9 s at 100,000 products (Node RSS
-  // 1,453 -> 2,877 MiB while building these).
-  const variantShards: Record<string, StoredVariant>[] = Array.from({ length: meta.variant_shards }, () => ({}));
-  for (const r of records) {
-    const names = r.options.map((o) => o.name);
-    for (const [id, values, price, available] of r.variants) {
-      const shard = variantShards[shardOf(id, variantShards.length)];
-      if (shard) shard[id] = { h: r.handle, t: r.title, vt: variantTitle(values), o: variantOptions(names, values), p: price, a: r.available && available };
-    }
+  for (const [i, positions] of positionsByShard(products.length, meta.product_shards, handleAt).entries()) {
+    const shard: Record<string, ProductRecord> = {};
+    for (const pos of positions) shard[handleAt(pos)] = recordAt(pos);
+    yield { key: keys.productShard(v, i), value: JSON.stringify(shard) };
   }
-  for (const [i, shard] of variantShards.entries()) yield { key: keys.variantShard(v, i), value: JSON.stringify(shard) };
-  variantShards.length = 0;
+
+  // Each variant shard from the product and variant positions it holds, in catalog order.
+  const variantShards: number[][] = Array.from({ length: meta.variant_shards }, () => []);
+  products.forEach((p, pos) => p.variants.forEach((variant, index) => variantShards[shardOf(variant.id, variantShards.length)]?.push(pos, index)));
+  for (const [i, members] of variantShards.entries()) {
+    const shard: Record<string, StoredVariant> = {};
+    for (let m = 0; m < members.length; m += 2) {
+      const p = products[members[m]!]!;
+      const [id, values, price, available] = storedVariant(p.variants[members[m + 1]!]!, p.options.map((o) => o.name));
+      const names = p.options.map((o) => optionApiName(o.name));
+      shard[id] = { h: p.handle, t: p.title, vt: variantTitle(values), o: variantOptions(names, values), p: price, a: p.available && available };
+    }
+    variantShards[i] = [];
+    yield { key: keys.variantShard(v, i), value: JSON.stringify(shard) };
+  }
 
   // Shard by shard, so only one shard's sanitised content is in memory at a time.
-  const contentShards: SourceProduct[][] = Array.from({ length: meta.content_shards ?? 0 }, () => []);
-  for (const product of catalog.products) contentShards[shardOf(product.handle, contentShards.length)]?.push(product);
-  for (const [i, products] of contentShards.entries()) {
-    const lines = products.flatMap((p) => contentLine(p) ?? []);
+  for (const [i, positions] of positionsByShard(products.length, meta.content_shards ?? 0, handleAt).entries()) {
+    const lines = positions.flatMap((pos) => contentLine(products[pos]!) ?? []);
     yield { key: keys.contentShard(v, i), value: lines.join("\n") };
   }
 
-  const featured = new Map<string, ImageRecord | null>(catalog.products.map((p) => [p.handle, featuredImage(p)]));
-  const withImage = (line: object, handle: string) => JSON.stringify({ ...line, image: featured.get(handle) ?? null });
-
-  for (const [k, text] of chunksOf(records.map((r) => JSON.stringify(renderListItem(r))))) yield { key: keys.productChunk(v, k), value: text };
-  for (const [k, text] of chunksOf(records.map((r) => withImage(renderListItem(r), r.handle)))) yield { key: keys.productImageChunk(v, k), value: text };
+  const withImage = (line: object, pos: number) => JSON.stringify({ ...line, image: featuredImage(products[pos]!) });
+  for (const [k, text] of chunksOf(products.length, (pos) => JSON.stringify(renderListItem(recordAt(pos))))) yield { key: keys.productChunk(v, k), value: text };
+  for (const [k, text] of chunksOf(products.length, (pos) => withImage(renderListItem(recordAt(pos)), pos))) yield { key: keys.productImageChunk(v, k), value: text };
 
   const collectionLines = catalog.collections.map((c) =>
     JSON.stringify({ object: "collection", handle: c.handle, title: c.title, products_count: c.products.length } satisfies CollectionListItem),
   );
-  for (const [k, text] of chunksOf(collectionLines)) yield { key: keys.collectionChunk(v, k), value: text };
+  for (const [k, text] of chunksOf(collectionLines.length, (i) => collectionLines[i]!)) yield { key: keys.collectionChunk(v, k), value: text };
 
-  const byHandle = new Map(records.map((r) => [r.handle, r]));
-  for (const [pos, c] of catalog.collections.entries()) {
-    const header = JSON.stringify({ handle: c.handle, title: c.title, count: c.products.length, pos } satisfies CollectionHeader);
-    const members = c.products.flatMap((handle) => {
-      const record = byHandle.get(handle);
-      return record ? [renderCollectionProduct(record)] : [];
-    });
-    for (const [k, text] of chunksOf(members.map((m) => JSON.stringify(m)))) {
+  const positions = new Map(products.map((p, pos) => [p.handle, pos]));
+  for (const [index, c] of catalog.collections.entries()) {
+    const header = JSON.stringify({ handle: c.handle, title: c.title, count: c.products.length, pos: index } satisfies CollectionHeader);
+    const members = c.products.flatMap((handle) => positions.get(handle) ?? []);
+    const member = (i: number) => renderCollectionProduct(recordAt(members[i]!));
+    for (const [k, text] of chunksOf(members.length, (i) => JSON.stringify(member(i)))) {
       yield { key: keys.collectionProductsChunk(v, c.handle, k), value: text ? `${header}\n${text}` : header };
     }
-    for (const [k, text] of chunksOf(members.map((m) => withImage(m, m.handle)))) {
+    for (const [k, text] of chunksOf(members.length, (i) => withImage(member(i), members[i]!))) {
       yield { key: keys.collectionProductsImageChunk(v, c.handle, k), value: text ? `${header}\n${text}` : header };
     }
   }
