@@ -13,9 +13,9 @@
  * new-cart runs warm the isolate up on other new objects, then profile writes to fresh ones.
  * `--summarise FILE --requests N` prints the summary of a profile saved with `--out` again.
  * `--ratio` (cart workloads only) profiles nothing: it times the workload against its cart
- * ceiling, without the inspector, on the real (minified) build, and prints the ratio (of the
- * medians of five alternating runs each for existing objects; one run between two ceilings for
- * new ones).
+ * ceiling, without the inspector, on the real (minified) build, and prints the ratio (for existing
+ * objects the median of five runs, each against the ceiling runs either side of it; for new ones
+ * one run between two ceilings).
  */
 import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -182,8 +182,9 @@ async function ratio(
     process.stdout.write(`${workload.name}: ${(cart.rps / ceiling).toFixed(2)} of its cart ceiling (${pair.ceiling}, mean of ${before.rps.toFixed(0)} and ${after.rps.toFixed(0)} req/s)\n`);
     return;
   }
-  // Existing objects and carts: ceiling and workload alternate five times and the ratio is of the
-  // medians, since other work on a shared machine can halve any one run.
+  // Existing objects and carts: ceiling and workload alternate five times; each cart run is
+  // compared with the mean of the ceiling runs either side of it (as the bench does), and the
+  // median of the five ratios is printed, since other work on a shared machine can halve a run.
   const ceilingRps: number[] = [];
   const cartRps: number[] = [];
   for (let round = 0; round < 5; round += 1) {
@@ -191,9 +192,9 @@ async function ratio(
     cartRps.push((await timed(workload)).rps);
   }
   ceilingRps.push((await timed(rounds.again[pair.field])).rps);
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const ratios = cartRps.map((rps, i) => rps / ((ceilingRps[i]! + ceilingRps[i + 1]!) / 2)).sort((a, b) => a - b);
   process.stdout.write(
-    `${workload.name}: ${(median(cartRps) / median(ceilingRps)).toFixed(2)} of its cart ceiling (${pair.ceiling}; medians ${median(cartRps).toFixed(0)} and ${median(ceilingRps).toFixed(0)} req/s)\n`,
+    `${workload.name}: ${ratios[2]!.toFixed(2)} of its cart ceiling (${pair.ceiling}; median of five paired runs: ${ratios.map((r) => r.toFixed(2)).join(", ")})\n`,
   );
 }
 
