@@ -168,7 +168,7 @@ export function entryCount(catalog: SourceCatalog, meta: VersionMeta): number {
  * Holding every product record (~150 MiB at 100,000 products), every variant shard, every list
  * line and every featured image at once put ~250 MiB more in the heap for the whole publish,
  * and V8 lets a heap grow to about 2.6 times what it holds before it collects: Node peaked at
- * 1.72 GiB RSS for that catalog (see publish.ts for the figures).
+ * 1,742 MiB RSS for that catalog (see "Memory" in publish.ts).
  */
 export function* buildEntries(catalog: SourceCatalog, meta: VersionMeta): Generator<KvEntry> {
   const v = meta.version;

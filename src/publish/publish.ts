@@ -58,6 +58,19 @@
  *
  * Every shard is written even when empty, so a missing shard means a missing (deleted) version,
  * which readers answer as 503 catalog_unavailable rather than as a missing product.
+ *
+ * ## Memory (issue 11: a 100,000-product publish under 1.5 GiB with Node's default heap)
+ * Measured with `/usr/bin/time -v npx node src/cli/catalog-publish.ts --local --persist-to <new
+ * dir> <catalog>` on the generated 100k catalog (156 MB of JSON). Node is the largest process
+ * (workerd, which stores the entries, peaks at ~550 MiB). Its RSS follows the highest the V8 heap
+ * ever reached, since freed pages stay pooled, and V8 lets the old generation grow to ~2.5-3.5
+ * times what survived its last full collection, more the faster objects reach it. What survives
+ * through a publish is the parsed catalog (~225 MiB) and the browse index's rows; before,
+ * buildEntries also held every product record (~150 MiB), then every variant shard and list line,
+ * and every description went through sanitize-html twice, each call leaving ~3 KB that reaches
+ * the old generation. Now entries are built when due (build.ts) and the text pass reads the
+ * parser directly (sanitize.ts): peak RSS 1,742 -> ~1,330 MiB, time unchanged (~45-55 s on a
+ * shared 2-core machine). `--max-old-space-size` is not needed (and would fail larger catalogs).
  */
 import { buildEntries, catalogDigest, entryCount, type KvEntry, planVersion } from "./build.ts";
 import { type Pointer, POINTER_KEY, type VersionMeta, versionPrefix } from "../catalog/layout.ts";
