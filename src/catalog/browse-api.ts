@@ -54,7 +54,7 @@ export const FacetsQuerySchema = z.strictObject(FILTERS).meta({
 const FacetValueSchema = z.object({
   value: z.string().meta({ description: "As the catalog first spells it (filters match it case-insensitively); `true`/`false` for available." }),
   count: z.int().min(0).meta({ description: "Matches if this value were chosen (disjunctive: every other active filter applies, this facet's own does not)." }),
-  selected: z.boolean().meta({ description: "Whether the request filters on this value. Selected values are always listed, with a count of 0 when nothing matches." }),
+  selected: z.boolean().meta({ description: "Whether the request filters on this value. Selected values are always listed, with a count of 0 when nothing matches; a selected value no product has is spelled as the request spelled it (given twice in two spellings, the one first in code point order)." }),
 });
 
 const ValuesFacetSchema = z.object({

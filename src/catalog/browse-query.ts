@@ -1,6 +1,6 @@
 import { invalidParameter, unknownParameter } from "./errors.ts";
 import { isHandle } from "./schema.ts";
-import { searchWords, valueKey } from "./browse-text.ts";
+import { compareCodePoints, searchWords, valueKey } from "./browse-text.ts";
 import { toMinor } from "../money.ts";
 
 /**
@@ -96,7 +96,9 @@ function parseFilters(pairs: Pairs, allowed: (name: string) => boolean, endpoint
     if (!raw) return undefined;
     const keys = raw.map((value) => {
       const key = valueKey(value);
-      if (!given.has(`${name}\u0000${key}`)) given.set(`${name}\u0000${key}`, value);
+      // One spelling per key whatever the parameters' order: the first in code point order.
+      const spelled = given.get(`${name}\u0000${key}`);
+      if (spelled === undefined || compareCodePoints(value, spelled) < 0) given.set(`${name}\u0000${key}`, value);
       return key;
     });
     return [...new Set(keys)].sort();
@@ -207,6 +209,12 @@ export function browseCacheKey(f: BrowseFilters, page?: BrowsePageQuery): Record
   for (const [name, keys] of f.options) key[`option.${name}`] = JSON.stringify(keys);
   if (f.price_min !== undefined) key.price_min = String(f.price_min);
   if (f.price_max !== undefined) key.price_max = String(f.price_max);
+  // Facets show a selected value no product has as the request spelled it, so the spellings
+  // that are not already their keys are part of a facets answer's key (a page shows none).
+  if (!page) {
+    const spelled = [...f.given].filter(([filterKey, value]) => !filterKey.endsWith(`\u0000${value}`)).sort(([a], [b]) => compareCodePoints(a, b));
+    if (spelled.length > 0) key.spelled = JSON.stringify(spelled);
+  }
   if (page) {
     key.sort = page.sort;
     key.limit = String(page.limit);

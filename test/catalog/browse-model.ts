@@ -156,7 +156,8 @@ export function facets(catalog: SourceCatalog, scope: SourceProduct[], q: ModelQ
     }
     return counts;
   };
-  const given = (list?: string[]) => (k: string) => list?.find((v) => valueKey(v) === k) ?? k;
+  // A value no product has shows as the request spelled it; given twice, the spelling first in code point order.
+  const given = (list?: string[]) => (k: string) => (list ?? []).filter((v) => valueKey(v) === k).sort(compareCodePoints)[0] ?? k;
   const sel = (list?: string[]) => [...new Set((list ?? []).map(valueKey))];
   const out: unknown[] = [
     { name: "vendor", values: top(count("vendor", (p) => [p.vendor]), sel(q.vendor), given(q.vendor)) },

@@ -132,16 +132,16 @@ for (const [seed, size] of [[7, 150], [11, 60]] as const) {
 
       it(`answers ${where}/facets with one filter of one value (counted at publish, or matching nothing) as the model does`, async () => {
         const pool = pools(catalog);
-        // Answers are cached by each value's key, and a selected value with no match in the scope
-        // shows as the request spelled it: so only the catalog, where every known value matches, varies case.
-        const casing = (v: string) => (scope === undefined ? fc.constantFrom(v, v.toUpperCase()) : fc.constant(v));
+        // A selected value with no match in the scope shows as the request spelled it, and a facets
+        // answer is cached per spelling, so every value varies case, in the catalog and in a collection.
+        const casing = (v: string) => fc.constantFrom(v, v.toUpperCase());
         const spellings = (values: string[]) => (scope === undefined ? values : [...new Map(values.map((v) => [valueKey(v), v])).values()]);
         const one = fc.oneof(
           fc.constantFrom(...spellings(pool.vendors)).chain(casing).map((v): ModelQuery => ({ vendor: [v] })),
           fc.constantFrom(...spellings(pool.types)).chain(casing).map((v): ModelQuery => ({ product_type: [v] })),
           fc.constantFrom(...spellings(pool.tags)).chain(casing).map((v): ModelQuery => ({ tag: [v] })),
-          // Values no product has, spelled one way.
-          fc.constantFrom("No Such Vendor", "nothing-here", "Nothing Here").map((v): ModelQuery => ({ vendor: [v], ...(v === "nothing-here" ? { vendor: undefined, product_type: [v] } : {}) })),
+          // Values no product has, in either case.
+          fc.constantFrom("No Such Vendor", "nothing-here", "Nothing Here").chain(casing).map((v): ModelQuery => ({ vendor: [v], ...(v === "nothing-here" ? { vendor: undefined, product_type: [v] } : {}) })),
           fc.boolean().map((v): ModelQuery => ({ available: v })),
           fc.constantFrom(...pool.options).chain(([name, values]) => fc.constantFrom(...values, "No Such Value").map((v): ModelQuery => ({ options: { [name]: [v] } }))),
         );

@@ -167,6 +167,21 @@ describe("caching", () => {
     const facets = await get("/products/facets?q=tee");
     expect(facets.headers.get("Cache-Control")).toContain("max-age=60");
   });
+
+  it("shows a selected value no product has as this request spelled it, whichever spelling was cached first", async () => {
+    const selected = async (query: string) => {
+      const body = JSON.parse((await get(`/products/facets?${query}`)).text) as { facets: { name: string; values: { value: string; selected: boolean }[] }[] };
+      return body.facets.find((f) => f.name === "vendor")?.values.filter((v) => v.selected).map((v) => v.value);
+    };
+    expect(await selected("vendor=Acme%20Nowhere")).toEqual(["Acme Nowhere"]);
+    expect(await selected("vendor=ACME%20NOWHERE")).toEqual(["ACME NOWHERE"]);
+    expect(await selected("vendor=Acme%20Nowhere")).toEqual(["Acme Nowhere"]);
+    // One value given twice in two spellings: the same answer in either order (the spelling first in code point order).
+    const a = await get("/products/facets?vendor=acme%20elsewhere&vendor=Acme%20Elsewhere");
+    const b = await get("/products/facets?vendor=Acme%20Elsewhere&vendor=acme%20elsewhere");
+    expect(b.text).toBe(a.text);
+    expect(await selected("vendor=acme%20elsewhere&vendor=Acme%20Elsewhere")).toEqual(["Acme Elsewhere"]);
+  });
 });
 
 describe("versions", () => {
