@@ -101,9 +101,11 @@ export interface PublishOptions {
   skipIfLive?: boolean;
   /**
    * Where the version's browse index goes (D1, see browse-index.ts): written with the version,
-   * before the pointer switch, and stale versions' tables dropped with their KV entries.
+   * before the pointer switch, and stale versions' tables dropped with their KV entries. Required,
+   * so no caller can forget it: `null` publishes the KV entries alone, and then browse reads
+   * (search, filters, sorts, facets) answer 503 for that version.
    */
-  browse?: BrowseTarget;
+  browse: BrowseTarget | null;
 }
 
 export interface PublishResult {
@@ -171,7 +173,7 @@ async function deleteStaleVersions(target: CatalogKvTarget, keep: readonly strin
  * Validates `input` (throwing CatalogValidationError before anything is written), writes the new
  * version, switches the pointer (the old current becomes `previous`), then deletes older versions.
  */
-export async function publishTo(target: CatalogKvTarget, input: unknown, opts: PublishOptions = {}): Promise<PublishResult> {
+export async function publishTo(target: CatalogKvTarget, input: unknown, opts: PublishOptions): Promise<PublishResult> {
   const catalog = parseCatalog(input);
   const digest = await catalogDigest(catalog);
   const pointer = await target.readPointer();
@@ -208,7 +210,7 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
 }
 
 /** Publishes into a KV binding (tests, and local state through `openLocalEnv`). */
-export function publishCatalog(kv: KVNamespace, input: unknown, opts?: PublishOptions): Promise<PublishResult> {
+export function publishCatalog(kv: KVNamespace, input: unknown, opts: PublishOptions): Promise<PublishResult> {
   return publishTo(bindingTarget(kv), input, opts);
 }
 

@@ -18,7 +18,7 @@ type SourceCatalog = ReturnType<typeof seedCatalog>;
 async function publishEdited(edit: (catalog: SourceCatalog) => void): Promise<void> {
   const catalog = seedCatalog();
   edit(catalog);
-  await publishCatalog(env.CATALOG, catalog);
+  await publishCatalog(env.CATALOG, catalog, { browse: null });
 }
 
 function sourceVariant(catalog: SourceCatalog, id: string) {

@@ -39,7 +39,7 @@ const local = await openLocalEnv(dir);
 try {
   const catalog = generateCatalog({ products });
   let t = performance.now();
-  await publishCatalog(local.env.CATALOG, catalog);
+  await publishCatalog(local.env.CATALOG, catalog, { browse: null });
   const kvSeconds = (performance.now() - t) / 1000;
   t = performance.now();
   // The same publish with the browse index: a second version (KV again + D1).

@@ -125,7 +125,7 @@ describe("a new publish", () => {
     const next = seedCatalog();
     const card = next.products.find((p) => p.handle === "gift-card-50");
     if (card?.variants[0]) card.variants[0].price = "55.00";
-    const published = await publishCatalog(env.CATALOG, next);
+    const published = await publishCatalog(env.CATALOG, next, { browse: null });
 
     const tee = await fetchSettled("/products/essential-crew-tee-black");
     expect(tee.res.headers.get("x-catalog-version")).toBe(published.version);

@@ -15,7 +15,7 @@ async function versionSeen(ttl: string): Promise<string | null> {
 async function publishNew(): Promise<string> {
   const catalog = seedCatalog();
   catalog.store.name = `Northwind ${crypto.randomUUID()}`;
-  return (await publishCatalog(env.CATALOG, catalog)).version;
+  return (await publishCatalog(env.CATALOG, catalog, { browse: null })).version;
 }
 
 describe("freshness (contract section 1): CATALOG_POINTER_TTL_MS", () => {

@@ -83,7 +83,7 @@ describe("catalog answers kept in the isolate", () => {
     const tee = repriced.products.find((p) => p.handle === "essential-crew-tee-black");
     if (!tee) throw new Error("seed changed");
     for (const variant of tee.variants) variant.price = "99.50";
-    const { version } = await publishCatalog(env.CATALOG, repriced);
+    const { version } = await publishCatalog(env.CATALOG, repriced, { browse: null });
     const after = await read(DETAIL, counted.kv);
     expect(after.headers.get("x-catalog-version")).toBe(version);
     expect(((await after.json()) as { price: { min: { amount: string } } }).price.min.amount).toBe("99.50");

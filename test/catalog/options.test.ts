@@ -77,7 +77,7 @@ async function get(path: string) {
 type V = { id: string; title: string; options: Record<string, string>; sku: string | null; compare_at_price: unknown };
 
 beforeAll(async () => {
-  await publishCatalog(env.CATALOG, catalog());
+  await publishCatalog(env.CATALOG, catalog(), { browse: null });
 });
 
 describe("options with any names", () => {

@@ -43,7 +43,7 @@ describe("the KV entries of a version", () => {
     const input = largerCatalog();
     const before = structuredClone(input);
     const catalog = parseCatalog(structuredClone(input));
-    const { version } = await publishCatalog(env.CATALOG, input, { version: "written" });
+    const { version } = await publishCatalog(env.CATALOG, input, { browse: null, version: "written" });
     expect(input).toEqual(before);
     // published_at differs from a fresh plan: compare against the meta the publish stored.
     const meta = JSON.parse((await env.CATALOG.get(`v/${version}/meta`)) ?? "null");

@@ -23,7 +23,7 @@ async function get(path: string): Promise<{ status: number; body: Json }> {
 
 async function importAndPublish(text: string, file: string): Promise<SourceCatalog> {
   const { catalog } = await importCatalog(text, { file, store: "Harbor & Pine" });
-  await publishCatalog(env.CATALOG, catalog);
+  await publishCatalog(env.CATALOG, catalog, { browse: null });
   return catalog;
 }
 

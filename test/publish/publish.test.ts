@@ -33,12 +33,12 @@ async function listPrices(limit = 250): Promise<{ version: string | null; amount
 
 describe("publishing", () => {
   it("refuses an invalid catalog, naming the product and field, and writes nothing", async () => {
-    await publishCatalog(env.CATALOG, seedCatalog());
+    await publishCatalog(env.CATALOG, seedCatalog(), { browse: null });
     const before = await allKeys();
     const broken = seedCatalog();
     const product = broken.products[3];
     if (product?.variants[1]) product.variants[1].price = "12.345";
-    const error = await publishCatalog(env.CATALOG, broken).catch((e: unknown) => e);
+    const error = await publishCatalog(env.CATALOG, broken, { browse: null }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CatalogValidationError);
     expect((error as CatalogValidationError).issues).toEqual([
       `products[3] (handle "${product?.handle}").variants[1].price: a decimal string with at most two decimals`,
@@ -55,13 +55,13 @@ describe("publishing", () => {
   ])("names %s in the error", async (_name, breakIt, expected) => {
     const catalog = seedCatalog();
     breakIt(catalog);
-    const error = (await publishCatalog(env.CATALOG, catalog).catch((e: unknown) => e)) as CatalogValidationError;
+    const error = (await publishCatalog(env.CATALOG, catalog, { browse: null }).catch((e: unknown) => e)) as CatalogValidationError;
     expect(error).toBeInstanceOf(CatalogValidationError);
     expect(error.issues[0]).toMatch(expected);
   });
 
   it("switches readers only after every entry is written: reads between the writes see the old catalog whole", async () => {
-    await publishCatalog(env.CATALOG, shiftedSeed(0));
+    await publishCatalog(env.CATALOG, shiftedSeed(0), { browse: null });
     const old = await listPrices();
     const during: { seen: Awaited<ReturnType<typeof listPrices>>; limit: number }[] = [];
     const base = bindingTarget(env.CATALOG, 1);
@@ -76,7 +76,7 @@ describe("publishing", () => {
         }
       },
     };
-    const next = await publishTo(interleaved, shiftedSeed(1));
+    const next = await publishTo(interleaved, shiftedSeed(1), { browse: null });
     expect(during.length).toBe(next.entries);
     for (const { seen, limit } of during) expect(seen).toEqual({ version: old.version, amounts: old.amounts.slice(0, limit) });
     const after = await listPrices();
@@ -85,10 +85,10 @@ describe("publishing", () => {
   });
 
   it("keeps a reader that holds the old version consistent after the switch", async () => {
-    const first = await publishCatalog(env.CATALOG, shiftedSeed(0));
+    const first = await publishCatalog(env.CATALOG, shiftedSeed(0), { browse: null });
     const store = new CatalogStore(env.CATALOG);
     const held = await store.currentMeta();
-    await publishCatalog(env.CATALOG, shiftedSeed(7));
+    await publishCatalog(env.CATALOG, shiftedSeed(7), { browse: null });
     // The old version is still whole: a request that read the pointer before the switch finishes on it.
     const variant = await store.getVariant(first.version, "44102938475600");
     expect(variant?.price_minor).toBe(2800);
@@ -96,11 +96,11 @@ describe("publishing", () => {
   });
 
   it("answers 503 catalog_unavailable, not a missing product, to a reader whose version was deleted", async () => {
-    await publishCatalog(env.CATALOG, shiftedSeed(40));
+    await publishCatalog(env.CATALOG, shiftedSeed(40), { browse: null });
     const store = new CatalogStore(env.CATALOG);
     const stale = await store.currentMeta();
-    await publishCatalog(env.CATALOG, shiftedSeed(50));
-    await publishCatalog(env.CATALOG, shiftedSeed(60));
+    await publishCatalog(env.CATALOG, shiftedSeed(50), { browse: null });
+    await publishCatalog(env.CATALOG, shiftedSeed(60), { browse: null });
     if (!stale) throw new Error("nothing published");
     const error = await store.getProduct(stale, "essential-crew-tee-black").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CatalogError);
@@ -109,7 +109,7 @@ describe("publishing", () => {
   });
 
   it("publishes an empty catalog as empty lists", async () => {
-    await publishCatalog(env.CATALOG, { currency: "USD", store: { name: "Empty" }, products: [], collections: [] });
+    await publishCatalog(env.CATALOG, { currency: "USD", store: { name: "Empty" }, products: [], collections: [] }, { browse: null });
     const res = await exports.default.fetch(`${BASE}/products`);
     expect(await res.json()).toEqual({ object: "list", count: 0, data: [], has_more: false });
     const collections = await exports.default.fetch(`${BASE}/collections?limit=1`);
@@ -117,9 +117,9 @@ describe("publishing", () => {
   });
 
   it("keeps exactly the live and the previous version, deleting older ones", async () => {
-    const a = await publishCatalog(env.CATALOG, shiftedSeed(10));
-    const b = await publishCatalog(env.CATALOG, shiftedSeed(20));
-    const c = await publishCatalog(env.CATALOG, shiftedSeed(30));
+    const a = await publishCatalog(env.CATALOG, shiftedSeed(10), { browse: null });
+    const b = await publishCatalog(env.CATALOG, shiftedSeed(20), { browse: null });
+    const c = await publishCatalog(env.CATALOG, shiftedSeed(30), { browse: null });
     expect(c.previous).toBe(b.version);
     const versions = new Set((await allKeys()).filter((k) => k.startsWith("v/")).map((k) => k.split("/")[1]));
     expect(versions).toEqual(new Set([b.version, c.version]));
@@ -127,9 +127,9 @@ describe("publishing", () => {
   });
 
   it("rolls back with one pointer switch, and a second rollback returns", async () => {
-    const a = await publishCatalog(env.CATALOG, shiftedSeed(100));
+    const a = await publishCatalog(env.CATALOG, shiftedSeed(100), { browse: null });
     const aPrices = await listPrices();
-    const b = await publishCatalog(env.CATALOG, shiftedSeed(200));
+    const b = await publishCatalog(env.CATALOG, shiftedSeed(200), { browse: null });
     const bPrices = await listPrices();
     expect(bPrices.version).toBe(b.version);
     const keysBefore = await allKeys();
@@ -149,14 +149,14 @@ describe("publishing", () => {
   });
 
   it("skips a catalog that is already live when asked to", async () => {
-    const live = await publishCatalog(env.CATALOG, shiftedSeed(300));
-    const again = await publishCatalog(env.CATALOG, shiftedSeed(300), { skipIfLive: true });
+    const live = await publishCatalog(env.CATALOG, shiftedSeed(300), { browse: null });
+    const again = await publishCatalog(env.CATALOG, shiftedSeed(300), { browse: null, skipIfLive: true });
     expect(again).toMatchObject({ version: live.version, skipped: true, entries: 0 });
   });
 
   it("reports progress up to every entry on a larger catalog", async () => {
     const seen: number[] = [];
-    const result = await publishCatalog(env.CATALOG, generateCatalog({ products: 3 * CHUNK_STEP }), {
+    const result = await publishCatalog(env.CATALOG, generateCatalog({ products: 3 * CHUNK_STEP }), { browse: null,
       onProgress: (p) => void (p.phase === "writing" && seen.push(p.written)),
     });
     expect(seen.length).toBe(result.entries);
