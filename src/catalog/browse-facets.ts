@@ -2,8 +2,8 @@ import { fromMinor, type Money } from "../money.ts";
 import { compareCodePoints } from "./browse-text.ts";
 
 /**
- * The facets answer, from counted values to JSON text: shared by the reader (counts from D1) and
- * the index build (the landing facets of every scope, counted at publish), so both answer alike.
+ * The facets answer, from counted values (FacetIndex counts them) to JSON text: which values a
+ * facet shows, in what order, and the envelope.
  */
 
 /** At most this many values per facet; selected values are always among them. */

@@ -15,11 +15,15 @@
  * | `o` | option API name, order of first appearance | the option facets, unknown option filters |
  * | `s` | FTS5, rowid = product id; `t` the title's words, `r` vendor, type, tags, option values, SKUs | `q` |
  * | `c` | collection handle, title, product count | a collection's header, and whether it exists |
- * | `f` | scope (`` for the catalog, a collection handle, or singleFilterScope), the facets answer without filters (or with that one filter on the catalog) | the landing facets of a category page and its first click, one row read |
  */
 
-export const BROWSE_TABLES = ["p", "i", "m", "v", "d", "b", "o", "s", "c", "f"] as const;
-export type BrowseTable = (typeof BROWSE_TABLES)[number];
+export const BROWSE_TABLES = ["p", "i", "m", "v", "d", "b", "o", "s", "c"] as const;
+/**
+ * Tables older layouts wrote and this one does not (`f`: facets answers counted at publish, now
+ * counted by FacetCounter): still named here so a stale version's are found and dropped.
+ */
+export const RETIRED_TABLES = ["f"] as const;
+export type BrowseTable = (typeof BROWSE_TABLES)[number] | (typeof RETIRED_TABLES)[number];
 
 const VERSION = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -32,7 +36,7 @@ export function browseTable(version: string, table: BrowseTable): string {
 /** The version a browse table belongs to, from its bare name; null for any other table (FTS5 shadows included). */
 export function browseTableVersion(name: string): string | null {
   const match = /^bv_([A-Za-z0-9_-]{1,64})_([a-z])$/.exec(name);
-  return match && (BROWSE_TABLES as readonly string[]).includes(match[2] ?? "") ? (match[1] ?? null) : null;
+  return match && ([...BROWSE_TABLES, ...RETIRED_TABLES] as readonly string[]).includes(match[2] ?? "") ? (match[1] ?? null) : null;
 }
 
 /**
@@ -67,7 +71,6 @@ export function createSql(version: string): string[] {
     `CREATE TABLE ${t("o")} (name TEXT PRIMARY KEY, ord INTEGER NOT NULL) WITHOUT ROWID`,
     `CREATE VIRTUAL TABLE ${t("s")} USING fts5(t, r, content='', detail=column, tokenize='ascii')`,
     `CREATE TABLE ${t("c")} (handle TEXT PRIMARY KEY, title TEXT NOT NULL, n INTEGER NOT NULL) WITHOUT ROWID`,
-    `CREATE TABLE ${t("f")} (scope TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID`,
   ];
 }
 
@@ -92,15 +95,6 @@ export function indexSql(version: string): string[] {
     `CREATE UNIQUE INDEX ${name("value")} ON ${browseTable(version, "d")} (f, k)`,
     `CREATE UNIQUE INDEX ${name("member")} ON ${m} (c, pid)`,
   ];
-}
-
-/**
- * The `f` row of the catalog's facets with one filter of one value (`vendor`, `product_type`,
- * `tag`, `available`, `option.<name>` and its key), counted at publish like the landing facets.
- * A JSON pair, so it can never be mistaken for a collection handle or another pair.
- */
-export function singleFilterScope(filter: string, key: string): string {
-  return JSON.stringify([filter, key]);
 }
 
 /** The facet name of an option in the `d` table: `o:<api name>`. */

@@ -1,26 +1,20 @@
-import { BLOCK, type BrowseTable, browseTable, optionFacet, popcountSql, singleFilterScope } from "./browse-layout.ts";
-import { valueKey } from "./browse-text.ts";
-import { type Facet, facetsBody, facetValues, MAX_FACET_VALUES, priceFacet } from "./browse-facets.ts";
-import { type BrowseFilters, type BrowsePageQuery, hasFilters, type Sort, VALUE_FILTERS, type ValueFilter } from "./browse-query.ts";
+import { BLOCK, type BrowseTable, browseTable, optionFacet, popcountSql } from "./browse-layout.ts";
+import { type BrowseFilters, type BrowsePageQuery, hasFilters, type Sort, VALUE_FILTERS } from "./browse-query.ts";
 import { CatalogError, invalidParameter, notFound, unknownParameter } from "./errors.ts";
 import type { VersionMeta } from "./layout.ts";
 import { listBody } from "./pages.ts";
 
 /**
- * Search, filters, sorts and facet counts over a version's browse index in D1 (layout in
- * browse-layout.ts; the decision and its numbers at the top of src/publish/browse-index.ts).
+ * Search, filters and sorts over a version's browse index in D1 (layout in browse-layout.ts;
+ * the decision and its numbers at the top of src/publish/browse-index.ts). Facet counts are
+ * FacetCounter's (facet-counter.ts), which reads the same index once per version.
  *
  * Cost of one answer, whatever the catalog size: ONE D1 batch (one round trip).
  * - a page: at most 3 statements (collection header, option names, the page). With filters or
  *   q the page statement finds the matches once, as narrow rows (id, sort key, rank) in `p`,
  *   counts and sorts them, and reads the item JSON (`i`) of the page's rows only; it returns
  *   the count row, then at most limit + 2 rows (the cursor's own row first).
- * - facets: at most 14 statements (header, option names, the matches of every filter counted
- *   once for every facet without a filter, then one per filtered facet: vendor, product_type,
- *   tag, available, price and up to 5 options), returning at most 100 values per facet plus
- *   the selected ones; without any filter or `q`, and on the catalog with one filter of one
- *   value, one statement returning at most two rows (answers counted at publish).
- * Only counting (count, facet counts, relevance, sorting the matches) visits every match; a page
+ * Only counting (count, relevance, sorting the matches) visits every match; a page
  * read in a sort's own order without filters visits limit + 2 rows through that sort's index.
  * A first page on the catalog under value filters only (vendor, product_type, tag, option.*,
  * available) visits no match at all to count: it ANDs the filters' bitmaps (`b`, one 62-bit
@@ -46,11 +40,8 @@ class Params {
   }
 }
 
-/** A filter that facets leave out of their own counts. */
-type Except = ValueFilter | "available" | "price" | `option.${string}` | null;
-
 /** `"w1" "w2" "last"*`: every word, the last as a prefix (words are letters and digits only). */
-function matchText(words: readonly string[], column?: "t"): string {
+export function matchText(words: readonly string[], column?: "t"): string {
   return words.map((w, i) => `${column ? `${column} : ` : ""}"${w}"${i === words.length - 1 ? "*" : ""}`).join(" ");
 }
 
@@ -78,22 +69,21 @@ class BrowseSql {
   }
 
   /**
-   * Every active filter but `except`, joined with AND. Of the filters on other tables (q, tag,
+   * Every active filter, joined with AND. Of the filters on other tables (q, tag,
    * options) the first is `p.id IN (...)` and drives the lookup, the others are EXISTS probes
    * (several IN lists make SQLite walk their cross product). For one row (the cursor) each is
    * an EXISTS probe on its index.
    */
-  where(except: Except, one = false): string {
+  where(one = false): string {
     const f = this.filters;
     const parts = [this.scoped];
     const sets: [idColumn: string, sub: string][] = [];
     if (f.words.length > 0) sets.push(["rowid", `FROM ${this.t("s")} WHERE ${this.t("s")} MATCH ${this.params.add(matchText(f.words))}`]);
-    if (f.available !== undefined && except !== "available") parts.push(`p.avail = ${f.available ? 1 : 0}`);
-    if (f.vendor && except !== "vendor") parts.push(`p.vendor IN (${this.params.list(f.vendor)})`);
-    if (f.product_type && except !== "product_type") parts.push(`p.ptype IN (${this.params.list(f.product_type)})`);
-    if (f.tag && except !== "tag") sets.push(["pid", `FROM ${this.t("v")} WHERE ${this.valueIds("tag", f.tag)}`]);
+    if (f.available !== undefined) parts.push(`p.avail = ${f.available ? 1 : 0}`);
+    if (f.vendor) parts.push(`p.vendor IN (${this.params.list(f.vendor)})`);
+    if (f.product_type) parts.push(`p.ptype IN (${this.params.list(f.product_type)})`);
+    if (f.tag) sets.push(["pid", `FROM ${this.t("v")} WHERE ${this.valueIds("tag", f.tag)}`]);
     for (const [name, keys] of f.options) {
-      if (except === `option.${name}`) continue;
       sets.push(["pid", `FROM ${this.t("v")} WHERE ${this.valueIds(optionFacet(name), keys)}`]);
     }
     // The first set (q, else tags, else an option: usually the most selective first, since
@@ -105,8 +95,8 @@ class BrowseSql {
     const first = one ? undefined : sets[0];
     for (const [id, sub] of one ? sets : sets.slice(1)) parts.push(`EXISTS (SELECT 1 ${sub} AND ${id} = p.id)`);
     if (first) parts.push(`p.id IN (SELECT ${first[0]} ${first[1]})`);
-    if (f.price_min !== undefined && except !== "price") parts.push(`p.price >= ${this.params.add(f.price_min)}`);
-    if (f.price_max !== undefined && except !== "price") parts.push(`p.price <= ${this.params.add(f.price_max)}`);
+    if (f.price_min !== undefined) parts.push(`p.price >= ${this.params.add(f.price_min)}`);
+    if (f.price_max !== undefined) parts.push(`p.price <= ${this.params.add(f.price_max)}`);
     return parts.join(" AND ");
   }
 
@@ -352,7 +342,7 @@ export async function browsePage(store: BrowseStore, meta: VersionMeta, scope: S
     // The matches are found once, as narrow rows (id, sort key, rank), for both the count and
     // the page: sorting them costs what the matches do, and only the page's rows are then read
     // whole (their item JSON). The first row carries the count; the page follows in order.
-    const m = `SELECT p.id AS id, ${key ?? "0"} AS k, ${sql.rank} AS r FROM ${sql.from} WHERE ${sql.where(null)}`;
+    const m = `SELECT p.id AS id, ${key ?? "0"} AS k, ${sql.rank} AS r FROM ${sql.from} WHERE ${sql.where()}`;
     const order = `k ${keyDir}, r ${rankDir}`;
     let page = `SELECT id, k, r FROM m ORDER BY ${order} LIMIT ${take}`;
     if (cursor !== undefined) {
@@ -369,18 +359,18 @@ export async function browsePage(store: BrowseStore, meta: VersionMeta, scope: S
     );
   } else if (cursor === undefined) {
     const order = `${key ? `${key} ${keyDir}, ` : ""}${sql.rank} ${rankDir}`;
-    statements.push(statement(sql, `SELECT ${columns} FROM ${sql.from} ${items} WHERE ${sql.where(null)} ORDER BY ${order} LIMIT ${take}`));
+    statements.push(statement(sql, `SELECT ${columns} FROM ${sql.from} ${items} WHERE ${sql.where()} ORDER BY ${order} LIMIT ${take}`));
   } else {
     const order = `${key ? `${key} ${keyDir}, ` : ""}${sql.rank} ${rankDir}`;
     const one = sortKey(sql, q.sort, true).key;
-    const c = `SELECT ${one ?? "0"} AS k, ${sql.rank} AS r FROM ${sql.from} WHERE p.handle = ${sql.params.add(cursor)} AND ${sql.where(null, true)}`;
+    const c = `SELECT ${one ?? "0"} AS k, ${sql.rank} AS r FROM ${sql.from} WHERE p.handle = ${sql.params.add(cursor)} AND ${sql.where(true)}`;
     // The cursor row itself comes first (same key, same rank), which proves it is a match.
     // The first conjunct is redundant but gives the sort's index a place to start, so a deep
     // page seeks to the cursor instead of walking the index from its first entry.
     const beyond = key
       ? `${key} ${keyDir === "ASC" ? ">=" : "<="} c.k AND (${key} ${keyDir === "ASC" ? ">" : "<"} c.k OR (${key} = c.k AND ${sql.rank} ${backwards ? "<=" : ">="} c.r))`
       : `${sql.rank} ${backwards ? "<=" : ">="} c.r`;
-    statements.push(statement(sql, `WITH c AS (${c}) SELECT ${columns} FROM ${sql.from} ${items}, c WHERE ${sql.where(null)} AND ${beyond} ORDER BY ${order} LIMIT ${take}`));
+    statements.push(statement(sql, `WITH c AS (${c}) SELECT ${columns} FROM ${sql.from} ${items}, c WHERE ${sql.where()} AND ${beyond} ORDER BY ${order} LIMIT ${take}`));
   }
 
   const results = await store.batch(statements);
@@ -404,179 +394,4 @@ export async function browsePage(store: BrowseStore, meta: VersionMeta, scope: S
   const list = listBody(total, rows.map((r) => itemLine(r, scope, q.image)), hasMore);
   if (scope.collection === undefined || !header) return list;
   return `{"object":"collection","handle":${JSON.stringify(scope.collection)},"title":${JSON.stringify(header.title)},"products_count":${header.n},"products":${list}}`;
-}
-
-interface CountRow {
-  f: string;
-  k: string | number;
-  value: string | null;
-  n: number;
-  lo?: number | null;
-  hi?: number | null;
-}
-
-/**
- * Keeps the best MAX_FACET_VALUES values of each facet (count, then value in code point order,
- * as facetValues sorts) plus the selected keys, and joins each to its display spelling.
- * `grouped` yields (f, k, n, lo, hi); rows of `#` (count and price range) and `available` have
- * no spelling and always pass.
- */
-function topValues(grouped: string, d: string, selected: string): string {
-  const ranked = `SELECT g.f AS f, g.k AS k, d.d AS value, g.n AS n, g.lo AS lo, g.hi AS hi, row_number() OVER (PARTITION BY g.f ORDER BY g.n DESC, d.d) AS rk FROM (${grouped}) g LEFT JOIN ${d} d ON d.f = g.f AND d.k = g.k`;
-  return `SELECT f, k, value, n, lo, hi FROM (${ranked}) WHERE rk <= ${MAX_FACET_VALUES}${selected ? ` OR k IN (${selected})` : ""}`;
-}
-
-/** The one filter of one value of a facets query on the catalog, when that is all it has: [filter, key]. */
-function singleFilter(f: BrowseFilters): [string, string] | null {
-  if (f.words.length > 0 || f.price_min !== undefined || f.price_max !== undefined) return null;
-  const given: [string, readonly string[]][] = [];
-  if (f.available !== undefined) given.push(["available", [String(f.available)]]);
-  for (const name of VALUE_FILTERS) if (f[name]) given.push([name, f[name]]);
-  for (const [name, keys] of f.options) given.push([`option.${name}`, keys]);
-  const [only] = given;
-  return given.length === 1 && only && only[1].length === 1 ? [only[0], only[1][0] ?? ""] : null;
-}
-
-/**
- * The facets answer of one filter whose value no product has: no matches, so every facet is
- * empty but the filter's own, which counts every product (the landing counts) with the value
- * selected at 0. The landing answer holds each facet's best 100, enough for the 99 shown beside it.
- */
-function noMatchFacets(landing: string, filter: string, key: string, given: string): string {
-  const body = JSON.parse(landing) as { facets: Facet[] };
-  const facets = body.facets.map((facet): Facet => {
-    if (!("values" in facet)) return { name: "price", min: null, max: null };
-    if (facet.name !== filter) return { name: facet.name, values: [] };
-    const counted = facet.values.map((value) => ({ key: filter === "available" ? value.value : valueKey(value.value), value: value.value, count: value.count }));
-    return { name: facet.name, values: facetValues(counted, [key], () => given) };
-  });
-  return facetsBody(0, facets);
-}
-
-/** A facet with an active filter: counted over the matches of every filter but its own. */
-type ActiveFacet = { name: ValueFilter | "available" | "price"; except: Except } | { name: `option.${string}`; except: Except; facet: string };
-
-function activeFacets(filters: BrowseFilters): ActiveFacet[] {
-  const out: ActiveFacet[] = [];
-  for (const name of VALUE_FILTERS) if (filters[name]) out.push({ name, except: name });
-  if (filters.available !== undefined) out.push({ name: "available", except: "available" });
-  if (filters.price_min !== undefined || filters.price_max !== undefined) out.push({ name: "price", except: "price" });
-  for (const [name] of filters.options) out.push({ name: `option.${name}`, except: `option.${name}`, facet: optionFacet(name) });
-  return out;
-}
-
-/**
- * `GET /products/facets` and `GET /collections/{handle}/facets`: disjunctive counts.
- *
- * A facet's counts apply every filter but its own, so a query with A active facet filters needs
- * only A + 1 distinct match sets: every facet without a filter shares the matches of all filters.
- * So the batch holds ONE statement that finds those matches once (a materialized CTE of their
- * ids and columns) and counts the total, the price range and every unfiltered facet from it
- * (vendor, type and availability from the CTE, tags and options by joining it to the value
- * table through its (pid, f, k) covering index), plus one statement per active facet filter
- * over the matches without that filter. A single filter of one value on the catalog (a
- * category page's first click) is one row counted at publish. Figures in browse-index.ts.
- */
-export async function browseFacets(store: BrowseStore, meta: VersionMeta, scope: Scope, filters: BrowseFilters): Promise<string> {
-  const v = meta.version;
-  const statements = preamble(v, scope, filters);
-  if (!hasFilters(filters)) {
-    statements.push({ sql: `SELECT body FROM ${browseTable(v, "f")} WHERE scope = ?1`, params: [scope.collection ?? ""] });
-    const results = await store.batch(statements);
-    checkPreamble(scope, filters, results);
-    const body = results.at(-1)?.[0]?.body;
-    if (typeof body !== "string") throw new CatalogError("catalog_unavailable", "This catalog version has no browse index: publish the catalog again.");
-    return body;
-  }
-  const single = scope.collection === undefined ? singleFilter(filters) : null;
-  if (single) {
-    // Counted at publish for every value that matches anything; a value without a row matches
-    // nothing, and its answer follows from the landing facets (read in the same statement).
-    const [filter, key] = single;
-    statements.push({ sql: `SELECT scope, body FROM ${browseTable(v, "f")} WHERE scope IN (?1, ?2)`, params: ["", singleFilterScope(filter, key)] });
-    const results = await store.batch(statements);
-    checkPreamble(scope, filters, results);
-    const rows = (results.at(-1) ?? []) as { scope: string; body: string }[];
-    const counted = rows.find((row) => row.scope !== "")?.body;
-    if (counted !== undefined) return counted;
-    const landing = rows.find((row) => row.scope === "")?.body;
-    if (landing === undefined) throw new CatalogError("catalog_unavailable", "This catalog version has no browse index: publish the catalog again.");
-    return noMatchFacets(landing, filter, key, filters.given.get(`${filter}\u0000${key}`) ?? key);
-  }
-  const d = browseTable(v, "d");
-  const vt = `${browseTable(v, "v")} v INDEXED BY "bv_${v}_ivalues"`;
-  const active = activeFacets(filters);
-  const base = statements.length;
-  statements.push({ sql: `SELECT name FROM ${browseTable(v, "o")} ORDER BY ord`, params: [] });
-
-  // The matches of every filter: the count, the price range (unless price is filtered) and
-  // every facet without an active filter.
-  {
-    const s = new BrowseSql(v, scope, filters);
-    const filtered = (name: string) => active.some((a) => a.name === name);
-    const arms = [`SELECT '#' AS f, '' AS k, count(*) AS n, min(price) AS lo, max(price) AS hi FROM m`];
-    if (!filtered("vendor")) arms.push(`SELECT 'vendor', vendor, count(*), NULL, NULL FROM m GROUP BY vendor`);
-    if (!filtered("product_type")) arms.push(`SELECT 'product_type', ptype, count(*), NULL, NULL FROM m WHERE ptype <> '' GROUP BY ptype`);
-    if (!filtered("available")) arms.push(`SELECT 'available', avail, count(*), NULL, NULL FROM m GROUP BY avail`);
-    const skip = active.flatMap((a) => ("facet" in a ? [a.facet] : a.name === "tag" ? ["tag"] : []));
-    // Counted by value id, then named: grouping integers is cheaper than grouping (facet, key) text.
-    arms.push(`SELECT d.f, d.k, g.n, NULL, NULL FROM (SELECT v.vid AS vid, count(*) AS n FROM m JOIN ${vt} ON v.pid = m.id GROUP BY v.vid) g JOIN ${d} d ON d.id = g.vid${skip.length > 0 ? ` WHERE d.f NOT IN (${s.params.list(skip)})` : ""}`);
-    const m = `SELECT p.id AS id, p.vendor AS vendor, p.ptype AS ptype, p.avail AS avail, p.price AS price FROM ${s.from} WHERE ${s.where(null)}`;
-    statements.push(statement(s, `WITH m AS MATERIALIZED (${m}) ${topValues(arms.join(" UNION ALL "), d, "")}`));
-  }
-  // One statement per active facet filter, over the matches of every other filter.
-  for (const a of active) {
-    const s = new BrowseSql(v, scope, filters);
-    const where = s.where(a.except);
-    let grouped: string;
-    let selected = "";
-    if (a.name === "price") grouped = `SELECT 'price' AS f, '' AS k, count(*) AS n, min(p.price) AS lo, max(p.price) AS hi FROM ${s.from} WHERE ${where}`;
-    else if (a.name === "available") grouped = `SELECT 'available' AS f, p.avail AS k, count(*) AS n, NULL AS lo, NULL AS hi FROM ${s.from} WHERE ${where} GROUP BY p.avail`;
-    else if (a.name === "vendor" || a.name === "product_type") {
-      const column = a.name === "vendor" ? "p.vendor" : "p.ptype";
-      grouped = `SELECT '${a.name}' AS f, ${column} AS k, count(*) AS n, NULL AS lo, NULL AS hi FROM ${s.from} WHERE ${where}${a.name === "product_type" ? " AND p.ptype <> ''" : ""} GROUP BY ${column}`;
-      selected = s.params.list(filters[a.name] ?? []);
-    } else {
-      const facet = "facet" in a ? a.facet : "tag";
-      // A facet's value ids are one range (ids follow facet, then key): each match is one seek
-      // into the (pid, vid) index.
-      const f = s.params.add(facet);
-      const range = `v.vid BETWEEN (SELECT min(id) FROM ${d} WHERE f = ${f}) AND (SELECT max(id) FROM ${d} WHERE f = ${f})`;
-      const counts = `SELECT v.vid AS vid, count(*) AS n FROM (SELECT p.id AS id FROM ${s.from} WHERE ${where}) mm CROSS JOIN ${vt} ON v.pid = mm.id AND ${range} GROUP BY v.vid`;
-      grouped = `SELECT d.f AS f, d.k AS k, g.n AS n, NULL AS lo, NULL AS hi FROM (${counts}) g JOIN ${d} d ON d.id = g.vid`;
-      const keys = "facet" in a ? filters.options.find(([n]) => `option.${n}` === a.name)?.[1] : filters.tag;
-      selected = s.params.list(keys ?? []);
-    }
-    statements.push(statement(s, topValues(grouped, d, selected)));
-  }
-
-  const results = await store.batch(statements);
-  checkPreamble(scope, filters, results);
-  const r = results.slice(base);
-  const names = (r[0] ?? []).map((row) => String(row.name));
-  const rows: CountRow[] = r.slice(1).flat() as unknown as CountRow[];
-  const byFacet = new Map<string, CountRow[]>();
-  for (const row of rows) byFacet.set(row.f, [...(byFacet.get(row.f) ?? []), row]);
-  const given = (facet: string) => (key: string) => filters.given.get(`${facet}\u0000${key}`) ?? key;
-  const counted = (f: string) => (byFacet.get(f) ?? []).map((row) => ({ key: String(row.k), value: row.value ?? String(row.k), count: row.n }));
-  const total = byFacet.get("#")?.[0];
-  const facets: Facet[] = [
-    { name: "vendor", values: facetValues(counted("vendor"), filters.vendor, given("vendor")) },
-    { name: "product_type", values: facetValues(counted("product_type"), filters.product_type, given("product_type")) },
-    { name: "tag", values: facetValues(counted("tag"), filters.tag, given("tag")) },
-    {
-      name: "available",
-      values: facetValues(
-        (byFacet.get("available") ?? []).map((row) => ({ key: row.k ? "true" : "false", value: row.k ? "true" : "false", count: row.n })),
-        filters.available === undefined ? [] : [String(filters.available)],
-      ),
-    },
-  ];
-  for (const name of names) {
-    const keys = filters.options.find(([n]) => n === name)?.[1];
-    facets.push({ name: `option.${name}`, values: facetValues(counted(optionFacet(name)), keys, given(`option.${name}`)) });
-  }
-  const price = byFacet.get("price")?.[0] ?? total;
-  facets.push(priceFacet(price?.lo ?? null, price?.hi ?? null));
-  return facetsBody(Number(total?.n ?? 0), facets);
 }

@@ -1,5 +1,4 @@
-import { BLOCK, BROWSE_TABLES, browseTable, browseTableVersion, createSql, indexSql, optionFacet, singleFilterScope, UNDATED } from "../catalog/browse-layout.ts";
-import { type Facet, facetsBody, facetValues, priceFacet } from "../catalog/browse-facets.ts";
+import { BLOCK, BROWSE_TABLES, browseTable, browseTableVersion, createSql, indexSql, optionFacet, RETIRED_TABLES, UNDATED } from "../catalog/browse-layout.ts";
 import { foldText, searchWords, valueKey } from "../catalog/browse-text.ts";
 import { renderListItem } from "../catalog/render.ts";
 import { optionApiName, type SourceCatalog, type SourceProduct } from "../catalog/schema.ts";
@@ -161,85 +160,6 @@ function optionNames(catalog: SourceCatalog): string[] {
   return [...names];
 }
 
-/** What a facets answer is made of, counted over some products. */
-interface Counts {
-  n: number;
-  min: number | null;
-  max: number | null;
-  /** facet (`vendor`, `product_type`, `tag`, `available`, `o:<option>`) -> key -> products */
-  by: Map<string, Map<string, number>>;
-}
-
-/** Same rules as the reader's SQL: empty product types are not a value; option values only from available variants. */
-function countRows(rows: readonly Row[]): Counts {
-  const by = new Map<string, Map<string, number>>();
-  const add = (facet: string, key: string) => {
-    let facetCounts = by.get(facet);
-    if (!facetCounts) by.set(facet, (facetCounts = new Map()));
-    facetCounts.set(key, (facetCounts.get(key) ?? 0) + 1);
-  };
-  let min: number | null = null;
-  let max: number | null = null;
-  for (const row of rows) {
-    add("vendor", row.vendor);
-    if (row.ptype !== "") add("product_type", row.ptype);
-    for (const tag of row.tags) add("tag", tag);
-    add("available", String(row.product.available));
-    for (const [facet, key] of row.optionKeys) add(facet, key);
-    min = min === null ? row.price : Math.min(min, row.price);
-    max = max === null ? row.price : Math.max(max, row.price);
-  }
-  return { n: rows.length, min, max, by };
-}
-
-/**
- * A facets answer from counts; `own` is the one active filter (its facet, its key, and the counts
- * of every product, since a facet's counts leave its own filter out).
- */
-function facetsFrom(counts: Counts, shown: Map<string, string>, names: readonly string[], own?: { facet: string; key: string; all: Counts }): string {
-  const values = (facet: string) => {
-    const source = own?.facet === facet ? own.all : counts;
-    const counted = [...(source.by.get(facet) ?? [])].map(([key, count]) => ({ key, count, value: facet === "available" ? key : (shown.get(`${facet}\u0000${key}`) ?? key) }));
-    return facetValues(counted, own?.facet === facet ? [own.key] : []);
-  };
-  const facets: Facet[] = ["vendor", "product_type", "tag", "available"].map((name) => ({ name, values: values(name) }));
-  for (const name of names) facets.push({ name: `option.${name}`, values: values(optionFacet(name)) });
-  facets.push(priceFacet(counts.min, counts.max));
-  return facetsBody(counts.n, facets);
-}
-
-/** The facets answer of a scope without any filter (what a category page shows first), counted here so the reader answers it with one row. */
-export function landingFacets(scope: readonly Row[], shown: Map<string, string>, names: readonly string[]): string {
-  return facetsFrom(countRows(scope), shown, names);
-}
-
-/**
- * The catalog's facets answer for each single filter of one value that matches anything (the
- * first click on a category page), counted here like the landing facets: [scope, body] rows.
- * Counting visits each product once per value it has: ~1.1 million visits at 100,000 products.
- */
-function* singleFilterFacets(rows: readonly Row[], shown: Map<string, string>, names: readonly string[]): Generator<[string, string]> {
-  const members = new Map<string, Row[]>();
-  const add = (filter: string, facet: string, key: string, row: Row) => {
-    const id = `${filter}\u0000${facet}\u0000${key}`;
-    let list = members.get(id);
-    if (!list) members.set(id, (list = []));
-    list.push(row);
-  };
-  for (const row of rows) {
-    add("vendor", "vendor", row.vendor, row);
-    if (row.ptype !== "") add("product_type", "product_type", row.ptype, row);
-    for (const tag of row.tags) add("tag", "tag", tag, row);
-    add("available", "available", String(row.product.available), row);
-    for (const [facet, key] of row.optionKeys) add(`option.${facet.slice(2)}`, facet, key, row);
-  }
-  const all = countRows(rows);
-  for (const [id, list] of members) {
-    const [filter, facet, key] = id.split("\u0000", 3) as [string, string, string];
-    yield [singleFilterScope(filter, key), facetsFrom(countRows(list), shown, names, { facet, key, all })];
-  }
-}
-
 /**
  * The `b` rows: for every value, the blocks of BLOCK products holding at least one product with
  * it, each as the integer whose bit `pos % BLOCK` is set for such a product.
@@ -269,7 +189,7 @@ function* bitmaps(rows: readonly Row[], vid: (facet: string, key: string) => num
 export function* browseIndexSql(catalog: SourceCatalog, version: string): Generator<string> {
   const t = (name: Parameters<typeof browseTable>[1]) => browseTable(version, name);
   // A version's tables are written whole: a rerun after a failed attempt starts afresh.
-  for (const table of BROWSE_TABLES) yield `DROP TABLE IF EXISTS ${browseTable(version, table)}`;
+  for (const table of [...BROWSE_TABLES, ...RETIRED_TABLES]) yield `DROP TABLE IF EXISTS ${browseTable(version, table)}`;
   yield* createSql(version);
   const rows = rowsOf(catalog);
   yield* inserts(
@@ -327,10 +247,6 @@ export function* browseIndexSql(catalog: SourceCatalog, version: string): Genera
     }),
   );
   yield* inserts(t("c"), "handle, title, n", catalog.collections.map((c) => [c.handle, c.title, c.products.length]));
-  const scopes: [string, Row[]][] = [["", rows]];
-  for (const c of catalog.collections) scopes.push([c.handle, c.products.flatMap((h) => rows[positions.get(h) ?? -1] ?? [])]);
-  yield* inserts(t("f"), "scope, body", scopes.map(([scope, members]) => [scope, landingFacets(members, shown, names)]));
-  yield* inserts(t("f"), "scope, body", singleFilterFacets(rows, shown, names));
   yield* indexSql(version);
 }
 

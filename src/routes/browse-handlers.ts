@@ -1,5 +1,7 @@
 import type { Context } from "hono";
-import { BrowseStore, browseFacets, browsePage, type Scope } from "../catalog/browse.ts";
+import { BrowseStore, browsePage, type Scope } from "../catalog/browse.ts";
+import { facetCounter } from "../catalog/facet-counter.ts";
+import { browseFacets } from "../catalog/facet-service.ts";
 import { browseCacheKey, type BrowseFilters, type BrowsePageQuery, isPlainList } from "../catalog/browse-query.ts";
 import type { PageQuery } from "../catalog/api.ts";
 import type { ListOptions } from "../catalog/pages.ts";
@@ -40,5 +42,5 @@ export function serveBrowsePage(c: Context<CatalogEnv>, q: BrowsePageQuery, scop
 
 /** Facet counts of a scope. */
 export function serveFacets(c: Context<CatalogEnv>, filters: BrowseFilters, scope: Scope): Promise<Response> {
-  return serveCatalogRead(c, browseCacheKey(filters), (_store, meta) => browseFacets(new BrowseStore(c.env.BROWSE), meta, scope, filters));
+  return serveCatalogRead(c, browseCacheKey(filters), (_store, meta) => browseFacets(facetCounter(c.env.FACETS, meta.version), meta, scope, filters));
 }

@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { searchWords, valueKey } from "../../src/catalog/browse-text.ts";
-import { d1Target, dropStaleBrowse } from "../../src/publish/browse-index.ts";
+import { d1Target, dropStaleBrowse, writeBrowseIndex } from "../../src/publish/browse-index.ts";
 import { publishCatalog, rollbackCatalog } from "../../src/publish/publish.ts";
 import { seedCatalog } from "../helpers/catalog.ts";
 
@@ -193,12 +193,28 @@ describe("versions", () => {
     for (const c of changed.collections) c.products = c.products.filter((h) => h !== "canvas-market-tote");
     await publishCatalog(env.CATALOG, changed, { browse: target });
     expect((await get("/products?q=tote")).body.count).toBe(0);
+    const accessories = (await get("/products/facets?tag=accessories")).body.count;
     await rollbackCatalog(env.CATALOG);
     expect(handles((await get("/products?q=tote")).body)).toEqual(["canvas-market-tote"]);
+    // Facet counts follow the version too (each version has its own counter).
+    expect((await get("/products/facets?q=tote")).body.count).toBe(1);
+    expect((await get("/products/facets?tag=accessories")).body.count).toBe(accessories + 1);
     const tables = (await target.tables()).filter((n) => /^bv_.*_p$/.test(n));
     expect(tables).toHaveLength(2);
     expect(tables.some((n) => n.includes(first.version))).toBe(true);
     expect(await dropStaleBrowse(target, [])).toBeGreaterThan(0);
     expect((await get("/products?q=market")).status).toBe(503);
+  });
+
+  it("answers facets of a version without its index 503, then counts once the index is written (a failed build is not kept)", async () => {
+    const { version } = await publishCatalog(env.CATALOG, catalog(), { browse: null });
+    const missing = await get("/products/facets?tag=cotton");
+    expect(missing.status).toBe(503);
+    expect(missing.body).toMatchObject({ error: { code: "catalog_unavailable" } });
+    expect(missing.text).not.toMatch(/no such table|bv_/);
+    await writeBrowseIndex(d1Target(env.BROWSE), catalog() as Parameters<typeof writeBrowseIndex>[1], version);
+    const counted = await get("/products/facets?tag=cotton");
+    expect(counted.status).toBe(200);
+    expect(counted.body.count).toBeGreaterThan(0);
   });
 });
