@@ -54,6 +54,12 @@ import { featuredImage } from "./content.ts";
  * times their values (137,000 pairs) plus three match sets of 24-32k for the disjunctive counts;
  * SQLite spends ~0.3 us per (match, value) pair or per bitmap word (a one-pass bitmap prototype:
  * 83 ms). Writing the index into that file: 19.1 -> 9.9 s, 109 -> 96 MB.
+ *
+ * ## Facets left SQL (FacetCounter, src/catalog/facet-index.ts)
+ * Facet counts are now tallied in memory by one Durable Object per version, built from these
+ * tables (facet-source.ts): the bench's facets 147 ms of SQLite -> 1.8 ms. So the `f` table
+ * (landing facets and every single-value filter's facets, counted here at publish) is no longer
+ * written.
  */
 
 const STATEMENT_BYTES = 90_000;

@@ -130,7 +130,7 @@ for (const [seed, size] of [[7, 150], [11, 60]] as const) {
         );
       });
 
-      it(`answers ${where}/facets with one filter of one value (counted at publish, or matching nothing) as the model does`, async () => {
+      it(`answers ${where}/facets with one filter of one value (matching something or nothing) as the model does`, async () => {
         const pool = pools(catalog);
         // A selected value with no match in the scope shows as the request spelled it, and a facets
         // answer is cached per spelling, so every value varies case, in the catalog and in a collection.
