@@ -1,4 +1,5 @@
 import { type Facet, facetsBody, facetValues, priceFacet } from "./browse-facets.ts";
+import { optionFacet } from "./browse-layout.ts";
 import type { BrowseFilters } from "./browse-query.ts";
 import { notFound, unknownParameter } from "./errors.ts";
 
@@ -243,7 +244,7 @@ export class FacetIndex {
     if (filters.product_type) groups.push({ facet: "product_type", bits: this.#anyOf("product_type", filters.product_type) });
     if (filters.tag) groups.push({ facet: "tag", bits: this.#anyOf("tag", filters.tag) });
     if (filters.available !== undefined) groups.push({ facet: "available", bits: this.#anyOf("available", [String(filters.available)]) });
-    for (const [name, keys] of filters.options) groups.push({ facet: `o:${name}`, bits: this.#anyOf(`o:${name}`, keys) });
+    for (const [name, keys] of filters.options) groups.push({ facet: optionFacet(name), bits: this.#anyOf(optionFacet(name), keys) });
     if (filters.price_min !== undefined || filters.price_max !== undefined) {
       const lo = filters.price_min ?? -Infinity;
       const hi = filters.price_max ?? Infinity;
@@ -331,7 +332,7 @@ export class FacetIndex {
     });
     for (const name of this.#options) {
       const keys = filters.options.find(([n]) => n === name)?.[1];
-      facets.push({ name: `option.${name}`, values: facetValues(counted.get(`o:${name}`) ?? [], keys, given(`option.${name}`)) });
+      facets.push({ name: `option.${name}`, values: facetValues(counted.get(optionFacet(name)) ?? [], keys, given(`option.${name}`)) });
     }
     facets.push(min === Infinity ? priceFacet(null, null) : priceFacet(min, max));
     return facets;
