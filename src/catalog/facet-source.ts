@@ -21,6 +21,14 @@ function ids(text: unknown): Uint32Array {
   return out;
 }
 
+/** Calls `visit(key, value)` for each `key:value` of a comma-separated list of integer pairs. */
+function eachPair(text: unknown, visit: (key: number, value: number) => void): void {
+  for (const pair of String(text).split(",")) {
+    const colon = pair.indexOf(":");
+    visit(Number(pair.slice(0, colon)), Number(pair.slice(colon + 1)));
+  }
+}
+
 /** Concatenates the id lists of each key, in the order they come. */
 function grouped(rows: Record<string, unknown>[], key: string): Map<unknown, Uint32Array> {
   const parts = new Map<unknown, Uint32Array[]>();
@@ -63,10 +71,9 @@ export async function readFacetColumns(store: BrowseStore, version: string): Pro
   const byValue = grouped(rest.flat(), "vid");
   const priceOf = new Float64Array(n).fill(Number.NaN);
   for (const row of prices) {
-    for (const pair of String(row.ids).split(",")) {
-      const colon = pair.indexOf(":");
-      priceOf[Number(pair.slice(0, colon))] = Number(pair.slice(colon + 1));
-    }
+    eachPair(row.ids, (id, price) => {
+      priceOf[id] = price;
+    });
   }
   return {
     size: n,
@@ -89,11 +96,9 @@ export async function searchMatches(store: BrowseStore, version: string, words: 
   const [rows = []] = await store.batch([{ sql: `SELECT group_concat(w || ':' || b) AS words FROM (${bitsOf}) GROUP BY w >> ${CHUNK_BITS}`, params: [matchText(words)] }]);
   const bits = new Uint32Array((size + 31) >>> 5);
   for (const row of rows) {
-    for (const pair of String(row.words).split(",")) {
-      const colon = pair.indexOf(":");
-      const w = Number(pair.slice(0, colon));
-      if (w < bits.length) bits[w] = Number(pair.slice(colon + 1));
-    }
+    eachPair(row.words, (w, word) => {
+      if (w < bits.length) bits[w] = word;
+    });
   }
   return bits;
 }
