@@ -1,4 +1,4 @@
-import { BLOCK, BROWSE_TABLES, browseTable, browseTableVersion, createSql, indexSql, optionFacet, RETIRED_TABLES, UNDATED } from "../catalog/browse-layout.ts";
+import { BROWSE_TABLES, browseTable, browseTableVersion, createSql, indexSql, lastIndexName, optionFacet, RETIRED_TABLES, UNDATED, WORD_IDS } from "../catalog/browse-layout.ts";
 import { foldText, searchWords, valueKey } from "../catalog/browse-text.ts";
 import { renderListItem } from "../catalog/render.ts";
 import { optionApiName, type SourceCatalog, type SourceProduct } from "../catalog/schema.ts";
@@ -64,7 +64,6 @@ import { featuredImage } from "./content.ts";
 
 const STATEMENT_BYTES = 90_000;
 const STATEMENT_ROWS = 4_000;
-const LAST_INDEX = (version: string) => `bv_${version}_imember`;
 
 /** Where a browse index is written: a D1 binding, or a SQL file run by wrangler against the remote database. */
 export interface BrowseTarget {
@@ -167,27 +166,25 @@ function optionNames(catalog: SourceCatalog): string[] {
 }
 
 /**
- * The `b` rows: for every value, the blocks of BLOCK products holding at least one product with
- * it, each as the integer whose bit `pos % BLOCK` is set for such a product.
+ * The `w` rows: every search word of the catalog per column (0: the title's words, 1: vendor,
+ * type, tags, option values and SKUs), with the products having it, ascending, WORD_IDS a row.
  */
-function* bitmaps(rows: readonly Row[], vid: (facet: string, key: string) => number): Generator<[number, number, bigint]> {
-  const words = new Map<number, Map<number, bigint>>();
-  const set = (value: number, pos: number) => {
-    let blocks = words.get(value);
-    if (!blocks) words.set(value, (blocks = new Map()));
-    const blk = Math.floor(pos / BLOCK);
-    blocks.set(blk, (blocks.get(blk) ?? 0n) | (1n << BigInt(pos % BLOCK)));
-  };
-  for (const r of rows) {
-    set(vid("vendor", r.vendor), r.pos);
-    if (r.ptype !== "") set(vid("product_type", r.ptype), r.pos);
-    set(vid("available", String(r.product.available)), r.pos);
-    for (const k of r.tags) set(vid("tag", k), r.pos);
-    for (const [f, k] of r.optionKeys) set(vid(f, k), r.pos);
+function* wordRows(rows: readonly Row[]): Generator<[string, number, string]> {
+  const columns = [new Map<string, number[]>(), new Map<string, number[]>()];
+  for (const { pos, product: p } of rows) {
+    const rest = [p.vendor, p.product_type, ...p.tags, ...p.options.flatMap((o) => o.values), ...p.variants.map((v) => v.sku ?? "")];
+    const texts = [[p.title], rest];
+    texts.forEach((text, c) => {
+      const words = columns[c] as Map<string, number[]>;
+      for (const word of new Set(text.flatMap(searchWords))) {
+        const ids = words.get(word);
+        if (ids) ids.push(pos);
+        else words.set(word, [pos]);
+      }
+    });
   }
-  for (const value of [...words.keys()].sort((a, b) => a - b)) {
-    const blocks = words.get(value) ?? new Map<number, bigint>();
-    for (const blk of [...blocks.keys()].sort((a, b) => a - b)) yield [value, blk, blocks.get(blk) ?? 0n];
+  for (const [c, words] of columns.entries()) {
+    for (const [word, ids] of words) for (let at = 0; at < ids.length; at += WORD_IDS) yield [word, c, ids.slice(at, at + WORD_IDS).join(",")];
   }
 }
 
@@ -241,17 +238,9 @@ export function* browseIndexSql(catalog: SourceCatalog, version: string): Genera
   }
   postings.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   yield* inserts(t("v"), "vid, pid", postings);
-  yield* inserts(t("b"), "vid, blk, bits", bitmaps(rows, vid));
   const names = optionNames(catalog);
   yield* inserts(t("o"), "name, ord", names.map((name, ord) => [name, ord]));
-  yield* inserts(
-    t("s"),
-    "rowid, t, r",
-    each(rows, ({ pos, product: p }) => {
-      const rest = [p.vendor, p.product_type, ...p.tags, ...p.options.flatMap((o) => o.values), ...p.variants.map((v) => v.sku ?? "")];
-      return [[pos, searchWords(p.title).join(" "), [...new Set(rest.flatMap(searchWords))].join(" ")]];
-    }),
-  );
+  yield* inserts(t("w"), "k, c, ids", wordRows(rows));
   yield* inserts(t("c"), "handle, title, n", catalog.collections.map((c) => [c.handle, c.title, c.products.length]));
   yield* indexSql(version);
 }
@@ -272,12 +261,10 @@ export async function writeBrowseIndex(target: BrowseTarget, catalog: SourceCata
   return count;
 }
 
-/** Whether a version's index is complete: its last statement (an index) ran. */
+/** Whether a version's index is complete in this layout: its last index exists, and the word lists (older layouts had none). */
 export async function hasBrowseIndex(target: BrowseTarget, version: string): Promise<boolean> {
-  // The items table too: an index written before it existed (item JSON was in `p`) is rewritten.
   const tables = await target.tables();
-  // And the bitmaps: an index written before value ids and bitmaps (text keys in `v`) is rewritten too.
-  return tables.includes(LAST_INDEX(version)) && tables.includes(`bv_${version}_i`) && tables.includes(`bv_${version}_b`);
+  return tables.includes(lastIndexName(version)) && tables.includes(`bv_${version}_w`);
 }
 
 /** Drops the index tables of every version but `keep`; returns how many tables went. */

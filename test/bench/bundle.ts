@@ -33,8 +33,8 @@ export async function buildBundle(outDir: string, extraArgs: readonly string[] =
   return { dir: outDir, scriptPath, rawBytes: code.byteLength, gzipBytes: gzipSync(code).byteLength, buildMs };
 }
 
-/** The memos' budgets as the minifier leaves them: `new BoundedMemo(8*1024*1024)`, `(16*1024*1024)`. */
-const MEMO_BUDGET = /new ([\w$]+)\((?:8|16)\*1024\*1024\)/g;
+/** The memos' budgets, minified (`new BoundedMemo(8*1024*1024)`) or not (`(16 * 1024 * 1024)`). */
+const MEMO_BUDGET = /new ([\w$]+)\((?:8|16) ?\* ?1024 ?\* ?1024\)/g;
 
 /**
  * A copy of the bundle whose two catalog memos (answers, parsed values) keep nothing (BoundedMemo

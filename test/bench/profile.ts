@@ -1,5 +1,6 @@
 /**
- * `node test/bench/profile.ts [--workload NAME] [--products N] [--edge-cache off] [--seconds S] [--out FILE]`
+ * `node test/bench/profile.ts [--workload NAME] [--products N] [--edge-cache off] [--no-memos] [--seconds S] [--out FILE]`
+ * (`--no-memos`: the bundle without its in-isolate memos, as the bench's true-miss scenario runs it)
  * (`--out`: the raw .cpuprofile, and the unminified bundle its line numbers point into as FILE.index.js):
  * a CPU profile of the worker's own isolate while one benchmark workload runs, taken through
  * workerd's DevTools inspector (Miniflare's `inspectorPort`), summarised as self time and total
@@ -21,7 +22,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { buildBundle } from "./bundle.ts";
+import { buildBundle, withoutMemos } from "./bundle.ts";
 import { issueTokens, publishInto, readSeedCatalog } from "./fixture.ts";
 import { inspector } from "./inspector.ts";
 import { largeCatalog } from "./large-catalog.ts";
@@ -40,6 +41,7 @@ const { values: args } = parseArgs({
     ratio: { type: "boolean", default: false },
     summarise: { type: "string" },
     requests: { type: "string" },
+    "no-memos": { type: "boolean", default: false },
   },
 });
 
@@ -208,7 +210,8 @@ async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), "storefront-profile-"));
   try {
     // Unminified, so the profile names functions; `--ratio` times the real build, as the bench does.
-    const bundle = await buildBundle(join(work, "bundle"), args.ratio ? [] : ["--no-minify"]);
+    const built = await buildBundle(join(work, "bundle"), args.ratio ? [] : ["--no-minify"]);
+    const bundle = args["no-memos"] ? await withoutMemos(built, await mkdtemp(join(work, "no-memos-"))) : built;
     const catalog = args.products ? largeCatalog(Number(args.products)) : await readSeedCatalog();
     const runtime = await startRuntime({
       bundle,

@@ -170,11 +170,10 @@ for (const [seed, size] of [[7, 150], [11, 60]] as const) {
 }
 
 /**
- * First pages under value filters only are read from the bitmaps (src/catalog/browse.ts,
- * bitmapPage): a walk of the sort's index when the matches are dense, capped, and a sort of every
- * match when they are sparse or the cap leaves the page short. "Late" is on every other product
- * of the catalog's last 40%, so catalog order walks past 1,200 products without a match: more
- * than the cap, and the page must come from the sort of every match.
+ * Pages walk the sort's precomputed order testing each product against the matches' bitmap
+ * (src/catalog/version-index.ts), a segment of equal keys at a time. "Late" is on every other
+ * product of the catalog's last 40%, so catalog order walks past 1,200 products without a match
+ * before the first one, and every sort meets long runs of non-matches and of ties.
  */
 describe("value-filter first pages of a 2,000-product catalog, from the bitmaps", () => {
   const catalog = generateCatalog({ products: 2_000, seed: 5 });

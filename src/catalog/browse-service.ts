@@ -1,0 +1,77 @@
+import type { BrowseFilters, BrowsePageQuery } from "./browse-query.ts";
+import { type BrowseStore, readBrowseData } from "./browse-source.ts";
+import { CatalogError, type CatalogFailureCode } from "./errors.ts";
+import type { VersionMeta } from "./layout.ts";
+import { type Scope, VersionIndex } from "./version-index.ts";
+
+/**
+ * Browse answers of catalog versions: each version's VersionIndex built once from its browse
+ * index and answered from memory. The BrowseEngine Durable Object (browse-engine.ts) runs one
+ * per version; tests and the measuring script run it directly over a D1 binding.
+ */
+
+/** A failure crosses RPC as data: a thrown error would lose its class and its parameter. */
+export type BrowseReply = { ok: true; body: string } | { ok: false; code: CatalogFailureCode; message: string; param?: string };
+
+/** What answers browse for the Worker: the engine of a version (production) or any stand-in with the same methods. */
+export interface Browsing {
+  page(version: string, scope: Scope, query: BrowsePageQuery): Promise<BrowseReply>;
+  facets(version: string, scope: Scope, filters: BrowseFilters): Promise<BrowseReply>;
+}
+
+/** Builds a version's index once (a failed build is retried by the next call) and answers from it. */
+export class BrowseService implements Browsing {
+  readonly #store: BrowseStore;
+  readonly #built = new Map<string, Promise<VersionIndex>>();
+
+  constructor(store: BrowseStore) {
+    this.#store = store;
+  }
+
+  index(version: string): Promise<VersionIndex> {
+    let built = this.#built.get(version);
+    if (!built) {
+      built = readBrowseData(this.#store, version).then((data) => new VersionIndex(data));
+      // One version per instance in production; tests share a service across versions, so keep the last only.
+      this.#built.clear();
+      this.#built.set(version, built);
+      built.catch(() => this.#built.delete(version));
+    }
+    return built;
+  }
+
+  page(version: string, scope: Scope, query: BrowsePageQuery): Promise<BrowseReply> {
+    return this.#answer(version, (index) => index.page(scope, query));
+  }
+
+  facets(version: string, scope: Scope, filters: BrowseFilters): Promise<BrowseReply> {
+    return this.#answer(version, (index) => index.facets(scope, filters));
+  }
+
+  async #answer(version: string, answer: (index: VersionIndex) => string): Promise<BrowseReply> {
+    try {
+      return { ok: true, body: answer(await this.index(version)) };
+    } catch (error) {
+      if (error instanceof CatalogError) return { ok: false, code: error.code, message: error.message, ...(error.param === undefined ? {} : { param: error.param }) };
+      throw error;
+    }
+  }
+}
+
+function unwrap(reply: BrowseReply): string {
+  if (reply.ok) return reply.body;
+  throw new CatalogError(reply.code, reply.message, reply.param);
+}
+
+/**
+ * A page of matches (`GET /products` with browse parameters), or a collection's products
+ * wrapped in the collection, from the version's engine (contract section 7).
+ */
+export async function browsePage(engine: Browsing, meta: VersionMeta, scope: Scope, query: BrowsePageQuery): Promise<string> {
+  return unwrap(await engine.page(meta.version, scope, query));
+}
+
+/** `GET /products/facets` and `GET /collections/{handle}/facets`: disjunctive counts (contract section 7). */
+export async function browseFacets(engine: Browsing, meta: VersionMeta, scope: Scope, filters: BrowseFilters): Promise<string> {
+  return unwrap(await engine.facets(meta.version, scope, filters));
+}

@@ -1,0 +1,212 @@
+import { browseTable } from "./browse-layout.ts";
+import { CatalogError } from "./errors.ts";
+import type { FacetValueRow } from "./facet-index.ts";
+import type { Postings } from "./text-index.ts";
+import type { BrowseData, CollectionData, Items } from "./version-index.ts";
+
+/**
+ * What a version's VersionIndex is built from, read out of its browse index in D1 (layout in
+ * browse-layout.ts), once per version per BrowseEngine instance: one batch of 12 statements,
+ * then the items in batches of ITEM_STATEMENTS statements of ITEM_IDS products. Lists come as
+ * text, many products a row (ids and numbers comma-separated, records a line each), so no row
+ * nears D1's 2 MB limit whatever the catalog size and the runtime builds one string per row,
+ * not one object per product. Figures at 100,000 products in README, "Browse in memory".
+ */
+
+/** Products per row of an id list (ids are grouped by `id >> CHUNK_BITS`). */
+const CHUNK_BITS = 12;
+/** Products per row of items (JSON is longer than ids). */
+const ITEM_ROW_BITS = 9;
+/** Products per statement, and statements per batch, of the item reads (~3 MB a statement). */
+const ITEM_IDS = 8_192;
+const ITEM_STATEMENTS = 4;
+
+/** The statements of one batch, run in one round trip; results in the same order. */
+export interface Statement {
+  sql: string;
+  params: (string | number)[];
+}
+
+/** The D1 side of browse: the only code that queries the BROWSE database on a read. */
+export class BrowseStore {
+  readonly db: D1Database;
+  constructor(db: D1Database) {
+    this.db = db;
+  }
+
+  async batch(statements: readonly Statement[]): Promise<Record<string, unknown>[][]> {
+    try {
+      const results = await this.db.batch(statements.map((s) => this.db.prepare(s.sql).bind(...s.params)));
+      return results.map((r) => r.results as Record<string, unknown>[]);
+    } catch (error) {
+      // A version published without its index (or whose index was dropped under the reader, or
+      // written in an older layout).
+      if (error instanceof Error && /no such (table|column)/.test(error.message)) {
+        throw new CatalogError("catalog_unavailable", "This catalog version has no browse index: publish the catalog again.");
+      }
+      throw error;
+    }
+  }
+}
+
+function ids(text: unknown): Uint32Array {
+  if (typeof text !== "string" || text === "") return new Uint32Array(0);
+  const parts = text.split(",");
+  const out = new Uint32Array(parts.length);
+  for (let i = 0; i < parts.length; i++) out[i] = Number(parts[i]);
+  return out;
+}
+
+/** Each line of the `lines` column of `rows`, split into its `separator`-separated fields. */
+function* records(rows: readonly Record<string, unknown>[], separator: string): Generator<string[]> {
+  for (const row of rows) for (const line of String(row.lines ?? "").split("\n")) if (line !== "") yield line.split(separator);
+}
+
+/** Concatenates the id lists of each key, in the order they come. */
+function grouped(rows: Iterable<[key: string, ids: Uint32Array]>): Map<string, Uint32Array> {
+  const parts = new Map<string, Uint32Array[]>();
+  for (const [key, list] of rows) parts.set(key, [...(parts.get(key) ?? []), list]);
+  const out = new Map<string, Uint32Array>();
+  for (const [key, lists] of parts) {
+    const all = new Uint32Array(lists.reduce((n, l) => n + l.length, 0));
+    let at = 0;
+    for (const l of lists) {
+      all.set(l, at);
+      at += l.length;
+    }
+    out.set(key, all);
+  }
+  return out;
+}
+
+export async function readBrowseData(store: BrowseStore, version: string): Promise<BrowseData> {
+  const t = (name: Parameters<typeof browseTable>[1]) => browseTable(version, name);
+  const chunk = (column: string) => `${column} >> ${CHUNK_BITS}`;
+  // A line per record; fields joined by a tab or a space (none appears in a field), ids by commas.
+  const lines = (fields: string, from: string, group: string) => `SELECT group_concat(${fields}, char(10)) AS lines FROM ${from} GROUP BY ${group}`;
+  const postings = (vid: string, facet: string, column: string) =>
+    `SELECT ${vid} AS vid, group_concat(p.id) AS ids FROM ${t("p")} p JOIN ${t("d")} d ON d.f = '${facet}' AND d.k = ${column} GROUP BY ${column}, ${chunk("p.id")}`;
+  const statements = [
+    `SELECT id, f, k, d FROM ${t("d")} ORDER BY id`,
+    `SELECT name FROM ${t("o")} ORDER BY ord`,
+    `SELECT coalesce(max(id) + 1, 0) AS size FROM ${t("p")}`,
+    `SELECT handle, title, n FROM ${t("c")}`,
+    `SELECT coalesce(sum(length(CAST(item AS BLOB)) + length(CAST(img AS BLOB))), 0) AS bytes FROM ${t("i")}`,
+    // id, price, created, title rank, handle: a product a line.
+    lines(`id || ' ' || price || ' ' || created || ' ' || r || ' ' || handle`, `(SELECT id, price, created, dense_rank() OVER (ORDER BY tkey) AS r, handle FROM ${t("p")})`, chunk("id")),
+    // Tags and options are in `v`; vendor, product type and availability are columns of `p`.
+    `SELECT vid, group_concat(pid) AS ids FROM ${t("v")} GROUP BY vid, ${chunk("pid")}`,
+    postings("d.id", "vendor", "p.vendor"),
+    postings("d.id", "product_type", "p.ptype"),
+    postings("d.id", "available", "iif(p.avail, 'true', 'false')"),
+    lines(`c || ' ' || r || ' ' || pid`, `${t("m")} WHERE pid >= 0`, `c, ${chunk("r")}`),
+    lines(`k || ' ' || c || ' ' || ids`, t("w"), "rowid >> 7"),
+  ];
+  const results = await store.batch(statements.map((sql) => ({ sql, params: [] })));
+  const [values = [], options = [], size = [], headers = [], itemBytes = [], products = [], tagsAndOptions = [], vendors = [], types = [], availability = [], memberships = [], words = []] = results;
+  const n = Number(size[0]?.size ?? 0);
+
+  const prices = new Float64Array(n).fill(Number.NaN);
+  const created = new Float64Array(n);
+  const titles = new Uint32Array(n);
+  const handles: string[] = new Array<string>(n).fill("");
+  for (const [id, price, made, rank, handle] of records(products, " ")) {
+    const p = Number(id);
+    prices[p] = Number(price);
+    created[p] = Number(made);
+    titles[p] = Number(rank);
+    handles[p] = handle ?? "";
+  }
+
+  const byValue = grouped([...tagsAndOptions, ...vendors, ...types, ...availability].map((row) => [String(row.vid), ids(row.ids)]));
+  const ranked = new Map<string, [number, number][]>();
+  for (const [c = "", r, pid] of records(memberships, " ")) {
+    const list = ranked.get(c) ?? [];
+    list.push([Number(r), Number(pid)]);
+    ranked.set(c, list);
+  }
+  const collections = new Map<string, CollectionData>();
+  for (const row of headers) {
+    const handle = String(row.handle);
+    const list = (ranked.get(handle) ?? []).sort((a, b) => a[0] - b[0]);
+    collections.set(handle, { title: String(row.title), n: Number(row.n), members: Uint32Array.from(list, ([, pid]) => pid) });
+  }
+
+  const perWord = new Map<string, [Uint32Array[], Uint32Array[]]>();
+  for (const [word = "", column, list] of records(words, " ")) {
+    let lists = perWord.get(word);
+    if (!lists) perWord.set(word, (lists = [[], []]));
+    lists[column === "0" ? 0 : 1].push(ids(list));
+  }
+  const sorted = [...perWord.keys()].sort();
+  const wordPostings = (column: 0 | 1): Postings => {
+    const starts = new Uint32Array(sorted.length + 1);
+    sorted.forEach((word, i) => {
+      starts[i + 1] = (starts[i] as number) + (perWord.get(word)?.[column] ?? []).reduce((sum, l) => sum + l.length, 0);
+    });
+    const all = new Uint32Array(starts[sorted.length] as number);
+    sorted.forEach((word, i) => {
+      let at = starts[i] as number;
+      for (const l of perWord.get(word)?.[column] ?? []) {
+        all.set(l, at);
+        at += l.length;
+      }
+    });
+    return { starts, ids: all };
+  };
+
+  const items = await readItems(store, version, n, Number(itemBytes[0]?.bytes ?? 0));
+  return {
+    size: n,
+    values: values.map((row) => ({ f: String(row.f), k: String(row.k), d: String(row.d) }) satisfies FacetValueRow),
+    postings: values.map((row) => (byValue.get(String(row.id)) ?? new Uint32Array(0)).sort()),
+    options: options.map((row) => String(row.name)),
+    prices,
+    created,
+    titles,
+    handles,
+    items,
+    collections,
+    words: { words: sorted, title: wordPostings(0), rest: wordPostings(1) },
+  };
+}
+
+/**
+ * Every product's list item and featured image JSON (JSON text holds no raw tab or line break),
+ * packed as UTF-8 into one buffer of the size D1 reports (`bytes`), a batch at a time: one
+ * allocation instead of two strings per product, and no more than a batch of rows held at once.
+ */
+async function readItems(store: BrowseStore, version: string, size: number, bytes: number): Promise<Items> {
+  const i = browseTable(version, "i");
+  const statement = (from: number): Statement => ({
+    sql: `SELECT group_concat(id || char(9) || item || char(9) || img, char(10) ORDER BY id) AS lines FROM ${i} WHERE id >= ?1 AND id < ?2 GROUP BY id >> ${ITEM_ROW_BITS} ORDER BY id >> ${ITEM_ROW_BITS}`,
+    params: [from, from + ITEM_IDS],
+  });
+  const encoder = new TextEncoder();
+  const text = new Uint8Array(bytes);
+  // Where each product's two texts are, filled in as they come; then made cumulative.
+  const at = new Uint32Array(size * 2);
+  const lengths = new Uint32Array(size * 2);
+  let end = 0;
+  const put = (k: number, t: string) => {
+    const { written } = encoder.encodeInto(t, text.subarray(end));
+    at[k] = end;
+    lengths[k] = written;
+    end += written;
+  };
+  for (let from = 0; from < size; from += ITEM_IDS * ITEM_STATEMENTS) {
+    const batch: Statement[] = [];
+    for (let s = from; s < Math.min(size, from + ITEM_IDS * ITEM_STATEMENTS); s += ITEM_IDS) batch.push(statement(s));
+    for (const [id, item = "", img = "null"] of records((await store.batch(batch)).flat(), "\t")) {
+      put(Number(id) * 2, item);
+      put(Number(id) * 2 + 1, img);
+    }
+  }
+  // Rows come in id order, so the texts are already in place; the starts say where each ends.
+  const starts = new Uint32Array(size * 2 + 1);
+  for (let k = 0; k < size * 2; k++) {
+    if (lengths[k] !== 0 && at[k] !== starts[k]) throw new Error("browse items came out of id order");
+    starts[k + 1] = (starts[k] as number) + (lengths[k] as number);
+  }
+  return { text, starts };
+}

@@ -1,0 +1,369 @@
+import { and, bitmap, has, members, orInto, popcount, scan, setAll } from "./bitmap.ts";
+import { optionFacet } from "./browse-layout.ts";
+import { type BrowseFilters, type BrowsePageQuery, hasFilters, type Sort } from "./browse-query.ts";
+import { invalidParameter, notFound, unknownParameter } from "./errors.ts";
+import { FacetIndex, type FacetValueRow, type Group } from "./facet-index.ts";
+import { listBody } from "./pages.ts";
+import { TextIndex, type WordPostings } from "./text-index.ts";
+
+/**
+ * Everything browse answers for one catalog version, in memory: filters and q as bitmaps,
+ * facet counts (FacetIndex), and pages under every sort, walked from precomputed orders, with
+ * the items' JSON at hand, so an answer reads no storage at all. Built once per version from
+ * its browse index (browse-source.ts) and held by that version's BrowseEngine Durable Object.
+ *
+ * Product ids are catalog positions (0 .. size - 1); an id no product has (none in a published
+ * catalog, but the index does not promise it) has a NaN price and is in no set.
+ */
+
+/** A collection: its header, and its products in its own order. */
+export interface CollectionData {
+  title: string;
+  /** The product count its header shows. */
+  n: number;
+  members: Uint32Array;
+}
+
+/** What a version's index is built from (browse-source.ts reads it out of D1). */
+export interface BrowseData {
+  size: number;
+  /** By value id; ids of one facet are one range. */
+  values: FacetValueRow[];
+  /** By value id: the products having it, ascending. */
+  postings: Uint32Array[];
+  /** Option API names in order of first appearance. */
+  options: string[];
+  /** By product: lowest price in minor units (NaN: no product), created_at in ms, title sort rank (equal titles share one). */
+  prices: Float64Array;
+  created: Float64Array;
+  titles: Uint32Array;
+  /** By product: handle; list item and featured image JSON. */
+  handles: string[];
+  items: Items;
+  collections: Map<string, CollectionData>;
+  words: WordPostings;
+}
+
+/** Product `p`'s list item JSON is `text[starts[2p] .. starts[2p + 1]]` (UTF-8), its featured image's the next range. */
+export interface Items {
+  text: Uint8Array;
+  starts: Uint32Array;
+}
+
+/** Where a browse reads: the whole catalog, or one collection's products in its order. */
+export type Scope = { collection?: undefined } | { collection: string };
+
+const DECODER = new TextDecoder();
+
+/** Products per dense value bitmap: a value on more than 1/DENSE of the products keeps one. */
+const DENSE = 32;
+
+/** Ids sorted by (key, id), ascending; ids no product has left out. */
+function order(key: ArrayLike<number>, present: Uint32Array): Uint32Array {
+  return present.slice().sort((a, b) => (key[a] as number) - (key[b] as number) || a - b);
+}
+
+/** position[id] = where id is in `ids`. */
+function positions(ids: Uint32Array, size: number): Uint32Array {
+  const out = new Uint32Array(size);
+  for (let i = 0; i < ids.length; i++) out[ids[i] as number] = i;
+  return out;
+}
+
+/** A sort on a key: the ids in (key, id) order, each id's place in it, and the key. */
+interface KeyOrder {
+  ids: Uint32Array;
+  at: Uint32Array;
+  key: ArrayLike<number>;
+}
+
+/** What a query resolves to, for a page or for facets. */
+interface Resolved {
+  base: Uint32Array;
+  collection: CollectionData | null;
+  groups: Group[];
+  /** q's title matches per word, for relevance. */
+  titles: Uint32Array[];
+}
+
+export class VersionIndex {
+  readonly size: number;
+  readonly #data: BrowseData;
+  readonly #catalog: Uint32Array;
+  readonly #products: number;
+  readonly #facets: FacetIndex;
+  readonly #text: TextIndex;
+  readonly #ids = new Map<string, number>();
+  readonly #handles = new Map<string, number>();
+  readonly #options: Set<string>;
+  readonly #dense = new Map<number, Uint32Array>();
+  readonly #orders: Record<"price" | "title" | "created", KeyOrder>;
+  readonly #available: Uint32Array;
+
+  constructor(data: BrowseData) {
+    this.size = data.size;
+    this.#data = data;
+    this.#catalog = bitmap(data.size);
+    for (let p = 0; p < data.size; p++) if (!Number.isNaN(data.prices[p])) this.#catalog[p >>> 5] = (this.#catalog[p >>> 5] as number) | (1 << (p & 31));
+    const present = members(this.#catalog);
+    this.#products = present.length;
+    for (const id of present) this.#handles.set(data.handles[id] as string, id);
+    this.#options = new Set(data.options);
+    data.values.forEach((v, id) => {
+      this.#ids.set(`${v.f}\u0000${v.k}`, id);
+      const ids = data.postings[id] as Uint32Array;
+      if (ids.length * DENSE > data.size) {
+        const bits = bitmap(data.size);
+        setAll(bits, ids);
+        this.#dense.set(id, bits);
+      }
+    });
+    this.#available = this.#anyOf("available", ["true"]);
+    this.#facets = new FacetIndex(data.size, data.values, data.postings, data.prices, data.options, this.#catalog);
+    this.#text = new TextIndex(data.size, data.words);
+    const byKey = (key: ArrayLike<number>): KeyOrder => {
+      const ids = order(key, present);
+      return { ids, at: positions(ids, data.size), key };
+    };
+    this.#orders = { price: byKey(data.prices), title: byKey(data.titles), created: byKey(data.created) };
+  }
+
+  /** Bytes held in typed arrays (items included; handles, words and value names aside). */
+  get bytes(): number {
+    const d = this.#data;
+    let n = this.#catalog.byteLength + this.#available.byteLength + d.prices.byteLength + d.created.byteLength + d.titles.byteLength;
+    for (const ids of d.postings) n += ids.byteLength;
+    for (const c of d.collections.values()) n += c.members.byteLength;
+    for (const bits of this.#dense.values()) n += bits.byteLength;
+    for (const o of Object.values(this.#orders)) n += o.ids.byteLength + o.at.byteLength;
+    n += d.items.text.byteLength + d.items.starts.byteLength;
+    return n + this.#facets.bytes + this.#text.bytes;
+  }
+
+  /** The products having any of `keys` of `facet` (a key no product has admits nothing). */
+  #anyOf(facet: string, keys: readonly string[]): Uint32Array {
+    const bits = bitmap(this.size);
+    for (const key of keys) {
+      const id = this.#ids.get(`${facet}\u0000${key}`);
+      if (id === undefined) continue;
+      const dense = this.#dense.get(id);
+      if (dense) orInto(bits, dense);
+      else setAll(bits, this.#data.postings[id] as Uint32Array);
+    }
+    return bits;
+  }
+
+  /** The scope's products and every active filter as a bitmap. Throws 404 / 400 as a page or facets answer would. */
+  #resolve(scope: Scope, filters: BrowseFilters): Resolved {
+    let base = this.#catalog;
+    let collection: CollectionData | null = null;
+    if (scope.collection !== undefined) {
+      collection = this.#data.collections.get(scope.collection) ?? null;
+      if (!collection) throw notFound(`No collection has the handle "${scope.collection}".`, "handle");
+      base = bitmap(this.size);
+      setAll(base, collection.members);
+      and(base, base, this.#catalog);
+    }
+    const missing = filters.options.find(([name]) => !this.#options.has(name));
+    if (missing) throw unknownParameter(`Unknown query parameter: option.${missing[0]} (no product of the catalog has an option named "${missing[0]}").`, `option.${missing[0]}`);
+    const groups: Group[] = [];
+    let titles: Uint32Array[] = [];
+    if (filters.words.length > 0) {
+      const text = this.#text.search(filters.words);
+      groups.push({ facet: null, bits: text.all });
+      titles = text.title;
+    }
+    if (filters.vendor) groups.push({ facet: "vendor", bits: this.#anyOf("vendor", filters.vendor) });
+    if (filters.product_type) groups.push({ facet: "product_type", bits: this.#anyOf("product_type", filters.product_type) });
+    if (filters.tag) groups.push({ facet: "tag", bits: this.#anyOf("tag", filters.tag) });
+    if (filters.available !== undefined) groups.push({ facet: "available", bits: this.#anyOf("available", [String(filters.available)]) });
+    for (const [name, keys] of filters.options) groups.push({ facet: optionFacet(name), bits: this.#anyOf(optionFacet(name), keys) });
+    if (filters.price_min !== undefined || filters.price_max !== undefined) {
+      const lo = filters.price_min ?? -Infinity;
+      const hi = filters.price_max ?? Infinity;
+      const prices = this.#data.prices;
+      const bits = bitmap(this.size);
+      for (let p = 0; p < this.size; p++) {
+        const price = prices[p] as number;
+        if (price >= lo && price <= hi) bits[p >>> 5] = (bits[p >>> 5] as number) | (1 << (p & 31));
+      }
+      groups.push({ facet: "price", bits });
+    }
+    return { base, collection, groups, titles };
+  }
+
+  /** The facets answer (contract section 7) of `filters` over `scope`. */
+  facets(scope: Scope, filters: BrowseFilters): string {
+    const r = this.#resolve(scope, filters);
+    return this.#facets.count(r.base, r.groups.length === 0 && r.collection === null, r.groups, filters);
+  }
+
+  /**
+   * A page of matches as the list envelope (`GET /products` with browse parameters), or a
+   * collection's products wrapped in the collection. Throws 400 for a cursor not among the matches.
+   */
+  page(scope: Scope, q: BrowsePageQuery): string {
+    const r = this.#resolve(scope, q);
+    let matches = r.base;
+    for (const g of r.groups) matches = and(new Uint32Array(matches.length), matches, g.bits);
+    const cursorHandle = q.starting_after ?? q.ending_before;
+    const backwards = q.ending_before !== undefined;
+    let cursor: number | undefined;
+    if (cursorHandle !== undefined) {
+      cursor = this.#handles.get(cursorHandle);
+      if (cursor === undefined || !has(matches, cursor)) {
+        throw invalidParameter(`No product with handle "${cursorHandle}" among the matches of this query.`, backwards ? "ending_before" : "starting_after");
+      }
+    }
+    const take = q.limit + 1;
+    const ranks = new Ranks(r.collection);
+    const ids = this.#walk(q.sort, matches, r.titles, ranks, cursor, backwards, take);
+    const hasMore = ids.length > q.limit;
+    const page = ids.slice(0, q.limit);
+    if (backwards) page.reverse();
+    const total = hasFilters(q) ? popcount(matches) : (r.collection?.n ?? this.#products);
+    const list = listBody(
+      total,
+      page.map((id) => this.#itemLine(id, r.collection !== null, q.image)),
+      hasMore,
+    );
+    if (scope.collection === undefined || !r.collection) return list;
+    return `{"object":"collection","handle":${JSON.stringify(scope.collection)},"title":${JSON.stringify(r.collection.title)},"products_count":${r.collection.n},"products":${list}}`;
+  }
+
+  #itemLine(id: number, inCollection: boolean, image: boolean): string {
+    const { text, starts } = this.#data.items;
+    const json = (k: number) => DECODER.decode(text.subarray(starts[k], starts[k + 1]));
+    let line = json(id * 2).slice(0, -1);
+    if (inCollection) line += `,"endpoint_status":${has(this.#available, id) ? 200 : 404},"url":${JSON.stringify(`/api/v1/products/${this.#data.handles[id]}`)}`;
+    if (image) line += `,"image":${json(id * 2 + 1)}`;
+    return `${line}}`;
+  }
+
+  /**
+   * The first `take` matches in the sort's order (reversed when paging backwards) after the
+   * cursor. Every order is a run of segments of equal key (one segment for catalog order, one
+   * per relevance level, one per tie of a keyed sort), each in scope order (rank) so ties fall
+   * back to catalog or collection order.
+   */
+  #walk(sort: Sort, matches: Uint32Array, titles: readonly Uint32Array[], ranks: Ranks, cursor: number | undefined, backwards: boolean, take: number): number[] {
+    const out: number[] = [];
+    if (sort === "catalog") {
+      ranks.scan(matches, cursor, backwards, take, out);
+      return out;
+    }
+    if (sort === "relevance") {
+      // Level k: the matches with k of q's words in the title; higher first.
+      const levels = relevanceLevels(matches, titles);
+      const level = (id: number) => levels.findIndex((bits) => has(bits, id));
+      const top = levels.length - 1;
+      const from = cursor === undefined ? (backwards ? 0 : top) : level(cursor);
+      for (let k = from; out.length < take && k >= 0 && k <= top; k += backwards ? 1 : -1) {
+        ranks.scan(levels[k] as Uint32Array, k === from ? cursor : undefined, backwards, take, out);
+      }
+      return out;
+    }
+    const keyed = KEYED[sort];
+    const o = this.#orders[keyed.key];
+    // Walking the (key, id) order forwards or backwards, a segment at a time.
+    const forward = keyed.desc === backwards;
+    const ids = o.ids;
+    const key = o.key;
+    let at = cursor === undefined ? (forward ? 0 : ids.length - 1) : (o.at[cursor] as number);
+    const step = forward ? 1 : -1;
+    const segment: number[] = [];
+    let first = true;
+    while (out.length < take && at >= 0 && at < ids.length) {
+      const k = key[ids[at] as number] as number;
+      // The whole segment of key k: from where it starts in this direction.
+      let start = at;
+      if (first && cursor !== undefined) while (start - step >= 0 && start - step < ids.length && key[ids[start - step] as number] === k) start -= step;
+      let end = start;
+      segment.length = 0;
+      while (end >= 0 && end < ids.length && key[ids[end] as number] === k) {
+        const id = ids[end] as number;
+        if (has(matches, id)) segment.push(id);
+        end += step;
+      }
+      ranks.order(segment, backwards);
+      let from = 0;
+      if (first && cursor !== undefined) from = segment.indexOf(cursor) + 1;
+      for (let i = from; i < segment.length && out.length < take; i++) out.push(segment[i] as number);
+      first = false;
+      at = end;
+    }
+    return out;
+  }
+}
+
+const KEYED: Record<Exclude<Sort, "catalog" | "relevance">, { key: "price" | "title" | "created"; desc: boolean }> = {
+  price_asc: { key: "price", desc: false },
+  price_desc: { key: "price", desc: true },
+  title_asc: { key: "title", desc: false },
+  title_desc: { key: "title", desc: true },
+  newest: { key: "created", desc: true },
+};
+
+/** levels[k]: the matches with exactly k of the words' title matches (bit-sliced counting). */
+function relevanceLevels(matches: Uint32Array, titles: readonly Uint32Array[]): Uint32Array[] {
+  const levels = [matches.slice()];
+  for (const title of titles) {
+    levels.push(new Uint32Array(matches.length));
+    for (let k = levels.length - 2; k >= 0; k--) {
+      const from = levels[k] as Uint32Array;
+      const to = levels[k + 1] as Uint32Array;
+      for (let w = 0; w < from.length; w++) {
+        const moved = (from[w] as number) & (title[w] as number);
+        to[w] = (to[w] as number) | moved;
+        from[w] = (from[w] as number) & ~moved;
+      }
+    }
+  }
+  return levels;
+}
+
+/**
+ * Scope order: catalog order (ids ascending) or a collection's. Scans a set in that order, and
+ * orders a segment by it.
+ */
+class Ranks {
+  readonly #collection: CollectionData | null;
+  #rank: Map<number, number> | null = null;
+
+  constructor(collection: CollectionData | null) {
+    this.#collection = collection;
+  }
+
+  /** Up to `take` ids of `bits` in scope order after `cursor` (from the start without one). */
+  scan(bits: Uint32Array, cursor: number | undefined, backwards: boolean, take: number, out: number[]): void {
+    const c = this.#collection;
+    if (!c) {
+      const from = cursor === undefined ? (backwards ? bits.length * 32 - 1 : 0) : cursor + (backwards ? -1 : 1);
+      scan(bits, from, backwards, take, out);
+      return;
+    }
+    const list = c.members;
+    const step = backwards ? -1 : 1;
+    let i = cursor === undefined ? (backwards ? list.length - 1 : 0) : list.indexOf(cursor) + step;
+    for (; i >= 0 && i < list.length && out.length < take; i += step) {
+      const id = list[i] as number;
+      if (has(bits, id)) out.push(id);
+    }
+  }
+
+  /** Sorts `ids` into scope order (reversed when backwards). */
+  order(ids: number[], backwards: boolean): void {
+    if (ids.length < 2) return;
+    const c = this.#collection;
+    let rank: (id: number) => number = (id) => id;
+    if (c) {
+      if (!this.#rank) {
+        this.#rank = new Map();
+        for (let i = 0; i < c.members.length; i++) if (!this.#rank.has(c.members[i] as number)) this.#rank.set(c.members[i] as number, i);
+      }
+      const ranks = this.#rank;
+      rank = (id) => ranks.get(id) ?? 0;
+    }
+    ids.sort(backwards ? (a, b) => rank(b) - rank(a) : (a, b) => rank(a) - rank(b));
+  }
+}
