@@ -35,7 +35,7 @@ export interface Group {
  * type, available) is a column of value ids (-1 for none); any other (tags, an option) lists
  * each product's value ids: `ids[starts[p] .. starts[p + 1]]`.
  */
-type Column = ({ one: Int32Array } | { starts: Uint32Array; ids: Uint32Array }) & {
+type Column = ({ one: Int32Array } | { starts: Uint32Array; ids: Uint16Array | Uint32Array }) & {
   /** The facet's value ids, each with its products. */
   postings: readonly [vid: number, ids: Uint32Array][];
   /** (product, value) pairs in all: what counting from the postings costs. */
@@ -43,7 +43,7 @@ type Column = ({ one: Int32Array } | { starts: Uint32Array; ids: Uint32Array }) 
 };
 
 /** The facet's column, from its values' postings. */
-function column(size: number, postings: readonly [vid: number, ids: Uint32Array][]): Column {
+function column(size: number, values: number, postings: readonly [vid: number, ids: Uint32Array][]): Column {
   const starts = new Uint32Array(size + 1);
   for (const [, ids] of postings) for (let i = 0; i < ids.length; i++) starts[(ids[i] as number) + 1] = (starts[(ids[i] as number) + 1] as number) + 1;
   const pairs = postings.reduce((n, [, ids]) => n + ids.length, 0);
@@ -53,7 +53,8 @@ function column(size: number, postings: readonly [vid: number, ids: Uint32Array]
     return { one, postings, pairs };
   }
   for (let p = 0; p < size; p++) starts[p + 1] = (starts[p + 1] as number) + (starts[p] as number);
-  const out = new Uint32Array(starts[size] as number);
+  // Value ids fit 16 bits in any catalog with fewer than 65,536 facet values: half the bytes to stream.
+  const out = values < 65_536 ? new Uint16Array(starts[size] as number) : new Uint32Array(starts[size] as number);
   const next = starts.slice(0, size);
   for (const [vid, ids] of postings) {
     for (let i = 0; i < ids.length; i++) {
@@ -142,8 +143,8 @@ export class FacetIndex {
       list.push([id, postings[id] ?? new Uint32Array(0)]);
       byFacet.set(v.f, list);
     });
-    for (const [facet, list] of byFacet) this.#columns.set(facet, column(size, list));
-    this.#every = column(size, [...byFacet.values()].flat());
+    for (const [facet, list] of byFacet) this.#columns.set(facet, column(size, values.length, list));
+    this.#every = column(size, values.length, [...byFacet.values()].flat());
     const { n, min, max } = this.#priceRange(catalog);
     this.#products = n;
     this.#minPrice = min;
