@@ -55,6 +55,9 @@ export type Scope = { collection?: undefined } | { collection: string };
 
 const DECODER = new TextDecoder();
 
+/** A keyed page sorts its matches instead of walking the order when they are under 1/SPARSE of the products. */
+const SPARSE = 64;
+
 /** Products per dense value bitmap: a value on more than 1/DENSE of the products keeps one. */
 const DENSE = 32;
 
@@ -99,6 +102,7 @@ export class VersionIndex {
   readonly #dense = new Map<number, Uint32Array>();
   readonly #orders: Record<"price" | "title" | "created", KeyOrder>;
   readonly #available: Uint32Array;
+  readonly #rankTables = new Map<CollectionData, RankTable>();
 
   constructor(data: BrowseData) {
     this.size = data.size;
@@ -126,6 +130,7 @@ export class VersionIndex {
       return { ids, at: positions(ids, data.size), key };
     };
     this.#orders = { price: byKey(data.prices), title: byKey(data.titles), created: byKey(data.created) };
+    for (const c of data.collections.values()) this.#rankTables.set(c, rankTable(c.members));
   }
 
   /** Bytes held in typed arrays (items included; handles, words and value names aside). */
@@ -134,6 +139,7 @@ export class VersionIndex {
     let n = this.#catalog.byteLength + this.#available.byteLength + d.prices.byteLength + d.created.byteLength + d.titles.byteLength;
     for (const ids of d.postings) n += ids.byteLength;
     for (const c of d.collections.values()) n += c.members.byteLength;
+    for (const t of this.#rankTables.values()) n += t.ids.byteLength + t.ranks.byteLength;
     for (const bits of this.#dense.values()) n += bits.byteLength;
     for (const o of Object.values(this.#orders)) n += o.ids.byteLength + o.at.byteLength;
     n += d.items.text.byteLength + d.items.starts.byteLength;
@@ -216,12 +222,13 @@ export class VersionIndex {
       }
     }
     const take = q.limit + 1;
-    const ranks = new Ranks(r.collection);
-    const ids = this.#walk(q.sort, matches, r.titles, ranks, cursor, backwards, take);
+    const ranks = new Ranks(r.collection, r.collection ? (this.#rankTables.get(r.collection) ?? null) : null);
+    const count = popcount(matches);
+    const ids = this.#walk(q.sort, matches, count, r.titles, ranks, cursor, backwards, take);
     const hasMore = ids.length > q.limit;
     const page = ids.slice(0, q.limit);
     if (backwards) page.reverse();
-    const total = hasFilters(q) ? popcount(matches) : (r.collection?.n ?? this.#products);
+    const total = hasFilters(q) ? count : (r.collection?.n ?? this.#products);
     const list = listBody(
       total,
       page.map((id) => this.#itemLine(id, r.collection !== null, q.image)),
@@ -244,9 +251,10 @@ export class VersionIndex {
    * The first `take` matches in the sort's order (reversed when paging backwards) after the
    * cursor. Every order is a run of segments of equal key (one segment for catalog order, one
    * per relevance level, one per tie of a keyed sort), each in scope order (rank) so ties fall
-   * back to catalog or collection order.
+   * back to catalog or collection order. A keyed sort of few matches (under 1/SPARSE of the
+   * products) sorts them instead of walking.
    */
-  #walk(sort: Sort, matches: Uint32Array, titles: readonly Uint32Array[], ranks: Ranks, cursor: number | undefined, backwards: boolean, take: number): number[] {
+  #walk(sort: Sort, matches: Uint32Array, count: number, titles: readonly Uint32Array[], ranks: Ranks, cursor: number | undefined, backwards: boolean, take: number): number[] {
     const out: number[] = [];
     if (sort === "catalog") {
       ranks.scan(matches, cursor, backwards, take, out);
@@ -265,10 +273,19 @@ export class VersionIndex {
     }
     const keyed = KEYED[sort];
     const o = this.#orders[keyed.key];
+    const key = o.key;
+    if (count * SPARSE < o.ids.length) {
+      // Few matches: sorting them costs less than walking the order past every other product.
+      const rank = ranks.rankOf();
+      const dir = keyed.desc ? -1 : 1;
+      const list = Array.from(members(matches)).sort((a, b) => dir * ((key[a] as number) - (key[b] as number)) || rank(a) - rank(b));
+      if (backwards) list.reverse();
+      const from = cursor === undefined ? 0 : list.indexOf(cursor) + 1;
+      return list.slice(from, from + take);
+    }
     // Walking the (key, id) order forwards or backwards, a segment at a time.
     const forward = keyed.desc === backwards;
     const ids = o.ids;
-    const key = o.key;
     let at = cursor === undefined ? (forward ? 0 : ids.length - 1) : (o.at[cursor] as number);
     const step = forward ? 1 : -1;
     const segment: number[] = [];
@@ -322,16 +339,28 @@ function relevanceLevels(matches: Uint32Array, titles: readonly Uint32Array[]): 
   return levels;
 }
 
+/** A collection's ranks by product: its members sorted by id, each with its rank. */
+interface RankTable {
+  ids: Uint32Array;
+  ranks: Uint32Array;
+}
+
+function rankTable(members: Uint32Array): RankTable {
+  const order = Uint32Array.from(members.keys()).sort((a, b) => (members[a] as number) - (members[b] as number));
+  return { ids: Uint32Array.from(order, (i) => members[i] as number), ranks: order };
+}
+
 /**
  * Scope order: catalog order (ids ascending) or a collection's. Scans a set in that order, and
  * orders a segment by it.
  */
 class Ranks {
   readonly #collection: CollectionData | null;
-  #rank: Map<number, number> | null = null;
+  readonly #table: RankTable | null;
 
-  constructor(collection: CollectionData | null) {
+  constructor(collection: CollectionData | null, table: RankTable | null) {
     this.#collection = collection;
+    this.#table = table;
   }
 
   /** Up to `take` ids of `bits` in scope order after `cursor` (from the start without one). */
@@ -344,26 +373,33 @@ class Ranks {
     }
     const list = c.members;
     const step = backwards ? -1 : 1;
-    let i = cursor === undefined ? (backwards ? list.length - 1 : 0) : list.indexOf(cursor) + step;
+    let i = cursor === undefined ? (backwards ? list.length - 1 : 0) : this.rankOf()(cursor) + step;
     for (; i >= 0 && i < list.length && out.length < take; i += step) {
       const id = list[i] as number;
       if (has(bits, id)) out.push(id);
     }
   }
 
+  /** Each id's place in scope order: its id in the catalog, its rank in a collection (binary search). */
+  rankOf(): (id: number) => number {
+    const t = this.#table;
+    if (!t) return (id) => id;
+    return (id) => {
+      let lo = 0;
+      let hi = t.ids.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((t.ids[mid] as number) < id) lo = mid + 1;
+        else hi = mid;
+      }
+      return t.ranks[lo] as number;
+    };
+  }
+
   /** Sorts `ids` into scope order (reversed when backwards). */
   order(ids: number[], backwards: boolean): void {
     if (ids.length < 2) return;
-    const c = this.#collection;
-    let rank: (id: number) => number = (id) => id;
-    if (c) {
-      if (!this.#rank) {
-        this.#rank = new Map();
-        for (let i = 0; i < c.members.length; i++) if (!this.#rank.has(c.members[i] as number)) this.#rank.set(c.members[i] as number, i);
-      }
-      const ranks = this.#rank;
-      rank = (id) => ranks.get(id) ?? 0;
-    }
+    const rank = this.rankOf();
     ids.sort(backwards ? (a, b) => rank(b) - rank(a) : (a, b) => rank(a) - rank(b));
   }
 }

@@ -11,14 +11,15 @@ import { type CatalogEnv, serveCatalogRead } from "../http/catalog-read.ts";
 
 /**
  * The handlers the product and collection routes share for browse: a plain list (no q, filter
- * or sort) keeps its KV path and cache key; anything else reads the D1 browse index.
+ * or sort) keeps its KV path and cache key; anything else is answered by the version's
+ * BrowseEngine (src/catalog/browse-engine.ts).
  */
 
 /** Browse decisions for the OpenAPI descriptions. */
 export const BROWSE_COST =
-  "Cost, whatever the catalog size: one KV read of the version pointer and ONE D1 batch (one round trip) of at most 3 statements returning at most limit + 3 rows, over the browse index written with the catalog version (so a reader never mixes versions and a rollback restores it). Only counting (`count`, relevance, the sort of the matches) visits every match, as narrow rows; item JSON is read for the page's rows only; a sorted page without filters reads limit + 2 rows through that sort's index. Without q, filters or sort the answer is the plain list (KV, section 2).";
+  "Cost, whatever the catalog size: one KV read of the version pointer and one call to the version's browse engine, a Durable Object that holds the version's browse index in memory (written with the catalog version, so a reader never mixes versions and a rollback restores it): no storage read per answer. The matches are bitmap ANDs; the page walks the sort's precomputed order (ties in catalog or collection order) until it has `limit` + 1 matches after the cursor, so only `count` and a sparse match set visit more than the page. The engine reads its version's index once, on its first request. Without q, filters or sort the answer is the plain list (KV, section 2).";
 export const FACETS_COST =
-  "Cost: the version pointer plus one call to the version's facet counter, a Durable Object that holds the version's counting index in memory: no storage read per answer (with q, one D1 full-text statement returning the matches as bitmap words, at most one 32-bit word per 32 products). Counting visits the matches of every filter and, per filtered facet, those of every other filter (the only cost that grows with the matches: about 2 ms for the benchmark's three filters at 100,000 products); at most 100 values per facet (plus selected ones) are returned. Without q or filters on the whole catalog the counts are the index's own. The counter builds its index once per catalog version, from the browse index (one D1 batch).";
+  "Cost: the version pointer plus one call to the version's browse engine (see the product list): no storage read per answer. Counting visits the matches of every filter and, per filtered facet, the products that facet's own filter turns away (the only cost that grows with the matches: about 1 ms for three filters at 100,000 products); at most 100 values per facet (plus selected ones) are returned. Without q or filters on the whole catalog the counts are the index's own.";
 
 type Plain = (store: CatalogStore, meta: VersionMeta, q: PageQuery & ListOptions) => Promise<string>;
 

@@ -179,6 +179,7 @@ describe("value-filter first pages of a 2,000-product catalog, from the bitmaps"
   const catalog = generateCatalog({ products: 2_000, seed: 5 });
   catalog.products.forEach((p, i) => {
     if (i >= 1_200 && i % 2 === 0) p.tags = [...p.tags, "Late"];
+    if (i % 97 === 5) p.tags = [...p.tags, "Rare"];
   });
   const pool = pools(catalog);
   beforeAll(async () => {
@@ -200,6 +201,29 @@ describe("value-filter first pages of a 2,000-product catalog, from the bitmaps"
       const { status, body } = await get(`/products?${search(q)}`);
       expect(status).toBe(200);
       expect({ count: body.count, handles: (body.data as { handle: string }[]).map((p) => p.handle), has_more: body.has_more }).toEqual(page(catalog.products, q));
+    }
+  });
+
+  // 21 "Rare" products of 2,000: under 1/64 of the catalog, so a keyed sort sorts the matches
+  // instead of walking its order (version-index.ts, SPARSE); every page, both directions.
+  it("pages few matches under every keyed sort, forwards and backwards, as the model does", async () => {
+    for (const sort of ["price_asc", "price_desc", "title_asc", "title_desc", "newest"] as const) {
+      const handles: string[] = [];
+      let q: ModelQuery = { tag: ["Rare"], sort, limit: 4 };
+      for (;;) {
+        const { status, body } = await get(`/products?${search(q)}`);
+        expect(status).toBe(200);
+        const got = { count: body.count, handles: (body.data as { handle: string }[]).map((p) => p.handle), has_more: body.has_more };
+        expect(got).toEqual(page(catalog.products, q));
+        handles.push(...got.handles);
+        if (!got.has_more) break;
+        q = { tag: ["Rare"], sort, limit: 4, starting_after: got.handles.at(-1) ?? "" };
+      }
+      expect(handles).toHaveLength(21);
+      const back: ModelQuery = { tag: ["Rare"], sort, limit: 4, ending_before: handles[10] ?? "" };
+      const { body } = await get(`/products?${search(back)}`);
+      expect((body.data as { handle: string }[]).map((p) => p.handle)).toEqual(handles.slice(6, 10));
+      expect({ count: body.count, handles: (body.data as { handle: string }[]).map((p) => p.handle), has_more: body.has_more }).toEqual(page(catalog.products, back));
     }
   });
 
