@@ -12,6 +12,13 @@ export function has(bits: Uint32Array, id: number): boolean {
   return (((bits[id >>> 5] as number) >>> (id & 31)) & 1) === 1;
 }
 
+/** The ids 0 .. size - 1 for which `test` holds. */
+export function where(size: number, test: (id: number) => boolean): Uint32Array {
+  const bits = bitmap(size);
+  for (let id = 0; id < size; id++) if (test(id)) bits[id >>> 5] = (bits[id >>> 5] as number) | (1 << (id & 31));
+  return bits;
+}
+
 export function setAll(bits: Uint32Array, ids: Uint32Array): void {
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] as number;

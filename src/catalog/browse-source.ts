@@ -62,18 +62,29 @@ function* records(rows: readonly Record<string, unknown>[], separator: string): 
   for (const row of rows) for (const line of String(row.lines ?? "").split("\n")) if (line !== "") yield line.split(separator);
 }
 
+/** Copies `lists` one after another into `into` from `at`; returns where they end. */
+function copyInto(lists: readonly Uint32Array[], into: Uint32Array, at: number): number {
+  for (const l of lists) {
+    into.set(l, at);
+    at += l.length;
+  }
+  return at;
+}
+
+const total = (lists: readonly Uint32Array[]) => lists.reduce((n, l) => n + l.length, 0);
+
 /** Concatenates the id lists of each key, in the order they come. */
 function grouped(rows: Iterable<[key: string, ids: Uint32Array]>): Map<string, Uint32Array> {
   const parts = new Map<string, Uint32Array[]>();
-  for (const [key, list] of rows) parts.set(key, [...(parts.get(key) ?? []), list]);
+  for (const [key, list] of rows) {
+    const lists = parts.get(key);
+    if (lists) lists.push(list);
+    else parts.set(key, [list]);
+  }
   const out = new Map<string, Uint32Array>();
   for (const [key, lists] of parts) {
-    const all = new Uint32Array(lists.reduce((n, l) => n + l.length, 0));
-    let at = 0;
-    for (const l of lists) {
-      all.set(l, at);
-      at += l.length;
-    }
+    const all = new Uint32Array(total(lists));
+    copyInto(lists, all, 0);
     out.set(key, all);
   }
   return out;
@@ -140,18 +151,13 @@ export async function readBrowseData(store: BrowseStore, version: string): Promi
   }
   const sorted = [...perWord.keys()].sort();
   const wordPostings = (column: 0 | 1): Postings => {
+    const lists = sorted.map((word) => perWord.get(word)?.[column] ?? []);
     const starts = new Uint32Array(sorted.length + 1);
-    sorted.forEach((word, i) => {
-      starts[i + 1] = (starts[i] as number) + (perWord.get(word)?.[column] ?? []).reduce((sum, l) => sum + l.length, 0);
+    lists.forEach((l, i) => {
+      starts[i + 1] = (starts[i] as number) + total(l);
     });
     const all = new Uint32Array(starts[sorted.length] as number);
-    sorted.forEach((word, i) => {
-      let at = starts[i] as number;
-      for (const l of perWord.get(word)?.[column] ?? []) {
-        all.set(l, at);
-        at += l.length;
-      }
-    });
+    lists.forEach((l, i) => copyInto(l, all, starts[i] as number));
     return { starts, ids: all };
   };
 

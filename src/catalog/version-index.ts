@@ -1,4 +1,4 @@
-import { and, bitmap, has, members, orInto, popcount, scan, setAll } from "./bitmap.ts";
+import { and, bitmap, has, members, orInto, popcount, scan, setAll, where } from "./bitmap.ts";
 import { optionFacet } from "./browse-layout.ts";
 import { type BrowseFilters, type BrowsePageQuery, hasFilters, type Sort } from "./browse-query.ts";
 import { invalidParameter, notFound, unknownParameter } from "./errors.ts";
@@ -107,8 +107,7 @@ export class VersionIndex {
   constructor(data: BrowseData) {
     this.size = data.size;
     this.#data = data;
-    this.#catalog = bitmap(data.size);
-    for (let p = 0; p < data.size; p++) if (!Number.isNaN(data.prices[p])) this.#catalog[p >>> 5] = (this.#catalog[p >>> 5] as number) | (1 << (p & 31));
+    this.#catalog = where(data.size, (p) => !Number.isNaN(data.prices[p]));
     const present = members(this.#catalog);
     this.#products = present.length;
     for (const id of present) this.#handles.set(data.handles[id] as string, id);
@@ -188,12 +187,7 @@ export class VersionIndex {
       const lo = filters.price_min ?? -Infinity;
       const hi = filters.price_max ?? Infinity;
       const prices = this.#data.prices;
-      const bits = bitmap(this.size);
-      for (let p = 0; p < this.size; p++) {
-        const price = prices[p] as number;
-        if (price >= lo && price <= hi) bits[p >>> 5] = (bits[p >>> 5] as number) | (1 << (p & 31));
-      }
-      groups.push({ facet: "price", bits });
+      groups.push({ facet: "price", bits: where(this.size, (p) => (prices[p] as number) >= lo && (prices[p] as number) <= hi) });
     }
     return { base, collection, groups, titles };
   }
