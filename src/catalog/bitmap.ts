@@ -32,6 +32,12 @@ export function and(out: Uint32Array, a: Uint32Array, b: Uint32Array): Uint32Arr
   return out;
 }
 
+/** `out = a & ~b`, word by word. */
+export function andNot(out: Uint32Array, a: Uint32Array, b: Uint32Array): Uint32Array {
+  for (let i = 0; i < out.length; i++) out[i] = (a[i] as number) & ~(b[i] as number);
+  return out;
+}
+
 /** `out |= a`, word by word. */
 export function orInto(out: Uint32Array, a: Uint32Array): Uint32Array {
   for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) | (a[i] as number);

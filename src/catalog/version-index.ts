@@ -2,7 +2,7 @@ import { and, bitmap, has, members, orInto, popcount, scan, setAll, where } from
 import { optionFacet } from "./browse-layout.ts";
 import { type BrowseFilters, type BrowsePageQuery, hasFilters, type Sort } from "./browse-query.ts";
 import { invalidParameter, notFound, unknownParameter } from "./errors.ts";
-import { FacetIndex, type FacetValueRow, type Group } from "./facet-index.ts";
+import { FacetIndex, type FacetValueRow, type Group, type ProductSet } from "./facet-index.ts";
 import { listBody } from "./pages.ts";
 import { TextIndex, type WordPostings } from "./text-index.ts";
 
@@ -82,7 +82,7 @@ interface KeyOrder {
 
 /** What a query resolves to, for a page or for facets. */
 interface Resolved {
-  base: Uint32Array;
+  base: ProductSet;
   collection: CollectionData | null;
   groups: Group[];
   /** q's title matches per word, for relevance. */
@@ -121,14 +121,14 @@ export class VersionIndex {
         this.#dense.set(id, bits);
       }
     });
-    this.#available = this.#anyOf("available", ["true"]);
-    this.#facets = new FacetIndex(data.size, data.values, data.postings, data.prices, data.options, this.#catalog);
+    this.#available = this.#anyOf("available", ["true"]).bits;
     this.#text = new TextIndex(data.size, data.words);
     const byKey = (key: ArrayLike<number>): KeyOrder => {
       const ids = order(key, present);
       return { ids, at: positions(ids, data.size), key };
     };
     this.#orders = { price: byKey(data.prices), title: byKey(data.titles), created: byKey(data.created) };
+    this.#facets = new FacetIndex(data.size, data.values, data.postings, data.prices, this.#orders.price.ids, data.options, this.#catalog);
     for (const c of data.collections.values()) this.#rankTables.set(c, rankTable(c.members));
   }
 
@@ -145,8 +145,14 @@ export class VersionIndex {
     return n + this.#facets.bytes + this.#text.bytes;
   }
 
-  /** The products having any of `keys` of `facet` (a key no product has admits nothing). */
-  #anyOf(facet: string, keys: readonly string[]): Uint32Array {
+  /**
+   * The filter admitting the products having any of `keys` of `facet` (a key no product has
+   * admits nothing). One value on more than 1/DENSE of the products is its bitmap, kept by name.
+   */
+  #anyOf(facet: string, keys: readonly string[]): Group {
+    const one = keys.length === 1 ? this.#ids.get(`${facet}\u0000${keys[0]}`) : undefined;
+    const dense = one === undefined ? undefined : this.#dense.get(one);
+    if (dense) return { facet, bits: dense, keep: `v${one}` };
     const bits = bitmap(this.size);
     for (const key of keys) {
       const id = this.#ids.get(`${facet}\u0000${key}`);
@@ -155,19 +161,20 @@ export class VersionIndex {
       if (dense) orInto(bits, dense);
       else setAll(bits, this.#data.postings[id] as Uint32Array);
     }
-    return bits;
+    return { facet, bits };
   }
 
   /** The scope's products and every active filter as a bitmap. Throws 404 / 400 as a page or facets answer would. */
   #resolve(scope: Scope, filters: BrowseFilters): Resolved {
-    let base = this.#catalog;
+    let base: ProductSet = { bits: this.#catalog };
     let collection: CollectionData | null = null;
     if (scope.collection !== undefined) {
       collection = this.#data.collections.get(scope.collection) ?? null;
       if (!collection) throw notFound(`No collection has the handle "${scope.collection}".`, "handle");
-      base = bitmap(this.size);
-      setAll(base, collection.members);
-      and(base, base, this.#catalog);
+      const bits = bitmap(this.size);
+      setAll(bits, collection.members);
+      and(bits, bits, this.#catalog);
+      base = collection.members.length * DENSE > this.size ? { bits, keep: `c${scope.collection}` } : { bits };
     }
     const missing = filters.options.find(([name]) => !this.#options.has(name));
     if (missing) throw unknownParameter(`Unknown query parameter: option.${missing[0]} (no product of the catalog has an option named "${missing[0]}").`, `option.${missing[0]}`);
@@ -178,11 +185,11 @@ export class VersionIndex {
       groups.push({ facet: null, bits: text.all });
       titles = text.title;
     }
-    if (filters.vendor) groups.push({ facet: "vendor", bits: this.#anyOf("vendor", filters.vendor) });
-    if (filters.product_type) groups.push({ facet: "product_type", bits: this.#anyOf("product_type", filters.product_type) });
-    if (filters.tag) groups.push({ facet: "tag", bits: this.#anyOf("tag", filters.tag) });
-    if (filters.available !== undefined) groups.push({ facet: "available", bits: this.#anyOf("available", [String(filters.available)]) });
-    for (const [name, keys] of filters.options) groups.push({ facet: optionFacet(name), bits: this.#anyOf(optionFacet(name), keys) });
+    if (filters.vendor) groups.push(this.#anyOf("vendor", filters.vendor));
+    if (filters.product_type) groups.push(this.#anyOf("product_type", filters.product_type));
+    if (filters.tag) groups.push(this.#anyOf("tag", filters.tag));
+    if (filters.available !== undefined) groups.push(this.#anyOf("available", [String(filters.available)]));
+    for (const [name, keys] of filters.options) groups.push(this.#anyOf(optionFacet(name), keys));
     if (filters.price_min !== undefined || filters.price_max !== undefined) {
       const lo = filters.price_min ?? -Infinity;
       const hi = filters.price_max ?? Infinity;
@@ -195,7 +202,7 @@ export class VersionIndex {
   /** The facets answer (contract section 7) of `filters` over `scope`. */
   facets(scope: Scope, filters: BrowseFilters): string {
     const r = this.#resolve(scope, filters);
-    return this.#facets.count(r.base, r.groups.length === 0 && r.collection === null, r.groups, filters);
+    return this.#facets.count(r.base, r.groups, filters);
   }
 
   /**
@@ -204,7 +211,7 @@ export class VersionIndex {
    */
   page(scope: Scope, q: BrowsePageQuery): string {
     const r = this.#resolve(scope, q);
-    let matches = r.base;
+    let matches = r.base.bits;
     for (const g of r.groups) matches = and(new Uint32Array(matches.length), matches, g.bits);
     const cursorHandle = q.starting_after ?? q.ending_before;
     const backwards = q.ending_before !== undefined;

@@ -76,6 +76,10 @@ try {
     ["facets: tag=new&option.size=M&q=tee", () => browseFacets(engine, meta, {}, parseBrowseFacets(pairs("tag=new&option.size=M&q=tee")))],
     ["facets, one filter value: option.size=XL", () => browseFacets(engine, meta, {}, parseBrowseFacets(pairs("option.size=XL")))],
     ["facets: price_min=20&price_max=60&available=true", () => browseFacets(engine, meta, {}, parseBrowseFacets(pairs("price_min=20&price_max=60&available=true")))],
+    // Broad filters: most of the catalog matches, so its counts are the catalog's (or the value's) minus the rest.
+    ["facets, one broad filter: available=true", () => browseFacets(engine, meta, {}, parseBrowseFacets(pairs("available=true")))],
+    ["facets, one common tag: tag=new", () => browseFacets(engine, meta, {}, parseBrowseFacets(pairs("tag=new")))],
+    ["facets, a collection without filters", () => browseFacets(engine, meta, { collection: catalog.collections[1]?.handle ?? "" }, parseBrowseFacets(pairs("")))],
     // The bench's shapes (test/bench/workloads.ts): the commonest vendor, tag and option value.
     ...bench,
     ["one D1 round trip (SELECT 1)", async () => String((await local.env.BROWSE.prepare("SELECT 1").all()).results.length)],
