@@ -71,6 +71,14 @@ import { featuredImage } from "./content.ts";
  * packed as UTF-8) and answers from memory: the page 0.72-0.93x, q 0.69-0.89x. So the reader
  * needs no SQL index any more: the FTS5 table `s` gave way to `w` (each search word with its
  * products), the value bitmaps `b` and the sort and lookup indexes are no longer written.
+ *
+ * ## Known sets (src/catalog/facet-index.ts)
+ * What `f` once precomputed, the engine now keeps on first use: the counts of every value over
+ * a one-value filter or a collection on more than 1/32 of the products, and over the catalog.
+ * A set holding most of one of those is counted as that set's counts minus its other products:
+ * at 100k, facets of available=true 2.3 ms -> 65 us, tag=new 1.9 ms -> 0.1 ms, a 25,000-product
+ * collection 0.7 -> 0.1 ms (Node, test/catalog/browse-measure.ts); the bench's three filters
+ * are unchanged (~0.9 ms: no known set holds much more than their matches).
  */
 
 const STATEMENT_BYTES = 90_000;
