@@ -136,6 +136,13 @@ function tally(column: Column, bits: Uint32Array, n: number, counts: Uint32Array
   }
 }
 
+/** Of `known` sets holding a set of `n` products, the one with the fewest others, if fewer than `limit`. */
+function cheapest(known: readonly Known[], n: number, limit: number): Known | null {
+  let best: Known | null = null;
+  for (const k of known) if (k.n - n < (best ? best.n - n : limit)) best = k;
+  return best;
+}
+
 export class FacetIndex {
   readonly #size: number;
   readonly #values: readonly FacetValueRow[];
@@ -224,26 +231,12 @@ export class FacetIndex {
   }
 
   /**
-   * Counts `column`'s values (ids `from` .. `to`) over `bits` (`n` products) into `counts`,
-   * replacing what those values held. Directly, or, when a set of `supersets` has fewer products
-   * outside `bits` than `bits` has, as that set's counts minus those of its products outside.
+   * Sets `counts` of `column`'s values (ids `from` .. `to`) over `bits` (`n` products, all in
+   * `known`) to `known`'s counts minus those of its products outside `bits`.
    */
-  #countOver(column: Column, from: number, to: number, bits: Uint32Array, n: number, supersets: readonly Known[], counts: Uint32Array): void {
-    let best: Known | null = null;
-    let cost = n;
-    for (const s of supersets) {
-      if (s.n - n < cost) {
-        best = s;
-        cost = s.n - n;
-      }
-    }
-    if (!best) {
-      counts.fill(0, from, to);
-      tally(column, bits, n, counts);
-      return;
-    }
-    counts.set(best.counts.subarray(from, to), from);
-    if (cost > 0) tally(column, andNot(bitmap(this.#size), best.bits, bits), cost, counts, -1);
+  #fromKnown(column: Column, from: number, to: number, bits: Uint32Array, n: number, known: Known, counts: Uint32Array): void {
+    counts.set(known.counts.subarray(from, to), from);
+    if (known.n > n) tally(column, andNot(bitmap(this.#size), known.bits, bits), known.n - n, counts, -1);
   }
 
   /**
@@ -270,7 +263,9 @@ export class FacetIndex {
     const range = this.#priceRange(all, n);
     const scope = [this.#catalog, this.#known(base)];
     const supersets = (skip: Group | null) => [...scope, ...groups.map((g) => (g === skip ? null : this.#known(g)))].filter((k): k is Known => k !== null);
-    this.#countOver(this.#every, 0, counts.length, all, n, supersets(null), counts);
+    const known = cheapest(supersets(null), n, n);
+    if (known) this.#fromKnown(this.#every, 0, counts.length, all, n, known, counts);
+    else tally(this.#every, all, n, counts);
     let suffix: Uint32Array | null = null;
     for (let i = groups.length - 1; i >= 0; i--) {
       const g = groups[i] as Group;
@@ -284,9 +279,11 @@ export class FacetIndex {
           range.max = Math.max(range.max, own.max);
         } else {
           const column = this.#columns.get(g.facet);
-          const others = supersets(g);
-          if (column && others.some((s) => s.n - m < m - n)) this.#countOver(column, column.from, column.to, except, m, others, counts);
-          else if (column) tally(column, andNot(bitmap(this.#size), except, g.bits), m - n, counts);
+          if (column) {
+            const known = cheapest(supersets(g), m, m - n);
+            if (known) this.#fromKnown(column, column.from, column.to, except, m, known, counts);
+            else tally(column, andNot(bitmap(this.#size), except, g.bits), m - n, counts);
+          }
         }
       }
       suffix = suffix ? and(bitmap(this.#size), suffix, g.bits) : g.bits;
