@@ -1,3 +1,4 @@
+import { randomBase62 } from "../random.ts";
 import { sha256Hex } from "../sha256.ts";
 /**
  * Customer bearer tokens: what they look like, how they are made and how they are stored.
@@ -10,23 +11,10 @@ export const LIVE_PREFIX = "sf_live_";
 /** Development tokens: seeded by `npm run dev`, refused by any worker not in development. */
 export const DEV_PREFIX = "sf_dev_";
 
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /** 44 base62 characters carry 44 × log2(62) ≈ 262 bits, above the contract's 256. */
 const SECRET_LENGTH = 44;
 /** Anything else is malformed and answers 401 without a storage read. */
 const TOKEN_SHAPE = /^sf_(live|dev)_[A-Za-z0-9_]{8,100}$/;
-
-/** Uniform base62 string from the platform CSPRNG (rejection sampling, no modulo bias). */
-export function randomBase62(length: number): string {
-  let out = "";
-  while (out.length < length) {
-    const bytes = crypto.getRandomValues(new Uint8Array(length * 2));
-    for (const byte of bytes) {
-      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
-    }
-  }
-  return out;
-}
 
 /** A new live token. Shown once to the operator, never stored. */
 export function newToken(): string {

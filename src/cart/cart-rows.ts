@@ -1,4 +1,4 @@
-import { randomBase62 } from "../auth/token.ts";
+import { randomBase62 } from "../random.ts";
 import type { VariantRecord } from "../catalog/store.ts";
 import type { CartTimes, LineRow } from "./view.ts";
 

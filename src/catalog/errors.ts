@@ -1,6 +1,6 @@
 /**
  * Why a catalog read could not answer, in the catalog's own words. The HTTP layer maps each code
- * to the contract's envelope (src/http/errors.ts `fromCatalogError`); the catalog never knows
+ * to the contract's envelope (src/http/errors.ts `fromFailure`); the catalog never knows
  * about statuses or headers.
  */
 export type CatalogFailureCode = "resource_missing" | "sold_out" | "parameter_invalid" | "parameter_unknown" | "catalog_unavailable";

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
-import { OperatorClient, OperatorError, runTokenCommand, type TokenAction, type TokenCommand } from "../auth/operator-client.ts";
+import { OperatorClient, OperatorError, runTokenCommand, type TokenAction, type TokenCommand } from "./operator-client.ts";
 import { hashToken, isWellFormedToken } from "../auth/token.ts";
 import { defineCli, runCli, UsageError } from "./args.ts";
 import { quietWranglerEnv } from "./local-env.ts";

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "./app-env.ts";
 import { CACHE_MISSING, CACHE_OK, catalogCacheKey, conditional, edgeCache, JSON_CONTENT_TYPE, originOf, type StoredAnswer, strongEtag } from "./cache.ts";
-import { ApiError, catalogUnavailable, fromCatalogError, resourceMissing } from "./errors.ts";
+import { ApiError, catalogUnavailable, fromFailure, resourceMissing } from "./errors.ts";
 import { parseQuery, type QueryInput, type Validated } from "./validate.ts";
 import { CatalogError } from "../catalog/errors.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
@@ -39,7 +39,7 @@ async function render<Q>(body: CatalogBody<Q>, store: CatalogStore, meta: Versio
     const text = await body(store, meta, query);
     return { status: 200, headers: { ...headers, "Cache-Control": CACHE_OK, ETag: await strongEtag(text) }, body: text };
   } catch (thrown) {
-    const error = thrown instanceof CatalogError ? fromCatalogError(thrown) : thrown;
+    const error = thrown instanceof CatalogError ? fromFailure(thrown) : thrown;
     // 404s are answers about this catalog version, so they are cached like 200s (for less time).
     if (error instanceof ApiError && error.status === 404) {
       return { status: 404, headers: { ...headers, "Cache-Control": CACHE_MISSING }, body: JSON.stringify({ error: error.body }) };
@@ -84,7 +84,7 @@ export function catalogReadWith<I, O>(parse: (c: Context<CatalogEnv>) => O): Mid
     try {
       c.req.addValidatedData("query", parse(c) as object);
     } catch (thrown) {
-      const error = thrown instanceof CatalogError ? fromCatalogError(thrown) : thrown;
+      const error = thrown instanceof CatalogError ? fromFailure(thrown) : thrown;
       throw error instanceof ApiError ? withHeaders(error, { "X-Catalog-Version": meta.version }) : error;
     }
     c.set("catalogStore", store);

@@ -1,6 +1,7 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import * as z from "zod";
-import type { CatalogError } from "../catalog/errors.ts";
+import type { CartFailureCode } from "../cart/failure.ts";
+import type { CatalogFailureCode } from "../catalog/errors.ts";
 
 /** The `error.type` values of the contract's envelope. */
 export const ErrorTypeSchema = z
@@ -115,16 +116,50 @@ export function internalError(requestId: string): ApiError {
   });
 }
 
-/** The contract's answer to a catalog read that could not be served. */
-export function fromCatalogError(error: CatalogError): ApiError {
-  switch (error.code) {
+/**
+ * The contract's 401: `authentication_error` with a link to the docs and the RFC 6750
+ * challenge, with `error="invalid_token"` when a credential was sent. The message never repeats
+ * the credential.
+ */
+export function authenticationError(docsUrl: string | undefined, message: string, credentialSent: boolean): ApiError {
+  const challenge = credentialSent ? 'Bearer realm="storefront", error="invalid_token"' : 'Bearer realm="storefront"';
+  return new ApiError(
+    401,
+    { type: "authentication_error", message, docs_url: `${docsUrl ?? "/docs"}#authentication` },
+    { "WWW-Authenticate": challenge },
+  );
+}
+
+/** A failure a domain room reports as data: a catalog read or a cart operation that did not happen. */
+export interface DomainFailure {
+  code: CatalogFailureCode | CartFailureCode;
+  message: string;
+  param?: string | undefined;
+}
+
+/**
+ * The contract's answer to a failure a domain room reported (a thrown CatalogError, a cart
+ * reply's failure): one map from the domain's codes to statuses, types and headers.
+ * `token_revoked` is the cart object refusing a token KV still believes in: the same 401 as
+ * any bad token, so it needs the docs URL the 401 links to.
+ */
+export function fromFailure(failure: DomainFailure, docsUrl?: string): ApiError {
+  switch (failure.code) {
     case "resource_missing":
-      return resourceMissing(error.message, error.param);
+      return resourceMissing(failure.message, failure.param);
     case "sold_out":
-      return soldOut(error.param);
+      return soldOut(failure.param);
     case "parameter_invalid":
     case "parameter_unknown":
-      return invalidRequest(error.code, error.message, error.param);
+    case "quantity_exceeded":
+    case "cart_full":
+      return invalidRequest(failure.code, failure.message, failure.param);
+    case "idempotency_key_reused":
+      return new ApiError(422, { type: "idempotency_error", code: failure.code, message: failure.message });
+    case "idempotency_key_in_use":
+      return new ApiError(409, { type: "idempotency_error", code: failure.code, message: failure.message });
+    case "token_revoked":
+      return authenticationError(docsUrl, failure.message, true);
     case "catalog_unavailable":
       return catalogUnavailable();
   }

@@ -2,7 +2,7 @@ import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from "
 import { routePath } from "hono/route";
 import type { AppEnv } from "./app-env.ts";
 import { CatalogError } from "../catalog/errors.ts";
-import { ApiError, fromCatalogError, internalError, methodNotAllowed, routeNotFound } from "./errors.ts";
+import { ApiError, fromFailure, internalError, methodNotAllowed, routeNotFound } from "./errors.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 import type { RouteTable } from "./route-table.ts";
 
@@ -74,7 +74,7 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
  */
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err);
-  if (err instanceof CatalogError) return errorResponse(c, fromCatalogError(err));
+  if (err instanceof CatalogError) return errorResponse(c, fromFailure(err));
   const requestId = c.get("requestId") ?? newRequestId();
   console.error(JSON.stringify({ level: "error", error: err.name, message: err.message, request_id: requestId }));
   return errorResponse(c, internalError(requestId));

@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { AuthedEnv } from "../auth/require-token.ts";
+import type { AuthedEnv } from "./require-token.ts";
 import { ApiError } from "./errors.ts";
 
 /** The binding's period (wrangler.toml `simple.period`): the longest a refused client waits. */

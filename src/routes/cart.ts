@@ -1,7 +1,7 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { JSON_CONTENT_TYPE } from "../http/cache.ts";
 import { noStore } from "../http/no-store.ts";
-import { requireToken, type AuthedEnv } from "../auth/require-token.ts";
+import { requireToken, type AuthedEnv } from "../http/require-token.ts";
 import {
   AddCartLineRequestSchema,
   CartLinePathParamsSchema,
@@ -11,11 +11,11 @@ import {
 } from "../cart/api.ts";
 import { cartFor, requestFingerprint } from "../cart/cart-client.ts";
 import { variantDigits } from "../catalog/ids.ts";
-import type { CartFailure, CartReply, IdempotencyClaim } from "../cart/failure.ts";
+import type { CartReply, IdempotencyClaim } from "../cart/failure.ts";
 import { writeLimit } from "../http/write-limit.ts";
 import type { AppEnv } from "../http/app-env.ts";
-import { ApiError, catalogUnavailable, invalidRequest, resourceMissing, soldOut } from "../http/errors.ts";
-import { authenticationError, docsUrlFor } from "../auth/bearer.ts";
+import { fromFailure, invalidRequest, resourceMissing } from "../http/errors.ts";
+import { docsUrlFor } from "../http/bearer.ts";
 import { validJson, validQuery } from "../http/validate.ts";
 import { describe } from "../openapi/describe.ts";
 import { errors } from "../openapi/errors.ts";
@@ -24,35 +24,10 @@ import { SEED_EXAMPLES } from "../openapi/seed-examples.ts";
 
 const IDEMPOTENCY = [{ name: "Idempotency-Key", schema: IdempotencyKeySchema }] as const;
 
-/**
- * Turns a failure reported by the cart object into the contract's error. `token_revoked` is
- * the Durable Object refusing a token KV still believes in: the same 401 as any bad token.
- */
-export function failureToApiError(failure: CartFailure, docsUrl: string | undefined): ApiError {
-  switch (failure.code) {
-    case "resource_missing":
-      return resourceMissing(failure.message, failure.param);
-    case "sold_out":
-      return soldOut(failure.param);
-    case "parameter_invalid":
-    case "quantity_exceeded":
-    case "cart_full":
-      return invalidRequest(failure.code, failure.message, failure.param);
-    case "idempotency_key_reused":
-      return new ApiError(422, { type: "idempotency_error", code: failure.code, message: failure.message });
-    case "idempotency_key_in_use":
-      return new ApiError(409, { type: "idempotency_error", code: failure.code, message: failure.message });
-    case "token_revoked":
-      return authenticationError(docsUrl, failure.message, true);
-    case "catalog_unavailable":
-      return catalogUnavailable();
-  }
-}
-
 /** Answers a cart reply: the Cart, or the contract's error for the failure the object reported. */
 function respond(c: Context<AuthedEnv>, reply: CartReply): Response {
   if (reply.replayed) c.header("Idempotent-Replayed", "true");
-  if (!reply.ok) throw failureToApiError(reply.failure, docsUrlFor(c.req.url, c.env.DOCS_URL));
+  if (!reply.ok) throw fromFailure(reply.failure, docsUrlFor(c.req.url, c.env.DOCS_URL));
   // The object's JSON text as is, with the contract's JSON Content-Type.
   return c.body(reply.cartJson, 200, { "Content-Type": JSON_CONTENT_TYPE });
 }

@@ -1,10 +1,10 @@
 import { Hono } from "hono";
-import { authenticationError, docsUrlFor } from "../auth/bearer.ts";
+import { docsUrlFor } from "../http/bearer.ts";
 import { noStore } from "../http/no-store.ts";
-import { requireToken } from "../auth/require-token.ts";
+import { requireToken } from "../http/require-token.ts";
 import { cartFor } from "../cart/cart-client.ts";
 import type { AppEnv } from "../http/app-env.ts";
-import { notImplemented } from "../http/errors.ts";
+import { authenticationError, notImplemented } from "../http/errors.ts";
 import { describe } from "../openapi/describe.ts";
 import { errors } from "../openapi/errors.ts";
 

@@ -9,7 +9,7 @@ import {
   TokenRecordSchema,
 } from "../auth/api.ts";
 import { noStore } from "../http/no-store.ts";
-import { requireOperator } from "../auth/operator-auth.ts";
+import { requireOperator } from "../http/operator-auth.ts";
 import { TokenAdmin } from "../auth/token-admin.ts";
 import { cartFor } from "../cart/cart-client.ts";
 import type { AppEnv } from "../http/app-env.ts";

@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { OperatorClient, OperatorError, runTokenCommand, type TokenAction, type TokenCommand } from "../../src/auth/operator-client.ts";
+import { OperatorClient, OperatorError, runTokenCommand, type TokenAction, type TokenCommand } from "../../src/cli/operator-client.ts";
 import { hashToken } from "../../src/auth/token.ts";
 import { BASE, cartCall, OPERATOR_SECRET } from "../helpers/cart.ts";
 

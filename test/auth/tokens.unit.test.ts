@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readCredential } from "../../src/auth/bearer.ts";
+import { readCredential } from "../../src/http/bearer.ts";
 import { hashToken, isDevToken, isWellFormedToken, LIVE_PREFIX, newToken } from "../../src/auth/token.ts";
 import { ApiError } from "../../src/http/errors.ts";
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CartSchema } from "../../src/cart/api.ts";
 import { cartFor, requestFingerprint } from "../../src/cart/cart-client.ts";
 import type { Cart } from "../../src/cart/cart-object.ts";
-import { failureToApiError } from "../../src/routes/cart.ts";
+import { fromFailure } from "../../src/http/errors.ts";
 import { cartCall, issueToken, seedVariants, type SeedVariants } from "../helpers/cart.ts";
 
 let seed: SeedVariants;
@@ -122,7 +122,7 @@ describe("Idempotency-Key on cart writes", () => {
   });
 
   it("maps idempotency_key_in_use to 409 idempotency_error", async () => {
-    const error = failureToApiError({ code: "idempotency_key_in_use", message: "running" }, "https://docs");
+    const error = fromFailure({ code: "idempotency_key_in_use", message: "running" }, "https://docs");
     expect(error.status).toBe(409);
     expect(error.body).toMatchObject({ type: "idempotency_error", code: "idempotency_key_in_use" });
   });

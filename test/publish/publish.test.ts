@@ -1,5 +1,5 @@
 import { CatalogError } from "../../src/catalog/errors.ts";
-import { fromCatalogError } from "../../src/http/errors.ts";
+import { fromFailure } from "../../src/http/errors.ts";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CHUNK_STEP, type Pointer, POINTER_KEY } from "../../src/catalog/layout.ts";
@@ -105,7 +105,7 @@ describe("publishing", () => {
     const error = await store.getProduct(stale, "essential-crew-tee-black").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CatalogError);
     expect(error).toMatchObject({ code: "catalog_unavailable" });
-    expect(fromCatalogError(error as CatalogError)).toMatchObject({ status: 503, body: { code: "catalog_unavailable" } });
+    expect(fromFailure(error as CatalogError)).toMatchObject({ status: 503, body: { code: "catalog_unavailable" } });
   });
 
   it("publishes an empty catalog as empty lists", async () => {

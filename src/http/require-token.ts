@@ -1,10 +1,11 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../http/app-env.ts";
-import type { Principal } from "./api.ts";
-import { authenticationError, docsUrlFor, readCredential } from "./bearer.ts";
+import type { AppEnv } from "./app-env.ts";
+import type { Principal } from "../auth/api.ts";
+import { docsUrlFor, readCredential } from "./bearer.ts";
+import { authenticationError } from "./errors.ts";
 import { BoundedMemo } from "../memo.ts";
-import { hashToken, isDevToken, isWellFormedToken } from "./token.ts";
-import { TokenStore } from "./token-store.ts";
+import { hashToken, isDevToken, isWellFormedToken } from "../auth/token.ts";
+import { TokenStore } from "../auth/token-store.ts";
 
 /** The Hono environment of handlers behind `requireToken`. */
 export interface AuthedEnv {

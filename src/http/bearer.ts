@@ -1,4 +1,4 @@
-import { ApiError, invalidRequest } from "../http/errors.ts";
+import { invalidRequest } from "./errors.ts";
 
 /** What the Authorization header held. */
 export type Credential = { kind: "none" } | { kind: "bearer"; token: string } | { kind: "unusable" };
@@ -27,18 +27,4 @@ export function readCredential(header: string | undefined | null): Credential {
 export function docsUrlFor(requestUrl: string, override: string | undefined): string {
   if (override && URL.canParse(override)) return override;
   return new URL("/docs", requestUrl).href;
-}
-
-/**
- * The contract's 401: `authentication_error` with a link to the docs and the RFC 6750
- * challenge, with `error="invalid_token"` when a credential was sent. The message never repeats
- * the credential.
- */
-export function authenticationError(docsUrl: string | undefined, message: string, credentialSent: boolean): ApiError {
-  const challenge = credentialSent ? 'Bearer realm="storefront", error="invalid_token"' : 'Bearer realm="storefront"';
-  return new ApiError(
-    401,
-    { type: "authentication_error", message, docs_url: `${docsUrl ?? "/docs"}#authentication` },
-    { "WWW-Authenticate": challenge },
-  );
 }

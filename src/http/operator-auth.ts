@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../http/app-env.ts";
-import { authenticationError, docsUrlFor, readCredential } from "./bearer.ts";
+import type { AppEnv } from "./app-env.ts";
+import { docsUrlFor, readCredential } from "./bearer.ts";
+import { authenticationError } from "./errors.ts";
 import { sha256 } from "../sha256.ts";
 
 /** Shorter secrets are treated as unset: the operator surface stays closed. */

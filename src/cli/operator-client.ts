@@ -1,4 +1,4 @@
-import type { IssuedToken, TokenList, TokenRecord } from "./api.ts";
+import type { IssuedToken, TokenList, TokenRecord } from "../auth/api.ts";
 
 /**
  * The token CLI's logic without Node: the parsed command and a client of the operator surface
