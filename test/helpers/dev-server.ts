@@ -3,7 +3,19 @@ import { createWriteStream } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { TestProject } from "vitest/node";
 import { firstFreePort } from "./ports.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Where the e2e suite's own `npm run dev` server listens, and the file its output goes to. */
+    e2eBaseUrl: string;
+    e2eLogFile: string;
+    /** The same for the browser suite's server. */
+    browserApiUrl: string;
+    browserApiLog: string;
+  }
+}
 
 /** A `wrangler dev` server started the way the README says, with its own local state. */
 export interface DevServer {
@@ -109,4 +121,19 @@ export async function startDevServer(ports: readonly number[]): Promise<DevServe
     await cleanUp();
   };
   return { ...server, stop: end(server.stop), kill: end(server.kill) };
+}
+
+/**
+ * A suite's global setup: one real dev server for the whole suite (the first free port of
+ * `ports`), its URL and log file handed to the tests under the suite's own keys, stopped after.
+ */
+export async function provideDevServer(
+  project: TestProject,
+  ports: readonly number[],
+  keys: { url: "e2eBaseUrl" | "browserApiUrl"; log: "e2eLogFile" | "browserApiLog" },
+): Promise<() => Promise<void>> {
+  const server = await startDevServer(ports);
+  project.provide(keys.url, server.baseUrl);
+  project.provide(keys.log, server.logFile);
+  return server.stop;
 }
