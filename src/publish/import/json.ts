@@ -1,4 +1,5 @@
 import type { SourceImage } from "../../catalog/schema.ts";
+import { JsonText, Lines } from "../json-text.ts";
 import { IssueList } from "./errors.ts";
 import {
   type DraftProduct,
@@ -20,135 +21,6 @@ import {
  * `inventory_policy`, `inventory_quantity`). Problems name the line and column in the file and
  * the JSON path.
  */
-
-// --- Positions in the JSON text, computed only for messages ------------------------------------
-
-/** Newline offsets, for offset -> line and column. */
-class Lines {
-  private readonly breaks: number[] = [];
-  constructor(text: string) {
-    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) this.breaks.push(i);
-  }
-  at(offset: number): { line: number; column: number } {
-    let lo = 0;
-    let hi = this.breaks.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((this.breaks[mid] ?? 0) < offset) lo = mid + 1;
-      else hi = mid;
-    }
-    return { line: lo + 1, column: offset - (lo === 0 ? -1 : (this.breaks[lo - 1] ?? 0)) };
-  }
-}
-
-/** A minimal scanner over valid JSON text (JSON.parse has accepted it) that finds where values start. */
-class Scanner {
-  private readonly text: string;
-  i: number;
-  constructor(text: string, start = 0) {
-    this.text = text;
-    this.i = start;
-  }
-  private ws(): void {
-    while (this.i < this.text.length && " \t\n\r".includes(this.text[this.i]!)) this.i += 1;
-  }
-  private skipString(): void {
-    this.i += 1;
-    while (this.i < this.text.length && this.text[this.i] !== '"') this.i += this.text[this.i] === "\\" ? 2 : 1;
-    this.i += 1;
-  }
-  private readKey(): string {
-    const start = this.i;
-    this.skipString();
-    return JSON.parse(this.text.slice(start, this.i)) as string;
-  }
-  skipValue(): void {
-    this.ws();
-    const c = this.text[this.i];
-    if (c === '"') return this.skipString();
-    if (c === "{" || c === "[") {
-      const close = c === "{" ? "}" : "]";
-      this.i += 1;
-      for (;;) {
-        this.ws();
-        if (this.text[this.i] === close) {
-          this.i += 1;
-          return;
-        }
-        if (c === "{") {
-          this.readKey();
-          this.ws();
-          this.i += 1; // ':'
-        }
-        this.skipValue();
-        this.ws();
-        if (this.text[this.i] === ",") this.i += 1;
-      }
-    }
-    while (this.i < this.text.length && !",]} \t\n\r".includes(this.text[this.i]!)) this.i += 1;
-  }
-  /** Moves to the value at `path` below the current one; stops at the deepest part that exists. */
-  descend(path: readonly PropertyKey[]): number {
-    for (const part of path) {
-      this.ws();
-      const c = this.text[this.i];
-      if (typeof part === "number" && c === "[") {
-        const start = this.i;
-        this.i += 1;
-        let found = false;
-        for (let n = 0; ; n += 1) {
-          this.ws();
-          if (this.text[this.i] === "]") break;
-          if (n === part) {
-            found = true;
-            break;
-          }
-          this.skipValue();
-          this.ws();
-          if (this.text[this.i] === ",") this.i += 1;
-        }
-        if (!found) return start;
-      } else if (typeof part === "string" && c === "{") {
-        const start = this.i;
-        this.i += 1;
-        let found = false;
-        for (;;) {
-          this.ws();
-          if (this.text[this.i] === "}") break;
-          const key = this.readKey();
-          this.ws();
-          this.i += 1;
-          this.ws();
-          if (key === part) {
-            found = true;
-            break;
-          }
-          this.skipValue();
-          this.ws();
-          if (this.text[this.i] === ",") this.i += 1;
-        }
-        if (!found) return start;
-      } else return this.i;
-    }
-    this.ws();
-    return this.i;
-  }
-  /** Start offsets of the elements of the array at the current position. */
-  elements(): number[] {
-    const starts: number[] = [];
-    this.ws();
-    if (this.text[this.i] !== "[") return starts;
-    this.i += 1;
-    for (;;) {
-      this.ws();
-      if (this.text[this.i] === "]" || this.i >= this.text.length) return starts;
-      starts.push(this.i);
-      this.skipValue();
-      this.ws();
-      if (this.text[this.i] === ",") this.i += 1;
-    }
-  }
-}
 
 // --- Reading products --------------------------------------------------------------------------
 
@@ -187,11 +59,11 @@ export function readShopifyJson(text: string, opts: JsonReadOptions): DraftProdu
     issues.throwIfAny(file);
     return [];
   }
-  const scanner = new Scanner(text);
+  const scanner = new JsonText(text);
   scanner.descend(rootPath);
   const starts = scanner.elements();
   const at = (index: number, path: readonly PropertyKey[]): Place => {
-    const offset = new Scanner(text, starts[index] ?? 0).descend(path);
+    const offset = new JsonText(text, starts[index] ?? 0).descend(path);
     return { ...lines.at(offset), path: pathText([...rootPath, index, ...path]) };
   };
 
