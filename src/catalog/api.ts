@@ -172,8 +172,24 @@ function notBoth(query: { starting_after?: string | undefined; ending_before?: s
 }
 const NOT_BOTH = { message: "starting_after and ending_before cannot be used together", path: ["ending_before"] };
 
+/**
+ * The catalog version a client pages (the `X-Catalog-Version` of its first page). With it, a
+ * cursor is bound to that version: once another version is live the page answers 409
+ * cursor_stale instead of walking a different catalog (contract section 8).
+ */
+export const CatalogVersionParamSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, "a catalog version: the X-Catalog-Version of the first page")
+  .optional()
+  .meta({
+    description:
+      "The catalog version this page belongs to: send the `X-Catalog-Version` of the first page with every following page's cursor. When another version is live the answer is 409 `cursor_stale`: restart from the first page without it. Without it a cursor is read against the live version.",
+    example: "20261124T204000Z-a1b2c3",
+  });
+
 const PAGE_SHAPE = {
   limit: LimitSchema,
+  catalog_version: CatalogVersionParamSchema,
   starting_after: HandleSchema.optional().meta({ description: "Handle of the item the page starts after." }),
   ending_before: HandleSchema.optional().meta({ description: "Handle of the item the page ends before." }),
 };
@@ -237,7 +253,7 @@ export type ProductQuery = z.infer<typeof ProductQuerySchema>;
 
 
 /** The variants endpoint's parameters that are not option selectors. */
-export const VARIANT_PAGING_PARAMS = ["limit", "starting_after", "ending_before"] as const;
+export const VARIANT_PAGING_PARAMS = ["limit", "starting_after", "ending_before", "catalog_version"] as const;
 
 const SelectorValueSchema = z.string().min(1).max(255);
 
@@ -249,6 +265,7 @@ const VariantQueryObject = z
     limit: LimitSchema,
     starting_after: VariantIdSchema.optional().meta({ description: "Variant id the page starts after." }),
     ending_before: VariantIdSchema.optional().meta({ description: "Variant id the page ends before." }),
+    catalog_version: CatalogVersionParamSchema,
   })
   // Any other parameter is a selector named by an option's API name (`?material=Oak`); whether
   // the product has that option is known only once it is read (catalog/pages.ts).

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { MoneySchema } from "../money.ts";
-import { LimitSchema } from "./api.ts";
+import { CatalogVersionParamSchema, LimitSchema } from "./api.ts";
 import { MAX_FILTER_VALUES, MAX_OPTION_FILTERS, MAX_Q_CHARS, MAX_Q_WORDS, SORTS } from "./browse-query.ts";
 import { HandleSchema } from "./schema.ts";
 
@@ -39,6 +39,7 @@ const PAGE = {
   starting_after: HandleSchema.optional().meta({ description: "Handle of the item the page starts after, in this query's order; it must be among this query's matches (else 400 parameter_invalid)." }),
   ending_before: HandleSchema.optional().meta({ description: "Handle of the item the page ends before, in this query's order; it must be among the matches." }),
   include: z.enum(["image"]).optional().meta({ description: "`image`: add each product's featured image." }),
+  catalog_version: CatalogVersionParamSchema,
 };
 
 export const BrowseQuerySchema = z.strictObject({ ...FILTERS, ...PAGE }).meta({
@@ -48,7 +49,7 @@ export const BrowseQuerySchema = z.strictObject({ ...FILTERS, ...PAGE }).meta({
 
 export const FacetsQuerySchema = z.strictObject(FILTERS).meta({
   id: "FacetsQuery",
-  description: "The same filters and q as the list; sort, limit, starting_after, ending_before and include are 400 parameter_unknown.",
+  description: "The same filters and q as the list; sort, limit, starting_after, ending_before, catalog_version and include are 400 parameter_unknown.",
 });
 
 const FacetValueSchema = z.object({

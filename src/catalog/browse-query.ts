@@ -50,10 +50,12 @@ export interface BrowsePageQuery extends BrowseFilters {
   starting_after?: string;
   ending_before?: string;
   image: boolean;
+  /** The version the client pages (checked by the HTTP layer before any answer; not part of the cache key). */
+  catalog_version?: string;
 }
 
-const SINGLE = new Set(["q", "available", "price_min", "price_max", "sort", "limit", "starting_after", "ending_before", "include"]);
-const PAGING = new Set(["sort", "limit", "starting_after", "ending_before"]);
+const SINGLE = new Set(["q", "available", "price_min", "price_max", "sort", "limit", "starting_after", "ending_before", "include", "catalog_version"]);
+const PAGING = new Set(["sort", "limit", "starting_after", "ending_before", "catalog_version"]);
 const PRICE = /^\d{1,9}(\.\d{1,2})?$/;
 
 type Pairs = Iterable<[string, string]>;
@@ -165,6 +167,11 @@ export function parseBrowsePage(pairs: Pairs): BrowsePageQuery {
     if (handle === undefined) continue;
     if (!isHandle(handle)) throw invalidParameter(`Invalid ${param}: a product handle.`, param);
     query[param] = handle;
+  }
+  const version = single.get("catalog_version");
+  if (version !== undefined) {
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(version)) throw invalidParameter("Invalid catalog_version: a catalog version (the X-Catalog-Version of the first page).", "catalog_version");
+    query.catalog_version = version;
   }
   if (query.starting_after !== undefined && query.ending_before !== undefined) {
     throw invalidParameter("Invalid ending_before: starting_after and ending_before cannot be used together.", "ending_before");

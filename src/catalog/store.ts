@@ -74,11 +74,11 @@ export class CatalogStore {
    * The live version's meta, or null when nothing was ever published. One read, or none while
    * this isolate's copy of the pointer is younger than the TTL. The version is fixed for the
    * whole request, so a reader never mixes versions; a publish shows within the TTL here (plus
-   * KV's own propagation in production).
+   * KV's own propagation in production). `reread` skips this isolate's copy (one read).
    */
-  async currentMeta(): Promise<VersionMeta | null> {
+  async currentMeta(options: { reread?: boolean } = {}): Promise<VersionMeta | null> {
     const kept = keptPointers.get(this.#kv);
-    const fresh = kept !== undefined && Date.now() - kept.readAt < this.#pointerTtlMs;
+    const fresh = !options.reread && kept !== undefined && Date.now() - kept.readAt < this.#pointerTtlMs;
     const pointer = fresh ? kept.pointer : await this.#kv.get<Pointer>(POINTER_KEY, "json");
     if (!pointer) return null;
     if (!fresh && this.#pointerTtlMs > 0) keptPointers.set(this.#kv, { pointer, readAt: Date.now() });

@@ -62,6 +62,31 @@ async function keepInCache(c: Context<CatalogEnv>, cache: Cache, key: Request, a
 }
 
 /**
+ * Cursors are bound to a catalog version (contract section 8): a page that names the version it
+ * belongs to (`catalog_version`, the first page's X-Catalog-Version) is served only while that
+ * version is live. This runs before the memo and the edge cache are consulted, so a stale cursor
+ * never gets a cached page, and its 409 is never cached (errors are not stored). A version that
+ * differs from this isolate's kept pointer is checked against a fresh read first, so the pointer
+ * TTL alone never refuses a client that paged a newer version.
+ */
+async function pagedVersion(c: Context<CatalogEnv>, store: CatalogStore, meta: VersionMeta, named: unknown): Promise<VersionMeta> {
+  if (typeof named !== "string" || named === meta.version) return meta;
+  const live = (await store.currentMeta({ reread: true })) ?? meta;
+  if (live.version === named) return live;
+  c.set("cacheStatus", "bypass");
+  throw new ApiError(
+    409,
+    {
+      type: "invalid_request_error",
+      code: "cursor_stale",
+      message: `This page belongs to catalog version ${named}, which is no longer live (now ${live.version}). Restart from the first page, without catalog_version.`,
+      param: "catalog_version",
+    },
+    { "X-Catalog-Version": live.version, "Cache-Control": "no-store" },
+  );
+}
+
+/**
  * The first step of every anonymous catalog read, in this order: the path handle (no storage
  * touched), one pointer read (503 when nothing is published), then `parse` of the query, whose
  * errors (ApiError or CatalogError) carry the version read. `I`/`O` type the route's query for `hc`.
@@ -81,14 +106,17 @@ export function catalogReadWith<I, O>(parse: (c: Context<CatalogEnv>) => O): Mid
       c.set("cacheStatus", "bypass");
       throw withHeaders(catalogUnavailable(), { "Cache-Control": "no-store" });
     }
+    let query: O;
     try {
-      c.req.addValidatedData("query", parse(c) as object);
+      query = parse(c);
     } catch (thrown) {
       const error = thrown instanceof CatalogError ? fromFailure(thrown) : thrown;
       throw error instanceof ApiError ? withHeaders(error, { "X-Catalog-Version": meta.version }) : error;
     }
+    const live = await pagedVersion(c, store, meta, (query as { catalog_version?: unknown }).catalog_version);
+    c.req.addValidatedData("query", query as object);
     c.set("catalogStore", store);
-    c.set("catalogMeta", meta);
+    c.set("catalogMeta", live);
     await next();
   };
 }
@@ -105,7 +133,9 @@ export function catalogRead<S extends z.ZodType>(schema: S): MiddlewareHandler<C
  */
 export async function serveCatalogRead<Q extends object>(c: Context<CatalogEnv>, query: Q, body: CatalogBody<Q>): Promise<Response> {
   const meta = c.var.catalogMeta;
-  const key = catalogCacheKey(originOf(c.req.url), meta.version, c.req.path, query as Record<string, unknown>);
+  // catalog_version was checked against the live version (catalogReadWith): the key holds that version already.
+  const { catalog_version: _checked, ...keyed } = query as Record<string, unknown>;
+  const key = catalogCacheKey(originOf(c.req.url), meta.version, c.req.path, keyed);
   const ifNoneMatch = c.req.header("If-None-Match");
   const kept = answers.get(key);
   if (kept) {

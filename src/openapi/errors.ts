@@ -87,8 +87,14 @@ const ERRORS: Record<number, { description: string; headers?: HeaderName[]; exam
     },
   },
   409: {
-    description: "A request with the same Idempotency-Key is still running.",
+    description: "A request with the same Idempotency-Key is still running (`idempotency_key_in_use`), or a page names a catalog version that is no longer live (`cursor_stale`: restart from the first page).",
     examples: {
+      cursor_stale: example("A cursor of a catalog that is no longer live", {
+        type: "invalid_request_error",
+        code: "cursor_stale",
+        message: "This page belongs to catalog version 20261124T204000Z-a1b2c3, which is no longer live (now 20261124T210000Z-d4e5f6). Restart from the first page, without catalog_version.",
+        param: "catalog_version",
+      }),
       idempotency_key_in_use: example("Concurrent retry", {
         type: "idempotency_error",
         code: "idempotency_key_in_use",

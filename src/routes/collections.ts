@@ -27,7 +27,7 @@ export const collections = new Hono<AppEnv>()
       responses: {
         200: catalogOk("A page of collections.", CollectionListSchema),
         304: CATALOG_NOT_MODIFIED,
-        ...errors([400, 503], ["parameter_unknown", "parameter_invalid"]),
+        ...errors([400, 409, 503], ["cursor_stale", "parameter_unknown", "parameter_invalid"]),
       },
     }),
     catalogRead(PageQuerySchema),
@@ -49,7 +49,7 @@ export const collections = new Hono<AppEnv>()
           placeholders: { summary: "The collection of the four placeholder products", value: SEED_EXAMPLES.collection },
         }),
         304: CATALOG_NOT_MODIFIED,
-        ...errors([400, 404, 503], ["parameter_invalid", "parameter_unknown", "resource_missing"]),
+        ...errors([400, 404, 409, 503], ["cursor_stale", "parameter_invalid", "parameter_unknown", "resource_missing"]),
       },
     }),
     browseRead(parseBrowsePage),

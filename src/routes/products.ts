@@ -40,7 +40,7 @@ export const products = new Hono<AppEnv>()
       responses: {
         200: catalogOk("A page of products.", ProductListSchema, { page: { summary: "The first two products", value: SEED_EXAMPLES.productList } }),
         304: CATALOG_NOT_MODIFIED,
-        ...errors([400, 503], ["parameter_unknown", "parameter_invalid"]),
+        ...errors([400, 409, 503], ["cursor_stale", "parameter_unknown", "parameter_invalid"]),
       },
     }),
     browseRead(parseBrowsePage),
@@ -102,7 +102,7 @@ export const products = new Hono<AppEnv>()
       responses: {
         200: catalogOk("The matching variants.", VariantListSchema, { selected: { summary: "?size=M&color=Black", value: SEED_EXAMPLES.variantList } }),
         304: CATALOG_NOT_MODIFIED,
-        ...errors([400, 404, 503], ["parameter_invalid", "parameter_unknown", "resource_missing"]),
+        ...errors([400, 404, 409, 503], ["cursor_stale", "parameter_invalid", "parameter_unknown", "resource_missing"]),
       },
     }),
     catalogRead(VariantQuerySchema),
