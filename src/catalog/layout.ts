@@ -47,6 +47,30 @@ export interface Pointer {
   previous: VersionMeta | null;
 }
 
+/**
+ * The publish history (issue 22): every publish and rollback, oldest first, appended under the
+ * publish lock and never rewritten. Outside `v/`, so no cleanup touches it.
+ */
+export const HISTORY_KEY = "catalog:history";
+
+export interface HistoryEntry {
+  /** 1, 2, 3... in the order the actions took effect. */
+  seq: number;
+  at: string;
+  action: "publish" | "rollback";
+  /** The version that went live. */
+  version: string;
+  /** The version that was live before (null for the first publish). */
+  from: string | null;
+  products: number;
+  /** The file published, when the publisher knew it. */
+  source?: string;
+  /** Who ran it (user@host), when known. */
+  by?: string;
+  /** The live version's meta, so a rollback can return to any kept version. */
+  meta: VersionMeta;
+}
+
 /** Every key of a version starts with this, so a version can be listed and deleted as a whole. */
 export function versionPrefix(version: string): string {
   return `v/${version}/`;

@@ -1,13 +1,14 @@
 // npm run catalog:publish -- [--local|--remote] [--persist-to DIR] [--dry-run] [file]   (--help for usage)
 import { join } from "node:path";
-import { type PublishProgress, publishCatalog, publishTo } from "../publish/publish.ts";
+import { newVersionName, type PublishProgress, publishCatalog, publishTo } from "../publish/publish.ts";
+import { processLock, sqlLock } from "../publish/lock.ts";
+import { operatorName, withLockedLocalState } from "./locked-state.ts";
 import { remoteTarget } from "../publish/remote.ts";
 import { CatalogValidationError } from "../catalog/schema.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { readJsonFile } from "./json-file.ts";
-import { openLocalEnv } from "./local-env.ts";
 import { d1Target } from "../publish/browse-index.ts";
-import { remoteBrowseTarget } from "../publish/browse-remote.ts";
+import { remoteBrowseTarget, remoteD1Query } from "../publish/browse-remote.ts";
 
 const cli = defineCli({
   command: "npm run catalog:publish",
@@ -22,8 +23,10 @@ const cli = defineCli({
     "dry-run": { type: "boolean", help: "with --remote: print every wrangler command, run none" },
     "if-changed": { type: "boolean", help: "do nothing when the same catalog is already live" },
     version: { type: "string", value: "NAME", help: "name the new version (1-64 of A-Z a-z 0-9 _ -) instead of a timestamp" },
+    wait: { type: "integer", value: "SECONDS", min: 0, default: 600, help: "how long to wait for another publish or rollback to end (0: refuse at once)" },
   },
-  notes: "A catalog that fails validation publishes nothing; the message names the product and field (exit 2).",
+  notes:
+    "A catalog that fails validation publishes nothing; the message names the product and field (exit 2). Publishes and rollbacks take turns: a second one waits for the first (up to --wait), then refuses, naming who holds the lock (exit 1). Every publish is recorded in the history (catalog:rollback --list); the last 5 versions are kept.",
 });
 
 /**
@@ -57,26 +60,26 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
   const prefix = dryRun ? "(dry run) " : "";
   const say = (line: string) => console.log(`${prefix}${line}`);
   const input = readJsonFile(file);
-  const options = { onProgress: progressPrinter(say, dryRun), skipIfLive: values["if-changed"], ...(values.version ? { version: values.version } : {}) };
+  const options = { onProgress: progressPrinter(say, dryRun), skipIfLive: values["if-changed"], version: values.version ?? newVersionName(), source: file, by: operatorName() };
+  const waitMs = values.wait * 1000;
   const started = Date.now();
   let result;
   if (values.remote) {
     say(`Publishing ${file} to the remote CATALOG namespace${dryRun ? ": nothing is executed" : ""}.`);
     const target = remoteTarget({ dryRun, log: say });
     try {
-      result = await publishTo(target, input, { ...options, browse: remoteBrowseTarget({ dryRun, log: say }) });
+      // The lock lives in the BROWSE database (lock.ts sqlLock); a dry run executes nothing, so it takes none.
+      const lock = dryRun ? processLock(target) : sqlLock(remoteD1Query({ log: say }), { waitMs, onWait: (holder) => say(`Waiting up to ${values.wait} s for another catalog operation to end: ${holder}.`) });
+      result = await publishTo(target, input, { ...options, lock, browse: remoteBrowseTarget({ dryRun, log: say }) });
     } finally {
       target.dispose();
     }
   } else {
     const persist = values["persist-to"];
     say(`Publishing ${file} to local state${persist ? ` in ${persist}` : ""}.`);
-    const local = await openLocalEnv(persist ? join(persist, "v3") : undefined);
-    try {
-      result = await publishCatalog(local.env.CATALOG, input, { ...options, browse: d1Target(local.env.BROWSE) });
-    } finally {
-      await local.dispose();
-    }
+    result = await withLockedLocalState(persist ? join(persist, "v3") : undefined, { action: "publish", version: options.version, source: file, by: options.by }, { waitMs, say }, (local, lock) =>
+      publishCatalog(local.env.CATALOG, input, { ...options, lock, browse: d1Target(local.env.BROWSE) }),
+    );
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (result.skipped) say(`Catalog ${result.version} is already live: nothing written.`);

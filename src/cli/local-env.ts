@@ -6,7 +6,7 @@ export interface LocalEnv {
 }
 
 /** What `wrangler dev` persists into by default (`--persist-to DIR` makes it DIR/v3). */
-const DEFAULT_STATE = ".wrangler/state/v3";
+export const DEFAULT_STATE = ".wrangler/state/v3";
 
 /**
  * Opens the local state that `wrangler dev` uses (`.wrangler/state/v3`, or `persistPath`), so

@@ -73,15 +73,19 @@
  * shared 2-core machine). `--max-old-space-size` is not needed (and would fail larger catalogs).
  */
 import { buildEntries, catalogDigest, entryCount, type KvEntry, planVersion } from "./build.ts";
-import { type Pointer, POINTER_KEY, type VersionMeta, versionPrefix } from "../catalog/layout.ts";
+import { HISTORY_KEY, type HistoryEntry, keys, type Pointer, POINTER_KEY, type VersionMeta, versionPrefix } from "../catalog/layout.ts";
 import { parseCatalog } from "../catalog/schema.ts";
 import { type BrowseTarget, dropStaleBrowse, hasBrowseIndex, writeBrowseIndex } from "./browse-index.ts";
+import { type CatalogLock, type HeldLock, type LockIntent, processLock } from "./lock.ts";
 
 /** Where a publish writes: a KV binding (tests, local state) or `wrangler kv ... --remote`. */
 export interface CatalogKvTarget {
   readPointer(): Promise<Pointer | null>;
   writeEntries(entries: Iterable<KvEntry>, onWritten: (count: number) => void): Promise<void>;
   writePointer(pointer: Pointer): Promise<void>;
+  /** The publish history, oldest first (empty before the first publish that kept one). */
+  readHistory(): Promise<HistoryEntry[]>;
+  writeHistory(entries: readonly HistoryEntry[]): Promise<void>;
   /** Every key under a prefix (used to find and delete stale versions). */
   listKeys(prefix: string): Promise<string[]>;
   deleteKeys(keys: readonly string[]): Promise<void>;
@@ -106,7 +110,19 @@ export interface PublishOptions {
    * (search, filters, sorts, facets) answer 503 for that version.
    */
   browse: BrowseTarget | null;
+  /**
+   * What serialises this publish against other publishes and rollbacks of the same catalog: a
+   * lock file (local state) or the D1 lock (remote) from the CLIs; by default a queue in this
+   * process (see lock.ts).
+   */
+  lock?: CatalogLock;
+  /** Recorded in the history: the file published and who ran it, when known. */
+  source?: string;
+  by?: string;
 }
+
+/** How many published versions cleanup keeps at least (besides the live one and the rollback target). */
+export const KEEP_VERSIONS = 5;
 
 export interface PublishResult {
   version: string;
@@ -119,7 +135,8 @@ export interface PublishResult {
 
 const VERSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-function newVersionName(now = new Date()): string {
+/** A fresh version name: a UTC timestamp plus a random suffix. */
+export function newVersionName(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
   const random = [...crypto.getRandomValues(new Uint8Array(3))].map((b) => b.toString(16).padStart(2, "0")).join("");
   return `${stamp}-${random}`;
@@ -145,6 +162,8 @@ export function bindingTarget(kv: KVNamespace, concurrency = 16): CatalogKvTarge
       await Promise.all(Array.from({ length: concurrency }, worker));
     },
     writePointer: (pointer) => kv.put(POINTER_KEY, JSON.stringify(pointer)),
+    readHistory: async () => (await kv.get<HistoryEntry[]>(HISTORY_KEY, "json")) ?? [],
+    writeHistory: (entries) => kv.put(HISTORY_KEY, JSON.stringify(entries)),
     async listKeys(prefix) {
       const names: string[] = [];
       let cursor: string | undefined;
@@ -161,70 +180,210 @@ export function bindingTarget(kv: KVNamespace, concurrency = 16): CatalogKvTarge
   };
 }
 
-/** Deletes every key of every version but the ones kept; returns how many keys went. */
-async function deleteStaleVersions(target: CatalogKvTarget, keep: readonly string[]): Promise<number> {
-  const keepPrefixes = keep.map(versionPrefix);
-  const stale = (await target.listKeys("v/")).filter((key) => !keepPrefixes.some((p) => key.startsWith(p)));
-  await target.deleteKeys(stale);
-  return stale.length;
+/** The versions whose KV entries exist (their keys are under `v/<version>/`). */
+async function storedVersions(target: CatalogKvTarget): Promise<Map<string, string[]>> {
+  const byVersion = new Map<string, string[]>();
+  for (const key of await target.listKeys("v/")) {
+    const version = key.slice(2, key.indexOf("/", 2));
+    byVersion.set(version, [...(byVersion.get(version) ?? []), key]);
+  }
+  return byVersion;
 }
 
 /**
- * Validates `input` (throwing CatalogValidationError before anything is written), writes the new
- * version, switches the pointer (the old current becomes `previous`), then deletes older versions.
+ * The versions cleanup must keep: the live one, the rollback target, and the last
+ * KEEP_VERSIONS versions the history made live.
+ */
+export function keptVersions(pointer: Pointer, history: readonly HistoryEntry[]): Set<string> {
+  const keep = new Set([pointer.current.version, ...(pointer.previous ? [pointer.previous.version] : [])]);
+  const recent = new Set<string>();
+  for (let i = history.length - 1; i >= 0 && recent.size < KEEP_VERSIONS; i--) {
+    const entry = history[i];
+    if (entry?.action === "publish") recent.add(entry.version);
+  }
+  for (const version of recent) keep.add(version);
+  return keep;
+}
+
+/**
+ * Deletes the versions the history knows (or a dead publisher abandoned) beyond those kept, and
+ * their browse tables; returns how many keys went. A version the history does not know is one
+ * being written by another publisher, so it is never touched (under the lock only a publisher
+ * that bypassed it could be writing one). Each version's meta goes first, so a cleanup that
+ * stops half-way never leaves a version that looks whole to a rollback.
+ */
+async function cleanUp(target: CatalogKvTarget, browse: BrowseTarget | null, pointer: Pointer, history: readonly HistoryEntry[], abandoned: readonly string[]): Promise<number> {
+  const keep = keptVersions(pointer, history);
+  const known = new Set([...history.map((e) => e.version), ...abandoned]);
+  const stored = await storedVersions(target);
+  let deleted = 0;
+  for (const [version, names] of stored) {
+    if (keep.has(version) || !known.has(version)) continue;
+    const meta = keys.meta(version);
+    await target.deleteKeys(names.filter((n) => n === meta));
+    await target.deleteKeys(names.filter((n) => n !== meta));
+    deleted += names.length;
+  }
+  if (browse) {
+    const spared = [...stored.keys()].filter((v) => keep.has(v) || !known.has(v));
+    await dropStaleBrowse(browse, [...new Set([...keep, ...spared])]);
+  }
+  return deleted;
+}
+
+/**
+ * The history as kept, with the versions that existed before it did: a catalog published by a
+ * version of this tool that kept no history gets its live and previous versions recorded, so
+ * they are listed and cleaned up like the others.
+ */
+async function historyOf(target: CatalogKvTarget, pointer: Pointer | null): Promise<HistoryEntry[]> {
+  const history = await target.readHistory();
+  if (history.length > 0 || !pointer) return history;
+  const adopted = [pointer.previous, pointer.current].filter((m): m is VersionMeta => m !== null);
+  return adopted.map((meta, i) => ({ seq: i + 1, at: meta.published_at, action: "publish", version: meta.version, from: i === 0 ? null : (adopted[0]?.version ?? null), products: meta.products, meta }));
+}
+
+function append(history: readonly HistoryEntry[], entry: Omit<HistoryEntry, "seq" | "at">): HistoryEntry[] {
+  return [...history, { seq: (history.at(-1)?.seq ?? 0) + 1, at: new Date().toISOString(), ...entry }];
+}
+
+/** Thrown when the pointer moved between the read and the switch (a lock bypassed or broken). */
+export class PointerMovedError extends Error {
+  constructor(expected: string | null, found: string | null) {
+    super(`The live catalog changed during this operation (expected ${expected ?? "none"}, found ${found ?? "none"}): another publish or rollback ran without the lock. Nothing was switched; run again.`);
+    this.name = "PointerMovedError";
+  }
+}
+
+/**
+ * The compare-and-swap of the pointer: re-read it, refuse if it is not the one this operation
+ * started from, check the lock is still held, then write. Under the lock the re-read always
+ * matches; it is what keeps a broken (stale) lock from losing an update.
+ */
+async function swapPointer(target: CatalogKvTarget, lock: HeldLock, expected: Pointer | null, next: Pointer): Promise<void> {
+  const now = await target.readPointer();
+  if ((now?.current.version ?? null) !== (expected?.current.version ?? null) || (now?.previous?.version ?? null) !== (expected?.previous?.version ?? null)) {
+    throw new PointerMovedError(expected?.current.version ?? null, now?.current.version ?? null);
+  }
+  await lock.verify();
+  await target.writePointer(next);
+}
+
+async function underLock<T>(lock: CatalogLock, intent: LockIntent, run: (held: HeldLock) => Promise<T>): Promise<T> {
+  const held = await lock.acquire(intent);
+  try {
+    return await run(held);
+  } finally {
+    await held.release();
+  }
+}
+
+/**
+ * Validates `input` (throwing CatalogValidationError before anything is written or locked),
+ * then under the publish lock: writes the new version, switches the pointer by compare-and-swap
+ * (the old current becomes `previous`), appends to the history, and deletes versions older than
+ * the last KEEP_VERSIONS.
  */
 export async function publishTo(target: CatalogKvTarget, input: unknown, opts: PublishOptions): Promise<PublishResult> {
   const catalog = parseCatalog(input);
   const digest = await catalogDigest(catalog);
-  const pointer = await target.readPointer();
-  if (opts.skipIfLive && pointer?.current.digest === digest) {
-    // A version published before its browse index existed gets one, without a new version.
-    if (opts.browse && !(await hasBrowseIndex(opts.browse, pointer.current.version))) await writeBrowseIndex(opts.browse, catalog, pointer.current.version);
-    return { version: pointer.current.version, previous: pointer.previous?.version ?? null, skipped: true, products: catalog.products.length, entries: 0, deleted: 0 };
-  }
   const version = opts.version ?? newVersionName();
   if (!VERSION_NAME.test(version)) throw new Error(`Version names are 1-64 of A-Z a-z 0-9 _ -: ${version}`);
-  if (version === pointer?.current.version || version === pointer?.previous?.version) throw new Error(`Version ${version} already exists.`);
-  const meta = planVersion(catalog, version, digest);
-  const total = entryCount(catalog, meta);
-  let written = 0;
-  opts.onProgress?.({ phase: "validated", written, total });
-  // KV entries and the browse index are written side by side (Node builds one while the runtime
-  // stores the other), and both are complete before the pointer switch. At 100,000 products
-  // (test/catalog/browse-measure.ts) one after the other took 76 s; see browse-index.ts.
-  const writes = await Promise.allSettled([
-    target.writeEntries(buildEntries(catalog, meta), (count) => {
-      written += count;
-      opts.onProgress?.({ phase: "writing", written, total });
-    }),
-    opts.browse ? writeBrowseIndex(opts.browse, catalog, version) : Promise.resolve(0),
-  ]);
-  for (const write of writes) if (write.status === "rejected") throw write.reason;
-  const previous: VersionMeta | null = pointer?.current ?? null;
-  await target.writePointer({ current: meta, previous });
-  opts.onProgress?.({ phase: "switched", written, total });
-  const deleted = await deleteStaleVersions(target, [version, ...(previous ? [previous.version] : [])]);
-  if (opts.browse) await dropStaleBrowse(opts.browse, [version, ...(previous ? [previous.version] : [])]);
-  opts.onProgress?.({ phase: "cleaned", written, total });
-  return { version, previous: previous?.version ?? null, skipped: false, products: meta.products, entries: total, deleted };
+  const lock = opts.lock ?? processLock(target);
+  const by = opts.by === undefined ? {} : { by: opts.by };
+  const source = opts.source === undefined ? {} : { source: opts.source };
+  return underLock(lock, { action: "publish", version, ...source, ...by }, async (held) => {
+    const pointer = await target.readPointer();
+    if (opts.skipIfLive && pointer?.current.digest === digest) {
+      // A version published before its browse index existed gets one, without a new version.
+      if (opts.browse && !(await hasBrowseIndex(opts.browse, pointer.current.version))) await writeBrowseIndex(opts.browse, catalog, pointer.current.version);
+      return { version: pointer.current.version, previous: pointer.previous?.version ?? null, skipped: true, products: catalog.products.length, entries: 0, deleted: 0 };
+    }
+    const history = await historyOf(target, pointer);
+    if (version === pointer?.current.version || version === pointer?.previous?.version || history.some((e) => e.version === version)) throw new Error(`Version ${version} already exists.`);
+    const meta = planVersion(catalog, version, digest);
+    const total = entryCount(catalog, meta);
+    let written = 0;
+    opts.onProgress?.({ phase: "validated", written, total });
+    // KV entries and the browse index are written side by side (Node builds one while the runtime
+    // stores the other), and both are complete before the pointer switch. At 100,000 products
+    // (test/catalog/browse-measure.ts) one after the other took 76 s; see browse-index.ts.
+    const writes = await Promise.allSettled([
+      target.writeEntries(buildEntries(catalog, meta), (count) => {
+        written += count;
+        opts.onProgress?.({ phase: "writing", written, total });
+      }),
+      opts.browse ? writeBrowseIndex(opts.browse, catalog, version) : Promise.resolve(0),
+    ]);
+    for (const write of writes) if (write.status === "rejected") throw write.reason;
+    const previous: VersionMeta | null = pointer?.current ?? null;
+    const next: Pointer = { current: meta, previous };
+    await swapPointer(target, held, pointer, next);
+    const recorded = append(history, { action: "publish", version, from: previous?.version ?? null, products: meta.products, ...source, ...by, meta });
+    await target.writeHistory(recorded);
+    opts.onProgress?.({ phase: "switched", written, total });
+    const deleted = await cleanUp(target, opts.browse, next, recorded, held.abandoned);
+    opts.onProgress?.({ phase: "cleaned", written, total });
+    return { version, previous: previous?.version ?? null, skipped: false, products: meta.products, entries: total, deleted };
+  });
 }
 
 /** Publishes into a KV binding (tests, and local state through `openLocalEnv`). */
 export function publishCatalog(kv: KVNamespace, input: unknown, opts: PublishOptions): Promise<PublishResult> {
-  return publishTo(bindingTarget(kv), input, opts);
+  return publishTo(bindingTarget(kv), input, { ...opts, lock: opts.lock ?? processLock(kv) });
+}
+
+export interface RollbackOptions {
+  /** The version to make live; default: the previous one (`pointer.previous`). */
+  to?: string;
+  lock?: CatalogLock;
+  by?: string;
 }
 
 /**
- * Makes the previous version live again with one pointer write. The two versions swap places,
- * so a second rollback returns to where the first started.
+ * Makes another kept version live with one pointer switch (compare-and-swap, under the publish
+ * lock) and records it in the history. By default the previous version: the two swap places, so
+ * a second rollback returns to where the first started. `to` names any version the history
+ * still keeps (`catalog:rollback --list`).
  */
-export async function rollbackTo(target: CatalogKvTarget): Promise<{ version: string; previous: string }> {
-  const pointer = await target.readPointer();
-  if (!pointer?.previous) throw new Error("There is no previous catalog version to roll back to.");
-  await target.writePointer({ current: pointer.previous, previous: pointer.current });
-  return { version: pointer.previous.version, previous: pointer.current.version };
+export async function rollbackTo(target: CatalogKvTarget, opts: RollbackOptions = {}): Promise<{ version: string; previous: string }> {
+  const lock = opts.lock ?? processLock(target);
+  const by = opts.by === undefined ? {} : { by: opts.by };
+  return underLock(lock, { action: "rollback", ...(opts.to ? { version: opts.to } : {}), ...by }, async (held) => {
+    const pointer = await target.readPointer();
+    if (!pointer) throw new Error("Nothing has been published yet: there is no catalog version to roll back to.");
+    const history = await historyOf(target, pointer);
+    let meta: VersionMeta | undefined;
+    if (opts.to === undefined) {
+      if (!pointer.previous) throw new Error("There is no previous catalog version to roll back to.");
+      meta = pointer.previous;
+    } else if (opts.to === pointer.current.version) {
+      throw new Error(`Catalog ${opts.to} is already live.`);
+    } else {
+      meta = opts.to === pointer.previous?.version ? pointer.previous : history.findLast((e) => e.version === opts.to)?.meta;
+      if (!meta) throw new Error(`No catalog version ${opts.to} in the publish history (see catalog:rollback --list).`);
+      if ((await target.listKeys(keys.meta(opts.to))).length === 0) throw new Error(`Catalog version ${opts.to} was deleted by a cleanup; only kept versions can go live again (see catalog:rollback --list).`);
+    }
+    await swapPointer(target, held, pointer, { current: meta, previous: pointer.current });
+    await target.writeHistory(append(history, { action: "rollback", version: meta.version, from: pointer.current.version, products: meta.products, ...by, meta }));
+    return { version: meta.version, previous: pointer.current.version };
+  });
 }
 
-export function rollbackCatalog(kv: KVNamespace): Promise<{ version: string; previous: string }> {
-  return rollbackTo(bindingTarget(kv));
+export function rollbackCatalog(kv: KVNamespace, opts: RollbackOptions = {}): Promise<{ version: string; previous: string }> {
+  return rollbackTo(bindingTarget(kv), { ...opts, lock: opts.lock ?? processLock(kv) });
+}
+
+/** One line of `catalog:rollback --list`: a history entry and whether its version is still kept. */
+export interface HistoryLine extends HistoryEntry {
+  live: boolean;
+  kept: boolean;
+}
+
+/** The publish history, oldest first, each entry saying whether its version is live and kept. */
+export async function listHistory(target: CatalogKvTarget): Promise<HistoryLine[]> {
+  const pointer = await target.readPointer();
+  const history = await historyOf(target, pointer);
+  const stored = new Set((await target.listKeys("v/")).filter((k) => k.endsWith("/meta")).map((k) => k.slice(2, -"/meta".length)));
+  return history.map((entry) => ({ ...entry, live: entry.version === pointer?.current.version && entry === history.findLast((e) => e.version === entry.version), kept: stored.has(entry.version) }));
 }

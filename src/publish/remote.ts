@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { KvEntry } from "./build.ts";
-import { type Pointer, POINTER_KEY } from "../catalog/layout.ts";
+import { HISTORY_KEY, type HistoryEntry, type Pointer, POINTER_KEY } from "../catalog/layout.ts";
 import type { CatalogKvTarget } from "./publish.ts";
 
 /** `wrangler kv bulk put` takes up to 10,000 pairs per call; smaller batches give finer progress. */
@@ -45,6 +45,18 @@ export function remoteTarget(opts: RemoteTargetOptions = {}): CatalogKvTarget & 
       } catch {
         return null;
       }
+    },
+    async readHistory() {
+      const text = wrangler(["kv", "key", "get", HISTORY_KEY, "--text"]).trim();
+      try {
+        const parsed: unknown = text ? JSON.parse(text) : [];
+        return Array.isArray(parsed) ? (parsed as HistoryEntry[]) : [];
+      } catch {
+        return [];
+      }
+    },
+    async writeHistory(entries) {
+      wrangler(["kv", "bulk", "put", file([{ key: HISTORY_KEY, value: JSON.stringify(entries) }])]);
     },
     async writeEntries(entries, onWritten) {
       let batch: KvEntry[] = [];

@@ -19,7 +19,7 @@ interface Page {
   status: number;
   version: string | null;
   cacheControl: string | null;
-  body: { error?: { type: string; code: string; message: string; param?: string }; data?: { handle: string; price: { amount: string } }[]; has_more?: boolean; products?: { data: { handle: string }[]; has_more: boolean } };
+  body: { error?: { type: string; code: string; message: string; param?: string }; data?: { handle: string; price: { amount: string } }[]; has_more?: boolean; products?: { data: { handle: string; price: { amount: string } }[]; has_more: boolean } };
 }
 
 /** One request through the worker, its Cache API put included. */

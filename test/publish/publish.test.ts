@@ -3,7 +3,7 @@ import { fromFailure } from "../../src/http/errors.ts";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CHUNK_STEP, type Pointer, POINTER_KEY } from "../../src/catalog/layout.ts";
-import { bindingTarget, type CatalogKvTarget, publishCatalog, publishTo, rollbackCatalog } from "../../src/publish/publish.ts";
+import { bindingTarget, type CatalogKvTarget, KEEP_VERSIONS, publishCatalog, publishTo, rollbackCatalog } from "../../src/publish/publish.ts";
 import { CatalogValidationError } from "../../src/catalog/schema.ts";
 import { CatalogStore } from "../../src/catalog/store.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
@@ -99,8 +99,8 @@ describe("publishing", () => {
     await publishCatalog(env.CATALOG, shiftedSeed(40), { browse: null });
     const store = new CatalogStore(env.CATALOG);
     const stale = await store.currentMeta();
-    await publishCatalog(env.CATALOG, shiftedSeed(50), { browse: null });
-    await publishCatalog(env.CATALOG, shiftedSeed(60), { browse: null });
+    // Issue 22: cleanup keeps the last KEEP_VERSIONS (5) published versions, so it takes 5 more.
+    for (const cents of [50, 60, 70, 80, 90]) await publishCatalog(env.CATALOG, shiftedSeed(cents), { browse: null });
     if (!stale) throw new Error("nothing published");
     const error = await store.getProduct(stale, "essential-crew-tee-black").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CatalogError);
@@ -116,14 +116,13 @@ describe("publishing", () => {
     expect(await collections.json()).toEqual({ object: "list", count: 0, data: [], has_more: false });
   });
 
-  it("keeps exactly the live and the previous version, deleting older ones", async () => {
-    const a = await publishCatalog(env.CATALOG, shiftedSeed(10), { browse: null });
-    const b = await publishCatalog(env.CATALOG, shiftedSeed(20), { browse: null });
-    const c = await publishCatalog(env.CATALOG, shiftedSeed(30), { browse: null });
-    expect(c.previous).toBe(b.version);
+  // Changed by issue 22 (contract section 8): cleanup keeps the last 5 versions, no longer only
+  // the live and the previous one, so a rollback can return to any of them.
+  it("keeps the last 5 published versions, deleting older ones", async () => {
+    const published: string[] = [];
+    for (const cents of [10, 20, 30, 40, 50, 60, 70]) published.push((await publishCatalog(env.CATALOG, shiftedSeed(cents), { browse: null })).version);
     const versions = new Set((await allKeys()).filter((k) => k.startsWith("v/")).map((k) => k.split("/")[1]));
-    expect(versions).toEqual(new Set([b.version, c.version]));
-    expect(versions.has(a.version)).toBe(false);
+    expect(versions).toEqual(new Set(published.slice(-KEEP_VERSIONS)));
   });
 
   it("rolls back with one pointer switch, and a second rollback returns", async () => {

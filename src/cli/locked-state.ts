@@ -1,0 +1,44 @@
+import { userInfo, hostname } from "node:os";
+import { fileLock } from "../publish/lock-file.ts";
+import type { CatalogLock, HeldLock, LockIntent } from "../publish/lock.ts";
+import { DEFAULT_STATE, type LocalEnv, openLocalEnv } from "./local-env.ts";
+
+/** Who runs an operator tool, for the publish history: `user@host`. */
+export function operatorName(): string {
+  try {
+    return `${userInfo().username}@${hostname()}`;
+  } catch {
+    return hostname();
+  }
+}
+
+/** A lock already taken, handed to publishTo/rollbackTo, which then neither wait nor release. */
+function taken(held: HeldLock): CatalogLock {
+  return { acquire: async () => ({ ...held, release: async () => {} }) };
+}
+
+/**
+ * Runs `run` on the local state with the publish lock held for the whole time the state is open:
+ * taken before Miniflare opens the directory and released after it is closed, so the next
+ * holder's Miniflare starts from everything this one wrote (see src/publish/lock.ts).
+ */
+export async function withLockedLocalState<T>(
+  persistPath: string | undefined,
+  intent: LockIntent,
+  wait: { waitMs: number; say: (line: string) => void },
+  run: (local: LocalEnv, lock: CatalogLock) => Promise<T>,
+): Promise<T> {
+  const dir = persistPath ?? DEFAULT_STATE;
+  const lock = fileLock(dir, { waitMs: wait.waitMs, onWait: (holder) => wait.say(`Waiting up to ${Math.round(wait.waitMs / 1000)} s for another catalog operation to end: ${holder}.`) });
+  const held = await lock.acquire(intent);
+  try {
+    const local = await openLocalEnv(dir);
+    try {
+      return await run(local, taken(held));
+    } finally {
+      await local.dispose();
+    }
+  } finally {
+    await held.release();
+  }
+}

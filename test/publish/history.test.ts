@@ -1,0 +1,182 @@
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { HISTORY_KEY, type HistoryEntry, type Pointer, POINTER_KEY } from "../../src/catalog/layout.ts";
+import { d1Target } from "../../src/publish/browse-index.ts";
+import { processLock, LockBusyError, sqlLock, type SqlQuery } from "../../src/publish/lock.ts";
+import { bindingTarget, type CatalogKvTarget, KEEP_VERSIONS, listHistory, PointerMovedError, publishCatalog, publishTo, rollbackCatalog } from "../../src/publish/publish.ts";
+import { shiftedSeed } from "../helpers/catalog.ts";
+import { API as BASE } from "../helpers/worker.ts";
+
+/**
+ * Issue 22, item 3 (contract section 8): publish and rollback are serialised, the pointer is
+ * compare-and-swapped, the history is append-only, and cleanup keeps the last 5 versions and
+ * never one being written. Regression: two publishes at once lost one ("previous" skipped it) and
+ * a cleanup deleted a version still being written.
+ */
+
+const pointer = async () => (await env.CATALOG.get<Pointer>(POINTER_KEY, "json")) as Pointer;
+const history = async () => (await env.CATALOG.get<HistoryEntry[]>(HISTORY_KEY, "json")) ?? [];
+
+async function versionsStored(): Promise<Set<string>> {
+  const names: string[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await env.CATALOG.list({ prefix: "v/", ...(cursor ? { cursor } : {}) });
+    names.push(...page.keys.map((k) => k.name));
+    if (page.list_complete) break;
+    cursor = page.cursor;
+  }
+  return new Set(names.map((k) => k.split("/")[1] ?? ""));
+}
+
+/** The lowest price of the seed's first product as the worker answers it, and the version. */
+async function served(): Promise<{ version: string | null; amount: string | undefined; browse: number }> {
+  const res = await exports.default.fetch(`${BASE}/products?limit=1&starting_after=essential-crew-tee-black`);
+  const body = (await res.json()) as { data: { price: { amount: string } }[] };
+  const browse = await exports.default.fetch(`${BASE}/products?sort=price_asc&limit=1`);
+  return { version: res.headers.get("x-catalog-version"), amount: body.data[0]?.price.amount, browse: browse.status };
+}
+
+/** A consistent history: numbered 1..n, each entry starting from the version the one before made live, ending at the pointer. */
+function expectConsistent(entries: readonly HistoryEntry[], live: Pointer): void {
+  entries.forEach((entry, i) => {
+    expect(entry.seq).toBe(i + 1);
+    expect(entry.from).toBe(i === 0 ? null : entries[i - 1]?.version);
+    expect(entry.meta.version).toBe(entry.version);
+  });
+  expect(entries.at(-1)?.version).toBe(live.current.version);
+  expect(entries.at(-1)?.from ?? null).toBe(live.previous?.version ?? null);
+}
+
+const browse = () => d1Target(env.BROWSE);
+
+describe("publish history and the publish lock", () => {
+  it("runs two publishes and a rollback started at once one after another: a complete, consistent history", async () => {
+    // Two versions first, so the rollback has a previous version whichever runs first.
+    await publishCatalog(env.CATALOG, shiftedSeed(0), { browse: browse() });
+    await publishCatalog(env.CATALOG, shiftedSeed(1), { browse: browse() });
+    const before = (await history()).length;
+    const results = await Promise.allSettled([
+      publishCatalog(env.CATALOG, shiftedSeed(2), { browse: browse(), source: "a.json", by: "ana@test" }),
+      rollbackCatalog(env.CATALOG, { by: "ops@test" }),
+      publishCatalog(env.CATALOG, shiftedSeed(3), { browse: browse(), source: "b.json" }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
+    const entries = await history();
+    expect(entries).toHaveLength(before + 3);
+    expect(entries.slice(before).map((e) => e.action).sort()).toEqual(["publish", "publish", "rollback"]);
+    const live = await pointer();
+    expectConsistent(entries, live);
+    // No lost update: each publish's "previous" is the version live just before it.
+    const published = results.flatMap((r) => (r.status === "fulfilled" && "entries" in r.value ? [r.value] : []));
+    for (const p of published) expect(entries.find((e) => e.version === p.version)?.from).toBe(p.previous);
+    expect(entries.find((e) => e.version === published[0]?.version)).toMatchObject({ source: "a.json", by: "ana@test" });
+    // The pointer names a fully written version: the worker answers from it, browse included.
+    const now = await served();
+    expect(now.version).toBe(live.current.version);
+    expect(now.browse).toBe(200);
+  });
+
+  it("can roll back to every version the history keeps, and refuses one cleanup deleted", async () => {
+    const published: { version: string; cents: number }[] = [];
+    for (const cents of [10, 20, 30, 40, 50, 60, 70]) published.push({ version: (await publishCatalog(env.CATALOG, shiftedSeed(cents), { browse: browse() })).version, cents });
+    const stored = await versionsStored();
+    const kept = published.slice(-KEEP_VERSIONS);
+    for (const { version } of kept) expect(stored.has(version)).toBe(true);
+    for (const { version } of published.slice(0, -KEEP_VERSIONS)) expect(stored.has(version)).toBe(false);
+    // Every kept version goes live again, whole: its own prices, its browse index.
+    for (const { version, cents } of [...kept].reverse()) {
+      if (version === (await pointer()).current.version) continue;
+      await rollbackCatalog(env.CATALOG, { to: version });
+      const now = await served();
+      expect(now.version).toBe(version);
+      expect(now.amount).toBe((28 + cents / 100).toFixed(2));
+      expect(now.browse).toBe(200);
+    }
+    await expect(rollbackCatalog(env.CATALOG, { to: published[0]?.version ?? "" })).rejects.toThrow(/deleted by a cleanup/);
+    await expect(rollbackCatalog(env.CATALOG, { to: "never-published" })).rejects.toThrow(/No catalog version never-published in the publish history/);
+    expectConsistent(await history(), await pointer());
+    // Rollbacks are appended, never rewritten: the first entries are as they were.
+    const lines = await listHistory(bindingTarget(env.CATALOG));
+    expect(lines.filter((l) => l.live)).toHaveLength(1);
+    expect(lines.find((l) => l.version === published[0]?.version)).toMatchObject({ kept: false, live: false });
+  }, 60_000);
+
+  it("never deletes a version being written, and a publish that bypassed the lock cannot switch over another (CAS)", async () => {
+    await publishCatalog(env.CATALOG, shiftedSeed(100), { browse: null });
+    const base = bindingTarget(env.CATALOG);
+    let halfWritten!: () => void;
+    const reachedHalf = new Promise<void>((resolve) => (halfWritten = resolve));
+    let resume!: () => void;
+    const resumed = new Promise<void>((resolve) => (resume = resolve));
+    // A publisher in "another process": its own lock, writing slowly.
+    const slow: CatalogKvTarget = {
+      ...base,
+      async writeEntries(entries, onWritten) {
+        let n = 0;
+        for (const entry of entries) {
+          await base.writeEntries([entry], onWritten);
+          if (++n === 5) {
+            halfWritten();
+            await resumed;
+          }
+        }
+      },
+    };
+    const slowPublish = publishTo(slow, shiftedSeed(200), { browse: null, version: "being-written", lock: processLock({}) });
+    await reachedHalf;
+    // Meanwhile more publishes than cleanup keeps, each cleaning up.
+    for (const cents of [300, 400, 500, 600, 700, 800]) await publishCatalog(env.CATALOG, shiftedSeed(cents), { browse: null });
+    expect((await versionsStored()).has("being-written")).toBe(true);
+    resume();
+    await expect(slowPublish).rejects.toBeInstanceOf(PointerMovedError);
+    expect((await pointer()).current.version).not.toBe("being-written");
+    expectConsistent(await history(), await pointer());
+  });
+
+  it("deletes the half-written version of a publisher that died holding the lock", async () => {
+    await publishCatalog(env.CATALOG, shiftedSeed(900), { browse: null });
+    await env.CATALOG.put("v/died-writing/ps/0", "{}");
+    const died = { acquire: async () => ({ abandoned: ["died-writing"], verify: async () => {}, release: async () => {} }) };
+    await publishCatalog(env.CATALOG, shiftedSeed(901), { browse: null, lock: died });
+    expect((await versionsStored()).has("died-writing")).toBe(false);
+  });
+});
+
+/** The remote lock's SQL, run against a real D1 database (the BROWSE binding). */
+const d1: SqlQuery = async (sql) => (await env.BROWSE.prepare(sql).all<Record<string, unknown>>()).results;
+
+describe("the D1 publish lock (remote catalogs)", () => {
+  it("lets one holder in at a time: the second waits for the first's release", async () => {
+    const lock = sqlLock(d1, { waitMs: 10_000, pollMs: 20 });
+    const order: string[] = [];
+    const first = await lock.acquire({ action: "publish", version: "one" });
+    const second = lock.acquire({ action: "rollback" }).then(async (held) => {
+      order.push("second in");
+      await held.release();
+    });
+    await new Promise((r) => setTimeout(r, 150));
+    order.push("first out");
+    await first.release();
+    await second;
+    expect(order).toEqual(["first out", "second in"]);
+  });
+
+  it("refuses at once with --wait 0, naming the holder", async () => {
+    const held = await sqlLock(d1, { waitMs: 0 }).acquire({ action: "publish", version: "v-busy", source: "big.json", by: "ana@laptop" });
+    const error = await sqlLock(d1, { waitMs: 0 }).acquire({ action: "publish" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LockBusyError);
+    expect((error as Error).message).toMatch(/^Another catalog publish or rollback is running: publish of big\.json as version v-busy by ana@laptop since .*Nothing was done/);
+    await held.release();
+  });
+
+  it("takes over a lock whose lease ran out, reporting the version its holder was writing; the old holder can no longer switch", async () => {
+    const old = await sqlLock(d1, { waitMs: 0, leaseMs: 1 }).acquire({ action: "publish", version: "v-old" });
+    await new Promise((r) => setTimeout(r, 10));
+    const next = await sqlLock(d1, { waitMs: 0 }).acquire({ action: "publish", version: "v-new" });
+    expect(next.abandoned).toEqual(["v-old"]);
+    await expect(old.verify()).rejects.toBeInstanceOf(LockBusyError);
+    await next.verify();
+    await next.release();
+  });
+});
