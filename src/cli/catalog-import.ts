@@ -4,12 +4,12 @@ import { createReadStream, createWriteStream, statSync } from "node:fs";
 import { join } from "node:path";
 import { CatalogValidationError, type SourceCatalog } from "../catalog/schema.ts";
 import { formatReport, ImportError, type ImportProgress, importCatalog } from "../publish/import/index.ts";
-import { type PublishProgress, type PublishResult, publishCatalog, publishTo } from "../publish/publish.ts";
+import { newVersionName, type PublishProgress, type PublishResult, publishCatalog, publishTo } from "../publish/publish.ts";
+import { operatorName, withLockedLocalState } from "./locked-state.ts";
 import { remoteTarget } from "../publish/remote.ts";
 import { d1Target } from "../publish/browse-index.ts";
 import { remoteBrowseTarget } from "../publish/browse-remote.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
-import { openLocalEnv } from "./local-env.ts";
 
 const cli = defineCli({
   command: "npm run catalog:import",
@@ -78,13 +78,12 @@ async function publish(catalog: SourceCatalog, values: { remote: boolean; "dry-r
   }
   const persist = values["persist-to"];
   console.log(`Publishing to local state${persist ? ` in ${persist}` : ""}.`);
-  const local = await openLocalEnv(persist ? join(persist, "v3") : undefined);
-  try {
-    // The browse index too, as catalog:publish writes it: without it browse answers 503.
-    return await publishCatalog(local.env.CATALOG, catalog, { ...options, browse: d1Target(local.env.BROWSE) });
-  } finally {
-    await local.dispose();
-  }
+  // Under the publish lock, like catalog:publish (src/cli/locked-state.ts); the browse index too,
+  // as catalog:publish writes it: without it browse answers 503.
+  const version = newVersionName();
+  return withLockedLocalState(persist ? join(persist, "v3") : undefined, { action: "publish", version, by: operatorName() }, { waitMs: 600_000, say: console.log }, (local, lock) =>
+    publishCatalog(local.env.CATALOG, catalog, { ...options, version, lock, by: operatorName(), browse: d1Target(local.env.BROWSE) }),
+  );
 }
 
 /** The same bytes as JSON.stringify(catalog), written a product at a time (no 100 MB string). */
