@@ -148,9 +148,11 @@ describe("cursors bound to a catalog version", () => {
     const prices = new Map<string, Map<string, string>>();
     const priced = async (cents: number) => {
       const catalog = shiftedSeed(cents);
-      const version = await publish(catalog);
+      // Known before the publish: a reader may see the version before the publish call returns.
+      const version = `walk-${cents}`;
       const lowest = (p: (typeof catalog.products)[number]) => Math.min(...p.variants.map((v) => Math.round(Number(v.price) * 100)));
       prices.set(version, new Map(catalog.products.map((p) => [p.handle, (lowest(p) / 100).toFixed(2)])));
+      await publishCatalog(env.CATALOG, catalog, { browse: d1Target(env.BROWSE), version });
     };
     await priced(100);
     let publishes = 0;
