@@ -75,7 +75,7 @@ describe("publish history and the publish lock", () => {
     const now = await served();
     expect(now.version).toBe(live.current.version);
     expect(now.browse).toBe(200);
-  });
+  }, 60_000);
 
   it("can roll back to every version the history keeps, and refuses one cleanup deleted", async () => {
     const published: { version: string; cents: number }[] = [];
@@ -132,7 +132,7 @@ describe("publish history and the publish lock", () => {
     await expect(slowPublish).rejects.toBeInstanceOf(PointerMovedError);
     expect((await pointer()).current.version).not.toBe("being-written");
     expectConsistent(await history(), await pointer());
-  });
+  }, 60_000);
 
   it("deletes the half-written version of a publisher that died holding the lock", async () => {
     await publishCatalog(env.CATALOG, shiftedSeed(900), { browse: null });
@@ -140,7 +140,7 @@ describe("publish history and the publish lock", () => {
     const died = { acquire: async () => ({ abandoned: ["died-writing"], verify: async () => {}, release: async () => {} }) };
     await publishCatalog(env.CATALOG, shiftedSeed(901), { browse: null, lock: died });
     expect((await versionsStored()).has("died-writing")).toBe(false);
-  });
+  }, 60_000);
 });
 
 /** The remote lock's SQL, run against a real D1 database (the BROWSE binding). */

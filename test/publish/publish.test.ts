@@ -106,7 +106,7 @@ describe("publishing", () => {
     expect(error).toBeInstanceOf(CatalogError);
     expect(error).toMatchObject({ code: "catalog_unavailable" });
     expect(fromFailure(error as CatalogError)).toMatchObject({ status: 503, body: { code: "catalog_unavailable" } });
-  });
+  }, 30_000);
 
   it("publishes an empty catalog as empty lists", async () => {
     await publishCatalog(env.CATALOG, { currency: "USD", store: { name: "Empty" }, products: [], collections: [] }, { browse: null });
@@ -123,7 +123,7 @@ describe("publishing", () => {
     for (const cents of [10, 20, 30, 40, 50, 60, 70]) published.push((await publishCatalog(env.CATALOG, shiftedSeed(cents), { browse: null })).version);
     const versions = new Set((await allKeys()).filter((k) => k.startsWith("v/")).map((k) => k.split("/")[1]));
     expect(versions).toEqual(new Set(published.slice(-KEEP_VERSIONS)));
-  });
+  }, 30_000);
 
   it("rolls back with one pointer switch, and a second rollback returns", async () => {
     const a = await publishCatalog(env.CATALOG, shiftedSeed(100), { browse: null });
