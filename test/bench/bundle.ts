@@ -3,6 +3,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+import { BARE_HONO_SOURCE } from "./entry.ts";
 
 const run = promisify(execFile);
 
@@ -13,6 +15,27 @@ export interface Bundle {
   rawBytes: number;
   gzipBytes: number;
   buildMs: number;
+  /**
+   * The bare-Hono ceiling's module (entry.ts): a one-route Hono app bundled by esbuild (the
+   * bundler wrangler runs) for workerd, minified as the worker is. Never part of `index.js`.
+   */
+  bareHono: string;
+}
+
+/** Bundles the bare Hono app as wrangler bundles the worker: esbuild, ESM, workerd's conditions. */
+async function buildBareHono(minify: boolean): Promise<string> {
+  const out = await build({
+    stdin: { contents: BARE_HONO_SOURCE, resolveDir: process.cwd(), loader: "js" },
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2024",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["module", "main"],
+    minify,
+    write: false,
+  });
+  return out.outputFiles[0]!.text;
 }
 
 /**
@@ -30,7 +53,8 @@ export async function buildBundle(outDir: string, extraArgs: readonly string[] =
   const buildMs = performance.now() - started;
   const scriptPath = join(outDir, "index.js");
   const code = await readFile(scriptPath);
-  return { dir: outDir, scriptPath, rawBytes: code.byteLength, gzipBytes: gzipSync(code).byteLength, buildMs };
+  const bareHono = await buildBareHono(!extraArgs.includes("--no-minify"));
+  return { dir: outDir, scriptPath, rawBytes: code.byteLength, gzipBytes: gzipSync(code).byteLength, buildMs, bareHono };
 }
 
 /** The memos' budgets, minified (`new BoundedMemo(8*1024*1024)`) or not (`(16 * 1024 * 1024)`). */

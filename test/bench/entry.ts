@@ -7,12 +7,31 @@
  * requires (`CART_WRITE_LIMITER.limit`, keyed by `<name>` as a cart write is keyed by its token)
  * and one RPC to `BenchCeiling`, a SQLite Durable Object named `<name>` (as a cart is named from
  * its holder), which runs one upsert. No token lookup, no validation, no catalog read, no
- * rendering. Every other request goes to the bundle after one string comparison on its path.
+ * rendering. Every other request goes to the bundle after one string comparison on its path
+ * (`/__bench/`), as the bare ceilings below do before their own.
  *
  * This module exists only in the bench's Miniflare (runtime.ts); the production bundle does not
  * contain it, and nothing in src/ knows about it.
  */
 export const CEILING_PREFIX = "/__bench/cart/";
+
+/**
+ * The **bare ceilings** (issue 25): what the runtime itself costs per request, measured in the
+ * same isolate and the same run as the bundle. `GET /__bench/bare/worker` is answered by this
+ * module's own few lines (a fixed JSON Response, the body `/health` answers); `GET
+ * /__bench/bare/hono` by a Hono app with that one route, bundled by esbuild as wrangler bundles
+ * the worker (bundle.ts, `BARE_HONO_SOURCE`). Both pay the same path test every bundle request pays.
+ */
+export const BARE_WORKER_PATH = "/__bench/bare/worker";
+export const BARE_HONO_PATH = "/__bench/bare/hono";
+/** The fixed answer of both bare ceilings: the same bytes `/health` answers. */
+export const BARE_BODY = '{"status":"ok"}';
+
+/** The bare Hono app's source (bundled by bundle.ts into `bench-bare-hono.js`). */
+export const BARE_HONO_SOURCE = `
+import { Hono } from "hono";
+export default new Hono().get(${JSON.stringify(BARE_HONO_PATH)}, (c) => c.json({ status: "ok" }));
+`;
 
 /** The Durable Object binding and class the entry module adds (runtime.ts declares them). */
 export const CEILING_BINDING = "BENCH_CEILING";
@@ -20,10 +39,15 @@ export const CEILING_CLASS = "BenchCeiling";
 
 export const BENCH_ENTRY = `
 import worker from "./index.js";
+import bareHono from "./bench-bare-hono.js";
 import { DurableObject } from "cloudflare:workers";
 export * from "./index.js";
 
+const BENCH = "/__bench/";
 const PREFIX = ${JSON.stringify(CEILING_PREFIX)};
+const BARE_WORKER = ${JSON.stringify(BARE_WORKER_PATH)};
+const BARE_HONO = ${JSON.stringify(BARE_HONO_PATH)};
+const BARE_BODY = ${JSON.stringify(BARE_BODY)};
 
 export class ${CEILING_CLASS} extends DurableObject {
   constructor(ctx, env) {
@@ -52,8 +76,11 @@ export default {
   fetch(request, env, ctx) {
     const url = request.url;
     const path = url.indexOf("/", url.indexOf("//") + 2);
-    if (!url.startsWith(PREFIX, path)) return worker.fetch(request, env, ctx);
-    return cartCeiling(request, env, url.slice(path + PREFIX.length));
+    if (!url.startsWith(BENCH, path)) return worker.fetch(request, env, ctx);
+    if (url.startsWith(BARE_WORKER, path)) return new Response(BARE_BODY, { headers: { "content-type": "application/json" } });
+    if (url.startsWith(BARE_HONO, path)) return bareHono.fetch(request, env, ctx);
+    if (url.startsWith(PREFIX, path)) return cartCeiling(request, env, url.slice(path + PREFIX.length));
+    return worker.fetch(request, env, ctx);
   },
 };
 `;

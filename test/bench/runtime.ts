@@ -81,6 +81,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime & {
               ? { type: "ESModule" as const, path: join(options.bundle.dir, "bench-counting.js"), contents: COUNTING_ENTRY }
               : { type: "ESModule" as const, path: join(options.bundle.dir, "bench-entry.js"), contents: BENCH_ENTRY },
             { type: "ESModule" as const, path: options.bundle.scriptPath },
+            ...(options.counting ? [] : [{ type: "ESModule" as const, path: join(options.bundle.dir, "bench-bare-hono.js"), contents: options.bundle.bareHono }]),
           ],
           durableObjects: {
             ...(bindings.durableObjects as Record<string, unknown> | undefined),

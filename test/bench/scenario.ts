@@ -3,9 +3,9 @@ import type { Bundle } from "./bundle.ts";
 import { type Counts, countWorkloads } from "./counting.ts";
 import { issueTokens, publishInto, type PublishFigures } from "./fixture.ts";
 import { type LoadOptions, type LoadResult, probe, runLoad, type Workload } from "./load.ts";
-import { applyCartCeilings, CART_CEILING_FIELDS, type CartCeilingField, type CeilingFigures, type Scenario, type WorkloadFigures } from "./report.ts";
+import { applyBareCeiling, applyCartCeilings, CART_CEILING_FIELDS, type CartCeilingField, type CeilingFigures, type Scenario, type WorkloadFigures } from "./report.ts";
 import { PeakSampler, processRssMiB, startRuntime } from "./runtime.ts";
-import { cartCeilingWorkloads, cartWorkloads, catalogWorkloads, ceilingWorkload, withEtags } from "./workloads.ts";
+import { bareWorkloads, cartCeilingWorkloads, cartWorkloads, catalogWorkloads, ceilingWorkload, withEtags } from "./workloads.ts";
 
 /** How long and how hard each workload runs, and which ones (`--only`). */
 export interface RunSettings {
@@ -78,13 +78,21 @@ export async function countScenario(
   return out;
 }
 
-/** A ceiling run before and after what it bounds (the machine is shared): mean req/s, the rest from the first run. */
+/** The mean of two CPU-per-request figures; undefined when either run could not read it. */
+function meanCpu(a: LoadResult, b: LoadResult): number | undefined {
+  return a.workerdCpuUsPerRequest === undefined || b.workerdCpuUsPerRequest === undefined
+    ? undefined
+    : (a.workerdCpuUsPerRequest + b.workerdCpuUsPerRequest) / 2;
+}
+
+/** A ceiling run before and after what it bounds (the machine is shared): mean req/s and CPU per request, the rest from the first run. */
 function bracket(before: LoadResult, after: LoadResult, healthRps: number): CeilingFigures {
   const rps = (before.rps + after.rps) / 2;
   const peaks = [before.workerdPeakRssMiB, after.workerdPeakRssMiB].filter((x) => x !== undefined);
   return {
     ...before,
     rps,
+    workerdCpuUsPerRequest: meanCpu(before, after),
     errors: before.errors + after.errors,
     workerdPeakRssMiB: peaks.length > 0 ? Math.max(...peaks) : undefined,
     runs: [before.rps, after.rps],
@@ -135,7 +143,18 @@ async function measureCart(
   return { workloads, ceilings };
 }
 
-/** One runtime: start, (publish), ceiling, workloads, dispose; workerd's RSS sampled throughout. */
+/** The bare ceilings (entry.ts), each warmed up and then measured: run before and after a scenario's workloads. */
+async function measureBare(options: LoadOptions, settings: RunSettings): Promise<Record<keyof typeof bareWorkloads, LoadResult>> {
+  const out = {} as Record<keyof typeof bareWorkloads, LoadResult>;
+  for (const [field, workload] of Object.entries(bareWorkloads) as [keyof typeof bareWorkloads, (typeof bareWorkloads)[keyof typeof bareWorkloads]][]) {
+    await runLoad(workload, { ...options, durationS: settings.warmupS });
+    out[field] = await runLoad(workload, options);
+    log(`  ${workload.name}: ${out[field].rps.toFixed(0)} req/s, ${(out[field].workerdCpuUsPerRequest ?? Number.NaN).toFixed(0)} µs of workerd CPU per request`);
+  }
+  return out;
+}
+
+/** One runtime: start, (publish), ceilings, workloads, ceilings again, dispose; workerd's RSS sampled throughout. */
 export async function runScenario(
   bundle: Bundle,
   input: ScenarioInput,
@@ -156,6 +175,7 @@ export async function runScenario(
     const afterStartMiB = processRssMiB(runtime.workerdPid);
     const rss = new PeakSampler(() => processRssMiB(runtime.workerdPid)).start();
     const options: LoadOptions = { url: runtime.url, connections: settings.connections, durationS: settings.durationS, workerdPid: runtime.workerdPid };
+    const bareBefore = await measureBare(options, settings);
     await runLoad(ceilingWorkload, { ...options, durationS: settings.warmupS });
     const ceiling = await runLoad(ceilingWorkload, options);
     log(`  ceiling: ${ceiling.rps.toFixed(0)} req/s, p50 ${ceiling.p50Ms.toFixed(2)} ms`);
@@ -169,6 +189,7 @@ export async function runScenario(
     // The ceiling again at the end: the machine is shared, so the ratio uses the mean of both.
     const after = await runLoad(ceilingWorkload, options);
     log(`  ceiling again: ${after.rps.toFixed(0)} req/s`);
+    const bareAfter = await measureBare(options, settings);
     const peakMiB = rss.stop();
     const afterWorkloadsMiB = processRssMiB(runtime.workerdPid);
     log(`  workerd RSS: ${mib(afterStartMiB)} MiB after start, peak ${mib(peakMiB)} MiB, ${mib(afterWorkloadsMiB)} MiB after the workloads`);
@@ -178,7 +199,7 @@ export async function runScenario(
       catalog: input.label,
       products: input.catalog.products.length,
       edgeCache: input.edgeCache,
-      ceiling: { ...ceiling, rps: ceilingRps },
+      ceiling: { ...ceiling, rps: ceilingRps, workerdCpuUsPerRequest: meanCpu(ceiling, after) },
       ceilingRuns: [ceiling.rps, after.rps],
       workloads,
       workerdRss: { afterStartMiB, peakMiB, afterWorkloadsMiB },
@@ -186,7 +207,9 @@ export async function runScenario(
     for (const [field, runs] of Object.entries(cart.ceilings) as [CartCeilingField, [LoadResult, LoadResult]][]) {
       scenario[field] = bracket(runs[0], runs[1], ceilingRps);
     }
+    for (const field of ["bareWorker", "bareHono"] as const) scenario[field] = bracket(bareBefore[field], bareAfter[field], ceilingRps);
     applyCartCeilings(scenario);
+    applyBareCeiling(scenario);
     return scenario;
   } finally {
     await runtime.dispose();

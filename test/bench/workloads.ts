@@ -1,5 +1,5 @@
 import { optionApiName, type SourceCatalog, type SourceProduct } from "../../src/catalog/schema.ts";
-import { CEILING_PREFIX } from "./entry.ts";
+import { BARE_HONO_PATH, BARE_WORKER_PATH, CEILING_PREFIX } from "./entry.ts";
 import type { BenchRequest, Workload } from "./load.ts";
 import { BROWSE_READS, CART_CEILING_FIELDS, type CartCeilingField } from "./report.ts";
 
@@ -139,6 +139,12 @@ export function cartWorkloads(catalog: SourceCatalog, tokens: readonly string[],
 
 /** The runtime's ceiling: the cheapest route of the same worker. */
 export const ceilingWorkload: Workload = { name: "ceiling: GET /health", requests: [get(`${API}/health`)], ok: [200] };
+
+/** The bare ceilings (issue 25, entry.ts): the runtime alone, and the runtime with a one-route Hono app. */
+export const bareWorkloads = {
+  bareWorker: { name: "bare Worker: fixed JSON", requests: [get(BARE_WORKER_PATH)], ok: [200] },
+  bareHono: { name: "bare Hono: one route", requests: [get(BARE_HONO_PATH)], ok: [200] },
+} as const satisfies Record<string, Workload>;
 
 function ceilingWrite(name: string): BenchRequest {
   return {
