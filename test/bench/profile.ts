@@ -29,7 +29,7 @@ import { largeCatalog } from "./large-catalog.ts";
 import { type LoadOptions, type LoadResult, runLoad, type Workload } from "./load.ts";
 import { CART_CEILING_FIELDS, type CartCeilingField } from "./report.ts";
 import { processCpuMs, startRuntime } from "./runtime.ts";
-import { cartCeilingWorkloads, cartWorkloads, catalogWorkloads, ceilingWorkload, withEtags } from "./workloads.ts";
+import { bareWorkloads, cartCeilingWorkloads, cartWorkloads, catalogWorkloads, ceilingWorkload, withEtags } from "./workloads.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -228,7 +228,7 @@ async function main(): Promise<void> {
       const warmCarts = cartWorkloads(catalog, tokens.slice(501), tokens[0]!);
       const ceilings = cartCeilingWorkloads(500, "a");
       const warmCeilings = cartCeilingWorkloads(500, "w");
-      const all: Workload[] = [ceilingWorkload, ...catalogWorkloads(catalog), ...carts, ...Object.values(ceilings)];
+      const all: Workload[] = [...Object.values(bareWorkloads), ceilingWorkload, ...catalogWorkloads(catalog), ...carts, ...Object.values(ceilings)];
       let workload = all.find((w) => w.name === args.workload);
       if (!workload) throw new Error(`unknown workload; one of: ${all.map((w) => w.name).join(", ")}`);
       if (workload.name === "304 revalidation") {
