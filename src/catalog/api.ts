@@ -7,12 +7,17 @@ import { HandleSchema, VariantIdSchema } from "./schema.ts";
  * OpenAPI document is generated from them, and the tests check bodies against them.
  */
 
+/** The field kinds of contract section 8, said once and placed on every field they concern. */
+const PLAIN = "Plain text as the store wrote it, not HTML: escape it (set it as text) before putting it in a page.";
+const URL_KIND =
+  "Absolute `https:` URL (`http:` only when the catalog allows it) in WHATWG-normalised form, with `'` and `` ` `` percent-encoded too: never a quote, `<`, `>`, back-tick or white space.";
+
 const ProductIdSchema = z.string().meta({ description: "Global id: gid://shopify/Product/<digits>.", example: "gid://shopify/Product/8012345670100" });
 
 export const ImageSchema = z
   .object({
-    url: z.string().meta({ example: "https://images.northwind-threads.example/products/essential-crew-tee-black-front.jpg" }),
-    alt: z.string().nullable().meta({ description: "Alternative text; null when the catalog has none." }),
+    url: z.string().meta({ description: URL_KIND, example: "https://images.northwind-threads.example/products/essential-crew-tee-black-front.jpg" }),
+    alt: z.string().nullable().meta({ description: `Alternative text; null when the catalog has none. ${PLAIN}` }),
     width: z.int().nullable().meta({ description: "Pixels; null when unknown." }),
     height: z.int().nullable().meta({ description: "Pixels; null when unknown." }),
   })
@@ -28,7 +33,7 @@ export const ProductListItemSchema = z
   .object({
     id: ProductIdSchema,
     handle: HandleSchema,
-    title: z.string(),
+    title: z.string().meta({ description: PLAIN }),
     price: MoneySchema,
     available: z.boolean(),
     image: FeaturedImageSchema,
@@ -38,9 +43,9 @@ export type ProductListItem = z.infer<typeof ProductListItemSchema>;
 
 export const ProductOptionSchema = z
   .object({
-    name: z.string().meta({ description: "The API name: the catalog's option name in lower case, spaces as hyphens (`size`, `frame-style`). Selects variants (`?frame-style=Round`)." }),
-    label: z.string().meta({ description: "The option name as the catalog spells it, for display (`Size`, `Frame style`)." }),
-    values: z.array(z.string()),
+    name: z.string().meta({ description: `The API name: the catalog's option name in lower case, spaces as hyphens (\`size\`, \`frame-style\`). Selects variants (\`?frame-style=Round\`). ${PLAIN}` }),
+    label: z.string().meta({ description: `The option name as the catalog spells it, for display (\`Size\`, \`Frame style\`). ${PLAIN}` }),
+    values: z.array(z.string()).meta({ description: `The values, in the catalog's order. Each is ${PLAIN.charAt(0).toLowerCase()}${PLAIN.slice(1)}` }),
   })
   .meta({ id: "ProductOption", description: "An option a product's variants differ by, with the values it takes (at most 3 options)." });
 
@@ -50,23 +55,23 @@ export const VariantSchema = z
     id: VariantIdSchema,
     gid: z.string().meta({ description: "gid://shopify/ProductVariant/<digits>; accepted wherever a variant id is read." }),
     product_handle: HandleSchema,
-    title: z.string().meta({ description: "The option values joined by ` / ` in option order (`M / Black`, `Oak / Large / Matte`), or `Default Title`." }),
-    options: z.record(z.string(), z.string()).meta({ description: 'Option API name to value, e.g. {"size": "M", "color": "Black"}, or {"title": "Default Title"} for a product without options.' }),
+    title: z.string().meta({ description: `The option values joined by \` / \` in option order (\`M / Black\`, \`Oak / Large / Matte\`), or \`Default Title\`. ${PLAIN}` }),
+    options: z.record(z.string(), z.string()).meta({ description: `Option API name to value, e.g. {"size": "M", "color": "Black"}, or {"title": "Default Title"} for a product without options. Names and values are plain text: escape them.` }),
     price: MoneySchema,
     available: z.boolean().meta({ description: "False when the variant or its product is sold out." }),
-    sku: z.string().nullable().meta({ description: "The store's stock-keeping unit; null when it has none." }),
+    sku: z.string().nullable().meta({ description: `The store's stock-keeping unit; null when it has none. ${PLAIN}` }),
     compare_at_price: MoneySchema.nullable().meta({ description: "The price before a reduction, for a struck-through price; only ever above `price` (publish drops one that is not), else null." }),
-    image: z.string().nullable().meta({ description: "URL of the variant's own image (e.g. its colour); null when it has none." }),
+    image: z.string().nullable().meta({ description: `URL of the variant's own image (e.g. its colour); null when it has none. ${URL_KIND}` }),
   })
   .meta({ id: "Variant", description: "One purchasable variant of a product." });
 export type Variant = z.infer<typeof VariantSchema>;
 
 export const SeoSchema = z
   .object({
-    title: z.string().meta({ description: "The catalog's SEO title, else the product title." }),
+    title: z.string().meta({ description: `The catalog's SEO title, else the product title. ${PLAIN}` }),
     description: z.string().nullable().meta({
       description:
-        "The catalog's SEO description, else the description text cut to at most 320 characters at a word boundary (ending in `…` when cut); null when the product has neither.",
+        "The catalog's SEO description (plain text as the store wrote it: escape it), else `description_text` cut to at most 320 characters at a word boundary (ending in `…` when cut; no `<` or `>` then); null when the product has neither.",
     }),
   })
   .meta({ id: "Seo", description: "What a storefront puts in `<title>` and `<meta name=description>`." });
@@ -76,19 +81,22 @@ export const ProductSchema = z
     object: z.literal("product"),
     id: ProductIdSchema,
     handle: HandleSchema,
-    title: z.string(),
-    vendor: z.string(),
-    product_type: z.string().meta({ description: "May be empty." }),
-    tags: z.array(z.string()),
+    title: z.string().meta({ description: PLAIN }),
+    vendor: z.string().meta({ description: PLAIN }),
+    product_type: z.string().meta({ description: `May be empty. ${PLAIN}` }),
+    tags: z.array(z.string()).meta({ description: `May be empty. Each tag is ${PLAIN.charAt(0).toLowerCase()}${PLAIN.slice(1)}` }),
     available: z.boolean(),
     price: z.object({ min: MoneySchema, max: MoneySchema }),
     variants_count: z.int().min(1),
     options: z.array(ProductOptionSchema).meta({ description: "Empty for single-variant (Default Title) products." }),
     description_html: z.string().optional().meta({
       description:
-        "Only with `?include=description`. Sanitised when the catalog was published: formatting tags only (p, br, headings, lists, emphasis, links, images, tables...), no script, style, iframe, event handler, class, inline style, or `javascript:`/`data:` URL. Empty when the product has no description.",
+        "Only with `?include=description`. The one HTML field: sanitised when the catalog was published, formatting tags only (p, br, headings, lists, emphasis, links, images, tables...), no script, style, iframe, event handler, class, inline style, or `javascript:`/`data:` URL. Empty when the product has no description.",
     }),
-    description_text: z.string().optional().meta({ description: "Only with `?include=description`: the description as plain text, whitespace collapsed (for meta tags and search snippets)." }),
+    description_text: z.string().optional().meta({
+      description:
+        "Only with `?include=description`: the description as plain text, whitespace collapsed (for meta tags and search snippets). It never holds `<` or `>`: each is replaced by `‹` or `›` (U+2039, U+203A), so text the store wrote as `&lt;img …&gt;` cannot become a tag. Still escape it like any text.",
+    }),
     images: z.array(ImageSchema).optional().meta({ description: "Only with `?include=images`: in display order, the first being the featured image; empty when there are none." }),
     seo: SeoSchema.optional().meta({ description: "Only with `?include=seo`." }),
     variants: z
@@ -107,7 +115,7 @@ export const CollectionListItemSchema = z
   .object({
     object: z.literal("collection"),
     handle: HandleSchema,
-    title: z.string(),
+    title: z.string().meta({ description: PLAIN }),
     products_count: z.int().min(0),
   })
   .meta({ id: "CollectionListItem", description: "A collection in `GET /collections`." });
@@ -117,7 +125,7 @@ export const CollectionProductSchema = z
   .object({
     id: ProductIdSchema,
     handle: HandleSchema,
-    title: z.string(),
+    title: z.string().meta({ description: PLAIN }),
     price: MoneySchema,
     available: z.boolean(),
     endpoint_status: z.union([z.literal(200), z.literal(404)]).meta({ description: "What GET `url` answers: 404 for sold-out products." }),
@@ -148,7 +156,7 @@ export const CollectionSchema = z
   .object({
     object: z.literal("collection"),
     handle: HandleSchema,
-    title: z.string(),
+    title: z.string().meta({ description: PLAIN }),
     products_count: z.int().min(0),
     products: CollectionProductListSchema,
   })

@@ -34,7 +34,55 @@ export function optionApiName(name: string): string {
 const RESERVED_OPTION_NAMES = new Set(["title", "limit", "starting_after", "ending_before", "include"]);
 
 const OptionValueSchema = z.string().min(1).max(255);
-const UrlSchema = z.string().max(2048).regex(/^https?:\/\/\S+$/, "an http(s) URL");
+/** Longest URL the catalog stores, in its normalised form. */
+export const URL_MAX = 2048;
+
+/** A host a URL may name once the WHATWG parser has lower-cased and punycoded it: a DNS name or an IP literal. */
+const SAFE_HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])$/;
+
+/**
+ * A catalog URL (an image, a variant image) as it is stored and served, or why it is refused
+ * (contract section 8, "Field kinds"). Parsed by the WHATWG URL parser (what browsers use), it
+ * must be absolute `https:`, or `http:` when `allowHttp`, with no user name or password and a
+ * host of letters, digits, `-`, `_` and `.` (or an IP literal). The answer is the parser's
+ * serialisation (`new URL(raw).href`: scheme and host lower case, punycode, dot segments
+ * resolved, spaces, `"`, `<`, `>` and non-ASCII percent-encoded), with `'` and `` ` `` also
+ * percent-encoded, which the serialiser leaves as they are in a path or fragment. So a served URL
+ * never holds a quote, angle bracket, back-tick, white space or control character, and cannot
+ * leave an HTML attribute or start a tag however a client pastes it. Normalising twice changes
+ * nothing.
+ */
+export function normaliseUrl(raw: string, opts: { allowHttp: boolean }): { url: string } | { error: string } {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { error: `${JSON.stringify(raw.slice(0, 200))} is not an absolute URL` };
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return { error: `${JSON.stringify(url.protocol)} URLs are not allowed: only https:` };
+  if (url.protocol === "http:" && !opts.allowHttp) return { error: "an http: URL; only https: is allowed unless the catalog sets allow_http_urls" };
+  if (url.username !== "" || url.password !== "") return { error: "a URL with a user name or password" };
+  if (!SAFE_HOST.test(url.hostname)) return { error: `the host ${JSON.stringify(url.hostname)} is not a domain name or IP address` };
+  const href = url.href.replace(/'/g, "%27").replace(/`/g, "%60");
+  if (href.length > URL_MAX) return { error: `longer than ${URL_MAX} characters once normalised` };
+  return { url: href };
+}
+
+/**
+ * Any http(s) URL, normalised by normaliseUrl; whether `http:` is allowed is the catalog's
+ * `allow_http_urls`, checked with the other cross-record rules (checkUrls).
+ */
+const UrlSchema = z
+  .string()
+  .max(URL_MAX * 2)
+  .check((ctx) => {
+    const result = normaliseUrl(ctx.value, { allowHttp: true });
+    if ("error" in result) ctx.issues.push({ code: "custom", message: result.error, input: ctx.value });
+  })
+  .overwrite((value) => {
+    const result = normaliseUrl(value, { allowHttp: true });
+    return "url" in result ? result.url : value;
+  });
 
 export const SourceOptionSchema = z.strictObject({
   /** As the source spells it (`Size`, `Frame style`); the API name is derived by optionApiName. */
@@ -94,11 +142,23 @@ export type SourceCollection = z.infer<typeof SourceCollectionSchema>;
 /** Product handles a route takes for itself: `GET /products/facets` answers facet counts. */
 const RESERVED_PRODUCT_HANDLES = new Set(["facets"]);
 
-function checkProduct(product: SourceProduct, index: number, ctx: z.RefinementCtx, variantIds: Set<string>): void {
+/** `http:` URLs of a product, refused unless the catalog sets `allow_http_urls` (they are normalised already). */
+function checkUrls(product: SourceProduct, at: (...path: (string | number)[]) => (string | number)[], ctx: z.RefinementCtx): void {
+  const message = "an http: URL; only https: is allowed unless the catalog sets allow_http_urls";
+  product.images?.forEach((image, i) => {
+    if (image.url.startsWith("http:")) ctx.addIssue({ code: "custom", path: at("images", i, "url"), message });
+  });
+  product.variants.forEach((variant, v) => {
+    if (variant.image?.startsWith("http:")) ctx.addIssue({ code: "custom", path: at("variants", v, "image"), message });
+  });
+}
+
+function checkProduct(product: SourceProduct, index: number, ctx: z.RefinementCtx, variantIds: Set<string>, allowHttp: boolean): void {
   if (RESERVED_PRODUCT_HANDLES.has(product.handle)) {
     ctx.addIssue({ code: "custom", path: ["products", index, "handle"], message: `"${product.handle}" is reserved: GET /products/${product.handle} answers facet counts` });
   }
   const at = (...path: (string | number)[]) => ["products", index, ...path];
+  if (!allowHttp) checkUrls(product, at, ctx);
   const names = product.options.map((o) => o.name);
   const apiNames = names.map(optionApiName);
   if (new Set(apiNames).size !== apiNames.length) ctx.addIssue({ code: "custom", path: at("options"), message: "two options have the same name (case and spaces aside)" });
@@ -138,7 +198,7 @@ function checkProduct(product: SourceProduct, index: number, ctx: z.RefinementCt
 }
 
 /** Cross-record rules: unique ids and handles, known and unrepeated collection members. */
-function checkCatalog(catalog: { products: readonly SourceProduct[]; collections: readonly SourceCollection[] }, ctx: z.RefinementCtx): void {
+function checkCatalog(catalog: { products: readonly SourceProduct[]; collections: readonly SourceCollection[]; allow_http_urls?: boolean | undefined }, ctx: z.RefinementCtx): void {
   const handles = new Set<string>();
   const ids = new Set<string>();
   const variantIds = new Set<string>();
@@ -147,7 +207,7 @@ function checkCatalog(catalog: { products: readonly SourceProduct[]; collections
     if (ids.has(product.id)) ctx.addIssue({ code: "custom", path: ["products", index, "id"], message: `id ${product.id} is used twice` });
     handles.add(product.handle);
     ids.add(product.id);
-    checkProduct(product, index, ctx, variantIds);
+    checkProduct(product, index, ctx, variantIds, catalog.allow_http_urls === true);
   });
   const collectionHandles = new Set<string>();
   catalog.collections.forEach((collection, index) => {
@@ -167,6 +227,8 @@ function checkCatalog(catalog: { products: readonly SourceProduct[]; collections
 const CATALOG_SHAPE = {
   currency: z.literal("USD"),
   store: z.strictObject({ name: z.string().min(1).max(255) }),
+  /** Image URLs may be plain `http:` (else only `https:`); `catalog:import --allow-http` sets it. */
+  allow_http_urls: z.boolean().optional(),
   products: z.array(SourceProductSchema),
   collections: z.array(SourceCollectionSchema).default([]),
 };
@@ -216,10 +278,15 @@ export function describePath(input: unknown, path: readonly PropertyKey[]): stri
 /** The catalog with its products left unparsed, for parseByProduct. */
 const CatalogShellSchema = z.strictObject({ ...CATALOG_SHAPE, products: z.array(z.unknown()) });
 
-/** Whether zod's output for a valid product equals the product itself (no default filled in, no name trimmed). */
+/** Whether zod's output for a valid product equals the product itself (no default filled in, no name trimmed, no URL normalised). */
 function isCanonical(raw: unknown, parsed: SourceProduct): boolean {
-  const product = raw as { options?: { name: string }[]; variants: { options?: unknown }[] };
-  return product.options !== undefined && parsed.options.every((o, i) => o.name === product.options?.[i]?.name) && product.variants.every((v) => v.options !== undefined);
+  const product = raw as { options?: { name: string }[]; variants: { options?: unknown; image?: unknown }[]; images?: { url: unknown }[] };
+  return (
+    product.options !== undefined &&
+    parsed.options.every((o, i) => o.name === product.options?.[i]?.name) &&
+    product.variants.every((v, i) => v.options !== undefined && v.image === parsed.variants[i]?.image) &&
+    (parsed.images ?? []).every((image, i) => image.url === product.images?.[i]?.url)
+  );
 }
 
 /**

@@ -27,6 +27,7 @@ const cli = defineCli({
     "dry-run": { type: "boolean", help: "with --remote: print the wrangler commands, run none" },
     store: { type: "string", value: "NAME", help: "the store's name, also the vendor of products that have none (default: the file name)" },
     "collections-by-type": { type: "boolean", help: "besides frontpage (every product, in file order), one collection per product type" },
+    "allow-http": { type: "boolean", help: "keep plain http: image URLs (sets allow_http_urls in the catalog); without it only https: URLs are accepted" },
   },
   notes: `Products that are not active (draft, archived, unpublished) and gift cards are skipped and
 listed with their line numbers. A CSV has no ids: they are derived from the handle (and the option
@@ -123,6 +124,7 @@ async function main(): Promise<void> {
     file,
     ...(values.store !== undefined ? { store: values.store } : {}),
     collectionsByType: values["collections-by-type"],
+    allowHttp: values["allow-http"],
     onProgress,
   });
   if (process.stderr.isTTY) process.stderr.write("\n");

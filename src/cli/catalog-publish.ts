@@ -5,6 +5,7 @@ import { processLock, sqlLock } from "../publish/lock.ts";
 import { operatorName, withLockedLocalState } from "./locked-state.ts";
 import { remoteTarget } from "../publish/remote.ts";
 import { CatalogValidationError } from "../catalog/schema.ts";
+import { descriptionLossWarnings } from "../publish/sanitize.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { readJsonFile } from "./json-file.ts";
 import { d1Target } from "../publish/browse-index.ts";
@@ -81,6 +82,7 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
       publishCatalog(local.env.CATALOG, input, { ...options, lock, browse: d1Target(local.env.BROWSE) }),
     );
   }
+  for (const warning of descriptionLossWarnings(input)) say(`Warning: ${warning}`);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (result.skipped) say(`Catalog ${result.version} is already live: nothing written.`);
   else say(`${dryRun ? "Would publish" : "Published"} catalog ${result.version}: ${result.products} products, ${result.entries} entries in ${seconds} s. Previous: ${result.previous ?? "none"}; ${result.deleted} stale keys deleted.`);

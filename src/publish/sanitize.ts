@@ -94,7 +94,74 @@ export function descriptionText(safeHtml: string): string {
   );
   parser.write(safeHtml.replace(BREAKS, " $&"));
   parser.end();
-  return text.replace(/\s+/g, " ").trim();
+  return plainText(text);
+}
+
+/**
+ * Decoded text made safe to be pasted anywhere as text (contract section 8, "Field kinds"):
+ * whitespace collapsed, and every `<` and `>` replaced by `‹` and `›` (U+2039, U+203A). A `<`
+ * can only be in decoded text because the source wrote it as an entity (`&lt;img onerror=…&gt;`)
+ * or as a bare `<` that was no tag; either way a naive client that sets the text as HTML would
+ * turn it back into markup, so description_text holds no angle bracket at all and the look-alikes
+ * keep it readable (`1 ‹ 2`, `‹b›not a tag‹/b›`).
+ */
+export function plainText(decoded: string): string {
+  return decoded.replace(/\s+/g, " ").trim().replace(/</g, "\u2039").replace(/>/g, "\u203a");
+}
+
+/** A start tag of an element dropped with its content, somewhere in the text: a cheap test before parsing. */
+const MAY_SWALLOW = new RegExp(`<(?:${DROPPED_WITH_CONTENT.join("|")})(?![a-z0-9-])`, "i");
+
+/** What an unclosed element cost a description: the element and how many characters of text it took. */
+export interface DescriptionLoss {
+  element: string;
+  characters: number;
+}
+
+/**
+ * Whether the sanitiser drops the rest of a description because an element dropped with its
+ * content (`<svg>`, `<noscript>`, `<math>`, `<template>`, `<script>`...) is never closed: the
+ * text from there to the end is then inside it and is dropped with it. A closed `<svg>…</svg>`
+ * loses only its own content, which is meant, so it is not reported. Reads the source with the
+ * parser sanitize-html uses (htmlparser2, entities decoded); most descriptions hold none of these
+ * elements and are not parsed at all.
+ */
+export function descriptionLoss(html: string): DescriptionLoss | null {
+  if (!MAY_SWALLOW.test(html)) return null;
+  let depth = 0;
+  let element = "";
+  let lost = "";
+  let ending = false;
+  let loss: DescriptionLoss | null = null;
+  const parser = new Parser(
+    {
+      onopentagname(name) {
+        if (depth > 0) depth++;
+        else if (DROPPED.has(name)) {
+          depth = 1;
+          element = name;
+          lost = "";
+        }
+      },
+      ontext(chunk) {
+        if (depth > 0) lost += chunk;
+      },
+      onclosetag() {
+        if (depth === 0) return;
+        depth--;
+        // Closed by the end of the input: everything after its start tag was its content.
+        if (depth === 0 && ending && loss === null) {
+          const characters = lost.replace(/\s+/g, " ").trim().length;
+          if (characters > 0) loss = { element, characters };
+        }
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(html);
+  ending = true;
+  parser.end();
+  return loss;
 }
 
 /**
@@ -105,4 +172,26 @@ export function descriptionText(safeHtml: string): string {
 export function prepareContent(html: string): { html: string; text: string } {
   const safe = sanitizeDescription(html);
   return { html: safe, text: descriptionText(safe) };
+}
+
+/** The warning for a description cut short, as the import report and catalog:publish print it. */
+export function describeLoss(loss: DescriptionLoss): string {
+  return `the description loses its text after an unclosed <${loss.element}> (${loss.characters} characters dropped by the sanitiser); close the element or remove it`;
+}
+
+/**
+ * The warnings of catalog:publish for a catalog as read from its file (any shape: it runs on
+ * what was published, without trusting it): one per product whose description is cut short.
+ */
+export function descriptionLossWarnings(catalog: unknown): string[] {
+  const products = (catalog as { products?: unknown } | null)?.products;
+  if (!Array.isArray(products)) return [];
+  const warnings: string[] = [];
+  products.forEach((product: unknown, index) => {
+    const html = (product as { description_html?: unknown } | null)?.description_html;
+    const handle = (product as { handle?: unknown } | null)?.handle;
+    const loss = typeof html === "string" ? descriptionLoss(html) : null;
+    if (loss) warnings.push(`products[${index}]${typeof handle === "string" ? ` (handle ${JSON.stringify(handle)})` : ""}.description_html: ${describeLoss(loss)}`);
+  });
+  return warnings;
 }

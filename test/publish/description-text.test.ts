@@ -13,7 +13,8 @@ const BREAKS = /<\/?(?:p|br|hr|h[1-6]|blockquote|pre|div|ul|ol|li|dl|dt|dd|figur
 function oldText(html: string): string {
   const stripped = sanitizeHtml(html.replace(BREAKS, " $&"), { allowedTags: [], allowedAttributes: {}, nonTextTags: DROPPED });
   const unescaped = stripped.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
-  return unescaped.replace(/\s+/g, " ").trim();
+  // Contract section 8 (issue 22): the text holds no < or >; each becomes \u2039 or \u203a.
+  return unescaped.replace(/\s+/g, " ").trim().replace(/</g, "\u2039").replace(/>/g, "\u203a");
 }
 
 const TRICKY = [

@@ -64,7 +64,7 @@ describe("a malformed file names the line and the column, and nothing is importe
   it("an image URL that is not http(s), and a position that is not a number", async () => {
     const issues = await issuesOf(csv(first({ "Image Src": "javascript:alert(1)" }), row({ Handle: "shirt", "Image Src": "https://x.example/b.jpg", "Image Position": "two" })));
     expect(issues.map((i) => [i.line, i.header, i.message])).toEqual([
-      [2, "Image Src", '"javascript:alert(1)" is not an http(s) URL'],
+      [2, "Image Src", 'not a URL the catalog can serve: "javascript:" URLs are not allowed: only https:'],
       [3, "Image Position", '"two" is not a whole number'],
     ]);
   });

@@ -71,9 +71,9 @@ describe("the plain text of a description", () => {
     expect(descriptionText("<h2>Linen</h2><p>Soft &amp; light,\n  <b>breezy</b>.</p><ul><li>One</li><li>Two</li></ul>")).toBe("Linen Soft & light, breezy. One Two");
   });
 
-  it("decodes what the sanitiser escaped, so the text reads as written", () => {
+  it("decodes what the sanitiser escaped, so the text reads as written, but with no < or > (contract section 8)", () => {
     const { text } = prepareContent("<p>1 &lt; 2 &amp;&amp; 3 &gt; 2, &quot;quoted&quot; &nbsp;non-breaking</p>");
-    expect(text).toBe('1 < 2 && 3 > 2, "quoted" non-breaking');
+    expect(text).toBe('1 \u2039 2 && 3 \u203a 2, "quoted" non-breaking');
   });
 
   it("is empty for an empty or script-only description", () => {

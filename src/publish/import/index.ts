@@ -31,6 +31,8 @@ export interface ImportOptions {
   store?: string;
   /** Also one collection per product type. */
   collectionsByType?: boolean;
+  /** Keep plain `http:` image URLs (the catalog's `allow_http_urls`); without it only `https:` is accepted. */
+  allowHttp?: boolean;
   /** Called every 10,000 CSV records and at the end. */
   onProgress?: (progress: ImportProgress) => void;
 }
@@ -109,7 +111,7 @@ export async function importCatalog(input: string | AsyncIterable<Uint8Array | s
     yield* head;
     yield* text;
   };
-  const assembleOptions = { file: opts.file, store: opts.store ?? storeNameOf(opts.file), collectionsByType: opts.collectionsByType ?? false };
+  const assembleOptions = { file: opts.file, store: opts.store ?? storeNameOf(opts.file), collectionsByType: opts.collectionsByType ?? false, allowHttp: opts.allowHttp ?? false };
 
   if (kind === "json") {
     const parts: string[] = [];

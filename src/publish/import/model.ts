@@ -1,5 +1,6 @@
 import {
   HandleSchema,
+  normaliseUrl,
   type SourceCatalog,
   SourceCatalogSchema,
   type SourceCollection,
@@ -10,6 +11,7 @@ import {
 } from "../../catalog/schema.ts";
 import { SourceAmountSchema, toMinor } from "../../money.ts";
 import { type ImportIssue, IssueList } from "./errors.ts";
+import { describeLoss, descriptionLoss } from "../sanitize.ts";
 import { deriveIds, productKey, variantKey } from "./ids.ts";
 
 /**
@@ -89,6 +91,8 @@ export interface AssembleOptions {
   file: string;
   store: string;
   collectionsByType: boolean;
+  /** Plain `http:` image URLs are kept (the catalog's `allow_http_urls`); else only `https:`. */
+  allowHttp?: boolean;
 }
 
 // --- Field readers shared by the formats -------------------------------------------------------
@@ -128,15 +132,17 @@ export function splitTags(text: string): string[] {
   return [...new Set(text.split(",").map((t) => t.trim()).filter((t) => t !== ""))];
 }
 
-/** An image URL: protocol-relative ones (`//cdn.shopify.com/...`, old exports) become https. */
+/**
+ * An image URL in the catalog's normalised form (normaliseUrl, the schema's own rule), or why it
+ * is refused; protocol-relative ones (`//cdn.shopify.com/...`, old exports) become https. Plain
+ * `http:` passes here and is refused by the schema unless the import allows it (`--allow-http`).
+ */
 export function readUrl(raw: string): { url: string | null } | { error: string } {
   let text = raw.trim();
   if (text === "") return { url: null };
   if (text.startsWith("//")) text = `https:${text}`;
-  text = text.replace(/ /g, "%20");
-  if (!/^https?:\/\/\S+$/i.test(text)) return { error: `${JSON.stringify(raw)} is not an http(s) URL` };
-  if (text.length > 2048) return { error: "the URL is longer than 2048 characters" };
-  return { url: text };
+  const result = normaliseUrl(text, { allowHttp: true });
+  return "error" in result ? { error: `not a URL the catalog can serve: ${result.error}` } : result;
 }
 
 /** A handle in the contract's form: accents dropped, lower case, anything else a hyphen. */
@@ -195,6 +201,11 @@ function optionsOf(draft: DraftProduct): SourceProduct["options"] {
   });
 }
 
+/** The catalog's `allow_http_urls`, present only when the import allows plain http: URLs. */
+function httpSetting(opts: AssembleOptions): { allow_http_urls?: true } {
+  return opts.allowHttp ? { allow_http_urls: true } : {};
+}
+
 /** Products per validation slice: zod copies what it parses, and a slice's copy dies young. */
 const SLICE = 2000;
 
@@ -207,7 +218,7 @@ function validate(products: readonly SourceProduct[], collections: readonly Sour
   const store = { name: opts.store };
   for (let start = 0; start < products.length || start === 0; start += SLICE) {
     const slice = products.slice(start, start + SLICE);
-    const result = SourceCatalogSchema.safeParse({ currency: "USD", store, products: slice, collections: [] });
+    const result = SourceCatalogSchema.safeParse({ currency: "USD", store, ...httpSetting(opts), products: slice, collections: [] });
     if (result.success) continue;
     for (const issue of result.error.issues) {
       const [list, index, ...rest] = issue.path;
@@ -307,11 +318,26 @@ export function assemble(drafts: readonly DraftProduct[], opts: AssembleOptions,
   const collections = collectionsOf(products, opts.collectionsByType);
   validate(products, collections, drafts, opts, issues);
   issues.throwIfAny(opts.file);
-  const valid: SourceCatalog = { currency: "USD", store: { name: opts.store }, products, collections };
+  const valid: SourceCatalog = { currency: "USD", store: { name: opts.store }, ...httpSetting(opts), products, collections };
+  noteDescriptionLoss(products, drafts, report);
   report.products = valid.products.length;
   report.variants = valid.products.reduce((n, p) => n + p.variants.length, 0);
   report.images = valid.products.reduce((n, p) => n + (p.images?.length ?? 0), 0);
   return valid;
+}
+
+/**
+ * A report note for each product whose description the sanitiser will cut short (an unclosed
+ * `<svg>`, `<noscript>`, `<math>`... swallows the rest of it): where it is, and what is lost.
+ */
+function noteDescriptionLoss(products: readonly SourceProduct[], drafts: readonly DraftProduct[], report: ImportReport): void {
+  products.forEach((p, i) => {
+    const loss = p.description_html === undefined ? null : descriptionLoss(p.description_html);
+    if (loss === null) return;
+    const at = drafts[i]?.locate(["description_html"]) ?? {};
+    const where = at.line === undefined ? "" : `line ${at.line}${at.column === undefined ? "" : `, column ${at.column}`}: `;
+    report.notes.push(`${where}"${p.handle}": ${describeLoss(loss)}`);
+  });
 }
 
 /** An empty report for a file, filled in by the reader and assembly. */
