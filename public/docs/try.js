@@ -98,8 +98,11 @@
     if (button) button.setAttribute("aria-current", "true");
     panel.replaceChildren(el("p", { class: "help" }, "Loading " + product.handle + "…"));
     var detailPath = API + "/products/" + encodeURIComponent(product.handle);
-    var answers = await Promise.all([call("GET", detailPath), call("GET", detailPath + "/variants?limit=250")]);
-    var parts = [el("h2", { id: "product-title", tabindex: "-1" }, product.title), resultView(answers[0], "GET " + detailPath, true)];
+    // Every field of the product, content included; catalog data is plain text (or sanitised
+    // HTML), so this page only ever sets it as text (el() makes text nodes), never as markup.
+    var contentPath = detailPath + "?include=description,images,seo,variants";
+    var answers = await Promise.all([call("GET", contentPath), call("GET", detailPath + "/variants?limit=250")]);
+    var parts = [el("h2", { id: "product-title", tabindex: "-1" }, product.title), resultView(answers[0], "GET " + contentPath, true)];
     if (answers[1].status === 200) parts.push(variantPicker(answers[1].json.data));
     else parts.push(resultView(answers[1], "GET " + detailPath + "/variants"));
     panel.replaceChildren.apply(panel, parts);
