@@ -76,12 +76,10 @@ const UrlSchema = z
   .string()
   .max(URL_MAX * 2)
   .check((ctx) => {
+    // One parse: refused, or replaced by its normalised form (what `.overwrite` does, without a second parse).
     const result = normaliseUrl(ctx.value, { allowHttp: true });
     if ("error" in result) ctx.issues.push({ code: "custom", message: result.error, input: ctx.value });
-  })
-  .overwrite((value) => {
-    const result = normaliseUrl(value, { allowHttp: true });
-    return "url" in result ? result.url : value;
+    else ctx.value = result.url;
   });
 
 export const SourceOptionSchema = z.strictObject({

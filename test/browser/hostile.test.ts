@@ -83,21 +83,26 @@ async function open(path: string): Promise<Page> {
   return page;
 }
 
-/** Elements anywhere in the page (open shadow roots too) that carry an event-handler attribute, or an SVG/script the catalog put there. */
+/**
+ * Elements anywhere in the page (open shadow roots too) that carry an event-handler attribute, or
+ * an inline script or iframe. Runs in the page, as a string, so this Node file needs no DOM types.
+ */
+const INJECTED = `(() => {
+  const found = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      const handlers = Array.from(el.attributes).filter((a) => a.name.startsWith("on"));
+      if (handlers.length > 0) found.push("<" + el.localName + " " + handlers.map((a) => a.name).join(" ") + ">");
+      if ((el.localName === "script" && !el.getAttribute("src")) || el.localName === "iframe") found.push("<" + el.localName + ">");
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document);
+  return found;
+})()`;
+
 async function injected(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const found: string[] = [];
-    const walk = (root: Document | ShadowRoot) => {
-      for (const el of Array.from(root.querySelectorAll("*"))) {
-        const handlers = Array.from(el.attributes).filter((a) => a.name.startsWith("on"));
-        if (handlers.length > 0) found.push(`<${el.localName} ${handlers.map((a) => a.name).join(" ")}>`);
-        if ((el.localName === "script" && !el.getAttribute("src")) || el.localName === "iframe") found.push(`<${el.localName}>`);
-        if (el.shadowRoot) walk(el.shadowRoot);
-      }
-    };
-    walk(document);
-    return found;
-  });
+  return (await page.evaluate(INJECTED)) as string[];
 }
 
 describe("a hostile catalog published through the importer, in real Chromium", () => {
@@ -105,12 +110,7 @@ describe("a hostile catalog published through the importer, in real Chromium", (
     const page = await open("/docs/try");
     await expect.poll(() => page.locator("#product-list button").count(), { timeout: 20_000 }).toBe(2);
     // What a careless page would do with the title: the trap sees the handler element at once.
-    await page.evaluate((title) => {
-      const probe = document.createElement("div");
-      probe.id = "probe";
-      probe.innerHTML = title;
-      document.body.append(probe);
-    }, TITLE);
+    await page.evaluate(`document.body.insertAdjacentHTML("beforeend", ${JSON.stringify(`<div id="probe">${TITLE}</div>`)})`);
     expect(await injected(page)).toEqual(["<img onerror>", "<svg onload>"]);
     await expect.poll(() => cspViolations.length).toBeGreaterThan(0);
     cspViolations.length = 0;

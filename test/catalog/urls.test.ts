@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CatalogValidationError, normaliseUrl, parseCatalog, URL_MAX } from "../../src/catalog/schema.ts";
+import { fuzzRuns } from "../hardening/run-config.ts";
+import { CatalogValidationError, normaliseUrl, parseCatalog, type SourceCatalog, URL_MAX } from "../../src/catalog/schema.ts";
 import { seedCatalog } from "../helpers/catalog.ts";
 
 /**
@@ -9,7 +10,7 @@ import { seedCatalog } from "../helpers/catalog.ts";
  * holding a character that lets a pasted URL leave an HTML attribute or open a tag.
  */
 
-const RUNS = Number(import.meta.env.FUZZ_RUNS ?? 300);
+const RUNS = fuzzRuns(300);
 /** What must never be in a served URL: quotes, angle brackets, back-tick, backslash, white space, controls. */
 const UNSAFE = /["'<>`\\\s\u0000-\u001f\u007f]/;
 
@@ -80,8 +81,8 @@ describe("normaliseUrl", () => {
 });
 
 describe("URLs in a catalog published by hand (catalog:publish validates with the same schema)", () => {
-  function withUrls(image: string, variantImage: string) {
-    const catalog = seedCatalog();
+  function withUrls(image: string, variantImage: string): SourceCatalog {
+    const catalog = seedCatalog() as unknown as SourceCatalog;
     const product = catalog.products[0]!;
     product.images = [{ url: image }];
     product.variants[0]!.image = variantImage;
@@ -105,7 +106,7 @@ describe("URLs in a catalog published by hand (catalog:publish validates with th
   });
 
   it("keeps the seed's URLs as they are: they are already normalised", () => {
-    const seed = seedCatalog();
+    const seed = seedCatalog() as unknown as SourceCatalog;
     const parsed = parseCatalog(structuredClone(seed));
     expect(parsed.products.map((p) => [p.images, p.variants.map((v) => v.image)])).toEqual(seed.products.map((p) => [p.images, p.variants.map((v) => v.image)]));
   });

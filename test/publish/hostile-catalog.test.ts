@@ -2,6 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { Parser } from "htmlparser2";
 import { beforeAll, describe, expect, it } from "vitest";
+import { fuzzRuns } from "../hardening/run-config.ts";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
 import { formatReport, type ImportReport, importCatalog } from "../../src/publish/import/index.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
@@ -19,7 +20,7 @@ import { issuesOf, STORE } from "./import-helpers.ts";
  */
 
 type Json = Record<string, unknown>;
-const RUNS = Number(import.meta.env.FUZZ_RUNS ?? 300);
+const RUNS = fuzzRuns(300);
 const UNSAFE_URL = /["'<>`\\\s]/;
 
 async function get(path: string): Promise<Json> {
