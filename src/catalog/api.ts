@@ -10,7 +10,7 @@ import { HandleSchema, VariantIdSchema } from "./schema.ts";
 /** The field kinds of contract section 8, said once and placed on every field they concern. */
 const PLAIN = "Plain text as the store wrote it, not HTML: escape it (set it as text) before putting it in a page.";
 const URL_KIND =
-  "Absolute `https:` URL (`http:` only when the catalog allows it) in WHATWG-normalised form, with `'` and `` ` `` percent-encoded too: never a quote, `<`, `>`, back-tick or white space.";
+  "Absolute `https:` URL (`http:` only when the catalog allows it) in WHATWG-normalised form, with `'`, `` ` `` and `\\` percent-encoded too: never a quote, `<`, `>`, back-tick, backslash or white space.";
 
 const ProductIdSchema = z.string().meta({ description: "Global id: gid://shopify/Product/<digits>.", example: "gid://shopify/Product/8012345670100" });
 

@@ -46,8 +46,8 @@ const SAFE_HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])$/;
  * must be absolute `https:`, or `http:` when `allowHttp`, with no user name or password and a
  * host of letters, digits, `-`, `_` and `.` (or an IP literal). The answer is the parser's
  * serialisation (`new URL(raw).href`: scheme and host lower case, punycode, dot segments
- * resolved, spaces, `"`, `<`, `>` and non-ASCII percent-encoded), with `'` and `` ` `` also
- * percent-encoded, which the serialiser leaves as they are in a path or fragment. So a served URL
+ * resolved, spaces, `"`, `<`, `>` and non-ASCII percent-encoded), with `'`, `` ` `` and `\` also
+ * percent-encoded, which the serialiser leaves as they are in a path, query or fragment. So a served URL
  * never holds a quote, angle bracket, back-tick, white space or control character, and cannot
  * leave an HTML attribute or start a tag however a client pastes it. Normalising twice changes
  * nothing.
@@ -63,7 +63,7 @@ export function normaliseUrl(raw: string, opts: { allowHttp: boolean }): { url: 
   if (url.protocol === "http:" && !opts.allowHttp) return { error: "an http: URL; only https: is allowed unless the catalog sets allow_http_urls" };
   if (url.username !== "" || url.password !== "") return { error: "a URL with a user name or password" };
   if (!SAFE_HOST.test(url.hostname)) return { error: `the host ${JSON.stringify(url.hostname)} is not a domain name or IP address` };
-  const href = url.href.replace(/'/g, "%27").replace(/`/g, "%60");
+  const href = url.href.replace(/'/g, "%27").replace(/`/g, "%60").replace(/\\/g, "%5C");
   if (href.length > URL_MAX) return { error: `longer than ${URL_MAX} characters once normalised` };
   return { url: href };
 }

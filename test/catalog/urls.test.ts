@@ -54,6 +54,8 @@ describe("normaliseUrl", () => {
     // The WHATWG serialiser leaves ' in a path and ` in a fragment: encoded here too.
     expect(served("https://cdn.example.com/b.jpg'onerror='alert(1)'")).toBe("https://cdn.example.com/b.jpg%27onerror=%27alert(1)%27");
     expect(served("https://cdn.example.com/c.jpg?q='x'#`y'")).toBe("https://cdn.example.com/c.jpg?q=%27x%27#%60y%27");
+    // A backslash stays as written in a query or fragment (found by the property above): encoded too.
+    expect(served("https://cdn.example.com/d.jpg?q=a\\b#c\\d")).toBe("https://cdn.example.com/d.jpg?q=a%5Cb#c%5Cd");
   });
 
   it("normalises scheme, host, dot segments, spaces and non-ASCII as browsers do", () => {
