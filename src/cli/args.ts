@@ -264,7 +264,7 @@ export async function runCli(
       process.stderr.write(`${known.message}\n`);
       process.exitCode = known.exitCode;
     } else if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\nRun ${cli.helpCommand} for usage.\n`);
+      process.stderr.write(`${error.message} Run ${cli.helpCommand} for usage.\n`);
       process.exitCode = 2;
     } else if (error instanceof InputError) {
       process.stderr.write(`${error.message}\n`);

@@ -133,13 +133,27 @@ async function startLocalWorker(persistTo: string | undefined): Promise<{ url: s
   throw new Error(`wrangler dev did not answer within ${START_TIMEOUT_MS / 1000} s:\n${stderr}`);
 }
 
+/** Hosts a plain `http:` URL may name: this machine only. */
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * The --remote URL, checked before the operator secret is sent to it: `https:`, or plain `http:`
+ * only to this machine (a worker under `wrangler dev`), never in clear text across a network.
+ */
+export function remoteUrl(url: string): string {
+  if (!URL.canParse(url)) throw new UsageError(`--url is not a URL: ${JSON.stringify(url)}.`);
+  const { protocol, hostname } = new URL(url);
+  if (protocol === "https:" || (protocol === "http:" && LOOPBACK.has(hostname))) return url;
+  throw new UsageError(`--remote sends the operator secret, so --url must be https:// (plain http:// only for localhost, 127.0.0.1 or [::1]); got ${protocol}//${hostname}.`);
+}
+
 async function run(command: TokenCommand): Promise<string[]> {
   if (command.target === "remote") {
     const url = command.url ?? process.env.STOREFRONT_URL;
     const secret = process.env.OPERATOR_SECRET;
     if (!url) throw new UsageError("--remote needs --url https://<your worker> (or STOREFRONT_URL).");
     if (!secret) throw new UsageError("--remote needs OPERATOR_SECRET in the environment (the value given to `wrangler secret put`).");
-    return runTokenCommand(command, new OperatorClient(url, secret));
+    return runTokenCommand(command, new OperatorClient(remoteUrl(url), secret));
   }
   const url = command.url ?? DEFAULT_LOCAL_URL;
   if (await answers(url)) {

@@ -8,6 +8,7 @@
 import { copyFile, mkdir, readFile, stat } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { defineCli, runCli } from "../cli/args.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const TARGET_DIR = join(ROOT, "public", "docs");
@@ -43,4 +44,13 @@ async function main(): Promise<void> {
   console.log(`docs:assets: ${PACKAGE} ${version} copied to ${relative(ROOT, TARGET)}`);
 }
 
-await main();
+const cli = defineCli({
+  command: "npm run docs:assets",
+  summary: `Copies ${PACKAGE}'s browser bundle to public/docs/scalar.js (runs before dev, test, test:browser and deploy).`,
+  options: {},
+});
+
+await runCli(cli, () => {
+  cli.parse();
+  return main();
+});

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import { type CatalogEnv, catalogReadWith } from "./catalog-read.ts";
-import { queryParams, type Validated } from "./validate.ts";
+import { type CatalogEnv, catalogQuery, catalogReadWith } from "./catalog-read.ts";
+import type { Validated } from "./validate.ts";
 
 /**
  * `catalogRead` for the browse endpoints, whose filters repeat (`tag=a&tag=b`) and whose option
@@ -13,6 +13,6 @@ import { queryParams, type Validated } from "./validate.ts";
 export type BrowseQueryInput = Record<string, string | string[]>;
 
 export function browseRead<Q>(parse: (pairs: Iterable<[string, string]>) => Q): MiddlewareHandler<CatalogEnv, string, Validated<"query", BrowseQueryInput, Q>> {
-  return catalogReadWith<BrowseQueryInput, Q>((c) => parse(queryParams(c.req.url)));
+  return catalogReadWith<BrowseQueryInput, Q>((c) => parse(catalogQuery(c)));
 }
 

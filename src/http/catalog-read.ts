@@ -2,8 +2,10 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "./app-env.ts";
 import { CACHE_MISSING, CACHE_OK, catalogCacheKey, conditional, edgeCache, JSON_CONTENT_TYPE, originOf, type StoredAnswer, strongEtag } from "./cache.ts";
-import { ApiError, catalogUnavailable, fromFailure, resourceMissing } from "./errors.ts";
-import { parseQuery, type QueryInput, type Validated } from "./validate.ts";
+import { ApiError, catalogUnavailable, fromFailure, invalidRequest, resourceMissing } from "./errors.ts";
+import { redactedBody } from "./request-context.ts";
+import { holdsCredential } from "./secrets.ts";
+import { parseQueryPairs, queryParams, type QueryInput, type Validated } from "./validate.ts";
 import { CatalogError } from "../catalog/errors.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import { isHandle } from "../catalog/schema.ts";
@@ -33,7 +35,7 @@ function keep(key: string, answer: StoredAnswer): void {
   answers.set(key, answer, answer.body.length * 2);
 }
 
-async function render<Q>(body: CatalogBody<Q>, store: CatalogStore, meta: VersionMeta, query: Q): Promise<StoredAnswer> {
+async function render<Q>(body: CatalogBody<Q>, store: CatalogStore, meta: VersionMeta, query: Q, env: Env): Promise<StoredAnswer> {
   const headers = { "Content-Type": JSON_CONTENT_TYPE, "X-Catalog-Version": meta.version };
   try {
     const text = await body(store, meta, query);
@@ -42,7 +44,7 @@ async function render<Q>(body: CatalogBody<Q>, store: CatalogStore, meta: Versio
     const error = thrown instanceof CatalogError ? fromFailure(thrown) : thrown;
     // 404s are answers about this catalog version, so they are cached like 200s (for less time).
     if (error instanceof ApiError && error.status === 404) {
-      return { status: 404, headers: { ...headers, "Cache-Control": CACHE_MISSING }, body: JSON.stringify({ error: error.body }) };
+      return { status: 404, headers: { ...headers, "Cache-Control": CACHE_MISSING }, body: JSON.stringify({ error: redactedBody(error.body, env) }) };
     }
     throw error instanceof ApiError ? withHeaders(error, { "X-Catalog-Version": meta.version }) : error;
   }
@@ -100,6 +102,11 @@ export function catalogReadWith<I, O>(parse: (c: Context<CatalogEnv>) => O): Mid
         "Cache-Control": CACHE_MISSING,
       });
     }
+    // The operator secret can be a valid handle: answered here, it never reaches a cache key or a cached answer.
+    if (handle !== undefined && holdsCredential(handle, c.env)) {
+      c.set("cacheStatus", "bypass");
+      throw withHeaders(resourceMissing("No resource has this handle.", "handle"), { "Cache-Control": "no-store" });
+    }
     const store = new CatalogStore(c.env.CATALOG, { pointerTtlMs: pointerTtlMs(c.env.CATALOG_POINTER_TTL_MS) });
     const meta = await store.currentMeta();
     if (!meta) {
@@ -123,7 +130,32 @@ export function catalogReadWith<I, O>(parse: (c: Context<CatalogEnv>) => O): Mid
 
 /** catalogReadWith a strict query schema (one value per parameter). */
 export function catalogRead<S extends z.ZodType>(schema: S): MiddlewareHandler<CatalogEnv, string, Validated<"query", QueryInput<S>, z.output<S>>> {
-  return catalogReadWith<QueryInput<S>, z.output<S>>((c) => parseQuery(c, schema));
+  return catalogReadWith<QueryInput<S>, z.output<S>>((c) => parseQueryPairs(catalogQuery(c), schema));
+}
+
+/** The well-known tracking parameters a storefront passes through from its links (CONTRACT section 8). */
+const TRACKING = new Set(["fbclid", "gclid", "msclkid", "_ga", "ref"]);
+
+/** Whether a query parameter is a tracking one: `utm_*`, `fbclid`, `gclid`, `msclkid`, `_ga`, `ref`. */
+export function isTrackingParameter(name: string): boolean {
+  return name.startsWith("utm_") || TRACKING.has(name);
+}
+
+/**
+ * The query of a catalog read, as the parsers see it: tracking parameters left out (so they change
+ * neither the answer nor the cache key; any other unknown parameter is still a 400), and a
+ * credential (a token or the operator secret, in a name or a value) refused before anything could
+ * echo it, such as a facet's `selected` value.
+ */
+export function catalogQuery(c: Context<CatalogEnv>): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const [name, value] of queryParams(c.req.url)) {
+    if (holdsCredential(name, c.env) || holdsCredential(value, c.env)) {
+      throw invalidRequest("parameter_invalid", `Invalid ${name}: it holds a credential (a token or a secret); credentials never belong in a URL.`, name);
+    }
+    if (!isTrackingParameter(name)) pairs.push([name, value]);
+  }
+  return pairs;
 }
 
 /**
@@ -152,7 +184,7 @@ export async function serveCatalogRead<Q extends object>(c: Context<CatalogEnv>,
     return conditional(answer, ifNoneMatch);
   }
   c.set("cacheStatus", cache ? "miss" : "bypass");
-  const answer = await render(body, c.var.catalogStore, meta, query);
+  const answer = await render(body, c.var.catalogStore, meta, query, c.env);
   keep(key, answer);
   if (cache && cacheKey) await keepInCache(c, cache, cacheKey, answer);
   return conditional(answer, ifNoneMatch);

@@ -64,6 +64,20 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The client closed the connection before its request body was read: nobody is left to answer,
+ * so the request is logged with status 499 (nginx's "client closed request"), not as a 500.
+ */
+export class ClientAbort extends Error {
+  constructor() {
+    super("The client closed the connection before the request body was read.");
+    this.name = "ClientAbort";
+  }
+}
+
+/** What the request log records for a ClientAbort; no client ever receives it. */
+export const CLIENT_CLOSED_REQUEST = 499;
+
 export function invalidRequest(code: string, message: string, param?: string): ApiError {
   return new ApiError(400, { type: "invalid_request_error", code, message, ...(param ? { param } : {}) });
 }

@@ -2,16 +2,8 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./app-env.ts";
 import { docsUrlFor, readCredential } from "./bearer.ts";
 import { authenticationError } from "./errors.ts";
+import { operatorSecret } from "./secrets.ts";
 import { sha256 } from "../sha256.ts";
-
-/** Shorter secrets are treated as unset: the operator surface stays closed. */
-const MIN_SECRET_LENGTH = 16;
-
-/** OPERATOR_SECRET is a Wrangler secret, so the generated `Env` (vars only) does not name it. */
-function operatorSecret(env: Env): string | undefined {
-  const value = (env as Env & { OPERATOR_SECRET?: unknown }).OPERATOR_SECRET;
-  return typeof value === "string" && value.length >= MIN_SECRET_LENGTH ? value : undefined;
-}
 
 /** Compares through SHA-256 digests so the comparison's time says nothing about the secret. */
 async function sameSecret(given: string, expected: string): Promise<boolean> {

@@ -2,17 +2,24 @@ import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from "
 import { routePath } from "hono/route";
 import type { AppEnv } from "./app-env.ts";
 import { CatalogError } from "../catalog/errors.ts";
-import { ApiError, fromFailure, internalError, methodNotAllowed, routeNotFound } from "./errors.ts";
+import { ApiError, ClientAbort, CLIENT_CLOSED_REQUEST, type ErrorBody, fromFailure, internalError, methodNotAllowed, routeNotFound } from "./errors.ts";
+import { holdsCredential, redactSecrets } from "./secrets.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 import type { RouteTable } from "./route-table.ts";
 
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
-/** Token prefixes (`sf_live_`, `sf_dev_`): an inbound id shaped like a token is never echoed or logged. */
-const TOKEN_LIKE = /^sf_/i;
+/** What a client's request id may look like: an id, not a sentence, a header value or a URL. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/** Ids shaped like a credential: a token prefix (`sf_`) or an auth scheme word, anywhere in the id. */
+const CREDENTIAL_LIKE = /sf_|bearer|basic/i;
 
-/** The inbound X-Request-Id when it is sane and cannot be a token pasted into the wrong header. */
-function inboundRequestId(value: string | undefined): string | undefined {
-  return value !== undefined && SANE_REQUEST_ID.test(value) && !TOKEN_LIKE.test(value) ? value : undefined;
+/**
+ * The inbound X-Request-Id when it looks like an id and cannot be a credential pasted into the
+ * wrong header: a token, a `Bearer …` value or (anywhere in it) the operator secret. Anything
+ * else is replaced by a new id, so it is neither echoed nor logged.
+ */
+export function inboundRequestId(value: string | undefined, env: Env | undefined): string | undefined {
+  if (value === undefined || !SANE_REQUEST_ID.test(value) || CREDENTIAL_LIKE.test(value) || holdsCredential(value, env)) return undefined;
+  return value;
 }
 
 function newRequestId(): string {
@@ -22,12 +29,12 @@ function newRequestId(): string {
 /**
  * Outermost middleware: gives the request an id, stamps the headers every response carries and
  * writes the one log line per request. The line holds no body and no header value but a sane
- * inbound request id, and an id shaped like a token is replaced, so no token reaches the logs.
+ * inbound request id, and an id shaped like a credential is replaced, so no secret reaches the logs.
  */
 export function requestContext(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = Date.now();
-    const requestId = inboundRequestId(c.req.header("x-request-id")) ?? newRequestId();
+    const requestId = inboundRequestId(c.req.header("x-request-id"), c.env) ?? newRequestId();
     c.set("requestId", requestId);
     await next();
     setResponseHeaders(c, (headers) => {
@@ -48,35 +55,35 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Anything shaped like a token inside a text: its prefix and the token alphabet after it. */
-const TOKEN_IN_TEXT = /sf_[A-Za-z0-9_]*/gi;
-
-/** Replaces every token-shaped value with `sf_…`, so no answer repeats a token it was given. */
-export function redactTokens(text: string): string {
-  return text.replace(TOKEN_IN_TEXT, "sf_…");
-}
-
 /**
- * Renders an ApiError as the contract's envelope. Messages and params that quote the request
- * (a path, a parameter name) never carry a token back: token-shaped values are redacted here,
- * once for every error.
+ * Renders an ApiError as the contract's envelope. Messages and other texts that quote the request
+ * (a path, a parameter, the host in `docs_url`) never carry a token or the operator secret back:
+ * they are redacted here, once for every error.
  */
 export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-  const { message, param } = error.body;
-  const body = { ...error.body, message: redactTokens(message), ...(param !== undefined ? { param: redactTokens(param) } : {}) };
-  return c.json({ error: body }, error.status);
+  return c.json({ error: redactedBody(error.body, c.env) }, error.status);
+}
+
+/** An error body with every string field passed through `redactSecrets`. */
+export function redactedBody(body: ErrorBody, env: Env | undefined): ErrorBody {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(body)) out[name] = typeof value === "string" ? redactSecrets(value, env) : value;
+  return out as ErrorBody;
 }
 
 /**
- * The one error handler. Anything that is not an ApiError is a bug: it is logged by name and
- * message only (never a stack, never request data) and answered as a 500 with the request id.
+ * The one error handler. Anything that is not an ApiError (or a client that hung up mid-body) is a
+ * bug: it is logged by name and message only (never a stack, never request data, secrets redacted)
+ * and answered as a 500 with the request id.
  */
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err);
+  // The client is gone: the answer reaches no one, and the log line says 499, not a server error.
+  if (err instanceof ClientAbort) return new Response(null, { status: CLIENT_CLOSED_REQUEST });
   if (err instanceof CatalogError) return errorResponse(c, fromFailure(err));
   const requestId = c.get("requestId") ?? newRequestId();
-  console.error(JSON.stringify({ level: "error", error: err.name, message: err.message, request_id: requestId }));
+  console.error(JSON.stringify({ level: "error", error: err.name, message: redactSecrets(err.message, c.env), request_id: requestId }));
   return errorResponse(c, internalError(requestId));
 };
 

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
-import { ApiError, invalidRequest } from "./errors.ts";
+import { ApiError, ClientAbort, invalidRequest } from "./errors.ts";
 
 /** Request bodies above this many bytes answer 413, whether or not Content-Length says so. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -35,9 +35,14 @@ export function toValidationError(error: z.ZodError, where: "query" | "body"): A
  * meaning per URL keeps cache keys canonical.
  */
 export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
+  return parseQueryPairs(queryParams(c.req.url), schema);
+}
+
+/** `parseQuery` over pairs already read (a catalog read drops its tracking parameters first). */
+export function parseQueryPairs<S extends z.ZodType>(pairs: Iterable<[string, string]>, schema: S): z.infer<S> {
   // No prototype: `?__proto__=x` must be an unknown parameter, not a prototype assignment.
   const flat: Record<string, string> = Object.create(null);
-  for (const [key, value] of queryParams(c.req.url)) {
+  for (const [key, value] of pairs) {
     if (key === "") throw invalidRequest("parameter_unknown", "A query parameter has no name.");
     if (key in flat) throw invalidRequest("parameter_invalid", `Query parameter ${key} is given more than once.`, key);
     flat[key] = value;
@@ -47,12 +52,28 @@ export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<
   return result.data;
 }
 
-/** The query of an absolute URL, parsed once and without parsing the rest (`new URL` costs more). */
+/** A `%` not followed by two hex digits: URLSearchParams would keep it as a literal `%`. */
+const BROKEN_PERCENT = /%(?![0-9A-Fa-f]{2})/;
+
+/**
+ * The query of an absolute URL, parsed once and without parsing the rest (`new URL` costs more).
+ * Broken percent-encoding (`%zz`, `%`, or bytes that are not UTF-8 such as `%ff`) is a 400, never
+ * read as a literal or a replacement character: the client meant something else.
+ */
 export function queryParams(url: string): URLSearchParams {
   const start = url.indexOf("?");
   if (start === -1) return new URLSearchParams();
   const end = url.indexOf("#", start);
-  return new URLSearchParams(end === -1 ? url.slice(start + 1) : url.slice(start + 1, end));
+  const query = end === -1 ? url.slice(start + 1) : url.slice(start + 1, end);
+  if (query.includes("%")) {
+    if (BROKEN_PERCENT.test(query)) throw invalidRequest("parameter_invalid", "The query string has a % that does not start a percent-encoded byte (%XX); write a literal % as %25.");
+    try {
+      for (const piece of query.split(/[&=]/)) decodeURIComponent(piece);
+    } catch {
+      throw invalidRequest("parameter_invalid", "The query string's percent-encoded bytes are not UTF-8.");
+    }
+  }
+  return new URLSearchParams(query);
 }
 
 function isJsonContentType(value: string | undefined): boolean {
@@ -61,8 +82,19 @@ function isJsonContentType(value: string | undefined): boolean {
   return mediaType === "application/json";
 }
 
-/** Reads at most `limit` bytes of the body; one byte more is a 413, without reading the rest. */
+/**
+ * Reads at most `limit` bytes of the body; one byte more is a 413, without reading the rest. A
+ * body that fails while being read (the client hung up mid-body) is a ClientAbort, not a bug.
+ */
 async function readCapped(request: Request, limit: number): Promise<Uint8Array> {
+  try {
+    return await readCappedBody(request, limit);
+  } catch (error) {
+    throw error instanceof ApiError ? error : new ClientAbort();
+  }
+}
+
+async function readCappedBody(request: Request, limit: number): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) throw bodyTooLarge(limit);
   if (!request.body) return new Uint8Array();
@@ -105,6 +137,44 @@ function bodyTooLarge(limit: number): ApiError {
 }
 
 /**
+ * The dotted path of the first key an object of `json` (already valid JSON) repeats, if any.
+ * JSON.parse keeps the last of `{"quantity":1,"quantity":999}` silently; two values for one
+ * field mean a confused client, so it is refused like a query parameter given twice.
+ */
+export function duplicateKey(json: string): string | undefined {
+  // One frame per open object (its keys so far, the one being read) or array (null).
+  const frames: ({ keys: Set<string>; current?: string } | null)[] = [];
+  let expectKey = false;
+  for (let i = 0; i < json.length; i++) {
+    const ch = json[i];
+    if (ch === "{") {
+      frames.push({ keys: new Set() });
+      expectKey = true;
+    } else if (ch === "[") {
+      frames.push(null);
+    } else if (ch === "}" || ch === "]") {
+      frames.pop();
+      expectKey = false;
+    } else if (ch === ",") {
+      expectKey = frames.at(-1) != null;
+    } else if (ch === '"') {
+      let end = i + 1;
+      while (json[end] !== '"') end += json[end] === "\\" ? 2 : 1;
+      const frame = frames.at(-1);
+      if (expectKey && frame) {
+        const key = JSON.parse(json.slice(i, end + 1)) as string;
+        if (frame.keys.has(key)) return [...frames.slice(0, -1).flatMap((f) => (f?.current !== undefined ? [f.current] : [])), key].join(".");
+        frame.keys.add(key);
+        frame.current = key;
+        expectKey = false;
+      }
+      i = end;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Reads a JSON body and validates it against a strict schema, in the order the contract lists
  * the failures: media type (415), size (413), syntax (400 invalid_json), shape (400).
  */
@@ -118,11 +188,15 @@ export async function parseJsonBody<S extends z.ZodType>(c: Context, schema: S):
   }
   const bytes = await readCapped(c.req.raw, MAX_BODY_BYTES);
   let value: unknown;
+  let text: string;
   try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    value = JSON.parse(text);
   } catch {
     throw invalidRequest("invalid_json", "The request body is not valid JSON.");
   }
+  const duplicate = duplicateKey(text);
+  if (duplicate !== undefined) throw invalidRequest("parameter_invalid", `Field ${duplicate} is given more than once.`, duplicate);
   const result = schema.safeParse(value, { reportInput: true });
   if (!result.success) throw toValidationError(result.error, "body");
   return result.data;

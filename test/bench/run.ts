@@ -7,8 +7,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
+import { defineCli, UsageError } from "../../src/cli/args.ts";
 import { buildBundle, withoutMemos } from "./bundle.ts";
 import { type PublishFigures, readSeedCatalog } from "./fixture.ts";
 import { largeCatalog } from "./large-catalog.ts";
@@ -17,17 +17,33 @@ import { LAST_RUN_JSON, RESULTS_MD, writeResults } from "./results.ts";
 import { BENCH_RATE_LIMIT, PeakSampler } from "./runtime.ts";
 import { countScenario, log, type RunSettings, runScenario } from "./scenario.ts";
 
-const { values: args } = parseArgs({
+const cli = defineCli({
+  command: "npm run bench",
+  summary: `The benchmark: the production bundle in workerd (Miniflare), driven by autocannon over loopback,
+on the seed catalog and a large generated one. test/bench/README.md says what each figure means.
+A full run takes several minutes on both cores: run it alone.`,
   options: {
-    quick: { type: "boolean", default: false },
-    json: { type: "string" },
-    record: { type: "boolean", default: false },
-    products: { type: "string" },
-    only: { type: "string" },
-    seconds: { type: "string" },
-    "edge-cache": { type: "string", default: "both" },
+    quick: { type: "boolean", help: "a short run (0.8 s per workload, a 10,000-product large catalog)" },
+    json: { type: "string", value: "FILE", help: "also write the report as JSON to FILE" },
+    record: { type: "boolean", help: "a full run: write test/bench/last-full-run.json and test/bench/RESULTS.md" },
+    products: { type: "integer", value: "N", min: 0, help: "the large catalog's size (default 100000, --quick 10000; 0 skips it)" },
+    only: { type: "string", value: "A,B", help: "measure only the workloads whose names contain A or B" },
+    seconds: { type: "string", value: "S", help: "seconds per workload (default 5, --quick 0.8)" },
+    "edge-cache": { type: "string", value: "MODE", choices: ["on", "off", "both"], default: "both", help: "the Workers Cache API on, off or both" },
   },
 });
+
+let parsed: ReturnType<typeof cli.parse>;
+try {
+  parsed = cli.parse();
+  if (parsed.values.seconds !== undefined && !(Number(parsed.values.seconds) > 0)) throw new UsageError(`--seconds must be a number above 0; got ${JSON.stringify(parsed.values.seconds)}.`);
+  if (parsed.values.record && parsed.values.quick) throw new UsageError("--record keeps full runs only; drop --quick.");
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  process.stderr.write(`${error.message} Run ${cli.helpCommand} for usage.\n`);
+  process.exit(2);
+}
+const args = parsed.values;
 
 const quick = args.quick ?? false;
 const settings: RunSettings = {

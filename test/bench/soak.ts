@@ -17,8 +17,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
+import { defineCli, UsageError } from "../../src/cli/args.ts";
 import { seededRandom } from "../../src/publish/generate.ts";
 import { buildBundle, type Bundle } from "./bundle.ts";
 import { percentile } from "./figures.ts";
@@ -401,39 +401,36 @@ export function describeSoak(f: SoakFigures): string {
   ].join("\n");
 }
 
-function option(name: string, value: string | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) {
-    process.stderr.write(`npm run soak: --${name} must be an integer >= ${min}, got "${value}"\n`);
-    process.exit(2);
-  }
-  return n;
-}
+const cli = defineCli({
+  command: "npm run soak",
+  summary: `Many clients writing to carts at once, in workerd (the production bundle, the seed published),
+then a check that every accepted write was applied exactly once. Exits 1 on any lost or doubled
+unit, 5xx or unexpected status. test/README.md ("Soak") has the figures of a full run.`,
+  options: {
+    clients: { type: "integer", value: "N", min: 1, default: FULL_SOAK.clients, help: "clients, each with one write in flight" },
+    writes: { type: "integer", value: "N", min: 0, default: FULL_SOAK.writes, help: "writes spread over the carts" },
+    carts: { type: "integer", value: "N", min: 1, default: FULL_SOAK.carts, help: "carts" },
+    hot: { type: "integer", value: "N", min: 0, default: FULL_SOAK.hot, help: "writes to one hot cart" },
+    seed: { type: "integer", value: "N", min: 0, default: FULL_SOAK.seed, help: "the random seed" },
+    json: { type: "string", value: "FILE", help: "also write the figures as JSON to FILE" },
+  },
+});
 
 async function main(): Promise<void> {
   let args;
   try {
-    args = parseArgs({
-      options: {
-        clients: { type: "string" },
-        writes: { type: "string" },
-        carts: { type: "string" },
-        hot: { type: "string" },
-        seed: { type: "string" },
-        json: { type: "string" },
-      },
-    }).values;
+    args = cli.parse().values;
   } catch (error) {
-    process.stderr.write(`npm run soak: ${(error as Error).message}\n`);
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${error.message} Run ${cli.helpCommand} for usage.\n`);
     process.exit(2);
   }
   const options: SoakOptions = {
-    clients: option("clients", args.clients, FULL_SOAK.clients, 1),
-    writes: option("writes", args.writes, FULL_SOAK.writes, 0),
-    carts: option("carts", args.carts, FULL_SOAK.carts, 1),
-    hot: option("hot", args.hot, FULL_SOAK.hot, 0),
-    seed: option("seed", args.seed, FULL_SOAK.seed, 0),
+    clients: args.clients,
+    writes: args.writes,
+    carts: args.carts,
+    hot: args.hot,
+    seed: args.seed,
   };
   const work = await mkdtemp(join(tmpdir(), "storefront-soak-"));
   try {

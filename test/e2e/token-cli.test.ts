@@ -63,3 +63,27 @@ describe("regression: defect 4 over real HTTP, the operator API echoed a token g
     expect(await res.text()).not.toContain(token);
   });
 });
+
+describe("npm run token -- --remote (issue 22: the operator secret never crosses a network in clear text)", () => {
+  it.each([
+    ["http://example.com", 2],
+    ["http://storefront.example.workers.dev/", 2],
+    ["ftp://example.com", 2],
+    ["not a url", 2],
+  ])("refuses --url %s with a one-line usage error, exit %i, before sending anything", async (url, code) => {
+    const run = await runCli("token", ["list", "--remote", "--url", url], { env: { OPERATOR_SECRET: "remote-operator-secret-0123" } });
+    expect(run.code).toBe(code);
+    expect(run.stdout).toBe("");
+    expect(run.stderr.split("\n")[0]).toMatch(/--url/);
+    expect(run.stderr).not.toContain("remote-operator-secret-0123");
+    expect(run.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it("accepts plain http:// to this machine (the e2e dev server, by 127.0.0.1 or localhost)", async () => {
+    const port = new URL(base).port;
+    for (const host of ["127.0.0.1", "localhost"]) {
+      const run = await runCli("token", ["list", "--remote", "--url", `http://${host}:${port}`], { env: { OPERATOR_SECRET: "dev-operator-secret" } });
+      expect(run.code, run.stderr).toBe(0);
+    }
+  });
+});

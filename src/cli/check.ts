@@ -1,0 +1,34 @@
+// npm run check   (--help for usage)
+//
+// The pre-merge checks, one after another, stopping at the first that fails. A script rather than
+// a chain in package.json so that `--help` answers at once instead of after the 20 s of tsc.
+import { spawnSync } from "node:child_process";
+import { defineCli, runCli } from "./args.ts";
+
+const STEPS: { what: string; command: string[] }[] = [
+  { what: "the /docs assets", command: ["node", "src/docs/assets.ts"] },
+  { what: "tsc (the typed client included)", command: ["tsc", "--noEmit"] },
+  { what: "the OpenAPI validator and lint", command: ["node", "test/openapi/lint.ts"] },
+  { what: "the production build", command: ["wrangler", "deploy", "--dry-run", "--outdir", ".wrangler/dry-run"] },
+];
+
+const cli = defineCli({
+  command: "npm run check",
+  summary: `The checks CI runs before the tests, in order, stopping at the first failure:
+${STEPS.map((step) => `  ${step.command.join(" ").padEnd(58)}${step.what}`).join("\n")}`,
+  options: {},
+});
+
+await runCli(cli, () => {
+  cli.parse();
+  for (const step of STEPS) {
+    // npm run puts node_modules/.bin first on PATH, so tsc and wrangler are the project's own.
+    const [command, ...args] = step.command as [string, ...string[]];
+    const result = spawnSync(command === "node" ? process.execPath : command, args, { stdio: "inherit" });
+    if (result.status !== 0) {
+      process.stderr.write(`npm run check: ${step.what} failed (${step.command.join(" ")}).\n`);
+      process.exitCode = result.status ?? 1;
+      return;
+    }
+  }
+});
