@@ -25,14 +25,14 @@ export const ErrorBodySchema = z
   .object({
     type: ErrorTypeSchema,
     message: z.string().meta({ description: "A human-readable explanation. Do not parse it." }),
-    code: z.string().optional().meta({ description: "A machine-readable reason, e.g. `sold_out` or `parameter_unknown`." }),
+    code: z.string().meta({ description: "A machine-readable reason, e.g. `sold_out` or `parameter_unknown`: what a client branches on. Every error has one." }),
     param: z.string().optional().meta({ description: "The parameter or field at fault, when there is one." }),
     docs_url: z.string().optional().meta({ description: "Where the docs explain this failure (authentication errors)." }),
     request_id: z.string().optional().meta({ description: "The request id to quote to support (500s)." }),
     retry: z.boolean().optional().meta({ description: "Whether retrying can ever succeed (`false` for reserved operations)." }),
   })
   .strict()
-  .meta({ id: "ErrorBody", description: "What went wrong. `type` is always present; the other fields where they apply." });
+  .meta({ id: "ErrorBody", description: "What went wrong. `type`, `code` and `message` are always present; the other fields where they apply." });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** The envelope of every error response: `{"error": {...}}` and nothing else at the top. */
@@ -111,7 +111,7 @@ export function methodNotAllowed(method: string, allow: readonly string[]): ApiE
 }
 
 export function notImplemented(message: string): ApiError {
-  return new ApiError(501, { type: "not_implemented", message, retry: false });
+  return new ApiError(501, { type: "not_implemented", code: "not_implemented", message, retry: false });
 }
 
 export function catalogUnavailable(): ApiError {
@@ -125,21 +125,29 @@ export function catalogUnavailable(): ApiError {
 export function internalError(requestId: string): ApiError {
   return new ApiError(500, {
     type: "api_error",
+    code: "internal_error",
     message: "Something went wrong on our side. Quote the request_id if you contact us.",
     request_id: requestId,
   });
 }
 
 /**
- * The contract's 401: `authentication_error` with a link to the docs and the RFC 6750
+ * The 401 codes: no credential sent (`authentication_required`), one that is not a valid token or
+ * secret (`token_invalid`: malformed, another scheme, unknown, a dev token outside development, a
+ * wrong operator secret), or a token that was revoked (`token_revoked`).
+ */
+export type AuthenticationCode = "authentication_required" | "token_invalid" | "token_revoked";
+
+/**
+ * The contract's 401: `authentication_error` with a `code`, a link to the docs and the RFC 6750
  * challenge, with `error="invalid_token"` when a credential was sent. The message never repeats
  * the credential.
  */
-export function authenticationError(docsUrl: string | undefined, message: string, credentialSent: boolean): ApiError {
-  const challenge = credentialSent ? 'Bearer realm="storefront", error="invalid_token"' : 'Bearer realm="storefront"';
+export function authenticationError(docsUrl: string | undefined, message: string, code: AuthenticationCode): ApiError {
+  const challenge = code === "authentication_required" ? 'Bearer realm="storefront"' : 'Bearer realm="storefront", error="invalid_token"';
   return new ApiError(
     401,
-    { type: "authentication_error", message, docs_url: `${docsUrl ?? "/docs"}#authentication` },
+    { type: "authentication_error", code, message, docs_url: `${docsUrl ?? "/docs"}#authentication` },
     { "WWW-Authenticate": challenge },
   );
 }
@@ -173,7 +181,7 @@ export function fromFailure(failure: DomainFailure, docsUrl?: string): ApiError 
     case "idempotency_key_in_use":
       return new ApiError(409, { type: "idempotency_error", code: failure.code, message: failure.message });
     case "token_revoked":
-      return authenticationError(docsUrl, failure.message, true);
+      return authenticationError(docsUrl, failure.message, "token_revoked");
     case "catalog_unavailable":
       return catalogUnavailable();
   }

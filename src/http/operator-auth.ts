@@ -21,7 +21,7 @@ export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
   const credential = readCredential(c.req.header("authorization"));
   const docsUrl = docsUrlFor(c.req.url, c.env.DOCS_URL);
   if (credential.kind === "none") {
-    throw authenticationError(docsUrl, "The operator surface needs Authorization: Bearer <operator secret>.", false);
+    throw authenticationError(docsUrl, "The operator surface needs Authorization: Bearer <operator secret>.", "authentication_required");
   }
   const secret = operatorSecret(c.env);
   const accepted =
@@ -29,6 +29,6 @@ export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
     !credential.token.startsWith("sf_") &&
     secret !== undefined &&
     (await sameSecret(credential.token, secret));
-  if (!accepted) throw authenticationError(docsUrl, "The operator secret is not valid.", true);
+  if (!accepted) throw authenticationError(docsUrl, "The operator secret is not valid.", "token_invalid");
   await next();
 });

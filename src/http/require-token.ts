@@ -2,7 +2,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./app-env.ts";
 import type { Principal } from "../auth/api.ts";
 import { docsUrlFor, readCredential } from "./bearer.ts";
-import { authenticationError } from "./errors.ts";
+import { type AuthenticationCode, authenticationError } from "./errors.ts";
 import { BoundedMemo } from "../memo.ts";
 import { hashToken, isDevToken, isWellFormedToken } from "../auth/token.ts";
 import { TokenStore } from "../auth/token-store.ts";
@@ -34,9 +34,9 @@ const validTokens = new BoundedMemo<{ principal: Principal; until: number }>(102
 export const requireToken = createMiddleware<AuthedEnv>(async (c, next) => {
   const credential = readCredential(c.req.header("authorization"));
   // Only a refusal links the docs: parsing a URL for every accepted request cost more than the memo hit.
-  const refuse = (message: string, credentialSent = true) => authenticationError(docsUrlFor(c.req.url, c.env.DOCS_URL), message, credentialSent);
+  const refuse = (message: string, code: AuthenticationCode = "token_invalid") => authenticationError(docsUrlFor(c.req.url, c.env.DOCS_URL), message, code);
   if (credential.kind === "none") {
-    throw refuse("This operation needs a token: send Authorization: Bearer <token>.", false);
+    throw refuse("This operation needs a token: send Authorization: Bearer <token>.", "authentication_required");
   }
   if (credential.kind === "unusable") {
     throw refuse("Use the Bearer scheme: Authorization: Bearer <token>.");
@@ -54,7 +54,7 @@ export const requireToken = createMiddleware<AuthedEnv>(async (c, next) => {
   }
   const record = await new TokenStore(c.env.TOKENS).findByHash(hash);
   if (!record) throw refuse("The token is not valid.");
-  if (record.revoked_at) throw refuse("The token has been revoked.");
+  if (record.revoked_at) throw refuse("The token has been revoked.", "token_revoked");
   const principal = { tokenId: record.id, holder: record.holder };
   validTokens.set(hash, { principal, until: Date.now() + TOKEN_MEMO_MS }, 256);
   c.set("principal", principal);

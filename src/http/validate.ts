@@ -5,11 +5,67 @@ import { ApiError, ClientAbort, invalidRequest } from "./errors.ts";
 /** Request bodies above this many bytes answer 413, whether or not Content-Length says so. */
 export const MAX_BODY_BYTES = 16 * 1024;
 
+/** A field's schema at an issue's path, through objects and the optional/nullable/default/pipe wrappers. */
+function fieldAt(schema: z.ZodType | undefined, path: readonly PropertyKey[]): z.ZodType | undefined {
+  let field: z.ZodType | undefined = schema;
+  for (let i = 0; field && i <= path.length; ) {
+    const def = field._zod.def as { type: string; innerType?: z.ZodType; out?: z.ZodType; shape?: Record<string, z.ZodType> };
+    if (def.innerType && ["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"].includes(def.type)) field = def.innerType;
+    else if (def.type === "pipe" && def.out) field = def.out;
+    else if (i === path.length) break;
+    else if (def.type === "object" && def.shape) field = def.shape[String(path[i++])];
+    else return undefined;
+  }
+  return field;
+}
+
+/** A zod default message, as opposed to one a schema wrote in the house style. */
+const ZOD_WORDING = /^(Invalid|Too (big|small)|Expected|Unrecognized)\b/;
+
+/**
+ * What a field must be, in the words of the hand-written parameter messages ("an integer from 1
+ * to 250", "true or false"), from the field's schema; never zod's own wording ("Too big: expected
+ * number to be <=999").
+ */
+function expectation(field: z.ZodType | undefined, issue: z.core.$ZodIssue): string {
+  if (issue.code === "custom" || (issue.message && !ZOD_WORDING.test(issue.message))) return issue.message;
+  const def = field?._zod.def as { type?: string; entries?: Record<string, unknown> } | undefined;
+  const range = (low: number | null | undefined, high: number | null | undefined, unit = "") => {
+    const ok = (n: number | null | undefined): n is number => typeof n === "number" && Number.isFinite(n) && Math.abs(n) < Number.MAX_SAFE_INTEGER;
+    if (ok(low) && ok(high)) return ` from ${low} to ${high}${unit}`;
+    if (ok(low)) return ` of at least ${low}${unit}`;
+    if (ok(high)) return ` of at most ${high}${unit}`;
+    return "";
+  };
+  switch (def?.type) {
+    case "number": {
+      const n = field as unknown as { isInt: boolean; minValue: number | null; maxValue: number | null };
+      return `${n.isInt ? "an integer" : "a number"}${range(n.minValue, n.maxValue)}`;
+    }
+    case "string": {
+      const s = field as unknown as { minLength: number | null; maxLength: number | null };
+      const length = range(s.minLength, s.maxLength, " characters").replace(/^ from/, "").replace(/^ of /, " ");
+      return issue.code === "invalid_format" ? "text in the format the reference gives" : `text${length ? ` of${length}` : ""}`;
+    }
+    case "boolean":
+      return "true or false";
+    case "enum":
+      return `one of ${Object.values(def.entries ?? {}).join(", ")}`;
+    case "array":
+      return "a list";
+    case "object":
+      return "an object";
+    default:
+      return "a value of the type the reference gives";
+  }
+}
+
 /**
  * Turns the first zod issue into the contract's 400: unknown keys first (`parameter_unknown`),
- * then absent required values (`parameter_missing`), then anything else (`parameter_invalid`).
+ * then absent required values (`parameter_missing`), then anything else (`parameter_invalid`),
+ * worded like the hand-written parameter messages (`Invalid quantity: an integer from 1 to 999.`).
  */
-export function toValidationError(error: z.ZodError, where: "query" | "body"): ApiError {
+export function toValidationError(error: z.ZodError, where: "query" | "body", schema?: z.ZodType): ApiError {
   const issues = error.issues;
   const unknown = issues.find((i) => i.code === "unrecognized_keys");
   if (unknown && unknown.code === "unrecognized_keys") {
@@ -27,7 +83,7 @@ export function toValidationError(error: z.ZodError, where: "query" | "body"): A
     const message = where === "body" ? "The request body must be a JSON object." : first.message;
     return invalidRequest("parameter_invalid", message);
   }
-  return invalidRequest("parameter_invalid", `Invalid ${param}: ${first.message}.`, param);
+  return invalidRequest("parameter_invalid", `Invalid ${param}: ${expectation(fieldAt(schema, first.path), first)}.`, param);
 }
 
 /**
@@ -48,7 +104,7 @@ export function parseQueryPairs<S extends z.ZodType>(pairs: Iterable<[string, st
     flat[key] = value;
   }
   const result = schema.safeParse(flat, { reportInput: true });
-  if (!result.success) throw toValidationError(result.error, "query");
+  if (!result.success) throw toValidationError(result.error, "query", schema);
   return result.data;
 }
 
@@ -198,7 +254,7 @@ export async function parseJsonBody<S extends z.ZodType>(c: Context, schema: S):
   const duplicate = duplicateKey(text);
   if (duplicate !== undefined) throw invalidRequest("parameter_invalid", `Field ${duplicate} is given more than once.`, duplicate);
   const result = schema.safeParse(value, { reportInput: true });
-  if (!result.success) throw toValidationError(result.error, "body");
+  if (!result.success) throw toValidationError(result.error, "body", schema);
   return result.data;
 }
 

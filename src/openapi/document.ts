@@ -51,23 +51,6 @@ const SECURITY_SCHEMES = {
   },
 } as const;
 
-/**
- * HEAD works wherever GET does (Hono answers it with the GET handler and no body), so every GET
- * gets a `head` twin: the same parameters and statuses with their headers, and no content.
- */
-function headOf(get: OperationSpec): OperationSpec {
-  const responses = Object.fromEntries(
-    Object.entries(get.responses).map(([status, spec]) => [status, { description: spec.description, ...(spec.headers ? { headers: spec.headers } : {}) }]),
-  );
-  return {
-    ...get,
-    operationId: `${get.operationId}Head`,
-    summary: `${get.summary} (headers only)`,
-    description: "The same answer as GET without its body: the same statuses and headers (an `ETag` where GET has one), for a cheap check of a status or a header.",
-    responses,
-  };
-}
-
 /** Spreads an object schema (path or query) into one OpenAPI parameter per property. */
 function spread(schema: z.ZodType, where: "path" | "query", components: SchemaComponents): JsonSchema[] {
   const root = components.add(schema, "input", { inline: true });
@@ -91,6 +74,10 @@ function parametersOf(op: OperationSpec, components: SchemaComponents): JsonSche
     ...(op.params ? spread(op.params, "path", components) : []),
     ...(op.query ? spread(op.query, "query", components) : []),
   ];
+  if (op.queryPattern) {
+    const { description, ...schema } = components.add(op.queryPattern.schema, "input", { inline: true });
+    parameters.push({ name: op.queryPattern.name, in: "query", required: false, style: "form", explode: true, ...(description ? { description } : {}), schema });
+  }
   for (const { name, schema } of op.requestHeaders ?? []) {
     const header = REQUEST_HEADERS[name];
     parameters.push({ name, in: "header", required: false, description: header.description, schema: schema ? components.add(schema, "input") : header.schema });
@@ -117,9 +104,9 @@ function responseOf(spec: ResponseSpec, schema: JsonSchema | undefined): JsonSch
  * the components, headers and security schemes the operations use are included.
  */
 export function buildDocument(info: DocumentInfo, described: readonly DescribedOperation[]): JsonSchema {
-  const operations: DescribedOperation[] = described.flatMap((op) =>
-    op.method === "get" ? [op, { method: "head" as const, path: op.path, spec: headOf(op.spec) }] : [op],
-  );
+  // HEAD works wherever GET does (Hono answers it with the GET handler and no body); the guide
+  // says so once instead of a `head` twin per GET, which doubled the reference's sidebar.
+  const operations = described;
   const components = new SchemaComponents();
   // Responses first: a request schema whose input differs from its output then becomes `<id>Input`.
   const responseSchemas = operations.map(({ spec }) =>

@@ -55,12 +55,25 @@ const ERRORS: Record<number, { description: string; headers?: HeaderName[]; exam
     },
   },
   401: {
-    description: "The Bearer token is missing, malformed, unknown or revoked.",
+    description: "The Bearer token is missing (`authentication_required`), malformed, of another scheme or unknown (`token_invalid`), or revoked (`token_revoked`).",
     headers: ["WWW-Authenticate"],
     examples: {
-      authentication_error: example("No valid token", {
+      authentication_required: example("No Authorization header", {
         type: "authentication_error",
-        message: "A valid Bearer token is required.",
+        code: "authentication_required",
+        message: "This operation needs a token: send Authorization: Bearer <token>.",
+        docs_url: AUTH_DOCS,
+      }),
+      token_invalid: example("A malformed or unknown token, or another scheme", {
+        type: "authentication_error",
+        code: "token_invalid",
+        message: "The token is not valid.",
+        docs_url: AUTH_DOCS,
+      }),
+      token_revoked: example("A revoked token", {
+        type: "authentication_error",
+        code: "token_revoked",
+        message: "The token has been revoked.",
         docs_url: AUTH_DOCS,
       }),
     },
@@ -136,14 +149,15 @@ const ERRORS: Record<number, { description: string; headers?: HeaderName[]; exam
     description: "More than 120 cart writes in a minute with this token.",
     headers: ["Retry-After"],
     examples: {
-      rate_limited: example("Too many writes", { type: "rate_limit_error", message: "Too many cart writes. Retry later." }),
+      rate_limited: example("Too many writes", { type: "rate_limit_error", code: "rate_limited", message: "Too many cart writes for this token. Retry after the Retry-After delay." }),
     },
   },
   500: {
     description: "Something unexpected failed; quote `request_id` to support. Never a stack trace.",
     examples: {
-      api_error: example("Unexpected failure", {
+      internal_error: example("Unexpected failure", {
         type: "api_error",
+        code: "internal_error",
         message: "Something went wrong on our side. Quote the request_id if you contact us.",
         request_id: "req_3f1c2d9a8b7e4f6a9c0d1e2f3a4b5c6d",
       }),
@@ -152,7 +166,7 @@ const ERRORS: Record<number, { description: string; headers?: HeaderName[]; exam
   501: {
     description: "Reserved for a future release. Retrying will not help.",
     examples: {
-      not_implemented: example("Reserved", { type: "not_implemented", message: "Login is reserved for a future release.", retry: false }),
+      not_implemented: example("Reserved", { type: "not_implemented", code: "not_implemented", message: "Login is reserved for a future release.", retry: false }),
     },
   },
   503: {

@@ -43,6 +43,11 @@ export interface OperationSpec {
   params?: z.ZodType;
   /** The strict query schema the handler parses with `parseQuery`. */
   query?: z.ZodType;
+  /**
+   * A family of query parameters named by a pattern (`option.<name>`), as one form-exploded
+   * object parameter: a record schema whose keys carry the pattern.
+   */
+  queryPattern?: { name: string; schema: z.ZodType };
   /** Request headers beyond Authorization that the operation reads, with the schema that checks them. */
   requestHeaders?: readonly { name: "Idempotency-Key" | "If-None-Match"; schema?: z.ZodType }[];
   /** The strict body schema the handler parses with `parseJsonBody`. */

@@ -28,7 +28,7 @@ export const checkouts = new Hono<AppEnv>().use("*", noStore).post(
   async (c) => {
     const { tokenId, holder } = c.var.principal;
     if (await cartFor(c.env, holder).isRevoked(tokenId)) {
-      throw authenticationError(docsUrlFor(c.req.url, c.env.DOCS_URL), "The token has been revoked.", true);
+      throw authenticationError(docsUrlFor(c.req.url, c.env.DOCS_URL), "The token has been revoked.", "token_revoked");
     }
     throw notImplemented("Checkout is not available yet.");
   },

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { CollectionListSchema, CollectionSchema, HandleParamSchema, PageQuerySchema } from "../catalog/api.ts";
 import { collectionDetail, collectionListPage } from "../catalog/pages.ts";
-import { BrowseQuerySchema, FacetsQuerySchema, FacetsSchema } from "../catalog/browse-api.ts";
+import { BrowseQuerySchema, FacetsQuerySchema, FacetsSchema, OptionFiltersSchema } from "../catalog/browse-api.ts";
 import { parseBrowseFacets, parseBrowsePage } from "../catalog/browse-query.ts";
 import { browseRead } from "../http/browse-read.ts";
 import { BROWSE_COST, FACETS_COST, serveBrowsePage, serveFacets } from "./browse-handlers.ts";
@@ -43,6 +43,7 @@ export const collections = new Hono<AppEnv>()
       auth: "none",
       params: HandleParamSchema,
       query: BrowseQuerySchema,
+      queryPattern: { name: "option", schema: OptionFiltersSchema },
       requestHeaders: IF_NONE_MATCH,
       responses: {
         200: catalogOk("The collection and a page of its products.", CollectionSchema, {
@@ -65,6 +66,7 @@ export const collections = new Hono<AppEnv>()
       auth: "none",
       params: HandleParamSchema,
       query: FacetsQuerySchema,
+      queryPattern: { name: "option", schema: OptionFiltersSchema },
       requestHeaders: IF_NONE_MATCH,
       responses: {
         200: catalogOk("The facet counts.", FacetsSchema),

@@ -11,7 +11,7 @@ import {
   VariantQuerySchema,
 } from "../catalog/api.ts";
 import { productDetail, productListPage, variantList } from "../catalog/pages.ts";
-import { BrowseQuerySchema, FacetsQuerySchema, FacetsSchema } from "../catalog/browse-api.ts";
+import { BrowseQuerySchema, FacetsQuerySchema, FacetsSchema, OptionFiltersSchema } from "../catalog/browse-api.ts";
 import { parseBrowseFacets, parseBrowsePage } from "../catalog/browse-query.ts";
 import { browseRead } from "../http/browse-read.ts";
 import { BROWSE_COST, FACETS_COST, serveBrowsePage, serveFacets } from "./browse-handlers.ts";
@@ -36,6 +36,7 @@ export const products = new Hono<AppEnv>()
       tag: "Catalog",
       auth: "none",
       query: BrowseQuerySchema,
+      queryPattern: { name: "option", schema: OptionFiltersSchema },
       requestHeaders: IF_NONE_MATCH,
       responses: {
         200: catalogOk("A page of products.", ProductListSchema, { page: { summary: "The first two products", value: SEED_EXAMPLES.productList } }),
@@ -55,6 +56,7 @@ export const products = new Hono<AppEnv>()
       tag: "Catalog",
       auth: "none",
       query: FacetsQuerySchema,
+      queryPattern: { name: "option", schema: OptionFiltersSchema },
       requestHeaders: IF_NONE_MATCH,
       responses: {
         200: catalogOk("The facet counts.", FacetsSchema),

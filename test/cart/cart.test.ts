@@ -308,7 +308,7 @@ describe("rate limit", () => {
     if (!limited) throw new Error("241 writes within a minute were never rate limited");
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
-    expect(await errorOf(limited)).toMatchObject({ type: "rate_limit_error" });
+    expect(await errorOf(limited)).toMatchObject({ type: "rate_limit_error", code: "rate_limited" });
     expect(limited.headers.get("cache-control")).toBe("no-store");
     expect((await cartCall(token, "/cart")).status).toBe(200);
     const other = await issueToken();

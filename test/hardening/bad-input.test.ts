@@ -97,7 +97,8 @@ const ROWS: Row[] = [
   { name: "a 21-digit variant id", body: () => `{"variant_id":"${"9".repeat(21)}","quantity":1}`, status: 400, code: "parameter_invalid", param: "variant_id" },
   { name: "quantity 1.0, which JSON reads as the integer 1", body: () => `{"variant_id":"${seed.available[0]!.id}","quantity":1.0}`, status: 200 },
   // Duplicate keys: JSON.parse keeps the last, and so does the API (the same value it validates).
-  { name: "a duplicate quantity whose last value is valid", body: () => `{"variant_id":"${seed.available[0]!.id}","quantity":5000,"quantity":1}`, status: 200 },
+  // Issue 22 changed this row: a duplicate key is refused whatever its values (JSON.parse kept the last).
+  { name: "a duplicate quantity whose last value is valid", body: () => `{"variant_id":"${seed.available[0]!.id}","quantity":5000,"quantity":1}`, status: 400, code: "parameter_invalid", param: "quantity" },
   { name: "a duplicate quantity whose last value is invalid", body: () => `{"variant_id":"${seed.available[0]!.id}","quantity":1,"quantity":5000}`, status: 400, code: "parameter_invalid", param: "quantity" },
   // Prototype keys.
   { name: "a constructor key", body: () => `{"variant_id":"${seed.available[0]!.id}","quantity":1,"constructor":{"prototype":{"polluted":true}}}`, status: 400, code: "parameter_unknown", param: "constructor" },

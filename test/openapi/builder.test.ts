@@ -79,7 +79,8 @@ describe("OpenAPI builder", () => {
     expect(Object.keys(doc.components.schemas)).toEqual([]);
   });
 
-  it("gives every GET a HEAD twin with the same statuses and headers and no body", () => {
+  // Issue 22 changed this: HEAD twins doubled the reference's sidebar; the guide states HEAD once.
+  it("lists a GET once, with no HEAD twin", () => {
     const spec: OperationSpec = {
       operationId: "getThing",
       summary: "Get a thing",
@@ -88,11 +89,8 @@ describe("OpenAPI builder", () => {
       responses: { 200: { description: "ok", schema: z.object({ ok: z.boolean() }), headers: ["ETag"] }, ...errors([404]) },
     };
     const doc = buildDocument(INFO, [{ method: "get", path: "/thing", spec }]) as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: unknown; headers?: unknown }> }>> };
-    const head = doc.paths["/thing"]?.head;
-    expect(head?.operationId).toBe("getThingHead");
-    expect(Object.keys(head?.responses ?? {})).toEqual(["200", "404", "500"]);
-    expect(head?.responses["200"]?.content).toBeUndefined();
-    expect(head?.responses["200"]?.headers).toEqual({ ETag: { $ref: "#/components/headers/ETag" } });
+    expect(Object.keys(doc.paths["/thing"] ?? {})).toEqual(["get"]);
+    expect(doc.paths["/thing"]?.get?.operationId).toBe("getThing");
   });
 
   it("reads each operation's method and path from the route that carries its describe()", () => {

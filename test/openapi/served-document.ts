@@ -62,7 +62,10 @@ export class ServedDocument {
     const pathname = new URL(url).pathname;
     const template = this.template(pathname);
     const where = `${method} ${template ?? pathname} ${res.status}`;
-    const op = template ? ((this.#doc.paths as Record<string, Record<string, Json>>)[template]?.[method.toLowerCase()] as Json | undefined) : undefined;
+    // HEAD is not listed (the guide says it works wherever GET does): it answers the GET's statuses and headers, no body.
+    const head = method.toUpperCase() === "HEAD";
+    const item = template ? (this.#doc.paths as Record<string, Record<string, Json>>)[template] : undefined;
+    const op = (head ? item?.get : item?.[method.toLowerCase()]) as Json | undefined;
     if (template && !op && res.status === 405) return this.#methodNotAllowed(where, res);
     if (!template || !op) return [`${method} ${pathname} is not documented`];
     const response = (op.responses as Record<string, Json>)[String(res.status)];
@@ -73,7 +76,7 @@ export class ServedDocument {
       if (!optionalHeaders.has(header) && !res.headers.has(header)) problems.push(`${where}: the documented header ${header} is missing`);
     }
     const text = await res.text();
-    const content = response.content as Record<string, Json> | undefined;
+    const content = head ? undefined : (response.content as Record<string, Json> | undefined);
     if (!content) {
       if (text !== "") problems.push(`${where}: a body was sent where none is documented`);
       return problems;
