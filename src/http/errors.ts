@@ -110,6 +110,17 @@ export function methodNotAllowed(method: string, allow: readonly string[]): ApiE
   );
 }
 
+/**
+ * The longest URL the worker answers, scheme and host included: Cloudflare's edge refuses longer
+ * ones (414) before a worker runs, and `wrangler dev` refuses over about 64 KiB in plain text;
+ * between the two, the worker answers 414 itself, in the envelope, without quoting the URL.
+ */
+export const MAX_URL_CHARS = 16 * 1024;
+
+export function urlTooLong(limit: number): ApiError {
+  return new ApiError(414, { type: "invalid_request_error", code: "url_too_long", message: `The URL is longer than ${limit / 1024} KiB; send fewer or shorter query parameters.` });
+}
+
 export function notImplemented(message: string): ApiError {
   return new ApiError(501, { type: "not_implemented", code: "not_implemented", message, retry: false });
 }

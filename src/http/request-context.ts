@@ -2,7 +2,7 @@ import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from "
 import { routePath } from "hono/route";
 import type { AppEnv } from "./app-env.ts";
 import { CatalogError } from "../catalog/errors.ts";
-import { ApiError, ClientAbort, CLIENT_CLOSED_REQUEST, type ErrorBody, fromFailure, internalError, methodNotAllowed, routeNotFound } from "./errors.ts";
+import { ApiError, ClientAbort, CLIENT_CLOSED_REQUEST, type ErrorBody, fromFailure, internalError, MAX_URL_CHARS, methodNotAllowed, routeNotFound, urlTooLong } from "./errors.ts";
 import { holdsCredential, redactSecrets } from "./secrets.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 import type { RouteTable } from "./route-table.ts";
@@ -36,7 +36,9 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
     const started = Date.now();
     const requestId = inboundRequestId(c.req.header("x-request-id"), c.env) ?? newRequestId();
     c.set("requestId", requestId);
-    await next();
+    // Answered here, not thrown: the headers and the log line below still apply.
+    if (c.req.url.length > MAX_URL_CHARS) c.res = errorResponse(c, urlTooLong(MAX_URL_CHARS));
+    else await next();
     setResponseHeaders(c, (headers) => {
       headers.set("X-Request-Id", requestId);
       headers.set("X-Content-Type-Options", "nosniff");

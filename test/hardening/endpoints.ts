@@ -92,7 +92,8 @@ export function allowedStatuses(rawMethod: string, path: string): Set<number> {
   const method = rawMethod.toUpperCase();
   const endpoint = TABLE[endpointOf(path)];
   const own = [...(endpoint[method] ?? []), ...(endpoint["*"] ?? [])];
-  return new Set([...own, 404, 405, ...(method === "OPTIONS" ? [204] : [])]);
+  // 414 (issue 22): a URL over 16 KiB, on any path, like 404 and 405.
+  return new Set([...own, 404, 405, 414, ...(method === "OPTIONS" ? [204] : [])]);
 }
 
 /** The 5xx answers the contract itself prescribes on an endpoint (501 reserved, 503 unpublished). */
