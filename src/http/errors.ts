@@ -118,7 +118,12 @@ export function methodNotAllowed(method: string, allow: readonly string[]): ApiE
 export const MAX_URL_CHARS = 16 * 1024;
 
 export function urlTooLong(limit: number): ApiError {
-  return new ApiError(414, { type: "invalid_request_error", code: "url_too_long", message: `The URL is longer than ${limit / 1024} KiB; send fewer or shorter query parameters.` });
+  // Answered before any route: no-store, as a private surface (the cart) requires and a catalog refusal allows.
+  return new ApiError(
+    414,
+    { type: "invalid_request_error", code: "url_too_long", message: `The URL is longer than ${limit / 1024} KiB; send fewer or shorter query parameters.` },
+    { "Cache-Control": "no-store" },
+  );
 }
 
 export function notImplemented(message: string): ApiError {

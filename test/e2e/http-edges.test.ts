@@ -67,6 +67,7 @@ describe("over-long URLs", () => {
     expect(res.status).toBe(414);
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+    expect(res.headers.get("cache-control")).toBe("no-store");
     const text = await res.text();
     expect(JSON.parse(text)).toEqual({ error: { type: "invalid_request_error", code: "url_too_long", message: expect.stringContaining("16 KiB") } });
     expect(text.length).toBeLessThan(300);
