@@ -8,6 +8,7 @@ import { migrateFrom } from "./migrations.ts";
 import { Revocations } from "./revocations.ts";
 import type { CartFailure, CartJson, CartReply, IdempotencyClaim } from "./failure.ts";
 import { cartJson } from "./view.ts";
+import { type Currency, DEFAULT_CURRENCY } from "../money.ts";
 
 /** A cart expires this long after its last write. */
 export const CART_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -76,6 +77,8 @@ export class Cart extends DurableObject<Env> {
   readonly #revocations: Revocations;
   readonly #ledger: IdempotencyLedger;
   readonly #catalog: CatalogStore;
+  /** The live catalog's currency as last read: an empty cart's subtotal is in it. */
+  #currency: Currency = DEFAULT_CURRENCY;
   /** Whether this instance has armed the expiry alarm (an alarm that is due re-arms itself). */
   #alarmArmed = false;
 
@@ -100,7 +103,7 @@ export class Cart extends DurableObject<Env> {
     if (this.#revocations.has(caller.tokenId)) return revoked().reply;
     this.#expireIfDue(Date.now());
     const outcome = await guarded(async () => {
-      const version = await this.#catalog.currentVersion();
+      const version = await this.#liveVersion();
       if (version) await this.#reprice(version);
       return { reply: { ok: true, cartJson: this.#view(), replayed: false }, record: false };
     });
@@ -110,7 +113,7 @@ export class Cart extends DurableObject<Env> {
   /** Adds units of a variant; an existing line for that variant grows instead of a new line. */
   async addLine(input: AddLineInput): Promise<CartReply> {
     return this.#write(input, async () => {
-      const version = await this.#catalog.currentVersion();
+      const version = await this.#liveVersion();
       if (!version) return fail("catalog_unavailable", "No catalog has been published yet.", undefined, false);
       const [variant] = await Promise.all([this.#catalog.getVariant(version, input.variantId), this.#reprice(version)]);
       if (!variant) return fail("resource_missing", `No variant ${input.variantId}.`, "variant_id");
@@ -154,6 +157,7 @@ export class Cart extends DurableObject<Env> {
   /** Removes every line; the cart itself (id, created_at) stays. */
   async clear(caller: Caller): Promise<CartReply> {
     return this.#write(caller, async () => {
+      await this.#liveVersion(); // the empty cart's subtotal is in the catalog's currency
       this.#rows.removeAllLines();
       return this.#touched();
     });
@@ -235,8 +239,15 @@ export class Cart extends DurableObject<Env> {
     return this.#touched();
   }
 
+  /** The live catalog version (null before any publish), noting the catalog's currency. */
+  async #liveVersion(): Promise<string | null> {
+    const meta = await this.#catalog.currentMeta();
+    if (meta) this.#currency = meta.currency ?? DEFAULT_CURRENCY;
+    return meta?.version ?? null;
+  }
+
   async #repriceIfPublished(): Promise<void> {
-    const version = await this.#catalog.currentVersion();
+    const version = await this.#liveVersion();
     if (version) await this.#reprice(version);
   }
 
@@ -282,6 +293,6 @@ export class Cart extends DurableObject<Env> {
   #view(): CartJson {
     const now = Date.now();
     const times = this.#rows.times() ?? { created_at: now, updated_at: now, expires_at: now + CART_TTL_MS };
-    return cartJson(`cart_${this.ctx.id.toString().slice(0, 24)}`, times, this.#rows.lines());
+    return cartJson(`cart_${this.ctx.id.toString().slice(0, 24)}`, times, this.#rows.lines(), this.#currency);
   }
 }

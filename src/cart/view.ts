@@ -1,4 +1,4 @@
-import { fromMinor, type Currency } from "../money.ts";
+import { type Currency, DEFAULT_CURRENCY, fromMinor } from "../money.ts";
 import type { Cart, CartLine } from "./api.ts";
 
 /** A row of `cart_lines` as SQLite returns it. */
@@ -43,11 +43,19 @@ function toLine(row: LineRow): CartLine {
  * The contract's Cart from stored rows. All sums are integer minor units; `subtotal` counts
  * only available lines, `total_quantity` counts every line the cart holds.
  */
-export function buildCart(id: string, times: CartTimes, rows: readonly LineRow[]): Cart {
-  return cartOf(id, times, rows, rows.map(toLine));
+export function buildCart(id: string, times: CartTimes, rows: readonly LineRow[], currency: Currency = DEFAULT_CURRENCY): Cart {
+  return cartOf(id, times, rows, rows.map(toLine), currency);
 }
 
-function cartOf<L>(id: string, times: CartTimes, rows: readonly LineRow[], lines: L[]): Omit<Cart, "lines"> & { lines: L[] } {
+/**
+ * The subtotal's currency: the catalog's, which every available line was priced in (lines are
+ * re-priced from the live version before a cart is shown); `catalog` when no line is available.
+ */
+function subtotalCurrency(rows: readonly LineRow[], catalog: Currency): Currency {
+  return rows.find((row) => row.available === 1)?.currency ?? catalog;
+}
+
+function cartOf<L>(id: string, times: CartTimes, rows: readonly LineRow[], lines: L[], currency: Currency): Omit<Cart, "lines"> & { lines: L[] } {
   let subtotal = 0;
   let totalQuantity = 0;
   for (const row of rows) {
@@ -59,7 +67,7 @@ function cartOf<L>(id: string, times: CartTimes, rows: readonly LineRow[], lines
     id,
     lines,
     total_quantity: totalQuantity,
-    subtotal: fromMinor(subtotal, "USD"),
+    subtotal: fromMinor(subtotal, subtotalCurrency(rows, currency)),
     created_at: new Date(times.created_at).toISOString(),
     updated_at: new Date(times.updated_at).toISOString(),
     expires_at: new Date(times.expires_at).toISOString(),
@@ -79,7 +87,7 @@ const renderedLines = new WeakMap<LineRow, string>();
  * members' texts, so the lines' texts are spliced into the shell's empty `"lines":[]`, which is
  * its first member after `id` (a `cart_<hex>` string).
  */
-export function cartJson(id: string, times: CartTimes, rows: readonly LineRow[]): string {
+export function cartJson(id: string, times: CartTimes, rows: readonly LineRow[], currency: Currency = DEFAULT_CURRENCY): string {
   const lines: string[] = [];
   for (const row of rows) {
     let text = renderedLines.get(row);
@@ -89,7 +97,7 @@ export function cartJson(id: string, times: CartTimes, rows: readonly LineRow[])
     }
     lines.push(text);
   }
-  const shell = JSON.stringify(cartOf(id, times, rows, []));
+  const shell = JSON.stringify(cartOf(id, times, rows, [], currency));
   const at = shell.indexOf('"lines":[]') + '"lines":['.length;
   return `${shell.slice(0, at)}${lines.join(",")}${shell.slice(at)}`;
 }

@@ -43,8 +43,9 @@ export function facetValues(counted: readonly CountedValue[], selected: readonly
   return shown.sort(byCountThenValue);
 }
 
-export function priceFacet(min: number | null, max: number | null): Facet {
-  return { name: "price", min: min === null ? null : fromMinor(min), max: max === null ? null : fromMinor(max) };
+/** The price facet in the catalog's currency (minor units in, Money out). */
+export function priceFacet(min: number | null, max: number | null, currency?: string): Facet {
+  return { name: "price", min: min === null ? null : fromMinor(min, currency), max: max === null ? null : fromMinor(max, currency) };
 }
 
 export function facetsBody(count: number, facets: readonly Facet[]): string {

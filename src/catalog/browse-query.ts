@@ -1,7 +1,7 @@
 import { invalidParameter, unknownParameter } from "./errors.ts";
-import { isHandle } from "./schema.ts";
+import { isHandle, optionApiName } from "./schema.ts";
 import { compareCodePoints, searchWords, valueKey } from "./browse-text.ts";
-import { toMinor } from "../money.ts";
+import { DEFAULT_CURRENCY, minorDigits, toUnits } from "../money.ts";
 
 /**
  * The browse parameters of `GET /products`, a collection's products and the facets endpoints
@@ -37,9 +37,14 @@ export interface BrowseFilters {
   tag?: string[];
   /** Option API name to sorted keys, names sorted. */
   options: [name: string, keys: string[]][];
-  /** Inclusive, minor units. */
+  /**
+   * Inclusive. As parsed: in units of 10^-PRICE_DIGITS whatever the currency; in the catalog's
+   * minor units once inCurrency has run (what the browse engine compares).
+   */
   price_min?: number;
   price_max?: number;
+  /** The catalog's ISO 4217 code, set by inCurrency: the facets' price Money is in it. */
+  currency?: string;
   /** The value as given, per filter and key, for a selected facet value absent from the catalog. */
   given: Map<string, string>;
 }
@@ -56,7 +61,9 @@ export interface BrowsePageQuery extends BrowseFilters {
 
 const SINGLE = new Set(["q", "available", "price_min", "price_max", "sort", "limit", "starting_after", "ending_before", "include", "catalog_version"]);
 const PAGING = new Set(["sort", "limit", "starting_after", "ending_before", "catalog_version"]);
-const PRICE = /^\d{1,9}(\.\d{1,2})?$/;
+/** Price filters take up to this many decimals (the most any ISO 4217 currency has). */
+const PRICE_DIGITS = 4;
+const PRICE = /^\d{1,9}(\.\d{1,4})?$/;
 
 type Pairs = Iterable<[string, string]>;
 
@@ -67,17 +74,37 @@ function chars(text: string): number {
 }
 
 function price(value: string, param: string): number {
-  if (!PRICE.test(value)) throw invalidParameter(`Invalid ${param}: a decimal amount with at most two decimals, like 25 or 19.99.`, param);
-  return toMinor(value);
+  if (!PRICE.test(value)) throw invalidParameter(`Invalid ${param}: a decimal amount in the catalog's currency, like 25 or 19.99.`, param);
+  return toUnits(value, PRICE_DIGITS);
+}
+
+/**
+ * The filters with price_min and price_max in the catalog currency's minor units (the browse
+ * engine compares those), and `currency` set for the facets' price. A price with more decimals
+ * than the currency has is refused: `price_min=10.5` on a JPY catalog is 400 parameter_invalid.
+ */
+export function inCurrency<F extends BrowseFilters>(filters: F, currency: string = DEFAULT_CURRENCY): F {
+  const digits = minorDigits(currency);
+  const per = 10 ** (PRICE_DIGITS - digits);
+  const out: F = { ...filters, currency };
+  for (const param of ["price_min", "price_max"] as const) {
+    const value = filters[param];
+    if (value === undefined) continue;
+    if (value % per !== 0) throw invalidParameter(`Invalid ${param}: ${currency} amounts have ${digits === 0 ? "no decimals" : `at most ${digits} decimals`}.`, param);
+    out[param] = value / per;
+  }
+  return out;
 }
 
 function parseFilters(pairs: Pairs, allowed: (name: string) => boolean, endpoint: string): { filters: BrowseFilters; single: Map<string, string> } {
   const single = new Map<string, string>();
   const multi = new Map<string, string[]>();
   let values = 0;
-  for (const [name, value] of pairs) {
-    if (name === "") throw unknownParameter("A query parameter has no name.", "");
-    const isOption = name.startsWith("option.");
+  for (const [raw, value] of pairs) {
+    if (raw === "") throw unknownParameter("A query parameter has no name.", "");
+    const isOption = raw.startsWith("option.");
+    // Option names compare as the catalog's API names do: `option.Color` is `option.color`.
+    const name = isOption && /^option\.[^\s.]{1,255}$/.test(raw) ? `option.${optionApiName(raw.slice("option.".length))}` : raw;
     if (!SINGLE.has(name) && !(VALUE_FILTERS as readonly string[]).includes(name) && !isOption) {
       throw unknownParameter(`Unknown query parameter: ${name}.`, name);
     }
@@ -88,7 +115,7 @@ function parseFilters(pairs: Pairs, allowed: (name: string) => boolean, endpoint
       continue;
     }
     if (isOption && !/^option\.[^\s.]{1,255}$/.test(name)) throw unknownParameter(`Unknown query parameter: ${name} (option filters are option.<name>, the option's API name).`, name);
-    if (value === "" || chars(value) > MAX_VALUE_CHARS) throw invalidParameter(`Invalid ${name}: 1 to ${MAX_VALUE_CHARS} characters.`, name);
+    if (value === "" || chars(value) > MAX_VALUE_CHARS) throw invalidParameter(`Invalid ${raw}: 1 to ${MAX_VALUE_CHARS} characters.`, raw);
     if (++values > MAX_FILTER_VALUES) throw invalidParameter(`At most ${MAX_FILTER_VALUES} filter values in all (vendor, product_type, tag, option.*).`, name);
     multi.set(name, [...(multi.get(name) ?? []), value]);
   }

@@ -309,7 +309,7 @@ export class FacetIndex {
       const keys = filters.options.find(([n]) => n === name)?.[1];
       facets.push({ name: `option.${name}`, values: facetValues(counted.get(optionFacet(name)) ?? [], keys, given(`option.${name}`)) });
     }
-    facets.push(min === Infinity ? priceFacet(null, null) : priceFacet(min, max));
+    facets.push(min === Infinity ? priceFacet(null, null) : priceFacet(min, max, filters.currency));
     return facets;
   }
 }

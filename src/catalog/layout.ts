@@ -39,6 +39,8 @@ export interface VersionMeta {
    * rollback) answers every include as if no product had content.
    */
   content_shards?: number;
+  /** ISO 4217; absent for USD (the seed's, and every version published before currencies). */
+  currency?: string;
 }
 
 /** The value under POINTER_KEY: the live version and the one a rollback returns to. */
@@ -151,6 +153,8 @@ export interface ProductRecord {
   variants: StoredProductVariant[];
   /** Collection handle to this product's position in that collection. */
   in: Record<string, number>;
+  /** The catalog's ISO 4217 currency; absent for USD, so USD records stay as they were. */
+  currency?: string;
 }
 
 /** A variant as stored in its shard (compact; store.ts expands it into a VariantRecord). */
@@ -161,6 +165,8 @@ export interface StoredVariant {
   o: Record<string, string>;
   p: number;
   a: boolean;
+  /** The catalog's currency when it is not USD. */
+  c?: string;
 }
 
 /** An image as the API answers it; `alt`, `width` and `height` are null when unknown. */

@@ -1,4 +1,4 @@
-import { fromMinor } from "../money.ts";
+import { DEFAULT_CURRENCY, fromMinor as money } from "../money.ts";
 import { variantGid } from "./ids.ts";
 import type { CollectionProduct, Product, ProductListItem, Variant } from "./api.ts";
 import { type ProductRecord, variantOptions, variantTitle } from "./layout.ts";
@@ -7,6 +7,12 @@ import { type ProductRecord, variantOptions, variantTitle } from "./layout.ts";
  * Stored records to response objects. Publishing uses these to precompute list lines and the
  * routes use them for details, so a field is rendered one way everywhere.
  */
+
+/** Minor units as Money in the record's catalog currency. */
+function priced(record: ProductRecord): (minor: number) => ReturnType<typeof money> {
+  const currency = record.currency ?? DEFAULT_CURRENCY;
+  return (minor) => money(minor, currency);
+}
 
 function priceRange(record: ProductRecord): { min: number; max: number } {
   let min = Number.POSITIVE_INFINITY;
@@ -23,7 +29,7 @@ export function renderListItem(record: ProductRecord): ProductListItem {
     id: record.id,
     handle: record.handle,
     title: record.title,
-    price: fromMinor(priceRange(record).min),
+    price: priced(record)(priceRange(record).min),
     available: record.available,
   };
 }
@@ -38,6 +44,7 @@ export function renderCollectionProduct(record: ProductRecord): CollectionProduc
 
 export function renderProduct(record: ProductRecord): Product {
   const range = priceRange(record);
+  const fromMinor = priced(record);
   return {
     object: "product",
     id: record.id,
@@ -55,6 +62,7 @@ export function renderProduct(record: ProductRecord): Product {
 
 export function renderVariants(record: ProductRecord): Variant[] {
   const names = record.options.map((o) => o.name);
+  const fromMinor = priced(record);
   return record.variants.map(([id, values, price, available, sku, compareAt, image]) => ({
     object: "variant",
     id,

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { SourceAmountSchema } from "../money.ts";
+import { CurrencySchema, isCurrency, SourceAmountSchema, sourceAmountIssue } from "../money.ts";
 
 /**
  * The source catalog format: what `seed/catalog.json` and `catalog:generate` produce and what
@@ -24,10 +24,13 @@ export const VariantIdSchema = z.string().regex(/^\d{1,20}$/, "a variant id: dig
 
 /**
  * An option's name in the API: the source spelling in lower case with spaces as hyphens
- * (`Frame style` -> `frame-style`). The source spelling is kept as the option's `label`.
+ * (`Frame style` -> `frame-style`). The source spelling is kept as the option's `label`. An
+ * option Shopify allows to be named `Title` would collide with the variants endpoint's `title`
+ * selector, so it is served as `title-1` (label `Title`): contract section 8.
  */
 export function optionApiName(name: string): string {
-  return name.trim().toLowerCase().replace(/\s+/g, "-");
+  const api = name.trim().toLowerCase().replace(/\s+/g, "-");
+  return api === "title" ? "title-1" : api;
 }
 
 /** Names the variants endpoint already reads as parameters, so no option may take them. */
@@ -195,8 +198,20 @@ function checkProduct(product: SourceProduct, index: number, ctx: z.RefinementCt
   }
 }
 
+/** Prices in the catalog's currency: no more decimals than its minor units, at most the cap. */
+function checkPrices(product: SourceProduct, index: number, currency: string, ctx: z.RefinementCtx): void {
+  if (!isCurrency(currency)) return; // the currency field's own issue says why
+  product.variants.forEach((variant, v) => {
+    for (const field of ["price", "compare_at_price"] as const) {
+      const amount = variant[field];
+      const issue = amount == null ? null : sourceAmountIssue(amount, currency);
+      if (issue) ctx.addIssue({ code: "custom", path: ["products", index, "variants", v, field], message: issue });
+    }
+  });
+}
+
 /** Cross-record rules: unique ids and handles, known and unrepeated collection members. */
-function checkCatalog(catalog: { products: readonly SourceProduct[]; collections: readonly SourceCollection[]; allow_http_urls?: boolean | undefined }, ctx: z.RefinementCtx): void {
+function checkCatalog(catalog: { currency: string; products: readonly SourceProduct[]; collections: readonly SourceCollection[]; allow_http_urls?: boolean | undefined }, ctx: z.RefinementCtx): void {
   const handles = new Set<string>();
   const ids = new Set<string>();
   const variantIds = new Set<string>();
@@ -206,6 +221,7 @@ function checkCatalog(catalog: { products: readonly SourceProduct[]; collections
     handles.add(product.handle);
     ids.add(product.id);
     checkProduct(product, index, ctx, variantIds, catalog.allow_http_urls === true);
+    checkPrices(product, index, catalog.currency, ctx);
   });
   const collectionHandles = new Set<string>();
   catalog.collections.forEach((collection, index) => {
@@ -223,7 +239,8 @@ function checkCatalog(catalog: { products: readonly SourceProduct[]; collections
 }
 
 const CATALOG_SHAPE = {
-  currency: z.literal("USD"),
+  /** ISO 4217; every price of the catalog is in it (contract section 8). */
+  currency: CurrencySchema,
   store: z.strictObject({ name: z.string().min(1).max(255) }),
   /** Image URLs may be plain `http:` (else only `https:`); `catalog:import --allow-http` sets it. */
   allow_http_urls: z.boolean().optional(),

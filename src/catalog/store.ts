@@ -1,3 +1,4 @@
+import { type Currency, DEFAULT_CURRENCY } from "../money.ts";
 import { catalogUnavailable } from "./errors.ts";
 import { variantDigits, variantGid } from "./ids.ts";
 import { BoundedMemo } from "../memo.ts";
@@ -21,7 +22,8 @@ export interface VariantRecord {
   title: string;
   options: Record<string, string>;
   price_minor: number;
-  currency: "USD";
+  /** The catalog's ISO 4217 code. */
+  currency: Currency;
   /** False if the variant or its product is sold out. */
   available: boolean;
 }
@@ -207,7 +209,7 @@ function expandVariant(id: string, v: StoredVariant): VariantRecord {
     title: v.vt,
     options: v.o,
     price_minor: v.p,
-    currency: "USD",
+    currency: v.c ?? DEFAULT_CURRENCY,
     available: v.a,
   };
 }

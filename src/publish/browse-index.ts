@@ -134,8 +134,8 @@ function* inserts(table: string, columns: string, rows: Iterable<readonly (strin
   if (parts.length > 0) yield head + parts.join(",");
 }
 
-function listItem(p: SourceProduct, pos: number): string {
-  return JSON.stringify(renderListItem(productRecord(p, pos)));
+function listItem(p: SourceProduct, pos: number, currency: string): string {
+  return JSON.stringify(renderListItem(productRecord(p, pos, {}, currency)));
 }
 
 function rowsOf(catalog: SourceCatalog): Row[] {
@@ -153,7 +153,7 @@ function rowsOf(catalog: SourceCatalog): Row[] {
     return {
       pos,
       product,
-      price: Math.min(...product.variants.map((v) => toMinor(v.price))),
+      price: Math.min(...product.variants.map((v) => toMinor(v.price, catalog.currency))),
       vendor: valueKey(product.vendor),
       ptype: valueKey(product.product_type),
       tags: [...new Set(product.tags.map(valueKey))],
@@ -226,7 +226,7 @@ export function* browseIndexSql(catalog: SourceCatalog, version: string): Genera
   yield* inserts(
     t("i"),
     "id, item, img",
-    each(rows, (r) => [[r.pos, listItem(r.product, r.pos), JSON.stringify(featuredImage(r.product))]]),
+    each(rows, (r) => [[r.pos, listItem(r.product, r.pos, catalog.currency), JSON.stringify(featuredImage(r.product))]]),
   );
   const positions = new Map(rows.map((r) => [r.product.handle, r.pos]));
   yield* inserts(

@@ -20,7 +20,7 @@ import {
 } from "../catalog/layout.ts";
 import { renderCollectionProduct, renderListItem } from "../catalog/render.ts";
 import { optionApiName, type SourceCatalog, type SourceProduct, type SourceVariant } from "../catalog/schema.ts";
-import { toMinor } from "../money.ts";
+import { DEFAULT_CURRENCY, toMinor } from "../money.ts";
 import { contentEstimate, contentLine, featuredImage } from "./content.ts";
 import { sha256Hex } from "../sha256.ts";
 
@@ -72,6 +72,7 @@ export function planVersion(catalog: SourceCatalog, version: string, digest: str
     product_shards: shardCount(catalog.products.length, PRODUCTS_PER_SHARD),
     variant_shards: shardCount(variants, VARIANTS_PER_SHARD),
     content_shards: Math.max(shardCount(catalog.products.length, CONTENT_PER_SHARD), Math.ceil(contentBytes / CONTENT_SHARD_BYTES)),
+    ...(catalog.currency !== DEFAULT_CURRENCY ? { currency: catalog.currency } : {}),
   };
 }
 
@@ -79,9 +80,9 @@ export function planVersion(catalog: SourceCatalog, version: string, digest: str
  * A variant in its product's record. A compare-at price not above the price is dropped (it
  * would advertise no saving); trailing empty fields are left out to keep shards small.
  */
-function storedVariant(v: SourceVariant, names: readonly string[]): StoredProductVariant {
-  const price = toMinor(v.price);
-  const compareAt = v.compare_at_price ? toMinor(v.compare_at_price) : null;
+function storedVariant(v: SourceVariant, names: readonly string[], currency: string): StoredProductVariant {
+  const price = toMinor(v.price, currency);
+  const compareAt = v.compare_at_price ? toMinor(v.compare_at_price, currency) : null;
   const extra = [v.sku || null, compareAt !== null && compareAt > price ? compareAt : null, v.image || null];
   while (extra.length > 0 && extra.at(-1) === null) extra.pop();
   return [v.id, names.map((n) => v.options[n] ?? ""), price, v.available, ...extra] as StoredProductVariant;
@@ -101,7 +102,7 @@ function collectionRanks(catalog: SourceCatalog): Map<string, Record<string, num
 }
 
 /** A product's record as its shard stores it; `ranks` maps a collection handle to its position there. */
-export function productRecord(p: SourceProduct, pos: number, ranks: Record<string, number> = {}): ProductRecord {
+export function productRecord(p: SourceProduct, pos: number, ranks: Record<string, number> = {}, currency = DEFAULT_CURRENCY): ProductRecord {
   const names = p.options.map((o) => o.name);
   return {
     pos,
@@ -113,8 +114,9 @@ export function productRecord(p: SourceProduct, pos: number, ranks: Record<strin
     tags: p.tags,
     available: p.available,
     options: p.options.map((o) => ({ name: optionApiName(o.name), label: o.name, values: o.values })),
-    variants: p.variants.map((v) => storedVariant(v, names)),
+    variants: p.variants.map((v) => storedVariant(v, names, currency)),
     in: ranks,
+    ...(currency !== DEFAULT_CURRENCY ? { currency } : {}),
   };
 }
 
@@ -177,7 +179,7 @@ export function* buildEntries(catalog: SourceCatalog, meta: VersionMeta): Genera
   const ranks = collectionRanks(catalog);
   const recordAt = (pos: number): ProductRecord => {
     const p = products[pos]!;
-    return productRecord(p, pos, ranks.get(p.handle));
+    return productRecord(p, pos, ranks.get(p.handle), catalog.currency);
   };
   const handleAt = (pos: number) => products[pos]!.handle;
 
@@ -194,9 +196,9 @@ export function* buildEntries(catalog: SourceCatalog, meta: VersionMeta): Genera
     const shard: Record<string, StoredVariant> = {};
     for (let m = 0; m < members.length; m += 2) {
       const p = products[members[m]!]!;
-      const [id, values, price, available] = storedVariant(p.variants[members[m + 1]!]!, p.options.map((o) => o.name));
+      const [id, values, price, available] = storedVariant(p.variants[members[m + 1]!]!, p.options.map((o) => o.name), catalog.currency);
       const names = p.options.map((o) => optionApiName(o.name));
-      shard[id] = { h: p.handle, t: p.title, vt: variantTitle(values), o: variantOptions(names, values), p: price, a: p.available && available };
+      shard[id] = { h: p.handle, t: p.title, vt: variantTitle(values), o: variantOptions(names, values), p: price, a: p.available && available, ...(catalog.currency !== DEFAULT_CURRENCY ? { c: catalog.currency } : {}) };
     }
     variantShards[i] = [];
     yield { key: keys.variantShard(v, i), value: JSON.stringify(shard) };

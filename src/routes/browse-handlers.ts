@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { browseEngine } from "../catalog/browse-engine.ts";
 import { browseFacets, browsePage } from "../catalog/browse-service.ts";
 import type { Scope } from "../catalog/version-index.ts";
-import { browseCacheKey, type BrowseFilters, type BrowsePageQuery, isPlainList } from "../catalog/browse-query.ts";
+import { browseCacheKey, type BrowseFilters, type BrowsePageQuery, inCurrency, isPlainList } from "../catalog/browse-query.ts";
 import type { PageQuery } from "../catalog/api.ts";
 import type { ListOptions } from "../catalog/pages.ts";
 import type { CatalogStore } from "../catalog/store.ts";
@@ -38,10 +38,10 @@ export function serveBrowsePage(c: Context<CatalogEnv>, q: BrowsePageQuery, scop
     const query = plainQuery(q);
     return serveCatalogRead(c, { ...query, include: query.include?.join(",") }, (store, meta) => plain(store, meta, query));
   }
-  return serveCatalogRead(c, browseCacheKey(q, q), (_store, meta) => browsePage(browseEngine(c.env.BROWSE_ENGINE, meta.version), meta, scope, q));
+  return serveCatalogRead(c, browseCacheKey(q, q), (_store, meta) => browsePage(browseEngine(c.env.BROWSE_ENGINE, meta.version), meta, scope, inCurrency(q, meta.currency)));
 }
 
 /** Facet counts of a scope. */
 export function serveFacets(c: Context<CatalogEnv>, filters: BrowseFilters, scope: Scope): Promise<Response> {
-  return serveCatalogRead(c, browseCacheKey(filters), (_store, meta) => browseFacets(browseEngine(c.env.BROWSE_ENGINE, meta.version), meta, scope, filters));
+  return serveCatalogRead(c, browseCacheKey(filters), (_store, meta) => browseFacets(browseEngine(c.env.BROWSE_ENGINE, meta.version), meta, scope, inCurrency(filters, meta.currency)));
 }
