@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ImportError, importCatalog } from "../../src/publish/import/index.ts";
+import { formatReport, ImportError, importCatalog } from "../../src/publish/import/index.ts";
 import { CLASSIC_HEAD, issuesOf, product } from "./import-helpers.ts";
 
 /** A malformed file names the line and the column, and nothing is imported. */
@@ -74,13 +74,20 @@ describe("a malformed file names the line and the column, and nothing is importe
     expect(issues).toEqual([{ line: 4, column: 1, header: "Handle", message: 'rows of product "shirt" must be consecutive: its rows start at line 2, and other products come between' }]);
   });
 
-  it("a field the catalog schema refuses is still located: a title over 255 characters, a reserved option name", async () => {
-    const issues = await issuesOf(csv(first({ Title: "T".repeat(256) }), row({ Handle: "cap", Title: "Cap", "Option1 Name": "Limit", "Option1 Value": "One", "Variant Price": "5" })));
-    expect(issues.map((i) => [i.line, i.header])).toEqual([
-      [2, "Title"],
-      [3, "Option1 Name"],
-    ]);
-    expect(issues[1]?.message).toContain('"limit" is reserved');
+  // Issue 21: a product the catalog schema refuses no longer stops the whole import; it is
+  // skipped and reported with its line and column, and the rest import.
+  it("a product the catalog schema refuses is skipped, located: a title over 255 characters, a reserved option name", async () => {
+    const text = csv(
+      first({ Title: "T".repeat(256) }),
+      row({ Handle: "cap", Title: "Cap", "Option1 Name": "Limit", "Option1 Value": "One", "Variant Price": "5" }),
+      row({ Handle: "hat", Title: "Hat", "Variant Price": "7" }),
+    );
+    const { catalog, report } = await importCatalog(text, { file: "bad.csv" });
+    expect(catalog.products.map((p) => p.handle)).toEqual(["hat"]);
+    expect(report.skipped.map((s) => [s.handle, s.lines])).toEqual([["shirt", [2]], ["cap", [3]]]);
+    expect(report.skipped[0]?.reason).toMatch(/^cannot be represented: column 2 "Title" \(line 2\): title: /);
+    expect(report.skipped[1]?.reason).toMatch(/^cannot be represented: column 8 "Option1 Name" \(line 3\): options\.0\.name: "limit" is reserved/);
+    expect(formatReport(report)).toContain('line 3: "cap" skipped: cannot be represented');
   });
 
   it("an unclosed quote, a stray quote, a file that is not a Shopify export, an empty file", async () => {

@@ -5,13 +5,14 @@ import {
   type DraftProduct,
   type DraftVariant,
   type ImportReport,
-  inventoryAvailable,
+  isTitleOption,
   keptCompareAt,
   type Place,
   readAmount,
   readUrl,
   servedHandle,
   splitTags,
+  stockRule,
 } from "./model.ts";
 import type { SourceImage } from "../../catalog/schema.ts";
 
@@ -69,7 +70,8 @@ const PRODUCT_FIELD: Record<string, Column> = {
 };
 const VARIANT_FIELD: Record<string, Column> = { price: "price", compare_at_price: "compareAt", sku: "sku", image: "variantImage", options: "option1Value" };
 
-export type CsvGeneration = "classic" | "current";
+/** `classic` (Handle, Option1 Name), `linked` (the same with Option1 Linked To, 2024-26), `current` (URL handle, Option1 name). */
+export type CsvGeneration = "classic" | "linked" | "current";
 
 /** One record, reduced to the columns read. */
 interface Row {
@@ -94,7 +96,8 @@ function columnsOf(header: readonly string[]): { generation: CsvGeneration; at: 
   });
   const at = NAMES.map((name) => COLUMNS[name].map((h) => position.get(normal(h))).find((i) => i !== undefined) ?? -1);
   if (at[INDEX.handle] === -1 || at[INDEX.title] === -1) return null;
-  return { generation: position.has("handle") ? "classic" : "current", at };
+  const linked = [...position.keys()].some((key) => /^option[123] linked ?to$/.test(key));
+  return { generation: position.has("handle") ? (linked ? "linked" : "classic") : "current", at };
 }
 
 function countLines(text: string): number {
@@ -116,6 +119,9 @@ export interface CsvReadOptions {
 export async function readShopifyCsv(chunks: AsyncIterable<string>, opts: CsvReadOptions): Promise<{ generation: CsvGeneration; drafts: DraftProduct[] }> {
   const { file, report } = opts;
   const issues = new IssueList();
+  // Rows whose field count is not the header's: reported alone, since every other problem of
+  // such a file (empty prices, shifted values) is a symptom of them.
+  const misaligned = new IssueList();
   const parser = parse({ info: true, relax_column_count: true, skip_empty_lines: false });
   const feeding = (async () => {
     try {
@@ -138,6 +144,7 @@ export async function readShopifyCsv(chunks: AsyncIterable<string>, opts: CsvRea
     const group = open.group;
     if (!group || !header || !columns) return;
     done.set(group.handle, group.rows[0]!.line);
+    if (misaligned.count > 0) return void (open.group = null);
     const draft = productOf(group.handle, group.rows, header, columns.at, issues, report);
     if (draft) drafts.push(draft);
     for (const row of group.rows) row.values = NO_VALUES;
@@ -159,6 +166,16 @@ export async function readShopifyCsv(chunks: AsyncIterable<string>, opts: CsvRea
       }
       if (record.every((v) => v.trim() === "")) continue;
       report.records += 1;
+      // More fields than the header is only the trailing empty columns spreadsheets add; fewer,
+      // or a value past the header's last column, means a stray or missing delimiter.
+      if (record.length < header.length || record.slice(header.length).some((v) => v !== "")) {
+        misaligned.add({
+          line,
+          message: `this row has ${record.length} fields but the header has ${header.length}: a comma or quote is missing or extra (an unquoted comma in a value?), so its values would land in the wrong columns`,
+        });
+        continue;
+      }
+      if (misaligned.count > 0) continue;
       if (report.records % 10_000 === 0) opts.onRecords?.(report.records);
       const at = columns!.at;
       const values = at.map((c) => (c === -1 ? "" : (record[c] ?? "")));
@@ -196,6 +213,7 @@ export async function readShopifyCsv(chunks: AsyncIterable<string>, opts: CsvRea
     parser.destroy();
   }
   await feeding;
+  misaligned.throwIfAny(file);
   if (header === null || columns === null) {
     if (issues.count === 0) issues.add({ line: 1, message: "the file is empty" });
     issues.throwIfAny(file);
@@ -264,12 +282,14 @@ function productOf(handle: string, rows: Row[], header: readonly string[], at: r
     return null;
   }
   // Shopify writes a product without options as Option1 Name "Title", Option1 Value "Default
-  // Title"; some tools leave both empty, or the name only.
-  const defaultTitle =
-    (names[0] === "Title" || names[0] === "") &&
-    names[1] === "" &&
-    names[2] === "" &&
-    variantRows.every((r) => OPTION_VALUE.every((i, o) => (o === 0 ? ["", "Default Title"] : [""]).includes(r.values[i]!.trim())));
+  // Title"; some tools leave both empty, or the name only. A lone option named Title on a single
+  // variant is no option either, whatever its value ("Camp Stool"): contract section 8.
+  const onlyTitle = (isTitleOption(names[0]!) || names[0] === "") && names[1] === "" && names[2] === "";
+  const emptyBeyondFirst = variantRows.every((r) => OPTION_VALUE.every((i, o) => o === 0 || r.values[i]!.trim() === ""));
+  const allDefault = variantRows.every((r) => ["", "Default Title"].includes(r.values[OPTION_VALUE[0]!]!.trim()));
+  const loneTitle = variantRows.length === 1 && isTitleOption(names[0]!) && !allDefault;
+  const defaultTitle = onlyTitle && emptyBeyondFirst && (allDefault || loneTitle);
+  if (defaultTitle && loneTitle) report.titleOptions.dropped += 1;
   const used = defaultTitle ? [] : [0, 1, 2].filter((o) => names[o] !== "");
   const optionColumns: Column[] = ["option1Value", "option2Value", "option3Value"];
 
@@ -295,12 +315,12 @@ function productOf(handle: string, rows: Row[], header: readonly string[], at: r
     } else combos.set(key, row.line);
 
     const priceText = get(row, "price");
-    const price = priceText === "" ? { error: "the price is empty" } : readAmount(priceText);
+    const price = priceText === "" ? { error: "the price is empty" } : readAmount(priceText, report.currency);
     if ("error" in price) issues.add({ ...where(row, "price"), message: price.error });
     const compareText = get(row, "compareAt");
     let compareAt: string | null = null;
     if (compareText !== "") {
-      const read = readAmount(compareText);
+      const read = readAmount(compareText, report.currency);
       if ("error" in read) issues.add({ ...where(row, "compareAt"), message: read.error });
       else compareAt = read.amount;
     }
@@ -309,7 +329,8 @@ function productOf(handle: string, rows: Row[], header: readonly string[], at: r
     if (!["", "deny", "continue", "true", "false"].includes(policy)) {
       issues.add({ ...where(row, "policy"), message: `${JSON.stringify(get(row, "policy"))} is not one of deny, continue (or FALSE, TRUE)` });
     }
-    let quantity = 0;
+    // No quantity column, or an empty cell: the stock is unknown, which is not zero.
+    let quantity: number | null = null;
     const quantityText = get(row, "quantity");
     if (tracked && quantityText !== "") {
       if (/^-?\d+(\.0+)?$/.test(quantityText)) quantity = Number.parseInt(quantityText, 10);
@@ -318,13 +339,13 @@ function productOf(handle: string, rows: Row[], header: readonly string[], at: r
     const image = readUrl(get(row, "variantImage"));
     if ("error" in image) issues.add({ ...where(row, "variantImage"), message: image.error });
     if ("error" in price || issues.count > problems) continue;
-    const kept = keptCompareAt(price.amount, compareAt);
+    const kept = keptCompareAt(price.amount, compareAt, report.currency);
     if (compareAt !== null && kept === null) report.compareAtDropped += 1;
     variants.push({
       values,
       price: price.amount,
       compare_at_price: kept,
-      available: inventoryAvailable(tracked, policy === "continue" || policy === "true", quantity),
+      ...stockRule(tracked, policy === "continue" || policy === "true", quantity, at[INDEX.quantity] === -1),
       sku: get(row, "sku") || null,
       image: "url" in image ? image.url : null,
     });
@@ -338,6 +359,7 @@ function productOf(handle: string, rows: Row[], header: readonly string[], at: r
   return {
     sourceHandle: handle,
     handle: servedHandle(handle),
+    lines: rows.map((r) => r.line),
     title: get(head, "title"),
     vendor: get(head, "vendor"),
     product_type: get(head, "type") || get(head, "customType"),

@@ -12,7 +12,8 @@ import type { SourceCatalog } from "../../catalog/schema.ts";
 import { readShopifyCsv } from "./csv.ts";
 import { ImportError } from "./errors.ts";
 import { readShopifyJson } from "./json.ts";
-import { assemble, type ImportFormat, type ImportReport, newReport } from "./model.ts";
+import { assemble, type ImportFormat, type ImportReport, newReport, STOCK_RULES, type StockRule } from "./model.ts";
+import { DEFAULT_CURRENCY, isCurrency } from "../../money.ts";
 
 export { ImportError, type ImportIssue, formatIssue } from "./errors.ts";
 export type { ImportFormat, ImportReport, SkippedProduct } from "./model.ts";
@@ -33,6 +34,8 @@ export interface ImportOptions {
   collectionsByType?: boolean;
   /** Keep plain `http:` image URLs (the catalog's `allow_http_urls`); without it only `https:` is accepted. */
   allowHttp?: boolean;
+  /** ISO 4217 code of the store's prices (checked by the caller; isCurrency). Absent: USD, and the report says so. */
+  currency?: string;
   /** Called every 10,000 CSV records and at the end. */
   onProgress?: (progress: ImportProgress) => void;
 }
@@ -111,29 +114,37 @@ export async function importCatalog(input: string | AsyncIterable<Uint8Array | s
     yield* head;
     yield* text;
   };
-  const assembleOptions = { file: opts.file, store: opts.store ?? storeNameOf(opts.file), collectionsByType: opts.collectionsByType ?? false, allowHttp: opts.allowHttp ?? false };
+  const currency = opts.currency ?? DEFAULT_CURRENCY;
+  if (!isCurrency(currency)) throw new ImportError(opts.file, [{ message: `${JSON.stringify(currency)} is not an ISO 4217 currency code (USD, EUR, JPY, KWD, ...)` }]);
+  const assembleOptions = { file: opts.file, store: opts.store ?? storeNameOf(opts.file), collectionsByType: opts.collectionsByType ?? false, allowHttp: opts.allowHttp ?? false, currency };
+  const given = (report: ImportReport) => {
+    report.currencyGiven = opts.currency !== undefined;
+    report.currency = currency;
+    return report;
+  };
 
   if (kind === "json") {
     const parts: string[] = [];
     for await (const part of rest()) parts.push(part);
-    const report = newReport(opts.file, "shopify-json");
+    const report = given(newReport(opts.file, "shopify-json"));
     const drafts = readShopifyJson(parts.join(""), { file: opts.file, report });
     opts.onProgress?.({ bytes: counter.bytes, records: report.records });
     return { catalog: assemble(drafts, assembleOptions, report), report };
   }
-  const report = newReport(opts.file, "shopify-csv-classic");
+  const report = given(newReport(opts.file, "shopify-csv-classic"));
   const { generation, drafts } = await readShopifyCsv(rest(), {
     file: opts.file,
     report,
     onRecords: (records) => opts.onProgress?.({ bytes: counter.bytes, records }),
   });
-  report.format = generation === "classic" ? "shopify-csv-classic" : ("shopify-csv-current" satisfies ImportFormat);
+  report.format = ({ classic: "shopify-csv-classic", linked: "shopify-csv-linked", current: "shopify-csv-current" } as const satisfies Record<typeof generation, ImportFormat>)[generation];
   return { catalog: assemble(drafts, assembleOptions, report), report };
 }
 
 const FORMAT_NAMES: Record<ImportFormat, string> = {
-  "shopify-csv-classic": "Shopify product CSV (classic headers)",
-  "shopify-csv-current": "Shopify product CSV (current headers)",
+  "shopify-csv-classic": "Shopify product CSV (classic headers: Handle, Option1 Name)",
+  "shopify-csv-linked": "Shopify product CSV (2024-26 headers: Handle, Product Category, Option1 Linked To)",
+  "shopify-csv-current": "Shopify product CSV (current headers: URL handle, Option1 name)",
   "shopify-json": "Shopify products.json",
 };
 
@@ -149,6 +160,13 @@ function ranges(lines: readonly number[]): string {
   return parts.join(", ");
 }
 
+/** At most 20 lines of a list, then how many more. */
+function listed<T>(items: readonly T[], line: (item: T) => string): string[] {
+  const out = items.slice(0, 20).map(line);
+  if (items.length > 20) out.push(`  ... and ${items.length - 20} more`);
+  return out;
+}
+
 /** The report the CLI prints: counts, then every skipped product with its lines and reason. */
 export function formatReport(report: ImportReport): string {
   const unit = report.format === "shopify-json" ? "product" : "row";
@@ -158,6 +176,18 @@ export function formatReport(report: ImportReport): string {
     `Skipped ${report.skipped.length} products (${report.skippedRecords} ${unit}s)${report.skipped.length ? ":" : "."}`,
     ...report.skipped.map((s) => `  line${s.lines.length > 1 ? "s" : ""} ${ranges(s.lines)}: "${s.handle}" skipped: ${s.reason}`),
   ];
+  const currency = report.currencyGiven ? `Prices in ${report.currency}.` : `Prices in ${report.currency}: the file names no currency and --currency was not given (pass --currency XXX for the store's ISO 4217 code).`;
+  out.push(currency);
+  const rules = Object.entries(report.stock) as [StockRule, number][];
+  if (rules.length > 0) out.push(`Availability of the ${report.variants} variants, by rule:`, ...rules.map(([rule, n]) => `  ${n} ${STOCK_RULES[rule]}`));
+  out.push(`Sold out: ${report.soldOut.length} of ${report.products} products${report.soldOut.length ? ":" : "."}`);
+  out.push(...listed(report.soldOut, (s) => `  line ${ranges(s.lines)}: "${s.handle}" sold out: ${s.reason}`));
+  const titles = report.titleOptions;
+  if (titles.dropped > 0) out.push(`${titles.dropped} single-variant products had a lone option named Title: imported without options.`);
+  if (titles.renamed.length > 0) {
+    out.push(`${titles.renamed.length} products have a real option named Title, served as option "title-1" (label "Title"):`);
+    out.push(...listed(titles.renamed, (s) => `  line ${ranges(s.lines)}: "${s.handle}"`));
+  }
   if (report.compareAtDropped > 0) out.push(`Dropped ${report.compareAtDropped} compare-at prices not above their price.`);
   if (report.idCollisions > 0) out.push(`Resolved ${report.idCollisions} derived id collisions.`);
   for (const note of report.notes) out.push(`Note: ${note}`);

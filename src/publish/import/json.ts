@@ -5,13 +5,15 @@ import {
   type DraftProduct,
   type DraftVariant,
   type ImportReport,
-  inventoryAvailable,
+  isTitleOption,
   keptCompareAt,
   type Place,
   readAmount,
   readUrl,
   servedHandle,
   splitTags,
+  stockRule,
+  type StockRule,
 } from "./model.ts";
 
 /**
@@ -137,9 +139,12 @@ function productOf(
   const names = options.map(({ o }) => (o.name as string).trim());
   const variantsRaw = Array.isArray(p.variants) ? p.variants : [];
   if (variantsRaw.length === 0) fail(["variants"], "a product needs at least one variant");
-  const defaultTitle =
-    (names.length === 0 || (names.length === 1 && names[0] === "Title")) &&
-    variantsRaw.every((v) => isObject(v) && (v.option1 === undefined || v.option1 === null || v.option1 === "Default Title"));
+  // A lone option named Title on a single variant is no option, whatever its value ("Olive"):
+  // contract section 8. Any other option named Title is kept, and served as `title-1`.
+  const allDefault = variantsRaw.every((v) => isObject(v) && (v.option1 === undefined || v.option1 === null || v.option1 === "Default Title"));
+  const loneTitle = names.length === 1 && isTitleOption(names[0]!) && variantsRaw.length === 1 && !allDefault;
+  const defaultTitle = (names.length === 0 || (names.length === 1 && isTitleOption(names[0]!))) && (allDefault || loneTitle);
+  if (loneTitle) report.titleOptions.dropped += 1;
   const used = defaultTitle ? [] : names;
   if (used.length > 3) fail(["options"], `${used.length} options: Shopify products have at most 3`);
 
@@ -180,35 +185,37 @@ function productOf(
       else fail(["variants", k, `option${o + 1}`], `the value of option "${name}" is missing`);
     });
     const priceText = typeof v.price === "number" ? String(v.price) : typeof v.price === "string" ? v.price : "";
-    const price = priceText === "" ? { error: "the price is missing" } : readAmount(priceText);
+    const price = priceText === "" ? { error: "the price is missing" } : readAmount(priceText, report.currency);
     if ("error" in price) fail(["variants", k, "price"], price.error);
     let compareAt: string | null = null;
     const compareRaw = v.compare_at_price;
     if (compareRaw !== undefined && compareRaw !== null && compareRaw !== "") {
-      const read = readAmount(typeof compareRaw === "number" ? String(compareRaw) : typeof compareRaw === "string" ? compareRaw : "?");
+      const read = readAmount(typeof compareRaw === "number" ? String(compareRaw) : typeof compareRaw === "string" ? compareRaw : "?", report.currency);
       if ("error" in read) fail(["variants", k, "compare_at_price"], read.error);
       else compareAt = read.amount;
     }
-    let available: boolean;
-    if (typeof v.available === "boolean") available = v.available;
+    // The storefront's `available` when present; else the Admin fields, where a missing
+    // inventory_quantity is unknown stock, not zero.
+    let availability: { available: boolean; stock: StockRule };
+    if (typeof v.available === "boolean") availability = { available: v.available, stock: v.available ? "explicit" : "explicitSoldOut" };
     else {
       const tracked = typeof v.inventory_management === "string" ? v.inventory_management !== "" : v.inventory_management === undefined && typeof v.inventory_quantity === "number";
-      const quantity = typeof v.inventory_quantity === "number" ? v.inventory_quantity : 0;
-      available = inventoryAvailable(tracked, v.inventory_policy === "continue", quantity);
+      const quantity = typeof v.inventory_quantity === "number" ? v.inventory_quantity : null;
+      availability = stockRule(tracked, v.inventory_policy === "continue", quantity, !("inventory_quantity" in v));
     }
     const featured = isObject(v.featured_image) && typeof v.featured_image.src === "string" ? v.featured_image.src : null;
     const linked = found.find(({ id, variantIds }) => (v.image_id !== undefined && v.image_id !== null && id === v.image_id) || variantIds.includes(v.id));
     const image = featured !== null ? readUrl(featured) : { url: linked?.image.url ?? null };
     if ("error" in image) fail(["variants", k, "featured_image", "src"], image.error);
     if ("error" in price || vid === null || "error" in image) return;
-    const kept = keptCompareAt(price.amount, compareAt);
+    const kept = keptCompareAt(price.amount, compareAt, report.currency);
     if (compareAt !== null && kept === null) report.compareAtDropped += 1;
     variants.push({
       ...(vid !== undefined ? { id: vid } : {}),
       values,
       price: price.amount,
       compare_at_price: kept,
-      available,
+      ...availability,
       sku: typeof v.sku === "string" && v.sku.trim() !== "" ? v.sku.trim() : null,
       image: image.url,
     });

@@ -9,7 +9,7 @@ import {
   type SourceProduct,
   type SourceVariant,
 } from "../../catalog/schema.ts";
-import { SourceAmountSchema, toMinor } from "../../money.ts";
+import { DEFAULT_CURRENCY, fromMinor, MAX_UNIT_MINOR, minorDigits, SourceAmountSchema, sourceAmountIssue, toMinor } from "../../money.ts";
 import { type ImportIssue, IssueList } from "./errors.ts";
 import { describeLoss, descriptionLoss } from "../sanitize.ts";
 import { deriveIds, productKey, variantKey } from "./ids.ts";
@@ -20,7 +20,27 @@ import { deriveIds, productKey, variantKey } from "./ids.ts";
  * vendor, collections, validation by the catalog schema), so the rules live in one place.
  */
 
-export type ImportFormat = "shopify-csv-classic" | "shopify-csv-current" | "shopify-json";
+/**
+ * `shopify-csv-linked` is the classic Handle/Option1 Name layout as Shopify has written it since
+ * options could be linked to metafields (2024-26: `Product Category`, `Option1 Linked To`).
+ */
+export type ImportFormat = "shopify-csv-classic" | "shopify-csv-linked" | "shopify-csv-current" | "shopify-json";
+
+/**
+ * Why a variant is available or sold out (contract section 8: stock that is unknown is not
+ * zero). Counted per rule in the report.
+ */
+export const STOCK_RULES = {
+  explicit: "available as the file says (products.json `available`)",
+  explicitSoldOut: "sold out as the file says (products.json `available: false`)",
+  untracked: "inventory not tracked: available",
+  continues: "continues selling when out of stock: available",
+  inStock: "quantity above 0: available",
+  noColumn: "stock unknown (the file has no quantity column): available",
+  emptyCell: "stock unknown (empty quantity): available",
+  soldOut: "quantity 0 or below with policy deny: sold out",
+} as const;
+export type StockRule = keyof typeof STOCK_RULES;
 
 /** Where a field of a draft is in the source, for messages. */
 export type Place = Omit<ImportIssue, "message">;
@@ -33,6 +53,8 @@ export interface DraftVariant {
   price: string;
   compare_at_price: string | null;
   available: boolean;
+  /** Which availability rule applied. */
+  stock: StockRule;
   sku: string | null;
   image: string | null;
 }
@@ -56,6 +78,8 @@ export interface DraftProduct {
   images: SourceImage[];
   seo?: { title?: string; description?: string };
   created_at?: string;
+  /** Every line of the file the product occupies (CSV), for a report that skips it. */
+  lines?: number[];
   /** Where a field is: `[]` is the product, `["variants", 2, "price"]` a variant's price. */
   locate: (path: readonly PropertyKey[]) => Place;
 }
@@ -85,6 +109,15 @@ export interface ImportReport {
   idCollisions: number;
   /** Anything else an operator should know (renamed handles, empty vendors). */
   notes: string[];
+  /** The catalog's ISO 4217 currency, and whether the operator named it (else the default, USD). */
+  currency: string;
+  currencyGiven: boolean;
+  /** Variants per availability rule applied (imported products only). */
+  stock: Partial<Record<StockRule, number>>;
+  /** Imported products that are sold out (every variant unavailable), with why. */
+  soldOut: SkippedProduct[];
+  /** Products whose option named Title was dropped (lone, one variant) or renamed `title-1`. */
+  titleOptions: { dropped: number; renamed: SkippedProduct[] };
 }
 
 export interface AssembleOptions {
@@ -93,30 +126,40 @@ export interface AssembleOptions {
   collectionsByType: boolean;
   /** Plain `http:` image URLs are kept (the catalog's `allow_http_urls`); else only `https:`. */
   allowHttp?: boolean;
+  /** ISO 4217, already checked. */
+  currency: string;
 }
 
 // --- Field readers shared by the formats -------------------------------------------------------
 
-/** A price as the source wrote it (`25`, `25.5`, `25.50` all mean 2550 cents), or why it is not one. */
-export function readAmount(raw: string): { amount: string } | { error: string } {
+/**
+ * A price as the source wrote it (`25`, `25.5`, `25.50` all mean 2550 cents), or why it is not
+ * one, in the catalog's currency: trailing zeros past its minor units are dropped (`1500.00` JPY
+ * is 1500), any other digit there cannot be charged.
+ */
+export function readAmount(raw: string, currency: string = DEFAULT_CURRENCY): { amount: string } | { error: string } {
   const text = raw.trim();
   const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
   if (!match) return { error: `${JSON.stringify(raw)} is not a price (a decimal number such as 25 or 25.50)` };
+  const digits = minorDigits(currency);
   let decimals = match[2];
-  if (decimals !== undefined && decimals.length > 2) {
-    if (!/^0+$/.test(decimals.slice(2))) return { error: `${JSON.stringify(raw)} has more than two decimals, so it cannot be charged exactly` };
-    decimals = decimals.slice(0, 2);
+  if (decimals !== undefined && decimals.length > digits) {
+    const most = digits === 2 ? "more than two decimals" : digits === 0 ? `decimals, which ${currency} has none of` : `more than ${digits} decimals (${currency})`;
+    if (!/^0+$/.test(decimals.slice(digits))) return { error: `${JSON.stringify(raw)} has ${most}, so it cannot be charged exactly` };
+    decimals = decimals.slice(0, digits);
   }
   const whole = (match[1] ?? "").replace(/^0+(?=\d)/, "");
-  const amount = decimals === undefined ? whole : `${whole}.${decimals}`;
-  if (!SourceAmountSchema.safeParse(amount).success) return { error: `${JSON.stringify(raw)} is above the highest price allowed (9999999.99)` };
+  const amount = decimals === undefined || decimals === "" ? whole : `${whole}.${decimals}`;
+  if (!SourceAmountSchema.safeParse(amount).success || sourceAmountIssue(amount, currency) !== null) {
+    return { error: `${JSON.stringify(raw)} is above the highest price allowed (${fromMinor(MAX_UNIT_MINOR, currency).amount})` };
+  }
   return { amount };
 }
 
 /** The compare-at price to keep: none when it is not above the price (a storefront would show a "sale" that is not one). */
-export function keptCompareAt(price: string, compareAt: string | null): string | null {
+export function keptCompareAt(price: string, compareAt: string | null, currency: string = DEFAULT_CURRENCY): string | null {
   if (compareAt === null) return null;
-  return toMinor(compareAt) > toMinor(price) ? compareAt : null;
+  return toMinor(compareAt, currency) > toMinor(price, currency) ? compareAt : null;
 }
 
 /**
@@ -125,6 +168,24 @@ export function keptCompareAt(price: string, compareAt: string | null): string |
  */
 export function inventoryAvailable(tracked: boolean, continueSelling: boolean, quantity: number): boolean {
   return !tracked || continueSelling || quantity > 0;
+}
+
+/**
+ * The rule of the contract (sections 5 and 8) and the reason: not tracked, or continues selling,
+ * or a quantity above 0; a quantity that is unknown (`null`: no column, or an empty cell) is not
+ * zero, so the variant is available; only a known quantity of 0 or below with policy deny is
+ * sold out.
+ */
+export function stockRule(tracked: boolean, continueSelling: boolean, quantity: number | null, noColumn = false): { available: boolean; stock: StockRule } {
+  if (!tracked) return { available: true, stock: "untracked" };
+  if (continueSelling) return { available: true, stock: "continues" };
+  if (quantity === null) return { available: true, stock: noColumn ? "noColumn" : "emptyCell" };
+  return quantity > 0 ? { available: true, stock: "inStock" } : { available: false, stock: "soldOut" };
+}
+
+/** Whether an option name is Shopify's `Title` (any case), which the API serves as `title-1`. */
+export function isTitleOption(name: string): boolean {
+  return name.trim().toLowerCase() === "title";
 }
 
 /** Shopify tags: comma-separated, trimmed, empty ones and repeats dropped. */
@@ -211,23 +272,47 @@ const SLICE = 2000;
 
 /**
  * Validates with the catalog schema itself, a slice of products at a time (whole, a
- * 100,000-product catalog's parsed copy alone is ~300 MB). What crosses slices is checked here:
- * ids unique over the whole catalog (handles were checked before ids were given).
+ * 100,000-product catalog's parsed copy alone is ~300 MB). A product the schema refuses cannot
+ * be represented (a title over 255 characters, an option named like a query parameter, two
+ * options with one API name): it is left out and reported with its line and field, and the rest
+ * import (contract section 8). Returns the positions of those products. What crosses slices is
+ * checked here: ids unique over the whole catalog (handles were checked before ids were given).
  */
-function validate(products: readonly SourceProduct[], collections: readonly SourceCollection[], drafts: readonly DraftProduct[], opts: AssembleOptions, issues: IssueList): void {
+function validate(products: readonly SourceProduct[], drafts: readonly DraftProduct[], opts: AssembleOptions, issues: IssueList, report: ImportReport): Set<number> {
   const store = { name: opts.store };
+  const refused = new Map<number, string[]>();
   for (let start = 0; start < products.length || start === 0; start += SLICE) {
     const slice = products.slice(start, start + SLICE);
-    const result = SourceCatalogSchema.safeParse({ currency: "USD", store, ...httpSetting(opts), products: slice, collections: [] });
+    const result = SourceCatalogSchema.safeParse({ currency: opts.currency, store, ...httpSetting(opts), products: slice, collections: [] });
     if (result.success) continue;
     for (const issue of result.error.issues) {
       const [list, index, ...rest] = issue.path;
       const draft = list === "products" && typeof index === "number" ? drafts[start + index] : undefined;
       const field = issue.code === "unrecognized_keys" ? [...rest, issue.keys[0] ?? ""] : rest;
       const what = (draft ? field : issue.path).map(String).join(".");
-      issues.add({ ...(draft ? draft.locate(field) : {}), message: `${what ? `${what}: ` : ""}${issue.message}` });
+      const message = `${what ? `${what}: ` : ""}${issue.message}`;
+      if (!draft || typeof index !== "number") {
+        issues.add({ message });
+        continue;
+      }
+      const place = draft.locate(field);
+      const where = place.column !== undefined ? `column ${place.column}${place.header !== undefined ? ` ${JSON.stringify(place.header)}` : ""}${place.line !== undefined ? ` (line ${place.line})` : ""}: ` : place.path !== undefined ? `${place.path}: ` : "";
+      const reasons = refused.get(start + index) ?? [];
+      reasons.push(`${where}${message}`);
+      refused.set(start + index, reasons);
     }
   }
+  for (const [index, reasons] of refused) {
+    const draft = drafts[index];
+    report.skipped.push({ handle: products[index]?.handle ?? "", lines: draft?.lines ?? [draft?.locate([]).line ?? 0], reason: `cannot be represented: ${reasons.join("; ")}` });
+    report.skippedRecords += draft?.lines?.length ?? 1;
+  }
+  report.skipped.sort((a, b) => (a.lines[0] ?? 0) - (b.lines[0] ?? 0));
+  return new Set(refused.keys());
+}
+
+/** Ids unique over the catalog, and valid collections. */
+function validateAcross(products: readonly SourceProduct[], collections: readonly SourceCollection[], drafts: readonly DraftProduct[], issues: IssueList): void {
   const productIds = new Map<string, number>();
   const variantIds = new Map<string, number>();
   products.forEach((p, i) => {
@@ -252,6 +337,7 @@ function validate(products: readonly SourceProduct[], collections: readonly Sour
  * the line and column of every fault. Ids are kept when the file had them and derived otherwise.
  */
 export function assemble(drafts: readonly DraftProduct[], opts: AssembleOptions, report: ImportReport): SourceCatalog {
+  report.currency = opts.currency;
   const issues = new IssueList();
   const byHandle = new Map<string, DraftProduct>();
   for (const d of drafts) {
@@ -280,7 +366,17 @@ export function assemble(drafts: readonly DraftProduct[], opts: AssembleOptions,
   report.idCollisions = productIds.collisions + variantIds.collisions;
 
   let emptyVendors = 0;
-  const products = drafts.map((d): SourceProduct => {
+  const stock: Partial<Record<StockRule, number>>[] = [];
+  const soldOut: (string | null)[] = [];
+  const built = drafts.map((d): SourceProduct => {
+    const counts: Partial<Record<StockRule, number>> = {};
+    for (const v of d.variants) counts[v.stock] = (counts[v.stock] ?? 0) + 1;
+    stock.push(counts);
+    soldOut.push(d.variants.some((v) => v.available) ? null : soldOutReason(counts));
+    if (d.optionNames.some(isTitleOption)) {
+      const at = d.locate(["options", d.optionNames.findIndex(isTitleOption), "name"]);
+      report.titleOptions.renamed.push({ handle: d.handle, lines: [at.line ?? 0], reason: "an option named Title is served as option \"title-1\" (label \"Title\")" });
+    }
     const variants = d.variants.map((v): SourceVariant => ({
       id: v.id ?? variantIds.ids.get(variantKey(d.sourceHandle, v.values)) ?? "",
       options: Object.fromEntries(d.optionNames.map((name, o) => [name, v.values[o] ?? ""])),
@@ -311,15 +407,26 @@ export function assemble(drafts: readonly DraftProduct[], opts: AssembleOptions,
   });
   if (emptyVendors > 0) report.notes.push(`${emptyVendors} product(s) had no vendor: given the store name "${opts.store}"`);
 
+  const refused = validate(built, drafts, opts, issues, report);
+  const kept = built.flatMap((p, i) => (refused.has(i) ? [] : [i]));
+  const products = kept.map((i) => built[i]!);
+  const keptDrafts = kept.map((i) => drafts[i]!);
+  report.titleOptions.renamed = report.titleOptions.renamed.filter((r) => !refused.has(built.findIndex((p) => p.handle === r.handle)));
+  for (const i of kept) {
+    for (const [rule, n] of Object.entries(stock[i] ?? {}) as [StockRule, number][]) report.stock[rule] = (report.stock[rule] ?? 0) + n;
+    const reason = soldOut[i];
+    if (reason) report.soldOut.push({ handle: built[i]!.handle, lines: [drafts[i]?.locate([]).line ?? 0], reason });
+  }
+
   if (products.length === 0) {
-    issues.add({ message: `no product to import: the file has ${report.skipped.length} product(s), all skipped (not active, or gift cards)` });
+    issues.add({ message: `no product to import: the file has ${report.skipped.length} product(s), all skipped (${report.skipped.some((k) => k.reason.startsWith("cannot be represented")) ? "not active, gift cards, or not representable" : "not active, or gift cards"})` });
     issues.throwIfAny(opts.file);
   }
   const collections = collectionsOf(products, opts.collectionsByType);
-  validate(products, collections, drafts, opts, issues);
+  validateAcross(products, collections, keptDrafts, issues);
   issues.throwIfAny(opts.file);
-  const valid: SourceCatalog = { currency: "USD", store: { name: opts.store }, ...httpSetting(opts), products, collections };
-  noteDescriptionLoss(products, drafts, report);
+  const valid: SourceCatalog = { currency: opts.currency, store: { name: opts.store }, ...httpSetting(opts), products, collections };
+  noteDescriptionLoss(products, keptDrafts, report);
   report.products = valid.products.length;
   report.variants = valid.products.reduce((n, p) => n + p.variants.length, 0);
   report.images = valid.products.reduce((n, p) => n + (p.images?.length ?? 0), 0);
@@ -342,5 +449,16 @@ function noteDescriptionLoss(products: readonly SourceProduct[], drafts: readonl
 
 /** An empty report for a file, filled in by the reader and assembly. */
 export function newReport(file: string, format: ImportFormat): ImportReport {
-  return { file, format, records: 0, products: 0, variants: 0, images: 0, skipped: [], skippedRecords: 0, compareAtDropped: 0, idCollisions: 0, notes: [] };
+  return {
+    file, format, records: 0, products: 0, variants: 0, images: 0, skipped: [], skippedRecords: 0, compareAtDropped: 0, idCollisions: 0, notes: [],
+    currency: "USD", currencyGiven: false, stock: {}, soldOut: [], titleOptions: { dropped: 0, renamed: [] },
+  };
+}
+
+/** Why a product none of whose variants is available is sold out, from its variants' rules. */
+function soldOutReason(counts: Partial<Record<StockRule, number>>): string {
+  const rules = Object.keys(counts) as StockRule[];
+  if (rules.length === 1 && rules[0] === "explicitSoldOut") return "the file says available: false for every variant";
+  if (rules.length === 1 && rules[0] === "soldOut") return "every variant has quantity 0 or below with policy deny";
+  return `every variant is sold out (${rules.map((r) => STOCK_RULES[r]).join("; ")})`;
 }
