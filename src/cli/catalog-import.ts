@@ -1,4 +1,4 @@
-// npm run catalog:import -- <file> [--out FILE] [--publish] [--local|--remote] [--store NAME] [--collections-by-type]   (--help for usage)
+// npm run catalog:import -- <file> [--currency XXX] [--out FILE] [--publish] [--local|--remote] [--store NAME] [--collections-by-type]   (--help for usage)
 import { once } from "node:events";
 import { createReadStream, createWriteStream, statSync } from "node:fs";
 import { join } from "node:path";
@@ -10,6 +10,7 @@ import { remoteTarget } from "../publish/remote.ts";
 import { d1Target } from "../publish/browse-index.ts";
 import { remoteBrowseTarget } from "../publish/browse-remote.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
+import { isCurrency } from "../money.ts";
 
 const cli = defineCli({
   command: "npm run catalog:import",
@@ -25,6 +26,7 @@ const cli = defineCli({
     remote: { type: "boolean", help: "with --publish: into the CATALOG namespace and the BROWSE database on Cloudflare (wrangler kv/d1 ... --remote)" },
     "persist-to": { type: "string", value: "DIR", help: "with --local: the state directory of npm run dev -- --persist-to DIR" },
     "dry-run": { type: "boolean", help: "with --remote: print the wrangler commands, run none" },
+    currency: { type: "string", value: "XXX", help: "the ISO 4217 code of the store's prices (JPY, EUR, KWD...); exports name none, so without it the catalog is in USD and the report says so" },
     store: { type: "string", value: "NAME", help: "the store's name, also the vendor of products that have none (default: the file name)" },
     "collections-by-type": { type: "boolean", help: "besides frontpage (every product, in file order), one collection per product type" },
     "allow-http": { type: "boolean", help: "keep plain http: image URLs (sets allow_http_urls in the catalog); without it only https: URLs are accepted" },
@@ -32,10 +34,14 @@ const cli = defineCli({
   notes: `Products that are not active (draft, archived, unpublished) and gift cards are skipped and
 listed with their line numbers. A CSV has no ids: they are derived from the handle (and the option
 values), so importing the same store again keeps every id and carts keep working.
-A malformed file is reported with its line and column (exit 2) and nothing is published.
+A malformed file is reported with its line and column (exit 2) and nothing is published; so is a
+row whose field count is not the header's. A product the catalog cannot represent is skipped and
+listed with its line; the rest import. Stock that is unknown (no quantity column, an empty cell) is
+not zero: such variants are available, and the report counts each availability rule and lists
+the sold-out products with why.
 Examples:
   npm run catalog:import -- products_export.csv --store "Northwind Threads" --out catalog.json
-  npm run catalog:import -- products.json --publish --local`,
+  npm run catalog:import -- products.json --currency JPY --publish --local`,
 });
 
 /** Progress on stderr: one rewritten line on a terminal, a line every 100,000 rows in a log. */
@@ -107,6 +113,10 @@ async function main(): Promise<void> {
   if ((values.local || values.remote) && !values.publish) throw new UsageError(`--${values.local ? "local" : "remote"} only means something with --publish.`);
   if (values["persist-to"] !== undefined && (values.remote || !values.publish)) throw new UsageError("--persist-to goes with --publish --local.");
   if (values["dry-run"] && !values.remote) throw new UsageError("--dry-run goes with --publish --remote.");
+  const currency = values.currency;
+  if (currency !== undefined && !isCurrency(currency)) {
+    throw new UsageError(`--currency ${JSON.stringify(currency)} is not an ISO 4217 currency code (three capitals: USD, EUR, GBP, JPY, KWD, ...).`);
+  }
   let size: number;
   try {
     const stat = statSync(file);
@@ -125,6 +135,7 @@ async function main(): Promise<void> {
     ...(values.store !== undefined ? { store: values.store } : {}),
     collectionsByType: values["collections-by-type"],
     allowHttp: values["allow-http"],
+    ...(currency !== undefined ? { currency } : {}),
     onProgress,
   });
   if (process.stderr.isTTY) process.stderr.write("\n");

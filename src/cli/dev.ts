@@ -1,4 +1,4 @@
-// npm run dev -- [--persist-to DIR] [--port N]   (PORT=8787 by default; --help for usage)
+// npm run dev -- [--persist-to DIR] [--port N] [--seed]   (PORT=8787 by default; --help for usage)
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -9,13 +9,17 @@ import { readJsonFile } from "./json-file.ts";
 import { seedDevTokens } from "./dev-tokens.ts";
 import { openLocalEnv, quietWranglerEnv } from "./local-env.ts";
 import { d1Target } from "../publish/browse-index.ts";
+import { catalogDigest } from "../publish/build.ts";
+import { parseCatalog } from "../catalog/schema.ts";
+import { type Pointer, POINTER_KEY } from "../catalog/layout.ts";
 
 const SEED = "seed/catalog.json";
 
 const cli = defineCli({
   command: "npm run dev",
-  summary: `Publishes the seed catalog (${SEED}) and the two development tokens into local state unless they are there already, then serves the API and /docs with wrangler dev in development mode.`,
+  summary: `Publishes the seed catalog (${SEED}) into local state when no catalog is live there (a catalog you published or imported is kept and served), and the two development tokens unless they are there already, then serves the API and /docs with wrangler dev in development mode. It says which catalog version it serves.`,
   options: {
+    seed: { type: "boolean", help: `publish the seed catalog even when another catalog is live (it replaces it; catalog:rollback brings it back)` },
     port: { type: "integer", value: "N", min: 1, max: 65535, help: "port to serve on, else the PORT variable, else 8787" },
     "persist-to": { type: "string", value: "DIR", help: "keep local state (catalog, tokens, carts) in DIR instead of .wrangler/state" },
   },
@@ -37,18 +41,31 @@ function portFromEnv(): number {
  * with --persist-to DIR): publishes the seed catalog unless it is already live, seeds the dev
  * tokens, and announces the tokens that work in this state.
  */
-async function prepare(persistTo: string | undefined): Promise<void> {
+async function prepare(persistTo: string | undefined, forceSeed: boolean): Promise<void> {
   const seed = readJsonFile(SEED);
   const local = await openLocalEnv(persistTo ? join(persistTo, "v3") : undefined);
   try {
-    let result;
+    // Issue 21: a catalog imported or published into this state is kept; the seed only fills
+    // an empty state, or replaces what is live when asked to (--seed).
+    const live = await local.env.CATALOG.get<Pointer>(POINTER_KEY, "json");
+    let seedDigest: string;
     try {
-      result = await publishCatalog(local.env.CATALOG, seed, { skipIfLive: true, browse: d1Target(local.env.BROWSE) });
+      seedDigest = await catalogDigest(parseCatalog(seed));
     } catch (error) {
       if (error instanceof CatalogValidationError) throw new InputError(error.message, { file: SEED });
       throw error;
     }
-    console.log(result.skipped ? `Seed catalog ${result.version} is already live.` : `Published the seed catalog as ${result.version}.`);
+    if (live && live.current.digest !== seedDigest && !forceSeed) {
+      const meta = live.current;
+      console.log(
+        `Serving catalog ${meta.version} (${meta.products} products${meta.currency ? `, ${meta.currency}` : ""}, published ${meta.published_at}): not the seed, kept as it is. ` +
+          "npm run dev -- --seed publishes the seed over it.",
+      );
+    } else {
+      const result = await publishCatalog(local.env.CATALOG, seed, { skipIfLive: true, browse: d1Target(local.env.BROWSE) });
+      console.log(result.skipped ? `Seed catalog ${result.version} is already live.` : `Published the seed catalog as ${result.version}.`);
+      console.log(`Serving catalog ${result.version} (the seed, ${result.products} products).`);
+    }
     const tokens = await seedDevTokens(local.env);
     if (tokens.working.length > 0) console.log(`Dev tokens ready: ${tokens.working.join(", ")}.`);
     if (tokens.revokedIds.length > 0) {
@@ -80,6 +97,6 @@ function serve(port: number, persistTo: string | undefined): void {
 await runCli(cli, async () => {
   const { values } = cli.parse();
   const port = values.port ?? portFromEnv();
-  await prepare(values["persist-to"]);
+  await prepare(values["persist-to"], values.seed);
   serve(port, values["persist-to"]);
 });

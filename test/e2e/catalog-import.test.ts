@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -111,11 +111,53 @@ describe("catalog:import --publish --local into a running npm run dev", () => {
     expect((await get("/products?limit=250")).body.data).toEqual(listed.body.data);
   }, 200_000);
 
+  // Issue 21: a row with a stray field shifted the columns, dropped a product and exited 0.
+  it("refuses a misaligned row with the field counts, exit 2, and publishes nothing", async () => {
+    const before = await get("/products");
+    const run = await importInto(`${FIXTURES}/shopify-misaligned.csv`);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${FIXTURES}/shopify-misaligned.csv line 3: this row has 8 fields but the header has 7`);
+    expect(run.stderr).toContain("Nothing was imported or published.");
+    expect(run.stderr).not.toMatch(STACK_FRAME);
+    expect((await get("/products")).version).toBe(before.version);
+  }, 150_000);
+
+  it("refuses an unknown --currency as a usage error (exit 2), and serves a JPY import in JPY", async () => {
+    const bad = await runCli("catalog-import", [`${FIXTURES}/shopify-jpy.csv`, "--currency", "YEN"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--currency "YEN" is not an ISO 4217 currency code');
+    expect(bad.stderr).not.toMatch(STACK_FRAME);
+    const run = await importInto(`${FIXTURES}/shopify-jpy.csv`, "--currency", "JPY");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Prices in JPY.");
+    expect((await get("/products/matcha-tin")).body).toMatchObject({ price: { min: { amount: "1500", currency: "JPY" } } });
+    const usd = await runCli("catalog-import", [`${FIXTURES}/shopify-linked-no-qty.csv`]);
+    expect(usd.code).toBe(0);
+    expect(usd.stdout).toContain("Read test/publish/fixtures/shopify-linked-no-qty.csv as Shopify product CSV (2024-26 headers");
+    expect(usd.stdout).toContain("Prices in USD: the file names no currency and --currency was not given");
+    expect(usd.stdout).toContain("2 stock unknown (the file has no quantity column): available");
+  }, 150_000);
+
+  // Issue 21: the next npm run dev republished the seed over an imported catalog, silently.
+  it("npm run dev started again on the state keeps the imported catalog and says which version it serves", async () => {
+    const before = await get("/products");
+    await server.stop();
+    server = await runDevServer(state, await firstFreePort("127.0.0.1", PORTS), join(scratch, "dev-server-2.log"));
+    const printed = await readFile(join(scratch, "dev-server-2.log"), "utf8");
+    expect(printed).toContain(`Serving catalog ${before.version} (`);
+    expect(printed).toContain("not the seed, kept as it is");
+    expect(printed).not.toContain("Published the seed catalog");
+    const after = await get("/products");
+    expect(after.version).toBe(before.version);
+    expect(after.body).toEqual(before.body);
+  }, 300_000);
+
   it("answers --help with exit 0 and an unknown option with exit 2, naming it", async () => {
     const help = await runCli("catalog-import", ["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Usage: npm run catalog:import -- <file> [options]");
     expect(help.stdout).toContain("--collections-by-type");
+    expect(help.stdout).toContain("--currency XXX");
     const wrong = await runCli("catalog-import", [`${FIXTURES}/products.json`, "--colections-by-type"]);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain("Unknown option --colections-by-type. Did you mean --collections-by-type?");

@@ -25,6 +25,13 @@ describe("npm run dev: what a newcomer reads on start", () => {
     expect(output).not.toMatch(/\n\s+at\s.*:\d+:\d+\)?\n/);
   });
 
+  it("says which catalog version it serves: on fresh state, the seed it just published", async () => {
+    const output = await devOutput();
+    const version = /Published the seed catalog as (\S+)\./.exec(output)?.[1];
+    expect(version).toBeDefined();
+    expect(output).toContain(`Serving catalog ${version} (the seed, 28 products).`);
+  });
+
   it("announces both dev tokens on fresh state", async () => {
     expect(await devOutput()).toContain("Dev tokens ready: sf_dev_LocalToken_A1, sf_dev_LocalToken_B2.");
   });
