@@ -21,8 +21,8 @@ const FILTERS = {
   vendor: repeatable("Exact vendor, case-insensitive. Repeat to match any of several (`vendor=a&vendor=b`); different filters combine with AND."),
   product_type: repeatable("Exact product type, case-insensitive; repeatable like vendor."),
   tag: repeatable("Exact tag, case-insensitive; repeat to match any (`tag=men&tag=unisex`)."),
-  price_min: z.string().regex(/^\d{1,9}(\.\d{1,2})?$/).optional().meta({ description: "Decimal amount, inclusive, on the item's `price` (its lowest variant price).", example: "20" }),
-  price_max: z.string().regex(/^\d{1,9}(\.\d{1,2})?$/).optional().meta({ description: "Decimal amount, inclusive; not below price_min.", example: "60.50" }),
+  price_min: z.string().regex(/^\d{1,9}(\.\d{1,4})?$/).optional().meta({ description: "Decimal amount in the catalog's currency, inclusive, on the item's `price` (its lowest variant price). At most the currency's minor-unit digits (USD 2, JPY none, KWD 3), else 400 parameter_invalid.", example: "20" }),
+  price_max: z.string().regex(/^\d{1,9}(\.\d{1,4})?$/).optional().meta({ description: "Decimal amount, inclusive; not below price_min.", example: "60.50" }),
 };
 
 const PAGE = {
@@ -46,7 +46,7 @@ const PAGE = {
 export const OptionFiltersSchema = z
   .record(z.string().regex(/^option\.[^\s.]{1,255}$/), z.union([z.string().min(1).max(255), z.array(z.string().min(1).max(255))]))
   .meta({
-    description: `\`option.<name>=<value>\`, for ANY option name of the catalog, by its API name (\`option.size=M\`, \`option.color=Black\`, \`option.material=Oak\`, \`option.frame-style=Round\`): the product has an *available* variant with that value (case-insensitive), which is what a shopper filtering by size means. Repeat a name to match any of its values; two option names combine with AND, each satisfied by any available variant. At most ${MAX_OPTION_FILTERS} option names; a name no product has is 400 parameter_unknown. At most ${MAX_FILTER_VALUES} filter values in all. One parameter per option name: this object's properties are sent as top-level query parameters (\`style: form\`, \`explode: true\`).`,
+    description: `\`option.<name>=<value>\`, for ANY option name of the catalog, by its API name (\`option.size=M\`, \`option.color=Black\`, \`option.material=Oak\`, \`option.frame-style=Round\`): the product has an *available* variant with that value (case-insensitive), which is what a shopper filtering by size means. Option names compare case-insensitively too: `option.Color` is `option.color`. Repeat a name to match any of its values; two option names combine with AND, each satisfied by any available variant. At most ${MAX_OPTION_FILTERS} option names; a name no product has is 400 parameter_unknown. At most ${MAX_FILTER_VALUES} filter values in all. One parameter per option name: this object's properties are sent as top-level query parameters (\`style: form\`, \`explode: true\`).`,
     example: { "option.size": ["M", "L"], "option.color": "Black" },
   });
 
