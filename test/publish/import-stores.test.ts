@@ -44,6 +44,7 @@ describe("stock that is unknown is not zero", () => {
     expect(report.soldOut).toEqual([{ handle: "sourdough", lines: [5], reason: "every variant has quantity 0 or below with policy deny" }]);
     const printed = formatReport(report);
     expect(printed).toContain("Sold out: 1 of 4 products:");
+    expect(printed).toContain("  1 because every variant has quantity 0 or below with policy deny");
     expect(printed).toContain('  line 5: "sourdough" sold out: every variant has quantity 0 or below with policy deny');
     expect(printed).toContain("  1 stock unknown (empty quantity): available");
   });

@@ -180,7 +180,10 @@ export function formatReport(report: ImportReport): string {
   out.push(currency);
   const rules = Object.entries(report.stock) as [StockRule, number][];
   if (rules.length > 0) out.push(`Availability of the ${report.variants} variants, by rule:`, ...rules.map(([rule, n]) => `  ${n} ${STOCK_RULES[rule]}`));
+  const reasons = new Map<string, number>();
+  for (const s of report.soldOut) reasons.set(s.reason, (reasons.get(s.reason) ?? 0) + 1);
   out.push(`Sold out: ${report.soldOut.length} of ${report.products} products${report.soldOut.length ? ":" : "."}`);
+  out.push(...[...reasons].map(([reason, n]) => `  ${n} because ${reason}`));
   out.push(...listed(report.soldOut, (s) => `  line ${ranges(s.lines)}: "${s.handle}" sold out: ${s.reason}`));
   const titles = report.titleOptions;
   if (titles.dropped > 0) out.push(`${titles.dropped} single-variant products had a lone option named Title: imported without options.`);
