@@ -13,17 +13,19 @@
  * | `d` | value id, facet (`vendor`, `product_type`, `tag`, `available`, `o:<option>`), value key, the value as first spelled in the catalog | a filter value's id, facet values as shown |
  * | `v` | value id, product: one per tag and per option value (options only from available variants) | tag and option postings |
  * | `o` | option API name, order of first appearance | the option facets, unknown option filters |
- * | `w` | search word, column (0: title, 1: vendor, type, tags, option values, SKUs), the products having it as comma-separated ids (ascending, at most WORD_IDS a row) | `q` |
+ * | `x` | search word, the products having it in any field (title, vendor, type, tags, option values, SKUs, description text; synonyms added, stop words left out) as comma-separated ids (ascending, at most WORD_IDS a row), and the word's weight in each (browse-text.ts wordWeight, 1..255), comma-separated in the same order | `q` and its relevance |
+ * | `z` | the catalog's stop words (folded), never indexed, left out of q | `q` |
  * | `c` | collection handle, title, product count | a collection's header, and whether it exists |
  */
 
-export const BROWSE_TABLES = ["p", "i", "m", "v", "d", "o", "w", "c"] as const;
+export const BROWSE_TABLES = ["p", "i", "m", "v", "d", "o", "x", "z", "c"] as const;
 /**
  * Tables older layouts wrote and this one does not, still named so a stale version's are found
  * and dropped: `f` (facets counted at publish), `b` (value bitmaps for SQL pages), `s` (FTS5 for
- * q). Browse is answered in memory now (BrowseEngine), which needs none of them.
+ * q), `w` (words per title/other column, without weights: replaced by `x`). Browse is answered in
+ * memory now (BrowseEngine), which needs none of them.
  */
-export const RETIRED_TABLES = ["f", "b", "s"] as const;
+export const RETIRED_TABLES = ["f", "b", "s", "w"] as const;
 export type BrowseTable = (typeof BROWSE_TABLES)[number] | (typeof RETIRED_TABLES)[number];
 
 const VERSION = /^[A-Za-z0-9_-]{1,64}$/;
@@ -40,7 +42,7 @@ export function browseTableVersion(name: string): string | null {
   return match && ([...BROWSE_TABLES, ...RETIRED_TABLES] as readonly string[]).includes(match[2] ?? "") ? (match[1] ?? null) : null;
 }
 
-/** Product ids per row of a `w` word's list (rows are read 128 at a time: at most ~230 KB). */
+/** Product ids per row of an `x` word's list (rows are read 128 at a time: at most ~230 KB). */
 export const WORD_IDS = 256;
 
 /** A product without `created_at` sorts after every dated one under `newest`. */
@@ -56,7 +58,8 @@ export function createSql(version: string): string[] {
     `CREATE TABLE ${t("v")} (vid INTEGER NOT NULL, pid INTEGER NOT NULL, PRIMARY KEY (vid, pid)) WITHOUT ROWID`,
     `CREATE TABLE ${t("d")} (id INTEGER PRIMARY KEY, f TEXT NOT NULL, k TEXT NOT NULL, d TEXT NOT NULL)`,
     `CREATE TABLE ${t("o")} (name TEXT PRIMARY KEY, ord INTEGER NOT NULL) WITHOUT ROWID`,
-    `CREATE TABLE ${t("w")} (k TEXT NOT NULL, c INTEGER NOT NULL, ids TEXT NOT NULL)`,
+    `CREATE TABLE ${t("x")} (k TEXT NOT NULL, ids TEXT NOT NULL, wts TEXT NOT NULL)`,
+    `CREATE TABLE ${t("z")} (k TEXT PRIMARY KEY) WITHOUT ROWID`,
     `CREATE TABLE ${t("c")} (handle TEXT PRIMARY KEY, title TEXT NOT NULL, n INTEGER NOT NULL) WITHOUT ROWID`,
   ];
 }

@@ -1,6 +1,6 @@
 import { invalidParameter, unknownParameter } from "./errors.ts";
 import { isHandle, optionApiName } from "./schema.ts";
-import { compareCodePoints, searchWords, valueKey } from "./browse-text.ts";
+import { compareCodePoints, type QueryWord, queryWords, valueKey } from "./browse-text.ts";
 import { DEFAULT_CURRENCY, minorDigits, toUnits } from "../money.ts";
 
 /**
@@ -28,8 +28,8 @@ export const DEFAULT_BROWSE_LIMIT = 50;
 
 /** What narrows the matches: the same for a page and for facets. Values are keys (valueKey). */
 export interface BrowseFilters {
-  /** The search words (searchWords of q); empty without q. */
-  words: string[];
+  /** The search words of q (queryWords: folded, quoted or SKU words exact); empty without q. */
+  words: QueryWord[];
   available?: boolean;
   /** Sorted keys without repeats; absent when the filter is not given. */
   vendor?: string[];
@@ -143,7 +143,7 @@ function parseFilters(pairs: Pairs, allowed: (name: string) => boolean, endpoint
   const q = single.get("q");
   if (q !== undefined) {
     if (q.trim() === "" || chars(q) > MAX_Q_CHARS) throw invalidParameter(`Invalid q: 1 to ${MAX_Q_CHARS} characters of text.`, "q");
-    filters.words = searchWords(q);
+    filters.words = queryWords(q);
     if (filters.words.length === 0) throw invalidParameter("Invalid q: it has no word (letters or digits) to search for.", "q");
     if (filters.words.length > MAX_Q_WORDS) throw invalidParameter(`Invalid q: at most ${MAX_Q_WORDS} words.`, "q");
   }
@@ -234,7 +234,8 @@ export function hasFilters(f: BrowseFilters): boolean {
  */
 export function browseCacheKey(f: BrowseFilters, page?: BrowsePageQuery): Record<string, string> {
   const key: Record<string, string> = {};
-  if (f.words.length > 0) key.q = f.words.join(" ");
+  // An exact word is keyed quoted (a folded word holds no quote), so `"tee"` and `tee` differ.
+  if (f.words.length > 0) key.q = f.words.map((w) => (w.exact ? `"${w.word}"` : w.word)).join(" ");
   if (f.available !== undefined) key.available = String(f.available);
   for (const name of VALUE_FILTERS) {
     const keys = f[name];

@@ -1,12 +1,11 @@
 import { browseTable } from "./browse-layout.ts";
 import { CatalogError } from "./errors.ts";
 import type { FacetValueRow } from "./facet-index.ts";
-import type { Postings } from "./text-index.ts";
 import type { BrowseData, CollectionData, Items } from "./version-index.ts";
 
 /**
  * What a version's VersionIndex is built from, read out of its browse index in D1 (layout in
- * browse-layout.ts), once per version per BrowseEngine instance: one batch of 12 statements,
+ * browse-layout.ts), once per version per BrowseEngine instance: one batch of 13 statements,
  * then the items in batches of ITEM_STATEMENTS statements of ITEM_IDS products. Lists come as
  * text, many products a row (ids and numbers comma-separated, records a line each), so no row
  * nears D1's 2 MB limit whatever the catalog size and the runtime builds one string per row,
@@ -111,10 +110,12 @@ export async function readBrowseData(store: BrowseStore, version: string): Promi
     postings("d.id", "product_type", "p.ptype"),
     postings("d.id", "available", "iif(p.avail, 'true', 'false')"),
     lines(`c || ' ' || r || ' ' || pid`, `${t("m")} WHERE pid >= 0`, `c, ${chunk("r")}`),
-    lines(`k || ' ' || c || ' ' || ids`, t("w"), "rowid >> 7"),
+    // Each word with its products and their weights, in row order (a word's ids ascend across its rows).
+    lines(`k || ' ' || ids || ' ' || wts`, t("x"), "rowid >> 7"),
+    `SELECT k FROM ${t("z")}`,
   ];
   const results = await store.batch(statements.map((sql) => ({ sql, params: [] })));
-  const [values = [], options = [], size = [], headers = [], itemBytes = [], products = [], tagsAndOptions = [], vendors = [], types = [], availability = [], memberships = [], words = []] = results;
+  const [values = [], options = [], size = [], headers = [], itemBytes = [], products = [], tagsAndOptions = [], vendors = [], types = [], availability = [], memberships = [], words = [], stops = []] = results;
   const n = Number(size[0]?.size ?? 0);
 
   const prices = new Float64Array(n).fill(Number.NaN);
@@ -143,24 +144,29 @@ export async function readBrowseData(store: BrowseStore, version: string): Promi
     collections.set(handle, { title: String(row.title), n: Number(row.n), members: Uint32Array.from(list, ([, pid]) => pid) });
   }
 
-  const perWord = new Map<string, [Uint32Array[], Uint32Array[]]>();
-  for (const [word = "", column, list] of records(words, " ")) {
+  const perWord = new Map<string, [Uint32Array[], Uint8Array[]]>();
+  for (const [word = "", list, weights] of records(words, " ")) {
     let lists = perWord.get(word);
     if (!lists) perWord.set(word, (lists = [[], []]));
-    lists[column === "0" ? 0 : 1].push(ids(list));
+    lists[0].push(ids(list));
+    lists[1].push(Uint8Array.from(ids(weights)));
   }
   const sorted = [...perWord.keys()].sort();
-  const wordPostings = (column: 0 | 1): Postings => {
-    const lists = sorted.map((word) => perWord.get(word)?.[column] ?? []);
-    const starts = new Uint32Array(sorted.length + 1);
-    lists.forEach((l, i) => {
-      starts[i + 1] = (starts[i] as number) + total(l);
-    });
-    const all = new Uint32Array(starts[sorted.length] as number);
-    lists.forEach((l, i) => copyInto(l, all, starts[i] as number));
-    return { starts, ids: all };
-  };
-
+  const starts = new Uint32Array(sorted.length + 1);
+  sorted.forEach((word, i) => {
+    starts[i + 1] = (starts[i] as number) + total(perWord.get(word)?.[0] ?? []);
+  });
+  const wordIds = new Uint32Array(starts[sorted.length] as number);
+  const weights = new Uint8Array(wordIds.length);
+  sorted.forEach((word, i) => {
+    const [lists = [], wts = []] = perWord.get(word) ?? [];
+    copyInto(lists, wordIds, starts[i] as number);
+    let at = starts[i] as number;
+    for (const w of wts) {
+      weights.set(w, at);
+      at += w.length;
+    }
+  });
   const items = await readItems(store, version, n, Number(itemBytes[0]?.bytes ?? 0));
   return {
     size: n,
@@ -173,7 +179,7 @@ export async function readBrowseData(store: BrowseStore, version: string): Promi
     handles,
     items,
     collections,
-    words: { words: sorted, title: wordPostings(0), rest: wordPostings(1) },
+    words: { words: sorted, starts, ids: wordIds, weights, stop: stops.map((row) => String(row.k)) },
   };
 }
 

@@ -238,6 +238,20 @@ function checkCatalog(catalog: { currency: string; products: readonly SourceProd
   });
 }
 
+/** One search word (browse-text.ts searchWords): letters and digits, anything else ends it. */
+const SearchWordText = z.string().min(1).max(100);
+
+/**
+ * The catalog's search settings, applied at publish to the browse index (src/publish/browse-index.ts):
+ * each synonym group lists words or phrases that mean the same (`["tee", "t-shirt"]`: a product
+ * saying either is found by both); stop words are never indexed and are left out of q.
+ */
+export const SearchSettingsSchema = z.strictObject({
+  synonyms: z.array(z.array(SearchWordText.regex(/[\p{L}\p{N}]/u, "needs a letter or digit")).min(2).max(20)).max(1000).optional(),
+  stop_words: z.array(SearchWordText.regex(/^[\p{L}\p{N}]+$/u, "one word of letters and digits")).max(500).optional(),
+});
+export type SearchSettings = z.infer<typeof SearchSettingsSchema>;
+
 const CATALOG_SHAPE = {
   /** ISO 4217; every price of the catalog is in it (contract section 8). */
   currency: CurrencySchema,
@@ -246,6 +260,7 @@ const CATALOG_SHAPE = {
   allow_http_urls: z.boolean().optional(),
   products: z.array(SourceProductSchema),
   collections: z.array(SourceCollectionSchema).default([]),
+  search: SearchSettingsSchema.optional(),
 };
 
 /** A whole catalog. Cross-record rules (unique ids and handles, known members) live here too. */

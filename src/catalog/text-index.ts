@@ -1,32 +1,44 @@
 import { bitmap, setAll } from "./bitmap.ts";
+import { idfScore, type QueryWord, typoBudget } from "./browse-text.ts";
 
 /**
  * `q` over one catalog version, in memory: every search word of the catalog (browse-text.ts
- * searchWords: folded, letters and digits), sorted, each with the products having it in the
- * title and in the rest (vendor, type, tags, option values, SKUs). A query word matches a
- * word exactly, the last one as a prefix (`cott` finds `cotton`); the sorted words make a
- * prefix one contiguous range, found by binary search.
+ * searchWords: folded, letters and digits; synonyms added and stop words left out at publish),
+ * sorted, each with the products having it in any field and its weight in each (BM25F,
+ * browse-text.ts wordWeight). A query word matches a word exactly, the last one also as a
+ * prefix (`cott` finds `cotton`; the sorted words make a prefix one contiguous range, found by
+ * binary search), and a word of 5+ characters also the words within one edit of it (8+: two;
+ * typoBudget), found by scanning the words of near lengths whose letters nearly agree. A quoted
+ * word, or every word of a SKU-shaped q, matches only itself. Stop words are left out of q
+ * unless q has nothing else.
+ *
+ * Relevance: a product's typos (per query word the fewest edits among the words it matched by,
+ * summed) ascending, then its score (per query word the best idf x weight among those words,
+ * summed) descending; the caller breaks ties by scope order.
  */
 
-/** By word: its products, ascending, at `ids[starts[w] .. starts[w + 1]]`. */
-export interface Postings {
-  starts: Uint32Array;
-  ids: Uint32Array;
-}
-
-/** Every search word with its products, per column (what browse-source.ts reads from `w`). */
+/** Every search word with its products and weights (what browse-source.ts reads from `x` and `z`). */
 export interface WordPostings {
   /** Sorted in code unit order, without repeats. */
   words: string[];
-  /** The products with each word in the title, and in the other fields (either may have none). */
-  title: Postings;
-  rest: Postings;
+  /** Word w's products, ascending, at `ids[starts[w] .. starts[w + 1]]`, with its weight in each at the same places of `weights`. */
+  starts: Uint32Array;
+  ids: Uint32Array;
+  weights: Uint8Array;
+  /** The catalog's stop words (folded): never indexed, left out of q. */
+  stop: string[];
 }
 
-/** What q matches: every word in any field (`all`), and per query word its title matches (relevance). */
+/** A word of the index a query word matched, and by how many edits (0: itself, or a completion of the last word). */
+export interface Term {
+  at: number;
+  typos: number;
+}
+
+/** What q matches: every query word (stop words aside) in some field; per query word, the index words it matched. */
 export interface TextMatches {
   all: Uint32Array;
-  title: Uint32Array[];
+  terms: Term[][];
 }
 
 /** The first index of `words` whose word is not below `word`. */
@@ -41,40 +53,166 @@ function lowerBound(words: readonly string[], word: string): number {
   return lo;
 }
 
+/** Which characters a word has, hashed into 32 bits: k edits change at most 2k bits. */
+function letterMask(word: string): number {
+  let m = 0;
+  for (let i = 0; i < word.length; i++) m |= 1 << (word.charCodeAt(i) % 32);
+  return m;
+}
+
+function bitCount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** Longest word length the typo scan groups by; longer words are in the last group. */
+const MAX_LENGTH = 63;
+
+/** The optimal string alignment distance of a and b (code units) if at most k, else k + 1. */
+export function editsWithin(a: string, b: string, k: number): number {
+  const n = a.length;
+  const m = b.length;
+  if (Math.abs(n - m) > k) return k + 1;
+  let before = new Array<number>(m + 1).fill(0);
+  let prev = Array.from({ length: m + 1 }, (_, j) => j);
+  let row = new Array<number>(m + 1).fill(0);
+  for (let i = 1; i <= n; i++) {
+    row[0] = i;
+    let least = i;
+    for (let j = 1; j <= m; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let d = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) d = Math.min(d, (before[j - 2] as number) + 1);
+      row[j] = d;
+      if (d < least) least = d;
+    }
+    if (least > k) return k + 1;
+    [before, prev, row] = [prev, row, before];
+  }
+  return Math.min(prev[m] as number, k + 1);
+}
+
 export class TextIndex {
   readonly #size: number;
   readonly #postings: WordPostings;
+  readonly #stop: Set<string>;
+  /** By word: its idf (idfScore), its letters (letterMask). */
+  readonly #idf: Uint16Array;
+  readonly #masks: Uint32Array;
+  /** Word indexes by length: those of length l at `#byLength[#lengths[l] .. #lengths[l + 1]]`. */
+  readonly #byLength: Uint32Array;
+  readonly #lengths: Uint32Array;
+  /** By product: its place among the ids being scored, -1 otherwise (reset after each use). */
+  readonly #slot: Int32Array;
 
   constructor(size: number, postings: WordPostings) {
     this.#size = size;
     this.#postings = postings;
+    this.#stop = new Set(postings.stop);
+    const { words, starts } = postings;
+    this.#idf = Uint16Array.from(words, (_, w) => idfScore((starts[w + 1] as number) - (starts[w] as number), size));
+    this.#masks = Uint32Array.from(words, letterMask);
+    const lengthOf = (w: number) => Math.min(MAX_LENGTH, (words[w] as string).length);
+    this.#lengths = new Uint32Array(MAX_LENGTH + 2);
+    for (let w = 0; w < words.length; w++) this.#lengths[lengthOf(w) + 1] = (this.#lengths[lengthOf(w) + 1] as number) + 1;
+    for (let l = 1; l < this.#lengths.length; l++) this.#lengths[l] = (this.#lengths[l] as number) + (this.#lengths[l - 1] as number);
+    this.#byLength = new Uint32Array(words.length);
+    const next = this.#lengths.slice();
+    for (let w = 0; w < words.length; w++) {
+      const l = lengthOf(w);
+      this.#byLength[next[l] as number] = w;
+      next[l] = (next[l] as number) + 1;
+    }
+    this.#slot = new Int32Array(size).fill(-1);
   }
 
   get bytes(): number {
-    const { title, rest } = this.#postings;
-    return title.starts.byteLength + title.ids.byteLength + rest.starts.byteLength + rest.ids.byteLength;
+    const p = this.#postings;
+    return p.starts.byteLength + p.ids.byteLength + p.weights.byteLength + this.#idf.byteLength + this.#masks.byteLength + this.#byLength.byteLength + this.#lengths.byteLength + this.#slot.byteLength;
   }
 
-  /** The products `words` match: each word (the last as a prefix) in some field. */
-  search(words: readonly string[]): TextMatches {
-    const { words: all, title, rest } = this.#postings;
+  /** The query words left to match: stop words out, unless q has nothing else; each with whether it is a prefix (the last word of q, not exact). */
+  #kept(words: readonly QueryWord[]): (QueryWord & { prefix: boolean })[] {
+    const all = words.map((w, i) => ({ ...w, prefix: i === words.length - 1 && !w.exact }));
+    const kept = all.filter((w) => !this.#stop.has(w.word));
+    return kept.length > 0 ? kept : all;
+  }
+
+  /** The index words `q` matches: itself, its completions when a prefix, the words within its typo budget. */
+  #terms(q: QueryWord & { prefix: boolean }): Term[] {
+    const { words } = this.#postings;
+    const out: Term[] = [];
+    const first = lowerBound(words, q.word);
+    let end = first;
+    if (q.prefix) while (end < words.length && (words[end] as string).startsWith(q.word)) end++;
+    else if (words[first] === q.word) end = first + 1;
+    for (let at = first; at < end; at++) out.push({ at, typos: 0 });
+    const k = q.exact ? 0 : typoBudget(q.word);
+    if (k === 0) return out;
+    const mask = letterMask(q.word);
+    const lo = Math.min(MAX_LENGTH, Math.max(0, q.word.length - k));
+    const hi = Math.min(MAX_LENGTH, q.word.length + k);
+    for (let i = this.#lengths[lo] as number; i < (this.#lengths[hi + 1] as number); i++) {
+      const at = this.#byLength[i] as number;
+      if ((at >= first && at < end) || bitCount((this.#masks[at] as number) ^ mask) > 2 * k) continue;
+      const d = editsWithin(q.word, words[at] as string, k);
+      if (d > 0 && d <= k) out.push({ at, typos: d });
+    }
+    return out;
+  }
+
+  /** The products `words` match: each query word (stop words aside) in some field, by itself, a completion or a near spelling. */
+  search(words: readonly QueryWord[]): TextMatches {
+    const { starts, ids } = this.#postings;
     let matches: Uint32Array | null = null;
-    const titles: Uint32Array[] = [];
-    words.forEach((word, i) => {
-      const prefix = i === words.length - 1;
+    const terms: Term[][] = [];
+    for (const q of this.#kept(words)) {
+      const found = this.#terms(q);
       const any = bitmap(this.#size);
-      const inTitle = bitmap(this.#size);
-      for (let at = lowerBound(all, word); at < all.length; at++) {
-        const found = all[at] as string;
-        if (prefix ? !found.startsWith(word) : found !== word) break;
-        setAll(inTitle, title.ids.subarray(title.starts[at], title.starts[at + 1]));
-        setAll(any, rest.ids.subarray(rest.starts[at], rest.starts[at + 1]));
-      }
-      for (let w = 0; w < any.length; w++) any[w] = (any[w] as number) | (inTitle[w] as number);
+      for (const t of found) setAll(any, ids.subarray(starts[t.at], starts[t.at + 1]));
       if (matches === null) matches = any;
       else for (let w = 0; w < any.length; w++) matches[w] = (matches[w] as number) & (any[w] as number);
-      titles.push(inTitle);
-    });
-    return { all: matches ?? bitmap(this.#size), title: titles };
+      terms.push(found);
+    }
+    return { all: matches ?? bitmap(this.#size), terms };
+  }
+
+  /**
+   * Relevance of each product of `of` (ascending ids, all matches of `terms`): its typos and its
+   * score, at the same places.
+   */
+  relevance(of: Uint32Array, terms: readonly Term[][]): { typos: Uint8Array; score: Float64Array } {
+    const { starts, ids, weights } = this.#postings;
+    const slot = this.#slot;
+    const n = of.length;
+    for (let i = 0; i < n; i++) slot[of[i] as number] = i;
+    const typos = new Uint8Array(n);
+    const score = new Float64Array(n);
+    const best = new Float64Array(n);
+    const fewest = new Uint8Array(n);
+    try {
+      for (const found of terms) {
+        best.fill(0);
+        fewest.fill(255);
+        for (const t of found) {
+          const idf = this.#idf[t.at] as number;
+          for (let j = starts[t.at] as number; j < (starts[t.at + 1] as number); j++) {
+            const i = slot[ids[j] as number] as number;
+            if (i < 0) continue;
+            const s = idf * (weights[j] as number);
+            if (s > (best[i] as number)) best[i] = s;
+            if (t.typos < (fewest[i] as number)) fewest[i] = t.typos;
+          }
+        }
+        for (let i = 0; i < n; i++) {
+          score[i] = (score[i] as number) + (best[i] as number);
+          typos[i] = Math.min(255, (typos[i] as number) + (fewest[i] as number));
+        }
+      }
+    } finally {
+      for (let i = 0; i < n; i++) slot[of[i] as number] = -1;
+    }
+    return { typos, score };
   }
 }

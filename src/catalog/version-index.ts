@@ -4,7 +4,7 @@ import { type BrowseFilters, type BrowsePageQuery, hasFilters, type Sort } from 
 import { invalidParameter, notFound, unknownParameter } from "./errors.ts";
 import { FacetIndex, type FacetValueRow, type Group, type ProductSet } from "./facet-index.ts";
 import { listBody } from "./pages.ts";
-import { TextIndex, type WordPostings } from "./text-index.ts";
+import { type Term, TextIndex, type WordPostings } from "./text-index.ts";
 
 /**
  * Everything browse answers for one catalog version, in memory: filters and q as bitmaps,
@@ -85,8 +85,8 @@ interface Resolved {
   base: ProductSet;
   collection: CollectionData | null;
   groups: Group[];
-  /** q's title matches per word, for relevance. */
-  titles: Uint32Array[];
+  /** Per word of q, the index words it matched (for relevance). */
+  terms: Term[][];
 }
 
 export class VersionIndex {
@@ -179,11 +179,11 @@ export class VersionIndex {
     const missing = filters.options.find(([name]) => !this.#options.has(name));
     if (missing) throw unknownParameter(`Unknown query parameter: option.${missing[0]} (no product of the catalog has an option named "${missing[0]}").`, `option.${missing[0]}`);
     const groups: Group[] = [];
-    let titles: Uint32Array[] = [];
+    let terms: Term[][] = [];
     if (filters.words.length > 0) {
       const text = this.#text.search(filters.words);
       groups.push({ facet: null, bits: text.all });
-      titles = text.title;
+      terms = text.terms;
     }
     if (filters.vendor) groups.push(this.#anyOf("vendor", filters.vendor));
     if (filters.product_type) groups.push(this.#anyOf("product_type", filters.product_type));
@@ -196,7 +196,7 @@ export class VersionIndex {
       const prices = this.#data.prices;
       groups.push({ facet: "price", bits: where(this.size, (p) => (prices[p] as number) >= lo && (prices[p] as number) <= hi) });
     }
-    return { base, collection, groups, titles };
+    return { base, collection, groups, terms };
   }
 
   /** The facets answer (contract section 7) of `filters` over `scope`. */
@@ -225,7 +225,7 @@ export class VersionIndex {
     const take = q.limit + 1;
     const ranks = new Ranks(r.collection, r.collection ? (this.#rankTables.get(r.collection) ?? null) : null);
     const count = popcount(matches);
-    const ids = this.#walk(q.sort, matches, count, r.titles, ranks, cursor, backwards, take);
+    const ids = this.#walk(q.sort, matches, count, r.terms, ranks, cursor, backwards, take);
     const hasMore = ids.length > q.limit;
     const page = ids.slice(0, q.limit);
     if (backwards) page.reverse();
@@ -255,21 +255,23 @@ export class VersionIndex {
    * back to catalog or collection order. A keyed sort of few matches (under 1/SPARSE of the
    * products) sorts them instead of walking.
    */
-  #walk(sort: Sort, matches: Uint32Array, count: number, titles: readonly Uint32Array[], ranks: Ranks, cursor: number | undefined, backwards: boolean, take: number): number[] {
+  #walk(sort: Sort, matches: Uint32Array, count: number, terms: readonly Term[][], ranks: Ranks, cursor: number | undefined, backwards: boolean, take: number): number[] {
     const out: number[] = [];
     if (sort === "catalog") {
       ranks.scan(matches, cursor, backwards, take, out);
       return out;
     }
     if (sort === "relevance") {
-      // Level k: the matches with k of q's words in the title; higher first.
-      const levels = relevanceLevels(matches, titles);
-      const level = (id: number) => levels.findIndex((bits) => has(bits, id));
-      const top = levels.length - 1;
-      const from = cursor === undefined ? (backwards ? 0 : top) : level(cursor);
-      for (let k = from; out.length < take && k >= 0 && k <= top; k += backwards ? 1 : -1) {
-        ranks.scan(levels[k] as Uint32Array, k === from ? cursor : undefined, backwards, take, out);
-      }
+      // Fewest typos first, then the highest score (text-index.ts), then scope order: the
+      // first `take` after the cursor in that order (before it, nearest first, backwards).
+      const ids = members(matches);
+      const { typos, score } = this.#text.relevance(ids, terms);
+      const rank = ranks.rankOf();
+      const compare = (i: number, j: number) => (typos[i] as number) - (typos[j] as number) || (score[j] as number) - (score[i] as number) || rank(ids[i] as number) - rank(ids[j] as number);
+      const at = cursor === undefined ? -1 : lowerBound(ids, cursor);
+      const dir = backwards ? -1 : 1;
+      const picked = firstInOrder(ids.length, take, (i, j) => dir * compare(i, j), at < 0 ? () => true : (i) => dir * compare(i, at) > 0);
+      for (const i of picked) out.push(ids[i] as number);
       return out;
     }
     const keyed = KEYED[sort];
@@ -322,22 +324,35 @@ const KEYED: Record<Exclude<Sort, "catalog" | "relevance">, { key: "price" | "ti
   newest: { key: "created", desc: true },
 };
 
-/** levels[k]: the matches with exactly k of the words' title matches (bit-sliced counting). */
-function relevanceLevels(matches: Uint32Array, titles: readonly Uint32Array[]): Uint32Array[] {
-  const levels = [matches.slice()];
-  for (const title of titles) {
-    levels.push(new Uint32Array(matches.length));
-    for (let k = levels.length - 2; k >= 0; k--) {
-      const from = levels[k] as Uint32Array;
-      const to = levels[k + 1] as Uint32Array;
-      for (let w = 0; w < from.length; w++) {
-        const moved = (from[w] as number) & (title[w] as number);
-        to[w] = (to[w] as number) | moved;
-        from[w] = (from[w] as number) & ~moved;
-      }
-    }
+/** The first index of ascending `ids` not below `id`. */
+function lowerBound(ids: Uint32Array, id: number): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((ids[mid] as number) < id) lo = mid + 1;
+    else hi = mid;
   }
-  return levels;
+  return lo;
+}
+
+/** The first `take` of 0 .. n - 1 admitted, in `compare` order, kept sorted as they come (binary insertion). */
+function firstInOrder(n: number, take: number, compare: (i: number, j: number) => number, admit: (i: number) => boolean): number[] {
+  const kept: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (kept.length === take && compare(i, kept[take - 1] as number) >= 0) continue;
+    if (!admit(i)) continue;
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compare(kept[mid] as number, i) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    kept.splice(lo, 0, i);
+    if (kept.length > take) kept.pop();
+  }
+  return kept;
 }
 
 /** A collection's ranks by product: its members sorted by id, each with its rank. */

@@ -1,10 +1,11 @@
 import { BROWSE_TABLES, browseTable, browseTableVersion, createSql, indexSql, lastIndexName, optionFacet, RETIRED_TABLES, UNDATED, WORD_IDS } from "../catalog/browse-layout.ts";
-import { foldText, searchWords, valueKey } from "../catalog/browse-text.ts";
+import { foldText, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../catalog/browse-text.ts";
 import { renderListItem } from "../catalog/render.ts";
 import { optionApiName, type SourceCatalog, type SourceProduct } from "../catalog/schema.ts";
 import { toMinor } from "../money.ts";
 import { productRecord } from "./build.ts";
 import { featuredImage } from "./content.ts";
+import { prepareContent } from "./sanitize.ts";
 
 /**
  * The browse index of a catalog version (layout in src/catalog/browse-layout.ts), as SQL text:
@@ -184,26 +185,76 @@ function optionNames(catalog: SourceCatalog): string[] {
   return [...names];
 }
 
-/**
- * The `w` rows: every search word of the catalog per column (0: the title's words, 1: vendor,
- * type, tags, option values and SKUs), with the products having it, ascending, WORD_IDS a row.
- */
-function* wordRows(rows: readonly Row[]): Generator<[string, number, string]> {
-  const columns = [new Map<string, number[]>(), new Map<string, number[]>()];
-  for (const { pos, product: p } of rows) {
-    const rest = [p.vendor, p.product_type, ...p.tags, ...p.options.flatMap((o) => o.values), ...p.variants.map((v) => v.sku ?? "")];
-    const texts = [[p.title], rest];
-    texts.forEach((text, c) => {
-      const words = columns[c] as Map<string, number[]>;
-      for (const word of new Set(text.flatMap(searchWords))) {
-        const ids = words.get(word);
-        if (ids) ids.push(pos);
-        else words.set(word, [pos]);
-      }
-    });
+/** The search settings of a catalog, folded: synonym groups as word lists, stop words as a set. */
+export interface SearchTerms {
+  synonyms: string[][][];
+  stop: Set<string>;
+}
+
+export function searchTerms(catalog: SourceCatalog): SearchTerms {
+  const synonyms = (catalog.search?.synonyms ?? []).map((group) => group.map(searchWords).filter((words) => words.length > 0));
+  return { synonyms, stop: new Set((catalog.search?.stop_words ?? []).flatMap(searchWords)) };
+}
+
+/** Whether `words` holds `phrase` as consecutive words. */
+function holds(words: readonly string[], phrase: readonly string[]): boolean {
+  outer: for (let i = 0; i + phrase.length <= words.length; i++) {
+    for (let j = 0; j < phrase.length; j++) if (words[i + j] !== phrase[j]) continue outer;
+    return true;
   }
-  for (const [c, words] of columns.entries()) {
-    for (const [word, ids] of words) for (let at = 0; at < ids.length; at += WORD_IDS) yield [word, c, ids.slice(at, at + WORD_IDS).join(",")];
+  return false;
+}
+
+/**
+ * A product's search words per field (SEARCH_FIELDS order), as word -> count, and each field's
+ * length: stop words left out; a field holding one phrase of a synonym group gains every word of
+ * the group's other phrases it lacks, once (its length unchanged).
+ */
+export function fieldWords(p: SourceProduct, description: string, terms: SearchTerms): { counts: Map<string, number>[]; lengths: number[] } {
+  const texts: string[][] = [[p.title], [p.vendor], [p.product_type], p.tags, p.options.flatMap((o) => o.values), p.variants.map((v) => v.sku ?? ""), [description]];
+  const counts: Map<string, number>[] = [];
+  const lengths: number[] = [];
+  for (const text of texts) {
+    const words = text.flatMap(searchWords);
+    const count = new Map<string, number>();
+    for (const w of words) if (!terms.stop.has(w)) count.set(w, (count.get(w) ?? 0) + 1);
+    lengths.push([...count.values()].reduce((a, b) => a + b, 0));
+    for (const group of terms.synonyms) {
+      if (!group.some((phrase) => holds(words, phrase))) continue;
+      for (const phrase of group) for (const w of phrase) if (!terms.stop.has(w) && !count.has(w)) count.set(w, 1);
+    }
+    counts.push(count);
+  }
+  return { counts, lengths };
+}
+
+/** A product's description as plain text, as the product answers it (`description_text`). */
+function descriptionOf(p: SourceProduct): string {
+  return p.description_html ? prepareContent(p.description_html).text : "";
+}
+
+/**
+ * The `x` rows: every search word of the catalog with the products having it in any field,
+ * ascending, and its weight in each (wordWeight), WORD_IDS a row.
+ */
+function* wordRows(rows: readonly Row[], terms: SearchTerms): Generator<[string, string, string]> {
+  const fields = rows.map(({ product }) => fieldWords(product, descriptionOf(product), terms));
+  const average = SEARCH_FIELDS.map((_, f) => fields.reduce((n, x) => n + (x.lengths[f] as number), 0) / Math.max(1, fields.length));
+  const words = new Map<string, { ids: number[]; wts: number[] }>();
+  fields.forEach(({ counts, lengths }, pos) => {
+    const seen = new Set<string>();
+    for (const count of counts) for (const w of count.keys()) seen.add(w);
+    for (const w of seen) {
+      const weight = wordWeight(counts.map((c) => c.get(w) ?? 0), lengths, average);
+      const list = words.get(w);
+      if (list) {
+        list.ids.push(pos);
+        list.wts.push(weight);
+      } else words.set(w, { ids: [pos], wts: [weight] });
+    }
+  });
+  for (const [word, { ids, wts }] of words) {
+    for (let at = 0; at < ids.length; at += WORD_IDS) yield [word, ids.slice(at, at + WORD_IDS).join(","), wts.slice(at, at + WORD_IDS).join(",")];
   }
 }
 
@@ -259,7 +310,9 @@ export function* browseIndexSql(catalog: SourceCatalog, version: string): Genera
   yield* inserts(t("v"), "vid, pid", postings);
   const names = optionNames(catalog);
   yield* inserts(t("o"), "name, ord", names.map((name, ord) => [name, ord]));
-  yield* inserts(t("w"), "k, c, ids", wordRows(rows));
+  const terms = searchTerms(catalog);
+  yield* inserts(t("x"), "k, ids, wts", wordRows(rows, terms));
+  yield* inserts(t("z"), "k", [...terms.stop].map((k) => [k]));
   yield* inserts(t("c"), "handle, title, n", catalog.collections.map((c) => [c.handle, c.title, c.products.length]));
   yield* indexSql(version);
 }
@@ -280,10 +333,10 @@ export async function writeBrowseIndex(target: BrowseTarget, catalog: SourceCata
   return count;
 }
 
-/** Whether a version's index is complete in this layout: its last index exists, and the word lists (older layouts had none). */
+/** Whether a version's index is complete in this layout: its last index exists, and the weighted word lists (older layouts had none). */
 export async function hasBrowseIndex(target: BrowseTarget, version: string): Promise<boolean> {
   const tables = await target.tables();
-  return tables.includes(lastIndexName(version)) && tables.includes(`bv_${version}_w`);
+  return tables.includes(lastIndexName(version)) && tables.includes(`bv_${version}_x`);
 }
 
 /** Drops the index tables of every version but `keep`; returns how many tables went. */

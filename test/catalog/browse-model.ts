@@ -1,11 +1,15 @@
-import { compareCodePoints, foldText, searchWords, valueKey } from "../../src/catalog/browse-text.ts";
+import { compareCodePoints, foldText, idfScore, queryWords, SEARCH_FIELDS, searchWords, typoBudget, valueKey, wordWeight } from "../../src/catalog/browse-text.ts";
+import { prepareContent } from "../../src/publish/sanitize.ts";
 import { optionApiName, type SourceCatalog, type SourceProduct } from "../../src/catalog/schema.ts";
 import { toMinor } from "../../src/money.ts";
 
 /**
  * The brute-force model of browse (contract section 7) that the property tests hold the API to:
  * every product checked against every filter, sorted with Array.sort, counted with Maps. It
- * shares only the text folding with the code under test (tested on its own by examples).
+ * shares with the code under test only the text folding and q's parsing (tested on its own by
+ * examples) and the definitions of relevance (browse-text.ts: the weight and idf formulas and
+ * the typo budget); which words a query word matches (itself, completions, every word within its
+ * typo budget by a full edit-distance table, synonyms, stop words) and the order are its own.
  */
 
 export interface ModelQuery {
@@ -24,22 +28,127 @@ export interface ModelQuery {
 }
 
 const price = (p: SourceProduct) => Math.min(...p.variants.map((v) => toMinor(v.price)));
-const words = (p: SourceProduct) =>
-  new Set([p.title, p.vendor, p.product_type, ...p.tags, ...p.options.flatMap((o) => o.values), ...p.variants.map((v) => v.sku ?? "")].flatMap(searchWords));
 
-function wordHit(have: Set<string> | string[], word: string, prefix: boolean): boolean {
-  for (const w of have) if (prefix ? w.startsWith(word) : w === word) return true;
-  return false;
+const distances = new Map<string, number>();
+
+/** Optimal string alignment distance, the whole table (remembered by pair). */
+function osa(a: string, b: string): number {
+  const key = `${a}\u0000${b}`;
+  let d = distances.get(key);
+  if (d === undefined) distances.set(key, (d = osaTable(a, b)));
+  return d;
+}
+
+function osaTable(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i] as number[];
+      const up = d[i - 1] as number[];
+      row[j] = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number;
+}
+
+/** What search knows of one product: per field (SEARCH_FIELDS order) each word's count, and the field's length. */
+interface Searched {
+  tf: Map<string, number>[];
+  length: number[];
+  all: Set<string>;
+  /** Each word's weight, once asked. */
+  weights: Map<string, number>;
+}
+
+/** The search side of the model, per catalog: every product's words, df, field averages. */
+interface SearchModel {
+  products: Map<SourceProduct, Searched>;
+  df: Map<string, number>;
+  average: number[];
+  n: number;
+  stop: Set<string>;
+  /** search() answers by q, then product (the facets ask the same many times). */
+  memo: Map<string, Map<SourceProduct, { typos: number; score: number } | null>>;
+}
+
+const models = new WeakMap<SourceCatalog, SearchModel>();
+
+/** A field gains, once, every word of a synonym group one of whose phrases it holds (consecutively); stop words never count. */
+function searchModel(catalog: SourceCatalog): SearchModel {
+  const known = models.get(catalog);
+  if (known) return known;
+  const stop = new Set((catalog.search?.stop_words ?? []).flatMap(searchWords));
+  const groups = (catalog.search?.synonyms ?? []).map((g) => g.map(searchWords));
+  const products = new Map<SourceProduct, Searched>();
+  const df = new Map<string, number>();
+  for (const p of catalog.products) {
+    const description = p.description_html ? prepareContent(p.description_html).text : "";
+    const fields = [[p.title], [p.vendor], [p.product_type], p.tags, p.options.flatMap((o) => o.values), p.variants.map((v) => v.sku ?? ""), [description]].map((t) => t.flatMap(searchWords));
+    const tf = fields.map((words) => {
+      const counts = new Map<string, number>();
+      for (const w of words) if (!stop.has(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
+      const text = ` ${words.join(" ")} `;
+      for (const g of groups) {
+        if (!g.some((phrase) => phrase.length > 0 && text.includes(` ${phrase.join(" ")} `))) continue;
+        for (const w of g.flat()) if (!stop.has(w) && !counts.has(w)) counts.set(w, 1);
+      }
+      return counts;
+    });
+    const length = fields.map((words) => words.filter((w) => !stop.has(w)).length);
+    const all = new Set(tf.flatMap((m) => [...m.keys()]));
+    for (const w of all) df.set(w, (df.get(w) ?? 0) + 1);
+    products.set(p, { tf, length, all, weights: new Map() });
+  }
+  const average = SEARCH_FIELDS.map((_, f) => [...products.values()].reduce((n, x) => n + (x.length[f] as number), 0) / Math.max(1, catalog.products.length));
+  const model = { products, df, average, n: catalog.products.length, stop, memo: new Map() };
+  models.set(catalog, model);
+  return model;
+}
+
+/** The query words that count (stop words out unless nothing else), each with whether it is a prefix. */
+function kept(q: string, m: SearchModel) {
+  const all = queryWords(q).map((w, i, ws) => ({ ...w, prefix: i === ws.length - 1 && !w.exact }));
+  const some = all.filter((w) => !m.stop.has(w.word));
+  return some.length > 0 ? some : all;
+}
+
+/** For each query word, the typos and score of its best matches in p; null when one matches nothing. */
+function search(p: SourceProduct, q: string, m: SearchModel): { typos: number; score: number } | null {
+  let memo = m.memo.get(q);
+  if (!memo) m.memo.set(q, (memo = new Map()));
+  if (!memo.has(p)) memo.set(p, searchOnce(p, q, m));
+  return memo.get(p) ?? null;
+}
+
+function searchOnce(p: SourceProduct, q: string, m: SearchModel): { typos: number; score: number } | null {
+  const s = m.products.get(p) as Searched;
+  let typos = 0;
+  let score = 0;
+  for (const w of kept(q, m)) {
+    let fewest = Infinity;
+    let best = 0;
+    for (const x of s.all) {
+      const budget = w.exact ? 0 : typoBudget(w.word);
+      // Beyond the budget in length alone: more edits than the budget, no table needed.
+      const d = x === w.word || (w.prefix && x.startsWith(w.word)) ? 0 : budget > 0 && Math.abs(x.length - w.word.length) <= budget ? osa(w.word, x) : Infinity;
+      if (d > budget) continue;
+      fewest = Math.min(fewest, d);
+      let weight = s.weights.get(x);
+      if (weight === undefined) s.weights.set(x, (weight = wordWeight(s.tf.map((t) => t.get(x) ?? 0), s.length, m.average)));
+      best = Math.max(best, idfScore(m.df.get(x) ?? 0, m.n) * weight);
+    }
+    if (fewest === Infinity) return null;
+    typos += fewest;
+    score += best;
+  }
+  return { typos, score };
 }
 
 type Except = "vendor" | "product_type" | "tag" | "available" | "price" | `option.${string}` | null;
 
-export function matches(p: SourceProduct, q: ModelQuery, except: Except = null): boolean {
-  if (q.q !== undefined) {
-    const ws = searchWords(q.q);
-    const have = words(p);
-    if (!ws.every((w, i) => wordHit(have, w, i === ws.length - 1))) return false;
-  }
+export function matches(p: SourceProduct, q: ModelQuery, m: SearchModel, except: Except = null): boolean {
+  if (q.q !== undefined && search(p, q.q, m) === null) return false;
   const keys = (list?: string[]) => new Set((list ?? []).map(valueKey));
   if (q.available !== undefined && except !== "available" && p.available !== q.available) return false;
   if (q.vendor && except !== "vendor" && !keys(q.vendor).has(valueKey(p.vendor))) return false;
@@ -56,12 +165,6 @@ export function matches(p: SourceProduct, q: ModelQuery, except: Except = null):
   return true;
 }
 
-function relevance(p: SourceProduct, q: string): number {
-  const ws = searchWords(q);
-  const title = searchWords(p.title);
-  return ws.filter((w, i) => wordHit(title, w, i === ws.length - 1)).length;
-}
-
 const created = (p: SourceProduct) => (p.created_at ? Date.parse(p.created_at) : Number.NEGATIVE_INFINITY);
 
 /** The scope's products in scope order, with their rank. */
@@ -71,13 +174,17 @@ export function scopeOf(catalog: SourceCatalog, collection?: string): SourceProd
   return (catalog.collections.find((c) => c.handle === collection)?.products ?? []).map((h) => byHandle.get(h) as SourceProduct);
 }
 
-export function sorted(scope: SourceProduct[], q: ModelQuery): SourceProduct[] {
+export function sorted(scope: SourceProduct[], q: ModelQuery, catalog: SourceCatalog): SourceProduct[] {
+  const m = searchModel(catalog);
   const rank = new Map(scope.map((p, i) => [p.handle, i]));
   const sort = q.sort ?? (q.q !== undefined ? "relevance" : "catalog");
   const key = (p: SourceProduct): number | string => {
     switch (sort) {
-      case "relevance":
-        return -relevance(p, q.q ?? "");
+      case "relevance": {
+        // Fewest typos, then the highest score: one number (scores stay far below 1e9).
+        const r = search(p, q.q ?? "", m);
+        return r ? r.typos * 1e9 - r.score : 0;
+      }
       case "price_asc":
         return price(p);
       case "price_desc":
@@ -92,7 +199,7 @@ export function sorted(scope: SourceProduct[], q: ModelQuery): SourceProduct[] {
     }
   };
   return scope
-    .filter((p) => matches(p, q))
+    .filter((p) => matches(p, q, m))
     .sort((a, b) => {
       const ka = key(a);
       const kb = key(b);
@@ -103,8 +210,8 @@ export function sorted(scope: SourceProduct[], q: ModelQuery): SourceProduct[] {
 }
 
 /** The page the API must answer, or the parameter a 400 must name. */
-export function page(scope: SourceProduct[], q: ModelQuery): { count: number; handles: string[]; has_more: boolean } | { error: string } {
-  const all = sorted(scope, q);
+export function page(scope: SourceProduct[], q: ModelQuery, catalog: SourceCatalog): { count: number; handles: string[]; has_more: boolean } | { error: string } {
+  const all = sorted(scope, q, catalog);
   const limit = q.limit ?? 50;
   const cursor = q.starting_after ?? q.ending_before;
   if (cursor === undefined) return { count: all.length, handles: all.slice(0, limit).map((p) => p.handle), has_more: all.length > limit };
@@ -131,6 +238,7 @@ function top(counts: Map<string, { value: string; count: number }>, selected: st
 
 /** The facets answer the API must give (values as the catalog first spells them). */
 export function facets(catalog: SourceCatalog, scope: SourceProduct[], q: ModelQuery) {
+  const m = searchModel(catalog);
   const first = new Map<string, string>();
   const see = (f: string, v: string) => first.has(`${f}|${valueKey(v)}`) || first.set(`${f}|${valueKey(v)}`, v);
   const names: string[] = [];
@@ -147,7 +255,7 @@ export function facets(catalog: SourceCatalog, scope: SourceProduct[], q: ModelQ
   const count = (facet: string, valuesOf: (p: SourceProduct) => string[]) => {
     const counts = new Map<string, { value: string; count: number }>();
     for (const p of scope) {
-      if (!matches(p, q, facet as Except)) continue;
+      if (!matches(p, q, m, facet as Except)) continue;
       for (const k of new Set(valuesOf(p).map(valueKey))) {
         const entry = counts.get(k) ?? { value: facet === "available" ? k : (first.get(`${facet}|${k}`) ?? k), count: 0 };
         entry.count++;
@@ -172,8 +280,8 @@ export function facets(catalog: SourceCatalog, scope: SourceProduct[], q: ModelQ
     };
     out.push({ name: `option.${name}`, values: top(count(`option.${name}`, values), sel(q.options?.[name]), given(q.options?.[name])) });
   }
-  const prices = scope.filter((p) => matches(p, q, "price")).map(price);
+  const prices = scope.filter((p) => matches(p, q, m, "price")).map(price);
   const money = (m: number) => ({ amount: (m / 100).toFixed(2), currency: "USD" });
   out.push({ name: "price", min: prices.length ? money(Math.min(...prices)) : null, max: prices.length ? money(Math.max(...prices)) : null });
-  return { object: "facets", count: scope.filter((p) => matches(p, q)).length, facets: out };
+  return { object: "facets", count: scope.filter((p) => matches(p, q, m)).length, facets: out };
 }

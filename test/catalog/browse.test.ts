@@ -51,13 +51,15 @@ describe("GET /products with browse parameters", () => {
     expect(handles((await get("/products?q=%C3%A9t%C3%A9")).body)).toEqual(["essential-crew-tee-black"]);
   });
 
-  it("puts title matches above tag matches (relevance), then catalog order", async () => {
+  it("puts title matches above tag matches above description matches (relevance)", async () => {
     const { body } = await get("/products?q=tee");
     // "Six-Panel Cap"... has no tee; the four tees match by title; none only by tag here.
-    expect(handles(body).slice(0, 4)).toEqual(["essential-crew-tee-black", "essential-crew-tee-white", "heavyweight-pocket-tee-navy", "washed-graphic-tee-sand"]);
+    // Among them BM25 orders by weight (title length, description), no longer catalog order.
+    expect(handles(body).slice(0, 4).sort()).toEqual(["essential-crew-tee-black", "essential-crew-tee-white", "heavyweight-pocket-tee-navy", "washed-graphic-tee-sand"]);
     const wool = await get("/products?q=wool");
-    // Wool Blanket Scarf matches in its title; Merino Long Sleeve only by its tag.
-    expect(handles(wool.body)).toEqual(["wool-blanket-scarf-plaid", "merino-long-sleeve-charcoal"]);
+    // Wool Blanket Scarf matches in its title; Merino Long Sleeve by its tag; Waffle Knit Beanie
+    // only in its description ("acrylic-wool blend"): descriptions are searched, weighted lowest.
+    expect(handles(wool.body)).toEqual(["wool-blanket-scarf-plaid", "merino-long-sleeve-charcoal", "waffle-knit-beanie"]);
   });
 
   it("filters: repeatable values OR within, AND across, case-insensitive", async () => {
