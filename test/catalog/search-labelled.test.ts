@@ -1,0 +1,58 @@
+import { env, exports } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { d1Target } from "../../src/publish/browse-index.ts";
+import { publishCatalog } from "../../src/publish/publish.ts";
+import { seedCatalog } from "../helpers/catalog.ts";
+import { LABELLED, SEED_SEARCH } from "./search-labelled.ts";
+
+/**
+ * Ranking quality on a labelled query set (search-labelled.ts): the seed catalog with the search
+ * settings an operator might write; at least 90% of the queries must have an expected product in
+ * the first three results, and every kind of query (exact, typo, synonym, description, SKU,
+ * quoted, prefix) must have at least one such success.
+ */
+
+async function top3(q: string): Promise<string[]> {
+  const response = await exports.default.fetch(`https://shop.example/api/v1/products?${new URLSearchParams({ q, limit: "3" })}`);
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as { data: { handle: string }[] };
+  return body.data.map((p) => p.handle);
+}
+
+describe("the labelled query set on the seed catalog", () => {
+  beforeAll(async () => {
+    await publishCatalog(env.CATALOG, { ...seedCatalog(), search: SEED_SEARCH }, { browse: d1Target(env.BROWSE) });
+  }, 60_000);
+
+  it("finds an expected product in the top 3 for at least 90% of the queries", async () => {
+    const misses: string[] = [];
+    const kinds = new Set<string>();
+    for (const { q, kind, expect: wanted } of LABELLED) {
+      const got = await top3(q);
+      if (got.some((h) => wanted.includes(h))) kinds.add(kind);
+      else misses.push(`${q} -> ${got.join(", ") || "(nothing)"}`);
+    }
+    const rate = 1 - misses.length / LABELLED.length;
+    console.log(`[search] labelled top-3: ${LABELLED.length - misses.length}/${LABELLED.length} (${(rate * 100).toFixed(0)}%)${misses.length ? `; misses: ${misses.join("; ")}` : ""}`);
+    expect(rate).toBeGreaterThanOrEqual(0.9);
+    expect([...kinds].sort()).toEqual(["description", "exact", "prefix", "quoted", "sku", "synonym", "typo"]);
+  });
+
+  it("ranks exact matches above typo matches, and a quoted word or a SKU matches only itself", async () => {
+    // "tote" (4 letters: no typos allowed) finds the tote; "totes" (5) also finds words one edit away.
+    expect(await top3("tote")).toEqual(["canvas-market-tote"]);
+    // "jogger" is exact for the jogger; "joggers" only a typo of it.
+    expect((await top3("jogger"))[0]).toBe("everyday-jogger-black");
+    // Quoted, a misspelling finds nothing; unquoted it finds the hoodies.
+    expect(await top3('"hoodei"')).toEqual([]);
+    expect((await top3("hoodei")).length).toBeGreaterThan(0);
+    // A SKU matches exactly: its last word is no prefix ("NW-ECT-BL" has no word "bl").
+    expect(await top3("NW-ECT-BL")).toEqual([]);
+    expect(await top3("NW-ECT-BLK-XS")).toEqual(["essential-crew-tee-black"]);
+  });
+
+  it("leaves stop words out of q", async () => {
+    // "the" is a stop word of SEED_SEARCH: "the oxford" is "oxford".
+    expect(await top3("the oxford")).toEqual(await top3("oxford"));
+  });
+});
