@@ -36,7 +36,7 @@ describe("the labelled query set on the seed catalog", () => {
     console.log(`[search] labelled top-3: ${LABELLED.length - misses.length}/${LABELLED.length} (${(rate * 100).toFixed(0)}%)${misses.length ? `; misses: ${misses.join("; ")}` : ""}`);
     expect(rate).toBeGreaterThanOrEqual(0.9);
     expect([...kinds].sort()).toEqual(["description", "exact", "prefix", "quoted", "sku", "synonym", "typo"]);
-  });
+  }, 60_000);
 
   it("ranks exact matches above typo matches, and a quoted word or a SKU matches only itself", async () => {
     // "tote" (4 letters: no typos allowed) finds the tote; "totes" (5) also finds words one edit away.
@@ -49,6 +49,18 @@ describe("the labelled query set on the seed catalog", () => {
     // A SKU matches exactly: its last word is no prefix ("NW-ECT-BL" has no word "bl").
     expect(await top3("NW-ECT-BL")).toEqual([]);
     expect(await top3("NW-ECT-BLK-XS")).toEqual(["essential-crew-tee-black"]);
+  }, 30_000);
+
+  it("answers the reference's examples (src/openapi/guide.ts, browse-api.ts)", async () => {
+    expect((await top3("hoodei")).sort()).toEqual(["example-hoodie", "harbor-pullover-hoodie-forest", "harbor-zip-hoodie-heather-grey"]);
+    expect(await top3("heavywieght")).toEqual(["heavyweight-pocket-tee-navy"]);
+    expect(await top3("insulated bot")).toEqual(["insulated-bottle-750ml"]);
+    const response = await exports.default.fetch(`https://shop.example/api/v1/products?q=tshirt`);
+    const body = (await response.json()) as { data: { handle: string }[] };
+    // The synonym group tee / t-shirt / tshirt: the four tees, and "Example T-Shirt" by its title,
+    // first; then typo matches ("shirt" is one edit from "tshirt"): the Linen Camp Shirt.
+    expect(body.data.map((p) => p.handle)).toContain("linen-camp-shirt-natural");
+    expect(body.data.slice(0, 5).map((p) => p.handle).sort()).toEqual(["essential-crew-tee-black", "essential-crew-tee-white", "example-t-shirt", "heavyweight-pocket-tee-navy", "washed-graphic-tee-sand"]);
   });
 
   it("leaves stop words out of q", async () => {

@@ -1,0 +1,164 @@
+/**
+ * The project's q next to Orama (@orama/orama, a dev dependency only: never in the Worker
+ * bundle), on the same catalog and the same queries:
+ *
+ *   npm run catalog:generate -- --products 100000 --seed 1 --out /tmp/c100k.json
+ *   npm exec -- node test/bench/search-vs-orama.ts /tmp/c100k.json
+ *
+ * Builds the engine's VersionIndex the way a BrowseEngine does (browseIndexSql written into an
+ * in-memory node:sqlite database, read back by readBrowseData: no Worker, no D1 round trips) and
+ * an Orama database of the same fields (title, vendor, product type, tags, option values, SKUs,
+ * description text) with the same field weights as boosts. Per query shape it prints both
+ * engines' p50 (a first page of 10: our parse + page JSON, Orama's search) and the overlap of
+ * their top 10; then both on the labelled seed queries (test/catalog/search-labelled.ts): the
+ * share with an expected product in the top 3. Also the engine's index bytes, with and without
+ * descriptions searched (`--no-descriptions-cost` skips that second build).
+ *
+ * Orama gets `threshold: 0` (every term must match, as q does), `tolerance: 2` on the typo
+ * shape only (Levenshtein, where a swap costs 2; 0 elsewhere: its fastest setting), and cannot
+ * know the catalog's synonyms.
+ */
+import { readFileSync } from "node:fs";
+import { DatabaseSync } from "node:sqlite";
+import { create, insertMultiple, search } from "@orama/orama";
+import { parseBrowsePage } from "../../src/catalog/browse-query.ts";
+import { FIELD_WEIGHTS } from "../../src/catalog/browse-text.ts";
+import { BrowseStore, readBrowseData } from "../../src/catalog/browse-source.ts";
+import type { SourceCatalog } from "../../src/catalog/schema.ts";
+import { VersionIndex } from "../../src/catalog/version-index.ts";
+import { browseIndexSql } from "../../src/publish/browse-index.ts";
+import { generateCatalog } from "../../src/publish/generate.ts";
+import { prepareContent } from "../../src/publish/sanitize.ts";
+import { LABELLED, SEED_SEARCH } from "../catalog/search-labelled.ts";
+
+const file = process.argv.slice(2).find((a) => !a.startsWith("--"));
+const skipCost = process.argv.includes("--no-descriptions-cost");
+const RUNS = 15;
+
+/** node:sqlite behind the two D1 calls BrowseStore makes. */
+function sqliteD1(db: DatabaseSync): D1Database {
+  const prepare = (sql: string) => ({ sql, params: [] as unknown[], bind(...params: unknown[]) { return { ...this, params }; } });
+  const batch = async (statements: { sql: string; params: unknown[] }[]) => statements.map((s) => ({ results: db.prepare(s.sql).all(...(s.params as never[])) }));
+  return { prepare, batch } as unknown as D1Database;
+}
+
+async function engineOf(catalog: SourceCatalog): Promise<{ index: VersionIndex; seconds: number }> {
+  const t = performance.now();
+  const db = new DatabaseSync(":memory:");
+  for (const sql of browseIndexSql(catalog, "bench")) db.exec(sql);
+  const index = new VersionIndex(await readBrowseData(new BrowseStore(sqliteD1(db)), "bench"));
+  db.close();
+  return { index, seconds: (performance.now() - t) / 1000 };
+}
+
+const SCHEMA = { handle: "enum", title: "string", vendor: "string", product_type: "string", tags: "string[]", options: "string[]", sku: "string[]", description: "string" } as const;
+const PROPERTIES = ["title", "vendor", "product_type", "tags", "options", "sku", "description"] as const;
+const BOOST = { title: FIELD_WEIGHTS.title, vendor: FIELD_WEIGHTS.vendor, product_type: FIELD_WEIGHTS.product_type, tags: FIELD_WEIGHTS.tags, options: FIELD_WEIGHTS.options, sku: FIELD_WEIGHTS.sku, description: FIELD_WEIGHTS.description };
+
+async function oramaOf(catalog: SourceCatalog) {
+  const t = performance.now();
+  const db = create({ schema: SCHEMA });
+  const docs = catalog.products.map((p) => ({
+    handle: p.handle,
+    title: p.title,
+    vendor: p.vendor,
+    product_type: p.product_type,
+    tags: p.tags,
+    options: p.options.flatMap((o) => o.values),
+    sku: p.variants.map((v) => v.sku ?? "").filter(Boolean),
+    description: p.description_html ? prepareContent(p.description_html).text : "",
+  }));
+  await insertMultiple(db, docs, 1000);
+  return { db, seconds: (performance.now() - t) / 1000 };
+}
+
+type Orama = Awaited<ReturnType<typeof oramaOf>>["db"];
+
+function ours(index: VersionIndex, q: string, limit: number): string[] {
+  const body = JSON.parse(index.page({}, parseBrowsePage(new URLSearchParams({ q, limit: String(limit) })))) as { data: { handle: string }[] };
+  return body.data.map((p) => p.handle);
+}
+
+async function theirs(db: Orama, q: string, limit: number, tolerance: number): Promise<string[]> {
+  const result = await search(db, { term: q.replaceAll('"', ""), properties: [...PROPERTIES], boost: BOOST, tolerance, threshold: 0, limit });
+  return result.hits.map((h) => (h.document as { handle: string }).handle);
+}
+
+async function p50(run: () => unknown): Promise<number> {
+  await run();
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const s = performance.now();
+    await run();
+    times.push(performance.now() - s);
+  }
+  return times.sort((a, b) => a - b)[RUNS >> 1] as number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
+
+/** Shared hits over the larger list (1 when both are empty). */
+function overlap(a: string[], b: string[]): number {
+  if (a.length === 0 && b.length === 0) return 1;
+  const set = new Set(b);
+  return a.filter((h) => set.has(h)).length / Math.max(a.length, b.length);
+}
+
+const catalog: SourceCatalog = file ? (JSON.parse(readFileSync(file, "utf8")) as SourceCatalog) : generateCatalog({ products: 100_000, seed: 1 });
+// The operator's synonyms for this store; Orama has no equivalent.
+catalog.search = { synonyms: [["tee", "t-shirt", "tshirt"], ["hoodie", "hoody"], ["chino", "trousers"], ["tote", "shopper"]], stop_words: ["the", "a", "and", "for"] };
+const skus = catalog.products.flatMap((p) => p.variants.map((v) => v.sku ?? "")).filter(Boolean);
+const SHAPES: { shape: string; queries: string[]; tolerance: number }[] = [
+  { shape: "one word", queries: ["hoodie", "jacket", "candle", "walnut", "charcoal"], tolerance: 0 },
+  { shape: "two words", queries: ["washed tee", "heavyweight hoodie", "classic chino", "alpine jacket", "olive shirt"], tolerance: 0 },
+  { shape: "prefix (last word)", queries: ["ho", "vint", "jack", "washed te", "sea sal"], tolerance: 0 },
+  // Orama's tolerance is Levenshtein: a swap of two neighbours costs it 2 (1 here, Damerau).
+  { shape: "typo", queries: ["hoodei", "jakcet", "vintgae tee", "heavywieght", "charcaol"], tolerance: 2 },
+  { shape: "description words", queries: ["tagless label", "kiln fired", "double needle stitching", "studio"], tolerance: 0 },
+  { shape: "SKU", queries: [skus[17] ?? "", skus[12_345] ?? "", skus[Math.floor(skus.length * 0.9)] ?? ""], tolerance: 0 },
+  { shape: "synonym", queries: ["tshirt", "hoody", "trousers"], tolerance: 0 },
+];
+
+const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+const built = await engineOf(catalog);
+console.log(`engine: ${catalog.products.length} products indexed in ${built.seconds.toFixed(1)} s (SQL + read + build), ${mib(built.index.bytes)} in typed arrays`);
+if (!skipCost) {
+  const bare = structuredClone(catalog);
+  for (const p of bare.products) delete p.description_html;
+  const without = await engineOf(bare);
+  console.log(`engine without descriptions searched: ${mib(without.index.bytes)}; descriptions cost ${mib(built.index.bytes - without.index.bytes)}`);
+}
+const heap = process.memoryUsage().heapUsed;
+const orama = await oramaOf(catalog);
+console.log(`orama: indexed in ${orama.seconds.toFixed(1)} s, heap +${mib(process.memoryUsage().heapUsed - heap)}`);
+
+console.log("\n| shape | queries | ours p50 | Orama p50 | Orama / ours | top-10 overlap |\n|---|---|---|---|---|---|");
+for (const { shape, queries, tolerance } of SHAPES) {
+  const a: number[] = [];
+  const b: number[] = [];
+  const o: number[] = [];
+  for (const q of queries) {
+    a.push(await p50(() => ours(built.index, q, 10)));
+    b.push(await p50(() => theirs(orama.db, q, 10, tolerance)));
+    o.push(overlap(ours(built.index, q, 10), await theirs(orama.db, q, 10, tolerance)));
+  }
+  const [x, y] = [median(a), median(b)];
+  console.log(`| ${shape} | ${queries.map((q) => `\`${q}\``).join(", ")} | ${x.toFixed(3)} ms | ${y.toFixed(2)} ms | ${(y / x).toFixed(0)}x | ${((o.reduce((s, v) => s + v, 0) / o.length) * 100).toFixed(0)}% |`);
+}
+
+// The labelled set on the seed, both engines (ours with the seed's search settings).
+const seed = { ...(JSON.parse(readFileSync(new URL("../../seed/catalog.json", import.meta.url).pathname, "utf8")) as SourceCatalog), search: SEED_SEARCH };
+const small = await engineOf(seed);
+const smallOrama = await oramaOf(seed);
+const hits = { ours: 0, orama: 0 };
+const missed: string[] = [];
+for (const { q, kind, expect } of LABELLED) {
+  const mine = ours(small.index, q, 3);
+  const other = await theirs(smallOrama.db, q, 3, kind === "typo" ? 2 : 0);
+  if (mine.some((h) => expect.includes(h))) hits.ours++;
+  else missed.push(`ours: ${q}`);
+  if (other.some((h) => expect.includes(h))) hits.orama++;
+  else missed.push(`orama: ${q}`);
+}
+console.log(`\nlabelled seed queries with an expected product in the top 3: ours ${hits.ours}/${LABELLED.length}, Orama ${hits.orama}/${LABELLED.length}`);
+console.log(`misses: ${missed.join("; ")}`);
