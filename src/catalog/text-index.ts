@@ -1,4 +1,4 @@
-import { bitmap, setAll } from "./bitmap.ts";
+import { and, bitmap, members, setAll } from "./bitmap.ts";
 import { idfScore, type QueryWord, typoBudget } from "./browse-text.ts";
 
 /**
@@ -162,20 +162,50 @@ export class TextIndex {
     return out;
   }
 
-  /** The products `words` match: each query word (stop words aside) in some field, by itself, a completion or a near spelling. */
+  /** Where product `id` is in word `at`'s postings (binary search), -1 if not there. */
+  #find(at: number, id: number): number {
+    const { starts, ids } = this.#postings;
+    let lo = starts[at] as number;
+    let hi = starts[at + 1] as number;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((ids[mid] as number) < id) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < (starts[at + 1] as number) && ids[lo] === id ? lo : -1;
+  }
+
+  /**
+   * The products `words` match: each query word (stop words aside) in some field, by itself, a
+   * completion or a near spelling. The word with the fewest postings gives the candidates; each
+   * other word then keeps those it has, probed by binary search when that costs less than
+   * marking its postings in a bitmap (a SKU's rare number next to a size letter on half the catalog).
+   */
   search(words: readonly QueryWord[]): TextMatches {
     const { starts, ids } = this.#postings;
-    let matches: Uint32Array | null = null;
-    const terms: Term[][] = [];
-    for (const q of this.#kept(words)) {
-      const found = this.#terms(q);
-      const any = bitmap(this.#size);
-      for (const t of found) setAll(any, ids.subarray(starts[t.at], starts[t.at + 1]));
-      if (matches === null) matches = any;
-      else for (let w = 0; w < any.length; w++) matches[w] = (matches[w] as number) & (any[w] as number);
-      terms.push(found);
+    const terms = this.#kept(words).map((q) => this.#terms(q));
+    const postings = (found: Term[]) => found.reduce((n, t) => n + (starts[t.at + 1] as number) - (starts[t.at] as number), 0);
+    const order = terms.map((found, i) => [postings(found), i] as const).sort((a, b) => a[0] - b[0]);
+    const matches = bitmap(this.#size);
+    const first = terms[order[0]?.[1] ?? 0] ?? [];
+    for (const t of first) setAll(matches, ids.subarray(starts[t.at], starts[t.at + 1]));
+    let count = order[0]?.[0] ?? 0;
+    for (const [n, i] of order.slice(1)) {
+      const found = terms[i] as Term[];
+      if (count * found.length * 16 < n) {
+        const kept: number[] = [];
+        for (const id of members(matches)) if (found.some((t) => this.#find(t.at, id) >= 0)) kept.push(id);
+        matches.fill(0);
+        setAll(matches, Uint32Array.from(kept));
+        count = kept.length;
+      } else {
+        const any = bitmap(this.#size);
+        for (const t of found) setAll(any, ids.subarray(starts[t.at], starts[t.at + 1]));
+        and(matches, matches, any);
+        count = Math.min(count, n);
+      }
     }
-    return { all: matches ?? bitmap(this.#size), terms };
+    return { all: matches, terms };
   }
 
   /**
@@ -197,12 +227,24 @@ export class TextIndex {
         fewest.fill(255);
         for (const t of found) {
           const idf = this.#idf[t.at] as number;
-          for (let j = starts[t.at] as number; j < (starts[t.at + 1] as number); j++) {
-            const i = slot[ids[j] as number] as number;
-            if (i < 0) continue;
+          const from = starts[t.at] as number;
+          const to = starts[t.at + 1] as number;
+          const see = (i: number, j: number) => {
             const s = idf * (weights[j] as number);
             if (s > (best[i] as number)) best[i] = s;
             if (t.typos < (fewest[i] as number)) fewest[i] = t.typos;
+          };
+          if (n * 16 < to - from) {
+            // Few products to score against a long list: find each by binary search.
+            for (let i = 0; i < n; i++) {
+              const j = this.#find(t.at, of[i] as number);
+              if (j >= 0) see(i, j);
+            }
+            continue;
+          }
+          for (let j = from; j < to; j++) {
+            const i = slot[ids[j] as number] as number;
+            if (i >= 0) see(i, j);
           }
         }
         for (let i = 0; i < n; i++) {

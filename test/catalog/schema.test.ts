@@ -194,3 +194,28 @@ describe("the API schemas", () => {
     }
   });
 });
+
+describe("the catalog's search settings (issue 24)", () => {
+  const withSearch = (search: unknown) => ({ ...seedCatalog(), search });
+
+  it("accepts synonym groups and stop words, and no section at all", () => {
+    expect(parseCatalog(withSearch({ synonyms: [["tee", "t-shirt"], ["hoodie", "hooded sweatshirt"]], stop_words: ["the", "and"] })).search?.synonyms).toHaveLength(2);
+    expect(parseCatalog(withSearch({})).search).toEqual({});
+    expect(parseCatalog(seedCatalog()).search).toBeUndefined();
+  });
+
+  it("names the faulty entry: a one-member group, a stop word of two words, an unknown field", () => {
+    const issues = (search: unknown) => {
+      try {
+        parseCatalog(withSearch(search));
+      } catch (error) {
+        if (error instanceof CatalogValidationError) return error.issues.join("\n");
+      }
+      return "valid";
+    };
+    expect(issues({ synonyms: [["tee"]] })).toMatch(/^search\.synonyms\[0\]: /);
+    expect(issues({ stop_words: ["the end"] })).toMatch(/^search\.stop_words\[0\]: one word of letters and digits/);
+    expect(issues({ synonyms: [["tee", "--"]] })).toMatch(/^search\.synonyms\[0\]\[1\]: needs a letter or digit/);
+    expect(issues({ synonym: [] })).toMatch(/^search\.synonym: unknown field/);
+  });
+});
