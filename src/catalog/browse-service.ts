@@ -1,5 +1,5 @@
 import type { BrowseFilters, BrowsePageQuery } from "./browse-query.ts";
-import { type BrowseStore, readBrowseData } from "./browse-source.ts";
+import { type BrowseStore, type IndexSource, readBrowseIndex, type SnapshotBucket } from "./browse-source.ts";
 import { CatalogError, type CatalogFailureCode } from "./errors.ts";
 import type { VersionMeta } from "./layout.ts";
 import { type Scope, VersionIndex } from "./version-index.ts";
@@ -22,16 +22,25 @@ export interface Browsing {
 /** Builds a version's index once (a failed build is retried by the next call) and answers from it. */
 export class BrowseService implements Browsing {
   readonly #store: BrowseStore;
+  readonly #snapshots: SnapshotBucket | undefined;
   readonly #built = new Map<string, Promise<VersionIndex>>();
+  /** Where the last index built came from (snapshot or D1), its bytes and read time, and the build time. */
+  lastBuild: (IndexSource & { buildMs: number }) | null = null;
 
-  constructor(store: BrowseStore) {
+  constructor(store: BrowseStore, snapshots?: SnapshotBucket) {
     this.#store = store;
+    this.#snapshots = snapshots;
   }
 
   index(version: string): Promise<VersionIndex> {
     let built = this.#built.get(version);
     if (!built) {
-      built = readBrowseData(this.#store, version).then((data) => new VersionIndex(data));
+      built = readBrowseIndex(this.#store, this.#snapshots, version).then(({ data, source }) => {
+        const started = Date.now();
+        const index = new VersionIndex(data);
+        this.lastBuild = { ...source, buildMs: Date.now() - started };
+        return index;
+      });
       // One version per instance in production; tests share a service across versions, so keep the last only.
       this.#built.clear();
       this.#built.set(version, built);

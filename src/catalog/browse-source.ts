@@ -1,10 +1,12 @@
 import { browseTable } from "./browse-layout.ts";
+import { browseDataFromSnapshot, browseSnapshotKey } from "./browse-snapshot.ts";
 import { CatalogError } from "./errors.ts";
 import type { FacetValueRow } from "./facet-index.ts";
 import type { BrowseData, CollectionData, Items } from "./version-index.ts";
 
 /**
- * What a version's VersionIndex is built from, read out of its browse index in D1 (layout in
+ * What a version's VersionIndex is built from: its snapshot in R2 when there is one (one read,
+ * browse-snapshot.ts: readBrowseIndex), else read out of its browse index in D1 (layout in
  * browse-layout.ts), once per version per BrowseEngine instance: one batch of 13 statements,
  * then the items in batches of ITEM_STATEMENTS statements of ITEM_IDS products. Lists come as
  * text, many products a row (ids and numbers comma-separated, records a line each), so no row
@@ -26,8 +28,46 @@ export interface Statement {
   params: (string | number)[];
 }
 
+/** The R2 bucket of snapshots as the reader needs it (an R2Bucket binding, or a stand-in that counts). */
+export interface SnapshotBucket {
+  get(key: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer> } | null>;
+}
+
+/** Where a version's index came from, and how long reading it took (for the engine's log and the bench). */
+export interface IndexSource {
+  from: "snapshot" | "d1";
+  bytes: number;
+  ms: number;
+}
+
+/**
+ * A version's BrowseData: its snapshot when the bucket holds one in this reader's format (an
+ * old version's snapshot, or a publish without a bucket, has none: D1 then, as before); a
+ * snapshot that fails to decode is reported and D1 read instead, so a bad blob costs time, not
+ * answers.
+ */
+export async function readBrowseIndex(store: BrowseStore, snapshots: SnapshotBucket | undefined, version: string): Promise<{ data: BrowseData; source: IndexSource }> {
+  const started = Date.now();
+  const object = snapshots ? await snapshots.get(browseSnapshotKey(version)) : null;
+  if (object) {
+    const buffer = await object.arrayBuffer();
+    try {
+      return { data: browseDataFromSnapshot(buffer), source: { from: "snapshot", bytes: buffer.byteLength, ms: Date.now() - started } };
+    } catch (error) {
+      console.warn(`browse snapshot of ${version} unreadable (${error instanceof Error ? error.message : "unknown"}); reading D1`);
+    }
+  }
+  const data = await readBrowseData(store, version);
+  return { data, source: { from: "d1", bytes: 0, ms: Date.now() - started } };
+}
+
+/** What runs the reader's batches: BrowseStore (D1), or a copy of the statements in node:sqlite (a remote publish's snapshot). */
+export interface BrowseReader {
+  batch(statements: readonly Statement[]): Promise<Record<string, unknown>[][]>;
+}
+
 /** The D1 side of browse: the only code that queries the BROWSE database on a read. */
-export class BrowseStore {
+export class BrowseStore implements BrowseReader {
   readonly db: D1Database;
   constructor(db: D1Database) {
     this.db = db;
@@ -89,7 +129,7 @@ function grouped(rows: Iterable<[key: string, ids: Uint32Array]>): Map<string, U
   return out;
 }
 
-export async function readBrowseData(store: BrowseStore, version: string): Promise<BrowseData> {
+export async function readBrowseData(store: BrowseReader, version: string): Promise<BrowseData> {
   const t = (name: Parameters<typeof browseTable>[1]) => browseTable(version, name);
   const chunk = (column: string) => `${column} >> ${CHUNK_BITS}`;
   // A line per record; fields joined by a tab or a space (none appears in a field), ids by commas.
@@ -188,7 +228,7 @@ export async function readBrowseData(store: BrowseStore, version: string): Promi
  * packed as UTF-8 into one buffer of the size D1 reports (`bytes`), a batch at a time: one
  * allocation instead of two strings per product, and no more than a batch of rows held at once.
  */
-async function readItems(store: BrowseStore, version: string, size: number, bytes: number): Promise<Items> {
+async function readItems(store: BrowseReader, version: string, size: number, bytes: number): Promise<Items> {
   const i = browseTable(version, "i");
   const statement = (from: number): Statement => ({
     sql: `SELECT group_concat(id || char(9) || item || char(9) || img, char(10) ORDER BY id) AS lines FROM ${i} WHERE id >= ?1 AND id < ?2 GROUP BY id >> ${ITEM_ROW_BITS} ORDER BY id >> ${ITEM_ROW_BITS}`,

@@ -89,7 +89,7 @@ async function publish(catalog: SourceCatalog, values: { remote: boolean; "dry-r
   // as catalog:publish writes it: without it browse answers 503.
   const version = newVersionName();
   return withLockedLocalState(persist ? join(persist, "v3") : undefined, { action: "publish", version, by: operatorName() }, { waitMs: 600_000, say: console.log }, (local, lock) =>
-    publishCatalog(local.env.CATALOG, catalog, { ...options, version, lock, by: operatorName(), browse: d1Target(local.env.BROWSE) }),
+    publishCatalog(local.env.CATALOG, catalog, { ...options, version, lock, by: operatorName(), browse: d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS) }),
   );
 }
 

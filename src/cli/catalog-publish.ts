@@ -79,7 +79,7 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
     const persist = values["persist-to"];
     say(`Publishing ${file} to local state${persist ? ` in ${persist}` : ""}.`);
     result = await withLockedLocalState(persist ? join(persist, "v3") : undefined, { action: "publish", version: options.version, source: file, by: options.by }, { waitMs, say }, (local, lock) =>
-      publishCatalog(local.env.CATALOG, input, { ...options, lock, browse: d1Target(local.env.BROWSE) }),
+      publishCatalog(local.env.CATALOG, input, { ...options, lock, browse: d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS) }),
     );
   }
   for (const warning of descriptionLossWarnings(input)) say(`Warning: ${warning}`);

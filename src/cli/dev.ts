@@ -62,7 +62,7 @@ async function prepare(persistTo: string | undefined, forceSeed: boolean): Promi
           "npm run dev -- --seed publishes the seed over it.",
       );
     } else {
-      const result = await publishCatalog(local.env.CATALOG, seed, { skipIfLive: true, browse: d1Target(local.env.BROWSE) });
+      const result = await publishCatalog(local.env.CATALOG, seed, { skipIfLive: true, browse: d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS) });
       console.log(result.skipped ? `Seed catalog ${result.version} is already live.` : `Published the seed catalog as ${result.version}.`);
       console.log(`Serving catalog ${result.version} (the seed, ${result.products} products).`);
     }

@@ -1,7 +1,7 @@
 
 /** The KV bindings of the project's wrangler.toml, backed by the state `wrangler dev` reads. */
 export interface LocalEnv {
-  env: Pick<Env, "CATALOG" | "TOKENS" | "BROWSE">;
+  env: Pick<Env, "CATALOG" | "TOKENS" | "BROWSE" | "BROWSE_SNAPSHOTS">;
   dispose: () => Promise<void>;
 }
 
@@ -25,15 +25,17 @@ export async function openLocalEnv(persistPath: string = DEFAULT_STATE): Promise
   const kvNamespaces = (workerOptions as { kvNamespaces?: Record<string, string | { id: string }> }).kvNamespaces ?? {};
   // The browse index (D1) is written by every publish beside the KV entries.
   const d1Databases = (workerOptions as { d1Databases?: Record<string, string | { id: string }> }).d1Databases ?? {};
+  // And its snapshot (R2), which the engines load first.
+  const r2Buckets = (workerOptions as { r2Buckets?: Record<string, string | { id: string }> }).r2Buckets ?? {};
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       cf: false,
       log: new Log(LogLevel.WARN),
       resourcePersistencePath: persistPath,
-      workers: [{ name: "storefront-local-state", modules: true, script: "export default {};", kvNamespaces, d1Databases }],
+      workers: [{ name: "storefront-local-state", modules: true, script: "export default {};", kvNamespaces, d1Databases, r2Buckets }],
     }),
   );
-  const env = await mf.getBindings<Pick<Env, "CATALOG" | "TOKENS" | "BROWSE">>();
+  const env = await mf.getBindings<Pick<Env, "CATALOG" | "TOKENS" | "BROWSE" | "BROWSE_SNAPSHOTS">>();
   return { env, dispose: () => mf.dispose() };
 }
 

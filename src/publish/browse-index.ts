@@ -1,4 +1,6 @@
 import { BROWSE_TABLES, browseTable, browseTableVersion, createSql, indexSql, lastIndexName, optionFacet, RETIRED_TABLES, UNDATED, WORD_IDS } from "../catalog/browse-layout.ts";
+import { browseSnapshotKey, browseSnapshotVersion, encodeSnapshot } from "../catalog/browse-snapshot.ts";
+import { type BrowseReader, BrowseStore, readBrowseData } from "../catalog/browse-source.ts";
 import { foldText, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../catalog/browse-text.ts";
 import { renderListItem } from "../catalog/render.ts";
 import { optionApiName, type SourceCatalog, type SourceProduct } from "../catalog/schema.ts";
@@ -111,6 +113,27 @@ export interface BrowseTarget {
   run(statements: readonly string[]): Promise<void>;
   /** The names of every table and index in the database (to find stale and complete versions). */
   tables(): Promise<string[]>;
+  /** Where the version's snapshot goes (browse-snapshot.ts); without it the engines read D1. */
+  snapshots?: SnapshotTarget;
+}
+
+/**
+ * The snapshot side of a target: the written tables read back exactly as the engine reads D1
+ * (readBrowseData, so the snapshot cannot drift from the D1 index), encoded, and stored.
+ */
+export interface SnapshotTarget {
+  reader: BrowseReader;
+  put(key: string, bytes: Uint8Array): Promise<void>;
+  /** Every snapshot key, and a delete, to drop stale versions' snapshots; a target without them keeps them all. */
+  keys?(): Promise<string[]>;
+  delete?(keys: string[]): Promise<void>;
+}
+
+/** Writes `version`'s snapshot from its (already written) tables; returns its size in bytes. */
+export async function writeBrowseSnapshot(target: SnapshotTarget, version: string): Promise<number> {
+  const bytes = encodeSnapshot(await readBrowseData(target.reader, version));
+  await target.put(browseSnapshotKey(version), bytes);
+  return bytes.byteLength;
 }
 
 /** One row of `p` plus what the other tables need, computed once per product. */
@@ -350,6 +373,7 @@ export async function writeBrowseIndex(target: BrowseTarget, catalog: SourceCata
     }
   }
   if (group.length > 0) await target.run(group);
+  if (target.snapshots) await writeBrowseSnapshot(target.snapshots, version);
   return count;
 }
 
@@ -366,12 +390,44 @@ export async function dropStaleBrowse(target: BrowseTarget, keep: readonly strin
     return version !== null && !keep.includes(version);
   });
   if (stale.length > 0) await target.run(stale.map((name) => `DROP TABLE IF EXISTS "${name}"`));
+  const snapshots = target.snapshots;
+  if (snapshots?.keys && snapshots.delete) {
+    const old = (await snapshots.keys()).filter((key) => {
+      const version = browseSnapshotVersion(key);
+      return version !== null && !keep.includes(version);
+    });
+    if (old.length > 0) await snapshots.delete(old);
+  }
   return stale.length;
 }
 
-/** A browse target over a D1 binding (tests, local state through openLocalEnv). */
-export function d1Target(db: D1Database): BrowseTarget {
+/** Snapshots in an R2 binding (tests, local state through openLocalEnv, the bench). */
+export function r2Snapshots(db: D1Database, bucket: R2Bucket): SnapshotTarget {
   return {
+    reader: new BrowseStore(db),
+    async put(key, bytes) {
+      await bucket.put(key, bytes);
+    },
+    async keys() {
+      const keys: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await bucket.list({ prefix: "browse/", ...(cursor ? { cursor } : {}) });
+        keys.push(...page.objects.map((o) => o.key));
+        cursor = page.truncated ? page.cursor : undefined;
+      } while (cursor);
+      return keys;
+    },
+    async delete(keys) {
+      await bucket.delete(keys);
+    },
+  };
+}
+
+/** A browse target over a D1 binding (tests, local state through openLocalEnv), with snapshots into `bucket` when given. */
+export function d1Target(db: D1Database, bucket?: R2Bucket): BrowseTarget {
+  return {
+    ...(bucket ? { snapshots: r2Snapshots(db, bucket) } : {}),
     async run(statements) {
       await db.batch(statements.map((s) => db.prepare(s)));
     },

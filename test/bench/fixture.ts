@@ -50,7 +50,7 @@ export async function publishInto(mf: Miniflare, catalog: SourceCatalog, workerd
   let reported = 0;
   try {
     const result = await publishCatalog(binding, catalog, {
-      browse: d1Target((await mf.getD1Database("BROWSE")) as unknown as D1Database),
+      browse: d1Target((await mf.getD1Database("BROWSE")) as unknown as D1Database, (await mf.getR2Bucket("BROWSE_SNAPSHOTS")) as unknown as R2Bucket),
       onProgress: ({ phase, written, total }) => {
         phases[phase] ??= performance.now();
         // Progress only for a catalog big enough to wait for (not the seed's few entries).

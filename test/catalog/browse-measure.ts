@@ -42,7 +42,7 @@ try {
   const kvSeconds = (performance.now() - t) / 1000;
   t = performance.now();
   // The same publish with the browse index: a second version (KV again + D1).
-  await publishCatalog(local.env.CATALOG, catalog, { browse: d1Target(local.env.BROWSE) });
+  await publishCatalog(local.env.CATALOG, catalog, { browse: d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS) });
   const bothSeconds = (performance.now() - t) / 1000;
   console.log(`publish ${products}: KV only ${kvSeconds.toFixed(1)} s; KV + browse index ${bothSeconds.toFixed(1)} s; node peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; workerd peak RSS ${workerdPeak.toFixed(0)} MiB`);
 

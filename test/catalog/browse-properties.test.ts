@@ -135,7 +135,7 @@ for (const [seed, size] of [[7, 150], [11, 60]] as const) {
     const catalog = catalogFor(seed, size);
     const collection = catalog.collections.find((c) => c.products.length > 5) ?? catalog.collections[0];
     beforeAll(async () => {
-      await publishCatalog(env.CATALOG, catalog, { browse: d1Target(env.BROWSE) });
+      await publishCatalog(env.CATALOG, catalog, { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) });
     }, 60_000);
 
     for (const scope of [undefined, collection?.handle]) {
@@ -214,7 +214,7 @@ describe("value-filter first pages of a 2,000-product catalog, from the bitmaps"
   });
   const pool = pools(catalog);
   beforeAll(async () => {
-    await publishCatalog(env.CATALOG, catalog, { browse: d1Target(env.BROWSE) });
+    await publishCatalog(env.CATALOG, catalog, { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) });
   }, 60_000);
 
   const fixed: ModelQuery[] = [

@@ -14,7 +14,7 @@ export function seedCatalog(): typeof seed {
  * Safe to run twice: when the seed is already live nothing is written and its version returns.
  */
 export async function publishSeedCatalog(): Promise<string> {
-  const result = await publishCatalog(env.CATALOG, seed, { skipIfLive: true, browse: d1Target(env.BROWSE) });
+  const result = await publishCatalog(env.CATALOG, seed, { skipIfLive: true, browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) });
   return result.version;
 }
 

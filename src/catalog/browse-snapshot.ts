@@ -1,0 +1,133 @@
+import type { BrowseData } from "./version-index.ts";
+
+/**
+ * A version's browse index as one blob (R2, written at publish by src/publish/browse-index.ts),
+ * so a new BrowseEngine is ready after one read instead of rebuilding from D1's rows (at 100k:
+ * ~4 s from D1, figures in README "Browse"). Layout, all little-endian:
+ *
+ *   "SFBX" | u32 format | u32 header bytes | header (UTF-8 JSON) | zero padding to 8 | parts
+ *
+ * The header is the BrowseData tree itself, by name (`size`, `prices`, `words`, ...), with every
+ * typed array replaced by `{"$t": type, "o": offset, "n": length}` into the parts that follow
+ * (8-byte aligned, so loading makes views of the one buffer: no copy), every list of typed arrays
+ * (`postings`) by `{"$l": type, "o", "n"}` (starts, then the elements), every Map by
+ * `{"$m": [[key, value], ...]}`; anything else stays JSON. So a part added to BrowseData (or to
+ * the text index's WordPostings) is written and read back without touching this file. A reader
+ * takes only its own SNAPSHOT_FORMAT (the key names it too: browseSnapshotKey); an older
+ * publish's snapshot under another format is skipped and the engine reads D1 instead.
+ */
+
+export const SNAPSHOT_FORMAT = 1;
+const MAGIC = 0x58424653; // "SFBX" little-endian
+
+/** Where a version's snapshot lives in the BROWSE_SNAPSHOTS bucket. */
+export function browseSnapshotKey(version: string): string {
+  return `browse/v${SNAPSHOT_FORMAT}/${version}`;
+}
+
+/** The version a snapshot key names (any format), or null for another key. */
+export function browseSnapshotVersion(key: string): string | null {
+  return /^browse\/v\d+\/([A-Za-z0-9_-]+)$/.exec(key)?.[1] ?? null;
+}
+
+type Typed = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
+const TYPES = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f32: Float32Array, f64: Float64Array } as const;
+type TypeName = keyof typeof TYPES;
+
+function typeName(value: unknown): TypeName | null {
+  for (const [name, ctor] of Object.entries(TYPES)) if (value instanceof ctor) return name as TypeName;
+  return null;
+}
+
+const align = (n: number) => (n + 7) & ~7;
+
+/** Encodes `data` (any tree of typed arrays, lists of them, Maps and JSON values). */
+export function encodeSnapshot(data: object): Uint8Array {
+  const parts: [at: number, bytes: Uint8Array][] = [];
+  let end = 0;
+  const place = (bytes: Uint8Array): number => {
+    const at = end;
+    parts.push([at, bytes]);
+    end = align(at + bytes.byteLength);
+    return at;
+  };
+  const view = (t: Typed) => new Uint8Array(t.buffer, t.byteOffset, t.byteLength);
+  const walk = (value: unknown): unknown => {
+    const type = typeName(value);
+    if (type) return { $t: type, o: place(view(value as Typed)), n: (value as Typed).length };
+    if (value instanceof Map) return { $m: [...value].map(([k, v]) => [k, walk(v)]) };
+    if (Array.isArray(value)) {
+      const listType = value.length > 0 ? typeName(value[0]) : null;
+      if (listType && value.every((v) => v instanceof TYPES[listType])) {
+        const starts = new Uint32Array(value.length + 1);
+        value.forEach((v: Typed, i) => {
+          starts[i + 1] = (starts[i] as number) + v.length;
+        });
+        const at = place(view(starts));
+        for (const v of value as Typed[]) place(view(v));
+        return { $l: listType, o: at, n: value.length };
+      }
+      return value.map(walk);
+    }
+    if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
+    return value;
+  };
+  const header = new TextEncoder().encode(JSON.stringify({ format: SNAPSHOT_FORMAT, data: walk(data) }));
+  const base = align(12 + header.byteLength);
+  const out = new Uint8Array(base + end);
+  const head = new DataView(out.buffer);
+  head.setUint32(0, MAGIC, true);
+  head.setUint32(4, SNAPSHOT_FORMAT, true);
+  head.setUint32(8, header.byteLength, true);
+  out.set(header, 12);
+  // A list's elements follow its starts in place order, each aligned (so each is its own view).
+  for (const [at, bytes] of parts) out.set(bytes, base + at);
+  return out;
+}
+
+/** The tree encodeSnapshot wrote, its typed arrays as views of `buffer`. Throws on another format or a damaged blob. */
+export function decodeSnapshot(buffer: ArrayBuffer): unknown {
+  const head = new DataView(buffer);
+  if (buffer.byteLength < 12 || head.getUint32(0, true) !== MAGIC) throw new Error("not a browse snapshot");
+  const format = head.getUint32(4, true);
+  if (format !== SNAPSHOT_FORMAT) throw new Error(`browse snapshot format ${format}, this reader takes ${SNAPSHOT_FORMAT}`);
+  const length = head.getUint32(8, true);
+  const { data } = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 12, length))) as { data: unknown };
+  const base = align(12 + length);
+  const typed = (type: TypeName, at: number, n: number): Typed => {
+    const ctor = TYPES[type];
+    if (!ctor || base + at + n * ctor.BYTES_PER_ELEMENT > buffer.byteLength) throw new Error("browse snapshot part out of range");
+    return new ctor(buffer, base + at, n);
+  };
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.length > 0 && typeof value[0] !== "object" ? value : value.map(walk);
+    if (value === null || typeof value !== "object") return value;
+    const node = value as Record<string, unknown>;
+    if (typeof node.$t === "string") return typed(node.$t as TypeName, node.o as number, node.n as number);
+    if (typeof node.$l === "string") {
+      const starts = typed("u32", node.o as number, (node.n as number) + 1) as Uint32Array;
+      const size = TYPES[node.$l as TypeName].BYTES_PER_ELEMENT;
+      let at = align((node.o as number) + starts.byteLength);
+      return Array.from({ length: node.n as number }, (_, i) => {
+        const n = (starts[i + 1] as number) - (starts[i] as number);
+        const list = typed(node.$l as TypeName, at, n);
+        at = align(at + n * size);
+        return list;
+      });
+    }
+    if (Array.isArray(node.$m)) return new Map((node.$m as [string, unknown][]).map(([k, v]) => [k, walk(v)]));
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v)]));
+  };
+  return walk(data);
+}
+
+/** The parts every BrowseData has; a snapshot missing one is refused (the engine then reads D1). */
+const REQUIRED: readonly (keyof BrowseData)[] = ["size", "values", "postings", "options", "prices", "created", "titles", "handles", "items", "collections", "words"];
+
+/** A version's BrowseData from its snapshot. */
+export function browseDataFromSnapshot(buffer: ArrayBuffer): BrowseData {
+  const data = decodeSnapshot(buffer) as Partial<BrowseData> | null;
+  const missing = REQUIRED.find((k) => data?.[k] === undefined);
+  if (missing) throw new Error(`browse snapshot lacks its "${missing}" part`);
+  return data as BrowseData;
+}
