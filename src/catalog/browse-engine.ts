@@ -111,10 +111,15 @@ export function replicaName(version: string, region: Region | null, replica: num
   return `${version}:${region ?? "any"}:${replica}`;
 }
 
+/** The replica (0 .. replicas - 1) that answers a request with this key. */
+export function pickReplica(key: string, replicas: string | undefined): number {
+  return hash(key) % replicaCount(replicas);
+}
+
 /** The engine that answers `placement` for `version`: a replica of the version's index in the request's region. */
 export function browseEngine(namespace: DurableObjectNamespace<BrowseEngine>, version: string, placement?: Placement): Browsing {
   const region = browseRegion(placement?.cf);
-  const replica = placement ? hash(placement.key) % replicaCount(placement.replicas) : 0;
+  const replica = placement ? pickReplica(placement.key, placement.replicas) : 0;
   const id = namespace.idFromName(replicaName(version, region, replica));
   return region ? namespace.get(id, { locationHint: region }) : namespace.get(id);
 }

@@ -92,6 +92,7 @@ export function decodeSnapshot(buffer: ArrayBuffer): unknown {
   const format = head.getUint32(4, true);
   if (format !== SNAPSHOT_FORMAT) throw new Error(`browse snapshot format ${format}, this reader takes ${SNAPSHOT_FORMAT}`);
   const length = head.getUint32(8, true);
+  if (12 + length > buffer.byteLength) throw new Error("browse snapshot header out of range");
   const { data } = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 12, length))) as { data: unknown };
   const base = align(12 + length);
   const typed = (type: TypeName, at: number, n: number): Typed => {

@@ -12,9 +12,10 @@ import { countingKv } from "../helpers/counting-kv.ts";
 
 /**
  * The browse cost bound (src/catalog/version-index.ts), counted on a generated catalog of 20,000
- * products with the real bindings. A version's engine reads its browse index once (D1 batches,
- * statements, the largest row); after that every page and facets answer reads the version
- * pointer from KV and nothing else, whatever the query and the catalog size.
+ * products with the real bindings. A version's engine reads its index once: its snapshot (one R2
+ * read, no D1), or without one the D1 index (batches, statements, the largest row); after that
+ * every page and facets answer reads the version pointer from KV and nothing else, whatever the
+ * query and the catalog size.
  */
 const PRODUCTS = 20_000;
 const catalog = generateCatalog({ products: PRODUCTS });
@@ -46,8 +47,30 @@ function countingD1(db: D1Database) {
   return { db: proxy, seen };
 }
 
+/** The snapshot bucket as the engine reads it, counting reads and bytes. */
+function countingSnapshots(bucket: R2Bucket) {
+  const seen = { gets: 0, bytes: 0 };
+  return {
+    seen,
+    bucket: {
+      async get(key: string) {
+        seen.gets++;
+        const object = await bucket.get(key);
+        if (!object) return null;
+        const buffer = await object.arrayBuffer();
+        seen.bytes += buffer.byteLength;
+        return { arrayBuffer: async () => buffer };
+      },
+    },
+  };
+}
+
 const d1 = countingD1(env.BROWSE);
-const engine = new BrowseService(new BrowseStore(d1.db));
+const r2 = countingSnapshots(env.BROWSE_SNAPSHOTS);
+const engine = new BrowseService(new BrowseStore(d1.db), r2.bucket);
+/** The same engine without snapshots: what a version published before them (or a missing blob) costs. */
+const d1Only = countingD1(env.BROWSE);
+const fallback = new BrowseService(new BrowseStore(d1Only.db));
 
 type Meta = NonNullable<Awaited<ReturnType<CatalogStore["currentMeta"]>>>;
 
@@ -57,8 +80,9 @@ async function measure(answer: (meta: Meta) => Promise<string>) {
   const meta = await new CatalogStore(kv.kv).currentMeta();
   if (!meta) throw new Error("nothing published");
   const before = { ...d1.seen };
+  const gets = r2.seen.gets;
   const text = await answer(meta);
-  return { kvReads: kv.reads.length, statements: d1.seen.statements - before.statements, bytes: text.length, body: JSON.parse(text) as Record<string, unknown> };
+  return { kvReads: kv.reads.length, statements: d1.seen.statements - before.statements, r2Gets: r2.seen.gets - gets, bytes: text.length, body: JSON.parse(text) as Record<string, unknown> };
 }
 
 const page = (query: string, scope: Scope = {}) => (meta: Meta) => browsePage(engine, meta, scope, parseBrowsePage(new URLSearchParams(query)));
@@ -66,17 +90,31 @@ const facets = (query: string) => (meta: Meta) => browseFacets(engine, meta, {},
 
 describe(`browse on a generated catalog of ${PRODUCTS} products`, () => {
   beforeAll(async () => {
-    await publishCatalog(env.CATALOG, catalog, { browse: d1Target(env.BROWSE) });
+    await publishCatalog(env.CATALOG, catalog, { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) });
   }, 600_000);
 
-  it("builds a version's index with 2 D1 batches (13 statements, then the items in 8,192-product statements), no row over 512 KiB", async () => {
+  it("builds a version's index from its snapshot: one R2 read, no D1 statement", async () => {
     const meta = await new CatalogStore(env.CATALOG).currentMeta();
     if (!meta) throw new Error("nothing published");
     const index = await engine.index(meta.version);
-    console.log(`[cost] browse_index_build d1_batches=${d1.seen.batches} statements=${d1.seen.statements} rows=${d1.seen.rows} bytes=${d1.seen.bytes} max_row_bytes=${d1.seen.maxRowBytes} held_bytes=${index.bytes}`);
+    console.log(`[cost] browse_index_build r2_gets=${r2.seen.gets} snapshot_bytes=${r2.seen.bytes} d1_statements=${d1.seen.statements} held_bytes=${index.bytes} read_ms=${engine.lastBuild?.ms} build_ms=${engine.lastBuild?.buildMs}`);
+    expect(r2.seen.gets).toBe(1);
+    expect(d1.seen.statements).toBe(0);
+    expect(engine.lastBuild?.from).toBe("snapshot");
+    // The blob is the index's parts as they are held: no bigger than what the engine holds plus the JSON parts (handles, words, values).
+    expect(r2.seen.bytes).toBeLessThan(index.bytes * 1.5);
+    expect(index.size).toBe(PRODUCTS);
+  });
+
+  it("without a snapshot, builds from D1 with 2 batches (12 statements, then the items in 8,192-product statements), no row over 512 KiB", async () => {
+    const meta = await new CatalogStore(env.CATALOG).currentMeta();
+    if (!meta) throw new Error("nothing published");
+    const index = await fallback.index(meta.version);
+    console.log(`[cost] browse_index_build_d1 d1_batches=${d1Only.seen.batches} statements=${d1Only.seen.statements} rows=${d1Only.seen.rows} bytes=${d1Only.seen.bytes} max_row_bytes=${d1Only.seen.maxRowBytes} held_bytes=${index.bytes} read_ms=${fallback.lastBuild?.ms} build_ms=${fallback.lastBuild?.buildMs}`);
     // One batch for everything but the items, one per 4 x 8,192 products of items.
-    expect(d1.seen).toMatchObject({ batches: 2, statements: 13 + Math.ceil(PRODUCTS / 8_192) });
-    expect(d1.seen.maxRowBytes).toBeLessThan(512 * 1024);
+    expect(d1Only.seen).toMatchObject({ batches: 2, statements: 13 + Math.ceil(PRODUCTS / 8_192) });
+    expect(d1Only.seen.maxRowBytes).toBeLessThan(512 * 1024);
+    expect(fallback.lastBuild?.from).toBe("d1");
     expect(index.size).toBe(PRODUCTS);
   });
 
@@ -96,11 +134,12 @@ describe(`browse on a generated catalog of ${PRODUCTS} products`, () => {
     ["a facets answer with q and filters", facets("tag=new&option.size=M&q=tee"), 0],
   ];
   for (const [name, answer, items] of cases) {
-    it(`answers ${name} with the pointer and no D1 statement, at most ${items} items`, async () => {
+    it(`answers ${name} with the pointer and no D1 statement or R2 read, at most ${items} items`, async () => {
       const r = await measure(answer);
-      console.log(`[cost] ${name.replaceAll(" ", "_")} kv_reads=${r.kvReads} d1_statements=${r.statements} bytes=${r.bytes}`);
+      console.log(`[cost] ${name.replaceAll(" ", "_")} kv_reads=${r.kvReads} d1_statements=${r.statements} r2_gets=${r.r2Gets} bytes=${r.bytes}`);
       expect(r.kvReads).toBe(1);
       expect(r.statements).toBe(0);
+      expect(r.r2Gets).toBe(0);
       const data = (r.body.data ?? (r.body.products as Record<string, unknown> | undefined)?.data) as unknown[] | undefined;
       expect(data?.length ?? 0).toBeLessThanOrEqual(items);
       if (items > 0) expect(data?.length).toBeGreaterThan(0);
