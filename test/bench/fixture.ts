@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Miniflare } from "miniflare";
 import { TokenStore } from "../../src/auth/token-store.ts";
+import { browseSnapshotKey } from "../../src/catalog/browse-snapshot.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
@@ -26,6 +27,54 @@ export interface PublishFigures {
   peakRssMiB: number;
   /** workerd's high-water resident memory (VmHWM) after the publish; Linux only. */
   workerdPeakRssMiB: number | undefined;
+  /** The first browse answers after the publish (coldStart). */
+  coldStart?: ColdStart;
+}
+
+/**
+ * Cold start, over HTTP right after the publish: the first browse answer of a new engine
+ * (`snapshotMs`: it loads the version's snapshot from R2 and builds its VersionIndex), the same
+ * query again from that engine (`warmMs`), the first answer of a replica in another region
+ * (`replicaMs`, a request whose `cf` says Asia), and the first answer of an engine that finds no
+ * snapshot and reads D1 (`d1Ms`: the snapshot moved aside for one request, a request from Oceania,
+ * then put back). Each is one request's wall time as the client sees it.
+ */
+export interface ColdStart {
+  snapshotBytes: number;
+  snapshotMs: number;
+  warmMs: number;
+  replicaMs: number;
+  d1Ms: number;
+}
+
+const COLD_QUERY = "/api/v1/products?q=tee&sort=price_asc&limit=20";
+
+async function timedBrowse(mf: Miniflare, cf: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  const response = await mf.dispatchFetch(`http://localhost${COLD_QUERY}`, { cf });
+  await response.text();
+  if (response.status !== 200) throw new Error(`cold browse answered ${response.status}`);
+  return performance.now() - started;
+}
+
+/** The cold-start figures of `version` (ColdStart). */
+export async function measureColdStart(mf: Miniflare, version: string): Promise<ColdStart> {
+  const bucket = await mf.getR2Bucket("BROWSE_SNAPSHOTS");
+  const key = browseSnapshotKey(version);
+  const europe = { continent: "EU", country: "FR", longitude: "2.35" };
+  const snapshotMs = await timedBrowse(mf, europe);
+  const warmMs = await timedBrowse(mf, europe);
+  const replicaMs = await timedBrowse(mf, { continent: "AS", country: "JP", longitude: "139.7" });
+  const blob = await bucket.get(key);
+  const bytes = new Uint8Array(await (blob as NonNullable<typeof blob>).arrayBuffer());
+  await bucket.delete(key);
+  let d1Ms: number;
+  try {
+    d1Ms = await timedBrowse(mf, { continent: "OC", country: "AU", longitude: "151.2" });
+  } finally {
+    await bucket.put(key, bytes);
+  }
+  return { snapshotBytes: bytes.byteLength, snapshotMs, warmMs, replicaMs, d1Ms };
 }
 
 async function kv(mf: Miniflare, binding: string): Promise<KVNamespace> {
@@ -63,7 +112,9 @@ export async function publishInto(mf: Miniflare, catalog: SourceCatalog, workerd
     const ms = performance.now() - started;
     const validated = phases.validated ?? started;
     peak = Math.max(peak, process.memoryUsage().rss);
+    const coldStart = result.products > 0 ? await measureColdStart(mf, result.version) : undefined;
     return {
+      ...(coldStart ? { coldStart } : {}),
       products: result.products,
       entries: result.entries,
       ms,

@@ -341,6 +341,13 @@ export function renderReport(report: BenchReport): string {
     n(p.workerdPeakRssMiB ?? Number.NaN),
   ]);
   out.push("", table(["publish", "products", "KV entries", "seconds", "validate s", "build+write s", "bench RSS before MiB", "bench peak RSS MiB", "workerd peak RSS MiB"], publishRows));
+  const coldRows = Object.entries(report.publish).flatMap(([name, p]) => {
+    const c = p.coldStart;
+    return c ? [[name, String(p.products), n(c.snapshotBytes / 2 ** 20, 1), n(c.snapshotMs), n(c.warmMs, 1), n(c.replicaMs), n(c.d1Ms)]] : [];
+  });
+  if (coldRows.length > 0) {
+    out.push("", table(["cold start (first browse after publish)", "products", "snapshot MiB", "new engine, snapshot ms", "same engine again ms", "replica in another region ms", "new engine, D1 (no snapshot) ms"], coldRows));
+  }
   const memoryRows = report.scenarios.map((s) => [
     s.catalog,
     s.edgeCache ? "on" : "off",
