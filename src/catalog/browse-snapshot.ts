@@ -20,14 +20,27 @@ import type { BrowseData } from "./version-index.ts";
 export const SNAPSHOT_FORMAT = 1;
 const MAGIC = 0x58424653; // "SFBX" little-endian
 
-/** Where a version's snapshot lives in the BROWSE_SNAPSHOTS bucket. */
+/**
+ * Where a version's snapshot lives in the BROWSE_SNAPSHOTS bucket: its manifest (JSON: bytes,
+ * chunks) at this key, the blob in chunks of SNAPSHOT_CHUNK bytes at `<key>/<n>`. Chunks keep
+ * every put small (Miniflare's binding proxy dropped a 47 MiB put under load; `wrangler r2 object
+ * put` takes at most 300 MiB) and let an engine read them in parallel.
+ */
 export function browseSnapshotKey(version: string): string {
   return `browse/v${SNAPSHOT_FORMAT}/${version}`;
 }
 
-/** The version a snapshot key names (any format), or null for another key. */
+export const SNAPSHOT_CHUNK = 8 * 2 ** 20;
+
+/** What the manifest at browseSnapshotKey says. */
+export interface SnapshotManifest {
+  bytes: number;
+  chunks: number;
+}
+
+/** The version a snapshot key (manifest or chunk, any format) names, or null for another key. */
 export function browseSnapshotVersion(key: string): string | null {
-  return /^browse\/v\d+\/([A-Za-z0-9_-]+)$/.exec(key)?.[1] ?? null;
+  return /^browse\/v\d+\/([A-Za-z0-9_-]+)(\/\d+)?$/.exec(key)?.[1] ?? null;
 }
 
 type Typed = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;

@@ -1,5 +1,5 @@
 import { browseTable } from "./browse-layout.ts";
-import { browseDataFromSnapshot, browseSnapshotKey } from "./browse-snapshot.ts";
+import { browseDataFromSnapshot, browseSnapshotKey, type SnapshotManifest } from "./browse-snapshot.ts";
 import { CatalogError } from "./errors.ts";
 import type { FacetValueRow } from "./facet-index.ts";
 import type { BrowseData, CollectionData, Items } from "./version-index.ts";
@@ -33,6 +33,23 @@ export interface SnapshotBucket {
   get(key: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer> } | null>;
 }
 
+/** The snapshot's blob, its chunks read in parallel into one buffer; null without a manifest or with a chunk missing. */
+export async function readSnapshot(bucket: SnapshotBucket, version: string): Promise<ArrayBuffer | null> {
+  const key = browseSnapshotKey(version);
+  const manifest = await bucket.get(key);
+  if (!manifest) return null;
+  const { bytes, chunks } = JSON.parse(new TextDecoder().decode(await manifest.arrayBuffer())) as SnapshotManifest;
+  const out = new Uint8Array(bytes);
+  let at = 0;
+  const parts = await Promise.all(Array.from({ length: chunks }, (_, n) => bucket.get(`${key}/${n}`).then((o) => o?.arrayBuffer() ?? null)));
+  for (const part of parts) {
+    if (!part || at + part.byteLength > bytes) return null;
+    out.set(new Uint8Array(part), at);
+    at += part.byteLength;
+  }
+  return at === bytes ? out.buffer : null;
+}
+
 /** Where a version's index came from, and how long reading it took (for the engine's log and the bench). */
 export interface IndexSource {
   from: "snapshot" | "d1";
@@ -48,9 +65,8 @@ export interface IndexSource {
  */
 export async function readBrowseIndex(store: BrowseStore, snapshots: SnapshotBucket | undefined, version: string): Promise<{ data: BrowseData; source: IndexSource }> {
   const started = Date.now();
-  const object = snapshots ? await snapshots.get(browseSnapshotKey(version)) : null;
-  if (object) {
-    const buffer = await object.arrayBuffer();
+  const buffer = snapshots ? await readSnapshot(snapshots, version).catch(() => null) : null;
+  if (buffer) {
     try {
       return { data: browseDataFromSnapshot(buffer), source: { from: "snapshot", bytes: buffer.byteLength, ms: Date.now() - started } };
     } catch (error) {

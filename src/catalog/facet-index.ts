@@ -53,18 +53,20 @@ interface Known {
  * type, available) is a column of value ids (-1 for none); any other (tags, an option) lists
  * each product's value ids: `ids[starts[p] .. starts[p + 1]]`.
  */
-type Column = ({ one: Int32Array } | { starts: Uint32Array; ids: Uint16Array | Uint32Array }) & {
+export type ColumnArrays = { one: Int32Array } | { starts: Uint32Array; ids: Uint16Array | Uint32Array };
+type Column = ColumnArrays & {
   /** The facet's value ids, each with its products. */
   postings: readonly [vid: number, ids: Uint32Array][];
   /** (product, value) pairs in all: what counting from the postings costs. */
   pairs: number;
 };
 
-/** The facet's column, from its values' postings. */
-function column(size: number, values: number, postings: readonly [vid: number, ids: Uint32Array][]): Column {
+/** The facet's column, from its values' postings (or as a snapshot carries it: `built`). */
+function column(size: number, values: number, postings: readonly [vid: number, ids: Uint32Array][], built?: ColumnArrays): Column {
+  const pairs = postings.reduce((n, [, ids]) => n + ids.length, 0);
+  if (built) return { ...("one" in built ? { one: built.one } : { starts: built.starts, ids: built.ids }), postings, pairs };
   const starts = new Uint32Array(size + 1);
   for (const [, ids] of postings) for (let i = 0; i < ids.length; i++) starts[(ids[i] as number) + 1] = (starts[(ids[i] as number) + 1] as number) + 1;
-  const pairs = postings.reduce((n, [, ids]) => n + ids.length, 0);
   if (starts.every((n) => n <= 1)) {
     const one = new Int32Array(size).fill(-1);
     for (const [vid, ids] of postings) for (let i = 0; i < ids.length; i++) one[ids[i] as number] = vid;
@@ -163,7 +165,16 @@ export class FacetIndex {
    * `catalog`: every product of the version; `prices` by product (NaN for an id no product has);
    * `byPrice`: the catalog's products by price, lowest first. Value ids of one facet are one range.
    */
-  constructor(size: number, values: readonly FacetValueRow[], postings: readonly Uint32Array[], prices: Float64Array, byPrice: Uint32Array, options: readonly string[], catalog: Uint32Array) {
+  constructor(
+    size: number,
+    values: readonly FacetValueRow[],
+    postings: readonly Uint32Array[],
+    prices: Float64Array,
+    byPrice: Uint32Array,
+    options: readonly string[],
+    catalog: Uint32Array,
+    built?: { columns: ReadonlyMap<string, ColumnArrays>; every: ColumnArrays },
+  ) {
     this.#size = size;
     this.#values = values;
     this.#options = options;
@@ -176,10 +187,16 @@ export class FacetIndex {
       byFacet.set(v.f, list);
     });
     for (const [facet, list] of byFacet) {
-      this.#columns.set(facet, { ...column(size, values.length, list), from: list[0]?.[0] ?? 0, to: (list.at(-1)?.[0] ?? -1) + 1 });
+      this.#columns.set(facet, { ...column(size, values.length, list, built?.columns.get(facet)), from: list[0]?.[0] ?? 0, to: (list.at(-1)?.[0] ?? -1) + 1 });
     }
-    this.#every = column(size, values.length, [...byFacet.values()].flat());
+    this.#every = column(size, values.length, [...byFacet.values()].flat(), built?.every);
     this.#catalog = { bits: catalog, n: byPrice.length, counts: Uint32Array.from(values, (_, v) => postings[v]?.length ?? 0) };
+  }
+
+  /** The columns' arrays (what a snapshot carries so a new engine need not make them). */
+  columnArrays(): { columns: Map<string, ColumnArrays>; every: ColumnArrays } {
+    const arrays = (c: Column): ColumnArrays => ("one" in c ? { one: c.one } : { starts: c.starts, ids: c.ids });
+    return { columns: new Map([...this.#columns].map(([facet, c]) => [facet, arrays(c)])), every: arrays(this.#every) };
   }
 
   /** Bytes held by the per-facet columns and kept counts (the postings and prices are VersionIndex's). */

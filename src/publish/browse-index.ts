@@ -1,7 +1,8 @@
 import { BROWSE_TABLES, browseTable, browseTableVersion, createSql, indexSql, lastIndexName, optionFacet, RETIRED_TABLES, UNDATED, WORD_IDS } from "../catalog/browse-layout.ts";
-import { browseSnapshotKey, browseSnapshotVersion, encodeSnapshot } from "../catalog/browse-snapshot.ts";
+import { browseSnapshotKey, browseSnapshotVersion, encodeSnapshot, SNAPSHOT_CHUNK, type SnapshotManifest } from "../catalog/browse-snapshot.ts";
 import { type BrowseReader, BrowseStore, readBrowseData } from "../catalog/browse-source.ts";
 import { foldText, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../catalog/browse-text.ts";
+import { VersionIndex } from "../catalog/version-index.ts";
 import { renderListItem } from "../catalog/render.ts";
 import { optionApiName, type SourceCatalog, type SourceProduct } from "../catalog/schema.ts";
 import { toMinor } from "../money.ts";
@@ -131,9 +132,21 @@ export interface SnapshotTarget {
 
 /** Writes `version`'s snapshot from its (already written) tables; returns its size in bytes. */
 export async function writeBrowseSnapshot(target: SnapshotTarget, version: string): Promise<number> {
-  const bytes = encodeSnapshot(await readBrowseData(target.reader, version));
-  await target.put(browseSnapshotKey(version), bytes);
+  const data = await readBrowseData(target.reader, version);
+  // The derived parts too (BuiltParts): the engine then makes views, not sorts and columns.
+  const bytes = encodeSnapshot({ ...data, built: new VersionIndex(data).built });
+  await writeChunks(target, version, bytes);
   return bytes.byteLength;
+}
+
+/** Stores a snapshot's blob: its chunks, then its manifest (browse-snapshot.ts, browseSnapshotKey). */
+export async function writeChunks(target: Pick<SnapshotTarget, "put">, version: string, bytes: Uint8Array): Promise<void> {
+  const key = browseSnapshotKey(version);
+  const chunks = Math.ceil(bytes.byteLength / SNAPSHOT_CHUNK);
+  // Chunks first, the manifest last: a reader finds a manifest only once every chunk is there.
+  for (let n = 0; n < chunks; n++) await target.put(`${key}/${n}`, bytes.subarray(n * SNAPSHOT_CHUNK, (n + 1) * SNAPSHOT_CHUNK));
+  const manifest: SnapshotManifest = { bytes: bytes.byteLength, chunks };
+  await target.put(key, new TextEncoder().encode(JSON.stringify(manifest)));
 }
 
 /** One row of `p` plus what the other tables need, computed once per product. */
@@ -406,7 +419,8 @@ export function r2Snapshots(db: D1Database, bucket: R2Bucket): SnapshotTarget {
   return {
     reader: new BrowseStore(db),
     async put(key, bytes) {
-      await bucket.put(key, bytes);
+      // A whole buffer: a view's offset does not survive every binding proxy.
+      await bucket.put(key, bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice());
     },
     async keys() {
       const keys: string[] = [];

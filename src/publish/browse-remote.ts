@@ -1,27 +1,36 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import type { BrowseReader } from "../catalog/browse-source.ts";
 import type { BrowseTarget } from "./browse-index.ts";
 import type { SqlQuery } from "./lock.ts";
 
 /**
  * The browse index of a remote publish: each group of statements goes to the BROWSE database of
  * wrangler.toml with `wrangler d1 execute BROWSE --remote --file`, printed before it runs (and
- * only printed with `dryRun`). Node only (operator CLI).
+ * only printed with `dryRun`). The same statements also run into an in-memory node:sqlite copy
+ * (SQLite, as D1 is), which the snapshot is read from exactly as an engine reads D1, so the
+ * snapshot costs no read of the remote database; it goes to the BROWSE_SNAPSHOTS bucket with
+ * `wrangler r2 object put --remote`. Stale versions' snapshots are not listed remotely (wrangler
+ * has no object listing): they stay until an R2 lifecycle rule expires them (README).
+ * Node only (operator CLI).
  */
 export function remoteBrowseTarget(opts: { dryRun?: boolean; log?: (line: string) => void } = {}): BrowseTarget {
   const log = opts.log ?? console.log;
-  const wrangler = (args: string[]): string => {
-    const full = ["wrangler", "d1", "execute", "BROWSE", "--remote", "--yes", ...args];
+  const npx = (full: string[]): string => {
     log(`$ npx ${full.join(" ")}`);
     if (opts.dryRun) return "[]";
     const run = spawnSync("npx", full, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
-    if (run.status !== 0) throw new Error(`wrangler d1 execute failed (exit ${run.status}).`);
+    if (run.status !== 0) throw new Error(`wrangler ${full[1]} ${full[2]} failed (exit ${run.status}).`);
     return run.stdout;
   };
+  const wrangler = (args: string[]): string => npx(["wrangler", "d1", "execute", "BROWSE", "--remote", "--yes", ...args]);
+  const mirror = sqliteMirror();
   return {
     async run(statements) {
+      mirror.run(statements);
       const dir = mkdtempSync(join(tmpdir(), "browse-"));
       try {
         const file = join(dir, "batch.sql");
@@ -35,6 +44,19 @@ export function remoteBrowseTarget(opts: { dryRun?: boolean; log?: (line: string
       const out = wrangler(["--json", "--command", "SELECT name FROM sqlite_master WHERE type IN ('table', 'index')"]);
       const parsed = JSON.parse(out) as { results?: { name: string }[] }[];
       return parsed.flatMap((r) => r.results ?? []).map((r) => r.name);
+    },
+    snapshots: {
+      reader: mirror.reader,
+      async put(key, bytes) {
+        const dir = mkdtempSync(join(tmpdir(), "browse-"));
+        try {
+          const file = join(dir, "snapshot.bin");
+          writeFileSync(file, bytes);
+          npx(["wrangler", "r2", "object", "put", `${snapshotBucket()}/${key}`, "--file", file, "--remote"]);
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      },
     },
   };
 }
@@ -53,4 +75,31 @@ export function remoteD1Query(opts: { log?: (line: string) => void } = {}): SqlQ
     const parsed = JSON.parse(run.stdout) as { results?: Record<string, unknown>[] }[];
     return parsed.flatMap((r) => r.results ?? []);
   };
+}
+
+/**
+ * An in-memory SQLite database the browse index's statements also run into, and a reader over
+ * it for readBrowseData: what a remote publish builds its snapshot from (and the snapshot size
+ * script, test/bench/snapshot-size.ts).
+ */
+export function sqliteMirror(): { run(statements: readonly string[]): void; reader: BrowseReader } {
+  const db = new DatabaseSync(":memory:");
+  return {
+    run(statements) {
+      for (const s of statements) db.exec(s);
+    },
+    reader: {
+      async batch(statements) {
+        return statements.map((s) => db.prepare(s.sql).all(...s.params) as Record<string, unknown>[]);
+      },
+    },
+  };
+}
+
+/** The bucket_name of the BROWSE_SNAPSHOTS binding in wrangler.toml. */
+function snapshotBucket(): string {
+  const toml = readFileSync("wrangler.toml", "utf8");
+  const name = /binding\s*=\s*"BROWSE_SNAPSHOTS"\s*\n\s*bucket_name\s*=\s*"([^"]+)"/.exec(toml)?.[1];
+  if (!name) throw new Error('wrangler.toml has no [[r2_buckets]] binding "BROWSE_SNAPSHOTS" with a bucket_name.');
+  return name;
 }

@@ -2,10 +2,10 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseBrowseFacets, parseBrowsePage } from "../../src/catalog/browse-query.ts";
 import { browseDataFromSnapshot, browseSnapshotKey, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT } from "../../src/catalog/browse-snapshot.ts";
-import { BrowseStore, readBrowseData, readBrowseIndex } from "../../src/catalog/browse-source.ts";
+import { BrowseStore, readBrowseData, readBrowseIndex, readSnapshot } from "../../src/catalog/browse-source.ts";
 import { CatalogStore } from "../../src/catalog/store.ts";
 import { type BrowseData, VersionIndex } from "../../src/catalog/version-index.ts";
-import { d1Target } from "../../src/publish/browse-index.ts";
+import { d1Target, r2Snapshots, writeChunks } from "../../src/publish/browse-index.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import { publishCatalog, rollbackCatalog } from "../../src/publish/publish.ts";
 
@@ -21,9 +21,9 @@ const store = new BrowseStore(env.BROWSE);
 let version = "";
 
 async function snapshotOf(v: string): Promise<ArrayBuffer> {
-  const object = await env.BROWSE_SNAPSHOTS.get(browseSnapshotKey(v));
-  if (!object) throw new Error(`no snapshot for ${v}`);
-  return object.arrayBuffer();
+  const buffer = await readSnapshot(env.BROWSE_SNAPSHOTS, v);
+  if (!buffer) throw new Error(`no snapshot for ${v}`);
+  return buffer;
 }
 
 beforeAll(async () => {
@@ -35,9 +35,12 @@ describe("a publish's snapshot", () => {
     const fromD1 = await readBrowseData(store, version);
     const fromSnapshot = browseDataFromSnapshot(await snapshotOf(version));
     expect(fromSnapshot.size).toBe(catalog.products.length);
-    // Typed arrays compared by type and element, Maps by entry, every named part.
-    expect(Object.keys(fromSnapshot).sort()).toEqual(Object.keys(fromD1).sort());
-    expect(fromSnapshot).toEqual(fromD1);
+    // Typed arrays compared by type and element, Maps by entry, every named part; plus the derived
+    // parts, exactly as an index built from the D1 data derives them.
+    const { built, ...parts } = fromSnapshot;
+    expect(Object.keys(parts).sort()).toEqual(Object.keys(fromD1).sort());
+    expect(parts).toEqual(fromD1);
+    expect(built).toEqual(new VersionIndex(fromD1).built);
   });
 
   it("answers every query as the D1-built index does", async () => {
@@ -92,6 +95,19 @@ describe("the snapshot format", () => {
     expect(() => browseDataFromSnapshot(bytes.slice().buffer)).toThrow(/lacks its "values" part/);
   });
 
+  it("is stored in chunks under a manifest, read back whole", async () => {
+    const small = encodeSnapshot({ size: 1, ids: new Uint32Array(2.25 * 2 ** 20) });
+    const target = r2Snapshots(env.BROWSE, env.BROWSE_SNAPSHOTS);
+    // Through writeBrowseSnapshot's own chunking: a blob over SNAPSHOT_CHUNK goes as several objects.
+    const chunks: string[] = [];
+    await writeChunks({ ...target, put: async (key, bytes) => (chunks.push(key), target.put(key, bytes)) }, "chunked", small);
+    expect(chunks).toEqual(["browse/v1/chunked/0", "browse/v1/chunked/1", "browse/v1/chunked"]);
+    expect(new Uint8Array((await readSnapshot(env.BROWSE_SNAPSHOTS, "chunked")) as ArrayBuffer)).toEqual(small);
+    await env.BROWSE_SNAPSHOTS.delete("browse/v1/chunked/1");
+    expect(await readSnapshot(env.BROWSE_SNAPSHOTS, "chunked")).toBeNull();
+    await env.BROWSE_SNAPSHOTS.delete(["browse/v1/chunked", "browse/v1/chunked/0"]);
+  }, 120_000);
+
   it("falls back to D1 when the blob is missing or damaged", async () => {
     const missing = { get: async () => null };
     expect((await readBrowseIndex(store, missing, version)).source.from).toBe("d1");
@@ -106,8 +122,11 @@ describe("snapshots across publishes", () => {
   it("keeps the live and previous versions' snapshots, drops older ones, and a rollback loads its own", async () => {
     const second = await publishCatalog(env.CATALOG, generateCatalog({ products: 300, seed: 2 }), { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) });
     const third = await publishCatalog(env.CATALOG, generateCatalog({ products: 200, seed: 3 }), { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) });
-    const keys = (await env.BROWSE_SNAPSHOTS.list({ prefix: "browse/" })).objects.map((o) => o.key).sort();
-    expect(keys).toEqual([browseSnapshotKey(second.version), browseSnapshotKey(third.version)].sort());
+    const keys = (await env.BROWSE_SNAPSHOTS.list({ prefix: "browse/" })).objects.map((o) => o.key);
+    const kept = [browseSnapshotKey(second.version), browseSnapshotKey(third.version)];
+    // Each kept version's manifest and its chunks; nothing of the first version.
+    expect(keys.filter((k) => !/\/\d+$/.test(k)).sort()).toEqual(kept.sort());
+    for (const key of keys) expect(kept.some((k) => key === k || key.startsWith(`${k}/`)), key).toBe(true);
     await rollbackCatalog(env.CATALOG);
     const meta = await new CatalogStore(env.CATALOG).currentMeta();
     expect(meta?.version).toBe(second.version);
