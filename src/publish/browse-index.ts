@@ -103,6 +103,23 @@ import { prepareContent } from "./sanitize.ts";
  * 10 us (Orama finds nothing). Top-10 overlap is low (6-56%): most generated products tie on
  * score, and Orama breaks ties its own way; on the labelled seed queries
  * (test/catalog/search-labelled.ts) q puts an expected product in the top 3 for 38/38, Orama 27/38.
+ *
+ * ## Snapshots and replicas (issue 23)
+ * A new engine read these tables whole before its first answer: 3.2-4.0 s at 100k locally,
+ * paid after every publish, every eviction, and now by every replica (browse-engine.ts runs
+ * BROWSE_REPLICAS per region). So each publish also writes a snapshot to R2
+ * (src/catalog/browse-snapshot.ts): the BrowseData the engine would read from these tables,
+ * read back from them with the engine's own reader (readBrowseData, so the two cannot drift;
+ * a remote publish reads a node:sqlite copy of the same statements instead of the remote
+ * database), plus the parts VersionIndex derives (sort orders, facet columns, rank tables),
+ * encoded as named parts under a format number, 8 MiB chunks under a manifest. The engine
+ * loads it in 1 + chunks reads and makes typed-array views of one buffer (figures in README,
+ * "Browse", and the bench's cold-start table). D1 stays: it is the fallback for a version
+ * without a snapshot (published before them, or a failed or damaged blob), the record the
+ * snapshot is read back from, and what the other helpers' index work (text ranking) extends
+ * first; dropping it would save ~7 s of a 100k publish but leave older versions (rollback)
+ * without any index. R2 over KV chunks: one blob per version of 60-80 MiB at 100k is what R2 is
+ * for (KV values stop at 25 MiB, and each would be a separate read).
  */
 
 const STATEMENT_BYTES = 90_000;

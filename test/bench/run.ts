@@ -30,6 +30,8 @@ A full run takes several minutes on both cores: run it alone.`,
     only: { type: "string", value: "A,B", help: "measure only the workloads whose names contain A or B" },
     seconds: { type: "string", value: "S", help: "seconds per workload (default 5, --quick 0.8)" },
     "edge-cache": { type: "string", value: "MODE", choices: ["on", "off", "both"], default: "both", help: "the Workers Cache API on, off or both" },
+    // Two runs on one machine need their own ports (the seed's, and the large catalog's next to it).
+    "port-base": { type: "integer", value: "PORT", min: 1024, help: "the seed runtime's port; the large catalog's is the next (default 8820)" },
   },
 });
 
@@ -56,7 +58,8 @@ const settings: RunSettings = {
   selected: (workload) => !args.only || args.only.split(",").some((part) => workload.name.includes(part)),
 };
 const largeSize = Number(args.products ?? (quick ? 10_000 : 100_000));
-const PORTS = { seed: 8820, large: 8821 };
+const portBase = args["port-base"] ?? 8820;
+const PORTS = { seed: portBase, large: portBase + 1 };
 
 async function main(): Promise<void> {
   const started = performance.now();

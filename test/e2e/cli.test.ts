@@ -145,6 +145,9 @@ describe("--remote --dry-run", () => {
     for (const line of lines) expect(line).toMatch(/^\(dry run\) /);
     expect(run.stdout).not.toMatch(/\bentries written\b|the new catalog is live|\bPublished catalog/);
     expect(run.stdout).toContain("Would publish catalog");
+    // The browse snapshot (built from a node:sqlite copy of the index) goes to R2 in chunks, then its manifest.
+    expect(run.stdout).toMatch(/wrangler r2 object put storefront-browse\/browse\/v1\/[\w-]+\/0 --file /);
+    expect(run.stdout).toMatch(/wrangler r2 object put storefront-browse\/browse\/v1\/[\w-]+ --file /);
   });
 
   it("catalog:rollback marks its lines too, its error included", async () => {
