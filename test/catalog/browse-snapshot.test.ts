@@ -5,7 +5,7 @@ import { browseDataFromSnapshot, browseSnapshotKey, decodeSnapshot, encodeSnapsh
 import { BrowseStore, readBrowseData, readBrowseIndex, readSnapshot } from "../../src/catalog/browse-source.ts";
 import { CatalogStore } from "../../src/catalog/store.ts";
 import { type BrowseData, VersionIndex } from "../../src/catalog/version-index.ts";
-import { d1Target, r2Snapshots, writeChunks } from "../../src/publish/browse-index.ts";
+import { d1Target, dropStaleBrowse, r2Snapshots, writeChunks } from "../../src/publish/browse-index.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import { publishCatalog, rollbackCatalog } from "../../src/publish/publish.ts";
 
@@ -119,9 +119,11 @@ describe("the snapshot format", () => {
 });
 
 describe("snapshots across publishes", () => {
-  it("keeps the live and previous versions' snapshots, drops older ones, and a rollback loads its own", async () => {
+  it("drops stale versions' snapshots with their tables, keeps the kept ones', and a rollback loads its own", async () => {
     const second = await publishCatalog(env.CATALOG, generateCatalog({ products: 300, seed: 2 }), { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) });
     const third = await publishCatalog(env.CATALOG, generateCatalog({ products: 200, seed: 3 }), { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) });
+    // Publish keeps what its cleanup policy keeps (publish.ts); dropping by the same list removes the rest.
+    await dropStaleBrowse(d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS), [second.version, third.version]);
     const keys = (await env.BROWSE_SNAPSHOTS.list({ prefix: "browse/" })).objects.map((o) => o.key);
     const kept = [browseSnapshotKey(second.version), browseSnapshotKey(third.version)];
     // Each kept version's manifest and its chunks; nothing of the first version.
