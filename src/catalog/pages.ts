@@ -47,7 +47,7 @@ function unknownCursor(param: "starting_after" | "ending_before", handle: string
   throw invalidParameter(`No item with handle "${handle}" in ${where}.`, param);
 }
 
-async function productPosition(store: CatalogStore, meta: VersionMeta, q: PageQuery, where: string, inCollection?: string) {
+async function productPosition(store: CatalogStore, meta: VersionMeta, q: PageQuery, inCollection?: string) {
   const param = q.starting_after !== undefined ? "starting_after" : "ending_before";
   const handle = q.starting_after ?? q.ending_before;
   if (handle === undefined) return { after: undefined, before: undefined };
@@ -64,7 +64,7 @@ export interface ListOptions {
 
 /** `GET /products`: pointer + (cursor product's shard) + one list chunk (of the image series with `include=image`). */
 export async function productListPage(store: CatalogStore, meta: VersionMeta, q: PageQuery & ListOptions): Promise<string> {
-  const cursor = await productPosition(store, meta, q, "the catalog");
+  const cursor = await productPosition(store, meta, q);
   if (cursor.missing) unknownCursor(cursor.missing.param, cursor.missing.handle, "the catalog");
   const w = pageWindow(meta.products, q.limit ?? DEFAULT_LIMIT, cursor.after, cursor.before);
   const lines = w.start < w.end ? sliceChunk(await store.productChunk(meta, w.chunk, q.include?.includes("image")), w) : [];
@@ -182,7 +182,7 @@ function collectionMissing(handle: string): never {
  * count); with a cursor, the cursor product's shard first, for its rank in this collection.
  */
 export async function collectionDetail(store: CatalogStore, meta: VersionMeta, handle: string, q: PageQuery & ListOptions): Promise<string> {
-  const cursor = await productPosition(store, meta, q, "this collection", handle);
+  const cursor = await productPosition(store, meta, q, handle);
   if (cursor.missing) {
     if (!(await store.collectionProductsChunk(meta, handle, 0))) collectionMissing(handle);
     unknownCursor(cursor.missing.param, cursor.missing.handle, "this collection");

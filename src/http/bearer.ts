@@ -15,7 +15,7 @@ export function readCredential(header: string | undefined | null): Credential {
     throw invalidRequest("parameter_invalid", "Send exactly one Authorization header.", "Authorization");
   }
   const match = /^\s*([A-Za-z]+) +(\S+)\s*$/.exec(header);
-  if (!match || match[1]?.toLowerCase() !== "bearer" || !match[2]) return { kind: "unusable" };
+  if (match?.[1]?.toLowerCase() !== "bearer" || !match[2]) return { kind: "unusable" };
   return { kind: "bearer", token: match[2] };
 }
 

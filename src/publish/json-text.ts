@@ -135,7 +135,10 @@ export class JsonText {
       this.#members(() => false);
       return;
     }
-    if (c === '"') return this.#string();
+    if (c === '"') {
+      this.#string();
+      return;
+    }
     NUMBER.lastIndex = this.i;
     if (NUMBER.test(text)) {
       this.i = NUMBER.lastIndex;

@@ -1,4 +1,4 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { TokenListSchema, TokenRecordSchema, IssuedTokenSchema, type TokenRecord } from "../../src/auth/api.ts";

@@ -32,7 +32,7 @@ describe("GET /products", () => {
 
   it("lists every product in catalog order with the default limit of 50", async () => {
     const { body } = await get("/products");
-    expect((body?.data as Item[]).map((p) => p.handle)).toEqual(seed.products.map((p) => p.handle));
+    expect((body!.data as Item[]).map((p) => p.handle)).toEqual(seed.products.map((p) => p.handle));
   });
 
   it("prices each item at its lowest variant price, with two decimals", async () => {
@@ -46,7 +46,7 @@ describe("GET /products", () => {
 
   it("lists sold-out products with available false", async () => {
     const { body } = await get("/products?limit=250");
-    const soldOut = (body?.data as Item[]).filter((p) => !p.available).map((p) => p.handle);
+    const soldOut = (body!.data as Item[]).filter((p) => !p.available).map((p) => p.handle);
     expect(soldOut).toEqual(seed.products.filter((p) => !p.available).map((p) => p.handle));
     expect(soldOut).toContain("example-t-shirt");
   });
@@ -56,7 +56,7 @@ describe("GET /products", () => {
     let cursor: string | undefined;
     for (let guard = 0; guard < 20; guard++) {
       const { body } = await get(`/products?limit=5${cursor ? `&starting_after=${cursor}` : ""}`);
-      const handles = (body?.data as Item[]).map((p) => p.handle);
+      const handles = (body!.data as Item[]).map((p) => p.handle);
       seen.push(...handles);
       expect(body?.count).toBe(seed.products.length);
       if (!body?.has_more) break;
@@ -72,7 +72,7 @@ describe("GET /products", () => {
     seen.unshift(cursor ?? "");
     for (let guard = 0; guard < 20; guard++) {
       const { body } = await get(`/products?limit=4&ending_before=${cursor}`);
-      const page = (body?.data as Item[]).map((p) => p.handle);
+      const page = (body!.data as Item[]).map((p) => p.handle);
       seen.unshift(...page);
       if (!body?.has_more) break;
       cursor = page[0];
@@ -220,7 +220,7 @@ describe("GET /products/{handle}/variants", () => {
 
   it("filters by size and color", async () => {
     const { body } = await get("/products/essential-crew-tee-black/variants?size=M&color=Black");
-    expect((body?.data as V[]).map((v) => v.title)).toEqual(["M / Black"]);
+    expect((body!.data as V[]).map((v) => v.title)).toEqual(["M / Black"]);
     const all = await get("/products/essential-crew-tee-black/variants?color=Black");
     expect(all.body?.count).toBe(8);
   });
@@ -247,7 +247,7 @@ describe("GET /products/{handle}/variants", () => {
     expect(status).toBe(200);
     expect(body?.data).toEqual([expect.objectContaining({ title: "Default Title", available: false, price: { amount: "100.00", currency: "USD" } })]);
     const vest = await get("/products/ridge-puffer-vest-black/variants");
-    expect((vest.body?.data as V[]).every((v) => !v.available)).toBe(true);
+    expect((vest.body!.data as V[]).every((v) => !v.available)).toBe(true);
   });
 
   it("marks a sold-out size unavailable while the product stays available", async () => {
@@ -258,10 +258,10 @@ describe("GET /products/{handle}/variants", () => {
 
   it("pages variants by id", async () => {
     const first = await get("/products/essential-crew-tee-black/variants?limit=3");
-    const ids = (first.body?.data as V[]).map((v) => v.id);
+    const ids = (first.body!.data as V[]).map((v) => v.id);
     expect(first.body?.has_more).toBe(true);
     const next = await get(`/products/essential-crew-tee-black/variants?limit=3&starting_after=${ids.at(-1)}`);
-    expect((next.body?.data as V[]).map((v) => v.title)).toEqual(["L / Black", "XL / Black", "2XL / Black"]);
+    expect((next.body!.data as V[]).map((v) => v.title)).toEqual(["L / Black", "XL / Black", "2XL / Black"]);
   });
 
   it("answers 404 resource_missing for an unknown product", async () => {

@@ -30,8 +30,6 @@ function quantities(cart: CartView): Map<string, number> {
   return new Map(cart.lines.map((l) => [l.variant_id, l.quantity]));
 }
 
-type ClientOp = { kind: "add"; quantity: number } | { kind: "set"; quantity: number };
-
 describe("several clients writing one cart at once", () => {
   const RUNS = fuzzRuns(4);
   it("keep every accepted add and update: each client's own line ends as its own sequence says, a shared line counts every accepted add", async () => {

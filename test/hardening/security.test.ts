@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Cart } from "../../src/cart/api.ts";
 import { DEV_TOKENS, seedDevTokens } from "../../src/cli/dev-tokens.ts";
-import { BASE, call, cartCall, issueToken, operator, OPERATOR_SECRET, readCart, seedVariants, type SeedVariants } from "../helpers/cart.ts";
+import { call, cartCall, issueToken, operator, OPERATOR_SECRET, readCart, seedVariants, type SeedVariants } from "../helpers/cart.ts";
 import { fetchAs } from "../helpers/worker.ts";
 import { originAllowedInTests } from "./answers.ts";
 import { oddString } from "./arbitraries.ts";

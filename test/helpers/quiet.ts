@@ -29,7 +29,8 @@ function readFigures(file: string): Record<string, Record<string, number>> {
 function recordFigures(line: string, target: { file: string; sum: boolean }): void {
   const [, name = "unknown", ...pairs] = line.trim().split(/\s+/);
   const all = readFigures(target.file);
-  const figures = target.sum ? (all[name] ??= {}) : (all[name] = {});
+  if (!target.sum || !all[name]) all[name] = {};
+  const figures = all[name];
   for (const pair of pairs) {
     const [key, value] = pair.split("=");
     if (key && value !== undefined && Number.isFinite(Number(value))) figures[key] = (target.sum ? (figures[key] ?? 0) : 0) + Number(value);
@@ -38,7 +39,7 @@ function recordFigures(line: string, target: { file: string; sum: boolean }): vo
   writeFileSync(target.file, `${JSON.stringify(all, null, 2)}\n`);
 }
 
-export function quietConsole(log: string): boolean | void {
+export function quietConsole(log: string): boolean | undefined {
   const target = FIGURE_FILES[log.slice(0, log.indexOf(" "))];
   if (target) {
     recordFigures(log, target);

@@ -245,8 +245,8 @@ describe("real responses conform to the served documents", () => {
       state.lineId = answer.lines[0]?.id ?? "";
       // The documented cart example is this very answer, but for its ids and timestamps.
       const doc = (await (await exports.default.fetch(`${BASE}/api/v1/openapi.json`)).json()) as Json;
-      const media = (doc.paths as Record<string, Record<string, Json>>)["/api/v1/cart/lines"]?.post?.responses as Record<string, Json>;
-      const example = structuredClone(((media["200"]?.content as Record<string, Json>)["application/json"]?.examples as Record<string, Json>).cart?.value) as Json & { lines: Json[] };
+      const media = (doc.paths as Record<string, Record<string, Json>>)["/api/v1/cart/lines"]!.post!.responses as Record<string, Json>;
+      const example = structuredClone(((media["200"]!.content as Record<string, Json>)["application/json"]!.examples as Record<string, Json>).cart!.value) as Json & { lines: Json[] };
       const volatile = { id: answer.id, created_at: answer.created_at, updated_at: answer.updated_at, expires_at: answer.expires_at };
       expect(answer).toEqual({ ...example, ...volatile, lines: example.lines.map((line, i) => ({ ...line, id: answer.lines[i]?.id })) });
     }

@@ -4,7 +4,7 @@ import { generateCatalog, shopifyCsvChunks } from "../../src/publish/generate.ts
 import { formatReport, importCatalog } from "../../src/publish/import/index.ts";
 import classicCsv from "./fixtures/shopify-classic.csv?raw";
 import currentCsv from "./fixtures/shopify-current.csv?raw";
-import { product, records, run, STORE } from "./import-helpers.ts";
+import { product, run, STORE } from "./import-helpers.ts";
 
 /** The importer on Shopify product CSVs of both header generations, read whole or as a stream. */
 

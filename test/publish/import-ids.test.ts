@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type SourceCatalog, type SourceProduct } from "../../src/catalog/schema.ts";
+import type { SourceCatalog, SourceProduct } from "../../src/catalog/schema.ts";
 import { generateCatalog, shopifyCsvChunks } from "../../src/publish/generate.ts";
 import { deriveIds, hashId } from "../../src/publish/import/ids.ts";
 import classicCsv from "./fixtures/shopify-classic.csv?raw";
 import currentCsv from "./fixtures/shopify-current.csv?raw";
 import productsJson from "./fixtures/products.json?raw";
-import { product, records, run } from "./import-helpers.ts";
+import { records, run } from "./import-helpers.ts";
 
 /** Ids: kept from JSON, derived deterministically for CSV, stable across re-imports, never colliding; a generated catalog survives the round trip through a Shopify CSV. */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import arrayJson from "./fixtures/products-array.json?raw";
 import productsJson from "./fixtures/products.json?raw";
-import { product, records, run, STORE } from "./import-helpers.ts";
+import { product, run, STORE } from "./import-helpers.ts";
 
 /** The importer on Shopify products.json, as the Admin API and a storefront serve it. */
 
