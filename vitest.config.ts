@@ -5,8 +5,9 @@ import { quietConsole, quietRun } from "./test/helpers/quiet.ts";
 quietRun();
 
 /**
- * Two projects, one `npm test`:
+ * Three projects, one `npm test`:
  * - `workerd`: unit and integration tests inside workerd, with real KV and Durable Objects.
+ * - `house`: checks of the source tree itself (which room may import which), in Node.
  * - `e2e`: Node tests over real HTTP against `npm run dev`, started once by the global setup.
  * The browser suite has its own config (`npm run test:browser`).
  * A passing run prints a summary: request-log lines are dropped (`REQUEST_LOG=1` shows them), the
@@ -37,8 +38,12 @@ export default defineConfig({
         test: {
           name: "workerd",
           include: ["test/**/*.test.ts"],
-          exclude: ["**/node_modules/**", "test/e2e/**", "test/browser/**"],
+          exclude: ["**/node_modules/**", "test/e2e/**", "test/browser/**", "test/house/**"],
         },
+      },
+      {
+        // Checks of the source tree itself (the layering rule), in Node: no server needed.
+        test: { name: "house", environment: "node", include: ["test/house/**/*.test.ts"] },
       },
       {
         test: {

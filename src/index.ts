@@ -15,7 +15,7 @@ import { operator } from "./routes/operator.ts";
 import { products } from "./routes/products.ts";
 
 export { Cart } from "./cart/cart-object.ts";
-export { BrowseEngine } from "./catalog/browse-engine.ts";
+export { BrowseEngine } from "./browse/engine.ts";
 
 const routeTable = new RouteTable();
 const catalogCors = publicCors(routeTable);

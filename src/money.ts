@@ -1,7 +1,7 @@
 import * as z from "zod";
 
 /**
- * ISO 4217 currencies and their minor units (contract section 8): a catalog carries one code,
+ * ISO 4217 currencies and their minor units: a catalog carries one code,
  * and every Money it answers is written with that currency's own digits. Most currencies have
  * two; these are the exceptions, from the ISO 4217 list (funds and metals without minor units
  * are left out: no store prices in them).

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { MoneySchema } from "../money.ts";
 
 /**
- * Request and response schemas of the cart (contract section 4). The route validates with
+ * Request and response schemas of the cart. The route validates with
  * them, the OpenAPI document is generated from them, and tests check real responses against them.
  */
 

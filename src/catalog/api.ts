@@ -7,7 +7,7 @@ import { HandleSchema, VariantIdSchema } from "./schema.ts";
  * OpenAPI document is generated from them, and the tests check bodies against them.
  */
 
-/** The field kinds of contract section 8, said once and placed on every field they concern. */
+/** The field kinds (HTML, plain text, URL), said once and placed on every field they concern. */
 const PLAIN = "Plain text as the store wrote it, not HTML: escape it (set it as text) before putting it in a page.";
 const URL_KIND =
   "Absolute `https:` URL (`http:` only when the catalog allows it) in WHATWG-normalised form, with `'`, `` ` `` and `\\` percent-encoded too: never a quote, `<`, `>`, back-tick, backslash or white space.";
@@ -183,7 +183,7 @@ const NOT_BOTH = { message: "starting_after and ending_before cannot be used tog
 /**
  * The catalog version a client pages (the `X-Catalog-Version` of its first page). With it, a
  * cursor is bound to that version: once another version is live the page answers 409
- * cursor_stale instead of walking a different catalog (contract section 8).
+ * cursor_stale instead of walking a different catalog.
  */
 export const CatalogVersionParamSchema = z
   .string()

@@ -50,7 +50,7 @@ export interface Pointer {
 }
 
 /**
- * The publish history (issue 22): every publish and rollback, oldest first, appended under the
+ * The publish history: every publish and rollback, oldest first, appended under the
  * publish lock and never rewritten. Outside `v/`, so no cleanup touches it.
  */
 export const HISTORY_KEY = "catalog:history";

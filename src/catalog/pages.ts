@@ -1,7 +1,7 @@
 import { invalidParameter, notFound, soldOut, unknownParameter } from "./errors.ts";
 import { DEFAULT_LIMIT, type ListInclude, type PageQuery, type ProductInclude, VARIANT_PAGING_PARAMS, type VariantQuery } from "./api.ts";
 import { CHUNK_STEP, chunkFor, type ContentField, type ProductRecord, type VersionMeta } from "./layout.ts";
-import { renderProduct, renderVariants } from "./render.ts";
+import { collectionBody, listBody, renderProduct, renderVariants } from "./render.ts";
 import type { CatalogStore } from "./store.ts";
 
 /**
@@ -36,11 +36,6 @@ export function pageWindow(count: number, limit: number, after?: number, before?
 function sliceChunk(lines: readonly string[], w: Window): string[] {
   const base = w.chunk * CHUNK_STEP;
   return lines.slice(w.start - base, w.end - base);
-}
-
-/** The list envelope, with the stored item lines spliced in as they are. */
-export function listBody(count: number, lines: readonly string[], hasMore: boolean): string {
-  return `{"object":"list","count":${count},"data":[${lines.join(",")}],"has_more":${hasMore}}`;
 }
 
 function unknownCursor(param: "starting_after" | "ending_before", handle: string, where: string): never {
@@ -196,5 +191,5 @@ export async function collectionDetail(store: CatalogStore, meta: VersionMeta, h
   const { header, lines } = read;
   const w = pageWindow(header.count, limit, cursor.after, cursor.before);
   const products = listBody(header.count, w.start < w.end ? sliceChunk(lines, w) : [], w.hasMore);
-  return `{"object":"collection","handle":${JSON.stringify(header.handle)},"title":${JSON.stringify(header.title)},"products_count":${header.count},"products":${products}}`;
+  return collectionBody(header.handle, header.title, header.count, products);
 }

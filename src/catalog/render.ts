@@ -4,8 +4,9 @@ import type { CollectionProduct, Product, ProductListItem, Variant } from "./api
 import { type ProductRecord, variantOptions, variantTitle } from "./layout.ts";
 
 /**
- * Stored records to response objects. Publishing uses these to precompute list lines and the
- * routes use them for details, so a field is rendered one way everywhere.
+ * The one renderer of the wire format: stored records to response objects, and the list and
+ * collection envelopes. Publishing uses it to precompute list lines, the pages and the browse
+ * engine to build answers, so a field is rendered one way everywhere.
  */
 
 /** Minor units as Money in the record's catalog currency. */
@@ -34,12 +35,23 @@ export function renderListItem(record: ProductRecord): ProductListItem {
   };
 }
 
+/** What a collection's product adds to its list item: what `GET url` answers (404 when sold out), and the url. */
+export function collectionMember(handle: string, available: boolean): Pick<CollectionProduct, "endpoint_status" | "url"> {
+  return { endpoint_status: available ? 200 : 404, url: `/api/v1/products/${handle}` };
+}
+
 export function renderCollectionProduct(record: ProductRecord): CollectionProduct {
-  return {
-    ...renderListItem(record),
-    endpoint_status: record.available ? 200 : 404,
-    url: `/api/v1/products/${record.handle}`,
-  };
+  return { ...renderListItem(record), ...collectionMember(record.handle, record.available) };
+}
+
+/** The list envelope, with the item JSON lines (stored or built) spliced in as they are. */
+export function listBody(count: number, lines: readonly string[], hasMore: boolean): string {
+  return `{"object":"list","count":${count},"data":[${lines.join(",")}],"has_more":${hasMore}}`;
+}
+
+/** A collection with one page of its products (`productsList`: a listBody). */
+export function collectionBody(handle: string, title: string, count: number, productsList: string): string {
+  return `{"object":"collection","handle":${JSON.stringify(handle)},"title":${JSON.stringify(title)},"products_count":${count},"products":${productsList}}`;
 }
 
 export function renderProduct(record: ProductRecord): Product {

@@ -7,7 +7,7 @@ import { CurrencySchema, isCurrency, SourceAmountSchema, sourceAmountIssue } fro
  * so a catalog that passes here is one the API can serve.
  */
 
-/** Lower case words joined by hyphens, at most 255 characters (contract section 1). */
+/** Lower case words joined by hyphens, at most 255 characters. */
 export const HandleSchema = z
   .string()
   .max(255)
@@ -26,7 +26,7 @@ export const VariantIdSchema = z.string().regex(/^\d{1,20}$/, "a variant id: dig
  * An option's name in the API: the source spelling in lower case with spaces as hyphens
  * (`Frame style` -> `frame-style`). The source spelling is kept as the option's `label`. An
  * option Shopify allows to be named `Title` would collide with the variants endpoint's `title`
- * selector, so it is served as `title-1` (label `Title`): contract section 8.
+ * selector, so it is served as `title-1` (label `Title`).
  */
 export function optionApiName(name: string): string {
   const api = name.trim().toLowerCase().replace(/\s+/g, "-");
@@ -45,7 +45,7 @@ const SAFE_HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])$/;
 
 /**
  * A catalog URL (an image, a variant image) as it is stored and served, or why it is refused
- * (contract section 8, "Field kinds"). Parsed by the WHATWG URL parser (what browsers use), it
+ *. Parsed by the WHATWG URL parser (what browsers use), it
  * must be absolute `https:`, or `http:` when `allowHttp`, with no user name or password and a
  * host of letters, digits, `-`, `_` and `.` (or an IP literal). The answer is the parser's
  * serialisation (`new URL(raw).href`: scheme and host lower case, punycode, dot segments
@@ -253,7 +253,7 @@ export const SearchSettingsSchema = z.strictObject({
 export type SearchSettings = z.infer<typeof SearchSettingsSchema>;
 
 const CATALOG_SHAPE = {
-  /** ISO 4217; every price of the catalog is in it (contract section 8). */
+  /** ISO 4217; every price of the catalog is in it. */
   currency: CurrencySchema,
   store: z.strictObject({ name: z.string().min(1).max(255) }),
   /** Image URLs may be plain `http:` (else only `https:`); `catalog:import --allow-http` sets it. */

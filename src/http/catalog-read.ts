@@ -64,7 +64,7 @@ async function keepInCache(c: Context<CatalogEnv>, cache: Cache, key: Request, a
 }
 
 /**
- * Cursors are bound to a catalog version (contract section 8): a page that names the version it
+ * Cursors are bound to a catalog version: a page that names the version it
  * belongs to (`catalog_version`, the first page's X-Catalog-Version) is served only while that
  * version is live. This runs before the memo and the edge cache are consulted, so a stale cursor
  * never gets a cached page, and its 409 is never cached (errors are not stored). A version that

@@ -1,8 +1,8 @@
-import { BROWSE_TABLES, browseTable, browseTableVersion, createSql, indexSql, lastIndexName, optionFacet, RETIRED_TABLES, UNDATED, WORD_IDS } from "../catalog/browse-layout.ts";
-import { browseSnapshotKey, browseSnapshotVersion, encodeSnapshot, SNAPSHOT_CHUNK, type SnapshotManifest } from "../catalog/browse-snapshot.ts";
-import { type BrowseReader, BrowseStore, readBrowseData } from "../catalog/browse-source.ts";
-import { foldText, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../catalog/browse-text.ts";
-import { VersionIndex } from "../catalog/version-index.ts";
+import { BROWSE_TABLES, browseTable, browseTableVersion, createSql, indexSql, lastIndexName, optionFacet, RETIRED_TABLES, UNDATED, WORD_IDS } from "../browse/layout.ts";
+import { browseSnapshotKey, browseSnapshotVersion, encodeSnapshot, SNAPSHOT_CHUNK, type SnapshotManifest } from "../browse/snapshot.ts";
+import { type BrowseReader, BrowseStore, readBrowseData } from "../browse/source.ts";
+import { foldText, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../browse/text.ts";
+import { VersionIndex } from "../browse/index/version-index.ts";
 import { renderListItem } from "../catalog/render.ts";
 import { optionApiName, type SourceCatalog, type SourceProduct } from "../catalog/schema.ts";
 import { toMinor } from "../money.ts";
@@ -11,115 +11,15 @@ import { featuredImage } from "./content.ts";
 import { prepareContent } from "./sanitize.ts";
 
 /**
- * The browse index of a catalog version (layout in src/catalog/browse-layout.ts), as SQL text:
+ * The browse index of a catalog version (layout in src/browse/layout.ts), as SQL text:
  * the same statements feed a D1 binding (tests, `npm run dev`, the bench) and
  * `wrangler d1 execute --remote --file`. Values are written as SQL literals, not bound, because
  * D1 binds at most 100 parameters per statement; rows are grouped into INSERTs of about
  * STATEMENT_BYTES (D1's limit is 100 KB per statement) and at most STATEMENT_ROWS rows (a VALUES
  * list of ~10,000 short integer rows runs local D1 out of memory: SQLITE_NOMEM).
  *
- * What follows is the record of the decisions, oldest first; the last section is how it reads now.
- *
- * ## Why D1 and not precomputed KV entries (measured with test/catalog/browse-measure.ts)
- * Arbitrary filter combinations cannot be precomputed, so a KV design reads per-value posting
- * lists and intersects them: on the generated 100,000-product catalog a three-filter page
- * (vendor, tag, option.size) would read 454 KiB of posting lists and `q=washed tee` 131 KiB,
- * plus every candidate's sort key, and both grow with the catalog; the contract wants bytes
- * that do not. D1 (SQLite, FTS5 for q) answers each query in ONE batch returning at most
- * limit + 3 rows (browse.ts); only counting visits the matches. Local p50s at 100k when first
- * built (Node to Miniflare bindings, no edge cache, a loaded 2-core machine): sorted page
- * 6.8 ms, deep page 10 ms, three-filter sorted page 53 ms, q search 25 ms (48 ms for a
- * two-letter prefix), collection browse 28 ms, landing facets (one precomputed row) 18 ms,
- * filtered facets 560 ms; publish KV alone 69 s, KV + this index 122 s.
- *
- * ## Reworked for speed (`npm exec -- node test/catalog/browse-measure.ts 100000`)
- * Same setup; one D1 round trip of `SELECT 1` costs 4.9 ms there. p50 before -> after:
- * three-filter sorted page 55 -> 29 ms (the bench's, on the largest vendor: 39), q search
- * 28 -> 18 ms (`q=ho` 48 -> 24), collection browse 29 -> 17 ms, sorted page 7.6 -> 6.0 ms,
- * landing facets 6.6 -> 5.1 ms, facets with one filter value (now counted at publish, one
- * row) 120-160 -> 10.6 ms, facets `tag=new&option.size=M` 403 -> 242 ms (the bench's three
- * filters: 204 ms). What changed: facets count the matches of every filter once for all the
- * unfiltered facets (a materialized CTE) plus one statement per filtered facet, instead of 14
- * statements each finding the matches again; a filtered page finds its matches once for the
- * count and the page, as narrow rows, and reads item JSON (moved to table `i`) for the page's
- * rows only; the first of the q/tag/option filters drives and the others are primary-key
- * probes, instead of an INTERSECT that sorted every posting list. What remains is counting,
- * which visits every match: ~25,000 matches with ~8 values each cost 50-100 ms of SQLite
- * GROUP BY per match set, so multi-filter facets over large match sets stay well above a page.
- *
- * Publish at 100k, same script (KV alone, then KV + this index as a second version): before
- * 57 s / 76 s, Node peak RSS 2,467 MiB; after 31 s / 38 s, 1,979 MiB (the script also holds
- * the generated catalog, ~490 MiB). The index is written beside the KV entries rather than
- * after them (publish.ts); its SQL takes ~3 s of Node time at 100k, its writes ~7 s.
- *
- * ## Value ids and bitmaps (issue 11)
- * Statement CPU at 100k in node:sqlite (SQLite 3.53.4, the version workerd embeds), before ->
- * after: the bench's page (vendor, tag, size M, price_asc) 25.9 -> 2.1 ms (counted from the
- * `b` words, read by walking the price index), q=hood 9.5 -> 1.7 ms (read straight from FTS5 in
- * rowid order), the bench's facets 167 -> 147 ms. Facets stay bound by counting: 12,187 matches
- * times their values (137,000 pairs) plus three match sets of 24-32k for the disjunctive counts;
- * SQLite spends ~0.3 us per (match, value) pair or per bitmap word (a one-pass bitmap prototype:
- * 83 ms). Writing the index into that file: 19.1 -> 9.9 s, 109 -> 96 MB.
- *
- * ## Facets left SQL (FacetCounter, src/catalog/facet-index.ts)
- * Facet counts are now tallied in memory by one Durable Object per version, built from these
- * tables (facet-source.ts): the bench's facets 147 ms of SQLite -> 1.8 ms. So the `f` table
- * (landing facets and every single-value filter's facets, counted here at publish) is no longer
- * written.
- *
- * ## Everything left SQL (BrowseEngine, src/catalog/version-index.ts)
- * Pages and q then moved into the same object, now named BrowseEngine: on a true miss at 100k
- * (bench, no memos, 10 in flight) the page was 4.25x a plain first page and q 3.42x, because
- * every D1 round trip cost 1.5-3 ms of CPU in workerd (the binding's JSON, the D1 object), more
- * than the whole plain page. The engine reads this index whole once per version (items too,
- * packed as UTF-8) and answers from memory: the page 0.72-0.93x, q 0.69-0.89x. So the reader
- * needs no SQL index any more: the FTS5 table `s` gave way to `w` (each search word with its
- * products), the value bitmaps `b` and the sort and lookup indexes are no longer written.
- *
- * ## Known sets (src/catalog/facet-index.ts)
- * What `f` once precomputed, the engine now keeps on first use: the counts of every value over
- * a one-value filter or a collection on more than 1/32 of the products, and over the catalog.
- * A set holding most of one of those is counted as that set's counts minus its other products:
- * at 100k, facets of available=true 2.3 ms -> 65 us, tag=new 1.9 ms -> 0.1 ms, a 25,000-product
- * collection 0.7 -> 0.1 ms (Node, test/catalog/browse-measure.ts); the bench's three filters
- * are unchanged (~0.9 ms: no known set holds much more than their matches).
- *
- * ## Relevance, typos, descriptions, synonyms (issue 24; src/catalog/text-index.ts)
- * `w` (a title and an other-fields id list per word) gave way to `x`: one id list per word over
- * every field, the description text included, with the word's BM25F weight in each product
- * (browse-text.ts wordWeight, one byte), so relevance is idf x weight summed over q's words, with
- * no per-field lists to merge at query time. Synonyms are applied here (a field holding one
- * phrase of a group gains the words of the others), stop words are left out and listed in `z`
- * for the reader to drop from q. Typos are found at query time by scanning the words of near
- * lengths whose letters nearly agree (a 32-bit letter mask), not stored. At 100k (generated,
- * seed 1) the engine holds 69.7 MiB of typed arrays, 58.8 without descriptions searched (57
- * before): descriptions cost 10.9 MiB; building this index reads each description's text again
- * (sanitize-html), ~2x the SQL time of the index. Side by side with Orama 3.1.18 on that catalog
- * (test/bench/search-vs-orama.ts, p50 of a first page of 10, a shared 2-core machine under load
- * 16): one word 0.77 vs 548 ms, two words 1.9 vs 1,438 ms, a prefix 0.87 vs 4,386 ms (Orama's
- * typo shape at tolerance 2 had not finished one query set in 15 minutes). At 10k: one word 148x,
- * two words 612x, prefix 1,457x, typo 741x, description words 403x faster; a SKU 16 vs 10 us
- * (Orama looks the whole token up; q intersects its words, the rarest first) and synonyms 91 vs
- * 10 us (Orama finds nothing). Top-10 overlap is low (6-56%): most generated products tie on
- * score, and Orama breaks ties its own way; on the labelled seed queries
- * (test/catalog/search-labelled.ts) q puts an expected product in the top 3 for 38/38, Orama 27/38.
- *
- * ## Snapshots and replicas (issue 23)
- * A new engine read these tables whole before its first answer: 3.2-4.0 s at 100k locally,
- * paid after every publish, every eviction, and now by every replica (browse-engine.ts runs
- * BROWSE_REPLICAS per region). So each publish also writes a snapshot to R2
- * (src/catalog/browse-snapshot.ts): the BrowseData the engine would read from these tables,
- * read back from them with the engine's own reader (readBrowseData, so the two cannot drift;
- * a remote publish reads a node:sqlite copy of the same statements instead of the remote
- * database), plus the parts VersionIndex derives (sort orders, facet columns, rank tables),
- * encoded as named parts under a format number, 8 MiB chunks under a manifest. The engine
- * loads it in 1 + chunks reads and makes typed-array views of one buffer (figures in README,
- * "Browse", and the bench's cold-start table). D1 stays: it is the fallback for a version
- * without a snapshot (published before them, or a failed or damaged blob), the record the
- * snapshot is read back from, and what the other helpers' index work (text ranking) extends
- * first; dropping it would save ~7 s of a 100k publish but leave older versions (rollback)
- * without any index. R2 over KV chunks: one blob per version of 60-80 MiB at 100k is what R2 is
- * for (KV values stop at 25 MiB, and each would be a separate read).
+ * Why the index is built this way, with the figures that decided it: docs/decisions/0003
+ * (browse in memory), 0005 (search ranking) and 0006 (snapshots).
  */
 
 const STATEMENT_BYTES = 90_000;

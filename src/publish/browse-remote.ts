@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import type { BrowseReader } from "../catalog/browse-source.ts";
+import type { BrowseReader } from "../browse/source.ts";
 import type { BrowseTarget } from "./browse-index.ts";
 import type { SqlQuery } from "./lock.ts";
 

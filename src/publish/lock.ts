@@ -1,8 +1,7 @@
 /**
  * The publish lock: publish and rollback of one catalog are serialised, so two operators (or a
  * script and `npm run dev`) never interleave their pointer switches, history appends and cleanups
- * (issue 22 item 3: one publish's "previous" skipped the other's, and a cleanup deleted a version
- * still being written). Three homes, one interface:
+ *. Three homes, one interface:
  *
  * - local state: a lock file in the persist directory (lock-file.ts), because two CLI processes
  *   each open their own Miniflare on the same directory: a Durable Object inside one of them does

@@ -98,7 +98,7 @@ export function descriptionText(safeHtml: string): string {
 }
 
 /**
- * Decoded text made safe to be pasted anywhere as text (contract section 8, "Field kinds"):
+ * Decoded text made safe to be pasted anywhere as text:
  * whitespace collapsed, and every `<` and `>` replaced by `‹` and `›` (U+2039, U+203A). A `<`
  * can only be in decoded text because the source wrote it as an entity (`&lt;img onerror=…&gt;`)
  * or as a bare `<` that was no tag; either way a naive client that sets the text as HTML would

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
-import { browseEngine, type Placement, type RequestPlace } from "../catalog/browse-engine.ts";
-import { browseFacets, browsePage } from "../catalog/browse-service.ts";
-import type { Scope } from "../catalog/version-index.ts";
-import { browseCacheKey, type BrowseFilters, type BrowsePageQuery, inCurrency, isPlainList } from "../catalog/browse-query.ts";
+import { browseEngine, type Placement, type RequestPlace } from "../browse/engine.ts";
+import { browseFacets, browsePage } from "../browse/service.ts";
+import type { Scope } from "../browse/index/version-index.ts";
+import { browseCacheKey, type BrowseFilters, type BrowsePageQuery, inCurrency, isPlainList } from "../browse/query.ts";
 import type { PageQuery } from "../catalog/api.ts";
 import type { ListOptions } from "../catalog/pages.ts";
 import type { CatalogStore } from "../catalog/store.ts";
@@ -12,7 +12,7 @@ import { type CatalogEnv, serveCatalogRead } from "../http/catalog-read.ts";
 /**
  * The handlers the product and collection routes share for browse: a plain list (no q, filter
  * or sort) keeps its KV path and cache key; anything else is answered by the version's
- * BrowseEngine (src/catalog/browse-engine.ts).
+ * BrowseEngine (src/browse/engine.ts).
  */
 
 /** Browse decisions for the OpenAPI descriptions. */
@@ -32,7 +32,7 @@ function plainQuery(q: BrowsePageQuery): PageQuery & ListOptions {
   };
 }
 
-/** Which replica of the version's engine answers this request (src/catalog/browse-engine.ts). */
+/** Which replica of the version's engine answers this request (src/browse/engine.ts). */
 function placement(c: Context<CatalogEnv>): Placement {
   const url = new URL(c.req.url);
   return { cf: c.req.raw.cf as RequestPlace | undefined, key: url.pathname + url.search, replicas: c.env.BROWSE_REPLICAS };

@@ -51,7 +51,7 @@ const lineIdShape: MiddlewareHandler<AuthedEnv> = async (c, next) => {
 };
 
 /**
- * The cart (contract section 4). Every handler authenticates first, then hands the work to the
+ * The cart. Every handler authenticates first, then hands the work to the
  * holder's Durable Object; writes also pass the per-token rate limit. No handler reads storage.
  */
 export const cart = new Hono<AppEnv>()

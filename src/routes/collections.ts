@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { CollectionListSchema, CollectionSchema, HandleParamSchema, PageQuerySchema } from "../catalog/api.ts";
 import { collectionDetail, collectionListPage } from "../catalog/pages.ts";
-import { BrowseQuerySchema, FacetsQuerySchema, FacetsSchema, OptionFiltersSchema } from "../catalog/browse-api.ts";
-import { parseBrowseFacets, parseBrowsePage } from "../catalog/browse-query.ts";
+import { BrowseQuerySchema, FacetsQuerySchema, FacetsSchema, OptionFiltersSchema } from "../browse/api.ts";
+import { parseBrowseFacets, parseBrowsePage } from "../browse/query.ts";
 import { browseRead } from "../http/browse-read.ts";
 import { BROWSE_COST, FACETS_COST, serveBrowsePage, serveFacets } from "./browse-handlers.ts";
 import { catalogRead, serveCatalogRead } from "../http/catalog-read.ts";
@@ -12,7 +12,7 @@ import { errors } from "../openapi/errors.ts";
 import { CACHING, CATALOG_NOT_MODIFIED, catalogOk, IF_NONE_MATCH } from "../openapi/responses.ts";
 import { SEED_EXAMPLES } from "../openapi/seed-examples.ts";
 
-/** Anonymous collection reads, cached at the edge per catalog version (contract section 2). */
+/** Anonymous collection reads, cached at the edge per catalog version. */
 export const collections = new Hono<AppEnv>()
   .get(
     "/",

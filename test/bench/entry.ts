@@ -16,7 +16,7 @@
 export const CEILING_PREFIX = "/__bench/cart/";
 
 /**
- * The **bare ceilings** (issue 25): what the runtime itself costs per request, measured in the
+ * The **bare ceilings**: what the runtime itself costs per request, measured in the
  * same isolate and the same run as the bundle. `GET /__bench/bare/worker` is answered by this
  * module's own few lines (a fixed JSON Response, the body `/health` answers); `GET
  * /__bench/bare/hono` by a Hono app with that one route, bundled by esbuild as wrangler bundles

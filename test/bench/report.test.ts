@@ -115,7 +115,7 @@ describe("latency percentiles", () => {
 describe("targets", () => {
   const adds = { fresh: 90, distinct: 450, hot: 360 };
 
-  it("holds a hot read to 1.5x the bare Worker's CPU per request and /health to 1.2x, per catalog (issue 25)", () => {
+  it("holds a hot read to 1.5x the bare Worker's CPU per request and /health to 1.2x, per catalog", () => {
     const met = evaluateTargets(report([bareScenario("seed", 150, 120), bareScenario("100k", 150, 120)]), "100k");
     const missed = evaluateTargets(report([bareScenario("seed", 151, 121), bareScenario("100k", 151, 121)]), "100k");
     for (const catalog of ["seed", "100k"]) {
@@ -166,7 +166,7 @@ describe("targets", () => {
     expect(target(within, "100k p50 within 1.15x of the seed's, every catalog workload (edge cache off)")).toMatchObject({ value: "not measured", met: false });
   });
 
-  it("compares each cart workload with its own cart ceiling at 0.9 (issue 25), not with /health", () => {
+  it("compares each cart workload with its own cart ceiling at 0.9, not with /health", () => {
     const met = evaluateTargets(report([cartScenario(adds)]), "100k");
     expect(target(met, "add to cart, new carts >= 0.9 of the cart ceiling: new objects")).toMatchObject({ value: "0.90", met: true });
     expect(target(met, "add to cart, distinct carts >= 0.9 of the cart ceiling: existing objects")).toMatchObject({ value: "0.90", met: true });
@@ -200,7 +200,7 @@ describe("targets", () => {
     expect(target(skipped, "add to cart, distinct carts").met).toBe(false);
   });
 
-  it("holds browse to 2x a plain first page's p50 on a 100k miss (issue 11), and to 1.6x the bare Worker's CPU when hot (issue 25)", () => {
+  it("holds browse to 2x a plain first page's p50 on a 100k miss, and to 1.6x the bare Worker's CPU when hot", () => {
     const browse = (p50Ms: number, rps: number, cpuUs = 100) => ["browse: filtered + sorted", "browse: q search", "browse: facets", "browse: collection browse"].map((name) => result(name, rps, p50Ms, 0, cpuUs));
     const targets = evaluateTargets(
       report([

@@ -90,7 +90,7 @@ const CATALOG_READS = ["list first page", "list deep page", "product detail", "v
 /** The label suffix of the scenario served by a bundle without its in-isolate memos (run.ts). */
 export const NO_MEMOS = ", no memos";
 
-/** The browse workloads (contract section 7): issue 11 sets their targets, not the scale ratio. */
+/** The browse workloads: they have targets of their own, not the scale ratio. */
 export const BROWSE_READS = ["browse: filtered + sorted", "browse: q search", "browse: facets", "browse: collection browse"] as const;
 
 /** p50 of each catalog workload on the large catalog against the seed, per edge-cache mode. */
@@ -113,7 +113,7 @@ export function scaleRatios(scenarios: Scenario[], seed: string, large: string):
 }
 
 /**
- * The thresholds of issues 12, 11 and 25, each a ratio of two figures measured in the same run.
+ * The thresholds, each a ratio of two figures measured in the same run.
  * Issue 25 replaced the hot targets' yardstick (`/health`'s req/s) by the bare Worker's CPU per request.
  */
 export const TARGETS = {
@@ -125,7 +125,7 @@ export const TARGETS = {
   cacheMiss: 0.6,
   /** The large catalog's p50 over the seed's, worst catalog workload. */
   scaleP50: 1.15,
-  /** A cart workload's req/s over its matching cart ceiling's (issue 25; was 0.7). */
+  /** A cart workload's req/s over its matching cart ceiling's. */
   cartWrite: 0.9,
   /** Issue 11: a browse answer's p50 over a plain list first page's, edge cache off, large catalog. */
   browseMissP50: 2,
@@ -153,7 +153,7 @@ export function evaluateTargets(report: Omit<BenchReport, "targets">, large: str
     targets.push(againstBare(catalog, HEALTH, TARGETS.healthCpu));
     for (const name of HOT_READS) targets.push(againstBare(catalog, name, TARGETS.hotReadCpu));
   }
-  // Cache misses (edge cache off) keep issue 12's yardstick: a share of /health's req/s.
+  // Cache misses (edge cache off) keep their own yardstick: a share of /health's req/s.
   for (const catalog of [seed, large]) {
     const s = report.scenarios.find((x) => x.catalog === catalog && !x.edgeCache);
     for (const name of HOT_READS) {

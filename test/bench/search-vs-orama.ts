@@ -10,7 +10,7 @@
  * an Orama database of the same fields (title, vendor, product type, tags, option values, SKUs,
  * description text) with the same field weights as boosts. Per query shape it prints both
  * engines' p50 (a first page of 10: our parse + page JSON, Orama's search) and the overlap of
- * their top 10; then both on the labelled seed queries (test/catalog/search-labelled.ts): the
+ * their top 10; then both on the labelled seed queries (test/browse/search-labelled.ts): the
  * share with an expected product in the top 3. Also the engine's index bytes, with and without
  * descriptions searched (`--no-descriptions-cost` skips that second build).
  *
@@ -21,15 +21,15 @@
 import { readFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { create, insertMultiple, search } from "@orama/orama";
-import { parseBrowsePage } from "../../src/catalog/browse-query.ts";
-import { FIELD_WEIGHTS } from "../../src/catalog/browse-text.ts";
-import { BrowseStore, readBrowseData } from "../../src/catalog/browse-source.ts";
+import { parseBrowsePage } from "../../src/browse/query.ts";
+import { FIELD_WEIGHTS } from "../../src/browse/text.ts";
+import { BrowseStore, readBrowseData } from "../../src/browse/source.ts";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
-import { VersionIndex } from "../../src/catalog/version-index.ts";
+import { VersionIndex } from "../../src/browse/index/version-index.ts";
 import { browseIndexSql } from "../../src/publish/browse-index.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import { prepareContent } from "../../src/publish/sanitize.ts";
-import { LABELLED, SEED_SEARCH } from "../catalog/search-labelled.ts";
+import { LABELLED, SEED_SEARCH } from "../browse/search-labelled.ts";
 
 const file = process.argv.slice(2).find((a) => !a.startsWith("--"));
 const skipCost = process.argv.includes("--no-descriptions-cost");

@@ -6,12 +6,12 @@
  *
  *   npm exec -- node test/bench/snapshot-size.ts [products]     (default 100,000)
  */
-import { browseDataFromSnapshot, decodeSnapshot } from "../../src/catalog/browse-snapshot.ts";
-import { readBrowseData } from "../../src/catalog/browse-source.ts";
-import { VersionIndex } from "../../src/catalog/version-index.ts";
+import { browseDataFromSnapshot, decodeSnapshot } from "../../src/browse/snapshot.ts";
+import { readBrowseData } from "../../src/browse/source.ts";
+import { VersionIndex } from "../../src/browse/index/version-index.ts";
 import { writeBrowseIndex } from "../../src/publish/browse-index.ts";
 import { sqliteMirror } from "../../src/publish/browse-remote.ts";
-import { encodeSnapshot } from "../../src/catalog/browse-snapshot.ts";
+import { encodeSnapshot } from "../../src/browse/snapshot.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 
 const products = Number(process.argv[2] ?? 100_000);

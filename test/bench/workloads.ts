@@ -140,7 +140,7 @@ export function cartWorkloads(catalog: SourceCatalog, tokens: readonly string[],
 /** The runtime's ceiling: the cheapest route of the same worker. */
 export const ceilingWorkload: Workload = { name: "ceiling: GET /health", requests: [get(`${API}/health`)], ok: [200] };
 
-/** The bare ceilings (issue 25, entry.ts): the runtime alone, and the runtime with a one-route Hono app. */
+/** The bare ceilings: the runtime alone, and the runtime with a one-route Hono app. */
 export const bareWorkloads = {
   bareWorker: { name: "bare Worker: fixed JSON", requests: [get(BARE_WORKER_PATH)], ok: [200] },
   bareHono: { name: "bare Hono: one route", requests: [get(BARE_HONO_PATH)], ok: [200] },

@@ -18,7 +18,7 @@ async function publishNew(): Promise<string> {
   return (await publishCatalog(env.CATALOG, catalog, { browse: null })).version;
 }
 
-describe("freshness (contract section 1): CATALOG_POINTER_TTL_MS", () => {
+describe("freshness: CATALOG_POINTER_TTL_MS", () => {
   it("with a TTL, keeps answering from the pointer it read until the TTL passes, then shows the publish", async () => {
     const first = await publishNew();
     const readAt = Date.now();

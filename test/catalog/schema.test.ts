@@ -11,7 +11,7 @@ import { seedCatalog } from "../helpers/catalog.ts";
 const seed = parseCatalog(seedCatalog());
 const SIZES = ["XS", "S", "M", "L", "XL", "2XL", "3XL", "4XL"];
 
-describe("the seed catalog (contract section 5)", () => {
+describe("the seed catalog", () => {
   it("is valid under the worker's own schema", () => {
     expect(SourceCatalogSchema.safeParse(seedCatalog()).success).toBe(true);
   });
@@ -61,7 +61,7 @@ describe("the generator", () => {
   });
 });
 
-describe("the grown catalog format (contract sections 2 and 5)", () => {
+describe("the grown catalog format", () => {
   const frame = () => ({
     currency: "USD",
     store: { name: "Oak & Co" },
@@ -195,7 +195,7 @@ describe("the API schemas", () => {
   });
 });
 
-describe("the catalog's search settings (issue 24)", () => {
+describe("the catalog's search settings", () => {
   const withSearch = (search: unknown) => ({ ...seedCatalog(), search });
 
   it("accepts synonym groups and stop words, and no section at all", () => {

@@ -5,7 +5,7 @@ import { CatalogValidationError, normaliseUrl, parseCatalog, type SourceCatalog,
 import { seedCatalog } from "../helpers/catalog.ts";
 
 /**
- * Catalog URLs (contract section 8, "Field kinds"; issue 22): parsed by the WHATWG URL parser,
+ * Catalog URLs: parsed by the WHATWG URL parser,
  * absolute https: (http: only where the catalog allows it), stored and served normalised, never
  * holding a character that lets a pasted URL leave an HTML attribute or open a tag.
  */

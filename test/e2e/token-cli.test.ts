@@ -64,7 +64,7 @@ describe("regression: defect 4 over real HTTP, the operator API echoed a token g
   });
 });
 
-describe("npm run token -- --remote (issue 22: the operator secret never crosses a network in clear text)", () => {
+describe("npm run token -- --remote", () => {
   it.each([
     ["http://example.com", 2],
     ["http://storefront.example.workers.dev/", 2],

@@ -92,7 +92,7 @@ export function allowedStatuses(rawMethod: string, path: string): Set<number> {
   const method = rawMethod.toUpperCase();
   const endpoint = TABLE[endpointOf(path)];
   const own = [...(endpoint[method] ?? []), ...(endpoint["*"] ?? [])];
-  // 414 (issue 22): a URL over 16 KiB, on any path, like 404 and 405.
+  // 414: a URL over 16 KiB, on any path, like 404 and 405.
   return new Set([...own, 404, 405, 414, ...(method === "OPTIONS" ? [204] : [])]);
 }
 

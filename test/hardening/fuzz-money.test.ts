@@ -42,7 +42,7 @@ describe("money at the edges", () => {
     fc.assert(
       fc.property(amountText, (amount) => {
         const exact = exactMinor(amount);
-        // The format's shape, then the catalog's currency (USD here): digits and cap (issue 21).
+        // The format's shape, then the catalog's currency (USD here): digits and cap.
         const accepted = SourceAmountSchema.safeParse(amount).success && sourceAmountIssue(amount, "USD") === null;
         const fits = amount.split(".")[0]!.length <= 9 && exact <= BigInt(MAX_UNIT_MINOR);
         expect(accepted, amount).toBe(fits);

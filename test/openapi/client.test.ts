@@ -82,7 +82,7 @@ describe("hc<AppType> against the app", () => {
     expectTypeOf<VariantQuery>().toHaveProperty("color").toEqualTypeOf<string | undefined>();
   });
 
-  it("leaves the operator's surface out of the public client, and types it in its own (issue 14, defect 6)", async () => {
+  it("leaves the operator's surface out of the public client, and types it in its own", async () => {
     // @ts-expect-error: the operator's routes are not part of AppType.
     expect(typeof client.operator.tokens.$get).toBe("function");
     const operator = hc<OperatorAppType>("https://storefront.test/api/v1/operator", {

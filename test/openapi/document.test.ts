@@ -164,7 +164,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect(described.sort()).toEqual([...routes].sort());
   });
 
-  it("keeps the operator's endpoints out of the public document and in their own (issue 14, defect 6)", async () => {
+  it("keeps the operator's endpoints out of the public document and in their own", async () => {
     const paths = Object.keys(doc.paths as Json);
     expect(paths.filter((p) => p.includes("/operator"))).toEqual([]);
     expect(Object.keys(((doc.components as Json).securitySchemes ?? {}) as Json)).not.toContain("operatorAuth");
@@ -190,7 +190,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect((await exports.default.fetch(`${BASE}/api/v1/operator/openapi.json`, { headers: { Authorization: "Bearer sf_dev_LocalToken_A1" } })).status).toBe(401);
   });
 
-  it("declares every status the server answers (issue 14, defect 1): 400 on a product, 503 on adding to the cart", () => {
+  it("declares every status the server answers: 400 on a product, 503 on adding to the cart", () => {
     const paths = doc.paths as Record<string, Record<string, Json>>;
     expect(Object.keys(paths["/api/v1/products/{handle}"]?.get?.responses as Json)).toContain("400");
     expect(Object.keys(paths["/api/v1/cart/lines"]?.post?.responses as Json)).toContain("503");
@@ -222,7 +222,7 @@ describe("GET /api/v1/openapi.json", () => {
     },
   );
 
-  it("documents limit as an integer from 1 to 250, not a string (issue 14, defect 2)", () => {
+  it("documents limit as an integer from 1 to 250, not a string", () => {
     const limits = Object.values(doc.paths as Record<string, Record<string, Json>>).flatMap((item) =>
       Object.values(item).flatMap((op) => ((op.parameters ?? []) as Json[]).filter((p) => p.name === "limit")),
     );
@@ -230,7 +230,7 @@ describe("GET /api/v1/openapi.json", () => {
     for (const limit of limits) expect(limit.schema).toEqual({ type: "integer", minimum: 1, maximum: 250, default: 50 });
   });
 
-  it("documents every paging size as an integer, so generated clients type it as a number (issue 14, defect 2)", () => {
+  it("documents every paging size as an integer, so generated clients type it as a number", () => {
     expect(pagingNotIntegers(doc)).toEqual([]);
     const broken = structuredClone(doc);
     const list = (broken.paths as Record<string, Record<string, Json>>)["/api/v1/collections"]?.get as Json;
@@ -238,7 +238,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect(pagingNotIntegers(broken)).toEqual(["GET /api/v1/collections: query parameter page is not documented as an integer"]);
   });
 
-  it("has no component that nothing refers to (issue 14, defect 3)", async () => {
+  it("has no component that nothing refers to", async () => {
     expect(unusedComponents(doc)).toEqual([]);
     const operatorDoc = (await (await exports.default.fetch(`${BASE}/api/v1/operator/openapi.json`, { headers: OPERATOR_AUTH })).json()) as Json;
     expect(unusedComponents(operatorDoc)).toEqual([]);
@@ -252,7 +252,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect(unusedComponents(broken)).toEqual(["#/components/schemas/PageQuery", "#/components/schemas/DeadLimit"]);
   });
 
-  it("shows only seed-catalog data in its examples (issue 14, defect 3)", () => {
+  it("shows only seed-catalog data in its examples", () => {
     expect(seedExampleProblems(doc, seedNames(seedCatalog()))).toEqual([]);
   });
 

@@ -110,7 +110,7 @@ export function seedExampleProblems(doc: Json, seed: SeedNames): string[] {
 
 /**
  * Paging sizes and offsets (`limit`, `offset`, `page`, `per_page`, `page_size`) not documented as
- * integers: a generated client would type them as strings (issue 14, defect 2). Ids made of
+ * integers: a generated client would type them as strings. Ids made of
  * digits (variant cursors) and decimal amounts (`price_min`) are strings by design, so the rule
  * goes by name. A zod string-to-number pipe is documented as its number (src/openapi/json-schema.ts).
  */

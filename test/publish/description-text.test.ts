@@ -5,7 +5,7 @@ import { descriptionText, sanitizeDescription } from "../../src/publish/sanitize
 
 /**
  * descriptionText used to be a second sanitize-html call with no tag allowed (then unescaped);
- * it now reads the same parser directly, to spare publish that call's garbage (issue 11). This is
+ * it now reads the same parser directly, to spare publish that call's garbage. This is
  * the old text pass, kept here as the oracle: the stored description_text must not change.
  */
 const DROPPED = ["script", "style", "textarea", "option", "select", "noscript", "iframe", "frame", "object", "embed", "template", "svg", "math", "title", "head"];
@@ -13,7 +13,7 @@ const BREAKS = /<\/?(?:p|br|hr|h[1-6]|blockquote|pre|div|ul|ol|li|dl|dt|dd|figur
 function oldText(html: string): string {
   const stripped = sanitizeHtml(html.replace(BREAKS, " $&"), { allowedTags: [], allowedAttributes: {}, nonTextTags: DROPPED });
   const unescaped = stripped.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
-  // Contract section 8 (issue 22): the text holds no < or >; each becomes \u2039 or \u203a.
+  // The text holds no < or >; each becomes \u2039 or \u203a.
   return unescaped.replace(/\s+/g, " ").trim().replace(/</g, "\u2039").replace(/>/g, "\u203a");
 }
 

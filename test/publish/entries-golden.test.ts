@@ -8,7 +8,7 @@ import { sha256Hex } from "../../src/sha256.ts";
 import { seedCatalog } from "../helpers/catalog.ts";
 
 /**
- * Regression guard for the memory work on publish (issue 11): building and writing a version
+ * Regression guard for the memory work on publish: building and writing a version
  * piece by piece instead of from whole-catalog lists must write exactly the entries it wrote
  * before. The snapshot holds every key with its value's length and SHA-256, recorded before that
  * change; a change to the layout on purpose updates it with `npx vitest run --project workerd

@@ -5,7 +5,7 @@ import { generateCatalog, shopifyCsvChunks } from "../../src/publish/generate.ts
 
 /**
  * The generator's content is what scale tests, benchmarks and the 100,000-product import figure
- * measure, so it must look like a real store's (contract section 5): these pin that down.
+ * measure, so it must look like a real store's: these pin that down.
  */
 describe("a generated catalog's content", () => {
   const catalog = generateCatalog({ products: 5000 });

@@ -11,7 +11,7 @@ import kwdCsv from "./fixtures/shopify-kwd.csv?raw";
 
 /**
  * Issue 21: a catalog carries one ISO 4217 currency and every Money of every answer is in it
- * (contract section 8): product, list, collection, browse, facets, variants and the cart, each
+ *: product, list, collection, browse, facets, variants and the cart, each
  * amount with the currency's own minor units (JPY 0, KWD 3).
  */
 

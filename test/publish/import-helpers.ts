@@ -3,7 +3,7 @@ import type { SourceCatalog, SourceProduct } from "../../src/catalog/schema.ts";
 import { ImportError, type ImportIssue, importCatalog, type ImportOptions } from "../../src/publish/import/index.ts";
 
 /**
- * What the importer tests share (contract section 5, "Importing a store's catalog"). The fixtures
+ * What the importer tests share. The fixtures
  * beside this file are shaped like real Shopify exports: a classic-header CSV (BOM, CRLF,
  * multi-line quoted HTML, trailing empty columns, Excel-mangled barcodes), a current-header CSV,
  * an Admin-style products.json and a storefront-style bare array. What the API then answers for

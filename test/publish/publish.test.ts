@@ -116,7 +116,7 @@ describe("publishing", () => {
     expect(await collections.json()).toEqual({ object: "list", count: 0, data: [], has_more: false });
   });
 
-  // Changed by issue 22 (contract section 8): cleanup keeps the last 5 versions, no longer only
+  // Cleanup keeps the last 5 versions, no longer only
   // the live and the previous one, so a rollback can return to any of them.
   it("keeps the last 5 published versions, deleting older ones", async () => {
     const published: string[] = [];

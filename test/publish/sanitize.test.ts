@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { descriptionText, prepareContent, sanitizeDescription } from "../../src/publish/sanitize.ts";
 
 /**
- * The description sanitiser (contract section 2, "Product content, on request"): an allowlist of
+ * The description sanitiser: an allowlist of
  * formatting tags and attributes. These run inside workerd, which also shows sanitize-html works
  * there (the test pool gives workers nodejs_compat; the served worker never imports it).
  */
@@ -71,7 +71,7 @@ describe("the plain text of a description", () => {
     expect(descriptionText("<h2>Linen</h2><p>Soft &amp; light,\n  <b>breezy</b>.</p><ul><li>One</li><li>Two</li></ul>")).toBe("Linen Soft & light, breezy. One Two");
   });
 
-  it("decodes what the sanitiser escaped, so the text reads as written, but with no < or > (contract section 8)", () => {
+  it("decodes what the sanitiser escaped, so the text reads as written, but with no < or >", () => {
     const { text } = prepareContent("<p>1 &lt; 2 &amp;&amp; 3 &gt; 2, &quot;quoted&quot; &nbsp;non-breaking</p>");
     expect(text).toBe('1 \u2039 2 && 3 \u203a 2, "quoted" non-breaking');
   });

@@ -1,5 +1,5 @@
 /**
- * Importing a store's catalog (contract section 5, "Importing a store's catalog"): a Shopify
+ * Importing a store's catalog: a Shopify
  * product CSV of either header generation, or Shopify products.json, detected from the content,
  * becomes a catalog in the project's format, valid under the same schema publish uses.
  *

@@ -140,7 +140,7 @@ function productOf(
   const variantsRaw = Array.isArray(p.variants) ? p.variants : [];
   if (variantsRaw.length === 0) fail(["variants"], "a product needs at least one variant");
   // A lone option named Title on a single variant is no option, whatever its value ("Olive"):
-  // contract section 8. Any other option named Title is kept, and served as `title-1`.
+  // Any other option named Title is kept, and served as `title-1`.
   const allDefault = variantsRaw.every((v) => isObject(v) && (v.option1 === undefined || v.option1 === null || v.option1 === "Default Title"));
   const loneTitle = names.length === 1 && isTitleOption(names[0]!) && variantsRaw.length === 1 && !allDefault;
   const defaultTitle = (names.length === 0 || (names.length === 1 && isTitleOption(names[0]!))) && (allDefault || loneTitle);

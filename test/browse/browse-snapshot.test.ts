@@ -1,16 +1,16 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseBrowseFacets, parseBrowsePage } from "../../src/catalog/browse-query.ts";
-import { browseDataFromSnapshot, browseSnapshotKey, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT } from "../../src/catalog/browse-snapshot.ts";
-import { BrowseStore, readBrowseData, readBrowseIndex, readSnapshot } from "../../src/catalog/browse-source.ts";
+import { parseBrowseFacets, parseBrowsePage } from "../../src/browse/query.ts";
+import { browseDataFromSnapshot, browseSnapshotKey, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT } from "../../src/browse/snapshot.ts";
+import { BrowseStore, readBrowseData, readBrowseIndex, readSnapshot } from "../../src/browse/source.ts";
 import { CatalogStore } from "../../src/catalog/store.ts";
-import { type BrowseData, VersionIndex } from "../../src/catalog/version-index.ts";
+import { type BrowseData, VersionIndex } from "../../src/browse/index/version-index.ts";
 import { d1Target, dropStaleBrowse, r2Snapshots, writeChunks } from "../../src/publish/browse-index.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import { publishCatalog, rollbackCatalog } from "../../src/publish/publish.ts";
 
 /**
- * The browse snapshot (src/catalog/browse-snapshot.ts): what one publish writes to R2 is, part
+ * The browse snapshot (src/browse/snapshot.ts): what one publish writes to R2 is, part
  * for part, what the engine would read out of that publish's D1 index, and answers the same;
  * the format carries parts by name (a part added later round-trips untouched), refuses another
  * format, and a missing or damaged blob falls back to D1. Stale versions' snapshots go with

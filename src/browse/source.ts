@@ -1,8 +1,8 @@
-import { browseTable } from "./browse-layout.ts";
-import { browseDataFromSnapshot, browseSnapshotKey, type SnapshotManifest } from "./browse-snapshot.ts";
-import { CatalogError } from "./errors.ts";
-import type { FacetValueRow } from "./facet-index.ts";
-import type { BrowseData, CollectionData, Items } from "./version-index.ts";
+import { browseTable } from "./layout.ts";
+import { browseDataFromSnapshot, browseSnapshotKey, type SnapshotManifest } from "./snapshot.ts";
+import { CatalogError } from "../catalog/errors.ts";
+import type { FacetValueRow } from "./index/facet-index.ts";
+import type { BrowseData, CollectionData, Items } from "./index/version-index.ts";
 
 /**
  * What a version's VersionIndex is built from: its snapshot in R2 when there is one (one read,
@@ -202,8 +202,8 @@ export async function readBrowseData(store: BrowseReader, version: string): Prom
 
   const perWord = new Map<string, [Uint32Array[], Uint8Array[]]>();
   for (const [word = "", list, weights] of records(words, " ")) {
-    let lists = perWord.get(word);
-    if (!lists) perWord.set(word, (lists = [[], []]));
+    const lists = perWord.get(word) ?? ([[], []] as [Uint32Array[], Uint8Array[]]);
+    perWord.set(word, lists);
     lists[0].push(ids(list));
     lists[1].push(Uint8Array.from(ids(weights)));
   }

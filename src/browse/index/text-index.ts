@@ -1,5 +1,5 @@
 import { and, bitmap, members, setAll } from "./bitmap.ts";
-import { idfScore, type QueryWord, typoBudget } from "./browse-text.ts";
+import { idfScore, type QueryWord, typoBudget } from "../text.ts";
 
 /**
  * `q` over one catalog version, in memory: every search word of the catalog (browse-text.ts

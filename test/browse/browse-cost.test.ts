@@ -1,18 +1,18 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { browseFacets, browsePage, BrowseService } from "../../src/catalog/browse-service.ts";
-import { BrowseStore } from "../../src/catalog/browse-source.ts";
-import { SNAPSHOT_CHUNK } from "../../src/catalog/browse-snapshot.ts";
-import { parseBrowseFacets, parseBrowsePage } from "../../src/catalog/browse-query.ts";
+import { browseFacets, browsePage, BrowseService } from "../../src/browse/service.ts";
+import { BrowseStore } from "../../src/browse/source.ts";
+import { SNAPSHOT_CHUNK } from "../../src/browse/snapshot.ts";
+import { parseBrowseFacets, parseBrowsePage } from "../../src/browse/query.ts";
 import { CatalogStore } from "../../src/catalog/store.ts";
-import type { Scope } from "../../src/catalog/version-index.ts";
+import type { Scope } from "../../src/browse/index/version-index.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
 import { countingKv } from "../helpers/counting-kv.ts";
 
 /**
- * The browse cost bound (src/catalog/version-index.ts), counted on a generated catalog of 20,000
+ * The browse cost bound (src/browse/index/version-index.ts), counted on a generated catalog of 20,000
  * products with the real bindings. A version's engine reads its index once: its snapshot (one R2
  * read, no D1), or without one the D1 index (batches, statements, the largest row); after that
  * every page and facets answer reads the version pointer from KV and nothing else, whatever the

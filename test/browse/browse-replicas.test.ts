@@ -1,13 +1,13 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { browseRegion, MAX_REPLICAS, pickReplica, type Region, replicaCount, replicaName } from "../../src/catalog/browse-engine.ts";
-import { parseBrowseFacets, parseBrowsePage } from "../../src/catalog/browse-query.ts";
+import { browseRegion, MAX_REPLICAS, pickReplica, type Region, replicaCount, replicaName } from "../../src/browse/engine.ts";
+import { parseBrowseFacets, parseBrowsePage } from "../../src/browse/query.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
 
 /**
- * Browse replicas (src/catalog/browse-engine.ts): the region a request's `cf` picks, the replica
+ * Browse replicas (src/browse/engine.ts): the region a request's `cf` picks, the replica
  * its path and query pick, that the HTTP route reaches that very object, and that replicas of one
  * version, in any region, answer every query identically.
  */

@@ -1,11 +1,11 @@
-import { invalidParameter, unknownParameter } from "./errors.ts";
-import { isHandle, optionApiName } from "./schema.ts";
-import { compareCodePoints, type QueryWord, queryWords, valueKey } from "./browse-text.ts";
+import { invalidParameter, unknownParameter } from "../catalog/errors.ts";
+import { isHandle, optionApiName } from "../catalog/schema.ts";
+import { compareCodePoints, type QueryWord, queryWords, valueKey } from "./text.ts";
 import { DEFAULT_CURRENCY, minorDigits, toUnits } from "../money.ts";
 
 /**
  * The browse parameters of `GET /products`, a collection's products and the facets endpoints
- * (contract section 7), parsed from the raw query string. Repeatable filters are why this is not
+ *, parsed from the raw query string. Repeatable filters are why this is not
  * a strict zod object like the other catalog queries: `tag=men&tag=unisex` is one filter with two
  * values, and `option.<name>` is any option name of the catalog.
  */

@@ -1,6 +1,6 @@
-import { type Facet, facetsBody, facetValues, priceFacet } from "./browse-facets.ts";
-import { optionFacet } from "./browse-layout.ts";
-import type { BrowseFilters } from "./browse-query.ts";
+import { type Facet, facetsBody, facetValues, priceFacet } from "../facets.ts";
+import { optionFacet } from "../layout.ts";
+import type { BrowseFilters } from "../query.ts";
 import { and, andNot, bitmap, has, popcount } from "./bitmap.ts";
 
 /**
@@ -257,7 +257,7 @@ export class FacetIndex {
   }
 
   /**
-   * The facets answer (contract section 7) of `filters`, whose active filters are `groups`, over
+   * The facets answer of `filters`, whose active filters are `groups`, over
    * the products of `base` (the catalog, or a collection's).
    *
    * Every facet is counted over the matches of all filters (`all`) in one pass over their
@@ -313,8 +313,8 @@ export class FacetIndex {
     counts.forEach((count, id) => {
       if (count === 0) return;
       const v = this.#values[id] as FacetValueRow;
-      let list = counted.get(v.f);
-      if (!list) counted.set(v.f, (list = []));
+      const list = counted.get(v.f) ?? [];
+      if (list.length === 0) counted.set(v.f, list);
       list.push({ key: v.k, value: v.d, count });
     });
     const given = (facet: string) => (key: string) => filters.given.get(`${facet}\u0000${key}`) ?? key;

@@ -1,11 +1,11 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { searchWords, valueKey } from "../../src/catalog/browse-text.ts";
+import { searchWords, valueKey } from "../../src/browse/text.ts";
 import { d1Target, dropStaleBrowse, writeBrowseIndex } from "../../src/publish/browse-index.ts";
 import { publishCatalog, rollbackCatalog } from "../../src/publish/publish.ts";
 import { seedCatalog } from "../helpers/catalog.ts";
 
-/** Contract section 7 on the seed catalog: examples, accents, empty results, every 400, caching. */
+/** Browse on the seed catalog: examples, accents, empty results, every 400, caching. */
 
 const BASE = "https://shop.example/api/v1";
 type Json = Record<string, unknown> & { data: { handle: string }[]; count: number; has_more: boolean };
@@ -201,7 +201,7 @@ describe("versions", () => {
     // Facet counts follow the version too (each version has its own engine).
     expect((await get("/products/facets?q=tote")).body.count).toBe(1);
     expect((await get("/products/facets?tag=accessories")).body.count).toBe(accessories + 1);
-    // Issue 22 (contract section 8) changed what is kept: the indexes of exactly the versions
+    // Issue 22 changed what is kept: the indexes of exactly the versions
     // whose KV entries cleanup kept (the last 5, the live one and the rollback target).
     const tables = (await target.tables()).filter((n) => /^bv_.*_p$/.test(n));
     const keptVersions = new Set((await env.CATALOG.list({ prefix: "v/" })).keys.map((k) => k.name.split("/")[1]));

@@ -1,5 +1,5 @@
 import { fromMinor, type Money } from "../money.ts";
-import { compareCodePoints } from "./browse-text.ts";
+import { compareCodePoints } from "./text.ts";
 
 /**
  * The facets answer, from counted values (FacetIndex counts them) to JSON text: which values a

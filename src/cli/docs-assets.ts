@@ -8,7 +8,7 @@
 import { copyFile, mkdir, readFile, stat } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineCli, runCli } from "../cli/args.ts";
+import { defineCli, runCli } from "./args.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const TARGET_DIR = join(ROOT, "public", "docs");

@@ -1,9 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
-import type { BrowseFilters, BrowsePageQuery } from "./browse-query.ts";
-import { type BrowseReply, BrowseService, type Browsing } from "./browse-service.ts";
-import { browseRegion, type Placement, pickReplica, replicaName } from "./browse-placement.ts";
-import { BrowseStore } from "./browse-source.ts";
-import type { Scope } from "./version-index.ts";
+import type { BrowseFilters, BrowsePageQuery } from "./query.ts";
+import { type BrowseReply, BrowseService, type Browsing } from "./service.ts";
+import { browseRegion, type Placement, pickReplica, replicaName } from "./placement.ts";
+import { BrowseStore } from "./source.ts";
+import type { Scope } from "./index/version-index.ts";
 
 /**
  * Browse of one catalog version (VersionIndex: filters, q, sorts, pages and facet counts),
@@ -42,7 +42,7 @@ export class BrowseEngine extends DurableObject<Env> {
   }
 }
 
-export { browseRegion, MAX_REPLICAS, type Placement, pickReplica, type Region, replicaCount, replicaName, type RequestPlace } from "./browse-placement.ts";
+export { browseRegion, MAX_REPLICAS, type Placement, pickReplica, type Region, replicaCount, replicaName, type RequestPlace } from "./placement.ts";
 
 /** The engine that answers `placement` for `version`: a replica of the version's index in the request's region. */
 export function browseEngine(namespace: DurableObjectNamespace<BrowseEngine>, version: string, placement?: Placement): Browsing {

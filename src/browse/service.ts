@@ -1,8 +1,8 @@
-import type { BrowseFilters, BrowsePageQuery } from "./browse-query.ts";
-import { type BrowseStore, type IndexSource, readBrowseIndex, type SnapshotBucket } from "./browse-source.ts";
-import { CatalogError, type CatalogFailureCode } from "./errors.ts";
-import type { VersionMeta } from "./layout.ts";
-import { type Scope, VersionIndex } from "./version-index.ts";
+import type { BrowseFilters, BrowsePageQuery } from "./query.ts";
+import { type BrowseStore, type IndexSource, readBrowseIndex, type SnapshotBucket } from "./source.ts";
+import { CatalogError, type CatalogFailureCode } from "../catalog/errors.ts";
+import type { VersionMeta } from "../catalog/layout.ts";
+import { type Scope, VersionIndex } from "./index/version-index.ts";
 
 /**
  * Browse answers of catalog versions: each version's VersionIndex built once from its browse
@@ -74,13 +74,13 @@ function unwrap(reply: BrowseReply): string {
 
 /**
  * A page of matches (`GET /products` with browse parameters), or a collection's products
- * wrapped in the collection, from the version's engine (contract section 7).
+ * wrapped in the collection, from the version's engine.
  */
 export async function browsePage(engine: Browsing, meta: VersionMeta, scope: Scope, query: BrowsePageQuery): Promise<string> {
   return unwrap(await engine.page(meta.version, scope, query));
 }
 
-/** `GET /products/facets` and `GET /collections/{handle}/facets`: disjunctive counts (contract section 7). */
+/** `GET /products/facets` and `GET /collections/{handle}/facets`: disjunctive counts. */
 export async function browseFacets(engine: Browsing, meta: VersionMeta, scope: Scope, filters: BrowseFilters): Promise<string> {
   return unwrap(await engine.facets(meta.version, scope, filters));
 }

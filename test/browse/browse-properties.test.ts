@@ -5,7 +5,7 @@ import { generateCatalog } from "../../src/publish/generate.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
 import { optionApiName, type SourceCatalog } from "../../src/catalog/schema.ts";
-import { searchWords, valueKey } from "../../src/catalog/browse-text.ts";
+import { searchWords, valueKey } from "../../src/browse/text.ts";
 import { facets, type ModelQuery, page, scopeOf } from "./browse-model.ts";
 
 /**
@@ -202,7 +202,7 @@ for (const [seed, size] of [[7, 150], [11, 60]] as const) {
 
 /**
  * Pages walk the sort's precomputed order testing each product against the matches' bitmap
- * (src/catalog/version-index.ts), a segment of equal keys at a time. "Late" is on every other
+ * (src/browse/index/version-index.ts), a segment of equal keys at a time. "Late" is on every other
  * product of the catalog's last 40%, so catalog order walks past 1,200 products without a match
  * before the first one, and every sort meets long runs of non-matches and of ties.
  */

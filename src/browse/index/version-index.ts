@@ -1,9 +1,9 @@
 import { and, bitmap, has, members, orInto, popcount, scan, setAll, where } from "./bitmap.ts";
-import { optionFacet } from "./browse-layout.ts";
-import { type BrowseFilters, type BrowsePageQuery, hasFilters, type Sort } from "./browse-query.ts";
-import { invalidParameter, notFound, unknownParameter } from "./errors.ts";
+import { optionFacet } from "../layout.ts";
+import { type BrowseFilters, type BrowsePageQuery, hasFilters, type Sort } from "../query.ts";
+import { invalidParameter, notFound, unknownParameter } from "../../catalog/errors.ts";
 import { type ColumnArrays, FacetIndex, type FacetValueRow, type Group, type ProductSet } from "./facet-index.ts";
-import { listBody } from "./pages.ts";
+import { collectionBody, collectionMember, listBody } from "../../catalog/render.ts";
 import { type Term, TextIndex, type WordPostings } from "./text-index.ts";
 
 /**
@@ -230,7 +230,7 @@ export class VersionIndex {
     return { base, collection, groups, terms };
   }
 
-  /** The facets answer (contract section 7) of `filters` over `scope`. */
+  /** The facets answer of `filters` over `scope`. */
   facets(scope: Scope, filters: BrowseFilters): string {
     const r = this.#resolve(scope, filters);
     return this.#facets.count(r.base, r.groups, filters);
@@ -267,14 +267,14 @@ export class VersionIndex {
       hasMore,
     );
     if (scope.collection === undefined || !r.collection) return list;
-    return `{"object":"collection","handle":${JSON.stringify(scope.collection)},"title":${JSON.stringify(r.collection.title)},"products_count":${r.collection.n},"products":${list}}`;
+    return collectionBody(scope.collection, r.collection.title, r.collection.n, list);
   }
 
   #itemLine(id: number, inCollection: boolean, image: boolean): string {
     const { text, starts } = this.#data.items;
     const json = (k: number) => DECODER.decode(text.subarray(starts[k], starts[k + 1]));
     let line = json(id * 2).slice(0, -1);
-    if (inCollection) line += `,"endpoint_status":${has(this.#available, id) ? 200 : 404},"url":${JSON.stringify(`/api/v1/products/${this.#data.handles[id]}`)}`;
+    if (inCollection) line += `,${JSON.stringify(collectionMember(this.#data.handles[id]!, has(this.#available, id))).slice(1, -1)}`;
     if (image) line += `,"image":${json(id * 2 + 1)}`;
     return `${line}}`;
   }

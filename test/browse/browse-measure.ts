@@ -1,5 +1,5 @@
 /**
- * Browse in memory, measured: `npm exec -- node test/catalog/browse-measure.ts [products]`
+ * Browse in memory, measured: `npm exec -- node test/browse/browse-measure.ts [products]`
  * (default 100,000). Publishes a generated catalog (KV entries and the D1 browse index) into a
  * throwaway local state, reports publish time and peak memory, builds the version's
  * VersionIndex from D1 (time, bytes held in typed arrays), then p50 latencies of browse answers
@@ -10,9 +10,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openLocalEnv } from "../../src/cli/local-env.ts";
-import { browseFacets, browsePage, BrowseService } from "../../src/catalog/browse-service.ts";
-import { BrowseStore } from "../../src/catalog/browse-source.ts";
-import { parseBrowseFacets, parseBrowsePage } from "../../src/catalog/browse-query.ts";
+import { browseFacets, browsePage, BrowseService } from "../../src/browse/service.ts";
+import { BrowseStore } from "../../src/browse/source.ts";
+import { parseBrowseFacets, parseBrowsePage } from "../../src/browse/query.ts";
 import { productListPage } from "../../src/catalog/pages.ts";
 import { CatalogStore } from "../../src/catalog/store.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";

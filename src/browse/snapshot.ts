@@ -1,4 +1,4 @@
-import type { BrowseData } from "./version-index.ts";
+import type { BrowseData } from "./index/version-index.ts";
 
 /**
  * A version's browse index as one blob (R2, written at publish by src/publish/browse-index.ts),

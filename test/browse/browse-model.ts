@@ -1,10 +1,10 @@
-import { compareCodePoints, foldText, idfScore, queryWords, SEARCH_FIELDS, searchWords, typoBudget, valueKey, wordWeight } from "../../src/catalog/browse-text.ts";
+import { compareCodePoints, foldText, idfScore, queryWords, SEARCH_FIELDS, searchWords, typoBudget, valueKey, wordWeight } from "../../src/browse/text.ts";
 import { prepareContent } from "../../src/publish/sanitize.ts";
 import { optionApiName, type SourceCatalog, type SourceProduct } from "../../src/catalog/schema.ts";
 import { toMinor } from "../../src/money.ts";
 
 /**
- * The brute-force model of browse (contract section 7) that the property tests hold the API to:
+ * The brute-force model of browse that the property tests hold the API to:
  * every product checked against every filter, sorted with Array.sort, counted with Maps. It
  * shares with the code under test only the text folding and q's parsing (tested on its own by
  * examples) and the definitions of relevance (browse-text.ts: the weight and idf formulas and

@@ -1,8 +1,8 @@
 import * as z from "zod";
 import { MoneySchema } from "../money.ts";
-import { CatalogVersionParamSchema, LimitSchema } from "./api.ts";
-import { MAX_FILTER_VALUES, MAX_OPTION_FILTERS, MAX_Q_CHARS, MAX_Q_WORDS, SORTS } from "./browse-query.ts";
-import { HandleSchema } from "./schema.ts";
+import { CatalogVersionParamSchema, LimitSchema } from "../catalog/api.ts";
+import { MAX_FILTER_VALUES, MAX_OPTION_FILTERS, MAX_Q_CHARS, MAX_Q_WORDS, SORTS } from "./query.ts";
+import { HandleSchema } from "../catalog/schema.ts";
 
 /**
  * The browse parameters and the facets answer as the OpenAPI document shows them (contract
@@ -30,7 +30,7 @@ const PAGE = {
     description:
       "`catalog` (default without q: catalog order, or the collection's own order), `relevance` (default with q; 400 without q: fewest typos first, then the highest BM25F score, a sum over q's words of the word's rarity (idf) times its weight in the product, where the fields weigh title 6, vendor, product type, tags and SKUs 3, option values 2, description 1, a longer title or description weighing each word less; on the seed `q=wool` gives Wool Blanket Scarf (title), Merino Long Sleeve (tag), Waffle Knit Beanie (description)), `price_asc`, `price_desc` (on `price`), `title_asc`, `title_desc` (titles compared in lower case without accents), `newest` (the catalog's created_at; products without one last). Ties always fall back to catalog order (in a collection, the collection's order), so every order is total and cursor paging is stable.",
   }),
-  // The shared limit, so the document shows an integer 1–250 (issue 14, defect 2), not a string.
+  // The shared limit, so the document shows an integer 1–250, not a string.
   limit: LimitSchema,
   starting_after: HandleSchema.optional().meta({ description: "Handle of the item the page starts after, in this query's order; it must be among this query's matches (else 400 parameter_invalid)." }),
   ending_before: HandleSchema.optional().meta({ description: "Handle of the item the page ends before, in this query's order; it must be among the matches." }),

@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The rule the README states, checked so it cannot rot: which room of src/ may import which.
+ * A room is a folder of src/ (`src/browse/index/` belongs to `browse`); the files at the top of
+ * src/ are the shared helpers, except src/index.ts, the app that mounts everything. Rooms are
+ * listed bottom-up: a room may import only rooms listed in its `may` (never one above it), so
+ * the graph between folders has no cycle.
+ */
+const ROOMS: Record<string, { may: readonly string[]; packages: RegExp }> = {
+  shared: { may: [], packages: /^zod$/ },
+  auth: { may: ["shared"], packages: /^zod$/ },
+  catalog: { may: ["shared"], packages: /^zod$/ },
+  browse: { may: ["shared", "catalog"], packages: /^(zod|cloudflare:workers)$/ },
+  cart: { may: ["shared", "catalog"], packages: /^(zod|cloudflare:workers)$/ },
+  http: { may: ["shared", "auth", "catalog", "browse", "cart"], packages: /^(zod|hono(\/.*)?)$/ },
+  openapi: { may: ["shared", "auth", "catalog", "browse", "cart", "http"], packages: /^(zod|hono(\/.*)?)$/ },
+  routes: { may: ["shared", "auth", "catalog", "browse", "cart", "http", "openapi"], packages: /^(zod|hono(\/.*)?)$/ },
+  app: { may: ["shared", "auth", "catalog", "browse", "cart", "http", "openapi", "routes"], packages: /^(zod|hono(\/.*)?|cloudflare:workers)$/ },
+  // Node side: never in the Worker bundle, so never imported by the rooms above.
+  publish: { may: ["shared", "catalog", "browse"], packages: /^(zod|node:.*|csv-parse(\/.*)?|sanitize-html|htmlparser2)$/ },
+  cli: { may: ["shared", "auth", "catalog", "browse", "publish"], packages: /^(zod|node:.*|miniflare|wrangler)$/ },
+};
+
+const SRC = join(import.meta.dirname, "../../src");
+
+function roomOf(file: string): string {
+  const path = relative(SRC, file).split("/");
+  if (path.length === 1) return path[0] === "index.ts" ? "app" : "shared";
+  return path[0]!;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+/** Every module specifier of a file: static imports and exports, and `import()`. */
+function specifiers(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm)) {
+    found.push((match[1] ?? match[2] ?? match[3])!);
+  }
+  return found;
+}
+
+const files = sourceFiles(SRC);
+const imports = files.flatMap((file) =>
+  specifiers(readFileSync(file, "utf8")).map((spec) => ({
+    file: relative(SRC, file),
+    from: roomOf(file),
+    spec,
+    to: spec.startsWith(".") ? roomOf(normalize(join(dirname(file), spec))) : null,
+  })),
+);
+
+describe("the layering of src/", () => {
+  it("knows every room it finds", () => {
+    expect(files.length).toBeGreaterThan(50);
+    expect([...new Set(files.map(roomOf))].filter((room) => !(room in ROOMS))).toEqual([]);
+  });
+
+  it("has each room import only the rooms below it", () => {
+    const upward = imports
+      .filter((i) => i.to !== null && i.to !== i.from && !ROOMS[i.from]!.may.includes(i.to))
+      .map((i) => `src/${i.file} (${i.from}) imports ${i.spec} (${i.to})`);
+    expect(upward).toEqual([]);
+  });
+
+  it("keeps packages in the rooms that own them (no hono in the domain rooms, no Node in the Worker)", () => {
+    const misplaced = imports
+      .filter((i) => i.to === null && !ROOMS[i.from]!.packages.test(i.spec))
+      .map((i) => `src/${i.file} (${i.from}) imports ${i.spec}`);
+    expect(misplaced).toEqual([]);
+  });
+
+  it("has no cycle between rooms", () => {
+    const edges = new Map<string, Set<string>>();
+    for (const i of imports) if (i.to && i.to !== i.from) edges.set(i.from, (edges.get(i.from) ?? new Set()).add(i.to));
+    const cycles: string[] = [];
+    const visit = (room: string, path: string[]) => {
+      if (path.includes(room)) return void cycles.push([...path.slice(path.indexOf(room)), room].join(" -> "));
+      for (const next of edges.get(room) ?? []) visit(next, [...path, room]);
+    };
+    for (const room of edges.keys()) visit(room, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it("reads the imports it judges (the app imports its routes, the cart its catalog adapter)", () => {
+    expect(imports.some((i) => i.from === "app" && i.to === "routes")).toBe(true);
+    expect(imports.some((i) => i.from === "cart" && i.to === "catalog")).toBe(true);
+    expect(imports.some((i) => i.from === "http" && i.spec === "hono")).toBe(true);
+  });
+});
