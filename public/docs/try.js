@@ -1,14 +1,14 @@
 // The catalog walk-through of /docs/try: list the products, pick one, choose its size and color,
 // add it to the cart and see what the API answered (200, or 404 Sold out). Plain browser
 // JavaScript, no framework; every call goes to this same origin.
-(function () {
-  "use strict";
+(() => {
+  
   var API = "/api/v1";
   var tokenInput = document.getElementById("token");
   var isLocal = ["localhost", "127.0.0.1", "[::1]"].indexOf(location.hostname) !== -1;
   if (isLocal) tokenInput.value = "sf_dev_LocalToken_A1";
 
-  document.getElementById("token-toggle").addEventListener("click", function (event) {
+  document.getElementById("token-toggle").addEventListener("click", (event) => {
     var shown = tokenInput.type === "text";
     tokenInput.type = shown ? "password" : "text";
     event.currentTarget.textContent = shown ? "Show" : "Hide";
@@ -18,13 +18,13 @@
   /** Builds an element: el("p", { class: "x" }, ["text", child]). Text is always text, never markup. */
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
-    Object.entries(attrs || {}).forEach(function (entry) {
+    Object.entries(attrs || {}).forEach((entry) => {
       var name = entry[0], value = entry[1];
       if (value === undefined || value === null || value === false) return;
       if (name.indexOf("on") === 0) node.addEventListener(name.slice(2), value);
       else node.setAttribute(name, value === true ? "" : String(value));
     });
-    [].concat(children === undefined ? [] : children).forEach(function (child) {
+    [].concat(children === undefined ? [] : children).forEach((child) => {
       if (child === undefined || child === null) return;
       node.append(typeof child === "string" ? document.createTextNode(child) : child);
     });
@@ -37,13 +37,13 @@
   async function call(method, path, options) {
     var opts = options || {};
     var headers = {};
-    if (opts.auth && tokenInput.value) headers.Authorization = "Bearer " + tokenInput.value;
+    if (opts.auth && tokenInput.value) headers.Authorization = `Bearer ${tokenInput.value}`;
     if (opts.body !== undefined) headers["Content-Type"] = "application/json";
     try {
-      var res = await fetch(path, { method: method, headers: headers, body: opts.body });
-      var text = await res.text();
-      var json = null;
-      try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
+      const res = await fetch(path, { method: method, headers: headers, body: opts.body });
+      const text = await res.text();
+      let json = null;
+      try { json = text ? JSON.parse(text) : null; } catch (_e) { json = null; }
       return { status: res.status, headers: res.headers, json: json, text: text };
     } catch (error) {
       return { status: 0, headers: new Headers(), json: null, text: String(error) };
@@ -53,9 +53,9 @@
   /** The one-line verdict of a response: "200 OK" or "404 Sold out" (the error's message). */
   function verdict(result) {
     if (result.status === 0) return "Network error";
-    var error = result.json && result.json.error;
-    if (error && error.code === "sold_out") return result.status + " " + error.message;
-    return result.status + " " + (REASONS[result.status] || "");
+    var error = result.json?.error;
+    if (error && error.code === "sold_out") return `${result.status} ${error.message}`;
+    return `${result.status} ${REASONS[result.status] || ""}`;
   }
 
   var SHOWN_HEADERS = ["content-type", "etag", "cache-control", "x-catalog-version", "x-request-id", "retry-after", "idempotent-replayed", "www-authenticate"];
@@ -63,10 +63,10 @@
   function resultView(result, label, collapsed) {
     var ok = result.status >= 200 && result.status < 400;
     var body = el("pre", { class: "body", "aria-label": "Response body", tabindex: "0" }, result.json ? JSON.stringify(result.json, null, 2) : result.text.slice(0, 4000));
-    var headerLines = SHOWN_HEADERS.filter(function (h) { return result.headers.get(h) !== null; })
-      .map(function (h) { return h + ": " + result.headers.get(h); }).join("\n");
+    var headerLines = SHOWN_HEADERS.filter((h) => result.headers.get(h) !== null)
+      .map((h) => `${h}: ${result.headers.get(h)}`).join("\n");
     return el("div", { class: "result", "data-status": result.status }, [
-      el("p", { class: "status " + (ok ? "ok" : "fail"), role: "status" }, [el("code", {}, label), " ", el("strong", { class: "verdict" }, verdict(result))]),
+      el("p", { class: `status ${ok ? "ok" : "fail"}`, role: "status" }, [el("code", {}, label), " ", el("strong", { class: "verdict" }, verdict(result))]),
       headerLines ? el("details", {}, [el("summary", {}, "Response headers"), el("pre", { class: "headers", "aria-label": "Response headers" }, headerLines)]) : null,
       collapsed ? el("details", {}, [el("summary", {}, "Response body"), body]) : body,
     ]);
@@ -76,17 +76,17 @@
   var panel = document.getElementById("product-panel");
 
   async function loadProducts() {
-    var result = await call("GET", API + "/products?limit=250");
+    var result = await call("GET", `${API}/products?limit=250`);
     productList.replaceChildren();
     productList.setAttribute("aria-busy", "false");
     if (result.status !== 200) {
-      productList.append(el("li", {}, resultView(result, "GET " + API + "/products")));
+      productList.append(el("li", {}, resultView(result, `GET ${API}/products`)));
       return;
     }
-    result.json.data.forEach(function (product) {
-      var button = el("button", { type: "button", class: "product", "data-handle": product.handle, onclick: function () { showProduct(product, button); } }, [
+    result.json.data.forEach((product) => {
+      var button = el("button", { type: "button", class: "product", "data-handle": product.handle, onclick: () => { showProduct(product, button); } }, [
         el("span", { class: "title" }, product.title),
-        el("span", { class: "price" }, product.price.amount + " " + product.price.currency),
+        el("span", { class: "price" }, `${product.price.amount} ${product.price.currency}`),
         product.available ? null : el("span", { class: "badge" }, "Sold out"),
       ]);
       productList.append(el("li", {}, button));
@@ -94,30 +94,30 @@
   }
 
   async function showProduct(product, button) {
-    productList.querySelectorAll("button[aria-current]").forEach(function (other) { other.removeAttribute("aria-current"); });
+    productList.querySelectorAll("button[aria-current]").forEach((other) => { other.removeAttribute("aria-current"); });
     if (button) button.setAttribute("aria-current", "true");
-    panel.replaceChildren(el("p", { class: "help" }, "Loading " + product.handle + "…"));
-    var detailPath = API + "/products/" + encodeURIComponent(product.handle);
+    panel.replaceChildren(el("p", { class: "help" }, `Loading ${product.handle}…`));
+    var detailPath = `${API}/products/${encodeURIComponent(product.handle)}`;
     // Every field of the product, content included; catalog data is plain text (or sanitised
     // HTML), so this page only ever sets it as text (el() makes text nodes), never as markup.
-    var contentPath = detailPath + "?include=description,images,seo,variants";
-    var answers = await Promise.all([call("GET", contentPath), call("GET", detailPath + "/variants?limit=250")]);
-    var parts = [el("h2", { id: "product-title", tabindex: "-1" }, product.title), resultView(answers[0], "GET " + contentPath, true)];
+    var contentPath = `${detailPath}?include=description,images,seo,variants`;
+    var answers = await Promise.all([call("GET", contentPath), call("GET", `${detailPath}/variants?limit=250`)]);
+    var parts = [el("h2", { id: "product-title", tabindex: "-1" }, product.title), resultView(answers[0], `GET ${contentPath}`, true)];
     if (answers[1].status === 200) parts.push(variantPicker(answers[1].json.data));
-    else parts.push(resultView(answers[1], "GET " + detailPath + "/variants"));
+    else parts.push(resultView(answers[1], `GET ${detailPath}/variants`));
     panel.replaceChildren.apply(panel, parts);
   }
 
   /** Size and color selects (or the single Default Title), a quantity, then “Add to cart”. */
   function variantPicker(variants) {
     var names = [];
-    variants.forEach(function (v) { Object.keys(v.options).forEach(function (n) { if (names.indexOf(n) === -1) names.push(n); }); });
+    variants.forEach((v) => { Object.keys(v.options).forEach((n) => { if (names.indexOf(n) === -1) names.push(n); }); });
     var selects = {};
-    var fields = names.map(function (name) {
+    var fields = names.map((name) => {
       var values = [];
-      variants.forEach(function (v) { if (values.indexOf(v.options[name]) === -1) values.push(v.options[name]); });
-      selects[name] = el("select", { id: "option-" + name, name: name, onchange: update }, values.map(function (value) { return el("option", { value: value }, value); }));
-      return el("p", { class: "field" }, [el("label", { for: "option-" + name }, name), selects[name]]);
+      variants.forEach((v) => { if (values.indexOf(v.options[name]) === -1) values.push(v.options[name]); });
+      selects[name] = el("select", { id: `option-${name}`, name: name, onchange: update }, values.map((value) => el("option", { value: value }, value)));
+      return el("p", { class: "field" }, [el("label", { for: `option-${name}` }, name), selects[name]]);
     });
     var quantity = el("input", { id: "quantity", type: "number", min: "1", max: "999", value: "1", inputmode: "numeric" });
     var chosen = el("p", { class: "chosen", id: "chosen-variant" });
@@ -125,21 +125,21 @@
     var current = null;
 
     function update() {
-      current = variants.find(function (v) { return names.every(function (n) { return v.options[n] === selects[n].value; }); }) || null;
+      current = variants.find((v) => names.every((n) => v.options[n] === selects[n].value)) || null;
       chosen.replaceChildren.apply(chosen, current
-        ? ["Variant ", el("code", {}, current.id), " · " + current.title + " · " + current.price.amount + " " + current.price.currency + " · ", el("strong", {}, current.available ? "available" : "sold out")]
+        ? ["Variant ", el("code", {}, current.id), ` · ${current.title} · ${current.price.amount} ${current.price.currency} · `, el("strong", {}, current.available ? "available" : "sold out")]
         : ["No variant has this combination."]);
     }
     async function addToCart() {
       if (!current) return;
       var body = JSON.stringify({ variant_id: current.id, quantity: Number(quantity.value) });
-      output.replaceChildren(resultView(await call("POST", API + "/cart/lines", { auth: true, body: body }), "POST " + API + "/cart/lines"));
+      output.replaceChildren(resultView(await call("POST", `${API}/cart/lines`, { auth: true, body: body }), `POST ${API}/cart/lines`));
     }
     async function readCart() {
-      output.replaceChildren(resultView(await call("GET", API + "/cart", { auth: true }), "GET " + API + "/cart"));
+      output.replaceChildren(resultView(await call("GET", `${API}/cart`, { auth: true }), `GET ${API}/cart`));
     }
     update();
-    return el("form", { class: "picker", onsubmit: function (event) { event.preventDefault(); } }, [
+    return el("form", { class: "picker", onsubmit: (event) => { event.preventDefault(); } }, [
       el("fieldset", {}, [el("legend", {}, "Variant")].concat(fields, [el("p", { class: "field" }, [el("label", { for: "quantity" }, "quantity"), quantity]), chosen])),
       el("p", { class: "actions" }, [
         el("button", { type: "button", id: "add-to-cart", class: "primary", onclick: addToCart }, "Add to cart"),

@@ -191,7 +191,11 @@ export function* buildEntries(catalog: SourceCatalog, meta: VersionMeta): Genera
 
   // Each variant shard from the product and variant positions it holds, in catalog order.
   const variantShards: number[][] = Array.from({ length: meta.variant_shards }, () => []);
-  products.forEach((p, pos) => p.variants.forEach((variant, index) => variantShards[shardOf(variant.id, variantShards.length)]?.push(pos, index)));
+  products.forEach((p, pos) => {
+    p.variants.forEach((variant, index) => {
+      variantShards[shardOf(variant.id, variantShards.length)]?.push(pos, index);
+    });
+  });
   for (const [i, members] of variantShards.entries()) {
     const shard: Record<string, StoredVariant> = {};
     for (let m = 0; m < members.length; m += 2) {

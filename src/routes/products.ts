@@ -2,7 +2,6 @@ import { Hono } from "hono";
 import {
   HandleParamSchema,
   included,
-  PageQuerySchema,
   type ProductInclude,
   ProductListSchema,
   ProductQuerySchema,
@@ -11,8 +10,8 @@ import {
   VariantQuerySchema,
 } from "../catalog/api.ts";
 import { productDetail, productListPage, variantList } from "../catalog/pages.ts";
-import { BrowseQuerySchema, FacetsQuerySchema, FacetsSchema, OptionFiltersSchema } from "../catalog/browse-api.ts";
-import { parseBrowseFacets, parseBrowsePage } from "../catalog/browse-query.ts";
+import { BrowseQuerySchema, FacetsQuerySchema, FacetsSchema, OptionFiltersSchema } from "../browse/api.ts";
+import { parseBrowseFacets, parseBrowsePage } from "../browse/query.ts";
 import { browseRead } from "../http/browse-read.ts";
 import { BROWSE_COST, FACETS_COST, serveBrowsePage, serveFacets } from "./browse-handlers.ts";
 import { catalogRead, serveCatalogRead } from "../http/catalog-read.ts";
@@ -25,7 +24,7 @@ import { SEED_EXAMPLES } from "../openapi/seed-examples.ts";
 const INCLUDE =
   "`?include=` adds fields after the default ones, comma-separated in any order (one cache entry per set): `description` (`description_html`, sanitised at publish to an allowlist of formatting tags and attributes, and `description_text`), `images` (`[{url, alt, width, height}]`, the first being the featured image), `seo` (`{title, description}`, falling back to the title and to the description text cut to 320 characters at a word boundary), `variants` (every variant, as the variants endpoint answers them). Without include the product has exactly its default fields. An unknown name is 400 `parameter_invalid`. Cost: the pointer, the product's shard and, for description/images/seo, its content shard: at most 3 KV reads whatever the catalog size.";
 
-/** Anonymous product reads, cached at the edge per catalog version (contract section 2). */
+/** Anonymous product reads, cached at the edge per catalog version. */
 export const products = new Hono<AppEnv>()
   .get(
     "/",

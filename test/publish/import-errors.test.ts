@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatReport, ImportError, importCatalog } from "../../src/publish/import/index.ts";
-import { CLASSIC_HEAD, issuesOf, product } from "./import-helpers.ts";
+import { formatReport, type ImportError, importCatalog } from "../../src/publish/import/index.ts";
+import { CLASSIC_HEAD, issuesOf, } from "./import-helpers.ts";
 
 /** A malformed file names the line and the column, and nothing is imported. */
 

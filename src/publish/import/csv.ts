@@ -144,7 +144,10 @@ export async function readShopifyCsv(chunks: AsyncIterable<string>, opts: CsvRea
     const group = open.group;
     if (!group || !header || !columns) return;
     done.set(group.handle, group.rows[0]!.line);
-    if (misaligned.count > 0) return void (open.group = null);
+    if (misaligned.count > 0) {
+      open.group = null;
+      return;
+    }
     const draft = productOf(group.handle, group.rows, header, columns.at, issues, report);
     if (draft) drafts.push(draft);
     for (const row of group.rows) row.values = NO_VALUES;
@@ -283,7 +286,7 @@ function productOf(handle: string, rows: Row[], header: readonly string[], at: r
   }
   // Shopify writes a product without options as Option1 Name "Title", Option1 Value "Default
   // Title"; some tools leave both empty, or the name only. A lone option named Title on a single
-  // variant is no option either, whatever its value ("Camp Stool"): contract section 8.
+  // variant is no option either, whatever its value ("Camp Stool").
   const onlyTitle = (isTitleOption(names[0]!) || names[0] === "") && names[1] === "" && names[2] === "";
   const emptyBeyondFirst = variantRows.every((r) => OPTION_VALUE.every((i, o) => o === 0 || r.values[i]!.trim() === ""));
   const allDefault = variantRows.every((r) => ["", "Default Title"].includes(r.values[OPTION_VALUE[0]!]!.trim()));

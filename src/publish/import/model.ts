@@ -27,8 +27,7 @@ import { deriveIds, productKey, variantKey } from "./ids.ts";
 export type ImportFormat = "shopify-csv-classic" | "shopify-csv-linked" | "shopify-csv-current" | "shopify-json";
 
 /**
- * Why a variant is available or sold out (contract section 8: stock that is unknown is not
- * zero). Counted per rule in the report.
+ * Why a variant is available or sold out. Counted per rule in the report.
  */
 export const STOCK_RULES = {
   explicit: "available as the file says (products.json `available`)",
@@ -275,7 +274,7 @@ const SLICE = 2000;
  * 100,000-product catalog's parsed copy alone is ~300 MB). A product the schema refuses cannot
  * be represented (a title over 255 characters, an option named like a query parameter, two
  * options with one API name): it is left out and reported with its line and field, and the rest
- * import (contract section 8). Returns the positions of those products. What crosses slices is
+ * import. Returns the positions of those products. What crosses slices is
  * checked here: ids unique over the whole catalog (handles were checked before ids were given).
  */
 function validate(products: readonly SourceProduct[], drafts: readonly DraftProduct[], opts: AssembleOptions, issues: IssueList, report: ImportReport): Set<number> {
@@ -408,7 +407,7 @@ export function assemble(drafts: readonly DraftProduct[], opts: AssembleOptions,
   if (emptyVendors > 0) report.notes.push(`${emptyVendors} product(s) had no vendor: given the store name "${opts.store}"`);
 
   const refused = validate(built, drafts, opts, issues, report);
-  const kept = built.flatMap((p, i) => (refused.has(i) ? [] : [i]));
+  const kept = built.flatMap((_product, i) => (refused.has(i) ? [] : [i]));
   const products = kept.map((i) => built[i]!);
   const keptDrafts = kept.map((i) => drafts[i]!);
   report.titleOptions.renamed = report.titleOptions.renamed.filter((r) => !refused.has(built.findIndex((p) => p.handle === r.handle)));
