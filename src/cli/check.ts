@@ -7,6 +7,7 @@ import { defineCli, runCli } from "./args.ts";
 
 const STEPS: { what: string; command: string[] }[] = [
   { what: "the /docs assets", command: ["node", "src/cli/docs-assets.ts"] },
+  { what: "Biome: formatting and lint", command: ["biome", "ci", "."] },
   { what: "tsc (the typed client included)", command: ["tsc", "--noEmit"] },
   { what: "the OpenAPI validator and lint", command: ["node", "test/openapi/lint.ts"] },
   { what: "the production build", command: ["wrangler", "deploy", "--dry-run", "--outdir", ".wrangler/dry-run"] },

@@ -270,12 +270,15 @@ export type Validated<T extends "query" | "json", In, Out> = {
   out: { [K in T]: Out };
 };
 
+/** The validators' Env, as Hono's own validator leaves it, so the middleware fits every app. */
+// biome-ignore lint/suspicious/noExplicitAny: an Env any app's handlers accept.
+type AnyEnv = any;
+
 /**
  * `parseQuery` as middleware, so the schema types the route for `hc`. Hono's own `validator`
  * is not used because its JSON target reads the body unbounded and answers outside the envelope.
  */
-// biome-ignore lint/suspicious/noExplicitAny: the Env parameter, as Hono's own validator leaves it, so the middleware fits every app.
-export function validQuery<S extends z.ZodType>(schema: S): MiddlewareHandler<any, string, Validated<"query", QueryInput<S>, z.output<S>>> {
+export function validQuery<S extends z.ZodType>(schema: S): MiddlewareHandler<AnyEnv, string, Validated<"query", QueryInput<S>, z.output<S>>> {
   return async (c, next) => {
     c.req.addValidatedData("query", parseQuery(c, schema) as object);
     await next();
@@ -283,8 +286,7 @@ export function validQuery<S extends z.ZodType>(schema: S): MiddlewareHandler<an
 }
 
 /** `parseJsonBody` as middleware (415, 413, invalid_json, then the strict schema). */
-// biome-ignore lint/suspicious/noExplicitAny: as for validQuery.
-export function validJson<S extends z.ZodType>(schema: S): MiddlewareHandler<any, string, Validated<"json", z.input<S>, z.output<S>>> {
+export function validJson<S extends z.ZodType>(schema: S): MiddlewareHandler<AnyEnv, string, Validated<"json", z.input<S>, z.output<S>>> {
   return async (c, next) => {
     c.req.addValidatedData("json", (await parseJsonBody(c, schema)) as object);
     await next();
