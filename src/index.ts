@@ -45,7 +45,11 @@ const api = new Hono<AppEnv>()
 /** The operator's token surface and its own document, behind the operator secret (see `requireOperator`). */
 const operatorApi = new Hono<AppEnv>().route("/", operator).route("/openapi.json", operatorOpenapi);
 
-const app = new Hono<AppEnv>().use(requestContext()).route("/api/v1", api).route("/api/v1/operator", operatorApi).route("/", docs);
+const app = new Hono<AppEnv>()
+  .use(requestContext())
+  .route("/api/v1", api)
+  .route("/api/v1/operator", operatorApi)
+  .route("/", docs);
 
 app.onError(onError);
 routeTable.load(app.routes);

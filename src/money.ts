@@ -13,7 +13,13 @@ const TWO =
   "AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BMD BND BOB BOV BRL BSD BTN BWP BYN BZD CAD CDF CHE CHF CHW CNY COP COU CRC CUP CVE CZK DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GTQ GYD HKD HNL HTG HUF IDR ILS INR IRR JMD KES KGS KHR KPW KYD KZT LAK LBP LKR LRD LSL MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MXV MYR MZN NAD NGN NIO NOK NPR NZD PAB PEN PGK PHP PKR PLN QAR RON RSD RUB SAR SBD SCR SDG SEK SGD SHP SLE SLL SOS SRD SSP STN SVC SYP SZL THB TJS TMT TOP TRY TTD TWD TZS UAH USD USN UYU UZS VED VES WST XCD XCG YER ZAR ZMW ZWG ZWL";
 
 const MINOR_DIGITS = new Map<string, number>();
-for (const [codes, digits] of [[TWO, 2], [ZERO, 0], [THREE, 3], [FOUR, 4]] as const) for (const code of codes.split(" ")) MINOR_DIGITS.set(code, digits);
+for (const [codes, digits] of [
+  [TWO, 2],
+  [ZERO, 0],
+  [THREE, 3],
+  [FOUR, 4],
+] as const)
+  for (const code of codes.split(" ")) MINOR_DIGITS.set(code, digits);
 
 /** An ISO 4217 code (`USD`, `JPY`, `KWD`); the seed catalog's is USD. */
 export type Currency = string;
@@ -35,7 +41,10 @@ export const CurrencySchema = z
   .string()
   .regex(/^[A-Z]{3}$/, "an ISO 4217 currency code: three capital letters")
   .refine(isCurrency, "an ISO 4217 currency code in capitals, such as USD, EUR, JPY or KWD")
-  .meta({ description: "ISO 4217 code of the catalog's currency (one per catalog; the seed's is USD).", example: "USD" });
+  .meta({
+    description: "ISO 4217 code of the catalog's currency (one per catalog; the seed's is USD).",
+    example: "USD",
+  });
 
 /** What clients see: the amount as a decimal string with the currency's minor digits. */
 export const MoneySchema = z
@@ -46,7 +55,7 @@ export const MoneySchema = z
   .meta({
     id: "Money",
     description:
-      "An amount in the catalog's currency. `currency` is the ISO 4217 code the catalog was published with (one per catalog; every Money of every answer, cart included, has it). `amount` is a decimal string written with exactly that currency's minor-unit digits: `\"100.00\"` USD, `\"1500\"` JPY (no decimals), `\"2.500\"` KWD. Never a number: parse it as a decimal, not a float.",
+      'An amount in the catalog\'s currency. `currency` is the ISO 4217 code the catalog was published with (one per catalog; every Money of every answer, cart included, has it). `amount` is a decimal string written with exactly that currency\'s minor-unit digits: `"100.00"` USD, `"1500"` JPY (no decimals), `"2.500"` KWD. Never a number: parse it as a decimal, not a float.',
   });
 export type Money = z.infer<typeof MoneySchema>;
 
@@ -72,9 +81,12 @@ export function sourceAmountIssue(amount: string, currency: Currency = DEFAULT_C
   const decimals = /^\d+(?:\.(\d+))?$/.exec(amount)?.[1]?.length ?? 0;
   if (decimals > digits) {
     if (digits === 2) return "a decimal string with at most two decimals";
-    return digits === 0 ? `a whole number (${currency} has no minor units)` : `at most ${digits} decimals (${currency} has ${digits} minor-unit digits)`;
+    return digits === 0
+      ? `a whole number (${currency} has no minor units)`
+      : `at most ${digits} decimals (${currency} has ${digits} minor-unit digits)`;
   }
-  if (toMinor(amount, currency) > MAX_UNIT_MINOR) return `at most ${fromMinor(MAX_UNIT_MINOR, currency).amount}, so a full cart's subtotal stays exact`;
+  if (toMinor(amount, currency) > MAX_UNIT_MINOR)
+    return `at most ${fromMinor(MAX_UNIT_MINOR, currency).amount}, so a full cart's subtotal stays exact`;
   return null;
 }
 

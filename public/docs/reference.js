@@ -3,7 +3,6 @@
 // Everything Scalar could fetch from elsewhere is switched off: its fonts, telemetry, the AI agent,
 // MCP, the developer toolbar and the request proxy. The page's CSP forbids it anyway.
 (() => {
-  
   var local = ["localhost", "127.0.0.1", "[::1]"].indexOf(location.hostname) !== -1;
   var bearer = { token: local ? "sf_dev_LocalToken_A1" : "" };
   // Short anchors other pages link to (a 401's docs_url is /docs#authentication), mapped to the

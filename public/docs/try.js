@@ -2,7 +2,6 @@
 // add it to the cart and see what the API answered (200, or 404 Sold out). Plain browser
 // JavaScript, no framework; every call goes to this same origin.
 (() => {
-  
   var API = "/api/v1";
   var tokenInput = document.getElementById("token");
   var isLocal = ["localhost", "127.0.0.1", "[::1]"].indexOf(location.hostname) !== -1;
@@ -19,7 +18,8 @@
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
     Object.entries(attrs || {}).forEach((entry) => {
-      var name = entry[0], value = entry[1];
+      var name = entry[0],
+        value = entry[1];
       if (value === undefined || value === null || value === false) return;
       if (name.indexOf("on") === 0) node.addEventListener(name.slice(2), value);
       else node.setAttribute(name, value === true ? "" : String(value));
@@ -31,7 +31,22 @@
     return node;
   }
 
-  var REASONS = { 200: "OK", 304: "Not Modified", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 405: "Method Not Allowed", 409: "Conflict", 413: "Content Too Large", 415: "Unsupported Media Type", 422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error", 501: "Not Implemented", 503: "Service Unavailable" };
+  var REASONS = {
+    200: "OK",
+    304: "Not Modified",
+    400: "Bad Request",
+    401: "Unauthorized",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    409: "Conflict",
+    413: "Content Too Large",
+    415: "Unsupported Media Type",
+    422: "Unprocessable Content",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    501: "Not Implemented",
+    503: "Service Unavailable",
+  };
 
   /** Sends one request to this server and says what came back, never throwing. */
   async function call(method, path, options) {
@@ -43,7 +58,11 @@
       const res = await fetch(path, { method: method, headers: headers, body: opts.body });
       const text = await res.text();
       let json = null;
-      try { json = text ? JSON.parse(text) : null; } catch (_e) { json = null; }
+      try {
+        json = text ? JSON.parse(text) : null;
+      } catch (_e) {
+        json = null;
+      }
       return { status: res.status, headers: res.headers, json: json, text: text };
     } catch (error) {
       return { status: 0, headers: new Headers(), json: null, text: String(error) };
@@ -58,16 +77,39 @@
     return `${result.status} ${REASONS[result.status] || ""}`;
   }
 
-  var SHOWN_HEADERS = ["content-type", "etag", "cache-control", "x-catalog-version", "x-request-id", "retry-after", "idempotent-replayed", "www-authenticate"];
+  var SHOWN_HEADERS = [
+    "content-type",
+    "etag",
+    "cache-control",
+    "x-catalog-version",
+    "x-request-id",
+    "retry-after",
+    "idempotent-replayed",
+    "www-authenticate",
+  ];
 
   function resultView(result, label, collapsed) {
     var ok = result.status >= 200 && result.status < 400;
-    var body = el("pre", { class: "body", "aria-label": "Response body", tabindex: "0" }, result.json ? JSON.stringify(result.json, null, 2) : result.text.slice(0, 4000));
+    var body = el(
+      "pre",
+      { class: "body", "aria-label": "Response body", tabindex: "0" },
+      result.json ? JSON.stringify(result.json, null, 2) : result.text.slice(0, 4000),
+    );
     var headerLines = SHOWN_HEADERS.filter((h) => result.headers.get(h) !== null)
-      .map((h) => `${h}: ${result.headers.get(h)}`).join("\n");
+      .map((h) => `${h}: ${result.headers.get(h)}`)
+      .join("\n");
     return el("div", { class: "result", "data-status": result.status }, [
-      el("p", { class: `status ${ok ? "ok" : "fail"}`, role: "status" }, [el("code", {}, label), " ", el("strong", { class: "verdict" }, verdict(result))]),
-      headerLines ? el("details", {}, [el("summary", {}, "Response headers"), el("pre", { class: "headers", "aria-label": "Response headers" }, headerLines)]) : null,
+      el("p", { class: `status ${ok ? "ok" : "fail"}`, role: "status" }, [
+        el("code", {}, label),
+        " ",
+        el("strong", { class: "verdict" }, verdict(result)),
+      ]),
+      headerLines
+        ? el("details", {}, [
+            el("summary", {}, "Response headers"),
+            el("pre", { class: "headers", "aria-label": "Response headers" }, headerLines),
+          ])
+        : null,
       collapsed ? el("details", {}, [el("summary", {}, "Response body"), body]) : body,
     ]);
   }
@@ -84,17 +126,30 @@
       return;
     }
     result.json.data.forEach((product) => {
-      var button = el("button", { type: "button", class: "product", "data-handle": product.handle, onclick: () => { showProduct(product, button); } }, [
-        el("span", { class: "title" }, product.title),
-        el("span", { class: "price" }, `${product.price.amount} ${product.price.currency}`),
-        product.available ? null : el("span", { class: "badge" }, "Sold out"),
-      ]);
+      var button = el(
+        "button",
+        {
+          type: "button",
+          class: "product",
+          "data-handle": product.handle,
+          onclick: () => {
+            showProduct(product, button);
+          },
+        },
+        [
+          el("span", { class: "title" }, product.title),
+          el("span", { class: "price" }, `${product.price.amount} ${product.price.currency}`),
+          product.available ? null : el("span", { class: "badge" }, "Sold out"),
+        ],
+      );
       productList.append(el("li", {}, button));
     });
   }
 
   async function showProduct(product, button) {
-    productList.querySelectorAll("button[aria-current]").forEach((other) => { other.removeAttribute("aria-current"); });
+    productList.querySelectorAll("button[aria-current]").forEach((other) => {
+      other.removeAttribute("aria-current");
+    });
     if (button) button.setAttribute("aria-current", "true");
     panel.replaceChildren(el("p", { class: "help" }, `Loading ${product.handle}…`));
     var detailPath = `${API}/products/${encodeURIComponent(product.handle)}`;
@@ -102,7 +157,10 @@
     // HTML), so this page only ever sets it as text (el() makes text nodes), never as markup.
     var contentPath = `${detailPath}?include=description,images,seo,variants`;
     var answers = await Promise.all([call("GET", contentPath), call("GET", `${detailPath}/variants?limit=250`)]);
-    var parts = [el("h2", { id: "product-title", tabindex: "-1" }, product.title), resultView(answers[0], `GET ${contentPath}`, true)];
+    var parts = [
+      el("h2", { id: "product-title", tabindex: "-1" }, product.title),
+      resultView(answers[0], `GET ${contentPath}`, true),
+    ];
     if (answers[1].status === 200) parts.push(variantPicker(answers[1].json.data));
     else parts.push(resultView(answers[1], `GET ${detailPath}/variants`));
     panel.replaceChildren.apply(panel, parts);
@@ -111,42 +169,85 @@
   /** Size and color selects (or the single Default Title), a quantity, then “Add to cart”. */
   function variantPicker(variants) {
     var names = [];
-    variants.forEach((v) => { Object.keys(v.options).forEach((n) => { if (names.indexOf(n) === -1) names.push(n); }); });
+    variants.forEach((v) => {
+      Object.keys(v.options).forEach((n) => {
+        if (names.indexOf(n) === -1) names.push(n);
+      });
+    });
     var selects = {};
     var fields = names.map((name) => {
       var values = [];
-      variants.forEach((v) => { if (values.indexOf(v.options[name]) === -1) values.push(v.options[name]); });
-      selects[name] = el("select", { id: `option-${name}`, name: name, onchange: update }, values.map((value) => el("option", { value: value }, value)));
+      variants.forEach((v) => {
+        if (values.indexOf(v.options[name]) === -1) values.push(v.options[name]);
+      });
+      selects[name] = el(
+        "select",
+        { id: `option-${name}`, name: name, onchange: update },
+        values.map((value) => el("option", { value: value }, value)),
+      );
       return el("p", { class: "field" }, [el("label", { for: `option-${name}` }, name), selects[name]]);
     });
-    var quantity = el("input", { id: "quantity", type: "number", min: "1", max: "999", value: "1", inputmode: "numeric" });
+    var quantity = el("input", {
+      id: "quantity",
+      type: "number",
+      min: "1",
+      max: "999",
+      value: "1",
+      inputmode: "numeric",
+    });
     var chosen = el("p", { class: "chosen", id: "chosen-variant" });
     var output = el("div", { id: "cart-result", "aria-live": "polite" });
     var current = null;
 
     function update() {
       current = variants.find((v) => names.every((n) => v.options[n] === selects[n].value)) || null;
-      chosen.replaceChildren.apply(chosen, current
-        ? ["Variant ", el("code", {}, current.id), ` · ${current.title} · ${current.price.amount} ${current.price.currency} · `, el("strong", {}, current.available ? "available" : "sold out")]
-        : ["No variant has this combination."]);
+      chosen.replaceChildren.apply(
+        chosen,
+        current
+          ? [
+              "Variant ",
+              el("code", {}, current.id),
+              ` · ${current.title} · ${current.price.amount} ${current.price.currency} · `,
+              el("strong", {}, current.available ? "available" : "sold out"),
+            ]
+          : ["No variant has this combination."],
+      );
     }
     async function addToCart() {
       if (!current) return;
       var body = JSON.stringify({ variant_id: current.id, quantity: Number(quantity.value) });
-      output.replaceChildren(resultView(await call("POST", `${API}/cart/lines`, { auth: true, body: body }), `POST ${API}/cart/lines`));
+      output.replaceChildren(
+        resultView(await call("POST", `${API}/cart/lines`, { auth: true, body: body }), `POST ${API}/cart/lines`),
+      );
     }
     async function readCart() {
       output.replaceChildren(resultView(await call("GET", `${API}/cart`, { auth: true }), `GET ${API}/cart`));
     }
     update();
-    return el("form", { class: "picker", onsubmit: (event) => { event.preventDefault(); } }, [
-      el("fieldset", {}, [el("legend", {}, "Variant")].concat(fields, [el("p", { class: "field" }, [el("label", { for: "quantity" }, "quantity"), quantity]), chosen])),
-      el("p", { class: "actions" }, [
-        el("button", { type: "button", id: "add-to-cart", class: "primary", onclick: addToCart }, "Add to cart"),
-        el("button", { type: "button", id: "read-cart", onclick: readCart }, "Read the cart"),
-      ]),
-      output,
-    ]);
+    return el(
+      "form",
+      {
+        class: "picker",
+        onsubmit: (event) => {
+          event.preventDefault();
+        },
+      },
+      [
+        el(
+          "fieldset",
+          {},
+          [el("legend", {}, "Variant")].concat(fields, [
+            el("p", { class: "field" }, [el("label", { for: "quantity" }, "quantity"), quantity]),
+            chosen,
+          ]),
+        ),
+        el("p", { class: "actions" }, [
+          el("button", { type: "button", id: "add-to-cart", class: "primary", onclick: addToCart }, "Add to cart"),
+          el("button", { type: "button", id: "read-cart", onclick: readCart }, "Read the cart"),
+        ]),
+        output,
+      ],
+    );
   }
 
   loadProducts();

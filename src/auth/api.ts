@@ -7,7 +7,10 @@ import * as z from "zod";
 
 const TOKEN_ID = /^tok_[A-Za-z0-9_]{1,64}$/;
 
-export const TokenIdSchema = z.string().regex(TOKEN_ID).meta({ id: "TokenId", description: "A token's id (`tok_…`), safe to log and list." });
+export const TokenIdSchema = z
+  .string()
+  .regex(TOKEN_ID)
+  .meta({ id: "TokenId", description: "A token's id (`tok_…`), safe to log and list." });
 
 export const TokenRecordSchema = z
   .object({

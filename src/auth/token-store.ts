@@ -58,7 +58,11 @@ export class TokenStore {
   }
 
   /** Issues a live token for `holder` (a new holder unless rotating). Returns the token once. */
-  async issue(options: { label?: string | null; holder?: string; now?: Date }): Promise<{ token: string; record: StoredToken }> {
+  async issue(options: {
+    label?: string | null;
+    holder?: string;
+    now?: Date;
+  }): Promise<{ token: string; record: StoredToken }> {
     const token = newToken();
     const record: StoredToken = {
       id: newTokenId(),

@@ -42,10 +42,23 @@ export class BrowseEngine extends DurableObject<Env> {
   }
 }
 
-export { browseRegion, MAX_REPLICAS, type Placement, pickReplica, type Region, replicaCount, replicaName, type RequestPlace } from "./placement.ts";
+export {
+  browseRegion,
+  MAX_REPLICAS,
+  type Placement,
+  pickReplica,
+  type Region,
+  replicaCount,
+  replicaName,
+  type RequestPlace,
+} from "./placement.ts";
 
 /** The engine that answers `placement` for `version`: a replica of the version's index in the request's region. */
-export function browseEngine(namespace: DurableObjectNamespace<BrowseEngine>, version: string, placement?: Placement): Browsing {
+export function browseEngine(
+  namespace: DurableObjectNamespace<BrowseEngine>,
+  version: string,
+  placement?: Placement,
+): Browsing {
   const region = browseRegion(placement?.cf);
   const replica = placement ? pickReplica(placement.key, placement.replicas) : 0;
   const id = namespace.idFromName(replicaName(version, region, replica));

@@ -34,18 +34,31 @@ export function byCountThenValue(a: { count: number; value: string }, b: { count
  * best of the rest up to MAX_FACET_VALUES in all, ordered by count then value. `counted` may hold
  * more than the cut; values with a count of 0 are shown only when selected.
  */
-export function facetValues(counted: readonly CountedValue[], selected: readonly string[] = [], given: (key: string) => string = (k) => k): FacetValue[] {
+export function facetValues(
+  counted: readonly CountedValue[],
+  selected: readonly string[] = [],
+  given: (key: string) => string = (k) => k,
+): FacetValue[] {
   const chosen = new Set(selected);
   const byKey = new Map(counted.map((c) => [c.key, c]));
-  const shown: FacetValue[] = selected.map((key) => ({ value: byKey.get(key)?.value ?? given(key), count: byKey.get(key)?.count ?? 0, selected: true }));
+  const shown: FacetValue[] = selected.map((key) => ({
+    value: byKey.get(key)?.value ?? given(key),
+    count: byKey.get(key)?.count ?? 0,
+    selected: true,
+  }));
   const rest = counted.filter((c) => !chosen.has(c.key) && c.count > 0).sort(byCountThenValue);
-  for (const c of rest.slice(0, Math.max(0, MAX_FACET_VALUES - shown.length))) shown.push({ value: c.value, count: c.count, selected: false });
+  for (const c of rest.slice(0, Math.max(0, MAX_FACET_VALUES - shown.length)))
+    shown.push({ value: c.value, count: c.count, selected: false });
   return shown.sort(byCountThenValue);
 }
 
 /** The price facet in the catalog's currency (minor units in, Money out). */
 export function priceFacet(min: number | null, max: number | null, currency?: string): Facet {
-  return { name: "price", min: min === null ? null : fromMinor(min, currency), max: max === null ? null : fromMinor(max, currency) };
+  return {
+    name: "price",
+    min: min === null ? null : fromMinor(min, currency),
+    max: max === null ? null : fromMinor(max, currency),
+  };
 }
 
 export function facetsBody(count: number, facets: readonly Facet[]): string {

@@ -39,7 +39,9 @@ export function browseTable(version: string, table: BrowseTable): string {
 /** The version a browse table belongs to, from its bare name; null for any other table (FTS5 shadows included). */
 export function browseTableVersion(name: string): string | null {
   const match = /^bv_([A-Za-z0-9_-]{1,64})_([a-z])$/.exec(name);
-  return match && ([...BROWSE_TABLES, ...RETIRED_TABLES] as readonly string[]).includes(match[2] ?? "") ? (match[1] ?? null) : null;
+  return match && ([...BROWSE_TABLES, ...RETIRED_TABLES] as readonly string[]).includes(match[2] ?? "")
+    ? (match[1] ?? null)
+    : null;
 }
 
 /** Product ids per row of an `x` word's list (rows are read 128 at a time: at most ~230 KB). */
@@ -71,7 +73,10 @@ export function createSql(version: string): string[] {
  */
 export function indexSql(version: string): string[] {
   const name = (suffix: string) => `"bv_${version}_i${suffix}"`;
-  return [`CREATE UNIQUE INDEX ${name("value")} ON ${browseTable(version, "d")} (f, k)`, `CREATE UNIQUE INDEX ${name("handle")} ON ${browseTable(version, "p")} (handle)`];
+  return [
+    `CREATE UNIQUE INDEX ${name("value")} ON ${browseTable(version, "d")} (f, k)`,
+    `CREATE UNIQUE INDEX ${name("handle")} ON ${browseTable(version, "p")} (handle)`,
+  ];
 }
 
 /** The last index indexSql creates: present once a version's index is whole. */

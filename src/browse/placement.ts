@@ -25,7 +25,8 @@ export interface RequestPlace {
  */
 export function browseRegion(cf: RequestPlace | undefined): Region | null {
   if (!cf) return null;
-  const longitude = typeof cf.longitude === "string" || typeof cf.longitude === "number" ? Number(cf.longitude) : Number.NaN;
+  const longitude =
+    typeof cf.longitude === "string" || typeof cf.longitude === "number" ? Number(cf.longitude) : Number.NaN;
   switch (cf.continent) {
     case "NA":
       return longitude < -100 ? "wnam" : "enam";
@@ -77,4 +78,3 @@ export function replicaName(version: string, region: Region | null, replica: num
 export function pickReplica(key: string, replicas: string | undefined): number {
   return hash(key) % replicaCount(replicas);
 }
-

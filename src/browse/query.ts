@@ -59,7 +59,18 @@ export interface BrowsePageQuery extends BrowseFilters {
   catalog_version?: string;
 }
 
-const SINGLE = new Set(["q", "available", "price_min", "price_max", "sort", "limit", "starting_after", "ending_before", "include", "catalog_version"]);
+const SINGLE = new Set([
+  "q",
+  "available",
+  "price_min",
+  "price_max",
+  "sort",
+  "limit",
+  "starting_after",
+  "ending_before",
+  "include",
+  "catalog_version",
+]);
 const PAGING = new Set(["sort", "limit", "starting_after", "ending_before", "catalog_version"]);
 /** Price filters take up to this many decimals (the most any ISO 4217 currency has). */
 const PRICE_DIGITS = 4;
@@ -74,7 +85,8 @@ function chars(text: string): number {
 }
 
 function price(value: string, param: string): number {
-  if (!PRICE.test(value)) throw invalidParameter(`Invalid ${param}: a decimal amount in the catalog's currency, like 25 or 19.99.`, param);
+  if (!PRICE.test(value))
+    throw invalidParameter(`Invalid ${param}: a decimal amount in the catalog's currency, like 25 or 19.99.`, param);
   return toUnits(value, PRICE_DIGITS);
 }
 
@@ -90,13 +102,21 @@ export function inCurrency<F extends BrowseFilters>(filters: F, currency: string
   for (const param of ["price_min", "price_max"] as const) {
     const value = filters[param];
     if (value === undefined) continue;
-    if (value % per !== 0) throw invalidParameter(`Invalid ${param}: ${currency} amounts have ${digits === 0 ? "no decimals" : `at most ${digits} decimals`}.`, param);
+    if (value % per !== 0)
+      throw invalidParameter(
+        `Invalid ${param}: ${currency} amounts have ${digits === 0 ? "no decimals" : `at most ${digits} decimals`}.`,
+        param,
+      );
     out[param] = value / per;
   }
   return out;
 }
 
-function parseFilters(pairs: Pairs, allowed: (name: string) => boolean, endpoint: string): { filters: BrowseFilters; single: Map<string, string> } {
+function parseFilters(
+  pairs: Pairs,
+  allowed: (name: string) => boolean,
+  endpoint: string,
+): { filters: BrowseFilters; single: Map<string, string> } {
   const single = new Map<string, string>();
   const multi = new Map<string, string[]>();
   let values = 0;
@@ -104,19 +124,33 @@ function parseFilters(pairs: Pairs, allowed: (name: string) => boolean, endpoint
     if (raw === "") throw unknownParameter("A query parameter has no name.", "");
     const isOption = raw.startsWith("option.");
     // Option names compare as the catalog's API names do: `option.Color` is `option.color`.
-    const name = isOption && /^option\.[^\s.]{1,255}$/.test(raw) ? `option.${optionApiName(raw.slice("option.".length))}` : raw;
+    const name =
+      isOption && /^option\.[^\s.]{1,255}$/.test(raw) ? `option.${optionApiName(raw.slice("option.".length))}` : raw;
     if (!SINGLE.has(name) && !(VALUE_FILTERS as readonly string[]).includes(name) && !isOption) {
       throw unknownParameter(`Unknown query parameter: ${name}.`, name);
     }
-    if (!allowed(name)) throw unknownParameter(`${endpoint} take no ${name}: facets are counted over every match, never sorted or paged.`, name);
+    if (!allowed(name))
+      throw unknownParameter(
+        `${endpoint} take no ${name}: facets are counted over every match, never sorted or paged.`,
+        name,
+      );
     if (SINGLE.has(name)) {
       if (single.has(name)) throw invalidParameter(`Query parameter ${name} is given more than once.`, name);
       single.set(name, value);
       continue;
     }
-    if (isOption && !/^option\.[^\s.]{1,255}$/.test(name)) throw unknownParameter(`Unknown query parameter: ${name} (option filters are option.<name>, the option's API name).`, name);
-    if (value === "" || chars(value) > MAX_VALUE_CHARS) throw invalidParameter(`Invalid ${raw}: 1 to ${MAX_VALUE_CHARS} characters.`, raw);
-    if (++values > MAX_FILTER_VALUES) throw invalidParameter(`At most ${MAX_FILTER_VALUES} filter values in all (vendor, product_type, tag, option.*).`, name);
+    if (isOption && !/^option\.[^\s.]{1,255}$/.test(name))
+      throw unknownParameter(
+        `Unknown query parameter: ${name} (option filters are option.<name>, the option's API name).`,
+        name,
+      );
+    if (value === "" || chars(value) > MAX_VALUE_CHARS)
+      throw invalidParameter(`Invalid ${raw}: 1 to ${MAX_VALUE_CHARS} characters.`, raw);
+    if (++values > MAX_FILTER_VALUES)
+      throw invalidParameter(
+        `At most ${MAX_FILTER_VALUES} filter values in all (vendor, product_type, tag, option.*).`,
+        name,
+      );
     multi.set(name, [...(multi.get(name) ?? []), value]);
   }
   const given = new Map<string, string>();
@@ -133,23 +167,31 @@ function parseFilters(pairs: Pairs, allowed: (name: string) => boolean, endpoint
     return [...new Set(keys)].sort();
   };
   const optionNames = [...multi.keys()].filter((n) => n.startsWith("option.")).sort();
-  if (optionNames.length > MAX_OPTION_FILTERS) throw invalidParameter(`At most ${MAX_OPTION_FILTERS} option filters.`, optionNames[MAX_OPTION_FILTERS]);
+  if (optionNames.length > MAX_OPTION_FILTERS)
+    throw invalidParameter(`At most ${MAX_OPTION_FILTERS} option filters.`, optionNames[MAX_OPTION_FILTERS]);
 
-  const filters: BrowseFilters = { words: [], options: optionNames.map((n) => [n.slice("option.".length), keysOf(n) ?? []]), given };
+  const filters: BrowseFilters = {
+    words: [],
+    options: optionNames.map((n) => [n.slice("option.".length), keysOf(n) ?? []]),
+    given,
+  };
   for (const name of VALUE_FILTERS) {
     const keys = keysOf(name);
     if (keys) filters[name] = keys;
   }
   const q = single.get("q");
   if (q !== undefined) {
-    if (q.trim() === "" || chars(q) > MAX_Q_CHARS) throw invalidParameter(`Invalid q: 1 to ${MAX_Q_CHARS} characters of text.`, "q");
+    if (q.trim() === "" || chars(q) > MAX_Q_CHARS)
+      throw invalidParameter(`Invalid q: 1 to ${MAX_Q_CHARS} characters of text.`, "q");
     filters.words = queryWords(q);
-    if (filters.words.length === 0) throw invalidParameter("Invalid q: it has no word (letters or digits) to search for.", "q");
+    if (filters.words.length === 0)
+      throw invalidParameter("Invalid q: it has no word (letters or digits) to search for.", "q");
     if (filters.words.length > MAX_Q_WORDS) throw invalidParameter(`Invalid q: at most ${MAX_Q_WORDS} words.`, "q");
   }
   const available = single.get("available");
   if (available !== undefined) {
-    if (available !== "true" && available !== "false") throw invalidParameter("Invalid available: true or false.", "available");
+    if (available !== "true" && available !== "false")
+      throw invalidParameter("Invalid available: true or false.", "available");
     filters.available = available === "true";
   }
   const min = single.get("price_min");
@@ -167,7 +209,11 @@ function includeImage(raw: string | undefined): boolean {
   if (raw === undefined) return false;
   const names = raw.split(",").map((n) => n.trim());
   const bad = names.find((n) => n !== "image");
-  if (bad !== undefined) throw invalidParameter(`Invalid include: ${bad === "" ? "an empty name" : `"${bad}"`} cannot be included (one of: image).`, "include");
+  if (bad !== undefined)
+    throw invalidParameter(
+      `Invalid include: ${bad === "" ? "an empty name" : `"${bad}"`} cannot be included (one of: image).`,
+      "include",
+    );
   return true;
 }
 
@@ -175,12 +221,15 @@ function includeImage(raw: string | undefined): boolean {
 export function parseBrowsePage(pairs: Pairs): BrowsePageQuery {
   const { filters, single } = parseFilters(pairs, () => true, "");
   const sort = single.get("sort");
-  if (sort !== undefined && !(SORTS as readonly string[]).includes(sort)) throw invalidParameter(`Invalid sort: one of ${SORTS.join(", ")}.`, "sort");
-  if (sort === "relevance" && filters.words.length === 0) throw invalidParameter("Invalid sort: relevance needs q (a search).", "sort");
+  if (sort !== undefined && !(SORTS as readonly string[]).includes(sort))
+    throw invalidParameter(`Invalid sort: one of ${SORTS.join(", ")}.`, "sort");
+  if (sort === "relevance" && filters.words.length === 0)
+    throw invalidParameter("Invalid sort: relevance needs q (a search).", "sort");
   const limitText = single.get("limit");
   let limit = DEFAULT_BROWSE_LIMIT;
   if (limitText !== undefined) {
-    if (!/^\d{1,4}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_LIMIT) throw invalidParameter(`Invalid limit: an integer from 1 to ${MAX_LIMIT}.`, "limit");
+    if (!/^\d{1,4}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_LIMIT)
+      throw invalidParameter(`Invalid limit: an integer from 1 to ${MAX_LIMIT}.`, "limit");
     limit = Number(limitText);
   }
   const query: BrowsePageQuery = {
@@ -197,11 +246,18 @@ export function parseBrowsePage(pairs: Pairs): BrowsePageQuery {
   }
   const version = single.get("catalog_version");
   if (version !== undefined) {
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(version)) throw invalidParameter("Invalid catalog_version: a catalog version (the X-Catalog-Version of the first page).", "catalog_version");
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(version))
+      throw invalidParameter(
+        "Invalid catalog_version: a catalog version (the X-Catalog-Version of the first page).",
+        "catalog_version",
+      );
     query.catalog_version = version;
   }
   if (query.starting_after !== undefined && query.ending_before !== undefined) {
-    throw invalidParameter("Invalid ending_before: starting_after and ending_before cannot be used together.", "ending_before");
+    throw invalidParameter(
+      "Invalid ending_before: starting_after and ending_before cannot be used together.",
+      "ending_before",
+    );
   }
   return query;
 }
@@ -247,7 +303,9 @@ export function browseCacheKey(f: BrowseFilters, page?: BrowsePageQuery): Record
   // Facets show a selected value no product has as the request spelled it, so the spellings
   // that are not already their keys are part of a facets answer's key (a page shows none).
   if (!page) {
-    const spelled = [...f.given].filter(([filterKey, value]) => !filterKey.endsWith(`\u0000${value}`)).sort(([a], [b]) => compareCodePoints(a, b));
+    const spelled = [...f.given]
+      .filter(([filterKey, value]) => !filterKey.endsWith(`\u0000${value}`))
+      .sort(([a], [b]) => compareCodePoints(a, b));
     if (spelled.length > 0) key.spelled = JSON.stringify(spelled);
   }
   if (page) {

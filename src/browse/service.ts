@@ -11,7 +11,9 @@ import { type Scope, VersionIndex } from "./index/version-index.ts";
  */
 
 /** A failure crosses RPC as data: a thrown error would lose its class and its parameter. */
-export type BrowseReply = { ok: true; body: string } | { ok: false; code: CatalogFailureCode; message: string; param?: string };
+export type BrowseReply =
+  | { ok: true; body: string }
+  | { ok: false; code: CatalogFailureCode; message: string; param?: string };
 
 /** What answers browse for the Worker: the engine of a version (production) or any stand-in with the same methods. */
 export interface Browsing {
@@ -61,7 +63,13 @@ export class BrowseService implements Browsing {
     try {
       return { ok: true, body: answer(await this.index(version)) };
     } catch (error) {
-      if (error instanceof CatalogError) return { ok: false, code: error.code, message: error.message, ...(error.param === undefined ? {} : { param: error.param }) };
+      if (error instanceof CatalogError)
+        return {
+          ok: false,
+          code: error.code,
+          message: error.message,
+          ...(error.param === undefined ? {} : { param: error.param }),
+        };
       throw error;
     }
   }
@@ -76,11 +84,21 @@ function unwrap(reply: BrowseReply): string {
  * A page of matches (`GET /products` with browse parameters), or a collection's products
  * wrapped in the collection, from the version's engine.
  */
-export async function browsePage(engine: Browsing, meta: VersionMeta, scope: Scope, query: BrowsePageQuery): Promise<string> {
+export async function browsePage(
+  engine: Browsing,
+  meta: VersionMeta,
+  scope: Scope,
+  query: BrowsePageQuery,
+): Promise<string> {
   return unwrap(await engine.page(meta.version, scope, query));
 }
 
 /** `GET /products/facets` and `GET /collections/{handle}/facets`: disjunctive counts. */
-export async function browseFacets(engine: Browsing, meta: VersionMeta, scope: Scope, filters: BrowseFilters): Promise<string> {
+export async function browseFacets(
+  engine: Browsing,
+  meta: VersionMeta,
+  scope: Scope,
+  filters: BrowseFilters,
+): Promise<string> {
   return unwrap(await engine.facets(meta.version, scope, filters));
 }

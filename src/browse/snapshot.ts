@@ -44,7 +44,14 @@ export function browseSnapshotVersion(key: string): string | null {
 }
 
 type Typed = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
-const TYPES = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f32: Float32Array, f64: Float64Array } as const;
+const TYPES = {
+  u8: Uint8Array,
+  u16: Uint16Array,
+  u32: Uint32Array,
+  i32: Int32Array,
+  f32: Float32Array,
+  f64: Float64Array,
+} as const;
 type TypeName = keyof typeof TYPES;
 
 function typeName(value: unknown): TypeName | null {
@@ -82,7 +89,8 @@ export function encodeSnapshot(data: object): Uint8Array {
       }
       return value.map(walk);
     }
-    if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
+    if (value !== null && typeof value === "object")
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
     return value;
   };
   const header = new TextEncoder().encode(JSON.stringify({ format: SNAPSHOT_FORMAT, data: walk(data) }));
@@ -103,14 +111,16 @@ export function decodeSnapshot(buffer: ArrayBuffer): unknown {
   const head = new DataView(buffer);
   if (buffer.byteLength < 12 || head.getUint32(0, true) !== MAGIC) throw new Error("not a browse snapshot");
   const format = head.getUint32(4, true);
-  if (format !== SNAPSHOT_FORMAT) throw new Error(`browse snapshot format ${format}, this reader takes ${SNAPSHOT_FORMAT}`);
+  if (format !== SNAPSHOT_FORMAT)
+    throw new Error(`browse snapshot format ${format}, this reader takes ${SNAPSHOT_FORMAT}`);
   const length = head.getUint32(8, true);
   if (12 + length > buffer.byteLength) throw new Error("browse snapshot header out of range");
   const { data } = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 12, length))) as { data: unknown };
   const base = align(12 + length);
   const typed = (type: TypeName, at: number, n: number): Typed => {
     const ctor = TYPES[type];
-    if (!ctor || base + at + n * ctor.BYTES_PER_ELEMENT > buffer.byteLength) throw new Error("browse snapshot part out of range");
+    if (!ctor || base + at + n * ctor.BYTES_PER_ELEMENT > buffer.byteLength)
+      throw new Error("browse snapshot part out of range");
     return new ctor(buffer, base + at, n);
   };
   const walk = (value: unknown): unknown => {
@@ -136,7 +146,19 @@ export function decodeSnapshot(buffer: ArrayBuffer): unknown {
 }
 
 /** The parts every BrowseData has; a snapshot missing one is refused (the engine then reads D1). */
-const REQUIRED: readonly (keyof BrowseData)[] = ["size", "values", "postings", "options", "prices", "created", "titles", "handles", "items", "collections", "words"];
+const REQUIRED: readonly (keyof BrowseData)[] = [
+  "size",
+  "values",
+  "postings",
+  "options",
+  "prices",
+  "created",
+  "titles",
+  "handles",
+  "items",
+  "collections",
+  "words",
+];
 
 /** A version's BrowseData from its snapshot. */
 export function browseDataFromSnapshot(buffer: ArrayBuffer): BrowseData {

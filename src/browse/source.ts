@@ -41,7 +41,9 @@ export async function readSnapshot(bucket: SnapshotBucket, version: string): Pro
   const { bytes, chunks } = JSON.parse(new TextDecoder().decode(await manifest.arrayBuffer())) as SnapshotManifest;
   const out = new Uint8Array(bytes);
   let at = 0;
-  const parts = await Promise.all(Array.from({ length: chunks }, (_, n) => bucket.get(`${key}/${n}`).then((o) => o?.arrayBuffer() ?? null)));
+  const parts = await Promise.all(
+    Array.from({ length: chunks }, (_, n) => bucket.get(`${key}/${n}`).then((o) => o?.arrayBuffer() ?? null)),
+  );
   for (const part of parts) {
     if (!part || at + part.byteLength > bytes) return null;
     out.set(new Uint8Array(part), at);
@@ -63,14 +65,23 @@ export interface IndexSource {
  * snapshot that fails to decode is reported and D1 read instead, so a bad blob costs time, not
  * answers.
  */
-export async function readBrowseIndex(store: BrowseStore, snapshots: SnapshotBucket | undefined, version: string): Promise<{ data: BrowseData; source: IndexSource }> {
+export async function readBrowseIndex(
+  store: BrowseStore,
+  snapshots: SnapshotBucket | undefined,
+  version: string,
+): Promise<{ data: BrowseData; source: IndexSource }> {
   const started = Date.now();
   const buffer = snapshots ? await readSnapshot(snapshots, version).catch(() => null) : null;
   if (buffer) {
     try {
-      return { data: browseDataFromSnapshot(buffer), source: { from: "snapshot", bytes: buffer.byteLength, ms: Date.now() - started } };
+      return {
+        data: browseDataFromSnapshot(buffer),
+        source: { from: "snapshot", bytes: buffer.byteLength, ms: Date.now() - started },
+      };
     } catch (error) {
-      console.warn(`browse snapshot of ${version} unreadable (${error instanceof Error ? error.message : "unknown"}); reading D1`);
+      console.warn(
+        `browse snapshot of ${version} unreadable (${error instanceof Error ? error.message : "unknown"}); reading D1`,
+      );
     }
   }
   const data = await readBrowseData(store, version);
@@ -97,7 +108,10 @@ export class BrowseStore implements BrowseReader {
       // A version published without its index (or whose index was dropped under the reader, or
       // written in an older layout).
       if (error instanceof Error && /no such (table|column)/.test(error.message)) {
-        throw new CatalogError("catalog_unavailable", "This catalog version has no browse index: publish the catalog again.");
+        throw new CatalogError(
+          "catalog_unavailable",
+          "This catalog version has no browse index: publish the catalog again.",
+        );
       }
       throw error;
     }
@@ -114,7 +128,8 @@ function ids(text: unknown): Uint32Array {
 
 /** Each line of the `lines` column of `rows`, split into its `separator`-separated fields. */
 function* records(rows: readonly Record<string, unknown>[], separator: string): Generator<string[]> {
-  for (const row of rows) for (const line of String(row.lines ?? "").split("\n")) if (line !== "") yield line.split(separator);
+  for (const row of rows)
+    for (const line of String(row.lines ?? "").split("\n")) if (line !== "") yield line.split(separator);
 }
 
 /** Copies `lists` one after another into `into` from `at`; returns where they end. */
@@ -149,7 +164,8 @@ export async function readBrowseData(store: BrowseReader, version: string): Prom
   const t = (name: Parameters<typeof browseTable>[1]) => browseTable(version, name);
   const chunk = (column: string) => `${column} >> ${CHUNK_BITS}`;
   // A line per record; fields joined by a tab or a space (none appears in a field), ids by commas.
-  const lines = (fields: string, from: string, group: string) => `SELECT group_concat(${fields}, char(10)) AS lines FROM ${from} GROUP BY ${group}`;
+  const lines = (fields: string, from: string, group: string) =>
+    `SELECT group_concat(${fields}, char(10)) AS lines FROM ${from} GROUP BY ${group}`;
   const postings = (vid: string, facet: string, column: string) =>
     `SELECT ${vid} AS vid, group_concat(p.id) AS ids FROM ${t("p")} p JOIN ${t("d")} d ON d.f = '${facet}' AND d.k = ${column} GROUP BY ${column}, ${chunk("p.id")}`;
   const statements = [
@@ -159,7 +175,11 @@ export async function readBrowseData(store: BrowseReader, version: string): Prom
     `SELECT handle, title, n FROM ${t("c")}`,
     `SELECT coalesce(sum(length(CAST(item AS BLOB)) + length(CAST(img AS BLOB))), 0) AS bytes FROM ${t("i")}`,
     // id, price, created, title rank, handle: a product a line.
-    lines(`id || ' ' || price || ' ' || created || ' ' || r || ' ' || handle`, `(SELECT id, price, created, dense_rank() OVER (ORDER BY tkey) AS r, handle FROM ${t("p")})`, chunk("id")),
+    lines(
+      `id || ' ' || price || ' ' || created || ' ' || r || ' ' || handle`,
+      `(SELECT id, price, created, dense_rank() OVER (ORDER BY tkey) AS r, handle FROM ${t("p")})`,
+      chunk("id"),
+    ),
     // Tags and options are in `v`; vendor, product type and availability are columns of `p`.
     `SELECT vid, group_concat(pid) AS ids FROM ${t("v")} GROUP BY vid, ${chunk("pid")}`,
     postings("d.id", "vendor", "p.vendor"),
@@ -171,7 +191,21 @@ export async function readBrowseData(store: BrowseReader, version: string): Prom
     `SELECT k FROM ${t("z")}`,
   ];
   const results = await store.batch(statements.map((sql) => ({ sql, params: [] })));
-  const [values = [], options = [], size = [], headers = [], itemBytes = [], products = [], tagsAndOptions = [], vendors = [], types = [], availability = [], memberships = [], words = [], stops = []] = results;
+  const [
+    values = [],
+    options = [],
+    size = [],
+    headers = [],
+    itemBytes = [],
+    products = [],
+    tagsAndOptions = [],
+    vendors = [],
+    types = [],
+    availability = [],
+    memberships = [],
+    words = [],
+    stops = [],
+  ] = results;
   const n = Number(size[0]?.size ?? 0);
 
   const prices = new Float64Array(n).fill(Number.NaN);
@@ -186,7 +220,9 @@ export async function readBrowseData(store: BrowseReader, version: string): Prom
     handles[p] = handle ?? "";
   }
 
-  const byValue = grouped([...tagsAndOptions, ...vendors, ...types, ...availability].map((row) => [String(row.vid), ids(row.ids)]));
+  const byValue = grouped(
+    [...tagsAndOptions, ...vendors, ...types, ...availability].map((row) => [String(row.vid), ids(row.ids)]),
+  );
   const ranked = new Map<string, [number, number][]>();
   for (const [c = "", r, pid] of records(memberships, " ")) {
     const list = ranked.get(c) ?? [];
@@ -197,7 +233,11 @@ export async function readBrowseData(store: BrowseReader, version: string): Prom
   for (const row of headers) {
     const handle = String(row.handle);
     const list = (ranked.get(handle) ?? []).sort((a, b) => a[0] - b[0]);
-    collections.set(handle, { title: String(row.title), n: Number(row.n), members: Uint32Array.from(list, ([, pid]) => pid) });
+    collections.set(handle, {
+      title: String(row.title),
+      n: Number(row.n),
+      members: Uint32Array.from(list, ([, pid]) => pid),
+    });
   }
 
   const perWord = new Map<string, [Uint32Array[], Uint8Array[]]>();

@@ -54,8 +54,24 @@ export function compareCodePoints(a: string, b: string): number {
  */
 export const SEARCH_FIELDS = ["title", "vendor", "product_type", "tags", "options", "sku", "description"] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
-export const FIELD_WEIGHTS: Record<SearchField, number> = { title: 6, vendor: 3, product_type: 3, tags: 3, options: 2, sku: 3, description: 1 };
-const FIELD_B: Record<SearchField, number> = { title: 0.75, vendor: 0, product_type: 0, tags: 0, options: 0, sku: 0, description: 0.75 };
+export const FIELD_WEIGHTS: Record<SearchField, number> = {
+  title: 6,
+  vendor: 3,
+  product_type: 3,
+  tags: 3,
+  options: 2,
+  sku: 3,
+  description: 1,
+};
+const FIELD_B: Record<SearchField, number> = {
+  title: 0.75,
+  vendor: 0,
+  product_type: 0,
+  tags: 0,
+  options: 0,
+  sku: 0,
+  description: 0.75,
+};
 const K1 = 1.2;
 export const IDF_SCALE = 100;
 
@@ -101,7 +117,9 @@ export interface QueryWord {
  */
 export function queryWords(q: string): QueryWord[] {
   const token = q.trim();
-  const sku = !/[\s"]/.test(token) && (/\p{L}/u.test(token) && /\p{N}/u.test(token) || /[\p{L}\p{N}][-_./][\p{L}\p{N}]/u.test(token));
+  const sku =
+    !/[\s"]/.test(token) &&
+    ((/\p{L}/u.test(token) && /\p{N}/u.test(token)) || /[\p{L}\p{N}][-_./][\p{L}\p{N}]/u.test(token));
   const out: QueryWord[] = [];
   q.split('"').forEach((part, i) => {
     for (const word of searchWords(part)) out.push({ word, exact: sku || i % 2 === 1 });

@@ -118,10 +118,18 @@ export class Cart extends DurableObject<Env> {
       const [variant] = await Promise.all([this.#catalog.getVariant(version, input.variantId), this.#reprice(version)]);
       if (!variant) return fail("resource_missing", `No variant ${input.variantId}.`, "variant_id");
       if (input.handle !== undefined && input.handle !== variant.product_handle) {
-        return fail("parameter_invalid", `Variant ${variant.id} belongs to ${variant.product_handle}, not ${input.handle}.`, "handle");
+        return fail(
+          "parameter_invalid",
+          `Variant ${variant.id} belongs to ${variant.product_handle}, not ${input.handle}.`,
+          "handle",
+        );
       }
       if (input.variantTitle !== undefined && input.variantTitle !== variant.title) {
-        return fail("parameter_invalid", `Variant ${variant.id} is ${variant.title}, not ${input.variantTitle}.`, "variant_title");
+        return fail(
+          "parameter_invalid",
+          `Variant ${variant.id} is ${variant.title}, not ${input.variantTitle}.`,
+          "variant_title",
+        );
       }
       if (!variant.available) return fail("sold_out", "Sold out", "variant_id");
       return this.#applyAdd(variant, version, input.quantity);
@@ -148,7 +156,8 @@ export class Cart extends DurableObject<Env> {
   async removeLine(input: RemoveLineInput): Promise<CartReply> {
     return this.#write(input, async () => {
       await this.#repriceIfPublished();
-      if (!this.#rows.line(input.lineId)) return fail("resource_missing", `No line ${input.lineId} in this cart.`, "line_id");
+      if (!this.#rows.line(input.lineId))
+        return fail("resource_missing", `No line ${input.lineId} in this cart.`, "line_id");
       this.#rows.removeLine(input.lineId);
       return this.#touched();
     });
@@ -208,9 +217,19 @@ export class Cart extends DurableObject<Env> {
       case "replay":
         return admission.reply;
       case "reused":
-        return fail("idempotency_key_reused", "This Idempotency-Key was used with a different request.", undefined, false).reply;
+        return fail(
+          "idempotency_key_reused",
+          "This Idempotency-Key was used with a different request.",
+          undefined,
+          false,
+        ).reply;
       case "in_use":
-        return fail("idempotency_key_in_use", "A request with this Idempotency-Key is still running. Retry later.", undefined, false).reply;
+        return fail(
+          "idempotency_key_in_use",
+          "A request with this Idempotency-Key is still running. Retry later.",
+          undefined,
+          false,
+        ).reply;
       case "run":
         break;
     }
@@ -229,12 +248,17 @@ export class Cart extends DurableObject<Env> {
     if (existing) {
       const total = existing.quantity + quantity;
       if (total > MAX_LINE_QUANTITY) {
-        return fail("quantity_exceeded", `A line holds at most ${MAX_LINE_QUANTITY} units; this one would hold ${total}.`, "quantity");
+        return fail(
+          "quantity_exceeded",
+          `A line holds at most ${MAX_LINE_QUANTITY} units; this one would hold ${total}.`,
+          "quantity",
+        );
       }
       this.#rows.growLine(existing.id, variant, version, total);
       return this.#touched();
     }
-    if (this.#rows.lineCount() >= MAX_LINES) return fail("cart_full", `A cart holds at most ${MAX_LINES} lines.`, "variant_id");
+    if (this.#rows.lineCount() >= MAX_LINES)
+      return fail("cart_full", `A cart holds at most ${MAX_LINES} lines.`, "variant_id");
     this.#rows.insertLine(variant, version, quantity);
     return this.#touched();
   }

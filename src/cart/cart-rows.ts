@@ -25,7 +25,9 @@ export class CartRows {
 
   #rows(): { times: CartTimes | undefined; lines: LineRow[] } {
     this.#kept ??= {
-      times: this.#sql.exec<CartTimes & Record<string, number>>("SELECT created_at, updated_at, expires_at FROM cart").toArray()[0],
+      times: this.#sql
+        .exec<CartTimes & Record<string, number>>("SELECT created_at, updated_at, expires_at FROM cart")
+        .toArray()[0],
       lines: this.#sql.exec<LineRow>("SELECT * FROM cart_lines ORDER BY position").toArray(),
     };
     return this.#kept;
@@ -196,7 +198,9 @@ export class CartRows {
       }
       const line = this.lineForVariant(variantId);
       if (line && line.catalog_version !== version) {
-        this.#changeLine(line.id, (l) => (variant ? { ...l, ...priced(variant, version) } : { ...l, available: 0, catalog_version: version }));
+        this.#changeLine(line.id, (l) =>
+          variant ? { ...l, ...priced(variant, version) } : { ...l, available: 0, catalog_version: version },
+        );
       }
     }
   }
@@ -206,7 +210,10 @@ export class CartRows {
 function priced(
   variant: VariantRecord,
   version: string,
-): Pick<LineRow, "handle" | "title" | "variant_title" | "unit_price_minor" | "currency" | "available" | "catalog_version"> {
+): Pick<
+  LineRow,
+  "handle" | "title" | "variant_title" | "unit_price_minor" | "currency" | "available" | "catalog_version"
+> {
   return {
     handle: variant.product_handle,
     title: variant.product_title,

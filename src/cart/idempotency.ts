@@ -42,7 +42,10 @@ export class IdempotencyLedger {
   admit(claim: IdempotencyClaim, now: number): Admission {
     this.purge(now);
     const stored = this.#sql
-      .exec<{ fingerprint: string; reply: string }>("SELECT fingerprint, reply FROM idempotency_keys WHERE key = ?", claim.key)
+      .exec<{ fingerprint: string; reply: string }>(
+        "SELECT fingerprint, reply FROM idempotency_keys WHERE key = ?",
+        claim.key,
+      )
       .toArray()[0];
     const seen = stored?.fingerprint ?? this.#running.get(claim.key);
     if (seen !== undefined && seen !== claim.fingerprint) return { kind: "reused" };

@@ -16,7 +16,12 @@ export class Revocations {
   }
 
   #revoked(): Set<string> {
-    this.#ids ??= new Set(this.#sql.exec<{ token_id: string }>("SELECT token_id FROM revoked_tokens").toArray().map((r) => r.token_id));
+    this.#ids ??= new Set(
+      this.#sql
+        .exec<{ token_id: string }>("SELECT token_id FROM revoked_tokens")
+        .toArray()
+        .map((r) => r.token_id),
+    );
     return this.#ids;
   }
 

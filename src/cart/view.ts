@@ -43,7 +43,12 @@ function toLine(row: LineRow): CartLine {
  * The contract's Cart from stored rows. All sums are integer minor units; `subtotal` counts
  * only available lines, `total_quantity` counts every line the cart holds.
  */
-export function buildCart(id: string, times: CartTimes, rows: readonly LineRow[], currency: Currency = DEFAULT_CURRENCY): Cart {
+export function buildCart(
+  id: string,
+  times: CartTimes,
+  rows: readonly LineRow[],
+  currency: Currency = DEFAULT_CURRENCY,
+): Cart {
   return cartOf(id, times, rows, rows.map(toLine), currency);
 }
 
@@ -55,7 +60,13 @@ function subtotalCurrency(rows: readonly LineRow[], catalog: Currency): Currency
   return rows.find((row) => row.available === 1)?.currency ?? catalog;
 }
 
-function cartOf<L>(id: string, times: CartTimes, rows: readonly LineRow[], lines: L[], currency: Currency): Omit<Cart, "lines"> & { lines: L[] } {
+function cartOf<L>(
+  id: string,
+  times: CartTimes,
+  rows: readonly LineRow[],
+  lines: L[],
+  currency: Currency,
+): Omit<Cart, "lines"> & { lines: L[] } {
   let subtotal = 0;
   let totalQuantity = 0;
   for (const row of rows) {
@@ -87,7 +98,12 @@ const renderedLines = new WeakMap<LineRow, string>();
  * members' texts, so the lines' texts are spliced into the shell's empty `"lines":[]`, which is
  * its first member after `id` (a `cart_<hex>` string).
  */
-export function cartJson(id: string, times: CartTimes, rows: readonly LineRow[], currency: Currency = DEFAULT_CURRENCY): string {
+export function cartJson(
+  id: string,
+  times: CartTimes,
+  rows: readonly LineRow[],
+  currency: Currency = DEFAULT_CURRENCY,
+): string {
   const lines: string[] = [];
   for (const row of rows) {
     let text = renderedLines.get(row);

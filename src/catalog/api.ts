@@ -12,16 +12,27 @@ const PLAIN = "Plain text as the store wrote it, not HTML: escape it (set it as 
 const URL_KIND =
   "Absolute `https:` URL (`http:` only when the catalog allows it) in WHATWG-normalised form, with `'`, `` ` `` and `\\` percent-encoded too: never a quote, `<`, `>`, back-tick, backslash or white space.";
 
-const ProductIdSchema = z.string().meta({ description: "Global id: gid://shopify/Product/<digits>.", example: "gid://shopify/Product/8012345670100" });
+const ProductIdSchema = z
+  .string()
+  .meta({ description: "Global id: gid://shopify/Product/<digits>.", example: "gid://shopify/Product/8012345670100" });
 
 export const ImageSchema = z
   .object({
-    url: z.string().meta({ description: URL_KIND, example: "https://images.northwind-threads.example/products/essential-crew-tee-black-front.jpg" }),
-    alt: z.string().nullable().meta({ description: `Alternative text; null when the catalog has none. ${PLAIN}` }),
+    url: z.string().meta({
+      description: URL_KIND,
+      example: "https://images.northwind-threads.example/products/essential-crew-tee-black-front.jpg",
+    }),
+    alt: z
+      .string()
+      .nullable()
+      .meta({ description: `Alternative text; null when the catalog has none. ${PLAIN}` }),
     width: z.int().nullable().meta({ description: "Pixels; null when unknown." }),
     height: z.int().nullable().meta({ description: "Pixels; null when unknown." }),
   })
-  .meta({ id: "Image", description: "A product image. The URL is the catalog's own; the API does not host or resize images." });
+  .meta({
+    id: "Image",
+    description: "A product image. The URL is the catalog's own; the API does not host or resize images.",
+  });
 export type Image = z.infer<typeof ImageSchema>;
 
 const FeaturedImageSchema = ImageSchema.nullable()
@@ -43,25 +54,49 @@ export type ProductListItem = z.infer<typeof ProductListItemSchema>;
 
 export const ProductOptionSchema = z
   .object({
-    name: z.string().meta({ description: `The API name: the catalog's option name in lower case, spaces as hyphens (\`size\`, \`frame-style\`). Selects variants (\`?frame-style=Round\`). ${PLAIN}` }),
-    label: z.string().meta({ description: `The option name as the catalog spells it, for display (\`Size\`, \`Frame style\`). ${PLAIN}` }),
-    values: z.array(z.string()).meta({ description: `The values, in the catalog's order. Each is ${PLAIN.charAt(0).toLowerCase()}${PLAIN.slice(1)}` }),
+    name: z.string().meta({
+      description: `The API name: the catalog's option name in lower case, spaces as hyphens (\`size\`, \`frame-style\`). Selects variants (\`?frame-style=Round\`). ${PLAIN}`,
+    }),
+    label: z.string().meta({
+      description: `The option name as the catalog spells it, for display (\`Size\`, \`Frame style\`). ${PLAIN}`,
+    }),
+    values: z.array(z.string()).meta({
+      description: `The values, in the catalog's order. Each is ${PLAIN.charAt(0).toLowerCase()}${PLAIN.slice(1)}`,
+    }),
   })
-  .meta({ id: "ProductOption", description: "An option a product's variants differ by, with the values it takes (at most 3 options)." });
+  .meta({
+    id: "ProductOption",
+    description: "An option a product's variants differ by, with the values it takes (at most 3 options).",
+  });
 
 export const VariantSchema = z
   .object({
     object: z.literal("variant"),
     id: VariantIdSchema,
-    gid: z.string().meta({ description: "gid://shopify/ProductVariant/<digits>; accepted wherever a variant id is read." }),
+    gid: z
+      .string()
+      .meta({ description: "gid://shopify/ProductVariant/<digits>; accepted wherever a variant id is read." }),
     product_handle: HandleSchema,
-    title: z.string().meta({ description: `The option values joined by \` / \` in option order (\`M / Black\`, \`Oak / Large / Matte\`), or \`Default Title\`. ${PLAIN}` }),
-    options: z.record(z.string(), z.string()).meta({ description: `Option API name to value, e.g. {"size": "M", "color": "Black"}, or {"title": "Default Title"} for a product without options. Names and values are plain text: escape them.` }),
+    title: z.string().meta({
+      description: `The option values joined by \` / \` in option order (\`M / Black\`, \`Oak / Large / Matte\`), or \`Default Title\`. ${PLAIN}`,
+    }),
+    options: z.record(z.string(), z.string()).meta({
+      description: `Option API name to value, e.g. {"size": "M", "color": "Black"}, or {"title": "Default Title"} for a product without options. Names and values are plain text: escape them.`,
+    }),
     price: MoneySchema,
     available: z.boolean().meta({ description: "False when the variant or its product is sold out." }),
-    sku: z.string().nullable().meta({ description: `The store's stock-keeping unit; null when it has none. ${PLAIN}` }),
-    compare_at_price: MoneySchema.nullable().meta({ description: "The price before a reduction, for a struck-through price; only ever above `price` (publish drops one that is not), else null." }),
-    image: z.string().nullable().meta({ description: `URL of the variant's own image (e.g. its colour); null when it has none. ${URL_KIND}` }),
+    sku: z
+      .string()
+      .nullable()
+      .meta({ description: `The store's stock-keeping unit; null when it has none. ${PLAIN}` }),
+    compare_at_price: MoneySchema.nullable().meta({
+      description:
+        "The price before a reduction, for a struck-through price; only ever above `price` (publish drops one that is not), else null.",
+    }),
+    image: z
+      .string()
+      .nullable()
+      .meta({ description: `URL of the variant's own image (e.g. its colour); null when it has none. ${URL_KIND}` }),
   })
   .meta({ id: "Variant", description: "One purchasable variant of a product." });
 export type Variant = z.infer<typeof VariantSchema>;
@@ -84,7 +119,9 @@ export const ProductSchema = z
     title: z.string().meta({ description: PLAIN }),
     vendor: z.string().meta({ description: PLAIN }),
     product_type: z.string().meta({ description: `May be empty. ${PLAIN}` }),
-    tags: z.array(z.string()).meta({ description: `May be empty. Each tag is ${PLAIN.charAt(0).toLowerCase()}${PLAIN.slice(1)}` }),
+    tags: z
+      .array(z.string())
+      .meta({ description: `May be empty. Each tag is ${PLAIN.charAt(0).toLowerCase()}${PLAIN.slice(1)}` }),
     available: z.boolean(),
     price: z.object({ min: MoneySchema, max: MoneySchema }),
     variants_count: z.int().min(1),
@@ -97,12 +134,14 @@ export const ProductSchema = z
       description:
         "Only with `?include=description`: the description as plain text, whitespace collapsed (for meta tags and search snippets). It never holds `<` or `>`: each is replaced by `‹` or `›` (U+2039, U+203A), so text the store wrote as `&lt;img …&gt;` cannot become a tag. Still escape it like any text.",
     }),
-    images: z.array(ImageSchema).optional().meta({ description: "Only with `?include=images`: in display order, the first being the featured image; empty when there are none." }),
+    images: z.array(ImageSchema).optional().meta({
+      description:
+        "Only with `?include=images`: in display order, the first being the featured image; empty when there are none.",
+    }),
     seo: SeoSchema.optional().meta({ description: "Only with `?include=seo`." }),
-    variants: z
-      .array(VariantSchema)
-      .optional()
-      .meta({ description: "Only with `?include=variants`: every variant, as `GET /products/{handle}/variants` answers them." }),
+    variants: z.array(VariantSchema).optional().meta({
+      description: "Only with `?include=variants`: every variant, as `GET /products/{handle}/variants` answers them.",
+    }),
   })
   .meta({
     id: "Product",
@@ -128,7 +167,9 @@ export const CollectionProductSchema = z
     title: z.string().meta({ description: PLAIN }),
     price: MoneySchema,
     available: z.boolean(),
-    endpoint_status: z.union([z.literal(200), z.literal(404)]).meta({ description: "What GET `url` answers: 404 for sold-out products." }),
+    endpoint_status: z
+      .union([z.literal(200), z.literal(404)])
+      .meta({ description: "What GET `url` answers: 404 for sold-out products." }),
     url: z.string().meta({ example: "/api/v1/products/essential-crew-tee-black" }),
     image: FeaturedImageSchema,
   })
@@ -148,9 +189,21 @@ function listOf<T extends z.ZodType>(item: T, id: string, description: string) {
 }
 
 export const ProductListSchema = listOf(ProductListItemSchema, "ProductList", "A page of products in catalog order.");
-export const VariantListSchema = listOf(VariantSchema, "VariantList", "The variants of a product, filtered by the selectors.");
-export const CollectionListSchema = listOf(CollectionListItemSchema, "CollectionList", "A page of collections in catalog order.");
-export const CollectionProductListSchema = listOf(CollectionProductSchema, "CollectionProductList", "A page of a collection's products.");
+export const VariantListSchema = listOf(
+  VariantSchema,
+  "VariantList",
+  "The variants of a product, filtered by the selectors.",
+);
+export const CollectionListSchema = listOf(
+  CollectionListItemSchema,
+  "CollectionList",
+  "A page of collections in catalog order.",
+);
+export const CollectionProductListSchema = listOf(
+  CollectionProductSchema,
+  "CollectionProductList",
+  "A page of a collection's products.",
+);
 
 export const CollectionSchema = z
   .object({
@@ -160,7 +213,10 @@ export const CollectionSchema = z
     products_count: z.int().min(0),
     products: CollectionProductListSchema,
   })
-  .meta({ id: "Collection", description: "A collection with one page of its products (paged by limit/starting_after/ending_before)." });
+  .meta({
+    id: "Collection",
+    description: "A collection with one page of its products (paged by limit/starting_after/ending_before).",
+  });
 export type Collection = z.infer<typeof CollectionSchema>;
 
 /** The path parameter of every `/{handle}` route. */
@@ -203,10 +259,10 @@ const PAGE_SHAPE = {
 };
 
 /** `limit`, `starting_after`, `ending_before` (handles): every product and collection list. */
-export const PageQuerySchema = z
-  .strictObject(PAGE_SHAPE)
-  .refine(notBoth, NOT_BOTH)
-  .meta({ id: "PageQuery", description: "Stripe-style cursor paging in catalog order. Unknown parameters are rejected." });
+export const PageQuerySchema = z.strictObject(PAGE_SHAPE).refine(notBoth, NOT_BOTH).meta({
+  id: "PageQuery",
+  description: "Stripe-style cursor paging in catalog order. Unknown parameters are rejected.",
+});
 export type PageQuery = z.infer<typeof PageQuerySchema>;
 
 /** What `?include=` may name on a product detail. */
@@ -259,7 +315,6 @@ export const ProductQuerySchema = z
   .meta({ id: "ProductQuery", description: "Fields to add to the product. Unknown parameters are rejected." });
 export type ProductQuery = z.infer<typeof ProductQuerySchema>;
 
-
 /** The variants endpoint's parameters that are not option selectors. */
 export const VARIANT_PAGING_PARAMS = ["limit", "starting_after", "ending_before", "catalog_version"] as const;
 
@@ -267,9 +322,15 @@ const SelectorValueSchema = z.string().min(1).max(255);
 
 const VariantQueryObject = z
   .object({
-    size: SelectorValueSchema.optional().meta({ description: "Keep variants of this size (the seed's products; one of the product's `size` values)." }),
-    color: SelectorValueSchema.optional().meta({ description: "Keep variants of this color (the seed's products; one of the product's `color` values)." }),
-    title: SelectorValueSchema.optional().meta({ description: "Keep the variant with this title (`Default Title`, or the values joined by ` / `)." }),
+    size: SelectorValueSchema.optional().meta({
+      description: "Keep variants of this size (the seed's products; one of the product's `size` values).",
+    }),
+    color: SelectorValueSchema.optional().meta({
+      description: "Keep variants of this color (the seed's products; one of the product's `color` values).",
+    }),
+    title: SelectorValueSchema.optional().meta({
+      description: "Keep the variant with this title (`Default Title`, or the values joined by ` / `).",
+    }),
     limit: LimitSchema,
     starting_after: VariantIdSchema.optional().meta({ description: "Variant id the page starts after." }),
     ending_before: VariantIdSchema.optional().meta({ description: "Variant id the page ends before." }),
@@ -289,7 +350,12 @@ const VariantQueryObject = z
 export const VariantQuerySchema = z
   .preprocess((input, ctx) => {
     if (typeof input === "object" && input !== null && Object.hasOwn(input, "__proto__")) {
-      ctx.addIssue({ code: "unrecognized_keys", keys: ["__proto__"], input: input as Record<string, unknown>, message: "Unknown parameter" });
+      ctx.addIssue({
+        code: "unrecognized_keys",
+        keys: ["__proto__"],
+        input: input as Record<string, unknown>,
+        message: "Unknown parameter",
+      });
     }
     return input;
   }, VariantQueryObject)
@@ -303,4 +369,6 @@ export type VariantQuery = z.infer<typeof VariantQueryObject>;
 export const DEFAULT_LIMIT = 50;
 
 /** Endpoints without query parameters still reject unknown ones (cache keys stay canonical). */
-export const NoQuerySchema = z.strictObject({}).meta({ id: "NoQuery", description: "This endpoint takes no query parameters." });
+export const NoQuerySchema = z
+  .strictObject({})
+  .meta({ id: "NoQuery", description: "This endpoint takes no query parameters." });

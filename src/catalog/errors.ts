@@ -3,7 +3,12 @@
  * to the contract's envelope (src/http/errors.ts `fromFailure`); the catalog never knows
  * about statuses or headers.
  */
-export type CatalogFailureCode = "resource_missing" | "sold_out" | "parameter_invalid" | "parameter_unknown" | "catalog_unavailable";
+export type CatalogFailureCode =
+  | "resource_missing"
+  | "sold_out"
+  | "parameter_invalid"
+  | "parameter_unknown"
+  | "catalog_unavailable";
 
 export class CatalogError extends Error {
   readonly code: CatalogFailureCode;

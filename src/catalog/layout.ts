@@ -88,7 +88,8 @@ export const keys = {
   productImageChunk: (version: string, chunk: number) => `v/${version}/pli/${chunk}`,
   collectionChunk: (version: string, chunk: number) => `v/${version}/cl/${chunk}`,
   collectionProductsChunk: (version: string, handle: string, chunk: number) => `v/${version}/c/${handle}/${chunk}`,
-  collectionProductsImageChunk: (version: string, handle: string, chunk: number) => `v/${version}/ci/${handle}/${chunk}`,
+  collectionProductsImageChunk: (version: string, handle: string, chunk: number) =>
+    `v/${version}/ci/${handle}/${chunk}`,
 };
 
 /** FNV-1a, 32 bits: stable across runtimes (Node at publish, workerd at read). */

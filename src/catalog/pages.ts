@@ -1,5 +1,12 @@
 import { invalidParameter, notFound, soldOut, unknownParameter } from "./errors.ts";
-import { DEFAULT_LIMIT, type ListInclude, type PageQuery, type ProductInclude, VARIANT_PAGING_PARAMS, type VariantQuery } from "./api.ts";
+import {
+  DEFAULT_LIMIT,
+  type ListInclude,
+  type PageQuery,
+  type ProductInclude,
+  VARIANT_PAGING_PARAMS,
+  type VariantQuery,
+} from "./api.ts";
 import { CHUNK_STEP, chunkFor, type ContentField, type ProductRecord, type VersionMeta } from "./layout.ts";
 import { collectionBody, listBody, renderProduct, renderVariants } from "./render.ts";
 import type { CatalogStore } from "./store.ts";
@@ -58,11 +65,16 @@ export interface ListOptions {
 }
 
 /** `GET /products`: pointer + (cursor product's shard) + one list chunk (of the image series with `include=image`). */
-export async function productListPage(store: CatalogStore, meta: VersionMeta, q: PageQuery & ListOptions): Promise<string> {
+export async function productListPage(
+  store: CatalogStore,
+  meta: VersionMeta,
+  q: PageQuery & ListOptions,
+): Promise<string> {
   const cursor = await productPosition(store, meta, q);
   if (cursor.missing) unknownCursor(cursor.missing.param, cursor.missing.handle, "the catalog");
   const w = pageWindow(meta.products, q.limit ?? DEFAULT_LIMIT, cursor.after, cursor.before);
-  const lines = w.start < w.end ? sliceChunk(await store.productChunk(meta, w.chunk, q.include?.includes("image")), w) : [];
+  const lines =
+    w.start < w.end ? sliceChunk(await store.productChunk(meta, w.chunk, q.include?.includes("image")), w) : [];
   return listBody(meta.products, lines, w.hasMore);
 }
 
@@ -87,16 +99,25 @@ function contentOf(record: ProductRecord, line: string | null): Record<ContentFi
  * a fixed order (description, images, seo, variants), whatever order `include` named them in.
  * Sold out is 404 sold_out, unknown 404 resource_missing.
  */
-export async function productDetail(store: CatalogStore, meta: VersionMeta, handle: string, include: readonly ProductInclude[] = []): Promise<string> {
+export async function productDetail(
+  store: CatalogStore,
+  meta: VersionMeta,
+  handle: string,
+  include: readonly ProductInclude[] = [],
+): Promise<string> {
   const wantsContent = include.some((name) => name !== "variants");
-  const [record, line] = await Promise.all([store.getProduct(meta, handle), wantsContent ? store.contentLine(meta, handle) : null]);
+  const [record, line] = await Promise.all([
+    store.getProduct(meta, handle),
+    wantsContent ? store.contentLine(meta, handle) : null,
+  ]);
   if (!record) throw notFound(`No product has the handle "${handle}".`, "handle");
   if (!record.available) throw soldOut("handle");
   const body = JSON.stringify(renderProduct(record));
   if (include.length === 0) return body;
   const content = contentOf(record, line);
   const members: string[] = [];
-  for (const field of ["description", "images", "seo"] as const) if (include.includes(field)) members.push(content[field]);
+  for (const field of ["description", "images", "seo"] as const)
+    if (include.includes(field)) members.push(content[field]);
   if (include.includes("variants")) members.push(`"variants":${JSON.stringify(renderVariants(record))}`);
   return `${body.slice(0, -1)},${members.join(",")}}`;
 }
@@ -121,7 +142,10 @@ function selectorsOf(record: ProductRecord, q: VariantQuery): [name: string, val
   const known = new Set(["title", ...names]);
   for (const [name] of selectors) {
     if (!known.has(name)) {
-      const hint = names.length > 0 ? `this product's options are ${names.join(", ")}` : "this product has no options; select it by title";
+      const hint =
+        names.length > 0
+          ? `this product's options are ${names.join(", ")}`
+          : "this product has no options; select it by title";
       throw unknownParameter(`Unknown query parameter: ${name} (${hint}).`, name);
     }
   }
@@ -135,7 +159,12 @@ function selectorsOf(record: ProductRecord, q: VariantQuery): [name: string, val
 }
 
 /** `GET /products/{handle}/variants`: pointer + one shard; sold-out products answer 200. */
-export async function variantList(store: CatalogStore, meta: VersionMeta, handle: string, q: VariantQuery): Promise<string> {
+export async function variantList(
+  store: CatalogStore,
+  meta: VersionMeta,
+  handle: string,
+  q: VariantQuery,
+): Promise<string> {
   const record = await store.getProduct(meta, handle);
   if (!record) throw notFound(`No product has the handle "${handle}".`, "handle");
   const selectors = selectorsOf(record, q);
@@ -144,14 +173,28 @@ export async function variantList(store: CatalogStore, meta: VersionMeta, handle
   if (title !== undefined && !all.some((v) => v.title === title)) {
     throw invalidParameter(`"${title}" is not a title of this product (${oneOf(all.map((v) => v.title))}).`, "title");
   }
-  const variants = all.filter((v) => selectors.every(([name, value]) => (name === "title" ? v.title === value : v.options[name] === value)));
+  const variants = all.filter((v) =>
+    selectors.every(([name, value]) => (name === "title" ? v.title === value : v.options[name] === value)),
+  );
   const cursorId = q.starting_after ?? q.ending_before;
   const cursor = cursorId === undefined ? -1 : variants.findIndex((v) => v.id === cursorId);
   if (cursorId !== undefined && cursor < 0) {
-    throw invalidParameter(`No variant with id ${cursorId} in this list.`, q.starting_after !== undefined ? "starting_after" : "ending_before");
+    throw invalidParameter(
+      `No variant with id ${cursorId} in this list.`,
+      q.starting_after !== undefined ? "starting_after" : "ending_before",
+    );
   }
-  const w = pageWindow(variants.length, q.limit ?? DEFAULT_LIMIT, q.starting_after !== undefined ? cursor : undefined, q.ending_before !== undefined ? cursor : undefined);
-  return listBody(variants.length, variants.slice(w.start, w.end).map((v) => JSON.stringify(v)), w.hasMore);
+  const w = pageWindow(
+    variants.length,
+    q.limit ?? DEFAULT_LIMIT,
+    q.starting_after !== undefined ? cursor : undefined,
+    q.ending_before !== undefined ? cursor : undefined,
+  );
+  return listBody(
+    variants.length,
+    variants.slice(w.start, w.end).map((v) => JSON.stringify(v)),
+    w.hasMore,
+  );
 }
 
 /** `GET /collections`: pointer + (cursor collection's first chunk) + one list chunk. */
@@ -163,7 +206,12 @@ export async function collectionListPage(store: CatalogStore, meta: VersionMeta,
     pos = (await store.collectionProductsChunk(meta, handle, 0))?.header.pos;
     if (pos === undefined) unknownCursor(param, handle, "the collections");
   }
-  const w = pageWindow(meta.collections, q.limit ?? DEFAULT_LIMIT, param === "starting_after" ? pos : undefined, param === "ending_before" ? pos : undefined);
+  const w = pageWindow(
+    meta.collections,
+    q.limit ?? DEFAULT_LIMIT,
+    param === "starting_after" ? pos : undefined,
+    param === "ending_before" ? pos : undefined,
+  );
   const lines = w.start < w.end ? sliceChunk(await store.collectionChunk(meta, w.chunk), w) : [];
   return listBody(meta.collections, lines, w.hasMore);
 }
@@ -176,7 +224,12 @@ function collectionMissing(handle: string): never {
  * `GET /collections/{handle}`: pointer + one collection chunk (its header carries title and
  * count); with a cursor, the cursor product's shard first, for its rank in this collection.
  */
-export async function collectionDetail(store: CatalogStore, meta: VersionMeta, handle: string, q: PageQuery & ListOptions): Promise<string> {
+export async function collectionDetail(
+  store: CatalogStore,
+  meta: VersionMeta,
+  handle: string,
+  q: PageQuery & ListOptions,
+): Promise<string> {
   const cursor = await productPosition(store, meta, q, handle);
   if (cursor.missing) {
     if (!(await store.collectionProductsChunk(meta, handle, 0))) collectionMissing(handle);

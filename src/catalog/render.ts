@@ -36,7 +36,10 @@ export function renderListItem(record: ProductRecord): ProductListItem {
 }
 
 /** What a collection's product adds to its list item: what `GET url` answers (404 when sold out), and the url. */
-export function collectionMember(handle: string, available: boolean): Pick<CollectionProduct, "endpoint_status" | "url"> {
+export function collectionMember(
+  handle: string,
+  available: boolean,
+): Pick<CollectionProduct, "endpoint_status" | "url"> {
   return { endpoint_status: available ? 200 : 404, url: `/api/v1/products/${handle}` };
 }
 

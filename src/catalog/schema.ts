@@ -12,14 +12,20 @@ export const HandleSchema = z
   .string()
   .max(255)
   .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "a handle: lower case words joined by hyphens")
-  .meta({ id: "Handle", description: "URL slug: lower case words joined by hyphens, at most 255 characters.", example: "essential-crew-tee-black" });
+  .meta({
+    id: "Handle",
+    description: "URL slug: lower case words joined by hyphens, at most 255 characters.",
+    example: "essential-crew-tee-black",
+  });
 
 /** Tests a path segment before any storage is touched. */
 export function isHandle(value: string): boolean {
   return HandleSchema.safeParse(value).success;
 }
 
-export const ProductGidSchema = z.string().regex(/^gid:\/\/shopify\/Product\/\d{1,20}$/, "gid://shopify/Product/<digits>");
+export const ProductGidSchema = z
+  .string()
+  .regex(/^gid:\/\/shopify\/Product\/\d{1,20}$/, "gid://shopify/Product/<digits>");
 export const VariantIdSchema = z.string().regex(/^\d{1,20}$/, "a variant id: digits");
 
 /**
@@ -62,10 +68,13 @@ export function normaliseUrl(raw: string, opts: { allowHttp: boolean }): { url: 
   } catch {
     return { error: `${JSON.stringify(raw.slice(0, 200))} is not an absolute URL` };
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return { error: `${JSON.stringify(url.protocol)} URLs are not allowed: only https:` };
-  if (url.protocol === "http:" && !opts.allowHttp) return { error: "an http: URL; only https: is allowed unless the catalog sets allow_http_urls" };
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return { error: `${JSON.stringify(url.protocol)} URLs are not allowed: only https:` };
+  if (url.protocol === "http:" && !opts.allowHttp)
+    return { error: "an http: URL; only https: is allowed unless the catalog sets allow_http_urls" };
   if (url.username !== "" || url.password !== "") return { error: "a URL with a user name or password" };
-  if (!SAFE_HOST.test(url.hostname)) return { error: `the host ${JSON.stringify(url.hostname)} is not a domain name or IP address` };
+  if (!SAFE_HOST.test(url.hostname))
+    return { error: `the host ${JSON.stringify(url.hostname)} is not a domain name or IP address` };
   const href = url.href.replace(/'/g, "%27").replace(/`/g, "%60").replace(/\\/g, "%5C");
   if (href.length > URL_MAX) return { error: `longer than ${URL_MAX} characters once normalised` };
   return { url: href };
@@ -124,10 +133,15 @@ export const SourceProductSchema = z.strictObject({
   options: z.array(SourceOptionSchema).max(3).default([]),
   variants: z.array(SourceVariantSchema).min(1).max(2048),
   /** As the store wrote it: sanitised at publish, never served raw. */
-  description_html: z.string().max(512 * 1024).optional(),
+  description_html: z
+    .string()
+    .max(512 * 1024)
+    .optional(),
   /** In display order; the first is the featured image. */
   images: z.array(SourceImageSchema).max(250).optional(),
-  seo: z.strictObject({ title: z.string().max(255).optional(), description: z.string().max(1024).optional() }).optional(),
+  seo: z
+    .strictObject({ title: z.string().max(255).optional(), description: z.string().max(1024).optional() })
+    .optional(),
   created_at: z.iso.datetime({ offset: true }).optional(),
 });
 export type SourceProduct = z.infer<typeof SourceProductSchema>;
@@ -144,7 +158,11 @@ export type SourceCollection = z.infer<typeof SourceCollectionSchema>;
 const RESERVED_PRODUCT_HANDLES = new Set(["facets"]);
 
 /** `http:` URLs of a product, refused unless the catalog sets `allow_http_urls` (they are normalised already). */
-function checkUrls(product: SourceProduct, at: (...path: (string | number)[]) => (string | number)[], ctx: z.RefinementCtx): void {
+function checkUrls(
+  product: SourceProduct,
+  at: (...path: (string | number)[]) => (string | number)[],
+  ctx: z.RefinementCtx,
+): void {
   const message = "an http: URL; only https: is allowed unless the catalog sets allow_http_urls";
   product.images?.forEach((image, i) => {
     if (image.url.startsWith("http:")) ctx.addIssue({ code: "custom", path: at("images", i, "url"), message });
@@ -154,17 +172,37 @@ function checkUrls(product: SourceProduct, at: (...path: (string | number)[]) =>
   });
 }
 
-function checkProduct(product: SourceProduct, index: number, ctx: z.RefinementCtx, variantIds: Set<string>, allowHttp: boolean): void {
+function checkProduct(
+  product: SourceProduct,
+  index: number,
+  ctx: z.RefinementCtx,
+  variantIds: Set<string>,
+  allowHttp: boolean,
+): void {
   if (RESERVED_PRODUCT_HANDLES.has(product.handle)) {
-    ctx.addIssue({ code: "custom", path: ["products", index, "handle"], message: `"${product.handle}" is reserved: GET /products/${product.handle} answers facet counts` });
+    ctx.addIssue({
+      code: "custom",
+      path: ["products", index, "handle"],
+      message: `"${product.handle}" is reserved: GET /products/${product.handle} answers facet counts`,
+    });
   }
   const at = (...path: (string | number)[]) => ["products", index, ...path];
   if (!allowHttp) checkUrls(product, at, ctx);
   const names = product.options.map((o) => o.name);
   const apiNames = names.map(optionApiName);
-  if (new Set(apiNames).size !== apiNames.length) ctx.addIssue({ code: "custom", path: at("options"), message: "two options have the same name (case and spaces aside)" });
+  if (new Set(apiNames).size !== apiNames.length)
+    ctx.addIssue({
+      code: "custom",
+      path: at("options"),
+      message: "two options have the same name (case and spaces aside)",
+    });
   apiNames.forEach((name, o) => {
-    if (RESERVED_OPTION_NAMES.has(name)) ctx.addIssue({ code: "custom", path: at("options", o, "name"), message: `"${name}" is reserved (a query parameter of the variants endpoint)` });
+    if (RESERVED_OPTION_NAMES.has(name))
+      ctx.addIssue({
+        code: "custom",
+        path: at("options", o, "name"),
+        message: `"${name}" is reserved (a query parameter of the variants endpoint)`,
+      });
   });
   product.options.forEach((option, o) => {
     if (new Set(option.values).size !== option.values.length) {
@@ -172,29 +210,55 @@ function checkProduct(product: SourceProduct, index: number, ctx: z.RefinementCt
     }
   });
   if (names.length === 0 && product.variants.length !== 1) {
-    ctx.addIssue({ code: "custom", path: at("variants"), message: "a product without options has exactly one variant (Default Title)" });
+    ctx.addIssue({
+      code: "custom",
+      path: at("variants"),
+      message: "a product without options has exactly one variant (Default Title)",
+    });
   }
   const combos = new Set<string>();
   product.variants.forEach((variant, v) => {
-    if (variantIds.has(variant.id)) ctx.addIssue({ code: "custom", path: at("variants", v, "id"), message: `variant id ${variant.id} is used twice` });
+    if (variantIds.has(variant.id))
+      ctx.addIssue({
+        code: "custom",
+        path: at("variants", v, "id"),
+        message: `variant id ${variant.id} is used twice`,
+      });
     variantIds.add(variant.id);
     const keys = Object.keys(variant.options).sort();
     if (keys.join() !== [...names].sort().join()) {
-      ctx.addIssue({ code: "custom", path: at("variants", v, "options"), message: `must give exactly the product's options (${names.join(", ") || "none"})` });
+      ctx.addIssue({
+        code: "custom",
+        path: at("variants", v, "options"),
+        message: `must give exactly the product's options (${names.join(", ") || "none"})`,
+      });
       return;
     }
     for (const option of product.options) {
       const value = variant.options[option.name];
       if (value !== undefined && !option.values.includes(value)) {
-        ctx.addIssue({ code: "custom", path: at("variants", v, "options", option.name), message: `"${value}" is not one of the product's ${option.name} values` });
+        ctx.addIssue({
+          code: "custom",
+          path: at("variants", v, "options", option.name),
+          message: `"${value}" is not one of the product's ${option.name} values`,
+        });
       }
     }
     const combo = names.map((n) => variant.options[n]).join("\u0000");
-    if (combos.has(combo)) ctx.addIssue({ code: "custom", path: at("variants", v, "options"), message: "two variants have the same options" });
+    if (combos.has(combo))
+      ctx.addIssue({
+        code: "custom",
+        path: at("variants", v, "options"),
+        message: "two variants have the same options",
+      });
     combos.add(combo);
   });
   if (product.available && !product.variants.some((v) => v.available)) {
-    ctx.addIssue({ code: "custom", path: at("available"), message: "an available product needs at least one available variant" });
+    ctx.addIssue({
+      code: "custom",
+      path: at("available"),
+      message: "an available product needs at least one available variant",
+    });
   }
 }
 
@@ -211,13 +275,27 @@ function checkPrices(product: SourceProduct, index: number, currency: string, ct
 }
 
 /** Cross-record rules: unique ids and handles, known and unrepeated collection members. */
-function checkCatalog(catalog: { currency: string; products: readonly SourceProduct[]; collections: readonly SourceCollection[]; allow_http_urls?: boolean | undefined }, ctx: z.RefinementCtx): void {
+function checkCatalog(
+  catalog: {
+    currency: string;
+    products: readonly SourceProduct[];
+    collections: readonly SourceCollection[];
+    allow_http_urls?: boolean | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
   const handles = new Set<string>();
   const ids = new Set<string>();
   const variantIds = new Set<string>();
   catalog.products.forEach((product, index) => {
-    if (handles.has(product.handle)) ctx.addIssue({ code: "custom", path: ["products", index, "handle"], message: `handle "${product.handle}" is used twice` });
-    if (ids.has(product.id)) ctx.addIssue({ code: "custom", path: ["products", index, "id"], message: `id ${product.id} is used twice` });
+    if (handles.has(product.handle))
+      ctx.addIssue({
+        code: "custom",
+        path: ["products", index, "handle"],
+        message: `handle "${product.handle}" is used twice`,
+      });
+    if (ids.has(product.id))
+      ctx.addIssue({ code: "custom", path: ["products", index, "id"], message: `id ${product.id} is used twice` });
     handles.add(product.handle);
     ids.add(product.id);
     checkProduct(product, index, ctx, variantIds, catalog.allow_http_urls === true);
@@ -226,13 +304,27 @@ function checkCatalog(catalog: { currency: string; products: readonly SourceProd
   const collectionHandles = new Set<string>();
   catalog.collections.forEach((collection, index) => {
     if (collectionHandles.has(collection.handle)) {
-      ctx.addIssue({ code: "custom", path: ["collections", index, "handle"], message: `handle "${collection.handle}" is used twice` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["collections", index, "handle"],
+        message: `handle "${collection.handle}" is used twice`,
+      });
     }
     collectionHandles.add(collection.handle);
     const members = new Set<string>();
     collection.products.forEach((handle, p) => {
-      if (!handles.has(handle)) ctx.addIssue({ code: "custom", path: ["collections", index, "products", p], message: `no product has handle "${handle}"` });
-      if (members.has(handle)) ctx.addIssue({ code: "custom", path: ["collections", index, "products", p], message: `"${handle}" is listed twice` });
+      if (!handles.has(handle))
+        ctx.addIssue({
+          code: "custom",
+          path: ["collections", index, "products", p],
+          message: `no product has handle "${handle}"`,
+        });
+      if (members.has(handle))
+        ctx.addIssue({
+          code: "custom",
+          path: ["collections", index, "products", p],
+          message: `"${handle}" is listed twice`,
+        });
       members.add(handle);
     });
   });
@@ -247,8 +339,19 @@ const SearchWordText = z.string().min(1).max(100);
  * saying either is found by both); stop words are never indexed and are left out of q.
  */
 export const SearchSettingsSchema = z.strictObject({
-  synonyms: z.array(z.array(SearchWordText.regex(/[\p{L}\p{N}]/u, "needs a letter or digit")).min(2).max(20)).max(1000).optional(),
-  stop_words: z.array(SearchWordText.regex(/^[\p{L}\p{N}]+$/u, "one word of letters and digits")).max(500).optional(),
+  synonyms: z
+    .array(
+      z
+        .array(SearchWordText.regex(/[\p{L}\p{N}]/u, "needs a letter or digit"))
+        .min(2)
+        .max(20),
+    )
+    .max(1000)
+    .optional(),
+  stop_words: z
+    .array(SearchWordText.regex(/^[\p{L}\p{N}]+$/u, "one word of letters and digits"))
+    .max(500)
+    .optional(),
 });
 export type SearchSettings = z.infer<typeof SearchSettingsSchema>;
 
@@ -310,7 +413,11 @@ const CatalogShellSchema = z.strictObject({ ...CATALOG_SHAPE, products: z.array(
 
 /** Whether zod's output for a valid product equals the product itself (no default filled in, no name trimmed, no URL normalised). */
 function isCanonical(raw: unknown, parsed: SourceProduct): boolean {
-  const product = raw as { options?: { name: string }[]; variants: { options?: unknown; image?: unknown }[]; images?: { url: unknown }[] };
+  const product = raw as {
+    options?: { name: string }[];
+    variants: { options?: unknown; image?: unknown }[];
+    images?: { url: unknown }[];
+  };
   return (
     product.options !== undefined &&
     parsed.options.every((o, i) => o.name === product.options?.[i]?.name) &&

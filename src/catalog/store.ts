@@ -28,14 +28,12 @@ export interface VariantRecord {
   available: boolean;
 }
 
-
 /**
  * Parsed shards and chunks this isolate has read. Their keys hold the catalog version and a
  * version is never rewritten, so a kept value is the value in KV for as long as it exists.
  * Callers must treat what they get as read-only.
  */
 const versionedValues = new BoundedMemo<unknown>(16 * 1024 * 1024);
-
 
 /** A page of list lines read from one chunk, still as JSON text (spliced, never parsed). */
 export interface ChunkLines {
@@ -115,7 +113,10 @@ export class CatalogStore {
 
   /** A product by handle (one shard read), or null for an unknown handle. */
   async getProduct(meta: VersionMeta, handle: string): Promise<ProductRecord | null> {
-    const shard = await this.#required<Record<string, ProductRecord>>(keys.productShard(meta.version, shardOf(handle, meta.product_shards)), "json");
+    const shard = await this.#required<Record<string, ProductRecord>>(
+      keys.productShard(meta.version, shardOf(handle, meta.product_shards)),
+      "json",
+    );
     return Object.hasOwn(shard, handle) ? (shard[handle] ?? null) : null;
   }
 
@@ -126,7 +127,10 @@ export class CatalogStore {
    */
   async contentLine(meta: VersionMeta, handle: string): Promise<string | null> {
     if (meta.content_shards === undefined) return null;
-    const text = await this.#required<string>(keys.contentShard(meta.version, shardOf(handle, meta.content_shards)), "text");
+    const text = await this.#required<string>(
+      keys.contentShard(meta.version, shardOf(handle, meta.content_shards)),
+      "text",
+    );
     const first = text.startsWith(`${handle}\t`);
     const found = first ? 0 : text.indexOf(`\n${handle}\t`);
     if (found < 0) return null;
@@ -155,7 +159,10 @@ export class CatalogStore {
     withImage = false,
   ): Promise<{ header: CollectionHeader; lines: string[] } | null> {
     const old = withImage && meta.content_shards === undefined;
-    const key = withImage && !old ? keys.collectionProductsImageChunk(meta.version, handle, chunk) : keys.collectionProductsChunk(meta.version, handle, chunk);
+    const key =
+      withImage && !old
+        ? keys.collectionProductsImageChunk(meta.version, handle, chunk)
+        : keys.collectionProductsChunk(meta.version, handle, chunk);
     const text = await this.#kv.get(key, "text");
     if (text === null) return null;
     const [head = "", ...lines] = text.split("\n");

@@ -131,7 +131,14 @@ function usageText(spec: CliSpec<Record<string, OptionSpec>>): string {
   });
   rows.push(["-h, --help", "print this help and exit"]);
   const width = Math.max(...rows.map(([flag]) => flag.length)) + 2;
-  const lines = [`Usage: ${spec.command} -- ${spec.args ? `${spec.args} ` : ""}[options]`, "", spec.summary, "", "Options:", ...rows.map(([flag, help]) => `  ${flag.padEnd(width)}${help}`)];
+  const lines = [
+    `Usage: ${spec.command} -- ${spec.args ? `${spec.args} ` : ""}[options]`,
+    "",
+    spec.summary,
+    "",
+    "Options:",
+    ...rows.map(([flag, help]) => `  ${flag.padEnd(width)}${help}`),
+  ];
   if (spec.notes) lines.push("", spec.notes.trim());
   return `${lines.join("\n")}\n`;
 }
@@ -145,7 +152,8 @@ function distance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j += 1) {
       current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
       // Two letters swapped (--lcoal) count as one slip.
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) current[j] = Math.min(current[j]!, beforePrevious[j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        current[j] = Math.min(current[j]!, beforePrevious[j - 2]! + 1);
     }
     beforePrevious = previous;
     previous = current;
@@ -201,7 +209,13 @@ export function defineCli<const O extends Record<string, OptionSpec>>(spec: CliS
   const names = Object.keys(spec.options);
   const integers = new Set(names.filter((name) => spec.options[name]!.type === "integer"));
   const config = Object.fromEntries(
-    Object.entries(spec.options).map(([name, o]) => [name, { type: o.type === "boolean" ? ("boolean" as const) : ("string" as const), ...(o.short ? { short: o.short } : {}) }]),
+    Object.entries(spec.options).map(([name, o]) => [
+      name,
+      {
+        type: o.type === "boolean" ? ("boolean" as const) : ("string" as const),
+        ...(o.short ? { short: o.short } : {}),
+      },
+    ]),
   );
   return {
     usage,
@@ -214,13 +228,22 @@ export function defineCli<const O extends Record<string, OptionSpec>>(spec: CliS
       }
       let parsed;
       try {
-        parsed = parseArgs({ args: joinNegativeNumbers(argv, integers), options: config, allowPositionals: true, strict: true });
+        parsed = parseArgs({
+          args: joinNegativeNumbers(argv, integers),
+          options: config,
+          allowPositionals: true,
+          strict: true,
+        });
       } catch (error) {
         throw usageErrorFrom(error, names);
       }
       const { min = 0, max = 0 } = spec.positionals ?? {};
       if (parsed.positionals.length > max) {
-        throw new UsageError(max === 0 ? `Unexpected argument ${parsed.positionals[0]}.` : `Unexpected argument ${parsed.positionals[max]} (at most ${max}).`);
+        throw new UsageError(
+          max === 0
+            ? `Unexpected argument ${parsed.positionals[0]}.`
+            : `Unexpected argument ${parsed.positionals[max]} (at most ${max}).`,
+        );
       }
       if (parsed.positionals.length < min) throw new UsageError(`Missing argument (${min} needed).`);
       const values: Record<string, unknown> = {};
@@ -230,7 +253,8 @@ export function defineCli<const O extends Record<string, OptionSpec>>(spec: CliS
         else if (typeof raw !== "string") values[name] = o.default;
         else if (o.type === "string") {
           if (raw === "") throw new UsageError(`--${name} needs a value.`);
-          if (o.choices && !o.choices.includes(raw)) throw new UsageError(`--${name} must be one of ${o.choices.join(", ")}; got ${JSON.stringify(raw)}.`);
+          if (o.choices && !o.choices.includes(raw))
+            throw new UsageError(`--${name} must be one of ${o.choices.join(", ")}; got ${JSON.stringify(raw)}.`);
           values[name] = raw;
         } else {
           const n = /^-?\d+$/.test(raw) ? Number(raw) : Number.NaN;

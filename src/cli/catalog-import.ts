@@ -4,7 +4,13 @@ import { createReadStream, createWriteStream, statSync } from "node:fs";
 import { join } from "node:path";
 import { CatalogValidationError, type SourceCatalog } from "../catalog/schema.ts";
 import { formatReport, ImportError, type ImportProgress, importCatalog } from "../publish/import/index.ts";
-import { newVersionName, type PublishProgress, type PublishResult, publishCatalog, publishTo } from "../publish/publish.ts";
+import {
+  newVersionName,
+  type PublishProgress,
+  type PublishResult,
+  publishCatalog,
+  publishTo,
+} from "../publish/publish.ts";
 import { operatorName, withLockedLocalState } from "./locked-state.ts";
 import { remoteTarget } from "../publish/remote.ts";
 import { d1Target } from "../publish/browse-index.ts";
@@ -17,19 +23,40 @@ const cli = defineCli({
   args: "<file>",
   summary:
     "Turns a store's Shopify export into the project's catalog format, validated by the schema publish uses: a product CSV " +
-    "(classic or current headers) or products.json ({\"products\": [...]} or a bare array), detected from the content.",
+    '(classic or current headers) or products.json ({"products": [...]} or a bare array), detected from the content.',
   positionals: { min: 1, max: 1 },
   options: {
     out: { type: "string", value: "FILE", help: "write the catalog (JSON) to FILE" },
     publish: { type: "boolean", help: "publish it as well, as npm run catalog:publish does" },
     local: { type: "boolean", help: "with --publish: into local state, where npm run dev reads (the default)" },
-    remote: { type: "boolean", help: "with --publish: into the CATALOG namespace and the BROWSE database on Cloudflare (wrangler kv/d1 ... --remote)" },
-    "persist-to": { type: "string", value: "DIR", help: "with --local: the state directory of npm run dev -- --persist-to DIR" },
+    remote: {
+      type: "boolean",
+      help: "with --publish: into the CATALOG namespace and the BROWSE database on Cloudflare (wrangler kv/d1 ... --remote)",
+    },
+    "persist-to": {
+      type: "string",
+      value: "DIR",
+      help: "with --local: the state directory of npm run dev -- --persist-to DIR",
+    },
     "dry-run": { type: "boolean", help: "with --remote: print the wrangler commands, run none" },
-    currency: { type: "string", value: "XXX", help: "the ISO 4217 code of the store's prices (JPY, EUR, KWD...); exports name none, so without it the catalog is in USD and the report says so" },
-    store: { type: "string", value: "NAME", help: "the store's name, also the vendor of products that have none (default: the file name)" },
-    "collections-by-type": { type: "boolean", help: "besides frontpage (every product, in file order), one collection per product type" },
-    "allow-http": { type: "boolean", help: "keep plain http: image URLs (sets allow_http_urls in the catalog); without it only https: URLs are accepted" },
+    currency: {
+      type: "string",
+      value: "XXX",
+      help: "the ISO 4217 code of the store's prices (JPY, EUR, KWD...); exports name none, so without it the catalog is in USD and the report says so",
+    },
+    store: {
+      type: "string",
+      value: "NAME",
+      help: "the store's name, also the vendor of products that have none (default: the file name)",
+    },
+    "collections-by-type": {
+      type: "boolean",
+      help: "besides frontpage (every product, in file order), one collection per product type",
+    },
+    "allow-http": {
+      type: "boolean",
+      help: "keep plain http: image URLs (sets allow_http_urls in the catalog); without it only https: URLs are accepted",
+    },
   },
   notes: `Products that are not active (draft, archived, unpublished) and gift cards are skipped and
 listed with their line numbers. A CSV has no ids: they are derived from the handle (and the option
@@ -68,17 +95,26 @@ function publishProgress(): (p: PublishProgress) => void {
       else if (tenth > lastTenth) console.log(`  ${p.written}/${p.total} entries written`);
       lastTenth = tenth;
     }
-    if (p.phase === "switched") console.log(`${process.stdout.isTTY ? "\n" : ""}Pointer switched: the new catalog is live.`);
+    if (p.phase === "switched")
+      console.log(`${process.stdout.isTTY ? "\n" : ""}Pointer switched: the new catalog is live.`);
   };
 }
 
-async function publish(catalog: SourceCatalog, values: { remote: boolean; "dry-run": boolean; "persist-to": string | undefined }): Promise<PublishResult> {
+async function publish(
+  catalog: SourceCatalog,
+  values: { remote: boolean; "dry-run": boolean; "persist-to": string | undefined },
+): Promise<PublishResult> {
   const options = { onProgress: publishProgress() };
   if (values.remote) {
-    console.log(`Publishing to the remote CATALOG namespace${values["dry-run"] ? " (dry run: nothing is executed)" : ""}.`);
+    console.log(
+      `Publishing to the remote CATALOG namespace${values["dry-run"] ? " (dry run: nothing is executed)" : ""}.`,
+    );
     const target = remoteTarget({ dryRun: values["dry-run"] });
     try {
-      return await publishTo(target, catalog, { ...options, browse: remoteBrowseTarget({ dryRun: values["dry-run"] }) });
+      return await publishTo(target, catalog, {
+        ...options,
+        browse: remoteBrowseTarget({ dryRun: values["dry-run"] }),
+      });
     } finally {
       target.dispose();
     }
@@ -88,8 +124,18 @@ async function publish(catalog: SourceCatalog, values: { remote: boolean; "dry-r
   // Under the publish lock, like catalog:publish (src/cli/locked-state.ts); the browse index too,
   // as catalog:publish writes it: without it browse answers 503.
   const version = newVersionName();
-  return withLockedLocalState(persist ? join(persist, "v3") : undefined, { action: "publish", version, by: operatorName() }, { waitMs: 600_000, say: console.log }, (local, lock) =>
-    publishCatalog(local.env.CATALOG, catalog, { ...options, version, lock, by: operatorName(), browse: d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS) }),
+  return withLockedLocalState(
+    persist ? join(persist, "v3") : undefined,
+    { action: "publish", version, by: operatorName() },
+    { waitMs: 600_000, say: console.log },
+    (local, lock) =>
+      publishCatalog(local.env.CATALOG, catalog, {
+        ...options,
+        version,
+        lock,
+        by: operatorName(),
+        browse: d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS),
+      }),
   );
 }
 
@@ -110,12 +156,16 @@ async function main(): Promise<void> {
   const { values, positionals } = cli.parse();
   const file = positionals[0]!;
   if (values.local && values.remote) throw new UsageError("Choose one of --local and --remote.");
-  if ((values.local || values.remote) && !values.publish) throw new UsageError(`--${values.local ? "local" : "remote"} only means something with --publish.`);
-  if (values["persist-to"] !== undefined && (values.remote || !values.publish)) throw new UsageError("--persist-to goes with --publish --local.");
+  if ((values.local || values.remote) && !values.publish)
+    throw new UsageError(`--${values.local ? "local" : "remote"} only means something with --publish.`);
+  if (values["persist-to"] !== undefined && (values.remote || !values.publish))
+    throw new UsageError("--persist-to goes with --publish --local.");
   if (values["dry-run"] && !values.remote) throw new UsageError("--dry-run goes with --publish --remote.");
   const currency = values.currency;
   if (currency !== undefined && !isCurrency(currency)) {
-    throw new UsageError(`--currency ${JSON.stringify(currency)} is not an ISO 4217 currency code (three capitals: USD, EUR, GBP, JPY, KWD, ...).`);
+    throw new UsageError(
+      `--currency ${JSON.stringify(currency)} is not an ISO 4217 currency code (three capitals: USD, EUR, GBP, JPY, KWD, ...).`,
+    );
   }
   let size: number;
   try {
@@ -140,22 +190,33 @@ async function main(): Promise<void> {
   });
   if (process.stderr.isTTY) process.stderr.write("\n");
   process.stdout.write(formatReport(report));
-  console.log(`Valid catalog: ${catalog.collections.length} collection(s), in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  console.log(
+    `Valid catalog: ${catalog.collections.length} collection(s), in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+  );
 
   if (values.out !== undefined) {
     await writeCatalog(values.out, catalog);
     console.log(`Wrote ${values.out}.`);
   }
   if (values.publish) {
-    const result = await publish(catalog, { remote: values.remote, "dry-run": values["dry-run"], "persist-to": values["persist-to"] });
-    console.log(`${values["dry-run"] ? "(dry run) " : ""}Published catalog ${result.version}: ${result.products} products, ${result.entries} entries. Previous: ${result.previous ?? "none"}.`);
+    const result = await publish(catalog, {
+      remote: values.remote,
+      "dry-run": values["dry-run"],
+      "persist-to": values["persist-to"],
+    });
+    console.log(
+      `${values["dry-run"] ? "(dry run) " : ""}Published catalog ${result.version}: ${result.products} products, ${result.entries} entries. Previous: ${result.previous ?? "none"}.`,
+    );
   }
-  if (values.out === undefined && !values.publish) console.log("Nothing written: add --out FILE to save the catalog, or --publish to make it live.");
+  if (values.out === undefined && !values.publish)
+    console.log("Nothing written: add --out FILE to save the catalog, or --publish to make it live.");
 }
 
 await runCli(cli, main, (error) => {
   if (process.stderr.isTTY) process.stderr.write("\n");
-  if (error instanceof ImportError) return { message: `${error.message}\nNothing was imported or published.`, exitCode: 2 };
-  if (error instanceof CatalogValidationError) return { message: `${error.message}\nNothing was published.`, exitCode: 2 };
+  if (error instanceof ImportError)
+    return { message: `${error.message}\nNothing was imported or published.`, exitCode: 2 };
+  if (error instanceof CatalogValidationError)
+    return { message: `${error.message}\nNothing was published.`, exitCode: 2 };
   return undefined;
 });

@@ -15,11 +15,28 @@ const cli = defineCli({
   options: {
     local: { type: "boolean", help: "local state, where npm run dev reads (the default)" },
     remote: { type: "boolean", help: "the deployed CATALOG namespace (wrangler kv --remote)" },
-    "persist-to": { type: "string", value: "DIR", help: "local state directory, as given to npm run dev -- --persist-to" },
+    "persist-to": {
+      type: "string",
+      value: "DIR",
+      help: "local state directory, as given to npm run dev -- --persist-to",
+    },
     "dry-run": { type: "boolean", help: "with --remote: print every wrangler command, run none" },
-    to: { type: "string", value: "VERSION", help: "make this kept version live (see --list) instead of the previous one" },
-    list: { type: "boolean", help: "print the publish history (every publish and rollback, oldest first) and change nothing" },
-    wait: { type: "integer", value: "SECONDS", min: 0, default: 600, help: "how long to wait for another publish or rollback to end (0: refuse at once)" },
+    to: {
+      type: "string",
+      value: "VERSION",
+      help: "make this kept version live (see --list) instead of the previous one",
+    },
+    list: {
+      type: "boolean",
+      help: "print the publish history (every publish and rollback, oldest first) and change nothing",
+    },
+    wait: {
+      type: "integer",
+      value: "SECONDS",
+      min: 0,
+      default: 600,
+      help: "how long to wait for another publish or rollback to end (0: refuse at once)",
+    },
   },
   notes:
     "The history is append-only: each line is one publish or rollback (number, when, what, version, products, file and who when known), marked live and/or kept; the last 5 published versions are kept (with the live one and the rollback target), so --to can return to any of them.",
@@ -31,12 +48,16 @@ function printHistory(lines: readonly HistoryLine[], say: (line: string) => void
     say("No catalog has been published yet.");
     return;
   }
-  say("#    when                      action    version                               products  state      source / by");
+  say(
+    "#    when                      action    version                               products  state      source / by",
+  );
   for (const l of lines) {
     const state = l.live ? "live" : l.kept ? "kept" : "deleted";
     const from = l.action === "rollback" ? ` (from ${l.from})` : "";
     const who = [l.source, l.by].filter(Boolean).join(" by ");
-    say(`${String(l.seq).padEnd(4)} ${l.at.padEnd(25)} ${l.action.padEnd(9)} ${l.version.padEnd(37)} ${String(l.products).padStart(8)}  ${state.padEnd(10)} ${who}${from}`);
+    say(
+      `${String(l.seq).padEnd(4)} ${l.at.padEnd(25)} ${l.action.padEnd(9)} ${l.version.padEnd(37)} ${String(l.products).padStart(8)}  ${state.padEnd(10)} ${who}${from}`,
+    );
   }
 }
 
@@ -44,14 +65,18 @@ async function main(): Promise<void> {
   const { values } = cli.parse();
   if (values.local && values.remote) throw new UsageError("Choose one of --local and --remote.");
   if (values["dry-run"] && !values.remote) throw new UsageError("--dry-run applies to --remote only.");
-  if (values.remote && values["persist-to"] !== undefined) throw new UsageError("--persist-to applies to --local only.");
-  if (values.list && values.to !== undefined) throw new UsageError("--list changes nothing; it cannot be given with --to.");
-  if (values.to !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(values.to)) throw new UsageError(`--to takes a version name (1-64 of A-Z a-z 0-9 _ -), not "${values.to}".`);
+  if (values.remote && values["persist-to"] !== undefined)
+    throw new UsageError("--persist-to applies to --local only.");
+  if (values.list && values.to !== undefined)
+    throw new UsageError("--list changes nothing; it cannot be given with --to.");
+  if (values.to !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(values.to))
+    throw new UsageError(`--to takes a version name (1-64 of A-Z a-z 0-9 _ -), not "${values.to}".`);
   const prefix = values["dry-run"] ? "(dry run) " : "";
   const say = (line: string) => console.log(`${prefix}${line}`);
   const by = operatorName();
   const waitMs = values.wait * 1000;
-  const onWait = (holder: string) => say(`Waiting up to ${values.wait} s for another catalog operation to end: ${holder}.`);
+  const onWait = (holder: string) =>
+    say(`Waiting up to ${values.wait} s for another catalog operation to end: ${holder}.`);
   const options = { by, ...(values.to !== undefined ? { to: values.to } : {}) };
   let result;
   if (values.remote) {
@@ -71,10 +96,17 @@ async function main(): Promise<void> {
     const dir = persist ? join(persist, "v3") : undefined;
     // Listing takes the lock too: it reads the history and the kept versions as one consistent state.
     const intent = { action: "rollback" as const, by, ...(values.to !== undefined ? { version: values.to } : {}) };
-    if (values.list) return withLockedLocalState(dir, intent, { waitMs, say }, async (local) => printHistory(await listHistory(bindingTarget(local.env.CATALOG)), say));
-    result = await withLockedLocalState(dir, intent, { waitMs, say }, (local, lock) => rollbackCatalog(local.env.CATALOG, { ...options, lock }));
+    if (values.list)
+      return withLockedLocalState(dir, intent, { waitMs, say }, async (local) =>
+        printHistory(await listHistory(bindingTarget(local.env.CATALOG)), say),
+      );
+    result = await withLockedLocalState(dir, intent, { waitMs, say }, (local, lock) =>
+      rollbackCatalog(local.env.CATALOG, { ...options, lock }),
+    );
   }
-  say(`Rolled back: catalog ${result.version} is live again (${result.previous} kept; roll back again to return to it).`);
+  say(
+    `Rolled back: catalog ${result.version} is live again (${result.previous} kept; roll back again to return to it).`,
+  );
 }
 
 await runCli(cli, main);

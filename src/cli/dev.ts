@@ -19,9 +19,22 @@ const cli = defineCli({
   command: "npm run dev",
   summary: `Publishes the seed catalog (${SEED}) into local state when no catalog is live there (a catalog you published or imported is kept and served), and the two development tokens unless they are there already, then serves the API and /docs with wrangler dev in development mode. It says which catalog version it serves.`,
   options: {
-    seed: { type: "boolean", help: `publish the seed catalog even when another catalog is live (it replaces it; catalog:rollback brings it back)` },
-    port: { type: "integer", value: "N", min: 1, max: 65535, help: "port to serve on, else the PORT variable, else 8787" },
-    "persist-to": { type: "string", value: "DIR", help: "keep local state (catalog, tokens, carts) in DIR instead of .wrangler/state" },
+    seed: {
+      type: "boolean",
+      help: `publish the seed catalog even when another catalog is live (it replaces it; catalog:rollback brings it back)`,
+    },
+    port: {
+      type: "integer",
+      value: "N",
+      min: 1,
+      max: 65535,
+      help: "port to serve on, else the PORT variable, else 8787",
+    },
+    "persist-to": {
+      type: "string",
+      value: "DIR",
+      help: "keep local state (catalog, tokens, carts) in DIR instead of .wrangler/state",
+    },
   },
   notes: `Operator tools on the same state: npm run catalog:publish, npm run catalog:rollback and
 npm run token (each with --persist-to DIR when you used it here).`,
@@ -32,7 +45,8 @@ function portFromEnv(): number {
   const raw = process.env.PORT;
   if (raw === undefined || raw === "") return 8787;
   const port = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`PORT must be a port number from 1 to 65535; got ${JSON.stringify(raw)}.`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new UsageError(`PORT must be a port number from 1 to 65535; got ${JSON.stringify(raw)}.`);
   return port;
 }
 
@@ -62,14 +76,23 @@ async function prepare(persistTo: string | undefined, forceSeed: boolean): Promi
           "npm run dev -- --seed publishes the seed over it.",
       );
     } else {
-      const result = await publishCatalog(local.env.CATALOG, seed, { skipIfLive: true, browse: d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS) });
-      console.log(result.skipped ? `Seed catalog ${result.version} is already live.` : `Published the seed catalog as ${result.version}.`);
+      const result = await publishCatalog(local.env.CATALOG, seed, {
+        skipIfLive: true,
+        browse: d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS),
+      });
+      console.log(
+        result.skipped
+          ? `Seed catalog ${result.version} is already live.`
+          : `Published the seed catalog as ${result.version}.`,
+      );
       console.log(`Serving catalog ${result.version} (the seed, ${result.products} products).`);
     }
     const tokens = await seedDevTokens(local.env);
     if (tokens.working.length > 0) console.log(`Dev tokens ready: ${tokens.working.join(", ")}.`);
     if (tokens.revokedIds.length > 0) {
-      console.log(`Revoked in this local state, so not listed: ${tokens.revokedIds.join(", ")} (npm run token -- issue gives a new token; fresh state, e.g. --persist-to a new DIR, brings the dev tokens back).`);
+      console.log(
+        `Revoked in this local state, so not listed: ${tokens.revokedIds.join(", ")} (npm run token -- issue gives a new token; fresh state, e.g. --persist-to a new DIR, brings the dev tokens back).`,
+      );
     }
   } finally {
     await local.dispose();
@@ -80,11 +103,16 @@ function serve(port: number, persistTo: string | undefined): void {
   const local = join(process.cwd(), "node_modules", ".bin", "wrangler");
   const args = [
     "dev",
-    "--port", String(port),
-    "--var", "ENVIRONMENT:development",
-    "--var", "CATALOG_POINTER_TTL_MS:0",
-    "--var", "ALLOWED_ORIGINS:http://localhost:*,http://127.0.0.1:*",
-    "--var", "OPERATOR_SECRET:dev-operator-secret",
+    "--port",
+    String(port),
+    "--var",
+    "ENVIRONMENT:development",
+    "--var",
+    "CATALOG_POINTER_TTL_MS:0",
+    "--var",
+    "ALLOWED_ORIGINS:http://localhost:*,http://127.0.0.1:*",
+    "--var",
+    "OPERATOR_SECRET:dev-operator-secret",
     ...(persistTo ? ["--persist-to", persistTo] : []),
   ];
   const child = spawn(existsSync(local) ? local : "wrangler", args, { stdio: "inherit", env: quietWranglerEnv() });

@@ -9,7 +9,14 @@ export function readJsonFile(file: string): unknown {
     text = readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as { code?: string }).code;
-    throw new InputError(code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory, not a JSON file" : `cannot be read (${code ?? "error"})`, { file });
+    throw new InputError(
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "is a directory, not a JSON file"
+          : `cannot be read (${code ?? "error"})`,
+      { file },
+    );
   }
   try {
     return JSON.parse(text) as unknown;
@@ -19,6 +26,9 @@ export function readJsonFile(file: string): unknown {
     if (found) throw new InputError(`invalid JSON: ${found.message}`, { file, ...lines.at(found.offset) });
     const message = error instanceof Error ? error.message : String(error);
     const at = /at position (\d+)/.exec(message);
-    throw new InputError(`invalid JSON: ${message.replace(/ in JSON at position.*$/s, "")}`, { file, ...(at ? lines.at(Number(at[1])) : {}) });
+    throw new InputError(`invalid JSON: ${message.replace(/ in JSON at position.*$/s, "")}`, {
+      file,
+      ...(at ? lines.at(Number(at[1])) : {}),
+    });
   }
 }

@@ -1,4 +1,3 @@
-
 /** The KV bindings of the project's wrangler.toml, backed by the state `wrangler dev` reads. */
 export interface LocalEnv {
   env: Pick<Env, "CATALOG" | "TOKENS" | "BROWSE" | "BROWSE_SNAPSHOTS">;
@@ -20,7 +19,8 @@ export const DEFAULT_STATE = ".wrangler/state/v3";
  */
 export async function openLocalEnv(persistPath: string = DEFAULT_STATE): Promise<LocalEnv> {
   // Loaded here, not at the top: they take seconds, and --help or a usage error should not wait.
-  const [{ convertV4MiniflareOptions, Log, LogLevel, Miniflare }, { unstable_getMiniflareWorkerOptions }] = await Promise.all([import("miniflare"), import("wrangler")]);
+  const [{ convertV4MiniflareOptions, Log, LogLevel, Miniflare }, { unstable_getMiniflareWorkerOptions }] =
+    await Promise.all([import("miniflare"), import("wrangler")]);
   const { workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml");
   const kvNamespaces = (workerOptions as { kvNamespaces?: Record<string, string | { id: string }> }).kvNamespaces ?? {};
   // The browse index (D1) is written by every publish beside the KV entries.
@@ -32,7 +32,16 @@ export async function openLocalEnv(persistPath: string = DEFAULT_STATE): Promise
       cf: false,
       log: new Log(LogLevel.WARN),
       resourcePersistencePath: persistPath,
-      workers: [{ name: "storefront-local-state", modules: true, script: "export default {};", kvNamespaces, d1Databases, r2Buckets }],
+      workers: [
+        {
+          name: "storefront-local-state",
+          modules: true,
+          script: "export default {};",
+          kvNamespaces,
+          d1Databases,
+          r2Buckets,
+        },
+      ],
     }),
   );
   const env = await mf.getBindings<Pick<Env, "CATALOG" | "TOKENS" | "BROWSE" | "BROWSE_SNAPSHOTS">>();
@@ -46,5 +55,9 @@ export async function openLocalEnv(persistPath: string = DEFAULT_STATE): Promise
  * CLOUDFLARE_CF_FETCH_ENABLED=true to fetch it anyway).
  */
 export function quietWranglerEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? "false" };
+  return {
+    ...process.env,
+    WRANGLER_SEND_METRICS: "false",
+    CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? "false",
+  };
 }

@@ -29,7 +29,11 @@ export async function withLockedLocalState<T>(
   run: (local: LocalEnv, lock: CatalogLock) => Promise<T>,
 ): Promise<T> {
   const dir = persistPath ?? DEFAULT_STATE;
-  const lock = fileLock(dir, { waitMs: wait.waitMs, onWait: (holder) => wait.say(`Waiting up to ${Math.round(wait.waitMs / 1000)} s for another catalog operation to end: ${holder}.`) });
+  const lock = fileLock(dir, {
+    waitMs: wait.waitMs,
+    onWait: (holder) =>
+      wait.say(`Waiting up to ${Math.round(wait.waitMs / 1000)} s for another catalog operation to end: ${holder}.`),
+  });
   const held = await lock.acquire(intent);
   try {
     const local = await openLocalEnv(dir);

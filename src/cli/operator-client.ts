@@ -68,7 +68,11 @@ export class OperatorClient {
   async #call<T>(path: string, method: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.#secret}` };
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    const res = await this.#fetch(`${this.#base}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const res = await this.#fetch(`${this.#base}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
     const payload = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
     if (!res.ok) throw new OperatorError(res.status, payload?.error?.message ?? `HTTP ${res.status}`);
     return payload as T;
@@ -86,10 +90,17 @@ export async function runTokenCommand(command: TokenCommand, client: OperatorCli
     }
     case "rotate": {
       const issued = await client.rotate(command.id ?? "");
-      return [`Rotated ${command.id} (now revoked) into ${describe(issued)}`, "The new token is shown this once. Store it now:", issued.token];
+      return [
+        `Rotated ${command.id} (now revoked) into ${describe(issued)}`,
+        "The new token is shown this once. Store it now:",
+        issued.token,
+      ];
     }
     case "revoke": {
-      const record = command.tokenSha256 !== undefined ? await client.revokeByHash(command.tokenSha256) : await client.revoke(command.id ?? "");
+      const record =
+        command.tokenSha256 !== undefined
+          ? await client.revokeByHash(command.tokenSha256)
+          : await client.revoke(command.id ?? "");
       return [`Revoked ${describe(record)}`];
     }
     case "list": {

@@ -10,7 +10,13 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
-import { OperatorClient, OperatorError, runTokenCommand, type TokenAction, type TokenCommand } from "./operator-client.ts";
+import {
+  OperatorClient,
+  OperatorError,
+  runTokenCommand,
+  type TokenAction,
+  type TokenCommand,
+} from "./operator-client.ts";
 import { hashToken, isWellFormedToken } from "../auth/token.ts";
 import { defineCli, runCli, UsageError } from "./args.ts";
 import { quietWranglerEnv } from "./local-env.ts";
@@ -29,12 +35,23 @@ const cli = defineCli({
   positionals: { max: 1 },
   options: {
     local: { type: "boolean", help: "the running npm run dev server (the default), or one started for this command" },
-    remote: { type: "boolean", help: "the deployed worker at --url (or STOREFRONT_URL); needs OPERATOR_SECRET in the environment" },
+    remote: {
+      type: "boolean",
+      help: "the deployed worker at --url (or STOREFRONT_URL); needs OPERATOR_SECRET in the environment",
+    },
     label: { type: "string", value: "NAME", help: "issue: a label for the token's record" },
     id: { type: "string", value: "TOKEN_ID", help: "revoke, rotate: the token's id (tok_…)" },
     token: { type: "string", value: "TOKEN", help: "revoke: the token itself (sf_live_…); - reads it from stdin" },
-    url: { type: "string", value: "URL", help: "the worker's address (--local default: http://localhost:$PORT, PORT default 8787)" },
-    "persist-to": { type: "string", value: "DIR", help: "--local: the local state of a dev server started for this command" },
+    url: {
+      type: "string",
+      value: "URL",
+      help: "the worker's address (--local default: http://localhost:$PORT, PORT default 8787)",
+    },
+    "persist-to": {
+      type: "string",
+      value: "DIR",
+      help: "--local: the local state of a dev server started for this command",
+    },
   },
   notes: `--local uses OPERATOR_SECRET from the environment or npm run dev's development value.
 If nothing answers at the local URL (and no --url was given), wrangler dev is started on the
@@ -48,7 +65,8 @@ async function parseTokenCommand(argv?: readonly string[]): Promise<TokenCommand
   const { values, positionals } = cli.parse(argv);
   const action = positionals[0];
   if (action === undefined) throw new UsageError("Missing command: one of issue, revoke, rotate, list.");
-  if (!ACTIONS.includes(action as TokenAction)) throw new UsageError(`Unknown command ${JSON.stringify(action)}: use one of issue, revoke, rotate, list.`);
+  if (!ACTIONS.includes(action as TokenAction))
+    throw new UsageError(`Unknown command ${JSON.stringify(action)}: use one of issue, revoke, rotate, list.`);
   if (values.local && values.remote) throw new UsageError("Give --local or --remote, not both.");
   const command: TokenCommand = { action: action as TokenAction, target: values.remote ? "remote" : "local" };
   if (values.url !== undefined) command.url = values.url;
@@ -56,19 +74,25 @@ async function parseTokenCommand(argv?: readonly string[]): Promise<TokenCommand
   if (values.label !== undefined) command.label = values.label;
   if (values.id !== undefined) command.id = values.id;
   if (command.action !== "issue" && values.label !== undefined) throw new UsageError("--label applies to issue only.");
-  if (command.action !== "revoke" && values.token !== undefined) throw new UsageError("--token applies to revoke only.");
-  if (command.target === "remote" && command.persistTo !== undefined) throw new UsageError("--persist-to applies to --local only.");
+  if (command.action !== "revoke" && values.token !== undefined)
+    throw new UsageError("--token applies to revoke only.");
+  if (command.target === "remote" && command.persistTo !== undefined)
+    throw new UsageError("--persist-to applies to --local only.");
   if (command.action === "revoke") {
-    if ((values.id === undefined) === (values.token === undefined)) throw new UsageError("revoke needs --id TOKEN_ID or --token TOKEN (one of them).");
+    if ((values.id === undefined) === (values.token === undefined))
+      throw new UsageError("revoke needs --id TOKEN_ID or --token TOKEN (one of them).");
     if (values.token !== undefined) {
       const token = values.token === "-" ? readFileSync(0, "utf8").trim() : values.token;
       // Never echo it: a mistyped token is still mostly a secret.
-      if (!isWellFormedToken(token)) throw new UsageError("--token is not a storefront token (sf_live_… or sf_dev_…, letters, digits and _).");
+      if (!isWellFormedToken(token))
+        throw new UsageError("--token is not a storefront token (sf_live_… or sf_dev_…, letters, digits and _).");
       command.tokenSha256 = await hashToken(token);
     }
   }
-  if (command.action === "rotate" && values.id === undefined) throw new UsageError("rotate needs --id TOKEN_ID (see: npm run token -- list).");
-  if ((command.action === "issue" || command.action === "list") && values.id !== undefined) throw new UsageError(`--id applies to revoke and rotate only.`);
+  if (command.action === "rotate" && values.id === undefined)
+    throw new UsageError("rotate needs --id TOKEN_ID (see: npm run token -- list).");
+  if ((command.action === "issue" || command.action === "list") && values.id !== undefined)
+    throw new UsageError(`--id applies to revoke and rotate only.`);
   return command;
 }
 
@@ -100,13 +124,32 @@ function freePort(): Promise<number> {
 }
 
 /** Starts `wrangler dev` on the default local state with a one-off operator secret. */
-async function startLocalWorker(persistTo: string | undefined): Promise<{ url: string; secret: string; stop: () => void }> {
+async function startLocalWorker(
+  persistTo: string | undefined,
+): Promise<{ url: string; secret: string; stop: () => void }> {
   const port = await freePort();
   const secret = randomBytes(32).toString("base64url");
-  const wranglerBin = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
+  const wranglerBin = join(
+    dirname(createRequire(import.meta.url).resolve("wrangler/package.json")),
+    "bin",
+    "wrangler.js",
+  );
   const child: ChildProcess = spawn(
     process.execPath,
-    [wranglerBin, "dev", "--ip", "127.0.0.1", "--port", String(port), "--var", `OPERATOR_SECRET:${secret}`, "--var", "ENVIRONMENT:development", "--show-interactive-dev-session=false", ...(persistTo ? ["--persist-to", persistTo] : [])],
+    [
+      wranglerBin,
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--var",
+      `OPERATOR_SECRET:${secret}`,
+      "--var",
+      "ENVIRONMENT:development",
+      "--show-interactive-dev-session=false",
+      ...(persistTo ? ["--persist-to", persistTo] : []),
+    ],
     { stdio: ["ignore", "ignore", "pipe"], detached: true, env: quietWranglerEnv() },
   );
   let stderr = "";
@@ -144,7 +187,9 @@ export function remoteUrl(url: string): string {
   if (!URL.canParse(url)) throw new UsageError(`--url is not a URL: ${JSON.stringify(url)}.`);
   const { protocol, hostname } = new URL(url);
   if (protocol === "https:" || (protocol === "http:" && LOOPBACK.has(hostname))) return url;
-  throw new UsageError(`--remote sends the operator secret, so --url must be https:// (plain http:// only for localhost, 127.0.0.1 or [::1]); got ${protocol}//${hostname}.`);
+  throw new UsageError(
+    `--remote sends the operator secret, so --url must be https:// (plain http:// only for localhost, 127.0.0.1 or [::1]); got ${protocol}//${hostname}.`,
+  );
 }
 
 async function run(command: TokenCommand): Promise<string[]> {
@@ -152,7 +197,10 @@ async function run(command: TokenCommand): Promise<string[]> {
     const url = command.url ?? process.env.STOREFRONT_URL;
     const secret = process.env.OPERATOR_SECRET;
     if (!url) throw new UsageError("--remote needs --url https://<your worker> (or STOREFRONT_URL).");
-    if (!secret) throw new UsageError("--remote needs OPERATOR_SECRET in the environment (the value given to `wrangler secret put`).");
+    if (!secret)
+      throw new UsageError(
+        "--remote needs OPERATOR_SECRET in the environment (the value given to `wrangler secret put`).",
+      );
     return runTokenCommand(command, new OperatorClient(remoteUrl(url), secret));
   }
   const url = command.url ?? DEFAULT_LOCAL_URL;
@@ -175,5 +223,8 @@ await runCli(
     const lines = await run(await parseTokenCommand());
     for (const line of lines) process.stdout.write(`${line}\n`);
   },
-  (error) => (error instanceof OperatorError ? { message: `The operator surface answered ${error.status}: ${error.message}`, exitCode: 1 } : undefined),
+  (error) =>
+    error instanceof OperatorError
+      ? { message: `The operator surface answered ${error.status}: ${error.message}`, exitCode: 1 }
+      : undefined,
 );

@@ -12,7 +12,8 @@ import type { Validated } from "./validate.ts";
 /** What a client sends: each parameter once, or a list for the repeatable ones. */
 export type BrowseQueryInput = Record<string, string | string[]>;
 
-export function browseRead<Q>(parse: (pairs: Iterable<[string, string]>) => Q): MiddlewareHandler<CatalogEnv, string, Validated<"query", BrowseQueryInput, Q>> {
+export function browseRead<Q>(
+  parse: (pairs: Iterable<[string, string]>) => Q,
+): MiddlewareHandler<CatalogEnv, string, Validated<"query", BrowseQueryInput, Q>> {
   return catalogReadWith<BrowseQueryInput, Q>((c) => parse(catalogQuery(c)));
 }
-

@@ -1,7 +1,17 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "./app-env.ts";
-import { CACHE_MISSING, CACHE_OK, catalogCacheKey, conditional, edgeCache, JSON_CONTENT_TYPE, originOf, type StoredAnswer, strongEtag } from "./cache.ts";
+import {
+  CACHE_MISSING,
+  CACHE_OK,
+  catalogCacheKey,
+  conditional,
+  edgeCache,
+  JSON_CONTENT_TYPE,
+  originOf,
+  type StoredAnswer,
+  strongEtag,
+} from "./cache.ts";
 import { ApiError, catalogUnavailable, fromFailure, invalidRequest, resourceMissing } from "./errors.ts";
 import { redactedBody } from "./request-context.ts";
 import { holdsCredential } from "./secrets.ts";
@@ -35,16 +45,30 @@ function keep(key: string, answer: StoredAnswer): void {
   answers.set(key, answer, answer.body.length * 2);
 }
 
-async function render<Q>(body: CatalogBody<Q>, store: CatalogStore, meta: VersionMeta, query: Q, env: Env): Promise<StoredAnswer> {
+async function render<Q>(
+  body: CatalogBody<Q>,
+  store: CatalogStore,
+  meta: VersionMeta,
+  query: Q,
+  env: Env,
+): Promise<StoredAnswer> {
   const headers = { "Content-Type": JSON_CONTENT_TYPE, "X-Catalog-Version": meta.version };
   try {
     const text = await body(store, meta, query);
-    return { status: 200, headers: { ...headers, "Cache-Control": CACHE_OK, ETag: await strongEtag(text) }, body: text };
+    return {
+      status: 200,
+      headers: { ...headers, "Cache-Control": CACHE_OK, ETag: await strongEtag(text) },
+      body: text,
+    };
   } catch (thrown) {
     const error = thrown instanceof CatalogError ? fromFailure(thrown) : thrown;
     // 404s are answers about this catalog version, so they are cached like 200s (for less time).
     if (error instanceof ApiError && error.status === 404) {
-      return { status: 404, headers: { ...headers, "Cache-Control": CACHE_MISSING }, body: JSON.stringify({ error: redactedBody(error.body, env) }) };
+      return {
+        status: 404,
+        headers: { ...headers, "Cache-Control": CACHE_MISSING },
+        body: JSON.stringify({ error: redactedBody(error.body, env) }),
+      };
     }
     throw error instanceof ApiError ? withHeaders(error, { "X-Catalog-Version": meta.version }) : error;
   }
@@ -71,7 +95,12 @@ async function keepInCache(c: Context<CatalogEnv>, cache: Cache, key: Request, a
  * differs from this isolate's kept pointer is checked against a fresh read first, so the pointer
  * TTL alone never refuses a client that paged a newer version.
  */
-async function pagedVersion(c: Context<CatalogEnv>, store: CatalogStore, meta: VersionMeta, named: unknown): Promise<VersionMeta> {
+async function pagedVersion(
+  c: Context<CatalogEnv>,
+  store: CatalogStore,
+  meta: VersionMeta,
+  named: unknown,
+): Promise<VersionMeta> {
   if (typeof named !== "string" || named === meta.version) return meta;
   const live = (await store.currentMeta({ reread: true })) ?? meta;
   if (live.version === named) return live;
@@ -93,14 +122,19 @@ async function pagedVersion(c: Context<CatalogEnv>, store: CatalogStore, meta: V
  * touched), one pointer read (503 when nothing is published), then `parse` of the query, whose
  * errors (ApiError or CatalogError) carry the version read. `I`/`O` type the route's query for `hc`.
  */
-export function catalogReadWith<I, O>(parse: (c: Context<CatalogEnv>) => O): MiddlewareHandler<CatalogEnv, string, Validated<"query", I, O>> {
+export function catalogReadWith<I, O>(
+  parse: (c: Context<CatalogEnv>) => O,
+): MiddlewareHandler<CatalogEnv, string, Validated<"query", I, O>> {
   return async (c, next) => {
     const handle = c.req.param("handle");
     if (handle !== undefined && !isHandle(handle)) {
       c.set("cacheStatus", "bypass");
-      throw withHeaders(resourceMissing("No resource has this handle: handles are lower case words joined by hyphens.", "handle"), {
-        "Cache-Control": CACHE_MISSING,
-      });
+      throw withHeaders(
+        resourceMissing("No resource has this handle: handles are lower case words joined by hyphens.", "handle"),
+        {
+          "Cache-Control": CACHE_MISSING,
+        },
+      );
     }
     // The operator secret can be a valid handle: answered here, it never reaches a cache key or a cached answer.
     if (handle !== undefined && holdsCredential(handle, c.env)) {
@@ -129,7 +163,9 @@ export function catalogReadWith<I, O>(parse: (c: Context<CatalogEnv>) => O): Mid
 }
 
 /** catalogReadWith a strict query schema (one value per parameter). */
-export function catalogRead<S extends z.ZodType>(schema: S): MiddlewareHandler<CatalogEnv, string, Validated<"query", QueryInput<S>, z.output<S>>> {
+export function catalogRead<S extends z.ZodType>(
+  schema: S,
+): MiddlewareHandler<CatalogEnv, string, Validated<"query", QueryInput<S>, z.output<S>>> {
   return catalogReadWith<QueryInput<S>, z.output<S>>((c) => parseQueryPairs(catalogQuery(c), schema));
 }
 
@@ -151,7 +187,11 @@ export function catalogQuery(c: Context<CatalogEnv>): [string, string][] {
   const pairs: [string, string][] = [];
   for (const [name, value] of queryParams(c.req.url)) {
     if (holdsCredential(name, c.env) || holdsCredential(value, c.env)) {
-      throw invalidRequest("parameter_invalid", `Invalid ${name}: it holds a credential (a token or a secret); credentials never belong in a URL.`, name);
+      throw invalidRequest(
+        "parameter_invalid",
+        `Invalid ${name}: it holds a credential (a token or a secret); credentials never belong in a URL.`,
+        name,
+      );
     }
     if (!isTrackingParameter(name)) pairs.push([name, value]);
   }
@@ -163,7 +203,11 @@ export function catalogQuery(c: Context<CatalogEnv>): [string, string][] {
  * a key holding the version and the parsed query, and only on a miss the store. Conditional requests are answered from
  * whichever copy is at hand.
  */
-export async function serveCatalogRead<Q extends object>(c: Context<CatalogEnv>, query: Q, body: CatalogBody<Q>): Promise<Response> {
+export async function serveCatalogRead<Q extends object>(
+  c: Context<CatalogEnv>,
+  query: Q,
+  body: CatalogBody<Q>,
+): Promise<Response> {
   const meta = c.var.catalogMeta;
   // catalog_version was checked against the live version (catalogReadWith): the key holds that version already.
   const { catalog_version: _checked, ...keyed } = query as Record<string, unknown>;

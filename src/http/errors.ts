@@ -25,14 +25,26 @@ export const ErrorBodySchema = z
   .object({
     type: ErrorTypeSchema,
     message: z.string().meta({ description: "A human-readable explanation. Do not parse it." }),
-    code: z.string().meta({ description: "A machine-readable reason, e.g. `sold_out` or `parameter_unknown`: what a client branches on. Every error has one." }),
+    code: z.string().meta({
+      description:
+        "A machine-readable reason, e.g. `sold_out` or `parameter_unknown`: what a client branches on. Every error has one.",
+    }),
     param: z.string().optional().meta({ description: "The parameter or field at fault, when there is one." }),
-    docs_url: z.string().optional().meta({ description: "Where the docs explain this failure (authentication errors)." }),
+    docs_url: z
+      .string()
+      .optional()
+      .meta({ description: "Where the docs explain this failure (authentication errors)." }),
     request_id: z.string().optional().meta({ description: "The request id to quote to support (500s)." }),
-    retry: z.boolean().optional().meta({ description: "Whether retrying can ever succeed (`false` for reserved operations)." }),
+    retry: z
+      .boolean()
+      .optional()
+      .meta({ description: "Whether retrying can ever succeed (`false` for reserved operations)." }),
   })
   .strict()
-  .meta({ id: "ErrorBody", description: "What went wrong. `type`, `code` and `message` are always present; the other fields where they apply." });
+  .meta({
+    id: "ErrorBody",
+    description: "What went wrong. `type`, `code` and `message` are always present; the other fields where they apply.",
+  });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** The envelope of every error response: `{"error": {...}}` and nothing else at the top. */
@@ -87,7 +99,12 @@ export function resourceMissing(message: string, param?: string): ApiError {
 }
 
 export function soldOut(param?: string): ApiError {
-  return new ApiError(404, { type: "not_found_error", code: "sold_out", message: "Sold out", ...(param ? { param } : {}) });
+  return new ApiError(404, {
+    type: "not_found_error",
+    code: "sold_out",
+    message: "Sold out",
+    ...(param ? { param } : {}),
+  });
 }
 
 export function routeNotFound(path: string): ApiError {
@@ -121,7 +138,11 @@ export function urlTooLong(limit: number): ApiError {
   // Answered before any route: no-store, as a private surface (the cart) requires and a catalog refusal allows.
   return new ApiError(
     414,
-    { type: "invalid_request_error", code: "url_too_long", message: `The URL is longer than ${limit / 1024} KiB; send fewer or shorter query parameters.` },
+    {
+      type: "invalid_request_error",
+      code: "url_too_long",
+      message: `The URL is longer than ${limit / 1024} KiB; send fewer or shorter query parameters.`,
+    },
     { "Cache-Control": "no-store" },
   );
 }
@@ -160,7 +181,10 @@ export type AuthenticationCode = "authentication_required" | "token_invalid" | "
  * the credential.
  */
 export function authenticationError(docsUrl: string | undefined, message: string, code: AuthenticationCode): ApiError {
-  const challenge = code === "authentication_required" ? 'Bearer realm="storefront"' : 'Bearer realm="storefront", error="invalid_token"';
+  const challenge =
+    code === "authentication_required"
+      ? 'Bearer realm="storefront"'
+      : 'Bearer realm="storefront", error="invalid_token"';
   return new ApiError(
     401,
     { type: "authentication_error", code, message, docs_url: `${docsUrl ?? "/docs"}#authentication` },

@@ -21,7 +21,11 @@ export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
   const credential = readCredential(c.req.header("authorization"));
   const docsUrl = docsUrlFor(c.req.url, c.env.DOCS_URL);
   if (credential.kind === "none") {
-    throw authenticationError(docsUrl, "The operator surface needs Authorization: Bearer <operator secret>.", "authentication_required");
+    throw authenticationError(
+      docsUrl,
+      "The operator surface needs Authorization: Bearer <operator secret>.",
+      "authentication_required",
+    );
   }
   const secret = operatorSecret(c.env);
   const accepted =

@@ -2,7 +2,18 @@ import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from "
 import { routePath } from "hono/route";
 import type { AppEnv } from "./app-env.ts";
 import { CatalogError } from "../catalog/errors.ts";
-import { ApiError, ClientAbort, CLIENT_CLOSED_REQUEST, type ErrorBody, fromFailure, internalError, MAX_URL_CHARS, methodNotAllowed, routeNotFound, urlTooLong } from "./errors.ts";
+import {
+  ApiError,
+  ClientAbort,
+  CLIENT_CLOSED_REQUEST,
+  type ErrorBody,
+  fromFailure,
+  internalError,
+  MAX_URL_CHARS,
+  methodNotAllowed,
+  routeNotFound,
+  urlTooLong,
+} from "./errors.ts";
 import { holdsCredential, redactSecrets } from "./secrets.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 import type { RouteTable } from "./route-table.ts";
@@ -18,7 +29,8 @@ const CREDENTIAL_LIKE = /sf_|bearer|basic/i;
  * else is replaced by a new id, so it is neither echoed nor logged.
  */
 export function inboundRequestId(value: string | undefined, env: Env | undefined): string | undefined {
-  if (value === undefined || !SANE_REQUEST_ID.test(value) || CREDENTIAL_LIKE.test(value) || holdsCredential(value, env)) return undefined;
+  if (value === undefined || !SANE_REQUEST_ID.test(value) || CREDENTIAL_LIKE.test(value) || holdsCredential(value, env))
+    return undefined;
   return value;
 }
 
@@ -42,7 +54,8 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
     setResponseHeaders(c, (headers) => {
       headers.set("X-Request-Id", requestId);
       headers.set("X-Content-Type-Options", "nosniff");
-      if (headers.get("content-type") === "application/json") headers.set("Content-Type", "application/json; charset=utf-8");
+      if (headers.get("content-type") === "application/json")
+        headers.set("Content-Type", "application/json; charset=utf-8");
     });
     console.log(
       JSON.stringify({
@@ -70,7 +83,8 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
 /** An error body with every string field passed through `redactSecrets`. */
 export function redactedBody(body: ErrorBody, env: Env | undefined): ErrorBody {
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(body)) out[name] = typeof value === "string" ? redactSecrets(value, env) : value;
+  for (const [name, value] of Object.entries(body))
+    out[name] = typeof value === "string" ? redactSecrets(value, env) : value;
   return out as ErrorBody;
 }
 
@@ -85,7 +99,14 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ClientAbort) return new Response(null, { status: CLIENT_CLOSED_REQUEST });
   if (err instanceof CatalogError) return errorResponse(c, fromFailure(err));
   const requestId = c.get("requestId") ?? newRequestId();
-  console.error(JSON.stringify({ level: "error", error: err.name, message: redactSecrets(err.message, c.env), request_id: requestId }));
+  console.error(
+    JSON.stringify({
+      level: "error",
+      error: err.name,
+      message: redactSecrets(err.message, c.env),
+      request_id: requestId,
+    }),
+  );
   return errorResponse(c, internalError(requestId));
 };
 

@@ -34,7 +34,8 @@ const validTokens = new BoundedMemo<{ principal: Principal; until: number }>(102
 export const requireToken = createMiddleware<AuthedEnv>(async (c, next) => {
   const credential = readCredential(c.req.header("authorization"));
   // Only a refusal links the docs: parsing a URL for every accepted request cost more than the memo hit.
-  const refuse = (message: string, code: AuthenticationCode = "token_invalid") => authenticationError(docsUrlFor(c.req.url, c.env.DOCS_URL), message, code);
+  const refuse = (message: string, code: AuthenticationCode = "token_invalid") =>
+    authenticationError(docsUrlFor(c.req.url, c.env.DOCS_URL), message, code);
   if (credential.kind === "none") {
     throw refuse("This operation needs a token: send Authorization: Bearer <token>.", "authentication_required");
   }

@@ -9,8 +9,17 @@ export const MAX_BODY_BYTES = 16 * 1024;
 function fieldAt(schema: z.ZodType | undefined, path: readonly PropertyKey[]): z.ZodType | undefined {
   let field: z.ZodType | undefined = schema;
   for (let i = 0; field && i <= path.length; ) {
-    const def = field._zod.def as { type: string; innerType?: z.ZodType; out?: z.ZodType; shape?: Record<string, z.ZodType> };
-    if (def.innerType && ["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"].includes(def.type)) field = def.innerType;
+    const def = field._zod.def as {
+      type: string;
+      innerType?: z.ZodType;
+      out?: z.ZodType;
+      shape?: Record<string, z.ZodType>;
+    };
+    if (
+      def.innerType &&
+      ["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"].includes(def.type)
+    )
+      field = def.innerType;
     else if (def.type === "pipe" && def.out) field = def.out;
     else if (i === path.length) break;
     else if (def.type === "object" && def.shape) field = def.shape[String(path[i++])];
@@ -31,7 +40,8 @@ function expectation(field: z.ZodType | undefined, issue: z.core.$ZodIssue): str
   if (issue.code === "custom" || (issue.message && !ZOD_WORDING.test(issue.message))) return issue.message;
   const def = field?._zod.def as { type?: string; entries?: Record<string, unknown> } | undefined;
   const range = (low: number | null | undefined, high: number | null | undefined, unit = "") => {
-    const ok = (n: number | null | undefined): n is number => typeof n === "number" && Number.isFinite(n) && Math.abs(n) < Number.MAX_SAFE_INTEGER;
+    const ok = (n: number | null | undefined): n is number =>
+      typeof n === "number" && Number.isFinite(n) && Math.abs(n) < Number.MAX_SAFE_INTEGER;
     if (ok(low) && ok(high)) return ` from ${low} to ${high}${unit}`;
     if (ok(low)) return ` of at least ${low}${unit}`;
     if (ok(high)) return ` of at most ${high}${unit}`;
@@ -44,8 +54,12 @@ function expectation(field: z.ZodType | undefined, issue: z.core.$ZodIssue): str
     }
     case "string": {
       const s = field as unknown as { minLength: number | null; maxLength: number | null };
-      const length = range(s.minLength, s.maxLength, " characters").replace(/^ from/, "").replace(/^ of /, " ");
-      return issue.code === "invalid_format" ? "text in the format the reference gives" : `text${length ? ` of${length}` : ""}`;
+      const length = range(s.minLength, s.maxLength, " characters")
+        .replace(/^ from/, "")
+        .replace(/^ of /, " ");
+      return issue.code === "invalid_format"
+        ? "text in the format the reference gives"
+        : `text${length ? ` of${length}` : ""}`;
     }
     case "boolean":
       return "true or false";
@@ -83,7 +97,11 @@ export function toValidationError(error: z.ZodError, where: "query" | "body", sc
     const message = where === "body" ? "The request body must be a JSON object." : first.message;
     return invalidRequest("parameter_invalid", message);
   }
-  return invalidRequest("parameter_invalid", `Invalid ${param}: ${expectation(fieldAt(schema, first.path), first)}.`, param);
+  return invalidRequest(
+    "parameter_invalid",
+    `Invalid ${param}: ${expectation(fieldAt(schema, first.path), first)}.`,
+    param,
+  );
 }
 
 /**
@@ -122,7 +140,11 @@ export function queryParams(url: string): URLSearchParams {
   const end = url.indexOf("#", start);
   const query = end === -1 ? url.slice(start + 1) : url.slice(start + 1, end);
   if (query.includes("%")) {
-    if (BROKEN_PERCENT.test(query)) throw invalidRequest("parameter_invalid", "The query string has a % that does not start a percent-encoded byte (%XX); write a literal % as %25.");
+    if (BROKEN_PERCENT.test(query))
+      throw invalidRequest(
+        "parameter_invalid",
+        "The query string has a % that does not start a percent-encoded byte (%XX); write a literal % as %25.",
+      );
     try {
       for (const piece of query.split(/[&=]/)) decodeURIComponent(piece);
     } catch {
@@ -219,7 +241,8 @@ export function duplicateKey(json: string): string | undefined {
       const frame = frames.at(-1);
       if (expectKey && frame) {
         const key = JSON.parse(json.slice(i, end + 1)) as string;
-        if (frame.keys.has(key)) return [...frames.slice(0, -1).flatMap((f) => (f?.current !== undefined ? [f.current] : [])), key].join(".");
+        if (frame.keys.has(key))
+          return [...frames.slice(0, -1).flatMap((f) => (f?.current !== undefined ? [f.current] : [])), key].join(".");
         frame.keys.add(key);
         frame.current = key;
         expectKey = false;
@@ -252,7 +275,8 @@ export async function parseJsonBody<S extends z.ZodType>(c: Context, schema: S):
     throw invalidRequest("invalid_json", "The request body is not valid JSON.");
   }
   const duplicate = duplicateKey(text);
-  if (duplicate !== undefined) throw invalidRequest("parameter_invalid", `Field ${duplicate} is given more than once.`, duplicate);
+  if (duplicate !== undefined)
+    throw invalidRequest("parameter_invalid", `Field ${duplicate} is given more than once.`, duplicate);
   const result = schema.safeParse(value, { reportInput: true });
   if (!result.success) throw toValidationError(result.error, "body", schema);
   return result.data;
@@ -278,7 +302,9 @@ type AnyEnv = any;
  * `parseQuery` as middleware, so the schema types the route for `hc`. Hono's own `validator`
  * is not used because its JSON target reads the body unbounded and answers outside the envelope.
  */
-export function validQuery<S extends z.ZodType>(schema: S): MiddlewareHandler<AnyEnv, string, Validated<"query", QueryInput<S>, z.output<S>>> {
+export function validQuery<S extends z.ZodType>(
+  schema: S,
+): MiddlewareHandler<AnyEnv, string, Validated<"query", QueryInput<S>, z.output<S>>> {
   return async (c, next) => {
     c.req.addValidatedData("query", parseQuery(c, schema) as object);
     await next();
@@ -286,7 +312,9 @@ export function validQuery<S extends z.ZodType>(schema: S): MiddlewareHandler<An
 }
 
 /** `parseJsonBody` as middleware (415, 413, invalid_json, then the strict schema). */
-export function validJson<S extends z.ZodType>(schema: S): MiddlewareHandler<AnyEnv, string, Validated<"json", z.input<S>, z.output<S>>> {
+export function validJson<S extends z.ZodType>(
+  schema: S,
+): MiddlewareHandler<AnyEnv, string, Validated<"json", z.input<S>, z.output<S>>> {
   return async (c, next) => {
     c.req.addValidatedData("json", (await parseJsonBody(c, schema)) as object);
     await next();

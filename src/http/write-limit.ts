@@ -14,7 +14,11 @@ export const writeLimit = createMiddleware<AuthedEnv>(async (c, next) => {
   if (!success) {
     throw new ApiError(
       429,
-      { type: "rate_limit_error", code: "rate_limited", message: "Too many cart writes for this token. Retry after the Retry-After delay." },
+      {
+        type: "rate_limit_error",
+        code: "rate_limited",
+        message: "Too many cart writes for this token. Retry after the Retry-After delay.",
+      },
       { "Retry-After": String(PERIOD_SECONDS) },
     );
   }

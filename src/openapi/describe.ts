@@ -38,7 +38,11 @@ export function describedOperations(routes: readonly RouteEntry[]): DescribedOpe
     const handler = findTargetHandler(route.handler as Parameters<typeof findTargetHandler>[0]) as Partial<Described>;
     const spec = handler[SPEC];
     if (!spec) continue;
-    out.push({ method: route.method.toLowerCase() as DescribedOperation["method"], path: toOpenApiPath(route.path), spec });
+    out.push({
+      method: route.method.toLowerCase() as DescribedOperation["method"],
+      path: toOpenApiPath(route.path),
+      spec,
+    });
   }
   return out;
 }

@@ -3,21 +3,32 @@ import { type JsonSchema, SchemaComponents } from "./json-schema.ts";
 import type { DescribedOperation, HeaderName, OperationSpec, ResponseSpec } from "./spec.ts";
 
 const HEADERS: Record<HeaderName, { description: string; schema: JsonSchema }> = {
-  "X-Request-Id": { description: "The request's id: a sane inbound one echoed, else a new `req_…` id.", schema: { type: "string" } },
-  "Cache-Control": {
-    description: "`public, max-age=60, stale-while-revalidate=300` on catalog 200s, `public, max-age=30` on catalog 404s, `no-store` on cart and auth.",
+  "X-Request-Id": {
+    description: "The request's id: a sane inbound one echoed, else a new `req_…` id.",
     schema: { type: "string" },
   },
-  ETag: { description: "A strong validator of the body; send it back in `If-None-Match` for a 304.", schema: { type: "string" } },
+  "Cache-Control": {
+    description:
+      "`public, max-age=60, stale-while-revalidate=300` on catalog 200s, `public, max-age=30` on catalog 404s, `no-store` on cart and auth.",
+    schema: { type: "string" },
+  },
+  ETag: {
+    description: "A strong validator of the body; send it back in `If-None-Match` for a 304.",
+    schema: { type: "string" },
+  },
   "X-Catalog-Version": { description: "The published catalog version that answered.", schema: { type: "string" } },
   Vary: { description: "`Origin` on cart responses, whose CORS headers depend on it.", schema: { type: "string" } },
   Allow: { description: "The methods this path answers.", schema: { type: "string" } },
   "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 0 } },
   "WWW-Authenticate": {
-    description: 'The Bearer challenge: `Bearer realm="storefront"`, with `error="invalid_token"` when a token was sent.',
+    description:
+      'The Bearer challenge: `Bearer realm="storefront"`, with `error="invalid_token"` when a token was sent.',
     schema: { type: "string" },
   },
-  "Idempotent-Replayed": { description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key.", schema: { type: "string", enum: ["true"] } },
+  "Idempotent-Replayed": {
+    description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key.",
+    schema: { type: "string", enum: ["true"] },
+  },
   Location: { description: "Where the resource is.", schema: { type: "string" } },
 };
 
@@ -27,7 +38,10 @@ const REQUEST_HEADERS = {
       "Makes a retry safe: the same key with the same request replays the first answer (with `Idempotent-Replayed: true`) and changes nothing; with a different request it is 422, while the first is still running 409. Scoped to the token holder, kept 24 hours.",
     schema: { type: "string", minLength: 1, maxLength: 255 },
   },
-  "If-None-Match": { description: "An ETag from an earlier answer: 304 with no body when it still matches.", schema: { type: "string" } },
+  "If-None-Match": {
+    description: "An ETag from an earlier answer: 304 with no body when it still matches.",
+    schema: { type: "string" },
+  },
 } as const;
 
 /** What the document says about the service as a whole; the contract's conventions in short. */
@@ -76,17 +90,33 @@ function parametersOf(op: OperationSpec, components: SchemaComponents): JsonSche
   ];
   if (op.queryPattern) {
     const { description, ...schema } = components.add(op.queryPattern.schema, "input", { inline: true });
-    parameters.push({ name: op.queryPattern.name, in: "query", required: false, style: "form", explode: true, ...(description ? { description } : {}), schema });
+    parameters.push({
+      name: op.queryPattern.name,
+      in: "query",
+      required: false,
+      style: "form",
+      explode: true,
+      ...(description ? { description } : {}),
+      schema,
+    });
   }
   for (const { name, schema } of op.requestHeaders ?? []) {
     const header = REQUEST_HEADERS[name];
-    parameters.push({ name, in: "header", required: false, description: header.description, schema: schema ? components.add(schema, "input") : header.schema });
+    parameters.push({
+      name,
+      in: "header",
+      required: false,
+      description: header.description,
+      schema: schema ? components.add(schema, "input") : header.schema,
+    });
   }
   return parameters;
 }
 
 function responseOf(spec: ResponseSpec, schema: JsonSchema | undefined): JsonSchema {
-  const headers = Object.fromEntries((spec.headers ?? []).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+  const headers = Object.fromEntries(
+    (spec.headers ?? []).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+  );
   const out: JsonSchema = { description: spec.description };
   if (Object.keys(headers).length > 0) out.headers = headers;
   if (schema) {
@@ -111,16 +141,23 @@ export function buildDocument(info: DocumentInfo, described: readonly DescribedO
   // Responses first: a request schema whose input differs from its output then becomes `<id>Input`.
   const responseSchemas = operations.map(({ spec }) =>
     Object.fromEntries(
-      Object.entries(spec.responses).map(([status, response]) => [status, response.schema ? components.add(response.schema, "output") : undefined]),
+      Object.entries(spec.responses).map(([status, response]) => [
+        status,
+        response.schema ? components.add(response.schema, "output") : undefined,
+      ]),
     ),
   );
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const headers = new Set<HeaderName>();
   const schemes = new Set<keyof typeof SECURITY_SCHEMES>();
   operations.forEach(({ method, path, spec: op }, index) => {
-    for (const response of Object.values(op.responses)) for (const header of response.headers ?? []) headers.add(header);
+    for (const response of Object.values(op.responses))
+      for (const header of response.headers ?? []) headers.add(header);
     const responses = Object.fromEntries(
-      Object.entries(op.responses).map(([status, spec]) => [status, responseOf(spec, responseSchemas[index]?.[status])]),
+      Object.entries(op.responses).map(([status, spec]) => [
+        status,
+        responseOf(spec, responseSchemas[index]?.[status]),
+      ]),
     );
     const scheme = op.auth === "bearer" ? "bearerAuth" : op.auth === "operator" ? "operatorAuth" : undefined;
     if (scheme) schemes.add(scheme);
@@ -153,7 +190,9 @@ export function buildDocument(info: DocumentInfo, described: readonly DescribedO
     components: {
       schemas: components.schemas,
       headers: Object.fromEntries(Object.entries(HEADERS).filter(([name]) => headers.has(name as HeaderName))),
-      securitySchemes: Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([name]) => schemes.has(name as keyof typeof SECURITY_SCHEMES))),
+      securitySchemes: Object.fromEntries(
+        Object.entries(SECURITY_SCHEMES).filter(([name]) => schemes.has(name as keyof typeof SECURITY_SCHEMES)),
+      ),
     },
   };
 }

@@ -55,7 +55,8 @@ const ERRORS: Record<number, { description: string; headers?: HeaderName[]; exam
     },
   },
   401: {
-    description: "The Bearer token is missing (`authentication_required`), malformed, of another scheme or unknown (`token_invalid`), or revoked (`token_revoked`).",
+    description:
+      "The Bearer token is missing (`authentication_required`), malformed, of another scheme or unknown (`token_invalid`), or revoked (`token_revoked`).",
     headers: ["WWW-Authenticate"],
     examples: {
       authentication_required: example("No Authorization header", {
@@ -79,7 +80,8 @@ const ERRORS: Record<number, { description: string; headers?: HeaderName[]; exam
     },
   },
   404: {
-    description: "Not found: an unknown resource (`resource_missing`), a sold-out product or variant (`sold_out`), or no such route (`route_not_found`).",
+    description:
+      "Not found: an unknown resource (`resource_missing`), a sold-out product or variant (`sold_out`), or no such route (`route_not_found`).",
     examples: {
       resource_missing: example("An unknown handle, variant or line", {
         type: "not_found_error",
@@ -100,12 +102,14 @@ const ERRORS: Record<number, { description: string; headers?: HeaderName[]; exam
     },
   },
   409: {
-    description: "A request with the same Idempotency-Key is still running (`idempotency_key_in_use`), or a page names a catalog version that is no longer live (`cursor_stale`: restart from the first page).",
+    description:
+      "A request with the same Idempotency-Key is still running (`idempotency_key_in_use`), or a page names a catalog version that is no longer live (`cursor_stale`: restart from the first page).",
     examples: {
       cursor_stale: example("A cursor of a catalog that is no longer live", {
         type: "invalid_request_error",
         code: "cursor_stale",
-        message: "This page belongs to catalog version 20261124T204000Z-a1b2c3, which is no longer live (now 20261124T210000Z-d4e5f6). Restart from the first page, without catalog_version.",
+        message:
+          "This page belongs to catalog version 20261124T204000Z-a1b2c3, which is no longer live (now 20261124T210000Z-d4e5f6). Restart from the first page, without catalog_version.",
         param: "catalog_version",
       }),
       idempotency_key_in_use: example("Concurrent retry", {
@@ -149,7 +153,11 @@ const ERRORS: Record<number, { description: string; headers?: HeaderName[]; exam
     description: "More than 120 cart writes in a minute with this token.",
     headers: ["Retry-After"],
     examples: {
-      rate_limited: example("Too many writes", { type: "rate_limit_error", code: "rate_limited", message: "Too many cart writes for this token. Retry after the Retry-After delay." }),
+      rate_limited: example("Too many writes", {
+        type: "rate_limit_error",
+        code: "rate_limited",
+        message: "Too many cart writes for this token. Retry after the Retry-After delay.",
+      }),
     },
   },
   500: {
@@ -166,7 +174,12 @@ const ERRORS: Record<number, { description: string; headers?: HeaderName[]; exam
   501: {
     description: "Reserved for a future release. Retrying will not help.",
     examples: {
-      not_implemented: example("Reserved", { type: "not_implemented", code: "not_implemented", message: "Login is reserved for a future release.", retry: false }),
+      not_implemented: example("Reserved", {
+        type: "not_implemented",
+        code: "not_implemented",
+        message: "Login is reserved for a future release.",
+        retry: false,
+      }),
     },
   },
   503: {
@@ -194,7 +207,9 @@ export function errors(statuses: readonly number[], codes?: readonly string[]): 
   for (const status of [...statuses, 500]) {
     const spec = ERRORS[status];
     if (!spec) throw new Error(`No error response is described for ${status}.`);
-    const examples = Object.fromEntries(Object.entries(spec.examples).filter(([code]) => !codes || codes.includes(code)));
+    const examples = Object.fromEntries(
+      Object.entries(spec.examples).filter(([code]) => !codes || codes.includes(code)),
+    );
     out[status] = {
       description: spec.description,
       schema: ErrorResponseSchema,

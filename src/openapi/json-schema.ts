@@ -56,11 +56,18 @@ export class SchemaComponents {
    * would be referenced by nothing.
    */
   add(schema: z.ZodType, io: "input" | "output", { inline = false } = {}): JsonSchema {
-    let converted = z.toJSONSchema(schema, { io, target: "draft-2020-12", override: documentPipedNumbers }) as JsonSchema;
+    let converted = z.toJSONSchema(schema, {
+      io,
+      target: "draft-2020-12",
+      override: documentPipedNumbers,
+    }) as JsonSchema;
     const defs = (converted.$defs ?? {}) as Record<string, JsonSchema>;
     delete converted.$defs;
     delete converted.$schema;
-    const rootRef = typeof converted.$ref === "string" && converted.$ref.startsWith("#/$defs/") ? converted.$ref.slice("#/$defs/".length) : undefined;
+    const rootRef =
+      typeof converted.$ref === "string" && converted.$ref.startsWith("#/$defs/")
+        ? converted.$ref.slice("#/$defs/".length)
+        : undefined;
     if (inline && rootRef && defs[rootRef] && !JSON.stringify(defs).includes(`"#/$defs/${rootRef}"`)) {
       converted = defs[rootRef];
       delete defs[rootRef];

@@ -25,7 +25,7 @@ const OPERATOR_INFO: DocumentInfo = {
     "",
     "Every operation needs `Authorization: Bearer <OPERATOR_SECRET>` (a Wrangler secret; `npm run dev` sets `dev-operator-secret`). A customer token (`sf_…`) can never reach it. This document itself is served behind the same secret. Answers are `Cache-Control: no-store`, carry no CORS headers (browsers are not meant to call it), and never repeat a token, hash or id they were sent.",
     "",
-    "Errors follow the storefront's envelope: `{\"error\": {\"type\", \"message\", \"code\", \"param\"}}`.",
+    'Errors follow the storefront\'s envelope: `{"error": {"type", "message", "code", "param"}}`.',
   ].join("\n"),
   tags: [{ name: "Operator", description: "Issuing and revoking customer tokens. Operator secret required." }],
 };
@@ -54,13 +54,19 @@ export class ApiReference {
 
   /** The storefront's document, served at `/api/v1/openapi.json` and rendered at `/docs`. */
   publicDocument(): JsonSchema {
-    this.#public ??= buildDocument(INFO, this.#operations.filter((op) => op.spec.auth !== "operator"));
+    this.#public ??= buildDocument(
+      INFO,
+      this.#operations.filter((op) => op.spec.auth !== "operator"),
+    );
     return this.#public;
   }
 
   /** The operator's document, served at `/api/v1/operator/openapi.json` behind the operator secret. */
   operatorDocument(): JsonSchema {
-    this.#operator ??= buildDocument(OPERATOR_INFO, this.#operations.filter((op) => op.spec.auth === "operator"));
+    this.#operator ??= buildDocument(
+      OPERATOR_INFO,
+      this.#operations.filter((op) => op.spec.auth === "operator"),
+    );
     return this.#operator;
   }
 }

@@ -13,7 +13,11 @@ export const CATALOG_HEADERS = ["X-Request-Id", "Cache-Control", "ETag", "X-Cata
 export const IF_NONE_MATCH = [{ name: "If-None-Match" }] as const;
 
 /** A catalog 200: cached, with an ETag and the version that answered. */
-export function catalogOk(description: string, schema: ResponseSpec["schema"], examples?: ResponseSpec["examples"]): ResponseSpec {
+export function catalogOk(
+  description: string,
+  schema: ResponseSpec["schema"],
+  examples?: ResponseSpec["examples"],
+): ResponseSpec {
   return { description, schema, headers: CATALOG_HEADERS, ...(examples ? { examples } : {}) };
 }
 

@@ -22,8 +22,20 @@ export const SEED_EXAMPLES = {
     object: "list",
     count: 28,
     data: [
-      { id: "gid://shopify/Product/8012345670100", handle: "essential-crew-tee-black", title: "Essential Crew Tee - Black", price: usd("28.00"), available: true },
-      { id: "gid://shopify/Product/8012345670101", handle: "essential-crew-tee-white", title: "Essential Crew Tee - White", price: usd("28.00"), available: true },
+      {
+        id: "gid://shopify/Product/8012345670100",
+        handle: "essential-crew-tee-black",
+        title: "Essential Crew Tee - Black",
+        price: usd("28.00"),
+        available: true,
+      },
+      {
+        id: "gid://shopify/Product/8012345670101",
+        handle: "essential-crew-tee-white",
+        title: "Essential Crew Tee - White",
+        price: usd("28.00"),
+        available: true,
+      },
     ],
     has_more: true,
   },
@@ -57,13 +69,28 @@ export const SEED_EXAMPLES = {
     price: { min: usd("36.00"), max: usd("36.00") },
     variants_count: 1,
     options: [],
-    description_html: "<p>A heavy canvas tote with leather handles, big enough for a week of groceries.</p><ul><li>16 oz canvas</li><li>Inside zip pocket</li></ul>",
-    description_text: "A heavy canvas tote with leather handles, big enough for a week of groceries. 16 oz canvas Inside zip pocket",
+    description_html:
+      "<p>A heavy canvas tote with leather handles, big enough for a week of groceries.</p><ul><li>16 oz canvas</li><li>Inside zip pocket</li></ul>",
+    description_text:
+      "A heavy canvas tote with leather handles, big enough for a week of groceries. 16 oz canvas Inside zip pocket",
     images: [
-      { url: "https://images.northwind-threads.example/products/canvas-market-tote-front.jpg", alt: "Canvas Market Tote, front", width: 1600, height: 2000 },
-      { url: "https://images.northwind-threads.example/products/canvas-market-tote-back.jpg", alt: "Canvas Market Tote, back", width: 1600, height: 2000 },
+      {
+        url: "https://images.northwind-threads.example/products/canvas-market-tote-front.jpg",
+        alt: "Canvas Market Tote, front",
+        width: 1600,
+        height: 2000,
+      },
+      {
+        url: "https://images.northwind-threads.example/products/canvas-market-tote-back.jpg",
+        alt: "Canvas Market Tote, back",
+        width: 1600,
+        height: 2000,
+      },
     ],
-    seo: { title: "Canvas Market Tote | Northwind Threads", description: "A heavy canvas market tote with leather handles." },
+    seo: {
+      title: "Canvas Market Tote | Northwind Threads",
+      description: "A heavy canvas market tote with leather handles.",
+    },
   },
   /** `GET /products/essential-crew-tee-black/variants?size=M&color=Black` */
   variantList: {

@@ -1,5 +1,22 @@
-import { BROWSE_TABLES, browseTable, browseTableVersion, createSql, indexSql, lastIndexName, optionFacet, RETIRED_TABLES, UNDATED, WORD_IDS } from "../browse/layout.ts";
-import { browseSnapshotKey, browseSnapshotVersion, encodeSnapshot, SNAPSHOT_CHUNK, type SnapshotManifest } from "../browse/snapshot.ts";
+import {
+  BROWSE_TABLES,
+  browseTable,
+  browseTableVersion,
+  createSql,
+  indexSql,
+  lastIndexName,
+  optionFacet,
+  RETIRED_TABLES,
+  UNDATED,
+  WORD_IDS,
+} from "../browse/layout.ts";
+import {
+  browseSnapshotKey,
+  browseSnapshotVersion,
+  encodeSnapshot,
+  SNAPSHOT_CHUNK,
+  type SnapshotManifest,
+} from "../browse/snapshot.ts";
 import { type BrowseReader, BrowseStore, readBrowseData } from "../browse/source.ts";
 import { foldText, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../browse/text.ts";
 import { VersionIndex } from "../browse/index/version-index.ts";
@@ -57,11 +74,16 @@ export async function writeBrowseSnapshot(target: SnapshotTarget, version: strin
 }
 
 /** Stores a snapshot's blob: its chunks, then its manifest (browse-snapshot.ts, browseSnapshotKey). */
-export async function writeChunks(target: Pick<SnapshotTarget, "put">, version: string, bytes: Uint8Array): Promise<void> {
+export async function writeChunks(
+  target: Pick<SnapshotTarget, "put">,
+  version: string,
+  bytes: Uint8Array,
+): Promise<void> {
   const key = browseSnapshotKey(version);
   const chunks = Math.ceil(bytes.byteLength / SNAPSHOT_CHUNK);
   // Chunks first, the manifest last: a reader finds a manifest only once every chunk is there.
-  for (let n = 0; n < chunks; n++) await target.put(`${key}/${n}`, bytes.subarray(n * SNAPSHOT_CHUNK, (n + 1) * SNAPSHOT_CHUNK));
+  for (let n = 0; n < chunks; n++)
+    await target.put(`${key}/${n}`, bytes.subarray(n * SNAPSHOT_CHUNK, (n + 1) * SNAPSHOT_CHUNK));
   const manifest: SnapshotManifest = { bytes: bytes.byteLength, chunks };
   await target.put(key, new TextEncoder().encode(JSON.stringify(manifest)));
 }
@@ -81,7 +103,8 @@ interface Row {
 function literal(value: string | number | bigint): string {
   if (typeof value !== "string") return String(value);
   // Control characters (NUL above all) would end or bend a literal: those strings go as UTF-8 hex.
-  if (/[\u0000-\u001f]/.test(value)) return `CAST(X'${[...new TextEncoder().encode(value)].map((b) => b.toString(16).padStart(2, "0")).join("")}' AS TEXT)`;
+  if (/[\u0000-\u001f]/.test(value))
+    return `CAST(X'${[...new TextEncoder().encode(value)].map((b) => b.toString(16).padStart(2, "0")).join("")}' AS TEXT)`;
   return `'${value.replaceAll("'", "''")}'`;
 }
 
@@ -91,7 +114,11 @@ function* each<T, R>(items: Iterable<T>, f: (item: T) => Iterable<R>): Generator
 }
 
 /** Multi-row INSERTs of about STATEMENT_BYTES, or STATEMENT_ROWS rows, each. */
-function* inserts(table: string, columns: string, rows: Iterable<readonly (string | number | bigint)[]>): Generator<string> {
+function* inserts(
+  table: string,
+  columns: string,
+  rows: Iterable<readonly (string | number | bigint)[]>,
+): Generator<string> {
   const head = `INSERT INTO ${table} (${columns}) VALUES `;
   let parts: string[] = [];
   let size = head.length;
@@ -147,7 +174,8 @@ function displays(rows: readonly Row[]): Map<string, string> {
     see("vendor", product.vendor);
     if (product.product_type !== "") see("product_type", product.product_type);
     for (const tag of product.tags) see("tag", tag);
-    for (const option of product.options) for (const value of option.values) see(optionFacet(optionApiName(option.name)), value);
+    for (const option of product.options)
+      for (const value of option.values) see(optionFacet(optionApiName(option.name)), value);
   }
   return shown;
 }
@@ -165,7 +193,9 @@ export interface SearchTerms {
 }
 
 export function searchTerms(catalog: SourceCatalog): SearchTerms {
-  const synonyms = (catalog.search?.synonyms ?? []).map((group) => group.map(searchWords).filter((words) => words.length > 0));
+  const synonyms = (catalog.search?.synonyms ?? []).map((group) =>
+    group.map(searchWords).filter((words) => words.length > 0),
+  );
   return { synonyms, stop: new Set((catalog.search?.stop_words ?? []).flatMap(searchWords)) };
 }
 
@@ -183,8 +213,20 @@ function holds(words: readonly string[], phrase: readonly string[]): boolean {
  * length: stop words left out; a field holding one phrase of a synonym group gains every word of
  * the group's other phrases it lacks, once (its length unchanged).
  */
-export function fieldWords(p: SourceProduct, description: string, terms: SearchTerms): { counts: Map<string, number>[]; lengths: number[] } {
-  const texts: string[][] = [[p.title], [p.vendor], [p.product_type], p.tags, p.options.flatMap((o) => o.values), p.variants.map((v) => v.sku ?? ""), [description]];
+export function fieldWords(
+  p: SourceProduct,
+  description: string,
+  terms: SearchTerms,
+): { counts: Map<string, number>[]; lengths: number[] } {
+  const texts: string[][] = [
+    [p.title],
+    [p.vendor],
+    [p.product_type],
+    p.tags,
+    p.options.flatMap((o) => o.values),
+    p.variants.map((v) => v.sku ?? ""),
+    [description],
+  ];
   const counts: Map<string, number>[] = [];
   const lengths: number[] = [];
   for (const text of texts) {
@@ -212,13 +254,19 @@ function descriptionOf(p: SourceProduct): string {
  */
 function* wordRows(rows: readonly Row[], terms: SearchTerms): Generator<[string, string, string]> {
   const fields = rows.map(({ product }) => fieldWords(product, descriptionOf(product), terms));
-  const average = SEARCH_FIELDS.map((_, f) => fields.reduce((n, x) => n + (x.lengths[f] as number), 0) / Math.max(1, fields.length));
+  const average = SEARCH_FIELDS.map(
+    (_, f) => fields.reduce((n, x) => n + (x.lengths[f] as number), 0) / Math.max(1, fields.length),
+  );
   const words = new Map<string, { ids: number[]; wts: number[] }>();
   fields.forEach(({ counts, lengths }, pos) => {
     const seen = new Set<string>();
     for (const count of counts) for (const w of count.keys()) seen.add(w);
     for (const w of seen) {
-      const weight = wordWeight(counts.map((c) => c.get(w) ?? 0), lengths, average);
+      const weight = wordWeight(
+        counts.map((c) => c.get(w) ?? 0),
+        lengths,
+        average,
+      );
       const list = words.get(w);
       if (list) {
         list.ids.push(pos);
@@ -227,7 +275,8 @@ function* wordRows(rows: readonly Row[], terms: SearchTerms): Generator<[string,
     }
   });
   for (const [word, { ids, wts }] of words) {
-    for (let at = 0; at < ids.length; at += WORD_IDS) yield [word, ids.slice(at, at + WORD_IDS).join(","), wts.slice(at, at + WORD_IDS).join(",")];
+    for (let at = 0; at < ids.length; at += WORD_IDS)
+      yield [word, ids.slice(at, at + WORD_IDS).join(","), wts.slice(at, at + WORD_IDS).join(",")];
   }
 }
 
@@ -235,7 +284,8 @@ function* wordRows(rows: readonly Row[], terms: SearchTerms): Generator<[string,
 export function* browseIndexSql(catalog: SourceCatalog, version: string): Generator<string> {
   const t = (name: Parameters<typeof browseTable>[1]) => browseTable(version, name);
   // A version's tables are written whole: a rerun after a failed attempt starts afresh.
-  for (const table of [...BROWSE_TABLES, ...RETIRED_TABLES]) yield `DROP TABLE IF EXISTS ${browseTable(version, table)}`;
+  for (const table of [...BROWSE_TABLES, ...RETIRED_TABLES])
+    yield `DROP TABLE IF EXISTS ${browseTable(version, table)}`;
   yield* createSql(version);
   const rows = rowsOf(catalog);
   yield* inserts(
@@ -250,7 +300,9 @@ export function* browseIndexSql(catalog: SourceCatalog, version: string): Genera
   yield* inserts(
     t("i"),
     "id, item, img",
-    each(rows, (r) => [[r.pos, listItem(r.product, r.pos, catalog.currency), JSON.stringify(featuredImage(r.product))]]),
+    each(rows, (r) => [
+      [r.pos, listItem(r.product, r.pos, catalog.currency), JSON.stringify(featuredImage(r.product))],
+    ]),
   );
   const positions = new Map(rows.map((r) => [r.product.handle, r.pos]));
   yield* inserts(
@@ -282,16 +334,33 @@ export function* browseIndexSql(catalog: SourceCatalog, version: string): Genera
   postings.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   yield* inserts(t("v"), "vid, pid", postings);
   const names = optionNames(catalog);
-  yield* inserts(t("o"), "name, ord", names.map((name, ord) => [name, ord]));
+  yield* inserts(
+    t("o"),
+    "name, ord",
+    names.map((name, ord) => [name, ord]),
+  );
   const terms = searchTerms(catalog);
   yield* inserts(t("x"), "k, ids, wts", wordRows(rows, terms));
-  yield* inserts(t("z"), "k", [...terms.stop].map((k) => [k]));
-  yield* inserts(t("c"), "handle, title, n", catalog.collections.map((c) => [c.handle, c.title, c.products.length]));
+  yield* inserts(
+    t("z"),
+    "k",
+    [...terms.stop].map((k) => [k]),
+  );
+  yield* inserts(
+    t("c"),
+    "handle, title, n",
+    catalog.collections.map((c) => [c.handle, c.title, c.products.length]),
+  );
   yield* indexSql(version);
 }
 
 /** Writes a version's browse index, in statements grouped by `batch`. */
-export async function writeBrowseIndex(target: BrowseTarget, catalog: SourceCatalog, version: string, batch = 64): Promise<number> {
+export async function writeBrowseIndex(
+  target: BrowseTarget,
+  catalog: SourceCatalog,
+  version: string,
+  batch = 64,
+): Promise<number> {
   let group: string[] = [];
   let count = 0;
   for (const statement of browseIndexSql(catalog, version)) {
@@ -337,7 +406,10 @@ export function r2Snapshots(db: D1Database, bucket: R2Bucket): SnapshotTarget {
     reader: new BrowseStore(db),
     async put(key, bytes) {
       // A whole buffer: a view's offset does not survive every binding proxy.
-      await bucket.put(key, bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice());
+      await bucket.put(
+        key,
+        bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice(),
+      );
     },
     async keys() {
       const keys: string[] = [];
@@ -363,7 +435,9 @@ export function d1Target(db: D1Database, bucket?: R2Bucket): BrowseTarget {
       await db.batch(statements.map((s) => db.prepare(s)));
     },
     async tables() {
-      const { results } = await db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')").all<{ name: string }>();
+      const { results } = await db
+        .prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')")
+        .all<{ name: string }>();
       return results.map((r) => r.name);
     },
   };

@@ -22,11 +22,16 @@ export function remoteBrowseTarget(opts: { dryRun?: boolean; log?: (line: string
   const npx = (full: string[]): string => {
     log(`$ npx ${full.join(" ")}`);
     if (opts.dryRun) return "[]";
-    const run = spawnSync("npx", full, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
+    const run = spawnSync("npx", full, {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    });
     if (run.status !== 0) throw new Error(`wrangler ${full[1]} ${full[2]} failed (exit ${run.status}).`);
     return run.stdout;
   };
-  const wrangler = (args: string[]): string => npx(["wrangler", "d1", "execute", "BROWSE", "--remote", "--yes", ...args]);
+  const wrangler = (args: string[]): string =>
+    npx(["wrangler", "d1", "execute", "BROWSE", "--remote", "--yes", ...args]);
   const mirror = sqliteMirror();
   return {
     async run(statements) {
@@ -70,7 +75,11 @@ export function remoteD1Query(opts: { log?: (line: string) => void } = {}): SqlQ
   return async (sql) => {
     const full = ["wrangler", "d1", "execute", "BROWSE", "--remote", "--yes", "--json", "--command", sql];
     log(`$ npx ${full.slice(0, -1).join(" ")} "${sql}"`);
-    const run = spawnSync("npx", full, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
+    const run = spawnSync("npx", full, {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    });
     if (run.status !== 0) throw new Error(`wrangler d1 execute failed (exit ${run.status}).`);
     const parsed = JSON.parse(run.stdout) as { results?: Record<string, unknown>[] }[];
     return parsed.flatMap((r) => r.results ?? []);

@@ -71,7 +71,10 @@ export function planVersion(catalog: SourceCatalog, version: string, digest: str
     collections: catalog.collections.length,
     product_shards: shardCount(catalog.products.length, PRODUCTS_PER_SHARD),
     variant_shards: shardCount(variants, VARIANTS_PER_SHARD),
-    content_shards: Math.max(shardCount(catalog.products.length, CONTENT_PER_SHARD), Math.ceil(contentBytes / CONTENT_SHARD_BYTES)),
+    content_shards: Math.max(
+      shardCount(catalog.products.length, CONTENT_PER_SHARD),
+      Math.ceil(contentBytes / CONTENT_SHARD_BYTES),
+    ),
     ...(catalog.currency !== DEFAULT_CURRENCY ? { currency: catalog.currency } : {}),
   };
 }
@@ -102,7 +105,12 @@ function collectionRanks(catalog: SourceCatalog): Map<string, Record<string, num
 }
 
 /** A product's record as its shard stores it; `ranks` maps a collection handle to its position there. */
-export function productRecord(p: SourceProduct, pos: number, ranks: Record<string, number> = {}, currency = DEFAULT_CURRENCY): ProductRecord {
+export function productRecord(
+  p: SourceProduct,
+  pos: number,
+  ranks: Record<string, number> = {},
+  currency = DEFAULT_CURRENCY,
+): ProductRecord {
   const names = p.options.map((o) => o.name);
   return {
     pos,
@@ -157,7 +165,14 @@ function positionsByShard(count: number, shards: number, keyAt: (index: number) 
 export function entryCount(catalog: SourceCatalog, meta: VersionMeta): number {
   const collectionChunks = catalog.collections.reduce((sum, c) => sum + chunkCount(c.products.length), 0);
   const listChunks = chunkCount(meta.products) + collectionChunks;
-  return 1 + meta.product_shards + meta.variant_shards + (meta.content_shards ?? 0) + 2 * listChunks + chunkCount(meta.collections);
+  return (
+    1 +
+    meta.product_shards +
+    meta.variant_shards +
+    (meta.content_shards ?? 0) +
+    2 * listChunks +
+    chunkCount(meta.collections)
+  );
 }
 
 /**
@@ -200,9 +215,21 @@ export function* buildEntries(catalog: SourceCatalog, meta: VersionMeta): Genera
     const shard: Record<string, StoredVariant> = {};
     for (let m = 0; m < members.length; m += 2) {
       const p = products[members[m]!]!;
-      const [id, values, price, available] = storedVariant(p.variants[members[m + 1]!]!, p.options.map((o) => o.name), catalog.currency);
+      const [id, values, price, available] = storedVariant(
+        p.variants[members[m + 1]!]!,
+        p.options.map((o) => o.name),
+        catalog.currency,
+      );
       const names = p.options.map((o) => optionApiName(o.name));
-      shard[id] = { h: p.handle, t: p.title, vt: variantTitle(values), o: variantOptions(names, values), p: price, a: p.available && available, ...(catalog.currency !== DEFAULT_CURRENCY ? { c: catalog.currency } : {}) };
+      shard[id] = {
+        h: p.handle,
+        t: p.title,
+        vt: variantTitle(values),
+        o: variantOptions(names, values),
+        p: price,
+        a: p.available && available,
+        ...(catalog.currency !== DEFAULT_CURRENCY ? { c: catalog.currency } : {}),
+      };
     }
     variantShards[i] = [];
     yield { key: keys.variantShard(v, i), value: JSON.stringify(shard) };
@@ -215,17 +242,30 @@ export function* buildEntries(catalog: SourceCatalog, meta: VersionMeta): Genera
   }
 
   const withImage = (line: object, pos: number) => JSON.stringify({ ...line, image: featuredImage(products[pos]!) });
-  for (const [k, text] of chunksOf(products.length, (pos) => JSON.stringify(renderListItem(recordAt(pos))))) yield { key: keys.productChunk(v, k), value: text };
-  for (const [k, text] of chunksOf(products.length, (pos) => withImage(renderListItem(recordAt(pos)), pos))) yield { key: keys.productImageChunk(v, k), value: text };
+  for (const [k, text] of chunksOf(products.length, (pos) => JSON.stringify(renderListItem(recordAt(pos)))))
+    yield { key: keys.productChunk(v, k), value: text };
+  for (const [k, text] of chunksOf(products.length, (pos) => withImage(renderListItem(recordAt(pos)), pos)))
+    yield { key: keys.productImageChunk(v, k), value: text };
 
   const collectionLines = catalog.collections.map((c) =>
-    JSON.stringify({ object: "collection", handle: c.handle, title: c.title, products_count: c.products.length } satisfies CollectionListItem),
+    JSON.stringify({
+      object: "collection",
+      handle: c.handle,
+      title: c.title,
+      products_count: c.products.length,
+    } satisfies CollectionListItem),
   );
-  for (const [k, text] of chunksOf(collectionLines.length, (i) => collectionLines[i]!)) yield { key: keys.collectionChunk(v, k), value: text };
+  for (const [k, text] of chunksOf(collectionLines.length, (i) => collectionLines[i]!))
+    yield { key: keys.collectionChunk(v, k), value: text };
 
   const positions = new Map(products.map((p, pos) => [p.handle, pos]));
   for (const [index, c] of catalog.collections.entries()) {
-    const header = JSON.stringify({ handle: c.handle, title: c.title, count: c.products.length, pos: index } satisfies CollectionHeader);
+    const header = JSON.stringify({
+      handle: c.handle,
+      title: c.title,
+      count: c.products.length,
+      pos: index,
+    } satisfies CollectionHeader);
     const members = c.products.flatMap((handle) => positions.get(handle) ?? []);
     const member = (i: number) => renderCollectionProduct(recordAt(members[i]!));
     for (const [k, text] of chunksOf(members.length, (i) => JSON.stringify(member(i)))) {

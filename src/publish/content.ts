@@ -60,5 +60,12 @@ export function contentLine(product: SourceProduct): string | null {
 export function contentEstimate(product: SourceProduct): number {
   const html = product.description_html?.length ?? 0;
   const images = product.images?.reduce((sum, i) => sum + i.url.length + (i.alt?.length ?? 0) + 60, 0) ?? 0;
-  return product.handle.length + 2 * html + images + (product.seo?.title?.length ?? 0) + (product.seo?.description?.length ?? 0) + 120;
+  return (
+    product.handle.length +
+    2 * html +
+    images +
+    (product.seo?.title?.length ?? 0) +
+    (product.seo?.description?.length ?? 0) +
+    120
+  );
 }

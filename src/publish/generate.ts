@@ -32,7 +32,20 @@ export function seededRandom(seed: number): () => number {
 const STORE = "Northwind Threads";
 const SIZES = ["XS", "S", "M", "L", "XL", "2XL", "3XL", "4XL"];
 const COLORS = ["Black", "White", "Navy", "Olive", "Sand", "Charcoal", "Forest", "Rust", "Oat", "Heather Grey"];
-const ADJECTIVES = ["essential", "heavyweight", "washed", "classic", "relaxed", "slim", "vintage", "everyday", "coastal", "alpine", "urban", "field"];
+const ADJECTIVES = [
+  "essential",
+  "heavyweight",
+  "washed",
+  "classic",
+  "relaxed",
+  "slim",
+  "vintage",
+  "everyday",
+  "coastal",
+  "alpine",
+  "urban",
+  "field",
+];
 
 /** A product family: its type, the noun in titles, a base price in cents, and how its variants differ. */
 interface Family {
@@ -58,28 +71,119 @@ const FAMILIES: Family[] = [
   { type: "Bags", noun: "tote", base: 3600, weight: 4, kind: "single", code: "BAG" },
   { type: "Shorts", noun: "short", base: 4200, weight: 4, kind: "sized", code: "SHRT" },
   { type: "Socks", noun: "sock-pack", base: 1800, weight: 3, kind: "single", code: "SOCK" },
-  { type: "Picture Frames", noun: "frame", base: 2900, weight: 3, kind: "options", code: "FRM", options: [["Frame style", ["Round", "Square", "Oval", "Gallery"]], ["Size", ["5x7", "8x10", "11x14", "16x20"]]] },
+  {
+    type: "Picture Frames",
+    noun: "frame",
+    base: 2900,
+    weight: 3,
+    kind: "options",
+    code: "FRM",
+    options: [
+      ["Frame style", ["Round", "Square", "Oval", "Gallery"]],
+      ["Size", ["5x7", "8x10", "11x14", "16x20"]],
+    ],
+  },
   { type: "Accessories", noun: "card-holder", base: 4500, weight: 3, kind: "single", code: "ACC" },
-  { type: "Mugs", noun: "mug", base: 1800, weight: 2, kind: "options", code: "MUG", options: [["Colour", ["Speckled White", "Slate", "Moss", "Clay"]]] },
-  { type: "Rugs", noun: "rug", base: 14900, weight: 2, kind: "options", code: "RUG", options: [["Size", ["2x3", "3x5", "5x8", "8x10"]], ["Material", ["Wool", "Jute", "Cotton"]]] },
-  { type: "Candles", noun: "candle", base: 2400, weight: 2, kind: "options", code: "CND", options: [["Scent", ["Cedar", "Fig", "Sea Salt", "Amber", "Vetiver"]]] },
-  { type: "Jewelry", noun: "ring", base: 8900, weight: 1, kind: "options", code: "RNG", options: [["Metal", ["Sterling Silver", "Gold Vermeil", "14k Gold"]], ["Ring size", ["5", "6", "7", "8", "9"]]] },
-  { type: "Furniture", noun: "stool", base: 24900, weight: 1, kind: "options", code: "FRN", options: [["Material", ["Oak", "Walnut", "Ash"]], ["Finish", ["Matte", "Oiled"]], ["Height", ["Counter", "Bar"]]] },
+  {
+    type: "Mugs",
+    noun: "mug",
+    base: 1800,
+    weight: 2,
+    kind: "options",
+    code: "MUG",
+    options: [["Colour", ["Speckled White", "Slate", "Moss", "Clay"]]],
+  },
+  {
+    type: "Rugs",
+    noun: "rug",
+    base: 14900,
+    weight: 2,
+    kind: "options",
+    code: "RUG",
+    options: [
+      ["Size", ["2x3", "3x5", "5x8", "8x10"]],
+      ["Material", ["Wool", "Jute", "Cotton"]],
+    ],
+  },
+  {
+    type: "Candles",
+    noun: "candle",
+    base: 2400,
+    weight: 2,
+    kind: "options",
+    code: "CND",
+    options: [["Scent", ["Cedar", "Fig", "Sea Salt", "Amber", "Vetiver"]]],
+  },
+  {
+    type: "Jewelry",
+    noun: "ring",
+    base: 8900,
+    weight: 1,
+    kind: "options",
+    code: "RNG",
+    options: [
+      ["Metal", ["Sterling Silver", "Gold Vermeil", "14k Gold"]],
+      ["Ring size", ["5", "6", "7", "8", "9"]],
+    ],
+  },
+  {
+    type: "Furniture",
+    noun: "stool",
+    base: 24900,
+    weight: 1,
+    kind: "options",
+    code: "FRN",
+    options: [
+      ["Material", ["Oak", "Walnut", "Ash"]],
+      ["Finish", ["Matte", "Oiled"]],
+      ["Height", ["Counter", "Bar"]],
+    ],
+  },
 ];
 const FAMILY_WEIGHT = FAMILIES.reduce((sum, f) => sum + f.weight, 0);
 
 /** The store's own label most of the time, then a long tail of brands it stocks. */
 const VENDORS: [string, number][] = [
-  [STORE, 50], ["Saltmarsh Supply", 14], ["Ridgeline Goods", 10], ["Ashford Leatherworks", 7], ["Framewright", 5],
-  ["Harbor & Pine", 4], ["Kiln Street Ceramics", 3], ["Loom & Lantern", 3], ["Juniper Home", 2], ["Old Mill Co.", 2],
+  [STORE, 50],
+  ["Saltmarsh Supply", 14],
+  ["Ridgeline Goods", 10],
+  ["Ashford Leatherworks", 7],
+  ["Framewright", 5],
+  ["Harbor & Pine", 4],
+  ["Kiln Street Ceramics", 3],
+  ["Loom & Lantern", 3],
+  ["Juniper Home", 2],
+  ["Old Mill Co.", 2],
 ];
 const VENDOR_WEIGHT = VENDORS.reduce((sum, [, w]) => sum + w, 0);
 
 /** Tags in order of popularity: a Zipf draw picks the first ones far more often. */
 const TAGS = [
-  "new", "bestseller", "organic-cotton", "sale", "gift", "summer", "winter", "unisex", "recycled", "limited",
-  "made-in-usa", "staff-pick", "eco", "classic", "layering", "outdoor", "travel", "minimal", "handmade", "vegan",
-  "workwear", "lounge", "heritage", "small-batch", "fair-trade",
+  "new",
+  "bestseller",
+  "organic-cotton",
+  "sale",
+  "gift",
+  "summer",
+  "winter",
+  "unisex",
+  "recycled",
+  "limited",
+  "made-in-usa",
+  "staff-pick",
+  "eco",
+  "classic",
+  "layering",
+  "outdoor",
+  "travel",
+  "minimal",
+  "handmade",
+  "vegan",
+  "workwear",
+  "lounge",
+  "heritage",
+  "small-batch",
+  "fair-trade",
 ];
 
 const SENTENCES = [
@@ -93,8 +197,18 @@ const SENTENCES = [
   "Our most requested piece, back in a new season's colours.",
 ];
 const FEATURES = [
-  "Double-needle stitching", "Reinforced seams", "Garment-dyed", "Responsibly sourced", "Ribbed cuffs",
-  "Hidden pocket", "Tagless label", "Machine washable", "Lead-free glaze", "Kiln-fired", "FSC-certified wood", "Hand-poured",
+  "Double-needle stitching",
+  "Reinforced seams",
+  "Garment-dyed",
+  "Responsibly sourced",
+  "Ribbed cuffs",
+  "Hidden pocket",
+  "Tagless label",
+  "Machine washable",
+  "Lead-free glaze",
+  "Kiln-fired",
+  "FSC-certified wood",
+  "Hand-poured",
 ];
 
 function pick<T>(rand: () => number, items: readonly T[]): T {
@@ -124,7 +238,10 @@ function sourcePrice(minor: number, rand: () => number): string {
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 }
 
 function description(rand: () => number, title: string): string | undefined {
@@ -135,7 +252,10 @@ function description(rand: () => number, title: string): string | undefined {
   const first = `<p>The <strong>${title}</strong>. ${SENTENCES[a]} ${SENTENCES[b]}</p>`;
   if (style < 0.3) return first;
   const features = Array.from({ length: 2 + Math.floor(rand() * 3) }, () => `<li>${pick(rand, FEATURES)}</li>`);
-  const care = rand() < 0.5 ? `\n<h3>Care</h3>\n<p>Wash cold, <em>hang to dry</em>. See our <a href="https://northwind.example/care">care guide</a>.</p>` : "";
+  const care =
+    rand() < 0.5
+      ? `\n<h3>Care</h3>\n<p>Wash cold, <em>hang to dry</em>. See our <a href="https://northwind.example/care">care guide</a>.</p>`
+      : "";
   return `${first}\n<ul>\n${features.join("\n")}\n</ul>${care}`;
 }
 
@@ -154,7 +274,7 @@ function imagesOf(rand: () => number, handle: string, title: string): SourceImag
 function createdAt(rand: () => number): string {
   const start = Date.UTC(2019, 0, 1);
   const span = Date.UTC(2026, 0, 1) - start;
-  return new Date(start + Math.floor(rand() * span / 1000) * 1000).toISOString().replace(".000Z", "Z");
+  return new Date(start + Math.floor((rand() * span) / 1000) * 1000).toISOString().replace(".000Z", "Z");
 }
 
 /** Every combination of the option values, in option order (the first option varies slowest). */
@@ -177,18 +297,31 @@ export function generateCatalog(options: GenerateOptions): SourceCatalog {
     const noun = family.noun.replace(/-/g, " ");
     const capital = `${adjective[0]?.toUpperCase()}${adjective.slice(1)}`;
     const title = family.kind === "options" ? `${capital} ${noun} ${i + 1}` : `${capital} ${noun} ${i + 1} - ${color}`;
-    const handle = family.kind === "options" ? slug(`${adjective} ${family.noun} ${i + 1}`) : slug(`${adjective} ${family.noun} ${color} ${i + 1}`);
+    const handle =
+      family.kind === "options"
+        ? slug(`${adjective} ${family.noun} ${i + 1}`)
+        : slug(`${adjective} ${family.noun} ${color} ${i + 1}`);
     const tagCount = rand() < 0.03 ? 0 : 1 + zipf(rand, 5);
-    const tags = [...new Set([slug(family.type), adjective, ...Array.from({ length: tagCount }, () => TAGS[zipf(rand, TAGS.length)] as string)])].slice(0, 2 + tagCount);
+    const tags = [
+      ...new Set([
+        slug(family.type),
+        adjective,
+        ...Array.from({ length: tagCount }, () => TAGS[zipf(rand, TAGS.length)] as string),
+      ]),
+    ].slice(0, 2 + tagCount);
     const body = description(rand, title);
     const images = imagesOf(rand, handle, title);
-    const seo = rand() < 0.3 ? { title: `${title} | ${STORE}`, description: `${title}: ${pick(rand, SENTENCES)}` } : undefined;
+    const seo =
+      rand() < 0.3 ? { title: `${title} | ${STORE}`, description: `${title}: ${pick(rand, SENTENCES)}` } : undefined;
 
     let optionList: [string, string[]][];
     if (family.kind === "single") optionList = [];
     else if (family.kind === "sized") {
       const first = Math.floor(rand() * 3);
-      optionList = [["Size", SIZES.slice(first, first + 3 + Math.floor(rand() * (SIZES.length - first - 2)))], ["Color", [color]]];
+      optionList = [
+        ["Size", SIZES.slice(first, first + 3 + Math.floor(rand() * (SIZES.length - first - 2)))],
+        ["Color", [color]],
+      ];
     } else {
       // A subset of each option's values (at least one, in order), so products differ.
       optionList = (family.options ?? []).map(([name, values]) => {
@@ -198,9 +331,14 @@ export function generateCatalog(options: GenerateOptions): SourceCatalog {
     }
     const combos = combinations(optionList);
     const variants: SourceVariant[] = combos.map((values, v) => {
-      const minor = price + (optionList[0]?.[0] === "Size" && v >= 5 ? 200 : 0) + (family.kind === "options" ? v * 300 : 0);
-      const sku = rand() < 0.9 ? [family.code, String(i + 1), ...values.map((x) => slug(x).toUpperCase())].join("-") : null;
-      const image = images.length > 1 && family.kind === "options" && rand() < 0.5 ? (images[v % images.length]?.url ?? null) : null;
+      const minor =
+        price + (optionList[0]?.[0] === "Size" && v >= 5 ? 200 : 0) + (family.kind === "options" ? v * 300 : 0);
+      const sku =
+        rand() < 0.9 ? [family.code, String(i + 1), ...values.map((x) => slug(x).toUpperCase())].join("-") : null;
+      const image =
+        images.length > 1 && family.kind === "options" && rand() < 0.5
+          ? (images[v % images.length]?.url ?? null)
+          : null;
       return {
         id: String(variantId++),
         options: Object.fromEntries(optionList.map(([name], o) => [name, values[o] as string])),
@@ -208,7 +346,14 @@ export function generateCatalog(options: GenerateOptions): SourceCatalog {
         // Every available product keeps its first variant in stock.
         available: available && (v === 0 || rand() >= 0.1),
         ...(sku !== null ? { sku } : {}),
-        ...(onSale ? { compare_at_price: sourcePrice(Math.round((minor * (125 + Math.floor(rand() * 4) * 10)) / 10000) * 100, rand) } : {}),
+        ...(onSale
+          ? {
+              compare_at_price: sourcePrice(
+                Math.round((minor * (125 + Math.floor(rand() * 4) * 10)) / 10000) * 100,
+                rand,
+              ),
+            }
+          : {}),
         ...(image !== null ? { image } : {}),
       };
     });
@@ -245,12 +390,41 @@ export function generateCatalog(options: GenerateOptions): SourceCatalog {
 
 /** The columns Shopify's current product export writes, in its order (those this project reads, and a few it ignores). */
 const CSV_HEADER = [
-  "Title", "URL handle", "Description", "Vendor", "Product category", "Type", "Tags", "Published on online store", "Status",
-  "SKU", "Barcode", "Option1 name", "Option1 value", "Option2 name", "Option2 value", "Option3 name", "Option3 value",
-  "Price", "Compare-at price", "Cost per item", "Charge tax", "Inventory tracker", "Inventory quantity",
-  "Continue selling when out of stock", "Weight value (grams)", "Weight unit for display", "Requires shipping",
-  "Fulfillment service", "Product image URL", "Image position", "Image alt text", "Variant image URL", "Gift card",
-  "SEO title", "SEO description",
+  "Title",
+  "URL handle",
+  "Description",
+  "Vendor",
+  "Product category",
+  "Type",
+  "Tags",
+  "Published on online store",
+  "Status",
+  "SKU",
+  "Barcode",
+  "Option1 name",
+  "Option1 value",
+  "Option2 name",
+  "Option2 value",
+  "Option3 name",
+  "Option3 value",
+  "Price",
+  "Compare-at price",
+  "Cost per item",
+  "Charge tax",
+  "Inventory tracker",
+  "Inventory quantity",
+  "Continue selling when out of stock",
+  "Weight value (grams)",
+  "Weight unit for display",
+  "Requires shipping",
+  "Fulfillment service",
+  "Product image URL",
+  "Image position",
+  "Image alt text",
+  "Variant image URL",
+  "Gift card",
+  "SEO title",
+  "SEO description",
 ];
 const COLUMN = Object.fromEntries(CSV_HEADER.map((h, i) => [h, i])) as Record<string, number>;
 
@@ -283,7 +457,12 @@ export function* shopifyCsvChunks(catalog: SourceCatalog, seed = 1): Generator<s
       const cells: Record<string, string> = {
         "URL handle": p.handle,
         SKU: v.sku ?? "",
-        Barcode: rand() < 0.3 ? `${(1 + Math.floor(rand() * 9)).toString()}.${Math.floor(rand() * 99).toString().padStart(2, "0")}E+11` : "",
+        Barcode:
+          rand() < 0.3
+            ? `${(1 + Math.floor(rand() * 9)).toString()}.${Math.floor(rand() * 99)
+                .toString()
+                .padStart(2, "0")}E+11`
+            : "",
         Price: v.price,
         "Compare-at price": v.compare_at_price ?? "",
         "Charge tax": "TRUE",
@@ -320,12 +499,22 @@ export function* shopifyCsvChunks(catalog: SourceCatalog, seed = 1): Generator<s
         });
       }
       const image = images[k];
-      if (image) Object.assign(cells, { "Product image URL": image.url, "Image position": String(k + 1), "Image alt text": image.alt ?? "" });
+      if (image)
+        Object.assign(cells, {
+          "Product image URL": image.url,
+          "Image position": String(k + 1),
+          "Image alt text": image.alt ?? "",
+        });
       text += csvRow(cells);
     });
     for (let k = p.variants.length; k < images.length; k++) {
       const image = images[k] as SourceImage;
-      text += csvRow({ "URL handle": p.handle, "Product image URL": image.url, "Image position": String(k + 1), "Image alt text": image.alt ?? "" });
+      text += csvRow({
+        "URL handle": p.handle,
+        "Product image URL": image.url,
+        "Image position": String(k + 1),
+        "Image alt text": image.alt ?? "",
+      });
     }
     yield text;
   }

@@ -63,7 +63,10 @@ export class JsonText {
   }
 
   #fail(message: string): never {
-    throw new JsonSyntax(this.i, this.i >= this.#text.length ? "unexpected end of the file: the JSON is incomplete" : message);
+    throw new JsonSyntax(
+      this.i,
+      this.i >= this.#text.length ? "unexpected end of the file: the JSON is incomplete" : message,
+    );
   }
 
   #ws(): void {

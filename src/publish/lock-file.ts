@@ -2,7 +2,15 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { busyMessage, type CatalogLock, describeHolder, LockBusyError, type LockIntent, type LockWaitOptions, sleep } from "./lock.ts";
+import {
+  busyMessage,
+  type CatalogLock,
+  describeHolder,
+  LockBusyError,
+  type LockIntent,
+  type LockWaitOptions,
+  sleep,
+} from "./lock.ts";
 
 /**
  * The publish lock of local state (see lock.ts): `catalog-publish.lock` in the persist directory,
@@ -69,7 +77,8 @@ function breakStale(path: string, stale: Holder | null): boolean {
   }
   try {
     const now = read(path);
-    const same = stale === null ? now === null || now === "unwritten" : typeof now === "object" && now?.token === stale.token;
+    const same =
+      stale === null ? now === null || now === "unwritten" : typeof now === "object" && now?.token === stale.token;
     if (!same) return false;
     try {
       unlinkSync(path);
@@ -90,18 +99,27 @@ export function fileLock(dir: string, opts: LockWaitOptions): CatalogLock {
   return {
     async acquire(intent) {
       mkdirSync(dir, { recursive: true });
-      const mine: Holder = { ...intent, token: randomUUID(), pid: process.pid, host: hostname(), since: new Date().toISOString() };
+      const mine: Holder = {
+        ...intent,
+        token: randomUUID(),
+        pid: process.pid,
+        host: hostname(),
+        since: new Date().toISOString(),
+      };
       const abandoned: string[] = [];
       const started = Date.now();
       let told = false;
       while (!create(path, JSON.stringify(mine))) {
         const holder = read(path);
         if (holder === null || (holder !== "unwritten" && holder.host === mine.host && !running(holder.pid))) {
-          if (breakStale(path, holder) && holder?.action === "publish" && holder.version) abandoned.push(holder.version);
+          if (breakStale(path, holder) && holder?.action === "publish" && holder.version)
+            abandoned.push(holder.version);
           continue;
         }
-        const who = holder === "unwritten" ? `a holder whose lock file ${path} is not readable yet` : describeHolder(holder);
-        if (Date.now() - started >= opts.waitMs) throw new LockBusyError(busyMessage(who, opts.waitMs, ` If no such process runs, delete ${path}.`));
+        const who =
+          holder === "unwritten" ? `a holder whose lock file ${path} is not readable yet` : describeHolder(holder);
+        if (Date.now() - started >= opts.waitMs)
+          throw new LockBusyError(busyMessage(who, opts.waitMs, ` If no such process runs, delete ${path}.`));
         if (!told) opts.onWait?.(who);
         told = true;
         await sleep(opts.pollMs ?? 200);
@@ -113,7 +131,10 @@ export function fileLock(dir: string, opts: LockWaitOptions): CatalogLock {
       return {
         abandoned,
         async verify() {
-          if (!ours()) throw new LockBusyError(`The publish lock ${path} is no longer this process's (it was deleted or broken); the pointer was not switched.`);
+          if (!ours())
+            throw new LockBusyError(
+              `The publish lock ${path} is no longer this process's (it was deleted or broken); the pointer was not switched.`,
+            );
         },
         async release() {
           if (ours()) unlinkSync(path);

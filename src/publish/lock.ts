@@ -91,7 +91,10 @@ export function processLock(key: object): CatalogLock {
       const before = queues.get(key) ?? Promise.resolve();
       let release!: () => void;
       const mine = new Promise<void>((resolve) => (release = resolve));
-      queues.set(key, before.then(() => mine));
+      queues.set(
+        key,
+        before.then(() => mine),
+      );
       await before;
       return { abandoned: [], verify: async () => {}, release: async () => release() };
     },
@@ -119,7 +122,9 @@ export function sqlLock(query: SqlQuery, opts: LockWaitOptions & { leaseMs?: num
     async acquire(intent) {
       const token = opts.token ?? crypto.randomUUID();
       const record = JSON.stringify({ ...intent, since: new Date().toISOString() });
-      await query("CREATE TABLE IF NOT EXISTS catalog_lock (id INTEGER PRIMARY KEY CHECK (id = 1), token TEXT NOT NULL, holder TEXT NOT NULL, expires_at INTEGER NOT NULL)");
+      await query(
+        "CREATE TABLE IF NOT EXISTS catalog_lock (id INTEGER PRIMARY KEY CHECK (id = 1), token TEXT NOT NULL, holder TEXT NOT NULL, expires_at INTEGER NOT NULL)",
+      );
       const started = Date.now();
       let told = false;
       for (;;) {
@@ -131,13 +136,17 @@ export function sqlLock(query: SqlQuery, opts: LockWaitOptions & { leaseMs?: num
         );
         const [row] = await query("SELECT token, holder FROM catalog_lock WHERE id = 1");
         if (row?.token === token) {
-          const stale = before && before.token !== token ? (JSON.parse(String(before.holder)) as LockIntent) : undefined;
+          const stale =
+            before && before.token !== token ? (JSON.parse(String(before.holder)) as LockIntent) : undefined;
           return {
             abandoned: stale?.action === "publish" && stale.version ? [stale.version] : [],
             async verify() {
               await query(`UPDATE catalog_lock SET expires_at = ${Date.now() + lease} WHERE token = ${sqlText(token)}`);
               const [held] = await query("SELECT token FROM catalog_lock WHERE id = 1");
-              if (held?.token !== token) throw new LockBusyError("The publish lock was lost (its lease ran out and another publish or rollback took it); the pointer was not switched.");
+              if (held?.token !== token)
+                throw new LockBusyError(
+                  "The publish lock was lost (its lease ran out and another publish or rollback took it); the pointer was not switched.",
+                );
             },
             async release() {
               await query(`DELETE FROM catalog_lock WHERE token = ${sqlText(token)}`);

@@ -7,7 +7,14 @@
  * 100,000-product publish stays in Node's default heap: docs/decisions/0002.
  */
 import { buildEntries, catalogDigest, entryCount, type KvEntry, planVersion } from "./build.ts";
-import { HISTORY_KEY, type HistoryEntry, keys, type Pointer, POINTER_KEY, type VersionMeta, } from "../catalog/layout.ts";
+import {
+  HISTORY_KEY,
+  type HistoryEntry,
+  keys,
+  type Pointer,
+  POINTER_KEY,
+  type VersionMeta,
+} from "../catalog/layout.ts";
 import { parseCatalog } from "../catalog/schema.ts";
 import { type BrowseTarget, dropStaleBrowse, hasBrowseIndex, writeBrowseIndex } from "./browse-index.ts";
 import { type CatalogLock, type HeldLock, type LockIntent, processLock } from "./lock.ts";
@@ -71,7 +78,10 @@ const VERSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** A fresh version name: a UTC timestamp plus a random suffix. */
 export function newVersionName(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   const random = [...crypto.getRandomValues(new Uint8Array(3))].map((b) => b.toString(16).padStart(2, "0")).join("");
   return `${stamp}-${random}`;
 }
@@ -109,7 +119,8 @@ export function bindingTarget(kv: KVNamespace, concurrency = 16): CatalogKvTarge
       }
     },
     async deleteKeys(names) {
-      for (let i = 0; i < names.length; i += concurrency) await Promise.all(names.slice(i, i + concurrency).map((n) => kv.delete(n)));
+      for (let i = 0; i < names.length; i += concurrency)
+        await Promise.all(names.slice(i, i + concurrency).map((n) => kv.delete(n)));
     },
   };
 }
@@ -146,7 +157,13 @@ export function keptVersions(pointer: Pointer, history: readonly HistoryEntry[])
  * that bypassed it could be writing one). Each version's meta goes first, so a cleanup that
  * stops half-way never leaves a version that looks whole to a rollback.
  */
-async function cleanUp(target: CatalogKvTarget, browse: BrowseTarget | null, pointer: Pointer, history: readonly HistoryEntry[], abandoned: readonly string[]): Promise<number> {
+async function cleanUp(
+  target: CatalogKvTarget,
+  browse: BrowseTarget | null,
+  pointer: Pointer,
+  history: readonly HistoryEntry[],
+  abandoned: readonly string[],
+): Promise<number> {
   const keep = keptVersions(pointer, history);
   const known = new Set([...history.map((e) => e.version), ...abandoned]);
   const stored = await storedVersions(target);
@@ -174,7 +191,15 @@ async function historyOf(target: CatalogKvTarget, pointer: Pointer | null): Prom
   const history = await target.readHistory();
   if (history.length > 0 || !pointer) return history;
   const adopted = [pointer.previous, pointer.current].filter((m): m is VersionMeta => m !== null);
-  return adopted.map((meta, i) => ({ seq: i + 1, at: meta.published_at, action: "publish", version: meta.version, from: i === 0 ? null : (adopted[0]?.version ?? null), products: meta.products, meta }));
+  return adopted.map((meta, i) => ({
+    seq: i + 1,
+    at: meta.published_at,
+    action: "publish",
+    version: meta.version,
+    from: i === 0 ? null : (adopted[0]?.version ?? null),
+    products: meta.products,
+    meta,
+  }));
 }
 
 function append(history: readonly HistoryEntry[], entry: Omit<HistoryEntry, "seq" | "at">): HistoryEntry[] {
@@ -184,7 +209,9 @@ function append(history: readonly HistoryEntry[], entry: Omit<HistoryEntry, "seq
 /** Thrown when the pointer moved between the read and the switch (a lock bypassed or broken). */
 export class PointerMovedError extends Error {
   constructor(expected: string | null, found: string | null) {
-    super(`The live catalog changed during this operation (expected ${expected ?? "none"}, found ${found ?? "none"}): another publish or rollback ran without the lock. Nothing was switched; run again.`);
+    super(
+      `The live catalog changed during this operation (expected ${expected ?? "none"}, found ${found ?? "none"}): another publish or rollback ran without the lock. Nothing was switched; run again.`,
+    );
     this.name = "PointerMovedError";
   }
 }
@@ -194,9 +221,17 @@ export class PointerMovedError extends Error {
  * started from, check the lock is still held, then write. Under the lock the re-read always
  * matches; it is what keeps a broken (stale) lock from losing an update.
  */
-async function swapPointer(target: CatalogKvTarget, lock: HeldLock, expected: Pointer | null, next: Pointer): Promise<void> {
+async function swapPointer(
+  target: CatalogKvTarget,
+  lock: HeldLock,
+  expected: Pointer | null,
+  next: Pointer,
+): Promise<void> {
   const now = await target.readPointer();
-  if ((now?.current.version ?? null) !== (expected?.current.version ?? null) || (now?.previous?.version ?? null) !== (expected?.previous?.version ?? null)) {
+  if (
+    (now?.current.version ?? null) !== (expected?.current.version ?? null) ||
+    (now?.previous?.version ?? null) !== (expected?.previous?.version ?? null)
+  ) {
     throw new PointerMovedError(expected?.current.version ?? null, now?.current.version ?? null);
   }
   await lock.verify();
@@ -230,11 +265,24 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
     const pointer = await target.readPointer();
     if (opts.skipIfLive && pointer?.current.digest === digest) {
       // A version published before its browse index existed gets one, without a new version.
-      if (opts.browse && !(await hasBrowseIndex(opts.browse, pointer.current.version))) await writeBrowseIndex(opts.browse, catalog, pointer.current.version);
-      return { version: pointer.current.version, previous: pointer.previous?.version ?? null, skipped: true, products: catalog.products.length, entries: 0, deleted: 0 };
+      if (opts.browse && !(await hasBrowseIndex(opts.browse, pointer.current.version)))
+        await writeBrowseIndex(opts.browse, catalog, pointer.current.version);
+      return {
+        version: pointer.current.version,
+        previous: pointer.previous?.version ?? null,
+        skipped: true,
+        products: catalog.products.length,
+        entries: 0,
+        deleted: 0,
+      };
     }
     const history = await historyOf(target, pointer);
-    if (version === pointer?.current.version || version === pointer?.previous?.version || history.some((e) => e.version === version)) throw new Error(`Version ${version} already exists.`);
+    if (
+      version === pointer?.current.version ||
+      version === pointer?.previous?.version ||
+      history.some((e) => e.version === version)
+    )
+      throw new Error(`Version ${version} already exists.`);
     const meta = planVersion(catalog, version, digest);
     const total = entryCount(catalog, meta);
     let written = 0;
@@ -253,12 +301,27 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
     const previous: VersionMeta | null = pointer?.current ?? null;
     const next: Pointer = { current: meta, previous };
     await swapPointer(target, held, pointer, next);
-    const recorded = append(history, { action: "publish", version, from: previous?.version ?? null, products: meta.products, ...source, ...by, meta });
+    const recorded = append(history, {
+      action: "publish",
+      version,
+      from: previous?.version ?? null,
+      products: meta.products,
+      ...source,
+      ...by,
+      meta,
+    });
     await target.writeHistory(recorded);
     opts.onProgress?.({ phase: "switched", written, total });
     const deleted = await cleanUp(target, opts.browse, next, recorded, held.abandoned);
     opts.onProgress?.({ phase: "cleaned", written, total });
-    return { version, previous: previous?.version ?? null, skipped: false, products: meta.products, entries: total, deleted };
+    return {
+      version,
+      previous: previous?.version ?? null,
+      skipped: false,
+      products: meta.products,
+      entries: total,
+      deleted,
+    };
   });
 }
 
@@ -280,7 +343,10 @@ export interface RollbackOptions {
  * a second rollback returns to where the first started. `to` names any version the history
  * still keeps (`catalog:rollback --list`).
  */
-export async function rollbackTo(target: CatalogKvTarget, opts: RollbackOptions = {}): Promise<{ version: string; previous: string }> {
+export async function rollbackTo(
+  target: CatalogKvTarget,
+  opts: RollbackOptions = {},
+): Promise<{ version: string; previous: string }> {
   const lock = opts.lock ?? processLock(target);
   const by = opts.by === undefined ? {} : { by: opts.by };
   return underLock(lock, { action: "rollback", ...(opts.to ? { version: opts.to } : {}), ...by }, async (held) => {
@@ -294,17 +360,33 @@ export async function rollbackTo(target: CatalogKvTarget, opts: RollbackOptions 
     } else if (opts.to === pointer.current.version) {
       throw new Error(`Catalog ${opts.to} is already live.`);
     } else {
-      meta = opts.to === pointer.previous?.version ? pointer.previous : history.findLast((e) => e.version === opts.to)?.meta;
+      meta =
+        opts.to === pointer.previous?.version ? pointer.previous : history.findLast((e) => e.version === opts.to)?.meta;
       if (!meta) throw new Error(`No catalog version ${opts.to} in the publish history (see catalog:rollback --list).`);
-      if ((await target.listKeys(keys.meta(opts.to))).length === 0) throw new Error(`Catalog version ${opts.to} was deleted by a cleanup; only kept versions can go live again (see catalog:rollback --list).`);
+      if ((await target.listKeys(keys.meta(opts.to))).length === 0)
+        throw new Error(
+          `Catalog version ${opts.to} was deleted by a cleanup; only kept versions can go live again (see catalog:rollback --list).`,
+        );
     }
     await swapPointer(target, held, pointer, { current: meta, previous: pointer.current });
-    await target.writeHistory(append(history, { action: "rollback", version: meta.version, from: pointer.current.version, products: meta.products, ...by, meta }));
+    await target.writeHistory(
+      append(history, {
+        action: "rollback",
+        version: meta.version,
+        from: pointer.current.version,
+        products: meta.products,
+        ...by,
+        meta,
+      }),
+    );
     return { version: meta.version, previous: pointer.current.version };
   });
 }
 
-export function rollbackCatalog(kv: KVNamespace, opts: RollbackOptions = {}): Promise<{ version: string; previous: string }> {
+export function rollbackCatalog(
+  kv: KVNamespace,
+  opts: RollbackOptions = {},
+): Promise<{ version: string; previous: string }> {
   return rollbackTo(bindingTarget(kv), { ...opts, lock: opts.lock ?? processLock(kv) });
 }
 
@@ -318,6 +400,12 @@ export interface HistoryLine extends HistoryEntry {
 export async function listHistory(target: CatalogKvTarget): Promise<HistoryLine[]> {
   const pointer = await target.readPointer();
   const history = await historyOf(target, pointer);
-  const stored = new Set((await target.listKeys("v/")).filter((k) => k.endsWith("/meta")).map((k) => k.slice(2, -"/meta".length)));
-  return history.map((entry) => ({ ...entry, live: entry.version === pointer?.current.version && entry === history.findLast((e) => e.version === entry.version), kept: stored.has(entry.version) }));
+  const stored = new Set(
+    (await target.listKeys("v/")).filter((k) => k.endsWith("/meta")).map((k) => k.slice(2, -"/meta".length)),
+  );
+  return history.map((entry) => ({
+    ...entry,
+    live: entry.version === pointer?.current.version && entry === history.findLast((e) => e.version === entry.version),
+    kept: stored.has(entry.version),
+  }));
 }

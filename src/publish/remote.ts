@@ -28,7 +28,11 @@ export function remoteTarget(opts: RemoteTargetOptions = {}): CatalogKvTarget & 
     const full = ["wrangler", ...args, "--binding", "CATALOG", "--remote"];
     log(`$ npx ${full.join(" ")}`);
     if (opts.dryRun) return "";
-    const run = spawnSync("npx", full, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
+    const run = spawnSync("npx", full, {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    });
     if (run.status !== 0) throw new Error(`wrangler ${args.slice(0, 3).join(" ")} failed (exit ${run.status}).`);
     return run.stdout;
   };
@@ -80,7 +84,8 @@ export function remoteTarget(opts: RemoteTargetOptions = {}): CatalogKvTarget & 
       return text ? (JSON.parse(text) as { name: string }[]).map((k) => k.name) : [];
     },
     async deleteKeys(names) {
-      for (let i = 0; i < names.length; i += BATCH) wrangler(["kv", "bulk", "delete", file(names.slice(i, i + BATCH)), "--force"]);
+      for (let i = 0; i < names.length; i += BATCH)
+        wrangler(["kv", "bulk", "delete", file(names.slice(i, i + BATCH)), "--force"]);
     },
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };

@@ -16,10 +16,48 @@ import sanitizeHtml from "sanitize-html";
 
 /** Formatting a product description needs; no forms, media players, frames or scripts. */
 const ALLOWED_TAGS = [
-  "p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "code",
-  "strong", "b", "em", "i", "u", "s", "small", "sub", "sup", "mark", "span", "div",
-  "ul", "ol", "li", "dl", "dt", "dd", "a", "img", "figure", "figcaption",
-  "table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td",
+  "p",
+  "br",
+  "hr",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "blockquote",
+  "pre",
+  "code",
+  "strong",
+  "b",
+  "em",
+  "i",
+  "u",
+  "s",
+  "small",
+  "sub",
+  "sup",
+  "mark",
+  "span",
+  "div",
+  "ul",
+  "ol",
+  "li",
+  "dl",
+  "dt",
+  "dd",
+  "a",
+  "img",
+  "figure",
+  "figcaption",
+  "table",
+  "caption",
+  "thead",
+  "tbody",
+  "tfoot",
+  "tr",
+  "th",
+  "td",
 ];
 
 /**
@@ -35,7 +73,23 @@ const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
 };
 
 /** Elements whose content is dropped with them (their text is code or chrome, not prose). */
-const DROPPED_WITH_CONTENT = ["script", "style", "textarea", "option", "select", "noscript", "iframe", "frame", "object", "embed", "template", "svg", "math", "title", "head"];
+const DROPPED_WITH_CONTENT = [
+  "script",
+  "style",
+  "textarea",
+  "option",
+  "select",
+  "noscript",
+  "iframe",
+  "frame",
+  "object",
+  "embed",
+  "template",
+  "svg",
+  "math",
+  "title",
+  "head",
+];
 
 const HTML_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: ALLOWED_TAGS,
@@ -56,7 +110,8 @@ const HTML_OPTIONS: sanitizeHtml.IOptions = {
 const DROPPED = new Set(DROPPED_WITH_CONTENT);
 
 /** Tags after which text continues on a new line or cell: they become a space in plain text. */
-const BREAKS = /<\/?(?:p|br|hr|h[1-6]|blockquote|pre|div|ul|ol|li|dl|dt|dd|figure|figcaption|table|caption|thead|tbody|tfoot|tr|th|td|img)\b/gi;
+const BREAKS =
+  /<\/?(?:p|br|hr|h[1-6]|blockquote|pre|div|ul|ol|li|dl|dt|dd|figure|figcaption|table|caption|thead|tbody|tfoot|tr|th|td|img)\b/gi;
 
 /** The allowlisted HTML of a description. */
 export function sanitizeDescription(html: string): string {
@@ -191,7 +246,10 @@ export function descriptionLossWarnings(catalog: unknown): string[] {
     const html = (product as { description_html?: unknown } | null)?.description_html;
     const handle = (product as { handle?: unknown } | null)?.handle;
     const loss = typeof html === "string" ? descriptionLoss(html) : null;
-    if (loss) warnings.push(`products[${index}]${typeof handle === "string" ? ` (handle ${JSON.stringify(handle)})` : ""}.description_html: ${describeLoss(loss)}`);
+    if (loss)
+      warnings.push(
+        `products[${index}]${typeof handle === "string" ? ` (handle ${JSON.stringify(handle)})` : ""}.description_html: ${describeLoss(loss)}`,
+      );
   });
   return warnings;
 }

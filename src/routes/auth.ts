@@ -15,7 +15,11 @@ const LoginRequestSchema = z
     vibes: z.string().optional().meta({ description: "The token value, in the seed's example. Ignored." }),
     linkedin_premium: z.boolean().optional().meta({ description: "Ignored." }),
   })
-  .meta({ id: "LoginRequest", description: "Ignored: login is reserved and always answers 501.", example: { vibes: "<ACCESS_TOKEN>", linkedin_premium: true } });
+  .meta({
+    id: "LoginRequest",
+    description: "Ignored: login is reserved and always answers 501.",
+    example: { vibes: "<ACCESS_TOKEN>", linkedin_premium: true },
+  });
 
 /**
  * `POST /auth/login` is reserved and always answers 501, whatever it is sent: the body, its
@@ -27,7 +31,8 @@ export const auth = new Hono<AppEnv>().use("*", noStore).post(
   describe({
     operationId: "login",
     summary: "Log in (reserved)",
-    description: "Always 501 `not_implemented` with `retry: false`, whatever the body, headers or token: the Bearer token is presented directly on each request. Other methods answer 405.",
+    description:
+      "Always 501 `not_implemented` with `retry: false`, whatever the body, headers or token: the Bearer token is presented directly on each request. Other methods answer 405.",
     tag: "Auth",
     auth: "none",
     body: { schema: LoginRequestSchema, required: false },

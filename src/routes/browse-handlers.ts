@@ -35,19 +35,44 @@ function plainQuery(q: BrowsePageQuery): PageQuery & ListOptions {
 /** Which replica of the version's engine answers this request (src/browse/engine.ts). */
 function placement(c: Context<CatalogEnv>): Placement {
   const url = new URL(c.req.url);
-  return { cf: c.req.raw.cf as RequestPlace | undefined, key: url.pathname + url.search, replicas: c.env.BROWSE_REPLICAS };
+  return {
+    cf: c.req.raw.cf as RequestPlace | undefined,
+    key: url.pathname + url.search,
+    replicas: c.env.BROWSE_REPLICAS,
+  };
 }
 
 /** A page of products or of a collection's products, plain or browsed. */
-export function serveBrowsePage(c: Context<CatalogEnv>, q: BrowsePageQuery, scope: Scope, plain: Plain): Promise<Response> {
+export function serveBrowsePage(
+  c: Context<CatalogEnv>,
+  q: BrowsePageQuery,
+  scope: Scope,
+  plain: Plain,
+): Promise<Response> {
   if (isPlainList(q)) {
     const query = plainQuery(q);
-    return serveCatalogRead(c, { ...query, include: query.include?.join(",") }, (store, meta) => plain(store, meta, query));
+    return serveCatalogRead(c, { ...query, include: query.include?.join(",") }, (store, meta) =>
+      plain(store, meta, query),
+    );
   }
-  return serveCatalogRead(c, browseCacheKey(q, q), (_store, meta) => browsePage(browseEngine(c.env.BROWSE_ENGINE, meta.version, placement(c)), meta, scope, inCurrency(q, meta.currency)));
+  return serveCatalogRead(c, browseCacheKey(q, q), (_store, meta) =>
+    browsePage(
+      browseEngine(c.env.BROWSE_ENGINE, meta.version, placement(c)),
+      meta,
+      scope,
+      inCurrency(q, meta.currency),
+    ),
+  );
 }
 
 /** Facet counts of a scope. */
 export function serveFacets(c: Context<CatalogEnv>, filters: BrowseFilters, scope: Scope): Promise<Response> {
-  return serveCatalogRead(c, browseCacheKey(filters), (_store, meta) => browseFacets(browseEngine(c.env.BROWSE_ENGINE, meta.version, placement(c)), meta, scope, inCurrency(filters, meta.currency)));
+  return serveCatalogRead(c, browseCacheKey(filters), (_store, meta) =>
+    browseFacets(
+      browseEngine(c.env.BROWSE_ENGINE, meta.version, placement(c)),
+      meta,
+      scope,
+      inCurrency(filters, meta.currency),
+    ),
+  );
 }

@@ -37,7 +37,11 @@ async function idempotencyClaim(c: Context<AuthedEnv>, body: unknown): Promise<I
   const key = c.req.header("idempotency-key");
   if (key === undefined) return undefined;
   if (!IdempotencyKeySchema.safeParse(key).success) {
-    throw invalidRequest("parameter_invalid", "Idempotency-Key must be 1–255 printable ASCII characters.", "Idempotency-Key");
+    throw invalidRequest(
+      "parameter_invalid",
+      "Idempotency-Key must be 1–255 printable ASCII characters.",
+      "Idempotency-Key",
+    );
   }
   return { key, fingerprint: await requestFingerprint(c.req.method, c.req.path, body) };
 }
@@ -61,11 +65,25 @@ export const cart = new Hono<AppEnv>()
     describe({
       operationId: "getCart",
       summary: "Get the cart",
-      description: "The token holder's cart; an empty one when none exists or it expired. Lines are re-priced against the current catalog.",
+      description:
+        "The token holder's cart; an empty one when none exists or it expired. Lines are re-priced against the current catalog.",
       tag: "Cart",
       auth: "bearer",
       query: CartQuerySchema,
-      responses: { 200: cartOk("The cart."), ...errors([400, 401, 503], ["parameter_unknown", "parameter_invalid", "authentication_required", "token_invalid", "token_revoked", "catalog_unavailable"]) },
+      responses: {
+        200: cartOk("The cart."),
+        ...errors(
+          [400, 401, 503],
+          [
+            "parameter_unknown",
+            "parameter_invalid",
+            "authentication_required",
+            "token_invalid",
+            "token_revoked",
+            "catalog_unavailable",
+          ],
+        ),
+      },
     }),
     requireToken,
     validQuery(CartQuerySchema),
@@ -86,7 +104,20 @@ export const cart = new Hono<AppEnv>()
       requestHeaders: IDEMPOTENCY,
       responses: {
         200: cartOk("The emptied cart.", ["Idempotent-Replayed"]),
-        ...errors([400, 401, 409, 422, 429, 503], ["parameter_unknown", "parameter_invalid", "authentication_required", "token_invalid", "token_revoked", "idempotency_key_in_use", "idempotency_key_reused", "rate_limited", "catalog_unavailable"]),
+        ...errors(
+          [400, 401, 409, 422, 429, 503],
+          [
+            "parameter_unknown",
+            "parameter_invalid",
+            "authentication_required",
+            "token_invalid",
+            "token_revoked",
+            "idempotency_key_in_use",
+            "idempotency_key_reused",
+            "rate_limited",
+            "catalog_unavailable",
+          ],
+        ),
       },
     }),
     requireToken,
@@ -117,23 +148,28 @@ export const cart = new Hono<AppEnv>()
       },
       responses: {
         200: cartOk("The cart with the variant added.", ["Idempotent-Replayed"]),
-        ...errors([400, 401, 404, 409, 413, 415, 422, 429, 503], [
-          "parameter_invalid",
-          "parameter_missing",
-          "parameter_unknown",
-          "invalid_json",
-          "quantity_exceeded",
-          "cart_full",
-          "authentication_required", "token_invalid", "token_revoked",
-          "resource_missing",
-          "sold_out",
-          "idempotency_key_in_use",
-          "idempotency_key_reused",
-          "body_too_large",
-          "unsupported_media_type",
-          "rate_limited",
-          "catalog_unavailable",
-        ]),
+        ...errors(
+          [400, 401, 404, 409, 413, 415, 422, 429, 503],
+          [
+            "parameter_invalid",
+            "parameter_missing",
+            "parameter_unknown",
+            "invalid_json",
+            "quantity_exceeded",
+            "cart_full",
+            "authentication_required",
+            "token_invalid",
+            "token_revoked",
+            "resource_missing",
+            "sold_out",
+            "idempotency_key_in_use",
+            "idempotency_key_reused",
+            "body_too_large",
+            "unsupported_media_type",
+            "rate_limited",
+            "catalog_unavailable",
+          ],
+        ),
       },
     }),
     requireToken,
@@ -168,24 +204,32 @@ export const cart = new Hono<AppEnv>()
       params: CartLinePathParamsSchema,
       query: CartQuerySchema,
       requestHeaders: IDEMPOTENCY,
-      body: { schema: UpdateCartLineRequestSchema, examples: { two: { summary: "Two units", value: { quantity: 2 } } } },
+      body: {
+        schema: UpdateCartLineRequestSchema,
+        examples: { two: { summary: "Two units", value: { quantity: 2 } } },
+      },
       responses: {
         200: cartOk("The cart with the line changed.", ["Idempotent-Replayed"]),
-        ...errors([400, 401, 404, 409, 413, 415, 422, 429, 503], [
-          "catalog_unavailable",
-          "parameter_invalid",
-          "parameter_missing",
-          "parameter_unknown",
-          "invalid_json",
-          "quantity_exceeded",
-          "authentication_required", "token_invalid", "token_revoked",
-          "resource_missing",
-          "idempotency_key_in_use",
-          "idempotency_key_reused",
-          "body_too_large",
-          "unsupported_media_type",
-          "rate_limited",
-        ]),
+        ...errors(
+          [400, 401, 404, 409, 413, 415, 422, 429, 503],
+          [
+            "catalog_unavailable",
+            "parameter_invalid",
+            "parameter_missing",
+            "parameter_unknown",
+            "invalid_json",
+            "quantity_exceeded",
+            "authentication_required",
+            "token_invalid",
+            "token_revoked",
+            "resource_missing",
+            "idempotency_key_in_use",
+            "idempotency_key_reused",
+            "body_too_large",
+            "unsupported_media_type",
+            "rate_limited",
+          ],
+        ),
       },
     }),
     requireToken,
@@ -200,7 +244,12 @@ export const cart = new Hono<AppEnv>()
       const { tokenId, holder } = c.var.principal;
       return respond(
         c,
-        await cartFor(c.env, holder).updateLine({ tokenId, lineId, quantity: body.quantity, ...(idempotency ? { idempotency } : {}) }),
+        await cartFor(c.env, holder).updateLine({
+          tokenId,
+          lineId,
+          quantity: body.quantity,
+          ...(idempotency ? { idempotency } : {}),
+        }),
       );
     },
   )
@@ -217,16 +266,21 @@ export const cart = new Hono<AppEnv>()
       requestHeaders: IDEMPOTENCY,
       responses: {
         200: cartOk("The cart without the line.", ["Idempotent-Replayed"]),
-        ...errors([400, 401, 404, 409, 422, 429, 503], [
-          "parameter_unknown",
-          "parameter_invalid",
-          "authentication_required", "token_invalid", "token_revoked",
-          "resource_missing",
-          "idempotency_key_in_use",
-          "idempotency_key_reused",
-          "rate_limited",
-          "catalog_unavailable",
-        ]),
+        ...errors(
+          [400, 401, 404, 409, 422, 429, 503],
+          [
+            "parameter_unknown",
+            "parameter_invalid",
+            "authentication_required",
+            "token_invalid",
+            "token_revoked",
+            "resource_missing",
+            "idempotency_key_in_use",
+            "idempotency_key_reused",
+            "rate_limited",
+            "catalog_unavailable",
+          ],
+        ),
       },
     }),
     requireToken,
@@ -237,6 +291,9 @@ export const cart = new Hono<AppEnv>()
       const lineId = c.req.param("line_id");
       const idempotency = await idempotencyClaim(c, null);
       const { tokenId, holder } = c.var.principal;
-      return respond(c, await cartFor(c.env, holder).removeLine({ tokenId, lineId, ...(idempotency ? { idempotency } : {}) }));
+      return respond(
+        c,
+        await cartFor(c.env, holder).removeLine({ tokenId, lineId, ...(idempotency ? { idempotency } : {}) }),
+      );
     },
-    );
+  );

@@ -54,7 +54,10 @@ export const collections = new Hono<AppEnv>()
       },
     }),
     browseRead(parseBrowsePage),
-    (c) => serveBrowsePage(c, c.req.valid("query"), { collection: c.req.param("handle") }, (store, meta, q) => collectionDetail(store, meta, c.req.param("handle"), q)),
+    (c) =>
+      serveBrowsePage(c, c.req.valid("query"), { collection: c.req.param("handle") }, (store, meta, q) =>
+        collectionDetail(store, meta, c.req.param("handle"), q),
+      ),
   )
   .get(
     "/:handle/facets",

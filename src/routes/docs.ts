@@ -7,19 +7,28 @@ import { errors } from "../openapi/errors.ts";
 import type { ResponseSpec } from "../openapi/spec.ts";
 
 /** A file of the reference pages: markup, script, style sheet or icon. */
-const DocsAssetSchema = z.string().min(1).meta({ id: "DocsAsset", description: "A file of the API reference or the catalog walk-through." });
+const DocsAssetSchema = z
+  .string()
+  .min(1)
+  .meta({ id: "DocsAsset", description: "A file of the API reference or the catalog walk-through." });
 
 /** `/docs/{file}`: one of the reference's static files; any other name is 404 `route_not_found`. */
 const DocsFileParamsSchema = z.strictObject({
   file: z
     .string()
     .regex(/^[a-z0-9][a-z0-9.-]*\.(?:js|css|svg)$/)
-    .meta({ description: "A file name such as `scalar.js`, `reference.js`, `try.js` or `docs.css`.", example: "try.js" }),
+    .meta({
+      description: "A file name such as `scalar.js`, `reference.js`, `try.js` or `docs.css`.",
+      example: "try.js",
+    }),
 });
 
 /** The reference's files are static assets that revalidate with their ETag. */
 const DOCS_HEADERS = ["X-Request-Id", "Cache-Control", "ETag"] as const;
-const NOT_MODIFIED: ResponseSpec = { description: "`If-None-Match` matched the file's ETag: no body.", headers: DOCS_HEADERS };
+const NOT_MODIFIED: ResponseSpec = {
+  description: "`If-None-Match` matched the file's ETag: no body.",
+  headers: DOCS_HEADERS,
+};
 const IF_NONE_MATCH = [{ name: "If-None-Match" }] as const;
 
 function file(description: string, contentType: string): ResponseSpec {
@@ -115,7 +124,8 @@ export const docs = new Hono<AppEnv>()
     describe({
       operationId: "getDocsFile",
       summary: "A file of the reference pages",
-      description: "Scripts and style sheets of `/docs` and `/docs/try`, served as static assets with a five-minute `Cache-Control` and an ETag.",
+      description:
+        "Scripts and style sheets of `/docs` and `/docs/try`, served as static assets with a five-minute `Cache-Control` and an ETag.",
       tag: "Service",
       auth: "none",
       params: DocsFileParamsSchema,

@@ -19,7 +19,9 @@ export const health = new Hono<AppEnv>().get(
     description: "Answers without touching any binding: for readiness probes.",
     tag: "Service",
     auth: "none",
-    responses: { 200: { description: "The worker is up.", schema: HealthSchema, headers: ["X-Request-Id", "Cache-Control"] } },
+    responses: {
+      200: { description: "The worker is up.", schema: HealthSchema, headers: ["X-Request-Id", "Cache-Control"] },
+    },
   }),
   (c) => {
     c.header("Cache-Control", "no-store");

@@ -13,7 +13,10 @@ const OpenApiDocumentSchema = z
     paths: z.record(z.string(), z.record(z.string(), z.unknown())),
     components: z.record(z.string(), z.unknown()),
   })
-  .meta({ id: "OpenApiDocument", description: "An OpenAPI 3.1 document, generated from the routes and the zod schemas their handlers use." });
+  .meta({
+    id: "OpenApiDocument",
+    description: "An OpenAPI 3.1 document, generated from the routes and the zod schemas their handlers use.",
+  });
 
 /**
  * `GET /api/v1/openapi.json`: the storefront's reference, mounted under the API so it shares its
@@ -28,7 +31,9 @@ export const openapi = new Hono<AppEnv>().get(
       "OpenAPI 3.1, generated from the routes and the zod schemas that validate requests and shape responses. The operator's endpoints are not in it: they have their own document.",
     tag: "Service",
     auth: "none",
-    responses: { 200: { description: "The document.", schema: OpenApiDocumentSchema, headers: ["X-Request-Id", "Cache-Control"] } },
+    responses: {
+      200: { description: "The document.", schema: OpenApiDocumentSchema, headers: ["X-Request-Id", "Cache-Control"] },
+    },
   }),
   (c) => {
     c.header("Cache-Control", "public, max-age=300");
@@ -48,7 +53,10 @@ export const operatorOpenapi = new Hono<AppEnv>().get(
     description: "This document: the operator's token surface, apart from the storefront's reference.",
     tag: "Operator",
     auth: "operator",
-    responses: { 200: { description: "The document.", schema: OpenApiDocumentSchema, headers: ["X-Request-Id", "Cache-Control"] }, ...errors([401]) },
+    responses: {
+      200: { description: "The document.", schema: OpenApiDocumentSchema, headers: ["X-Request-Id", "Cache-Control"] },
+      ...errors([401]),
+    },
   }),
   (c) => c.json(apiReference.operatorDocument()),
 );

@@ -30,7 +30,10 @@ function admin(env: Env): TokenAdmin {
  * pastes a token where its id belongs must not get the token back in a response (or a log of it).
  */
 function noSuchToken(): never {
-  throw resourceMissing("No token has that id. Ids look like tok_… (npm run token -- list); to revoke by the token itself, use npm run token -- revoke --token.", "id");
+  throw resourceMissing(
+    "No token has that id. Ids look like tok_… (npm run token -- list); to revoke by the token itself, use npm run token -- revoke --token.",
+    "id",
+  );
 }
 
 function tokenId(id: string): string {
@@ -55,7 +58,10 @@ export const operator = new Hono<AppEnv>()
       description: "Every token record, revoked ones included. Never a token or its hash.",
       tag: "Operator",
       auth: "operator",
-      responses: { 200: { description: "The token records.", schema: TokenListSchema, headers: NO_STORE }, ...errors([401]) },
+      responses: {
+        200: { description: "The token records.", schema: TokenListSchema, headers: NO_STORE },
+        ...errors([401]),
+      },
     }),
     async (c) => {
       const data = await admin(c.env).list();
@@ -70,7 +76,10 @@ export const operator = new Hono<AppEnv>()
       description: "A new token for a new holder (a new, empty cart). The token appears in this response only.",
       tag: "Operator",
       auth: "operator",
-      body: { schema: IssueTokenRequestSchema, examples: { labelled: { summary: "With a label", value: { label: "web storefront" } } } },
+      body: {
+        schema: IssueTokenRequestSchema,
+        examples: { labelled: { summary: "With a label", value: { label: "web storefront" } } },
+      },
       responses: {
         201: { description: "The new token and its record.", schema: IssuedTokenSchema, headers: NO_STORE },
         ...errors([400, 401, 413, 415], ["parameter_unknown", "parameter_invalid", "invalid_json"]),
@@ -95,7 +104,10 @@ export const operator = new Hono<AppEnv>()
       body: { schema: RevokeByHashRequestSchema },
       responses: {
         200: { description: "The revoked record.", schema: TokenRecordSchema, headers: NO_STORE },
-        ...errors([400, 401, 404, 413, 415], ["parameter_unknown", "parameter_invalid", "parameter_missing", "invalid_json", "resource_missing"]),
+        ...errors(
+          [400, 401, 404, 413, 415],
+          ["parameter_unknown", "parameter_invalid", "parameter_missing", "invalid_json", "resource_missing"],
+        ),
       },
     }),
     validJson(RevokeByHashRequestSchema),
@@ -110,11 +122,15 @@ export const operator = new Hono<AppEnv>()
     describe({
       operationId: "revokeToken",
       summary: "Revoke a token",
-      description: "Takes effect on the very next cart request, everywhere. An id that names no token (or is not shaped like one) is 404, which never repeats what was sent.",
+      description:
+        "Takes effect on the very next cart request, everywhere. An id that names no token (or is not shaped like one) is 404, which never repeats what was sent.",
       tag: "Operator",
       auth: "operator",
       params: TokenPathParamsSchema,
-      responses: { 200: { description: "The revoked record.", schema: TokenRecordSchema, headers: NO_STORE }, ...errors([401, 404], ["resource_missing"]) },
+      responses: {
+        200: { description: "The revoked record.", schema: TokenRecordSchema, headers: NO_STORE },
+        ...errors([401, 404], ["resource_missing"]),
+      },
     }),
     async (c) => {
       const record = await admin(c.env).revoke(tokenId(c.req.param("id")));
@@ -130,7 +146,10 @@ export const operator = new Hono<AppEnv>()
       tag: "Operator",
       auth: "operator",
       params: TokenPathParamsSchema,
-      responses: { 201: { description: "The new token and its record.", schema: IssuedTokenSchema, headers: NO_STORE }, ...errors([401, 404], ["resource_missing"]) },
+      responses: {
+        201: { description: "The new token and its record.", schema: IssuedTokenSchema, headers: NO_STORE },
+        ...errors([401, 404], ["resource_missing"]),
+      },
     }),
     async (c) => {
       const issued = await admin(c.env).rotate(tokenId(c.req.param("id")));

@@ -38,7 +38,9 @@ export const products = new Hono<AppEnv>()
       queryPattern: { name: "option", schema: OptionFiltersSchema },
       requestHeaders: IF_NONE_MATCH,
       responses: {
-        200: catalogOk("A page of products.", ProductListSchema, { page: { summary: "The first two products", value: SEED_EXAMPLES.productList } }),
+        200: catalogOk("A page of products.", ProductListSchema, {
+          page: { summary: "The first two products", value: SEED_EXAMPLES.productList },
+        }),
         304: CATALOG_NOT_MODIFIED,
         ...errors([400, 409, 503], ["cursor_stale", "parameter_unknown", "parameter_invalid"]),
       },
@@ -87,7 +89,10 @@ export const products = new Hono<AppEnv>()
       },
     }),
     catalogRead(ProductQuerySchema),
-    (c) => serveCatalogRead(c, c.req.valid("query"), (store, meta, q) => productDetail(store, meta, c.req.param("handle"), included<ProductInclude>(q.include))),
+    (c) =>
+      serveCatalogRead(c, c.req.valid("query"), (store, meta, q) =>
+        productDetail(store, meta, c.req.param("handle"), included<ProductInclude>(q.include)),
+      ),
   )
   .get(
     "/:handle/variants",
@@ -101,11 +106,14 @@ export const products = new Hono<AppEnv>()
       query: VariantQuerySchema,
       requestHeaders: IF_NONE_MATCH,
       responses: {
-        200: catalogOk("The matching variants.", VariantListSchema, { selected: { summary: "?size=M&color=Black", value: SEED_EXAMPLES.variantList } }),
+        200: catalogOk("The matching variants.", VariantListSchema, {
+          selected: { summary: "?size=M&color=Black", value: SEED_EXAMPLES.variantList },
+        }),
         304: CATALOG_NOT_MODIFIED,
         ...errors([400, 404, 409, 503], ["cursor_stale", "parameter_invalid", "parameter_unknown", "resource_missing"]),
       },
     }),
     catalogRead(VariantQuerySchema),
-    (c) => serveCatalogRead(c, c.req.valid("query"), (store, meta, q) => variantList(store, meta, c.req.param("handle"), q)),
+    (c) =>
+      serveCatalogRead(c, c.req.valid("query"), (store, meta, q) => variantList(store, meta, c.req.param("handle"), q)),
   );

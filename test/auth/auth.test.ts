@@ -35,7 +35,10 @@ describe("bearer authentication on the cart", () => {
 
   it("answers 401 invalid_token for a malformed, an unknown or a wrong-scheme credential", async () => {
     await expect401(await call("/api/v1/cart", { headers: { Authorization: "Bearer not-a-token" } }), true);
-    await expect401(await call("/api/v1/cart", { headers: { Authorization: `Bearer sf_live_${"x".repeat(44)}` } }), true);
+    await expect401(
+      await call("/api/v1/cart", { headers: { Authorization: `Bearer sf_live_${"x".repeat(44)}` } }),
+      true,
+    );
     await expect401(await call("/api/v1/cart", { headers: { Authorization: "Basic dXNlcjpwYXNz" } }), true);
   });
 
@@ -89,7 +92,11 @@ describe("bearer authentication on the cart", () => {
     ];
     for (const [method, path] of requests) {
       const body = method === "POST" || method === "PATCH" ? JSON.stringify({ quantity: 1 }) : undefined;
-      const res = await call(path, { method, headers: { "Content-Type": "application/json" }, ...(body ? { body } : {}) });
+      const res = await call(path, {
+        method,
+        headers: { "Content-Type": "application/json" },
+        ...(body ? { body } : {}),
+      });
       await expect401(res, false);
     }
   });
@@ -98,20 +105,32 @@ describe("bearer authentication on the cart", () => {
 describe("regression: defect 5, a 401's docs_url pointed at storefront.example.com under npm run dev", () => {
   it("points at the docs page of the server that answered, on the cart, at checkout and on the operator surface", async () => {
     const origin = "http://localhost:8790";
-    for (const [path, method] of [["/api/v1/cart", "GET"], ["/api/v1/checkouts", "POST"], ["/api/v1/operator/tokens", "GET"]] as const) {
+    for (const [path, method] of [
+      ["/api/v1/cart", "GET"],
+      ["/api/v1/checkouts", "POST"],
+      ["/api/v1/operator/tokens", "GET"],
+    ] as const) {
       const ctx = createExecutionContext();
       const res = await app.fetch(new Request(`${origin}${path}`, { method }), env, ctx);
       await waitOnExecutionContext(ctx);
       expect(res.status, path).toBe(401);
-      expect(((await res.json()) as { error: { docs_url: string } }).error.docs_url).toBe(`${origin}/docs#authentication`);
+      expect(((await res.json()) as { error: { docs_url: string } }).error.docs_url).toBe(
+        `${origin}/docs#authentication`,
+      );
     }
   });
 
   it("uses DOCS_URL instead when it is set to an absolute URL (docs hosted elsewhere)", async () => {
     const ctx = createExecutionContext();
-    const res = await app.fetch(new Request(`${BASE}/api/v1/cart`), { ...env, DOCS_URL: "https://docs.example.org/storefront" }, ctx);
+    const res = await app.fetch(
+      new Request(`${BASE}/api/v1/cart`),
+      { ...env, DOCS_URL: "https://docs.example.org/storefront" },
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
-    expect(((await res.json()) as { error: { docs_url: string } }).error.docs_url).toBe("https://docs.example.org/storefront#authentication");
+    expect(((await res.json()) as { error: { docs_url: string } }).error.docs_url).toBe(
+      "https://docs.example.org/storefront#authentication",
+    );
   });
 });
 
@@ -120,7 +139,10 @@ describe("POST /auth/login", () => {
     const { token } = await issueToken();
     const attempts: RequestInit[] = [
       {},
-      { headers: { "Content-Type": "application/json" }, body: JSON.stringify({ vibes: token, linkedin_premium: true }) },
+      {
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ vibes: token, linkedin_premium: true }),
+      },
       { headers: { "Content-Type": "text/plain" }, body: "{not json" },
       { headers: { Authorization: `Bearer ${token}` } },
       { headers: { Authorization: "Bearer a, Bearer b" } },
@@ -150,7 +172,10 @@ describe("POST /auth/login", () => {
 describe("POST /checkouts", () => {
   it("answers 401 without a valid token", async () => {
     await expect401(await call("/api/v1/checkouts", { method: "POST" }), false);
-    await expect401(await call("/api/v1/checkouts", { method: "POST", headers: { Authorization: "Bearer sf_live_unknownunknown" } }), true);
+    await expect401(
+      await call("/api/v1/checkouts", { method: "POST", headers: { Authorization: "Bearer sf_live_unknownunknown" } }),
+      true,
+    );
   });
 
   it("answers 501 not_implemented with retry false for a valid token", async () => {
@@ -186,7 +211,10 @@ describe("secrets stay out of responses and logs", () => {
     const responses = [
       await cartCall(issued.token, "/cart"),
       await cartCall(issued.token, "/cart/lines", { method: "POST", body: { variant_id: variant.id, quantity: 1 } }),
-      await cartCall(issued.token, "/cart/lines", { method: "POST", body: { variant_id: variant.id, quantity: 1, extra: issued.token } }),
+      await cartCall(issued.token, "/cart/lines", {
+        method: "POST",
+        body: { variant_id: variant.id, quantity: 1, extra: issued.token },
+      }),
       await cartCall(issued.token, `/cart?token=${issued.token}`),
       await cartCall(other, "/cart"),
       await cartCall(issued.token, "/checkouts", { method: "POST" }),

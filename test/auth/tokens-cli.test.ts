@@ -1,6 +1,12 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { OperatorClient, OperatorError, runTokenCommand, type TokenAction, type TokenCommand } from "../../src/cli/operator-client.ts";
+import {
+  OperatorClient,
+  OperatorError,
+  runTokenCommand,
+  type TokenAction,
+  type TokenCommand,
+} from "../../src/cli/operator-client.ts";
 import { hashToken } from "../../src/auth/token.ts";
 import { BASE, cartCall, OPERATOR_SECRET } from "../helpers/cart.ts";
 
@@ -28,7 +34,9 @@ describe("npm run token: commands against the worker", () => {
     const token = issued.at(-1)!;
     const id = /^Issued (tok_\S+)/.exec(issued[0]!)?.[1];
     const listed = await runTokenCommand(command("list"), client());
-    expect(listed.some((l) => l.startsWith(`${id} `) && l.includes('label="listed-by-cli"') && l.endsWith("active"))).toBe(true);
+    expect(
+      listed.some((l) => l.startsWith(`${id} `) && l.includes('label="listed-by-cli"') && l.endsWith("active")),
+    ).toBe(true);
     expect(listed.join("\n")).not.toContain(token);
   });
 
@@ -60,6 +68,8 @@ describe("npm run token: commands against the worker", () => {
       name: "OperatorError",
       status: 401,
     });
-    await expect(runTokenCommand(command("revoke", { id: "tok_missing" }), client())).rejects.toBeInstanceOf(OperatorError);
+    await expect(runTokenCommand(command("revoke", { id: "tok_missing" }), client())).rejects.toBeInstanceOf(
+      OperatorError,
+    );
   });
 });

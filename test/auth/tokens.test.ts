@@ -1,4 +1,4 @@
-import { createExecutionContext, } from "cloudflare:test";
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { TokenListSchema, TokenRecordSchema, IssuedTokenSchema, type TokenRecord } from "../../src/auth/api.ts";
@@ -23,7 +23,6 @@ async function tokensNamespaceDump(): Promise<string[]> {
   }
   return out;
 }
-
 
 describe("operator surface", () => {
   it("issues a token once, with a record that names its holder and label", async () => {
@@ -65,8 +64,15 @@ describe("operator surface", () => {
       { Authorization: "Basic dGVzdC1vcGVyYXRvci1zZWNyZXQ=" },
     ];
     for (const headers of attempts) {
-      for (const [method, path] of [["GET", "/tokens"], ["POST", "/tokens"]] as const) {
-        const res = await call(`/api/v1/operator${path}`, { method, headers: { ...headers, "Content-Type": "application/json" }, ...(method === "POST" ? { body: "{}" } : {}) });
+      for (const [method, path] of [
+        ["GET", "/tokens"],
+        ["POST", "/tokens"],
+      ] as const) {
+        const res = await call(`/api/v1/operator${path}`, {
+          method,
+          headers: { ...headers, "Content-Type": "application/json" },
+          ...(method === "POST" ? { body: "{}" } : {}),
+        });
         expect(res.status).toBe(401);
         expect(await res.json()).toMatchObject({ error: { type: "authentication_error" } });
       }
@@ -77,7 +83,9 @@ describe("operator surface", () => {
     const ctx = createExecutionContext();
     const { OPERATOR_SECRET: _unset, ...withoutSecret } = env as Env & { OPERATOR_SECRET?: string };
     const res = await app.fetch(
-      new Request(`${BASE}/api/v1/operator/tokens`, { headers: { Authorization: "Bearer any-credential-at-all-0123456789" } }),
+      new Request(`${BASE}/api/v1/operator/tokens`, {
+        headers: { Authorization: "Bearer any-credential-at-all-0123456789" },
+      }),
       withoutSecret as Env,
       ctx,
     );
@@ -90,7 +98,10 @@ describe("operator surface", () => {
   });
 
   it("rejects unknown fields when issuing", async () => {
-    const res = await operator("/tokens", { method: "POST", body: JSON.stringify({ label: "x", holder: "hld_someone_else" }) });
+    const res = await operator("/tokens", {
+      method: "POST",
+      body: JSON.stringify({ label: "x", holder: "hld_someone_else" }),
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: { code: "parameter_unknown", param: "holder" } });
   });
@@ -132,7 +143,10 @@ describe("revocation", () => {
   it("fails the very next cart request after a revoke", async () => {
     const issued = await issueToken();
     const variant = seed.available[0]!;
-    expect((await cartCall(issued.token, "/cart/lines", { method: "POST", body: { variant_id: variant.id, quantity: 1 } })).status).toBe(200);
+    expect(
+      (await cartCall(issued.token, "/cart/lines", { method: "POST", body: { variant_id: variant.id, quantity: 1 } }))
+        .status,
+    ).toBe(200);
     const revoked = await operator(`/tokens/${issued.id}/revoke`, { method: "POST" });
     expect(revoked.status).toBe(200);
     expect(TokenRecordSchema.parse(await revoked.json()).revoked_at).not.toBeNull();
@@ -162,8 +176,12 @@ describe("revocation", () => {
 
   it("answers the same record when a token is revoked twice", async () => {
     const issued = await issueToken();
-    const first = TokenRecordSchema.parse(await (await operator(`/tokens/${issued.id}/revoke`, { method: "POST" })).json());
-    const second = TokenRecordSchema.parse(await (await operator(`/tokens/${issued.id}/revoke`, { method: "POST" })).json());
+    const first = TokenRecordSchema.parse(
+      await (await operator(`/tokens/${issued.id}/revoke`, { method: "POST" })).json(),
+    );
+    const second = TokenRecordSchema.parse(
+      await (await operator(`/tokens/${issued.id}/revoke`, { method: "POST" })).json(),
+    );
     expect(second.revoked_at).toBe(first.revoked_at);
   });
 
@@ -179,20 +197,29 @@ describe("revocation by the token's hash (an operator holding a leaked token, no
   it("revokes the token whose SHA-256 is sent, and its very next cart request is 401", async () => {
     const issued = await issueToken("leaked");
     expect((await cartCall(issued.token, "/cart")).status).toBe(200);
-    const res = await operator("/tokens/revoke", { method: "POST", body: JSON.stringify({ token_sha256: await hashToken(issued.token) }) });
+    const res = await operator("/tokens/revoke", {
+      method: "POST",
+      body: JSON.stringify({ token_sha256: await hashToken(issued.token) }),
+    });
     expect(res.status).toBe(200);
     const record = TokenRecordSchema.parse(await res.json());
     expect(record.id).toBe(issued.id);
     expect(record.revoked_at).not.toBeNull();
     expect((await cartCall(issued.token, "/cart")).status).toBe(401);
-    const again = await operator("/tokens/revoke", { method: "POST", body: JSON.stringify({ token_sha256: await hashToken(issued.token) }) });
+    const again = await operator("/tokens/revoke", {
+      method: "POST",
+      body: JSON.stringify({ token_sha256: await hashToken(issued.token) }),
+    });
     expect(again.status).toBe(200);
     expect(TokenRecordSchema.parse(await again.json()).revoked_at).toBe(record.revoked_at);
   });
 
   it("answers 404 for a hash no token has, 400 for anything but 64 hex digits, and never repeats either", async () => {
     const unknown = "ab".repeat(32);
-    const missing = await operator("/tokens/revoke", { method: "POST", body: JSON.stringify({ token_sha256: unknown }) });
+    const missing = await operator("/tokens/revoke", {
+      method: "POST",
+      body: JSON.stringify({ token_sha256: unknown }),
+    });
     expect(missing.status).toBe(404);
     const missingText = await missing.text();
     expect(JSON.parse(missingText)).toMatchObject({ error: { code: "resource_missing", param: "token_sha256" } });
@@ -208,7 +235,11 @@ describe("revocation by the token's hash (an operator holding a leaked token, no
   it("needs the operator secret like every operator route", async () => {
     const issued = await issueToken();
     const hash = await hashToken(issued.token);
-    const res = await call("/api/v1/operator/tokens/revoke", { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${issued.token}` }, body: JSON.stringify({ token_sha256: hash }) });
+    const res = await call("/api/v1/operator/tokens/revoke", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${issued.token}` },
+      body: JSON.stringify({ token_sha256: hash }),
+    });
     expect(res.status).toBe(401);
     expect((await cartCall(issued.token, "/cart")).status).toBe(200);
   });
@@ -256,7 +287,9 @@ describe("rotation", () => {
     expect(rotated.holder).toBe(issued.holder);
     expect(rotated.label).toBe("rotating");
     expect((await cartCall(issued.token, "/cart")).status).toBe(401);
-    const cart = (await (await cartCall(rotated.token, "/cart")).json()) as { lines: { variant_id: string; quantity: number }[] };
+    const cart = (await (await cartCall(rotated.token, "/cart")).json()) as {
+      lines: { variant_id: string; quantity: number }[];
+    };
     expect(cart.lines).toEqual([expect.objectContaining({ variant_id: variant.id, quantity: 3 })]);
   });
 });
@@ -278,7 +311,10 @@ describe("development tokens", () => {
     await seedDevTokens(env);
     const [a, b] = DEV_TOKENS;
     const variant = seed.available[2]!;
-    const added = await cartCall(a.token, "/cart/lines", { method: "POST", body: { variant_id: variant.id, quantity: 1 } });
+    const added = await cartCall(a.token, "/cart/lines", {
+      method: "POST",
+      body: { variant_id: variant.id, quantity: 1 },
+    });
     expect(added.status).toBe(200);
     const other = (await (await cartCall(b.token, "/cart")).json()) as { lines: unknown[] };
     expect(other.lines).toEqual([]);
@@ -294,7 +330,9 @@ describe("development tokens", () => {
       }
     }
     const live = await issueToken();
-    expect((await fetchAs("production", "/api/v1/cart", { headers: { Authorization: `Bearer ${live.token}` } })).status).toBe(200);
+    expect(
+      (await fetchAs("production", "/api/v1/cart", { headers: { Authorization: `Bearer ${live.token}` } })).status,
+    ).toBe(200);
   });
 });
 

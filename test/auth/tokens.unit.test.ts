@@ -29,7 +29,14 @@ describe("token minting", () => {
     expect(isDevToken("sf_dev_LocalToken_A1")).toBe(true);
     expect(isDevToken(newToken())).toBe(false);
     expect(isWellFormedToken("sf_dev_LocalToken_A1")).toBe(true);
-    for (const bad of ["", "sf_live_", "sk_live_abcdefghijkl", "sf_live_abc def", "sf_live_ab", `sf_live_${"a".repeat(200)}`]) {
+    for (const bad of [
+      "",
+      "sf_live_",
+      "sk_live_abcdefghijkl",
+      "sf_live_abc def",
+      "sf_live_ab",
+      `sf_live_${"a".repeat(200)}`,
+    ]) {
       expect(isWellFormedToken(bad)).toBe(false);
     }
   });

@@ -34,7 +34,10 @@ declare module "autocannon" {
     requests?: RequestTemplate[];
   }
   interface Instance extends PromiseLike<Result> {
-    on(event: "response", listener: (client: unknown, status: number, bytes: number, responseTime: number) => void): Instance;
+    on(
+      event: "response",
+      listener: (client: unknown, status: number, bytes: number, responseTime: number) => void,
+    ): Instance;
     stop(): void;
   }
   function autocannon(options: Options): Instance;

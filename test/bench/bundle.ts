@@ -46,15 +46,26 @@ async function buildBareHono(minify: boolean): Promise<string> {
  */
 export async function buildBundle(outDir: string, extraArgs: readonly string[] = []): Promise<Bundle> {
   const started = performance.now();
-  await run(process.execPath, ["node_modules/wrangler/bin/wrangler.js", "deploy", "--dry-run", "--outdir", outDir, ...extraArgs], {
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  await run(
+    process.execPath,
+    ["node_modules/wrangler/bin/wrangler.js", "deploy", "--dry-run", "--outdir", outDir, ...extraArgs],
+    {
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
   const buildMs = performance.now() - started;
   const scriptPath = join(outDir, "index.js");
   const code = await readFile(scriptPath);
   const bareHono = await buildBareHono(!extraArgs.includes("--no-minify"));
-  return { dir: outDir, scriptPath, rawBytes: code.byteLength, gzipBytes: gzipSync(code).byteLength, buildMs, bareHono };
+  return {
+    dir: outDir,
+    scriptPath,
+    rawBytes: code.byteLength,
+    gzipBytes: gzipSync(code).byteLength,
+    buildMs,
+    bareHono,
+  };
 }
 
 /** The memos' budgets, minified (`new BoundedMemo(8*1024*1024)`) or not (`(16 * 1024 * 1024)`). */
@@ -68,7 +79,8 @@ const MEMO_BUDGET = /new ([\w$]+)\((?:8|16) ?\* ?1024 ?\* ?1024\)/g;
 export async function withoutMemos(bundle: Bundle, dir: string): Promise<Bundle> {
   const code = await readFile(bundle.scriptPath, "utf8");
   const found = code.match(MEMO_BUDGET) ?? [];
-  if (found.length !== 2) throw new Error(`expected the two memo budgets in the bundle, found ${found.length}: ${found.join(", ")}`);
+  if (found.length !== 2)
+    throw new Error(`expected the two memo budgets in the bundle, found ${found.length}: ${found.join(", ")}`);
   const scriptPath = join(dir, "index.js");
   await writeFile(scriptPath, code.replace(MEMO_BUDGET, "new $1(0)"));
   return { ...bundle, dir, scriptPath };

@@ -68,7 +68,11 @@ export interface Counts {
 }
 
 async function send(origin: URL, r: BenchRequest): Promise<number> {
-  const res = await fetch(new URL(r.path, origin), { method: r.method ?? "GET", ...(r.headers ? { headers: r.headers } : {}), ...(r.body ? { body: r.body } : {}) });
+  const res = await fetch(new URL(r.path, origin), {
+    method: r.method ?? "GET",
+    ...(r.headers ? { headers: r.headers } : {}),
+    ...(r.body ? { body: r.body } : {}),
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -82,7 +86,12 @@ async function takeCounts(origin: URL): Promise<Record<string, number>> {
  * Sends `perWorkload` requests of each workload one at a time (after one untimed pass over its
  * URLs, so a cache-on runtime is measured on hits) and returns the per-request counts.
  */
-export async function countWorkloads(origin: URL, workloads: readonly Workload[], perWorkload: number, warm: boolean): Promise<Counts[]> {
+export async function countWorkloads(
+  origin: URL,
+  workloads: readonly Workload[],
+  perWorkload: number,
+  warm: boolean,
+): Promise<Counts[]> {
   const out: Counts[] = [];
   for (const w of workloads) {
     // A fixed-count workload (new carts) must meet fresh state, so it is never warmed.
@@ -91,7 +100,11 @@ export async function countWorkloads(origin: URL, workloads: readonly Workload[]
     const n = Math.min(perWorkload, w.amount ?? perWorkload);
     for (let i = 0; i < n; i++) await send(origin, w.requests[i % w.requests.length]!);
     const totals = await takeCounts(origin);
-    out.push({ name: w.name, requests: n, perRequest: Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, v / n])) });
+    out.push({
+      name: w.name,
+      requests: n,
+      perRequest: Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, v / n])),
+    });
   }
   return out;
 }

@@ -7,7 +7,11 @@
  * Responses whose status is not one the workload expects, plus connection errors and timeouts.
  * A 304 is success only where the workload says so (revalidation); a cart write must be a 200.
  */
-export function countErrors(statuses: Readonly<Record<string, number>>, ok: readonly number[], connectionErrors: number): number {
+export function countErrors(
+  statuses: Readonly<Record<string, number>>,
+  ok: readonly number[],
+  connectionErrors: number,
+): number {
   let bad = connectionErrors;
   for (const [code, count] of Object.entries(statuses)) if (!ok.includes(Number(code))) bad += count;
   return bad;

@@ -69,7 +69,12 @@ export async function measureColdStart(mf: Miniflare, version: string): Promise<
   const key = browseSnapshotKey(version);
   const europe = { continent: "EU", country: "FR", longitude: "2.35" };
   const first = 20;
-  const again = [21, 22, 23, 24, 25, 26].find((l) => pickReplica(new URL(coldQuery(l), "http://x").pathname + new URL(coldQuery(l), "http://x").search, "2") === pickReplica(new URL(coldQuery(first), "http://x").pathname + new URL(coldQuery(first), "http://x").search, "2")) ?? first;
+  const again =
+    [21, 22, 23, 24, 25, 26].find(
+      (l) =>
+        pickReplica(new URL(coldQuery(l), "http://x").pathname + new URL(coldQuery(l), "http://x").search, "2") ===
+        pickReplica(new URL(coldQuery(first), "http://x").pathname + new URL(coldQuery(first), "http://x").search, "2"),
+    ) ?? first;
   const snapshotMs = await timedBrowse(mf, first, europe);
   const warmMs = await timedBrowse(mf, again, europe);
   const replicaMs = await timedBrowse(mf, 27, { continent: "AS", country: "JP", longitude: "139.7" });
@@ -96,7 +101,11 @@ async function kv(mf: Miniflare, binding: string): Promise<KVNamespace> {
  * binding and its BROWSE index (through Miniflare's binding proxies, so every write crosses into
  * workerd as the local CLI's do), timing it and sampling this process's memory.
  */
-export async function publishInto(mf: Miniflare, catalog: SourceCatalog, workerdPid: number | undefined): Promise<PublishFigures> {
+export async function publishInto(
+  mf: Miniflare,
+  catalog: SourceCatalog,
+  workerdPid: number | undefined,
+): Promise<PublishFigures> {
   const binding = await kv(mf, "CATALOG");
   const before = process.memoryUsage().rss;
   let peak = before;
@@ -108,7 +117,10 @@ export async function publishInto(mf: Miniflare, catalog: SourceCatalog, workerd
   let reported = 0;
   try {
     const result = await publishCatalog(binding, catalog, {
-      browse: d1Target((await mf.getD1Database("BROWSE")) as unknown as D1Database, (await mf.getR2Bucket("BROWSE_SNAPSHOTS")) as unknown as R2Bucket),
+      browse: d1Target(
+        (await mf.getD1Database("BROWSE")) as unknown as D1Database,
+        (await mf.getR2Bucket("BROWSE_SNAPSHOTS")) as unknown as R2Bucket,
+      ),
       onProgress: ({ phase, written, total }) => {
         phases[phase] ??= performance.now();
         // Progress only for a catalog big enough to wait for (not the seed's few entries).

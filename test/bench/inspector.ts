@@ -15,7 +15,10 @@ export async function inspectorTargets(port: number): Promise<InspectorTarget[]>
 
 export async function inspector(port: number, worker: string | InspectorTarget) {
   const targets = typeof worker === "string" ? await inspectorTargets(port) : [worker];
-  const target = typeof worker === "string" ? (targets.find((t) => `${t.id ?? ""}${t.title ?? ""}${t.webSocketDebuggerUrl}`.includes(worker)) ?? targets[0]) : worker;
+  const target =
+    typeof worker === "string"
+      ? (targets.find((t) => `${t.id ?? ""}${t.title ?? ""}${t.webSocketDebuggerUrl}`.includes(worker)) ?? targets[0])
+      : worker;
   if (!target) throw new Error("workerd exposes no inspector target");
   const ws = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => {
@@ -37,4 +40,3 @@ export async function inspector(port: number, worker: string | InspectorTarget) 
     close: () => ws.close(),
   };
 }
-

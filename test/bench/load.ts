@@ -98,7 +98,9 @@ export async function runLoad(workload: Workload, options: LoadOptions): Promise
     errors: countErrors(statuses, workload.ok, res.errors), // autocannon counts timeouts among errors
     statuses,
     workerdCpuUsPerRequest:
-      cpuBefore !== undefined && cpuAfter !== undefined && answered > 0 ? ((cpuAfter - cpuBefore) * 1000) / answered : undefined,
+      cpuBefore !== undefined && cpuAfter !== undefined && answered > 0
+        ? ((cpuAfter - cpuBefore) * 1000) / answered
+        : undefined,
     workerdPeakRssMiB,
   };
 }
@@ -110,7 +112,11 @@ export async function runLoad(workload: Workload, options: LoadOptions): Promise
 export async function probe(workload: Workload, url: URL): Promise<string | undefined> {
   const r = workload.requests[0];
   if (!r) return "no requests";
-  const init: RequestInit = { method: r.method ?? "GET", ...(r.headers ? { headers: r.headers } : {}), ...(r.body ? { body: r.body } : {}) };
+  const init: RequestInit = {
+    method: r.method ?? "GET",
+    ...(r.headers ? { headers: r.headers } : {}),
+    ...(r.body ? { body: r.body } : {}),
+  };
   const res = await fetch(new URL(r.path, url), init);
   const text = await res.text();
   if (workload.ok.includes(res.status)) return undefined;

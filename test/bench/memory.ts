@@ -21,12 +21,13 @@ import { runLoad } from "./load.ts";
 import { PeakSampler, processRssMiB, startRuntime } from "./runtime.ts";
 import { cartWorkloads, catalogWorkloads, withEtags } from "./workloads.ts";
 
-const { values: args } = parseArgs({ options: { products: { type: "string", default: "20000" }, seconds: { type: "string", default: "2" } } });
+const { values: args } = parseArgs({
+  options: { products: { type: "string", default: "20000" }, seconds: { type: "string", default: "2" } },
+});
 const INSPECTOR_PORT = 8827;
 const PORT = 8826;
 /** The worker's own isolate among workerd's inspector targets. */
 const WORKER_TARGET = "core:user:storefront-api";
-
 
 interface Step {
   step: string;
@@ -57,8 +58,18 @@ async function otherHeaps(port: number, worker: string): Promise<number> {
   return total / 2 ** 20;
 }
 
-async function measure(bundle: Bundle, label: string, persistPath: string): Promise<{ steps: Step[]; peakRssMiB: number | undefined }> {
-  const runtime = await startRuntime({ bundle, port: PORT, cacheAPI: true, persistPath, inspectorPort: INSPECTOR_PORT });
+async function measure(
+  bundle: Bundle,
+  label: string,
+  persistPath: string,
+): Promise<{ steps: Step[]; peakRssMiB: number | undefined }> {
+  const runtime = await startRuntime({
+    bundle,
+    port: PORT,
+    cacheAPI: true,
+    persistPath,
+    inspectorPort: INSPECTOR_PORT,
+  });
   const worker = (await inspectorTargets(INSPECTOR_PORT)).find((t) => t.id === WORKER_TARGET);
   if (!worker) throw new Error(`workerd exposes no inspector target ${WORKER_TARGET}`);
   const session = await inspector(INSPECTOR_PORT, worker);
@@ -74,7 +85,9 @@ async function measure(bundle: Bundle, label: string, persistPath: string): Prom
     const rssMiB = processRssMiB(runtime.workerdPid);
     const otherHeapsMiB = await otherHeaps(INSPECTOR_PORT, WORKER_TARGET);
     steps.push({ step, rssMiB, heapMiB, otherHeapsMiB });
-    process.stderr.write(`[memory] ${label}, ${step}: RSS ${rssMiB?.toFixed(0)} MiB, worker heap ${heapMiB.toFixed(1)} MiB, other isolates ${otherHeapsMiB.toFixed(1)} MiB\n`);
+    process.stderr.write(
+      `[memory] ${label}, ${step}: RSS ${rssMiB?.toFixed(0)} MiB, worker heap ${heapMiB.toFixed(1)} MiB, other isolates ${otherHeapsMiB.toFixed(1)} MiB\n`,
+    );
   };
   try {
     await take("idle after start");
@@ -82,7 +95,12 @@ async function measure(bundle: Bundle, label: string, persistPath: string): Prom
     await publishInto(runtime.mf, catalog, runtime.workerdPid);
     await take(`after publishing ${catalog.products.length} products`);
     const rss = new PeakSampler(() => processRssMiB(runtime.workerdPid)).start();
-    const options = { url: runtime.url, connections: 10, durationS: Number(args.seconds), workerdPid: runtime.workerdPid };
+    const options = {
+      url: runtime.url,
+      connections: 10,
+      durationS: Number(args.seconds),
+      workerdPid: runtime.workerdPid,
+    };
     for (const w of catalogWorkloads(catalog)) {
       const ready = w.name === "304 revalidation" ? await withEtags(w, runtime.url) : w;
       if (typeof ready !== "string") await runLoad(ready, options);
@@ -113,7 +131,9 @@ async function main(): Promise<void> {
     ];
     a.steps.forEach((s, i) => {
       const t = b.steps[i]!;
-      lines.push(`| ${s.step} | ${f(s.rssMiB)} | ${s.heapMiB.toFixed(1)} | ${s.otherHeapsMiB.toFixed(1)} | ${f(t.rssMiB)} | ${t.heapMiB.toFixed(1)} | ${t.otherHeapsMiB.toFixed(1)} |`);
+      lines.push(
+        `| ${s.step} | ${f(s.rssMiB)} | ${s.heapMiB.toFixed(1)} | ${s.otherHeapsMiB.toFixed(1)} | ${f(t.rssMiB)} | ${t.heapMiB.toFixed(1)} | ${t.otherHeapsMiB.toFixed(1)} |`,
+      );
     });
     lines.push(`| peak through the workloads | ${f(a.peakRssMiB)} | | | ${f(b.peakRssMiB)} | | |`);
     process.stdout.write(`${lines.join("\n")}\n`);

@@ -29,7 +29,14 @@ import { largeCatalog } from "./large-catalog.ts";
 import { type LoadOptions, type LoadResult, runLoad, type Workload } from "./load.ts";
 import { CART_CEILING_FIELDS, type CartCeilingField } from "./report.ts";
 import { processCpuMs, startRuntime } from "./runtime.ts";
-import { bareWorkloads, cartCeilingWorkloads, cartWorkloads, catalogWorkloads, ceilingWorkload, withEtags } from "./workloads.ts";
+import {
+  bareWorkloads,
+  cartCeilingWorkloads,
+  cartWorkloads,
+  catalogWorkloads,
+  ceilingWorkload,
+  withEtags,
+} from "./workloads.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -101,7 +108,11 @@ function sourceRegions(bundleText: string): { line: number; source: string }[] {
  * what each module costs, whatever it asks the runtime to do. Time with no bundle frame on its
  * stack (the runtime's own, the bench entry, idle) is left out.
  */
-function bySource(profile: CpuProfile, self: ReadonlyMap<number, number>, regions: { line: number; source: string }[]): Map<string, number> {
+function bySource(
+  profile: CpuProfile,
+  self: ReadonlyMap<number, number>,
+  regions: { line: number; source: string }[],
+): Map<string, number> {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
@@ -144,11 +155,17 @@ function summarise(profile: CpuProfile, requests: number, bundleText: string): s
     `profiled ${(totalUs / 1e6).toFixed(1)} s, ${requests} requests: worker isolate busy ${(busy / 1000).toFixed(0)} ms = ${(busy / requests).toFixed(0)} µs/request`,
     "top self time (µs per request):",
   ];
-  const top = [...byFunction].filter(([name]) => !name.startsWith("(idle)")).sort((a, b) => b[1] - a[1]).slice(0, 25);
+  const top = [...byFunction]
+    .filter(([name]) => !name.startsWith("(idle)"))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 25);
   for (const [name, us] of top) lines.push(`  ${(us / requests).toFixed(1).padStart(8)}  ${name}`);
   lines.push("top total time, self and callees (µs per request):");
   const skip = new Set(["(root)", "(program)", "(idle)", "(garbage collector)"]);
-  const totals = [...inclusive(profile, self)].filter(([name]) => !skip.has(name)).sort((a, b) => b[1] - a[1]).slice(0, 40);
+  const totals = [...inclusive(profile, self)]
+    .filter(([name]) => !skip.has(name))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 40);
   for (const [name, us] of totals) lines.push(`  ${(us / requests).toFixed(1).padStart(8)}  ${name}`);
   lines.push("self time by source file, native calls counted for their caller (µs per request):");
   const sources = [...bySource(profile, self, sourceRegions(bundleText))].sort((a, b) => b[1] - a[1]).slice(0, 30);
@@ -171,7 +188,10 @@ async function ratio(
   const timed = async (w: Workload): Promise<LoadResult> => {
     if (!w.amount) await runLoad(w, { ...options, durationS: 1 });
     const result = await runLoad(w, options);
-    const cpu = result.workerdCpuUsPerRequest === undefined ? "" : `, workerd CPU ${result.workerdCpuUsPerRequest.toFixed(0)} µs/request`;
+    const cpu =
+      result.workerdCpuUsPerRequest === undefined
+        ? ""
+        : `, workerd CPU ${result.workerdCpuUsPerRequest.toFixed(0)} µs/request`;
     process.stdout.write(`${w.name}: ${result.rps.toFixed(0)} req/s${cpu}, ${result.errors} errors\n`);
     return result;
   };
@@ -181,7 +201,9 @@ async function ratio(
     const cart = await timed(workload);
     const after = await timed(rounds.again[pair.field]);
     const ceiling = (before.rps + after.rps) / 2;
-    process.stdout.write(`${workload.name}: ${(cart.rps / ceiling).toFixed(2)} of its cart ceiling (${pair.ceiling}, mean of ${before.rps.toFixed(0)} and ${after.rps.toFixed(0)} req/s)\n`);
+    process.stdout.write(
+      `${workload.name}: ${(cart.rps / ceiling).toFixed(2)} of its cart ceiling (${pair.ceiling}, mean of ${before.rps.toFixed(0)} and ${after.rps.toFixed(0)} req/s)\n`,
+    );
     return;
   }
   // Existing objects and carts: ceiling and workload alternate five times; each cart run is
@@ -204,7 +226,9 @@ async function main(): Promise<void> {
   if (args.summarise) {
     // A profile saved with --out, summarised again (with its bundle) for the request count given.
     const profile = JSON.parse(await readFile(args.summarise, "utf8")) as CpuProfile;
-    process.stdout.write(`${summarise(profile, Number(args.requests ?? 1), await readFile(`${args.summarise}.index.js`, "utf8"))}\n`);
+    process.stdout.write(
+      `${summarise(profile, Number(args.requests ?? 1), await readFile(`${args.summarise}.index.js`, "utf8"))}\n`,
+    );
     return;
   }
   const work = await mkdtemp(join(tmpdir(), "storefront-profile-"));
@@ -228,7 +252,13 @@ async function main(): Promise<void> {
       const warmCarts = cartWorkloads(catalog, tokens.slice(501), tokens[0]!);
       const ceilings = cartCeilingWorkloads(500, "a");
       const warmCeilings = cartCeilingWorkloads(500, "w");
-      const all: Workload[] = [...Object.values(bareWorkloads), ceilingWorkload, ...catalogWorkloads(catalog), ...carts, ...Object.values(ceilings)];
+      const all: Workload[] = [
+        ...Object.values(bareWorkloads),
+        ceilingWorkload,
+        ...catalogWorkloads(catalog),
+        ...carts,
+        ...Object.values(ceilings),
+      ];
       let workload = all.find((w) => w.name === args.workload);
       if (!workload) throw new Error(`unknown workload; one of: ${all.map((w) => w.name).join(", ")}`);
       if (workload.name === "304 revalidation") {
@@ -236,7 +266,12 @@ async function main(): Promise<void> {
         if (typeof ready === "string") throw new Error(ready);
         workload = ready;
       }
-      const options = { url: runtime.url, connections: 10, durationS: Number(args.seconds), workerdPid: runtime.workerdPid };
+      const options = {
+        url: runtime.url,
+        connections: 10,
+        durationS: Number(args.seconds),
+        workerdPid: runtime.workerdPid,
+      };
       const newCarts = carts[0]!;
       const again = cartCeilingWorkloads(500, "b");
       if (workload === newCarts) {
@@ -250,7 +285,8 @@ async function main(): Promise<void> {
       }
       if (args.ratio) {
         // The existing-object ceilings cycle over objects the new-object runs made, as in the bench.
-        if (workload !== newCarts) for (const round of [ceilings, again]) await runLoad(round.cartCeilingNewObjects, options);
+        if (workload !== newCarts)
+          for (const round of [ceilings, again]) await runLoad(round.cartCeilingNewObjects, options);
         else await runLoad(warmCeilings.cartCeilingNewObjects, options);
         await ratio(workload, options, { ceilings, again });
         return;
@@ -270,9 +306,13 @@ async function main(): Promise<void> {
         await writeFile(args.out, JSON.stringify(profile));
         await copyFile(bundle.scriptPath, `${args.out}.index.js`);
       }
-      process.stdout.write(`${workload.name}: ${result.rps.toFixed(0)} req/s with the inspector attached, ${result.errors} errors\n`);
+      process.stdout.write(
+        `${workload.name}: ${result.rps.toFixed(0)} req/s with the inspector attached, ${result.errors} errors\n`,
+      );
       if (cpuBefore !== undefined && cpuAfter !== undefined) {
-        process.stdout.write(`workerd process CPU: ${(((cpuAfter - cpuBefore) * 1000) / result.requests).toFixed(0)} µs/request (all isolates and threads)\n`);
+        process.stdout.write(
+          `workerd process CPU: ${(((cpuAfter - cpuBefore) * 1000) / result.requests).toFixed(0)} µs/request (all isolates and threads)\n`,
+        );
       }
       process.stdout.write(`${summarise(profile, result.requests, await readFile(bundle.scriptPath, "utf8"))}\n`);
     } finally {

@@ -2,13 +2,28 @@ import { describe, expect, it } from "vitest";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import { countErrors, percentile } from "./figures.ts";
 import type { LoadResult } from "./load.ts";
-import { applyBareCeiling, applyCartCeilings, type BenchReport, type CeilingFigures, evaluateTargets, renderReport, type Scenario, scaleRatios } from "./report.ts";
+import {
+  applyBareCeiling,
+  applyCartCeilings,
+  type BenchReport,
+  type CeilingFigures,
+  evaluateTargets,
+  renderReport,
+  type Scenario,
+  scaleRatios,
+} from "./report.ts";
 import { cartCeilingWorkloads, cartWorkloads, catalogWorkloads } from "./workloads.ts";
 
 // The benchmark itself runs outside `npm test` (it needs minutes and a quiet machine); these
 // check the parts that decide what its figures mean, none of which depends on timing.
 
-function result(name: string, rps: number, p50Ms = 2, errors = 0, cpuUs = 100): LoadResult & { ratioToCeiling: number } {
+function result(
+  name: string,
+  rps: number,
+  p50Ms = 2,
+  errors = 0,
+  cpuUs = 100,
+): LoadResult & { ratioToCeiling: number } {
   return {
     name,
     requests: rps,
@@ -28,9 +43,22 @@ function ceiling(name: string, rps: number, errors = 0, cpuUs = 100): CeilingFig
   return { ...result(name, rps, 2, errors, cpuUs), runs: [rps, rps] };
 }
 
-const CATALOG = ["list first page", "list deep page", "product detail", "variants + selectors", "collection page", "304 revalidation"];
+const CATALOG = [
+  "list first page",
+  "list deep page",
+  "product detail",
+  "variants + selectors",
+  "collection page",
+  "304 revalidation",
+];
 
-function scenario(catalog: string, edgeCache: boolean, rps: number, p50Ms: number, extra: Scenario["workloads"] = []): Scenario {
+function scenario(
+  catalog: string,
+  edgeCache: boolean,
+  rps: number,
+  p50Ms: number,
+  extra: Scenario["workloads"] = [],
+): Scenario {
   return {
     catalog,
     products: 1,
@@ -57,7 +85,11 @@ function bareScenario(catalog: string, readUs: number, healthUs = 110, extra: Sc
 }
 
 /** The seed's edge-cache-on scenario with the three cart workloads and their ceilings. */
-function cartScenario(adds: { fresh: number; distinct: number; hot: number }, ceilings = { fresh: 100, distinct: 500, hot: 400 }, errors = 0): Scenario {
+function cartScenario(
+  adds: { fresh: number; distinct: number; hot: number },
+  ceilings = { fresh: 100, distinct: 500, hot: 400 },
+  errors = 0,
+): Scenario {
   const s = scenario("seed", true, 900, 2, [
     result("add to cart, new carts", adds.fresh),
     result("add to cart, distinct carts", adds.distinct),
@@ -119,11 +151,21 @@ describe("targets", () => {
     const met = evaluateTargets(report([bareScenario("seed", 150, 120), bareScenario("100k", 150, 120)]), "100k");
     const missed = evaluateTargets(report([bareScenario("seed", 151, 121), bareScenario("100k", 151, 121)]), "100k");
     for (const catalog of ["seed", "100k"]) {
-      expect(target(met, `GET /health (${catalog}, edge cache on) workerd CPU/req <= 1.2x`)).toMatchObject({ value: "1.20x", met: true });
-      expect(target(missed, `GET /health (${catalog}, edge cache on) workerd CPU/req <= 1.2x`)).toMatchObject({ value: "1.21x", met: false });
+      expect(target(met, `GET /health (${catalog}, edge cache on) workerd CPU/req <= 1.2x`)).toMatchObject({
+        value: "1.20x",
+        met: true,
+      });
+      expect(target(missed, `GET /health (${catalog}, edge cache on) workerd CPU/req <= 1.2x`)).toMatchObject({
+        value: "1.21x",
+        met: false,
+      });
       for (const name of ["product detail", "list first page", "collection page", "304 revalidation"]) {
-        expect(target(met, `${name} (${catalog}, edge cache on) workerd CPU/req <= 1.5x the bare Worker's`)).toMatchObject({ value: "1.50x", met: true });
-        expect(target(missed, `${name} (${catalog}, edge cache on) workerd CPU/req <= 1.5x the bare Worker's`)).toMatchObject({ value: "1.51x", met: false });
+        expect(
+          target(met, `${name} (${catalog}, edge cache on) workerd CPU/req <= 1.5x the bare Worker's`),
+        ).toMatchObject({ value: "1.50x", met: true });
+        expect(
+          target(missed, `${name} (${catalog}, edge cache on) workerd CPU/req <= 1.5x the bare Worker's`),
+        ).toMatchObject({ value: "1.51x", met: false });
       }
     }
   });
@@ -137,7 +179,10 @@ describe("targets", () => {
 
   it("does not meet a bare target where the run measured no bare Worker", () => {
     const targets = evaluateTargets(report([scenario("seed", true, 1000, 2), bareScenario("100k", 100)]), "100k");
-    expect(target(targets, "product detail (seed, edge cache on)")).toMatchObject({ value: "not measured", met: false });
+    expect(target(targets, "product detail (seed, edge cache on)")).toMatchObject({
+      value: "not measured",
+      met: false,
+    });
     expect(target(targets, "GET /health (seed, edge cache on)")).toMatchObject({ value: "not measured", met: false });
     expect(target(targets, "product detail (100k, edge cache on)").met).toBe(true);
   });
@@ -153,8 +198,14 @@ describe("targets", () => {
 
   it("does not meet a read target for a catalog or edge-cache mode the run did not measure", () => {
     const targets = evaluateTargets(report([bareScenario("seed", 100)]), "100k");
-    expect(target(targets, "product detail (100k, edge cache on)")).toMatchObject({ value: "not measured", met: false });
-    expect(target(targets, "product detail (seed, edge cache off)")).toMatchObject({ value: "not measured", met: false });
+    expect(target(targets, "product detail (100k, edge cache on)")).toMatchObject({
+      value: "not measured",
+      met: false,
+    });
+    expect(target(targets, "product detail (seed, edge cache off)")).toMatchObject({
+      value: "not measured",
+      met: false,
+    });
   });
 
   it("judges scale by the worst p50 ratio, 1.15x, per edge-cache mode", () => {
@@ -163,14 +214,25 @@ describe("targets", () => {
     const beyond = evaluateTargets(report([scenario("seed", true, 900, 2), scenario("100k", true, 900, 2.31)]), "100k");
     expect(target(within, on).met).toBe(true);
     expect(target(beyond, on).met).toBe(false);
-    expect(target(within, "100k p50 within 1.15x of the seed's, every catalog workload (edge cache off)")).toMatchObject({ value: "not measured", met: false });
+    expect(
+      target(within, "100k p50 within 1.15x of the seed's, every catalog workload (edge cache off)"),
+    ).toMatchObject({ value: "not measured", met: false });
   });
 
   it("compares each cart workload with its own cart ceiling at 0.9, not with /health", () => {
     const met = evaluateTargets(report([cartScenario(adds)]), "100k");
-    expect(target(met, "add to cart, new carts >= 0.9 of the cart ceiling: new objects")).toMatchObject({ value: "0.90", met: true });
-    expect(target(met, "add to cart, distinct carts >= 0.9 of the cart ceiling: existing objects")).toMatchObject({ value: "0.90", met: true });
-    expect(target(met, "add to cart, one hot cart >= 0.9 of the cart ceiling: one hot object")).toMatchObject({ value: "0.90", met: true });
+    expect(target(met, "add to cart, new carts >= 0.9 of the cart ceiling: new objects")).toMatchObject({
+      value: "0.90",
+      met: true,
+    });
+    expect(target(met, "add to cart, distinct carts >= 0.9 of the cart ceiling: existing objects")).toMatchObject({
+      value: "0.90",
+      met: true,
+    });
+    expect(target(met, "add to cart, one hot cart >= 0.9 of the cart ceiling: one hot object")).toMatchObject({
+      value: "0.90",
+      met: true,
+    });
     // Each just below its own ceiling's 0.9 (and all far below /health's, which the targets ignore).
     const missed = evaluateTargets(report([cartScenario({ fresh: 89, distinct: 449, hot: 359 })]), "100k");
     expect(target(missed, "add to cart, new carts").met).toBe(false);
@@ -190,9 +252,15 @@ describe("targets", () => {
 
   it("fails zero-errors when any workload or cart ceiling has an error, or a workload could not be measured", () => {
     const clean = evaluateTargets(report([cartScenario(adds)]), "100k");
-    const erred = evaluateTargets(report([scenario("seed", true, 800, 2, [result("add to cart, distinct carts", 500, 2, 1)])]), "100k");
+    const erred = evaluateTargets(
+      report([scenario("seed", true, 800, 2, [result("add to cart, distinct carts", 500, 2, 1)])]),
+      "100k",
+    );
     const ceilingErred = evaluateTargets(report([cartScenario(adds, undefined, 1)]), "100k");
-    const skipped = evaluateTargets(report([scenario("seed", true, 800, 2, [{ name: "add to cart, distinct carts", skipped: "404" }])]), "100k");
+    const skipped = evaluateTargets(
+      report([scenario("seed", true, 800, 2, [{ name: "add to cart, distinct carts", skipped: "404" }])]),
+      "100k",
+    );
     expect(target(clean, "zero errors").met).toBe(true);
     expect(target(erred, "zero errors").met).toBe(false);
     expect(target(ceilingErred, "zero errors")).toMatchObject({ value: "1 errors, 0 not measured", met: false });
@@ -201,25 +269,50 @@ describe("targets", () => {
   });
 
   it("holds browse to 2x a plain first page's p50 on a 100k miss, and to 1.6x the bare Worker's CPU when hot", () => {
-    const browse = (p50Ms: number, rps: number, cpuUs = 100) => ["browse: filtered + sorted", "browse: q search", "browse: facets", "browse: collection browse"].map((name) => result(name, rps, p50Ms, 0, cpuUs));
+    const browse = (p50Ms: number, rps: number, cpuUs = 100) =>
+      ["browse: filtered + sorted", "browse: q search", "browse: facets", "browse: collection browse"].map((name) =>
+        result(name, rps, p50Ms, 0, cpuUs),
+      );
     const targets = evaluateTargets(
       report([
         bareScenario("seed", 100, 110, browse(2, 800, 160)),
         bareScenario("100k", 100, 110, browse(2, 790, 161)),
-        scenario("100k", false, 700, 4, [result("browse: filtered + sorted", 300, 8), result("browse: q search", 300, 8.1), ...browse(6, 300).slice(2)]),
+        scenario("100k", false, 700, 4, [
+          result("browse: filtered + sorted", 300, 8),
+          result("browse: q search", 300, 8.1),
+          ...browse(6, 300).slice(2),
+        ]),
       ]),
       "100k",
     );
-    expect(target(targets, "browse: filtered + sorted (100k, edge cache off)")).toMatchObject({ value: "2.00x", met: true });
+    expect(target(targets, "browse: filtered + sorted (100k, edge cache off)")).toMatchObject({
+      value: "2.00x",
+      met: true,
+    });
     expect(target(targets, "browse: q search (100k, edge cache off)")).toMatchObject({ value: "2.02x", met: false });
-    expect(target(targets, "browse: facets (seed, edge cache on) workerd CPU/req <= 1.6x")).toMatchObject({ value: "1.60x", met: true });
-    expect(target(targets, "browse: facets (100k, edge cache on) workerd CPU/req <= 1.6x")).toMatchObject({ value: "1.61x", met: false });
+    expect(target(targets, "browse: facets (seed, edge cache on) workerd CPU/req <= 1.6x")).toMatchObject({
+      value: "1.60x",
+      met: true,
+    });
+    expect(target(targets, "browse: facets (100k, edge cache on) workerd CPU/req <= 1.6x")).toMatchObject({
+      value: "1.61x",
+      met: false,
+    });
   });
 
   it("judges browse on a miss by the no-memos scenario, where every answer is a true miss, when the run has one", () => {
-    const browse = (p50Ms: number) => ["browse: filtered + sorted", "browse: q search", "browse: facets", "browse: collection browse"].map((name) => result(name, 300, p50Ms));
-    const targets = evaluateTargets(report([scenario("100k", false, 700, 4, browse(4)), scenario("100k, no memos", false, 700, 4, browse(40))]), "100k");
-    expect(target(targets, "browse: facets (100k, no memos, edge cache off)")).toMatchObject({ value: "10.00x", met: false });
+    const browse = (p50Ms: number) =>
+      ["browse: filtered + sorted", "browse: q search", "browse: facets", "browse: collection browse"].map((name) =>
+        result(name, 300, p50Ms),
+      );
+    const targets = evaluateTargets(
+      report([scenario("100k", false, 700, 4, browse(4)), scenario("100k, no memos", false, 700, 4, browse(40))]),
+      "100k",
+    );
+    expect(target(targets, "browse: facets (100k, no memos, edge cache off)")).toMatchObject({
+      value: "10.00x",
+      met: false,
+    });
   });
 
   it("holds the bundle to 100 KiB gzip", () => {
@@ -248,7 +341,9 @@ describe("the report", () => {
     expect(lines[at("add to cart, distinct carts")]).toMatch(/\|\s+0\.35 \|\s+0\.70 \|\s+100 \|\s+1\.25 \|\s+300 \|$/);
     expect(s.workloads.find((w) => w.name === "add to cart, distinct carts")).toMatchObject({ cpuToBareWorker: 1.25 });
     expect(lines[at("seed")]).toMatch(/\|\s+90 \|\s+400 \|\s+350 \|$/);
-    expect(text).toContain("bench process peak RSS (the whole run: wrangler, Miniflare, autocannon, the generated catalog): 600 MiB");
+    expect(text).toContain(
+      "bench process peak RSS (the whole run: wrangler, Miniflare, autocannon, the generated catalog): 600 MiB",
+    );
   });
 });
 
@@ -257,16 +352,33 @@ describe("workloads", () => {
 
   it("puts the deep page's cursor 51 products from the end, so the page is the last full one", () => {
     const deep = catalogWorkloads(catalog).find((w) => w.name === "list deep page");
-    expect(deep?.requests[0]?.path).toBe(`/api/v1/products?starting_after=${catalog.products[catalog.products.length - 51]?.handle}`);
+    expect(deep?.requests[0]?.path).toBe(
+      `/api/v1/products?starting_after=${catalog.products[catalog.products.length - 51]?.handle}`,
+    );
   });
 
   it("builds every browse filter from values the catalog holds, so each one matches products", () => {
     const browse = catalogWorkloads(catalog).filter((w) => w.name.startsWith("browse: "));
-    expect(browse.map((w) => w.name)).toEqual(["browse: filtered + sorted", "browse: q search", "browse: facets", "browse: collection browse"]);
+    expect(browse.map((w) => w.name)).toEqual([
+      "browse: filtered + sorted",
+      "browse: q search",
+      "browse: facets",
+      "browse: collection browse",
+    ]);
     const query = new URL(`https://x${browse[0]!.requests[0]!.path}`).searchParams;
     const option = [...query.keys()].find((k) => k.startsWith("option."))!;
     const matches = catalog.products.filter(
-      (p) => p.vendor === query.get("vendor") && p.tags.includes(query.get("tag")!) && p.variants.some((v) => v.available && Object.entries(v.options).some(([n, value]) => `option.${n.toLowerCase().replace(/\s+/g, "-")}` === option && value === query.get(option))),
+      (p) =>
+        p.vendor === query.get("vendor") &&
+        p.tags.includes(query.get("tag")!) &&
+        p.variants.some(
+          (v) =>
+            v.available &&
+            Object.entries(v.options).some(
+              ([n, value]) =>
+                `option.${n.toLowerCase().replace(/\s+/g, "-")}` === option && value === query.get(option),
+            ),
+        ),
     );
     expect(query.get("sort")).toBe("price_asc");
     expect(matches.length).toBeGreaterThan(0);
@@ -283,7 +395,9 @@ describe("workloads", () => {
     expect(fresh?.amount).toBe(300);
     expect(bearer(distinct).size).toBe(300);
     expect(bearer(hot)).toEqual(new Set(["Bearer sf_live_hot"]));
-    const hotVariants = new Set(hot?.requests.map((r) => (JSON.parse(r.body ?? "{}") as { variant_id: string }).variant_id));
+    const hotVariants = new Set(
+      hot?.requests.map((r) => (JSON.parse(r.body ?? "{}") as { variant_id: string }).variant_id),
+    );
     expect(hotVariants.size).toBeLessThanOrEqual(250);
     for (const w of [fresh, distinct, hot]) expect(w?.ok).toEqual([200]);
   });
@@ -298,6 +412,7 @@ describe("workloads", () => {
     expect(paths(first.cartCeilingHot).size).toBe(1);
     // A second new-object run meets new objects, never the first run's.
     expect([...paths(again.cartCeilingNewObjects)].some((p) => paths(first.cartCeilingNewObjects).has(p))).toBe(false);
-    for (const w of Object.values(first)) expect(w.requests.every((r) => r.method === "POST" && r.path.startsWith("/__bench/cart/"))).toBe(true);
+    for (const w of Object.values(first))
+      expect(w.requests.every((r) => r.method === "POST" && r.path.startsWith("/__bench/cart/"))).toBe(true);
   });
 });

@@ -8,7 +8,11 @@ import type { PublishFigures } from "./fixture.ts";
  * ceiling's (entry.ts).
  */
 export type WorkloadFigures = MeasuredWorkload | { name: string; skipped: string };
-export type MeasuredWorkload = LoadResult & { ratioToCeiling: number; ratioToCartCeiling?: number; cpuToBareWorker?: number };
+export type MeasuredWorkload = LoadResult & {
+  ratioToCeiling: number;
+  ratioToCartCeiling?: number;
+  cpuToBareWorker?: number;
+};
 
 /**
  * A ceiling run before and after what it bounds: `rps` and `workerdCpuUsPerRequest` are the means
@@ -76,7 +80,14 @@ export interface BenchReport {
   /** Per-request KV reads, KV bytes and Cache API calls of each workload (counting.ts). */
   counts: { catalog: string; edgeCache: boolean; counts: Counts[] }[];
   /** p50 large / seed per workload; `cpuRatio` compares workerd CPU per request, which a busy machine disturbs less. */
-  scale: { workload: string; edgeCache: boolean; seedP50Ms: number; largeP50Ms: number; ratio: number; cpuRatio: number }[];
+  scale: {
+    workload: string;
+    edgeCache: boolean;
+    seedP50Ms: number;
+    largeP50Ms: number;
+    ratio: number;
+    cpuRatio: number;
+  }[];
   targets: Target[];
 }
 
@@ -86,12 +97,24 @@ export function measured(w: WorkloadFigures): w is MeasuredWorkload {
 
 /** The catalog reads whose ratio to the ceiling is a target, with the edge cache on (hits) and off (misses). */
 const HOT_READS = ["product detail", "list first page", "collection page", "304 revalidation"];
-const CATALOG_READS = ["list first page", "list deep page", "product detail", "variants + selectors", "collection page", "304 revalidation"];
+const CATALOG_READS = [
+  "list first page",
+  "list deep page",
+  "product detail",
+  "variants + selectors",
+  "collection page",
+  "304 revalidation",
+];
 /** The label suffix of the scenario served by a bundle without its in-isolate memos (run.ts). */
 export const NO_MEMOS = ", no memos";
 
 /** The browse workloads: they have targets of their own, not the scale ratio. */
-export const BROWSE_READS = ["browse: filtered + sorted", "browse: q search", "browse: facets", "browse: collection browse"] as const;
+export const BROWSE_READS = [
+  "browse: filtered + sorted",
+  "browse: q search",
+  "browse: facets",
+  "browse: collection browse",
+] as const;
 
 /** p50 of each catalog workload on the large catalog against the seed, per edge-cache mode. */
 export function scaleRatios(scenarios: Scenario[], seed: string, large: string): BenchReport["scale"] {
@@ -105,7 +128,14 @@ export function scaleRatios(scenarios: Scenario[], seed: string, large: string):
       const y = b.workloads.find((w) => w.name === name);
       if (x && y && measured(x) && measured(y)) {
         const cpuRatio = (y.workerdCpuUsPerRequest ?? Number.NaN) / (x.workerdCpuUsPerRequest ?? Number.NaN);
-        rows.push({ workload: name, edgeCache, seedP50Ms: x.p50Ms, largeP50Ms: y.p50Ms, ratio: y.p50Ms / x.p50Ms, cpuRatio });
+        rows.push({
+          workload: name,
+          edgeCache,
+          seedP50Ms: x.p50Ms,
+          largeP50Ms: y.p50Ms,
+          ratio: y.p50Ms / x.p50Ms,
+          cpuRatio,
+        });
       }
     }
   }
@@ -141,7 +171,8 @@ export function evaluateTargets(report: Omit<BenchReport, "targets">, large: str
   // Issue 25: /health and the hot reads against the bare Worker, by workerd CPU per request.
   const againstBare = (catalog: string, name: string, max: number): Target => {
     const s = report.scenarios.find((x) => x.catalog === catalog && x.edgeCache);
-    const w: WorkloadFigures | undefined = name === HEALTH && s ? { ...s.ceiling, ratioToCeiling: 1 } : s?.workloads.find((x) => x.name === name);
+    const w: WorkloadFigures | undefined =
+      name === HEALTH && s ? { ...s.ceiling, ratioToCeiling: 1 } : s?.workloads.find((x) => x.name === name);
     const value = s && w && measured(w) ? cpuMultiple(w, s) : Number.NaN;
     return {
       name: `${name} (${catalog}, edge cache on) workerd CPU/req <= ${max}x the bare Worker's`,
@@ -171,7 +202,9 @@ export function evaluateTargets(report: Omit<BenchReport, "targets">, large: str
     const worst = rows.length > 0 ? rows.reduce((a, b) => (b.ratio > a.ratio ? b : a)) : undefined;
     targets.push({
       name: `${large} p50 within ${TARGETS.scaleP50}x of the seed's, every catalog workload (edge cache ${edgeCache ? "on" : "off"})`,
-      value: worst ? `worst ${worst.ratio.toFixed(2)}x (${worst.workload}), ${rows.length}/${CATALOG_READS.length} measured` : "not measured",
+      value: worst
+        ? `worst ${worst.ratio.toFixed(2)}x (${worst.workload}), ${rows.length}/${CATALOG_READS.length} measured`
+        : "not measured",
       met: !!worst && rows.length === CATALOG_READS.length && worst.ratio <= TARGETS.scaleP50,
     });
   }
@@ -187,7 +220,9 @@ export function evaluateTargets(report: Omit<BenchReport, "targets">, large: str
   }
   // Issue 11: browse within 2x of a plain first page's p50 on a true miss at scale (no edge cache,
   // no in-isolate memos; the plain edge-cache-off scenario where that was not run); hot, 0.8 of the ceiling.
-  const miss = report.scenarios.find((x) => x.catalog === `${large}${NO_MEMOS}`) ?? report.scenarios.find((x) => x.catalog === large && !x.edgeCache);
+  const miss =
+    report.scenarios.find((x) => x.catalog === `${large}${NO_MEMOS}`) ??
+    report.scenarios.find((x) => x.catalog === large && !x.edgeCache);
   const plain = miss?.workloads.find((x) => x.name === "list first page");
   for (const name of BROWSE_READS) {
     const w = miss?.workloads.find((x) => x.name === name);
@@ -201,10 +236,16 @@ export function evaluateTargets(report: Omit<BenchReport, "targets">, large: str
   for (const catalog of [seed, large]) {
     for (const name of BROWSE_READS) targets.push(againstBare(catalog, name, TARGETS.browseHotCpu));
   }
-  const all = report.scenarios.flatMap((s) => [s.ceiling, ...bareCeilings(s), ...cartCeilings(s), ...s.workloads] as WorkloadFigures[]);
+  const all = report.scenarios.flatMap(
+    (s) => [s.ceiling, ...bareCeilings(s), ...cartCeilings(s), ...s.workloads] as WorkloadFigures[],
+  );
   const errors = all.filter(measured).reduce((a, w) => a + w.errors, 0);
   const skipped = all.filter((w) => !measured(w)).length;
-  targets.push({ name: "zero errors in every workload", value: `${errors} errors, ${skipped} not measured`, met: errors === 0 && skipped === 0 });
+  targets.push({
+    name: "zero errors in every workload",
+    value: `${errors} errors, ${skipped} not measured`,
+    met: errors === 0 && skipped === 0,
+  });
   targets.push({
     name: "bundle <= 100 KiB gzip",
     value: `${(report.bundle.gzipBytes / 1024).toFixed(1)} KiB`,
@@ -230,7 +271,12 @@ export function bareCeilings(s: Scenario): CeilingFigures[] {
 /** Sets `cpuToBareWorker` on every figure of a scenario: workloads, `/health`, the cart and bare ceilings. */
 export function applyBareCeiling(s: Scenario): void {
   if (!s.bareWorker) return;
-  for (const w of [s.ceiling as MeasuredWorkload, ...bareCeilings(s), ...cartCeilings(s), ...s.workloads.filter(measured)]) {
+  for (const w of [
+    s.ceiling as MeasuredWorkload,
+    ...bareCeilings(s),
+    ...cartCeilings(s),
+    ...s.workloads.filter(measured),
+  ]) {
     const x = cpuMultiple(w, s);
     if (Number.isFinite(x)) w.cpuToBareWorker = x;
   }
@@ -252,8 +298,13 @@ export function applyCartCeilings(s: Scenario): void {
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
-  return [line(header), `|${widths.map((w, i) => (i === 0 ? `:${"-".repeat(w + 1)}` : `${"-".repeat(w + 1)}:`)).join("|")}|`, ...rows.map(line)].join("\n");
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
+  return [
+    line(header),
+    `|${widths.map((w, i) => (i === 0 ? `:${"-".repeat(w + 1)}` : `${"-".repeat(w + 1)}:`)).join("|")}|`,
+    ...rows.map(line),
+  ].join("\n");
 }
 
 const n = (x: number, digits = 0) => (Number.isFinite(x) ? x.toFixed(digits) : "-");
@@ -267,7 +318,20 @@ function statusMix(w: LoadResult): string {
 /** The run as Markdown tables (pasted as-is into the README's performance section). */
 export function renderReport(report: BenchReport): string {
   const out: string[] = [];
-  const header = ["workload", "catalog", "edge cache", "req/s", "p50 ms", "p99 ms", "errors", "x /health", "x cart ceiling", "workerd CPU µs/req", "CPU x bare Worker", "workerd peak RSS MiB"];
+  const header = [
+    "workload",
+    "catalog",
+    "edge cache",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "errors",
+    "x /health",
+    "x cart ceiling",
+    "workerd CPU µs/req",
+    "CPU x bare Worker",
+    "workerd peak RSS MiB",
+  ];
   const rows: string[][] = [];
   const notes: string[] = [];
   for (const s of report.scenarios) {
@@ -306,10 +370,20 @@ export function renderReport(report: BenchReport): string {
   out.push(table(header, rows));
   if (notes.length > 0) out.push("", ...[...new Set(notes)].map((note) => `- ${note}`));
   if (report.scale.length > 0) {
-    out.push("", table(
-      ["scale: p50", "edge cache", "seed p50 ms", "large p50 ms", "p50 large / seed", "CPU/req large / seed"],
-      report.scale.map((r) => [r.workload, r.edgeCache ? "on" : "off", n(r.seedP50Ms, 2), n(r.largeP50Ms, 2), n(r.ratio, 2), n(r.cpuRatio, 2)]),
-    ));
+    out.push(
+      "",
+      table(
+        ["scale: p50", "edge cache", "seed p50 ms", "large p50 ms", "p50 large / seed", "CPU/req large / seed"],
+        report.scale.map((r) => [
+          r.workload,
+          r.edgeCache ? "on" : "off",
+          n(r.seedP50Ms, 2),
+          n(r.largeP50Ms, 2),
+          n(r.ratio, 2),
+          n(r.cpuRatio, 2),
+        ]),
+      ),
+    );
   }
   if (report.counts.length > 0) {
     const rows: string[][] = [];
@@ -327,7 +401,21 @@ export function renderReport(report: BenchReport): string {
         ]);
       }
     }
-    out.push("", table(["per request", "catalog", "edge cache", "CATALOG KV reads", "CATALOG KiB read", "TOKENS KV reads", "cache match / hit / put"], rows));
+    out.push(
+      "",
+      table(
+        [
+          "per request",
+          "catalog",
+          "edge cache",
+          "CATALOG KV reads",
+          "CATALOG KiB read",
+          "TOKENS KV reads",
+          "cache match / hit / put",
+        ],
+        rows,
+      ),
+    );
   }
   const publishRows = Object.entries(report.publish).map(([name, p]) => [
     name,
@@ -340,13 +428,55 @@ export function renderReport(report: BenchReport): string {
     n(p.peakRssMiB),
     n(p.workerdPeakRssMiB ?? Number.NaN),
   ]);
-  out.push("", table(["publish", "products", "KV entries", "seconds", "validate s", "build+write s", "bench RSS before MiB", "bench peak RSS MiB", "workerd peak RSS MiB"], publishRows));
+  out.push(
+    "",
+    table(
+      [
+        "publish",
+        "products",
+        "KV entries",
+        "seconds",
+        "validate s",
+        "build+write s",
+        "bench RSS before MiB",
+        "bench peak RSS MiB",
+        "workerd peak RSS MiB",
+      ],
+      publishRows,
+    ),
+  );
   const coldRows = Object.entries(report.publish).flatMap(([name, p]) => {
     const c = p.coldStart;
-    return c ? [[name, String(p.products), n(c.snapshotBytes / 2 ** 20, 1), n(c.snapshotMs), n(c.warmMs, 1), n(c.replicaMs), n(c.d1Ms)]] : [];
+    return c
+      ? [
+          [
+            name,
+            String(p.products),
+            n(c.snapshotBytes / 2 ** 20, 1),
+            n(c.snapshotMs),
+            n(c.warmMs, 1),
+            n(c.replicaMs),
+            n(c.d1Ms),
+          ],
+        ]
+      : [];
   });
   if (coldRows.length > 0) {
-    out.push("", table(["cold start (first browse after publish)", "products", "snapshot MiB", "new engine, snapshot ms", "same engine again ms", "replica in another region ms", "new engine, D1 (no snapshot) ms"], coldRows));
+    out.push(
+      "",
+      table(
+        [
+          "cold start (first browse after publish)",
+          "products",
+          "snapshot MiB",
+          "new engine, snapshot ms",
+          "same engine again ms",
+          "replica in another region ms",
+          "new engine, D1 (no snapshot) ms",
+        ],
+        coldRows,
+      ),
+    );
   }
   const memoryRows = report.scenarios.map((s) => [
     s.catalog,
@@ -355,13 +485,28 @@ export function renderReport(report: BenchReport): string {
     n(s.workerdRss.peakMiB ?? Number.NaN),
     n(s.workerdRss.afterWorkloadsMiB ?? Number.NaN),
   ]);
-  out.push("", table(["workerd RSS, MiB", "edge cache", "idle after start", "peak through the workloads", "idle after them"], memoryRows));
-  out.push("", `bench process peak RSS (the whole run: wrangler, Miniflare, autocannon, the generated catalog): ${n(report.benchPeakRssMiB)} MiB`);
+  out.push(
+    "",
+    table(
+      ["workerd RSS, MiB", "edge cache", "idle after start", "peak through the workloads", "idle after them"],
+      memoryRows,
+    ),
+  );
+  out.push(
+    "",
+    `bench process peak RSS (the whole run: wrangler, Miniflare, autocannon, the generated catalog): ${n(report.benchPeakRssMiB)} MiB`,
+  );
   out.push(
     "",
     `bundle: ${n(report.bundle.rawBytes / 1024, 1)} KiB raw, ${n(report.bundle.gzipBytes / 1024, 1)} KiB gzip; ` +
       `start to first answered request: ${n(report.startToFirstResponseMs)} ms`,
   );
-  out.push("", table(["target", "value", "met"], report.targets.map((t) => [t.name, t.value, t.met ? "met" : "NOT met"])));
+  out.push(
+    "",
+    table(
+      ["target", "value", "met"],
+      report.targets.map((t) => [t.name, t.value, t.met ? "met" : "NOT met"]),
+    ),
+  );
   return out.join("\n");
 }

@@ -26,19 +26,36 @@ A full run takes several minutes on both cores: run it alone.`,
     quick: { type: "boolean", help: "a short run (0.8 s per workload, a 10,000-product large catalog)" },
     json: { type: "string", value: "FILE", help: "also write the report as JSON to FILE" },
     record: { type: "boolean", help: "a full run: write test/bench/last-full-run.json and test/bench/RESULTS.md" },
-    products: { type: "integer", value: "N", min: 0, help: "the large catalog's size (default 100000, --quick 10000; 0 skips it)" },
+    products: {
+      type: "integer",
+      value: "N",
+      min: 0,
+      help: "the large catalog's size (default 100000, --quick 10000; 0 skips it)",
+    },
     only: { type: "string", value: "A,B", help: "measure only the workloads whose names contain A or B" },
     seconds: { type: "string", value: "S", help: "seconds per workload (default 5, --quick 0.8)" },
-    "edge-cache": { type: "string", value: "MODE", choices: ["on", "off", "both"], default: "both", help: "the Workers Cache API on, off or both" },
+    "edge-cache": {
+      type: "string",
+      value: "MODE",
+      choices: ["on", "off", "both"],
+      default: "both",
+      help: "the Workers Cache API on, off or both",
+    },
     // Two runs on one machine need their own ports (the seed's, and the large catalog's next to it).
-    "port-base": { type: "integer", value: "PORT", min: 1024, help: "the seed runtime's port; the large catalog's is the next (default 8820)" },
+    "port-base": {
+      type: "integer",
+      value: "PORT",
+      min: 1024,
+      help: "the seed runtime's port; the large catalog's is the next (default 8820)",
+    },
   },
 });
 
 let parsed: ReturnType<typeof cli.parse>;
 try {
   parsed = cli.parse();
-  if (parsed.values.seconds !== undefined && !(Number(parsed.values.seconds) > 0)) throw new UsageError(`--seconds must be a number above 0; got ${JSON.stringify(parsed.values.seconds)}.`);
+  if (parsed.values.seconds !== undefined && !(Number(parsed.values.seconds) > 0))
+    throw new UsageError(`--seconds must be a number above 0; got ${JSON.stringify(parsed.values.seconds)}.`);
   if (parsed.values.record && parsed.values.quick) throw new UsageError("--record keeps full runs only; drop --quick.");
 } catch (error) {
   if (!(error instanceof UsageError)) throw error;
@@ -89,7 +106,15 @@ async function main(): Promise<void> {
         scenarios.push(
           await runScenario(
             bundle,
-            { label, catalog, port, persistPath, edgeCache, publish: edgeCache === cacheModes[0], cart: label === "seed" && edgeCache },
+            {
+              label,
+              catalog,
+              port,
+              persistPath,
+              edgeCache,
+              publish: edgeCache === cacheModes[0],
+              cart: label === "seed" && edgeCache,
+            },
             settings,
             (ms) => {
               if (Number.isNaN(startToFirstResponseMs)) startToFirstResponseMs = ms;
@@ -105,11 +130,19 @@ async function main(): Promise<void> {
         // its D1 queries every time. Issue 11's browse targets are judged here.
         const cold = await withoutMemos(bundle, await mkdtemp(join(work, "no-memos-")));
         scenarios.push(
-          await runScenario(cold, { label: `${label}${NO_MEMOS}`, catalog, port, persistPath, edgeCache: false, publish: false, cart: false }, settings, () => {}, () => {}),
+          await runScenario(
+            cold,
+            { label: `${label}${NO_MEMOS}`, catalog, port, persistPath, edgeCache: false, publish: false, cart: false },
+            settings,
+            () => {},
+            () => {},
+          ),
         );
       }
       log(`${label} catalog: counting KV reads and cache calls per request`);
-      counts.push(...(await countScenario(bundle, { label, catalog, port, persistPath, cart: label === "seed" }, settings)));
+      counts.push(
+        ...(await countScenario(bundle, { label, catalog, port, persistPath, cart: label === "seed" }, settings)),
+      );
     }
     const partial: Omit<BenchReport, "targets"> = {
       mode: quick ? "quick" : "full",

@@ -51,7 +51,11 @@ export interface Runtime {
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime & { logLines: () => number }> {
   const { workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml");
   // The bundle is one ES module; wrangler's module rules describe the sources, not the bundle.
-  const { modulesRules: _sourceRules, ratelimits, ...bindings } = workerOptions as typeof workerOptions & {
+  const {
+    modulesRules: _sourceRules,
+    ratelimits,
+    ...bindings
+  } = workerOptions as typeof workerOptions & {
     ratelimits?: Record<string, { namespace_id: string; simple: { limit: number; period?: 10 | 60 } }>;
   };
   const limits = Object.fromEntries(
@@ -78,10 +82,22 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime & {
           name: "storefront-api",
           modules: [
             options.counting
-              ? { type: "ESModule" as const, path: join(options.bundle.dir, "bench-counting.js"), contents: COUNTING_ENTRY }
+              ? {
+                  type: "ESModule" as const,
+                  path: join(options.bundle.dir, "bench-counting.js"),
+                  contents: COUNTING_ENTRY,
+                }
               : { type: "ESModule" as const, path: join(options.bundle.dir, "bench-entry.js"), contents: BENCH_ENTRY },
             { type: "ESModule" as const, path: options.bundle.scriptPath },
-            ...(options.counting ? [] : [{ type: "ESModule" as const, path: join(options.bundle.dir, "bench-bare-hono.js"), contents: options.bundle.bareHono }]),
+            ...(options.counting
+              ? []
+              : [
+                  {
+                    type: "ESModule" as const,
+                    path: join(options.bundle.dir, "bench-bare-hono.js"),
+                    contents: options.bundle.bareHono,
+                  },
+                ]),
           ],
           durableObjects: {
             ...(bindings.durableObjects as Record<string, unknown> | undefined),

@@ -3,9 +3,24 @@ import type { Bundle } from "./bundle.ts";
 import { type Counts, countWorkloads } from "./counting.ts";
 import { issueTokens, publishInto, type PublishFigures } from "./fixture.ts";
 import { type LoadOptions, type LoadResult, probe, runLoad, type Workload } from "./load.ts";
-import { applyBareCeiling, applyCartCeilings, CART_CEILING_FIELDS, type CartCeilingField, type CeilingFigures, type Scenario, type WorkloadFigures } from "./report.ts";
+import {
+  applyBareCeiling,
+  applyCartCeilings,
+  CART_CEILING_FIELDS,
+  type CartCeilingField,
+  type CeilingFigures,
+  type Scenario,
+  type WorkloadFigures,
+} from "./report.ts";
 import { PeakSampler, processRssMiB, startRuntime } from "./runtime.ts";
-import { bareWorkloads, cartCeilingWorkloads, cartWorkloads, catalogWorkloads, ceilingWorkload, withEtags } from "./workloads.ts";
+import {
+  bareWorkloads,
+  cartCeilingWorkloads,
+  cartWorkloads,
+  catalogWorkloads,
+  ceilingWorkload,
+  withEtags,
+} from "./workloads.ts";
 
 /** How long and how hard each workload runs, and which ones (`--only`). */
 export interface RunSettings {
@@ -59,7 +74,13 @@ export async function countScenario(
   const out: { catalog: string; edgeCache: boolean; counts: Counts[] }[] = [];
   for (const edgeCache of [true, false]) {
     const { label, catalog, cart } = input;
-    const runtime = await startRuntime({ bundle, port: input.port, cacheAPI: edgeCache, persistPath: input.persistPath, counting: true });
+    const runtime = await startRuntime({
+      bundle,
+      port: input.port,
+      cacheAPI: edgeCache,
+      persistPath: input.persistPath,
+      counting: true,
+    });
     try {
       const workloads: Workload[] = [];
       for (const w of catalogWorkloads(catalog).filter(settings.selected)) {
@@ -70,7 +91,11 @@ export async function countScenario(
         const tokens = await issueTokens(runtime.mf, settings.countedRequests + 1);
         workloads.push(...cartWorkloads(catalog, tokens.slice(1), tokens[0]!).filter(settings.selected));
       }
-      out.push({ catalog: label, edgeCache, counts: await countWorkloads(runtime.url, workloads, settings.countedRequests, true) });
+      out.push({
+        catalog: label,
+        edgeCache,
+        counts: await countWorkloads(runtime.url, workloads, settings.countedRequests, true),
+      });
     } finally {
       await runtime.dispose();
     }
@@ -113,7 +138,9 @@ async function measureCart(
 ): Promise<{ workloads: WorkloadFigures[]; ceilings: Partial<Record<CartCeilingField, [LoadResult, LoadResult]>> }> {
   const workloads: WorkloadFigures[] = [];
   const ceilings: Partial<Record<CartCeilingField, [LoadResult, LoadResult]>> = {};
-  const selected = cartWorkloads(input.catalog, ["t"], "t").filter(settings.selected).map((w) => w.name);
+  const selected = cartWorkloads(input.catalog, ["t"], "t")
+    .filter(settings.selected)
+    .map((w) => w.name);
   if (selected.length === 0) return { workloads, ceilings };
   log(`  issuing ${settings.cartTokens + 1} tokens`);
   const tokens = await issueTokens(runtime.mf, settings.cartTokens + 1);
@@ -144,12 +171,20 @@ async function measureCart(
 }
 
 /** The bare ceilings (entry.ts), each warmed up and then measured: run before and after a scenario's workloads. */
-async function measureBare(options: LoadOptions, settings: RunSettings): Promise<Record<keyof typeof bareWorkloads, LoadResult>> {
+async function measureBare(
+  options: LoadOptions,
+  settings: RunSettings,
+): Promise<Record<keyof typeof bareWorkloads, LoadResult>> {
   const out = {} as Record<keyof typeof bareWorkloads, LoadResult>;
-  for (const [field, workload] of Object.entries(bareWorkloads) as [keyof typeof bareWorkloads, (typeof bareWorkloads)[keyof typeof bareWorkloads]][]) {
+  for (const [field, workload] of Object.entries(bareWorkloads) as [
+    keyof typeof bareWorkloads,
+    (typeof bareWorkloads)[keyof typeof bareWorkloads],
+  ][]) {
     await runLoad(workload, { ...options, durationS: settings.warmupS });
     out[field] = await runLoad(workload, options);
-    log(`  ${workload.name}: ${out[field].rps.toFixed(0)} req/s, ${(out[field].workerdCpuUsPerRequest ?? Number.NaN).toFixed(0)} µs of workerd CPU per request`);
+    log(
+      `  ${workload.name}: ${out[field].rps.toFixed(0)} req/s, ${(out[field].workerdCpuUsPerRequest ?? Number.NaN).toFixed(0)} µs of workerd CPU per request`,
+    );
   }
   return out;
 }
@@ -162,8 +197,15 @@ export async function runScenario(
   onStarted: (ms: number) => void,
   onPublished: (figures: PublishFigures) => void,
 ): Promise<Scenario> {
-  log(`${input.label} catalog (${input.catalog.products.length} products), edge cache ${input.edgeCache ? "on" : "off"}`);
-  const runtime = await startRuntime({ bundle, port: input.port, cacheAPI: input.edgeCache, persistPath: input.persistPath });
+  log(
+    `${input.label} catalog (${input.catalog.products.length} products), edge cache ${input.edgeCache ? "on" : "off"}`,
+  );
+  const runtime = await startRuntime({
+    bundle,
+    port: input.port,
+    cacheAPI: input.edgeCache,
+    persistPath: input.persistPath,
+  });
   onStarted(runtime.startToFirstResponseMs);
   try {
     if (input.publish) {
@@ -174,7 +216,12 @@ export async function runScenario(
     }
     const afterStartMiB = processRssMiB(runtime.workerdPid);
     const rss = new PeakSampler(() => processRssMiB(runtime.workerdPid)).start();
-    const options: LoadOptions = { url: runtime.url, connections: settings.connections, durationS: settings.durationS, workerdPid: runtime.workerdPid };
+    const options: LoadOptions = {
+      url: runtime.url,
+      connections: settings.connections,
+      durationS: settings.durationS,
+      workerdPid: runtime.workerdPid,
+    };
     const bareBefore = await measureBare(options, settings);
     await runLoad(ceilingWorkload, { ...options, durationS: settings.warmupS });
     const ceiling = await runLoad(ceilingWorkload, options);
@@ -182,7 +229,9 @@ export async function runScenario(
     const workloads: WorkloadFigures[] = [];
     for (const w of catalogWorkloads(input.catalog).filter(settings.selected)) {
       const ready = w.name === "304 revalidation" ? await withEtags(w, runtime.url) : w;
-      workloads.push(typeof ready === "string" ? { name: w.name, skipped: ready } : await measure(ready, options, settings));
+      workloads.push(
+        typeof ready === "string" ? { name: w.name, skipped: ready } : await measure(ready, options, settings),
+      );
     }
     const cart = input.cart ? await measureCart(input, runtime, options, settings) : { workloads: [], ceilings: {} };
     workloads.push(...cart.workloads);
@@ -192,7 +241,9 @@ export async function runScenario(
     const bareAfter = await measureBare(options, settings);
     const peakMiB = rss.stop();
     const afterWorkloadsMiB = processRssMiB(runtime.workerdPid);
-    log(`  workerd RSS: ${mib(afterStartMiB)} MiB after start, peak ${mib(peakMiB)} MiB, ${mib(afterWorkloadsMiB)} MiB after the workloads`);
+    log(
+      `  workerd RSS: ${mib(afterStartMiB)} MiB after start, peak ${mib(peakMiB)} MiB, ${mib(afterWorkloadsMiB)} MiB after the workloads`,
+    );
     const ceilingRps = (ceiling.rps + after.rps) / 2;
     for (const w of workloads) if ("ratioToCeiling" in w) w.ratioToCeiling = w.rps / ceilingRps;
     const scenario: Scenario = {
@@ -207,7 +258,8 @@ export async function runScenario(
     for (const [field, runs] of Object.entries(cart.ceilings) as [CartCeilingField, [LoadResult, LoadResult]][]) {
       scenario[field] = bracket(runs[0], runs[1], ceilingRps);
     }
-    for (const field of ["bareWorker", "bareHono"] as const) scenario[field] = bracket(bareBefore[field], bareAfter[field], ceilingRps);
+    for (const field of ["bareWorker", "bareHono"] as const)
+      scenario[field] = bracket(bareBefore[field], bareAfter[field], ceilingRps);
     applyCartCeilings(scenario);
     applyBareCeiling(scenario);
     return scenario;

@@ -37,8 +37,15 @@ const RUNS = 15;
 
 /** node:sqlite behind the two D1 calls BrowseStore makes. */
 function sqliteD1(db: DatabaseSync): D1Database {
-  const prepare = (sql: string) => ({ sql, params: [] as unknown[], bind(...params: unknown[]) { return { ...this, params }; } });
-  const batch = async (statements: { sql: string; params: unknown[] }[]) => statements.map((s) => ({ results: db.prepare(s.sql).all(...(s.params as never[])) }));
+  const prepare = (sql: string) => ({
+    sql,
+    params: [] as unknown[],
+    bind(...params: unknown[]) {
+      return { ...this, params };
+    },
+  });
+  const batch = async (statements: { sql: string; params: unknown[] }[]) =>
+    statements.map((s) => ({ results: db.prepare(s.sql).all(...(s.params as never[])) }));
   return { prepare, batch } as unknown as D1Database;
 }
 
@@ -51,9 +58,26 @@ async function engineOf(catalog: SourceCatalog): Promise<{ index: VersionIndex; 
   return { index, seconds: (performance.now() - t) / 1000 };
 }
 
-const SCHEMA = { handle: "enum", title: "string", vendor: "string", product_type: "string", tags: "string[]", options: "string[]", sku: "string[]", description: "string" } as const;
+const SCHEMA = {
+  handle: "enum",
+  title: "string",
+  vendor: "string",
+  product_type: "string",
+  tags: "string[]",
+  options: "string[]",
+  sku: "string[]",
+  description: "string",
+} as const;
 const PROPERTIES = ["title", "vendor", "product_type", "tags", "options", "sku", "description"] as const;
-const BOOST = { title: FIELD_WEIGHTS.title, vendor: FIELD_WEIGHTS.vendor, product_type: FIELD_WEIGHTS.product_type, tags: FIELD_WEIGHTS.tags, options: FIELD_WEIGHTS.options, sku: FIELD_WEIGHTS.sku, description: FIELD_WEIGHTS.description };
+const BOOST = {
+  title: FIELD_WEIGHTS.title,
+  vendor: FIELD_WEIGHTS.vendor,
+  product_type: FIELD_WEIGHTS.product_type,
+  tags: FIELD_WEIGHTS.tags,
+  options: FIELD_WEIGHTS.options,
+  sku: FIELD_WEIGHTS.sku,
+  description: FIELD_WEIGHTS.description,
+};
 
 async function oramaOf(catalog: SourceCatalog) {
   const t = performance.now();
@@ -75,12 +99,21 @@ async function oramaOf(catalog: SourceCatalog) {
 type Orama = Awaited<ReturnType<typeof oramaOf>>["db"];
 
 function ours(index: VersionIndex, q: string, limit: number): string[] {
-  const body = JSON.parse(index.page({}, parseBrowsePage(new URLSearchParams({ q, limit: String(limit) })))) as { data: { handle: string }[] };
+  const body = JSON.parse(index.page({}, parseBrowsePage(new URLSearchParams({ q, limit: String(limit) })))) as {
+    data: { handle: string }[];
+  };
   return body.data.map((p) => p.handle);
 }
 
 async function theirs(db: Orama, q: string, limit: number, tolerance: number): Promise<string[]> {
-  const result = await search(db, { term: q.replaceAll('"', ""), properties: [...PROPERTIES], boost: BOOST, tolerance, threshold: 0, limit });
+  const result = await search(db, {
+    term: q.replaceAll('"', ""),
+    properties: [...PROPERTIES],
+    boost: BOOST,
+    tolerance,
+    threshold: 0,
+    limit,
+  });
   return result.hits.map((h) => (h.document as { handle: string }).handle);
 }
 
@@ -104,29 +137,55 @@ function overlap(a: string[], b: string[]): number {
   return a.filter((h) => set.has(h)).length / Math.max(a.length, b.length);
 }
 
-const catalog: SourceCatalog = file ? (JSON.parse(readFileSync(file, "utf8")) as SourceCatalog) : generateCatalog({ products: 100_000, seed: 1 });
+const catalog: SourceCatalog = file
+  ? (JSON.parse(readFileSync(file, "utf8")) as SourceCatalog)
+  : generateCatalog({ products: 100_000, seed: 1 });
 // The operator's synonyms for this store; Orama has no equivalent.
-catalog.search = { synonyms: [["tee", "t-shirt", "tshirt"], ["hoodie", "hoody"], ["chino", "trousers"], ["tote", "shopper"]], stop_words: ["the", "a", "and", "for"] };
+catalog.search = {
+  synonyms: [
+    ["tee", "t-shirt", "tshirt"],
+    ["hoodie", "hoody"],
+    ["chino", "trousers"],
+    ["tote", "shopper"],
+  ],
+  stop_words: ["the", "a", "and", "for"],
+};
 const skus = catalog.products.flatMap((p) => p.variants.map((v) => v.sku ?? "")).filter(Boolean);
 const SHAPES: { shape: string; queries: string[]; tolerance: number }[] = [
   { shape: "one word", queries: ["hoodie", "jacket", "candle", "walnut", "charcoal"], tolerance: 0 },
-  { shape: "two words", queries: ["washed tee", "heavyweight hoodie", "classic chino", "alpine jacket", "olive shirt"], tolerance: 0 },
+  {
+    shape: "two words",
+    queries: ["washed tee", "heavyweight hoodie", "classic chino", "alpine jacket", "olive shirt"],
+    tolerance: 0,
+  },
   { shape: "prefix (last word)", queries: ["ho", "vint", "jack", "washed te", "sea sal"], tolerance: 0 },
   // Orama's tolerance is Levenshtein: a swap of two neighbours costs it 2 (1 here, Damerau).
   { shape: "typo", queries: ["hoodei", "jakcet", "vintgae tee", "heavywieght", "charcaol"], tolerance: 2 },
-  { shape: "description words", queries: ["tagless label", "kiln fired", "double needle stitching", "studio"], tolerance: 0 },
-  { shape: "SKU", queries: [skus[17] ?? "", skus[12_345] ?? "", skus[Math.floor(skus.length * 0.9)] ?? ""], tolerance: 0 },
+  {
+    shape: "description words",
+    queries: ["tagless label", "kiln fired", "double needle stitching", "studio"],
+    tolerance: 0,
+  },
+  {
+    shape: "SKU",
+    queries: [skus[17] ?? "", skus[12_345] ?? "", skus[Math.floor(skus.length * 0.9)] ?? ""],
+    tolerance: 0,
+  },
   { shape: "synonym", queries: ["tshirt", "hoody", "trousers"], tolerance: 0 },
 ];
 
 const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
 const built = await engineOf(catalog);
-console.log(`engine: ${catalog.products.length} products indexed in ${built.seconds.toFixed(1)} s (SQL + read + build), ${mib(built.index.bytes)} in typed arrays`);
+console.log(
+  `engine: ${catalog.products.length} products indexed in ${built.seconds.toFixed(1)} s (SQL + read + build), ${mib(built.index.bytes)} in typed arrays`,
+);
 if (!skipCost) {
   const bare = structuredClone(catalog);
   for (const p of bare.products) delete p.description_html;
   const without = await engineOf(bare);
-  console.log(`engine without descriptions searched: ${mib(without.index.bytes)}; descriptions cost ${mib(built.index.bytes - without.index.bytes)}`);
+  console.log(
+    `engine without descriptions searched: ${mib(without.index.bytes)}; descriptions cost ${mib(built.index.bytes - without.index.bytes)}`,
+  );
 }
 const heap = process.memoryUsage().heapUsed;
 const orama = await oramaOf(catalog);
@@ -143,11 +202,16 @@ for (const { shape, queries, tolerance } of SHAPES) {
     o.push(overlap(ours(built.index, q, 10), await theirs(orama.db, q, 10, tolerance)));
   }
   const [x, y] = [median(a), median(b)];
-  console.log(`| ${shape} | ${queries.map((q) => `\`${q}\``).join(", ")} | ${x.toFixed(3)} ms | ${y.toFixed(2)} ms | ${(y / x).toFixed(0)}x | ${((o.reduce((s, v) => s + v, 0) / o.length) * 100).toFixed(0)}% |`);
+  console.log(
+    `| ${shape} | ${queries.map((q) => `\`${q}\``).join(", ")} | ${x.toFixed(3)} ms | ${y.toFixed(2)} ms | ${(y / x).toFixed(0)}x | ${((o.reduce((s, v) => s + v, 0) / o.length) * 100).toFixed(0)}% |`,
+  );
 }
 
 // The labelled set on the seed, both engines (ours with the seed's search settings).
-const seed = { ...(JSON.parse(readFileSync(new URL("../../seed/catalog.json", import.meta.url).pathname, "utf8")) as SourceCatalog), search: SEED_SEARCH };
+const seed = {
+  ...(JSON.parse(readFileSync(new URL("../../seed/catalog.json", import.meta.url).pathname, "utf8")) as SourceCatalog),
+  search: SEED_SEARCH,
+};
 const small = await engineOf(seed);
 const smallOrama = await oramaOf(seed);
 const hits = { ours: 0, orama: 0 };
@@ -160,5 +224,7 @@ for (const { q, kind, expect } of LABELLED) {
   if (other.some((h) => expect.includes(h))) hits.orama++;
   else missed.push(`orama: ${q}`);
 }
-console.log(`\nlabelled seed queries with an expected product in the top 3: ours ${hits.ours}/${LABELLED.length}, Orama ${hits.orama}/${LABELLED.length}`);
+console.log(
+  `\nlabelled seed queries with an expected product in the top 3: ours ${hits.ours}/${LABELLED.length}, Orama ${hits.orama}/${LABELLED.length}`,
+);
 console.log(`misses: ${missed.join("; ")}`);

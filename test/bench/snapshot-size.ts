@@ -26,7 +26,9 @@ const step = async <T>(name: string, run: () => T | Promise<T>): Promise<T> => {
 const catalog = await step(`generate ${products}`, () => generateCatalog({ products }));
 const mirror = sqliteMirror();
 const version = "size";
-await step("index SQL into node:sqlite", () => writeBrowseIndex({ run: async (s) => mirror.run(s), tables: async () => [] }, catalog, version));
+await step("index SQL into node:sqlite", () =>
+  writeBrowseIndex({ run: async (s) => mirror.run(s), tables: async () => [] }, catalog, version),
+);
 const data = await step("read back (readBrowseData)", () => readBrowseData(mirror.reader, version));
 // As writeBrowseSnapshot does: the data plus the derived parts of an index built from it.
 const full = await step("build index + encode", () => ({ ...data, built: new VersionIndex(data).built }));
@@ -37,8 +39,10 @@ console.log(`snapshot ${mib(bytes.byteLength)} MiB`);
 function sizeOf(value: unknown): number {
   if (ArrayBuffer.isView(value)) return value.byteLength;
   if (value instanceof Map) return [...value.values()].reduce((n: number, v) => n + sizeOf(v), 0);
-  if (Array.isArray(value) && value.length > 0 && ArrayBuffer.isView(value[0])) return value.reduce((n: number, v) => n + sizeOf(v), 0);
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) return Object.values(value).reduce((n: number, v) => n + sizeOf(v), 0);
+  if (Array.isArray(value) && value.length > 0 && ArrayBuffer.isView(value[0]))
+    return value.reduce((n: number, v) => n + sizeOf(v), 0);
+  if (value !== null && typeof value === "object" && !Array.isArray(value))
+    return Object.values(value).reduce((n: number, v) => n + sizeOf(v), 0);
   return JSON.stringify(value ?? null).length;
 }
 for (const [name, value] of Object.entries(full)) console.log(`  part ${name}: ${mib(sizeOf(value))} MiB`);
@@ -46,4 +50,6 @@ for (const [name, value] of Object.entries(full)) console.log(`  part ${name}: $
 const buffer = bytes.slice().buffer;
 const index = await step("decode + VersionIndex", () => new VersionIndex(browseDataFromSnapshot(buffer)));
 await step("decode only", () => decodeSnapshot(buffer));
-console.log(`index holds ${mib(index.bytes)} MiB in typed arrays; peak RSS ${mib(process.resourceUsage().maxRSS * 1024)} MiB`);
+console.log(
+  `index holds ${mib(index.bytes)} MiB in typed arrays; peak RSS ${mib(process.resourceUsage().maxRSS * 1024)} MiB`,
+);

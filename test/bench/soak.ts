@@ -82,7 +82,9 @@ interface CartLine {
 
 /** Variants the seed can always sell: an available product's available variants. */
 export function sellableVariants(catalog: SourceCatalog): string[] {
-  return catalog.products.filter((p) => p.available).flatMap((p) => p.variants.filter((v) => v.available).map((v) => String(v.id)));
+  return catalog.products
+    .filter((p) => p.available)
+    .flatMap((p) => p.variants.filter((v) => v.available).map((v) => String(v.id)));
 }
 
 /** Lines owned by one client for PATCHes per ordinary cart, and at most this many in the hot cart. */
@@ -116,16 +118,29 @@ interface Op {
 /** The ledger: what each line must hold, per cart, if every applied write was applied once. */
 type Ledger = Map<string, number>[];
 
-function plan(options: SoakOptions, tokens: string[], hotToken: string, variants: string[]): { carts: SoakCart[]; perClient: Op[][] } {
+function plan(
+  options: SoakOptions,
+  tokens: string[],
+  hotToken: string,
+  variants: string[],
+): { carts: SoakCart[]; perClient: Op[][] } {
   const random = seededRandom(options.seed);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
   const ownedVariants = variants.slice(0, OWNED_IN_HOT);
   const addVariants = variants.slice(OWNED_IN_HOT);
-  if (addVariants.length < ADD_VARIANTS_HOT) throw new Error(`the catalog has ${variants.length} sellable variants; the soak needs ${OWNED_IN_HOT + ADD_VARIANTS_HOT}`);
+  if (addVariants.length < ADD_VARIANTS_HOT)
+    throw new Error(
+      `the catalog has ${variants.length} sellable variants; the soak needs ${OWNED_IN_HOT + ADD_VARIANTS_HOT}`,
+    );
   const carts: SoakCart[] = tokens.map((token, c) => {
     const start = (c * ADD_VARIANTS_PER_CART) % addVariants.length;
-    const adds = Array.from({ length: ADD_VARIANTS_PER_CART }, (_, i) => addVariants[(start + i) % addVariants.length]!);
-    const owned = new Map(ownedVariants.slice(0, OWNED_PER_CART).map((v, j) => [v, (c * OWNED_PER_CART + j) % options.clients] as const));
+    const adds = Array.from(
+      { length: ADD_VARIANTS_PER_CART },
+      (_, i) => addVariants[(start + i) % addVariants.length]!,
+    );
+    const owned = new Map(
+      ownedVariants.slice(0, OWNED_PER_CART).map((v, j) => [v, (c * OWNED_PER_CART + j) % options.clients] as const),
+    );
     return { token, adds, owned };
   });
   const hotOwners = Math.min(options.clients, OWNED_IN_HOT);
@@ -157,16 +172,35 @@ function plan(options: SoakOptions, tokens: string[], hotToken: string, variants
     let op: Op;
     if (mine.length > 0 && random() < 0.3) {
       const { cart, variant } = pick(mine);
-      op = { cart, variant, kind: "own", quantity: 0, race, ...(key ? { key } : {}), ...(retryAfter ? { retryAfter } : {}) };
+      op = {
+        cart,
+        variant,
+        kind: "own",
+        quantity: 0,
+        race,
+        ...(key ? { key } : {}),
+        ...(retryAfter ? { retryAfter } : {}),
+      };
     } else {
       const cart = toHot ? hot : Math.floor(random() * options.carts);
       const quantity = 1 + Math.floor(random() * 3);
       // Keep every add line within the 999-unit cap, or the write would (rightly) be refused.
       const room = carts[cart]!.adds.filter((v) => (planned[cart]!.get(v) ?? 0) + quantity <= MAX_QUANTITY);
-      if (room.length === 0) throw new Error(`cart ${cart} has no add line left under ${MAX_QUANTITY} units: lower --writes/--hot or raise --carts`);
+      if (room.length === 0)
+        throw new Error(
+          `cart ${cart} has no add line left under ${MAX_QUANTITY} units: lower --writes/--hot or raise --carts`,
+        );
       const variant = pick(room);
       planned[cart]!.set(variant, (planned[cart]!.get(variant) ?? 0) + quantity);
-      op = { cart, variant, kind: "add", quantity, race, ...(key ? { key } : {}), ...(retryAfter ? { retryAfter } : {}) };
+      op = {
+        cart,
+        variant,
+        kind: "add",
+        quantity,
+        race,
+        ...(key ? { key } : {}),
+        ...(retryAfter ? { retryAfter } : {}),
+      };
     }
     perClient[client]!.push(op);
   });
@@ -191,18 +225,41 @@ interface Sent {
  * Runs the soak against a worker at `origin` whose seed catalog is published and whose tokens
  * (`options.carts` of them, plus one for the hot cart) are live; returns its figures.
  */
-export async function soak(origin: URL, options: SoakOptions, tokens: string[], hotToken: string, variants: string[]): Promise<SoakFigures> {
+export async function soak(
+  origin: URL,
+  options: SoakOptions,
+  tokens: string[],
+  hotToken: string,
+  variants: string[],
+): Promise<SoakFigures> {
   const { carts, perClient } = plan(options, tokens, hotToken, variants);
   const ledger: Ledger = carts.map(() => new Map());
   const known = carts.map(() => new Map<string, { id: string; quantity: number }>());
   const appliedKeys = new Set<string>();
   let doubledKeys = 0;
   const latencies: number[] = [];
-  const f = { requests: 0, applied: 0, appliedPatches: 0, retried: 0, raced: 0, replayed: 0, inUse: 0, replayMismatches: 0, fiveXx: 0, networkErrors: 0 };
+  const f = {
+    requests: 0,
+    applied: 0,
+    appliedPatches: 0,
+    retried: 0,
+    raced: 0,
+    replayed: 0,
+    inUse: 0,
+    replayMismatches: 0,
+    fiveXx: 0,
+    networkErrors: 0,
+  };
   const unexpected: Record<string, number> = {};
   const random = seededRandom(options.seed + 1);
 
-  async function send(method: string, path: string, token: string, body: unknown, key?: string): Promise<Sent | undefined> {
+  async function send(
+    method: string,
+    path: string,
+    token: string,
+    body: unknown,
+    key?: string,
+  ): Promise<Sent | undefined> {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, "content-type": "application/json" };
     if (key) headers["idempotency-key"] = key;
     const started = performance.now();
@@ -226,7 +283,12 @@ export async function soak(origin: URL, options: SoakOptions, tokens: string[], 
       // Only this client writes this line, so its last answer is the line's quantity now.
       let delta = [-2, -1, 1, 2, 3][Math.floor(random() * 5)]!;
       if (line.quantity + delta < 1 || line.quantity + delta > MAX_QUANTITY) delta = -delta;
-      return { method: "PATCH", path: `/api/v1/cart/lines/${line.id}`, body: { quantity: line.quantity + delta }, delta };
+      return {
+        method: "PATCH",
+        path: `/api/v1/cart/lines/${line.id}`,
+        body: { quantity: line.quantity + delta },
+        delta,
+      };
     }
     // An add; an owned line not created yet starts with one.
     const quantity = op.kind === "own" ? 1 + Math.floor(random() * 3) : op.quantity;
@@ -253,7 +315,13 @@ export async function soak(origin: URL, options: SoakOptions, tokens: string[], 
     }
   }
 
-  function classify(answer: Sent | undefined, op: Op, req: Written, first: string | undefined, raced: boolean): "applied" | "replayed" | "in-use" | "other" {
+  function classify(
+    answer: Sent | undefined,
+    op: Op,
+    req: Written,
+    first: string | undefined,
+    raced: boolean,
+  ): "applied" | "replayed" | "in-use" | "other" {
     if (!answer) return "other";
     if (answer.status === 200 && !answer.replayed) {
       book(op, req, answer);
@@ -292,21 +360,28 @@ export async function soak(origin: URL, options: SoakOptions, tokens: string[], 
         const pair = await Promise.all([0, 1].map(() => send(req.method, req.path, token, req.body, op.key)));
         const outcomes = pair.map((a) => classify(a, op, req, undefined, true));
         // A duplicate that replays must answer what the one that ran answered.
-        if (outcomes.includes("applied") && outcomes.includes("replayed") && pair[0]!.body !== pair[1]!.body) f.replayMismatches++;
+        if (outcomes.includes("applied") && outcomes.includes("replayed") && pair[0]!.body !== pair[1]!.body)
+          f.replayMismatches++;
         // Both 409 would mean neither ran: send it once more, alone, as a client would.
-        if (outcomes.every((o) => o === "in-use")) classify(await send(req.method, req.path, token, req.body, op.key), op, req, undefined, false);
+        if (outcomes.every((o) => o === "in-use"))
+          classify(await send(req.method, req.path, token, req.body, op.key), op, req, undefined, false);
         continue;
       }
       const answer = await send(req.method, req.path, token, req.body, op.key);
       classify(answer, op, req, undefined, false);
-      if (op.retryAfter && answer?.status === 200) retries.push({ op, req, first: answer.body, due: n + op.retryAfter });
+      if (op.retryAfter && answer?.status === 200)
+        retries.push({ op, req, first: answer.body, due: n + op.retryAfter });
     }
   }
 
   const started = performance.now();
   await Promise.all(perClient.map((_, i) => client(i)));
   const durationS = (performance.now() - started) / 1000;
-  const check = await verify(origin, carts.map((c) => c.token), ledger);
+  const check = await verify(
+    origin,
+    carts.map((c) => c.token),
+    ledger,
+  );
   latencies.sort((a, b) => a - b);
   return {
     options,
@@ -337,7 +412,11 @@ export async function soak(origin: URL, options: SoakOptions, tokens: string[], 
  * Reads every cart and compares each line with the ledger (variant → units). Units a cart lacks
  * are lost; units it has beyond the ledger (or a line the ledger does not know) are doubled.
  */
-export async function verify(origin: URL, tokens: readonly string[], ledger: readonly ReadonlyMap<string, number>[]): Promise<{ lines: number; lost: number; doubled: number; fiveXx: number }> {
+export async function verify(
+  origin: URL,
+  tokens: readonly string[],
+  ledger: readonly ReadonlyMap<string, number>[],
+): Promise<{ lines: number; lost: number; doubled: number; fiveXx: number }> {
   const out = { lines: 0, lost: 0, doubled: 0, fiveXx: 0 };
   for (const [c, token] of tokens.entries()) {
     const res = await fetch(new URL("/api/v1/cart", origin), { headers: { authorization: `Bearer ${token}` } });
@@ -407,7 +486,13 @@ const cli = defineCli({
 then a check that every accepted write was applied exactly once. Exits 1 on any lost or doubled
 unit, 5xx or unexpected status. test/README.md ("Soak") has the figures of a full run.`,
   options: {
-    clients: { type: "integer", value: "N", min: 1, default: FULL_SOAK.clients, help: "clients, each with one write in flight" },
+    clients: {
+      type: "integer",
+      value: "N",
+      min: 1,
+      default: FULL_SOAK.clients,
+      help: "clients, each with one write in flight",
+    },
     writes: { type: "integer", value: "N", min: 0, default: FULL_SOAK.writes, help: "writes spread over the carts" },
     carts: { type: "integer", value: "N", min: 1, default: FULL_SOAK.carts, help: "carts" },
     hot: { type: "integer", value: "N", min: 0, default: FULL_SOAK.hot, help: "writes to one hot cart" },

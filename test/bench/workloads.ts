@@ -27,7 +27,8 @@ function get(path: string, headers?: Record<string, string>): BenchRequest {
 
 function variantQuery(product: SourceProduct): string {
   const params = new URLSearchParams();
-  for (const option of product.options) params.set(optionApiName(option.name), option.values[Math.floor(option.values.length / 2)]!);
+  for (const option of product.options)
+    params.set(optionApiName(option.name), option.values[Math.floor(option.values.length / 2)]!);
   if (product.options.length === 0) params.set("title", "Default Title");
   return params.toString();
 }
@@ -46,10 +47,16 @@ export function catalogWorkloads(catalog: SourceCatalog): Workload[] {
     { name: "product detail", requests: details, ok: [200] },
     {
       name: "variants + selectors",
-      requests: spread(sized.length > 0 ? sized : available, DISTINCT_URLS).map((p) => get(`${API}/products/${p.handle}/variants?${variantQuery(p)}`)),
+      requests: spread(sized.length > 0 ? sized : available, DISTINCT_URLS).map((p) =>
+        get(`${API}/products/${p.handle}/variants?${variantQuery(p)}`),
+      ),
       ok: [200],
     },
-    { name: "collection page", requests: spread(collections, DISTINCT_URLS).map((c) => get(`${API}/collections/${c.handle}`)), ok: [200] },
+    {
+      name: "collection page",
+      requests: spread(collections, DISTINCT_URLS).map((c) => get(`${API}/collections/${c.handle}`)),
+      ok: [200],
+    },
     // Filled with the ETags the detail URLs answer, just before it runs (see withEtags).
     { name: "304 revalidation", requests: details, ok: [304] },
     ...browseWorkloads(catalog),
@@ -77,11 +84,21 @@ export function browseWorkloads(catalog: SourceCatalog): Workload[] {
   const tag = mostFrequent(products.flatMap((p) => p.tags)) ?? "";
   const option = mostFrequent(
     products.flatMap((p) =>
-      p.variants.filter((v) => v.available).flatMap((v) => Object.entries(v.options).map(([name, value]) => `${optionApiName(name)}\u0000${value}`)),
+      p.variants
+        .filter((v) => v.available)
+        .flatMap((v) => Object.entries(v.options).map(([name, value]) => `${optionApiName(name)}\u0000${value}`)),
     ),
   );
   const [optionName = "", optionValue = ""] = (option ?? "").split("\u0000");
-  const word = mostFrequent(products.flatMap((p) => p.title.toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 4))) ?? "a";
+  const word =
+    mostFrequent(
+      products.flatMap((p) =>
+        p.title
+          .toLowerCase()
+          .split(/[^a-z]+/)
+          .filter((w) => w.length >= 4),
+      ),
+    ) ?? "a";
   const filters = new URLSearchParams({ vendor, tag });
   if (option) filters.set(`option.${optionName}`, optionValue);
   const sorted = new URLSearchParams(filters);
@@ -91,7 +108,11 @@ export function browseWorkloads(catalog: SourceCatalog): Workload[] {
     { name: BROWSE_READS[0], requests: [get(`${API}/products?${sorted}`)], ok: [200] },
     { name: BROWSE_READS[1], requests: [get(`${API}/products?q=${encodeURIComponent(word.slice(0, 4))}`)], ok: [200] },
     { name: BROWSE_READS[2], requests: [get(`${API}/products/facets?${filters}`)], ok: [200] },
-    { name: BROWSE_READS[3], requests: [get(`${API}/collections/${collection}?available=true&sort=price_desc`)], ok: [200] },
+    {
+      name: BROWSE_READS[3],
+      requests: [get(`${API}/collections/${collection}?available=true&sort=price_desc`)],
+      ok: [200],
+    },
   ];
 }
 
@@ -105,7 +126,8 @@ export async function withEtags(workload: Workload, origin: URL): Promise<Worklo
     const res = await fetch(new URL(r.path, origin));
     await res.arrayBuffer();
     const etag = res.headers.get("etag");
-    if (res.status !== 200 || !etag) return `GET ${r.path} answered ${res.status} ${etag ? "" : "without an ETag"}`.trim();
+    if (res.status !== 200 || !etag)
+      return `GET ${r.path} answered ${res.status} ${etag ? "" : "without an ETag"}`.trim();
     requests.push(get(r.path, { "if-none-match": etag }));
   }
   return { ...workload, requests };
@@ -127,7 +149,9 @@ function addToCart(token: string, variantId: string): BenchRequest {
  * hot workload sends every add to one token (one object, writes serialised).
  */
 export function cartWorkloads(catalog: SourceCatalog, tokens: readonly string[], hotToken: string): Workload[] {
-  const variants = catalog.products.filter((p) => p.available).flatMap((p) => p.variants.filter((v) => v.available).map((v) => v.id));
+  const variants = catalog.products
+    .filter((p) => p.available)
+    .flatMap((p) => p.variants.filter((v) => v.available).map((v) => v.id));
   const hot = spread(variants, HOT_CART_VARIANTS);
   const distinct = tokens.map((t, i) => addToCart(t, variants[(i * 7) % variants.length]!));
   return [
@@ -165,7 +189,12 @@ export function cartCeilingWorkloads(count: number, round = "a"): Record<CartCei
   const objects = Array.from({ length: count }, (_, i) => ceilingWrite(`${round}-${i}`));
   const name = (field: CartCeilingField) => CART_CEILING_FIELDS.find((c) => c.field === field)!.ceiling;
   return {
-    cartCeilingNewObjects: { name: name("cartCeilingNewObjects"), requests: objects, ok: [200], amount: objects.length },
+    cartCeilingNewObjects: {
+      name: name("cartCeilingNewObjects"),
+      requests: objects,
+      ok: [200],
+      amount: objects.length,
+    },
     cartCeiling: { name: name("cartCeiling"), requests: objects, ok: [200] },
     cartCeilingHot: { name: name("cartCeilingHot"), requests: [ceilingWrite("hot")], ok: [200] },
   };

@@ -83,11 +83,21 @@ async function measure(answer: (meta: Meta) => Promise<string>) {
   const before = { ...d1.seen };
   const gets = r2.seen.gets;
   const text = await answer(meta);
-  return { kvReads: kv.reads.length, statements: d1.seen.statements - before.statements, r2Gets: r2.seen.gets - gets, bytes: text.length, body: JSON.parse(text) as Record<string, unknown> };
+  return {
+    kvReads: kv.reads.length,
+    statements: d1.seen.statements - before.statements,
+    r2Gets: r2.seen.gets - gets,
+    bytes: text.length,
+    body: JSON.parse(text) as Record<string, unknown>,
+  };
 }
 
-const page = (query: string, scope: Scope = {}) => (meta: Meta) => browsePage(engine, meta, scope, parseBrowsePage(new URLSearchParams(query)));
-const facets = (query: string) => (meta: Meta) => browseFacets(engine, meta, {}, parseBrowseFacets(new URLSearchParams(query)));
+const page =
+  (query: string, scope: Scope = {}) =>
+  (meta: Meta) =>
+    browsePage(engine, meta, scope, parseBrowsePage(new URLSearchParams(query)));
+const facets = (query: string) => (meta: Meta) =>
+  browseFacets(engine, meta, {}, parseBrowseFacets(new URLSearchParams(query)));
 
 describe(`browse on a generated catalog of ${PRODUCTS} products`, () => {
   beforeAll(async () => {
@@ -98,7 +108,9 @@ describe(`browse on a generated catalog of ${PRODUCTS} products`, () => {
     const meta = await new CatalogStore(env.CATALOG).currentMeta();
     if (!meta) throw new Error("nothing published");
     const index = await engine.index(meta.version);
-    console.log(`[cost] browse_index_build r2_gets=${r2.seen.gets} snapshot_bytes=${r2.seen.bytes} d1_statements=${d1.seen.statements} held_bytes=${index.bytes} read_ms=${engine.lastBuild?.ms} build_ms=${engine.lastBuild?.buildMs}`);
+    console.log(
+      `[cost] browse_index_build r2_gets=${r2.seen.gets} snapshot_bytes=${r2.seen.bytes} d1_statements=${d1.seen.statements} held_bytes=${index.bytes} read_ms=${engine.lastBuild?.ms} build_ms=${engine.lastBuild?.buildMs}`,
+    );
     // The manifest, then each chunk: 2 reads at 20k.
     expect(r2.seen.gets).toBe(1 + Math.ceil((engine.lastBuild?.bytes ?? 0) / SNAPSHOT_CHUNK));
     expect(d1.seen.statements).toBe(0);
@@ -112,7 +124,9 @@ describe(`browse on a generated catalog of ${PRODUCTS} products`, () => {
     const meta = await new CatalogStore(env.CATALOG).currentMeta();
     if (!meta) throw new Error("nothing published");
     const index = await fallback.index(meta.version);
-    console.log(`[cost] browse_index_build_d1 d1_batches=${d1Only.seen.batches} statements=${d1Only.seen.statements} rows=${d1Only.seen.rows} bytes=${d1Only.seen.bytes} max_row_bytes=${d1Only.seen.maxRowBytes} held_bytes=${index.bytes} read_ms=${fallback.lastBuild?.ms} build_ms=${fallback.lastBuild?.buildMs}`);
+    console.log(
+      `[cost] browse_index_build_d1 d1_batches=${d1Only.seen.batches} statements=${d1Only.seen.statements} rows=${d1Only.seen.rows} bytes=${d1Only.seen.bytes} max_row_bytes=${d1Only.seen.maxRowBytes} held_bytes=${index.bytes} read_ms=${fallback.lastBuild?.ms} build_ms=${fallback.lastBuild?.buildMs}`,
+    );
     // One batch for everything but the items, one per 4 x 8,192 products of items.
     expect(d1Only.seen).toMatchObject({ batches: 2, statements: 13 + Math.ceil(PRODUCTS / 8_192) });
     expect(d1Only.seen.maxRowBytes).toBeLessThan(512 * 1024);
@@ -126,10 +140,18 @@ describe(`browse on a generated catalog of ${PRODUCTS} products`, () => {
     ["a first sorted page", page("sort=price_desc&limit=250"), 250],
     ["a deep page after a cursor", page(`sort=title_asc&limit=250&starting_after=${deep}`), 250],
     ["a three-filter sorted page", page("vendor=Saltmarsh Supply&tag=new&option.size=M&sort=price_asc&limit=100"), 100],
-    ["a filtered page after a cursor", page(`available=true&sort=price_asc&limit=100&starting_after=${deepAvailable}`), 100],
+    [
+      "a filtered page after a cursor",
+      page(`available=true&sort=price_asc&limit=100&starting_after=${deepAvailable}`),
+      100,
+    ],
     ["a q search", page("q=washed tee&limit=50"), 50],
     ["a one-character q search", page("q=1&limit=50"), 50],
-    ["a collection browse", page("available=true&sort=newest&limit=50", { collection: catalog.collections[1]?.handle ?? "" }), 50],
+    [
+      "a collection browse",
+      page("available=true&sort=newest&limit=50", { collection: catalog.collections[1]?.handle ?? "" }),
+      50,
+    ],
     ["the landing facets", facets(""), 0],
     ["the facets of one filter value", facets("vendor=Saltmarsh Supply"), 0],
     ["a three-filter facets answer", facets("vendor=Saltmarsh Supply&tag=new&option.size=M"), 0],
@@ -138,11 +160,15 @@ describe(`browse on a generated catalog of ${PRODUCTS} products`, () => {
   for (const [name, answer, items] of cases) {
     it(`answers ${name} with the pointer and no D1 statement or R2 read, at most ${items} items`, async () => {
       const r = await measure(answer);
-      console.log(`[cost] ${name.replaceAll(" ", "_")} kv_reads=${r.kvReads} d1_statements=${r.statements} r2_gets=${r.r2Gets} bytes=${r.bytes}`);
+      console.log(
+        `[cost] ${name.replaceAll(" ", "_")} kv_reads=${r.kvReads} d1_statements=${r.statements} r2_gets=${r.r2Gets} bytes=${r.bytes}`,
+      );
       expect(r.kvReads).toBe(1);
       expect(r.statements).toBe(0);
       expect(r.r2Gets).toBe(0);
-      const data = (r.body.data ?? (r.body.products as Record<string, unknown> | undefined)?.data) as unknown[] | undefined;
+      const data = (r.body.data ?? (r.body.products as Record<string, unknown> | undefined)?.data) as
+        | unknown[]
+        | undefined;
       expect(data?.length ?? 0).toBeLessThanOrEqual(items);
       if (items > 0) expect(data?.length).toBeGreaterThan(0);
       else expect(r.body.object).toBe("facets");

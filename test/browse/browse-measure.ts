@@ -44,7 +44,9 @@ try {
   // The same publish with the browse index: a second version (KV again + D1).
   await publishCatalog(local.env.CATALOG, catalog, { browse: d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS) });
   const bothSeconds = (performance.now() - t) / 1000;
-  console.log(`publish ${products}: KV only ${kvSeconds.toFixed(1)} s; KV + browse index ${bothSeconds.toFixed(1)} s; node peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; workerd peak RSS ${workerdPeak.toFixed(0)} MiB`);
+  console.log(
+    `publish ${products}: KV only ${kvSeconds.toFixed(1)} s; KV + browse index ${bothSeconds.toFixed(1)} s; node peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; workerd peak RSS ${workerdPeak.toFixed(0)} MiB`,
+  );
 
   const kv = new CatalogStore(local.env.CATALOG);
   const meta = await kv.currentMeta();
@@ -56,34 +58,83 @@ try {
     const url = new URL(w.requests[0]?.path ?? "/", "https://bench.invalid");
     const name = `bench ${w.name}: ${url.pathname.replace("/api/v1", "")}${url.search}`;
     const collection = /\/collections\/([^/]+)$/.exec(url.pathname)?.[1];
-    if (url.pathname.endsWith("/facets")) return [name, () => browseFacets(engine, meta, {}, parseBrowseFacets(url.searchParams))];
+    if (url.pathname.endsWith("/facets"))
+      return [name, () => browseFacets(engine, meta, {}, parseBrowseFacets(url.searchParams))];
     return [name, () => browsePage(engine, meta, collection ? { collection } : {}, parseBrowsePage(url.searchParams))];
   });
   const pairs = (s: string) => new URLSearchParams(s);
   const built = performance.now();
   const index = await engine.index(meta.version);
-  console.log(`version index build: ${(performance.now() - built).toFixed(0)} ms, ${(index.bytes / 2 ** 20).toFixed(1)} MiB in typed arrays`);
+  console.log(
+    `version index build: ${(performance.now() - built).toFixed(0)} ms, ${(index.bytes / 2 ** 20).toFixed(1)} MiB in typed arrays`,
+  );
   const cases: [string, () => Promise<string>][] = [
     ["plain list first page (KV)", () => productListPage(kv, meta, { limit: 50 })],
-    ["filtered+sorted: vendor, tag, option.size, sort=price_asc", () => browsePage(engine, meta, {}, parseBrowsePage(pairs("vendor=Saltmarsh Supply&tag=new&option.size=M&sort=price_asc")))],
+    [
+      "filtered+sorted: vendor, tag, option.size, sort=price_asc",
+      () =>
+        browsePage(
+          engine,
+          meta,
+          {},
+          parseBrowsePage(pairs("vendor=Saltmarsh Supply&tag=new&option.size=M&sort=price_asc")),
+        ),
+    ],
     ["sorted only: sort=price_desc", () => browsePage(engine, meta, {}, parseBrowsePage(pairs("sort=price_desc")))],
-    [`deep page: sort=title_asc after ${deep}`, () => browsePage(engine, meta, {}, parseBrowsePage(pairs(`sort=title_asc&starting_after=${deep}`)))],
+    [
+      `deep page: sort=title_asc after ${deep}`,
+      () => browsePage(engine, meta, {}, parseBrowsePage(pairs(`sort=title_asc&starting_after=${deep}`))),
+    ],
     ["q search: q=washed tee", () => browsePage(engine, meta, {}, parseBrowsePage(pairs("q=washed tee")))],
     ["q search, one short prefix: q=ho", () => browsePage(engine, meta, {}, parseBrowsePage(pairs("q=ho")))],
-    ["q search, one digit: q=1 (every SKU number starting with 1)", () => browsePage(engine, meta, {}, parseBrowsePage(pairs("q=1")))],
+    [
+      "q search, one digit: q=1 (every SKU number starting with 1)",
+      () => browsePage(engine, meta, {}, parseBrowsePage(pairs("q=1"))),
+    ],
     ["facets, landing", () => browseFacets(engine, meta, {}, parseBrowseFacets(pairs("")))],
-    ["facets: tag=new&option.size=M", () => browseFacets(engine, meta, {}, parseBrowseFacets(pairs("tag=new&option.size=M")))],
-    ["facets: tag=new&option.size=M&q=tee", () => browseFacets(engine, meta, {}, parseBrowseFacets(pairs("tag=new&option.size=M&q=tee")))],
-    ["facets, one filter value: option.size=XL", () => browseFacets(engine, meta, {}, parseBrowseFacets(pairs("option.size=XL")))],
-    ["facets: price_min=20&price_max=60&available=true", () => browseFacets(engine, meta, {}, parseBrowseFacets(pairs("price_min=20&price_max=60&available=true")))],
+    [
+      "facets: tag=new&option.size=M",
+      () => browseFacets(engine, meta, {}, parseBrowseFacets(pairs("tag=new&option.size=M"))),
+    ],
+    [
+      "facets: tag=new&option.size=M&q=tee",
+      () => browseFacets(engine, meta, {}, parseBrowseFacets(pairs("tag=new&option.size=M&q=tee"))),
+    ],
+    [
+      "facets, one filter value: option.size=XL",
+      () => browseFacets(engine, meta, {}, parseBrowseFacets(pairs("option.size=XL"))),
+    ],
+    [
+      "facets: price_min=20&price_max=60&available=true",
+      () => browseFacets(engine, meta, {}, parseBrowseFacets(pairs("price_min=20&price_max=60&available=true"))),
+    ],
     // Broad filters: most of the catalog matches, so its counts are the catalog's (or the value's) minus the rest.
-    ["facets, one broad filter: available=true", () => browseFacets(engine, meta, {}, parseBrowseFacets(pairs("available=true")))],
+    [
+      "facets, one broad filter: available=true",
+      () => browseFacets(engine, meta, {}, parseBrowseFacets(pairs("available=true"))),
+    ],
     ["facets, one common tag: tag=new", () => browseFacets(engine, meta, {}, parseBrowseFacets(pairs("tag=new")))],
-    ["facets, a collection without filters", () => browseFacets(engine, meta, { collection: catalog.collections[1]?.handle ?? "" }, parseBrowseFacets(pairs("")))],
+    [
+      "facets, a collection without filters",
+      () =>
+        browseFacets(engine, meta, { collection: catalog.collections[1]?.handle ?? "" }, parseBrowseFacets(pairs(""))),
+    ],
     // The bench's shapes (test/bench/workloads.ts): the commonest vendor, tag and option value.
     ...bench,
-    ["one D1 round trip (SELECT 1)", async () => String((await local.env.BROWSE.prepare("SELECT 1").all()).results.length)],
-    ["collection browse: t-shirts, available, sort=price_asc", () => browsePage(engine, meta, { collection: catalog.collections[1]?.handle ?? "" }, parseBrowsePage(pairs("available=true&sort=price_asc")))],
+    [
+      "one D1 round trip (SELECT 1)",
+      async () => String((await local.env.BROWSE.prepare("SELECT 1").all()).results.length),
+    ],
+    [
+      "collection browse: t-shirts, available, sort=price_asc",
+      () =>
+        browsePage(
+          engine,
+          meta,
+          { collection: catalog.collections[1]?.handle ?? "" },
+          parseBrowsePage(pairs("available=true&sort=price_asc")),
+        ),
+    ],
   ];
   for (const [name, run] of cases) {
     const times: number[] = [];
@@ -95,7 +146,6 @@ try {
     times.sort((a, b) => a - b);
     console.log(`${name}: p50 ${times[12]?.toFixed(1)} ms, p90 ${times[22]?.toFixed(1)} ms`);
   }
-
 } finally {
   clearInterval(sample);
   await local.dispose();

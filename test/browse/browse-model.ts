@@ -1,4 +1,14 @@
-import { compareCodePoints, foldText, idfScore, queryWords, SEARCH_FIELDS, searchWords, typoBudget, valueKey, wordWeight } from "../../src/browse/text.ts";
+import {
+  compareCodePoints,
+  foldText,
+  idfScore,
+  queryWords,
+  SEARCH_FIELDS,
+  searchWords,
+  typoBudget,
+  valueKey,
+  wordWeight,
+} from "../../src/browse/text.ts";
 import { prepareContent } from "../../src/publish/sanitize.ts";
 import { optionApiName, type SourceCatalog, type SourceProduct } from "../../src/catalog/schema.ts";
 import { toMinor } from "../../src/money.ts";
@@ -40,13 +50,20 @@ function osa(a: string, b: string): number {
 }
 
 function osaTable(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const row = d[i] as number[];
       const up = d[i - 1] as number[];
-      row[j] = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+      row[j] = Math.min(
+        (up[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
     }
   }
   return (d[a.length] as number[])[b.length] as number;
@@ -84,7 +101,15 @@ function searchModel(catalog: SourceCatalog): SearchModel {
   const df = new Map<string, number>();
   for (const p of catalog.products) {
     const description = p.description_html ? prepareContent(p.description_html).text : "";
-    const fields = [[p.title], [p.vendor], [p.product_type], p.tags, p.options.flatMap((o) => o.values), p.variants.map((v) => v.sku ?? ""), [description]].map((t) => t.flatMap(searchWords));
+    const fields = [
+      [p.title],
+      [p.vendor],
+      [p.product_type],
+      p.tags,
+      p.options.flatMap((o) => o.values),
+      p.variants.map((v) => v.sku ?? ""),
+      [description],
+    ].map((t) => t.flatMap(searchWords));
     const tf = fields.map((words) => {
       const counts = new Map<string, number>();
       for (const w of words) if (!stop.has(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
@@ -100,7 +125,10 @@ function searchModel(catalog: SourceCatalog): SearchModel {
     for (const w of all) df.set(w, (df.get(w) ?? 0) + 1);
     products.set(p, { tf, length, all, weights: new Map() });
   }
-  const average = SEARCH_FIELDS.map((_, f) => [...products.values()].reduce((n, x) => n + (x.length[f] as number), 0) / Math.max(1, catalog.products.length));
+  const average = SEARCH_FIELDS.map(
+    (_, f) =>
+      [...products.values()].reduce((n, x) => n + (x.length[f] as number), 0) / Math.max(1, catalog.products.length),
+  );
   const model = { products, df, average, n: catalog.products.length, stop, memo: new Map() };
   models.set(catalog, model);
   return model;
@@ -131,11 +159,24 @@ function searchOnce(p: SourceProduct, q: string, m: SearchModel): { typos: numbe
     for (const x of s.all) {
       const budget = w.exact ? 0 : typoBudget(w.word);
       // Beyond the budget in length alone: more edits than the budget, no table needed.
-      const d = x === w.word || (w.prefix && x.startsWith(w.word)) ? 0 : budget > 0 && Math.abs(x.length - w.word.length) <= budget ? osa(w.word, x) : Infinity;
+      const d =
+        x === w.word || (w.prefix && x.startsWith(w.word))
+          ? 0
+          : budget > 0 && Math.abs(x.length - w.word.length) <= budget
+            ? osa(w.word, x)
+            : Infinity;
       if (d > budget) continue;
       fewest = Math.min(fewest, d);
       let weight = s.weights.get(x);
-      if (weight === undefined) s.weights.set(x, (weight = wordWeight(s.tf.map((t) => t.get(x) ?? 0), s.length, m.average)));
+      if (weight === undefined)
+        s.weights.set(
+          x,
+          (weight = wordWeight(
+            s.tf.map((t) => t.get(x) ?? 0),
+            s.length,
+            m.average,
+          )),
+        );
       best = Math.max(best, idfScore(m.df.get(x) ?? 0, m.n) * weight);
     }
     if (fewest === Infinity) return null;
@@ -158,7 +199,11 @@ export function matches(p: SourceProduct, q: ModelQuery, m: SearchModel, except:
     if (except === `option.${name}`) continue;
     const wanted = keys(values);
     const option = p.options.find((o) => optionApiName(o.name) === name);
-    if (!option || !p.variants.some((v) => p.available && v.available && wanted.has(valueKey(v.options[option.name] ?? "")))) return false;
+    if (
+      !option ||
+      !p.variants.some((v) => p.available && v.available && wanted.has(valueKey(v.options[option.name] ?? "")))
+    )
+      return false;
   }
   if (except !== "price" && q.price_min !== undefined && price(p) < q.price_min) return false;
   if (except !== "price" && q.price_max !== undefined && price(p) > q.price_max) return false;
@@ -171,7 +216,9 @@ const created = (p: SourceProduct) => (p.created_at ? Date.parse(p.created_at) :
 export function scopeOf(catalog: SourceCatalog, collection?: string): SourceProduct[] {
   if (collection === undefined) return catalog.products;
   const byHandle = new Map(catalog.products.map((p) => [p.handle, p]));
-  return (catalog.collections.find((c) => c.handle === collection)?.products ?? []).map((h) => byHandle.get(h) as SourceProduct);
+  return (catalog.collections.find((c) => c.handle === collection)?.products ?? []).map(
+    (h) => byHandle.get(h) as SourceProduct,
+  );
 }
 
 export function sorted(scope: SourceProduct[], q: ModelQuery, catalog: SourceCatalog): SourceProduct[] {
@@ -203,21 +250,32 @@ export function sorted(scope: SourceProduct[], q: ModelQuery, catalog: SourceCat
     .sort((a, b) => {
       const ka = key(a);
       const kb = key(b);
-      let c = typeof ka === "string" ? compareCodePoints(ka, kb as string) : ka === kb ? 0 : ka < (kb as number) ? -1 : 1;
+      let c =
+        typeof ka === "string" ? compareCodePoints(ka, kb as string) : ka === kb ? 0 : ka < (kb as number) ? -1 : 1;
       if (sort === "title_desc") c = -c;
       return c || (rank.get(a.handle) ?? 0) - (rank.get(b.handle) ?? 0);
     });
 }
 
 /** The page the API must answer, or the parameter a 400 must name. */
-export function page(scope: SourceProduct[], q: ModelQuery, catalog: SourceCatalog): { count: number; handles: string[]; has_more: boolean } | { error: string } {
+export function page(
+  scope: SourceProduct[],
+  q: ModelQuery,
+  catalog: SourceCatalog,
+): { count: number; handles: string[]; has_more: boolean } | { error: string } {
   const all = sorted(scope, q, catalog);
   const limit = q.limit ?? 50;
   const cursor = q.starting_after ?? q.ending_before;
-  if (cursor === undefined) return { count: all.length, handles: all.slice(0, limit).map((p) => p.handle), has_more: all.length > limit };
+  if (cursor === undefined)
+    return { count: all.length, handles: all.slice(0, limit).map((p) => p.handle), has_more: all.length > limit };
   const at = all.findIndex((p) => p.handle === cursor);
   if (at < 0) return { error: q.starting_after !== undefined ? "starting_after" : "ending_before" };
-  if (q.starting_after !== undefined) return { count: all.length, handles: all.slice(at + 1, at + 1 + limit).map((p) => p.handle), has_more: at + 1 + limit < all.length };
+  if (q.starting_after !== undefined)
+    return {
+      count: all.length,
+      handles: all.slice(at + 1, at + 1 + limit).map((p) => p.handle),
+      has_more: at + 1 + limit < all.length,
+    };
   const start = Math.max(0, at - limit);
   return { count: all.length, handles: all.slice(start, at).map((p) => p.handle), has_more: start > 0 };
 }
@@ -228,11 +286,23 @@ interface Counted {
   selected: boolean;
 }
 
-function top(counts: Map<string, { value: string; count: number }>, selected: string[], given: (k: string) => string): Counted[] {
+function top(
+  counts: Map<string, { value: string; count: number }>,
+  selected: string[],
+  given: (k: string) => string,
+): Counted[] {
   const chosen = new Set(selected);
-  const shown: Counted[] = selected.map((k) => ({ value: counts.get(k)?.value ?? given(k), count: counts.get(k)?.count ?? 0, selected: true }));
-  const order = (a: { count: number; value: string }, b: { count: number; value: string }) => b.count - a.count || compareCodePoints(a.value, b.value);
-  const rest = [...counts].filter(([k, c]) => !chosen.has(k) && c.count > 0).map(([, c]) => c).sort(order);
+  const shown: Counted[] = selected.map((k) => ({
+    value: counts.get(k)?.value ?? given(k),
+    count: counts.get(k)?.count ?? 0,
+    selected: true,
+  }));
+  const order = (a: { count: number; value: string }, b: { count: number; value: string }) =>
+    b.count - a.count || compareCodePoints(a.value, b.value);
+  const rest = [...counts]
+    .filter(([k, c]) => !chosen.has(k) && c.count > 0)
+    .map(([, c]) => c)
+    .sort(order);
   return [...shown, ...rest.slice(0, 100 - shown.length).map((c) => ({ ...c, selected: false }))].sort(order);
 }
 
@@ -257,7 +327,10 @@ export function facets(catalog: SourceCatalog, scope: SourceProduct[], q: ModelQ
     for (const p of scope) {
       if (!matches(p, q, m, facet as Except)) continue;
       for (const k of new Set(valuesOf(p).map(valueKey))) {
-        const entry = counts.get(k) ?? { value: facet === "available" ? k : (first.get(`${facet}|${k}`) ?? k), count: 0 };
+        const entry = counts.get(k) ?? {
+          value: facet === "available" ? k : (first.get(`${facet}|${k}`) ?? k),
+          count: 0,
+        };
         entry.count++;
         counts.set(k, entry);
       }
@@ -265,23 +338,61 @@ export function facets(catalog: SourceCatalog, scope: SourceProduct[], q: ModelQ
     return counts;
   };
   // A value no product has shows as the request spelled it; given twice, the spelling first in code point order.
-  const given = (list?: string[]) => (k: string) => (list ?? []).filter((v) => valueKey(v) === k).sort(compareCodePoints)[0] ?? k;
+  const given = (list?: string[]) => (k: string) =>
+    (list ?? []).filter((v) => valueKey(v) === k).sort(compareCodePoints)[0] ?? k;
   const sel = (list?: string[]) => [...new Set((list ?? []).map(valueKey))];
   const out: unknown[] = [
-    { name: "vendor", values: top(count("vendor", (p) => [p.vendor]), sel(q.vendor), given(q.vendor)) },
-    { name: "product_type", values: top(count("product_type", (p) => (p.product_type ? [p.product_type] : [])), sel(q.product_type), given(q.product_type)) },
-    { name: "tag", values: top(count("tag", (p) => p.tags), sel(q.tag), given(q.tag)) },
-    { name: "available", values: top(count("available", (p) => [String(p.available)]), q.available === undefined ? [] : [String(q.available)], (k) => k) },
+    {
+      name: "vendor",
+      values: top(
+        count("vendor", (p) => [p.vendor]),
+        sel(q.vendor),
+        given(q.vendor),
+      ),
+    },
+    {
+      name: "product_type",
+      values: top(
+        count("product_type", (p) => (p.product_type ? [p.product_type] : [])),
+        sel(q.product_type),
+        given(q.product_type),
+      ),
+    },
+    {
+      name: "tag",
+      values: top(
+        count("tag", (p) => p.tags),
+        sel(q.tag),
+        given(q.tag),
+      ),
+    },
+    {
+      name: "available",
+      values: top(
+        count("available", (p) => [String(p.available)]),
+        q.available === undefined ? [] : [String(q.available)],
+        (k) => k,
+      ),
+    },
   ];
   for (const name of names) {
     const values = (p: SourceProduct) => {
       const option = p.options.find((o) => optionApiName(o.name) === name);
-      return option ? p.variants.filter((v) => p.available && v.available).map((v) => v.options[option.name] ?? "") : [];
+      return option
+        ? p.variants.filter((v) => p.available && v.available).map((v) => v.options[option.name] ?? "")
+        : [];
     };
-    out.push({ name: `option.${name}`, values: top(count(`option.${name}`, values), sel(q.options?.[name]), given(q.options?.[name])) });
+    out.push({
+      name: `option.${name}`,
+      values: top(count(`option.${name}`, values), sel(q.options?.[name]), given(q.options?.[name])),
+    });
   }
   const prices = scope.filter((p) => matches(p, q, m, "price")).map(price);
   const money = (m: number) => ({ amount: (m / 100).toFixed(2), currency: "USD" });
-  out.push({ name: "price", min: prices.length ? money(Math.min(...prices)) : null, max: prices.length ? money(Math.max(...prices)) : null });
+  out.push({
+    name: "price",
+    min: prices.length ? money(Math.min(...prices)) : null,
+    max: prices.length ? money(Math.max(...prices)) : null,
+  });
   return { object: "facets", count: scope.filter((p) => matches(p, q, m)).length, facets: out };
 }

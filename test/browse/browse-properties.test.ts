@@ -27,7 +27,12 @@ const TAG_VARIANTS = ["Sale", "SALE", "sale", "Été", "été", "Straße"];
 function catalogFor(seed: number, products: number): SourceCatalog {
   const catalog = generateCatalog({ products, seed });
   catalog.search = {
-    synonyms: [["tee", "T-Shirt"], ["hoodie", "hooded sweatshirt", "hoody"], ["chino", "trousers"], ["sea salt", "ocean"]],
+    synonyms: [
+      ["tee", "T-Shirt"],
+      ["hoodie", "hooded sweatshirt", "hoody"],
+      ["chino", "trousers"],
+      ["sea salt", "ocean"],
+    ],
     stop_words: ["the", "and", "with", "Washed"],
   };
   catalog.products.forEach((p, i) => {
@@ -42,9 +47,15 @@ function catalogFor(seed: number, products: number): SourceCatalog {
 
 function pools(catalog: SourceCatalog) {
   const words = new Set<string>();
-  for (const p of catalog.products) for (const w of `${p.title} ${p.tags.join(" ")} ${p.vendor}`.split(/\s+/)) if (searchWords(w).length === 1) words.add(w);
+  for (const p of catalog.products)
+    for (const w of `${p.title} ${p.tags.join(" ")} ${p.vendor}`.split(/\s+/))
+      if (searchWords(w).length === 1) words.add(w);
   const options = new Map<string, Set<string>>();
-  for (const p of catalog.products) for (const o of p.options) o.values.forEach((v) => options.set(optionApiName(o.name), (options.get(optionApiName(o.name)) ?? new Set()).add(v)));
+  for (const p of catalog.products)
+    for (const o of p.options)
+      o.values.forEach((v) =>
+        options.set(optionApiName(o.name), (options.get(optionApiName(o.name)) ?? new Set()).add(v)),
+      );
   return {
     words: [...words],
     vendors: [...new Set(catalog.products.map((p) => p.vendor))],
@@ -52,7 +63,10 @@ function pools(catalog: SourceCatalog) {
     tags: [...new Set(catalog.products.flatMap((p) => p.tags))],
     options: [...options].map(([name, values]) => [name, [...values]] as const),
     handles: catalog.products.map((p) => p.handle),
-    skus: catalog.products.flatMap((p) => p.variants.map((v) => v.sku ?? "")).filter((s) => s !== "").slice(0, 200),
+    skus: catalog.products
+      .flatMap((p) => p.variants.map((v) => v.sku ?? ""))
+      .filter((s) => s !== "")
+      .slice(0, 200),
   };
 }
 
@@ -68,23 +82,73 @@ function misspell(w: string, [kind, at, letter]: [number, number, string]): stri
 function queryArb(catalog: SourceCatalog, withPaging: boolean): fc.Arbitrary<ModelQuery> {
   const pool = pools(catalog);
   const casing = (v: string) => fc.constantFrom(v, v.toLowerCase(), v.toUpperCase());
-  const some = (values: readonly string[]) => fc.option(fc.array(fc.constantFrom(...values).chain(casing), { minLength: 1, maxLength: 3 }), { nil: undefined });
+  const some = (values: readonly string[]) =>
+    fc.option(fc.array(fc.constantFrom(...values).chain(casing), { minLength: 1, maxLength: 3 }), { nil: undefined });
   // Words of the catalog, a last one cut short (a prefix), misspelled by up to two edits,
   // quoted, synonyms and stop words; or a SKU.
   const word = fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...pool.words) },
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...pool.words), fc.array(fc.tuple(fc.nat({ max: 3 }), fc.nat({ max: 20 }), fc.constantFrom(..."aeiostx")), { minLength: 1, maxLength: 2 })).map(([w, edits]) => edits.reduce(misspell, w)) },
-    { weight: 1, arbitrary: fc.constantFrom("tee", "T-Shirt", "hoody", "hooded", "trousers", "ocean", "the", "with", "washed", '"tee"', '"hoodie"', '"classic"') },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom(...pool.words),
+          fc.array(fc.tuple(fc.nat({ max: 3 }), fc.nat({ max: 20 }), fc.constantFrom(..."aeiostx")), {
+            minLength: 1,
+            maxLength: 2,
+          }),
+        )
+        .map(([w, edits]) => edits.reduce(misspell, w)),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "tee",
+        "T-Shirt",
+        "hoody",
+        "hooded",
+        "trousers",
+        "ocean",
+        "the",
+        "with",
+        "washed",
+        '"tee"',
+        '"hoodie"',
+        '"classic"',
+      ),
+    },
   );
   const q = fc.option(
     fc.oneof(
-      { weight: 5, arbitrary: fc.array(word, { minLength: 1, maxLength: 2 }).chain((ws) => fc.nat({ max: 3 }).map((cut) => { const last = ws.at(-1) ?? ""; return [...ws.slice(0, -1), last.endsWith('"') ? last : last.slice(0, Math.max(1, last.length - cut))].join(" "); })) },
+      {
+        weight: 5,
+        arbitrary: fc.array(word, { minLength: 1, maxLength: 2 }).chain((ws) =>
+          fc.nat({ max: 3 }).map((cut) => {
+            const last = ws.at(-1) ?? "";
+            return [...ws.slice(0, -1), last.endsWith('"') ? last : last.slice(0, Math.max(1, last.length - cut))].join(
+              " ",
+            );
+          }),
+        ),
+      },
       { weight: 1, arbitrary: fc.constantFrom(...pool.skus) },
     ),
     { nil: undefined, freq: 2 },
   );
-  const option = fc.option(fc.constantFrom(...pool.options).chain(([name, values]) => fc.array(fc.constantFrom(...values), { minLength: 1, maxLength: 2 }).map((v) => ({ [name]: v }))), { nil: undefined });
-  const prices = fc.option(fc.tuple(fc.integer({ min: 0, max: 20000 }), fc.integer({ min: 0, max: 30000 })).map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const), { nil: undefined });
+  const option = fc.option(
+    fc
+      .constantFrom(...pool.options)
+      .chain(([name, values]) =>
+        fc.array(fc.constantFrom(...values), { minLength: 1, maxLength: 2 }).map((v) => ({ [name]: v })),
+      ),
+    { nil: undefined },
+  );
+  const prices = fc.option(
+    fc
+      .tuple(fc.integer({ min: 0, max: 20000 }), fc.integer({ min: 0, max: 30000 }))
+      .map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const),
+    { nil: undefined },
+  );
   return fc
     .record({
       q,
@@ -96,10 +160,20 @@ function queryArb(catalog: SourceCatalog, withPaging: boolean): fc.Arbitrary<Mod
       prices,
       sort: fc.constantFrom(...SORTS, "relevance", "default"),
       limit: fc.integer({ min: 1, max: 12 }),
-      cursor: fc.option(fc.tuple(fc.constantFrom("starting_after", "ending_before"), fc.constantFrom(...pool.handles)), { nil: undefined, freq: 2 }),
+      cursor: fc.option(
+        fc.tuple(fc.constantFrom("starting_after", "ending_before"), fc.constantFrom(...pool.handles)),
+        { nil: undefined, freq: 2 },
+      ),
     })
     .map((r) => {
-      const query: ModelQuery = { q: r.q, available: r.available, vendor: r.vendor, product_type: r.product_type, tag: r.tag, options: r.options };
+      const query: ModelQuery = {
+        q: r.q,
+        available: r.available,
+        vendor: r.vendor,
+        product_type: r.product_type,
+        tag: r.tag,
+        options: r.options,
+      };
       if (r.prices) [query.price_min, query.price_max] = r.prices;
       if (withPaging) {
         query.sort = r.sort === "default" || (r.sort === "relevance" && r.q === undefined) ? undefined : r.sort;
@@ -115,7 +189,8 @@ function search(q: ModelQuery): string {
   if (q.q !== undefined) params.append("q", q.q);
   if (q.available !== undefined) params.append("available", String(q.available));
   for (const name of ["vendor", "product_type", "tag"] as const) for (const v of q[name] ?? []) params.append(name, v);
-  for (const [name, values] of Object.entries(q.options ?? {})) for (const v of values) params.append(`option.${name}`, v);
+  for (const [name, values] of Object.entries(q.options ?? {}))
+    for (const v of values) params.append(`option.${name}`, v);
   if (q.price_min !== undefined) params.append("price_min", (q.price_min / 100).toFixed(2));
   if (q.price_max !== undefined) params.append("price_max", String(q.price_max / 100));
   if (q.sort !== undefined) params.append("sort", q.sort);
@@ -130,7 +205,10 @@ async function get(path: string): Promise<{ status: number; body: Record<string,
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-for (const [seed, size] of [[7, 150], [11, 60]] as const) {
+for (const [seed, size] of [
+  [7, 150],
+  [11, 60],
+] as const) {
   describe(`a generated catalog of ${size} products (seed ${seed})`, () => {
     const catalog = catalogFor(seed, size);
     const collection = catalog.collections.find((c) => c.products.length > 5) ?? catalog.collections[0];
@@ -151,8 +229,14 @@ for (const [seed, size] of [[7, 150], [11, 60]] as const) {
               return;
             }
             expect(status).toBe(200);
-            const list = (scope === undefined ? body : body.products) as { count: number; data: { handle: string }[]; has_more: boolean };
-            expect({ count: list.count, handles: list.data.map((p) => p.handle), has_more: list.has_more }).toEqual(expected);
+            const list = (scope === undefined ? body : body.products) as {
+              count: number;
+              data: { handle: string }[];
+              has_more: boolean;
+            };
+            expect({ count: list.count, handles: list.data.map((p) => p.handle), has_more: list.has_more }).toEqual(
+              expected,
+            );
           }),
           { numRuns: RUNS },
         );
@@ -165,19 +249,43 @@ for (const [seed, size] of [[7, 150], [11, 60]] as const) {
         // A selected value with no match in the scope shows as the request spelled it, and a facets
         // answer is cached per spelling, so every value varies case, in the catalog and in a collection.
         const casing = (v: string) => fc.constantFrom(v, v.toUpperCase());
-        const spellings = (values: string[]) => (scope === undefined ? values : [...new Map(values.map((v) => [valueKey(v), v])).values()]);
+        const spellings = (values: string[]) =>
+          scope === undefined ? values : [...new Map(values.map((v) => [valueKey(v), v])).values()];
         const one = fc.oneof(
-          fc.constantFrom(...spellings(pool.vendors)).chain(casing).map((v): ModelQuery => ({ vendor: [v] })),
-          fc.constantFrom(...spellings(pool.types)).chain(casing).map((v): ModelQuery => ({ product_type: [v] })),
-          fc.constantFrom(...spellings(pool.tags)).chain(casing).map((v): ModelQuery => ({ tag: [v] })),
+          fc
+            .constantFrom(...spellings(pool.vendors))
+            .chain(casing)
+            .map((v): ModelQuery => ({ vendor: [v] })),
+          fc
+            .constantFrom(...spellings(pool.types))
+            .chain(casing)
+            .map((v): ModelQuery => ({ product_type: [v] })),
+          fc
+            .constantFrom(...spellings(pool.tags))
+            .chain(casing)
+            .map((v): ModelQuery => ({ tag: [v] })),
           // Values no product has, in either case.
-          fc.constantFrom("No Such Vendor", "nothing-here", "Nothing Here").chain(casing).map((v): ModelQuery => ({ vendor: [v], ...(v === "nothing-here" ? { vendor: undefined, product_type: [v] } : {}) })),
+          fc
+            .constantFrom("No Such Vendor", "nothing-here", "Nothing Here")
+            .chain(casing)
+            .map(
+              (v): ModelQuery => ({
+                vendor: [v],
+                ...(v === "nothing-here" ? { vendor: undefined, product_type: [v] } : {}),
+              }),
+            ),
           fc.boolean().map((v): ModelQuery => ({ available: v })),
-          fc.constantFrom(...pool.options).chain(([name, values]) => fc.constantFrom(...values, "No Such Value").map((v): ModelQuery => ({ options: { [name]: [v] } }))),
+          fc
+            .constantFrom(...pool.options)
+            .chain(([name, values]) =>
+              fc.constantFrom(...values, "No Such Value").map((v): ModelQuery => ({ options: { [name]: [v] } })),
+            ),
         );
         await fc.assert(
           fc.asyncProperty(one, async (q) => {
-            const { status, body } = await get(`${where === "/products" ? "/products/facets" : `${where}/facets`}?${search(q)}`);
+            const { status, body } = await get(
+              `${where === "/products" ? "/products/facets" : `${where}/facets`}?${search(q)}`,
+            );
             expect(status).toBe(200);
             expect(body).toEqual(facets(catalog, scopeOf(catalog, scope), q));
           }),
@@ -188,7 +296,9 @@ for (const [seed, size] of [[7, 150], [11, 60]] as const) {
       it(`answers ${where}/facets with the model's disjunctive counts`, async () => {
         await fc.assert(
           fc.asyncProperty(queryArb(catalog, false), async (q) => {
-            const { status, body } = await get(`${where === "/products" ? "/products/facets" : `${where}/facets`}?${search(q)}`);
+            const { status, body } = await get(
+              `${where === "/products" ? "/products/facets" : `${where}/facets`}?${search(q)}`,
+            );
             expect(status).toBe(200);
             expect(body).toEqual(facets(catalog, scopeOf(catalog, scope), q));
           }),
@@ -231,7 +341,11 @@ describe("value-filter first pages of a 2,000-product catalog, from the bitmaps"
     for (const q of fixed) {
       const { status, body } = await get(`/products?${search(q)}`);
       expect(status).toBe(200);
-      expect({ count: body.count, handles: (body.data as { handle: string }[]).map((p) => p.handle), has_more: body.has_more }).toEqual(page(catalog.products, q, catalog));
+      expect({
+        count: body.count,
+        handles: (body.data as { handle: string }[]).map((p) => p.handle),
+        has_more: body.has_more,
+      }).toEqual(page(catalog.products, q, catalog));
     }
   });
 
@@ -244,7 +358,11 @@ describe("value-filter first pages of a 2,000-product catalog, from the bitmaps"
       for (;;) {
         const { status, body } = await get(`/products?${search(q)}`);
         expect(status).toBe(200);
-        const got = { count: body.count, handles: (body.data as { handle: string }[]).map((p) => p.handle), has_more: body.has_more };
+        const got = {
+          count: body.count,
+          handles: (body.data as { handle: string }[]).map((p) => p.handle),
+          has_more: body.has_more,
+        };
         expect(got).toEqual(page(catalog.products, q, catalog));
         handles.push(...got.handles);
         if (!got.has_more) break;
@@ -254,17 +372,35 @@ describe("value-filter first pages of a 2,000-product catalog, from the bitmaps"
       const back: ModelQuery = { tag: ["Rare"], sort, limit: 4, ending_before: handles[10] ?? "" };
       const { body } = await get(`/products?${search(back)}`);
       expect((body.data as { handle: string }[]).map((p) => p.handle)).toEqual(handles.slice(6, 10));
-      expect({ count: body.count, handles: (body.data as { handle: string }[]).map((p) => p.handle), has_more: body.has_more }).toEqual(page(catalog.products, back, catalog));
+      expect({
+        count: body.count,
+        handles: (body.data as { handle: string }[]).map((p) => p.handle),
+        has_more: body.has_more,
+      }).toEqual(page(catalog.products, back, catalog));
     }
   });
 
   it("answers random value-filter first pages as the model does", async () => {
-    const arb = queryArb(catalog, true).map((q): ModelQuery => ({ ...q, q: undefined, price_min: undefined, price_max: undefined, starting_after: undefined, ending_before: undefined, sort: q.sort === "relevance" ? undefined : q.sort }));
+    const arb = queryArb(catalog, true).map(
+      (q): ModelQuery => ({
+        ...q,
+        q: undefined,
+        price_min: undefined,
+        price_max: undefined,
+        starting_after: undefined,
+        ending_before: undefined,
+        sort: q.sort === "relevance" ? undefined : q.sort,
+      }),
+    );
     await fc.assert(
       fc.asyncProperty(arb, async (q) => {
         const { status, body } = await get(`/products?${search(q)}`);
         expect(status).toBe(200);
-        expect({ count: body.count, handles: (body.data as { handle: string }[]).map((p) => p.handle), has_more: body.has_more }).toEqual(page(catalog.products, q, catalog));
+        expect({
+          count: body.count,
+          handles: (body.data as { handle: string }[]).map((p) => p.handle),
+          has_more: body.has_more,
+        }).toEqual(page(catalog.products, q, catalog));
       }),
       { numRuns: RUNS },
     );

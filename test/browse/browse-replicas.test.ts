@@ -1,6 +1,13 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { browseRegion, MAX_REPLICAS, pickReplica, type Region, replicaCount, replicaName } from "../../src/browse/engine.ts";
+import {
+  browseRegion,
+  MAX_REPLICAS,
+  pickReplica,
+  type Region,
+  replicaCount,
+  replicaName,
+} from "../../src/browse/engine.ts";
 import { parseBrowseFacets, parseBrowsePage } from "../../src/browse/query.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
@@ -15,7 +22,8 @@ const catalog = generateCatalog({ products: 2_000 });
 let version = "";
 
 beforeAll(async () => {
-  version = (await publishCatalog(env.CATALOG, catalog, { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) })).version;
+  version = (await publishCatalog(env.CATALOG, catalog, { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) }))
+    .version;
 }, 120_000);
 
 function replica(region: Region | null, n: number) {
@@ -66,7 +74,9 @@ describe("the replica of a request", () => {
 
   it("is the object the HTTP route asks: the request's region, its replica there, and no other", async () => {
     const path = "/api/v1/products?q=tee&sort=price_asc&limit=5";
-    const response = await exports.default.fetch(`https://shop.example${path}`, { cf: { continent: "EU", longitude: "2.35", country: "FR" } } as RequestInit);
+    const response = await exports.default.fetch(`https://shop.example${path}`, {
+      cf: { continent: "EU", longitude: "2.35", country: "FR" },
+    } as RequestInit);
     expect(response.status).toBe(200);
     const n = pickReplica(path, env.BROWSE_REPLICAS);
     expect((await replica("weur", n).built())?.from).toBe("snapshot");
@@ -79,18 +89,27 @@ describe("replicas of one version", () => {
   it("answer every query identically, in every region", async () => {
     const replicas = [replica(null, 0), replica("weur", 0), replica("weur", 1), replica("apac", 0), replica("wnam", 3)];
     const collection = { collection: catalog.collections[0]?.handle ?? "" };
-    const pages = ["sort=price_asc&limit=50", "q=tee&limit=20", "tag=new&option.size=M&sort=newest", `available=true&sort=title_desc&limit=100&starting_after=${catalog.products.find((p, i) => i >= 700 && p.available)?.handle ?? ""}`];
+    const pages = [
+      "sort=price_asc&limit=50",
+      "q=tee&limit=20",
+      "tag=new&option.size=M&sort=newest",
+      `available=true&sort=title_desc&limit=100&starting_after=${catalog.products.find((p, i) => i >= 700 && p.available)?.handle ?? ""}`,
+    ];
     const facets = ["", "tag=new&option.size=M", "q=washed&vendor=Saltmarsh Supply"];
     for (const query of pages) {
       for (const scope of [{}, collection]) {
-        const answers = await Promise.all(replicas.map((r) => r.page(version, scope, parseBrowsePage(new URLSearchParams(query)))));
+        const answers = await Promise.all(
+          replicas.map((r) => r.page(version, scope, parseBrowsePage(new URLSearchParams(query)))),
+        );
         for (const a of answers) expect(a).toEqual(answers[0]);
         // A cursor outside the collection is a 400 there, identically from every replica.
         if (scope !== collection) expect(answers[0], query).toMatchObject({ ok: true });
       }
     }
     for (const query of facets) {
-      const answers = await Promise.all(replicas.map((r) => r.facets(version, {}, parseBrowseFacets(new URLSearchParams(query)))));
+      const answers = await Promise.all(
+        replicas.map((r) => r.facets(version, {}, parseBrowseFacets(new URLSearchParams(query)))),
+      );
       for (const a of answers) expect(a).toEqual(answers[0]);
     }
     // Each built its own index, from the snapshot.

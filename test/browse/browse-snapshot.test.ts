@@ -1,7 +1,13 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseBrowseFacets, parseBrowsePage } from "../../src/browse/query.ts";
-import { browseDataFromSnapshot, browseSnapshotKey, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT } from "../../src/browse/snapshot.ts";
+import {
+  browseDataFromSnapshot,
+  browseSnapshotKey,
+  decodeSnapshot,
+  encodeSnapshot,
+  SNAPSHOT_FORMAT,
+} from "../../src/browse/snapshot.ts";
 import { BrowseStore, readBrowseData, readBrowseIndex, readSnapshot } from "../../src/browse/source.ts";
 import { CatalogStore } from "../../src/catalog/store.ts";
 import { type BrowseData, VersionIndex } from "../../src/browse/index/version-index.ts";
@@ -27,7 +33,8 @@ async function snapshotOf(v: string): Promise<ArrayBuffer> {
 }
 
 beforeAll(async () => {
-  version = (await publishCatalog(env.CATALOG, catalog, { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) })).version;
+  version = (await publishCatalog(env.CATALOG, catalog, { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) }))
+    .version;
 }, 120_000);
 
 describe("a publish's snapshot", () => {
@@ -47,20 +54,34 @@ describe("a publish's snapshot", () => {
     const a = new VersionIndex(await readBrowseData(store, version));
     const b = new VersionIndex(browseDataFromSnapshot(await snapshotOf(version)));
     const collection = catalog.collections[0]?.handle ?? "";
-    const pages = ["sort=price_asc&limit=50", "q=tee&limit=20", "vendor=Saltmarsh Supply&tag=new&sort=newest", "available=true&sort=title_desc&limit=100", "price_min=2000&price_max=6000&sort=price_desc"];
+    const pages = [
+      "sort=price_asc&limit=50",
+      "q=tee&limit=20",
+      "vendor=Saltmarsh Supply&tag=new&sort=newest",
+      "available=true&sort=title_desc&limit=100",
+      "price_min=2000&price_max=6000&sort=price_desc",
+    ];
     for (const query of pages) {
-      expect(b.page({}, parseBrowsePage(new URLSearchParams(query)))).toBe(a.page({}, parseBrowsePage(new URLSearchParams(query))));
-      expect(b.page({ collection }, parseBrowsePage(new URLSearchParams(query)))).toBe(a.page({ collection }, parseBrowsePage(new URLSearchParams(query))));
+      expect(b.page({}, parseBrowsePage(new URLSearchParams(query)))).toBe(
+        a.page({}, parseBrowsePage(new URLSearchParams(query))),
+      );
+      expect(b.page({ collection }, parseBrowsePage(new URLSearchParams(query)))).toBe(
+        a.page({ collection }, parseBrowsePage(new URLSearchParams(query))),
+      );
     }
     for (const query of ["", "tag=new&option.size=M", "q=washed", "vendor=Saltmarsh Supply&available=true"]) {
-      expect(b.facets({}, parseBrowseFacets(new URLSearchParams(query)))).toBe(a.facets({}, parseBrowseFacets(new URLSearchParams(query))));
+      expect(b.facets({}, parseBrowseFacets(new URLSearchParams(query)))).toBe(
+        a.facets({}, parseBrowseFacets(new URLSearchParams(query))),
+      );
     }
     expect(b.bytes).toBe(a.bytes);
   });
 
   it("is what the engine loads, in one read, with no D1 statement", async () => {
     let statements = 0;
-    const counting = { batch: (s: Parameters<BrowseStore["batch"]>[0]) => ((statements += s.length), store.batch(s)) } as BrowseStore;
+    const counting = {
+      batch: (s: Parameters<BrowseStore["batch"]>[0]) => ((statements += s.length), store.batch(s)),
+    } as BrowseStore;
     const { source } = await readBrowseIndex(counting, env.BROWSE_SNAPSHOTS, version);
     expect(source.from).toBe("snapshot");
     expect(source.bytes).toBe((await snapshotOf(version)).byteLength);
@@ -72,7 +93,11 @@ describe("the snapshot format", () => {
   it("carries any named part: typed arrays of every kind, lists of them, Maps, JSON", () => {
     const tree = {
       size: 3,
-      words: { words: ["a", "b"], title: { starts: Uint32Array.of(0, 1, 2), ids: Uint32Array.of(2, 0) }, rank: Float32Array.of(0.5, 1.25) },
+      words: {
+        words: ["a", "b"],
+        title: { starts: Uint32Array.of(0, 1, 2), ids: Uint32Array.of(2, 0) },
+        rank: Float32Array.of(0.5, 1.25),
+      },
       lists: [Uint16Array.of(1, 2, 3), Uint16Array.of(), Uint16Array.of(9)],
       signed: Int32Array.of(-1, 7),
       bytes: Uint8Array.of(1, 2, 3),
@@ -100,7 +125,11 @@ describe("the snapshot format", () => {
     const target = r2Snapshots(env.BROWSE, env.BROWSE_SNAPSHOTS);
     // Through writeBrowseSnapshot's own chunking: a blob over SNAPSHOT_CHUNK goes as several objects.
     const chunks: string[] = [];
-    await writeChunks({ ...target, put: async (key, bytes) => (chunks.push(key), target.put(key, bytes)) }, "chunked", small);
+    await writeChunks(
+      { ...target, put: async (key, bytes) => (chunks.push(key), target.put(key, bytes)) },
+      "chunked",
+      small,
+    );
     expect(chunks).toEqual(["browse/v1/chunked/0", "browse/v1/chunked/1", "browse/v1/chunked"]);
     expect(new Uint8Array((await readSnapshot(env.BROWSE_SNAPSHOTS, "chunked")) as ArrayBuffer)).toEqual(small);
     await env.BROWSE_SNAPSHOTS.delete("browse/v1/chunked/1");
@@ -114,21 +143,29 @@ describe("the snapshot format", () => {
     const damaged = { get: async () => ({ arrayBuffer: async () => new Uint8Array(40).buffer }) };
     const { data, source } = await readBrowseIndex(store, damaged, version);
     expect(source.from).toBe("d1");
-    expect(data).toEqual(await readBrowseData(store, version) satisfies BrowseData);
+    expect(data).toEqual((await readBrowseData(store, version)) satisfies BrowseData);
   });
 });
 
 describe("snapshots across publishes", () => {
   it("drops stale versions' snapshots with their tables, keeps the kept ones', and a rollback loads its own", async () => {
-    const second = await publishCatalog(env.CATALOG, generateCatalog({ products: 300, seed: 2 }), { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) });
-    const third = await publishCatalog(env.CATALOG, generateCatalog({ products: 200, seed: 3 }), { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) });
+    const second = await publishCatalog(env.CATALOG, generateCatalog({ products: 300, seed: 2 }), {
+      browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS),
+    });
+    const third = await publishCatalog(env.CATALOG, generateCatalog({ products: 200, seed: 3 }), {
+      browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS),
+    });
     // Publish keeps what its cleanup policy keeps (publish.ts); dropping by the same list removes the rest.
     await dropStaleBrowse(d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS), [second.version, third.version]);
     const keys = (await env.BROWSE_SNAPSHOTS.list({ prefix: "browse/" })).objects.map((o) => o.key);
     const kept = [browseSnapshotKey(second.version), browseSnapshotKey(third.version)];
     // Each kept version's manifest and its chunks; nothing of the first version.
     expect(keys.filter((k) => !/\/\d+$/.test(k)).sort()).toEqual(kept.sort());
-    for (const key of keys) expect(kept.some((k) => key === k || key.startsWith(`${k}/`)), key).toBe(true);
+    for (const key of keys)
+      expect(
+        kept.some((k) => key === k || key.startsWith(`${k}/`)),
+        key,
+      ).toBe(true);
     await rollbackCatalog(env.CATALOG);
     const meta = await new CatalogStore(env.CATALOG).currentMeta();
     expect(meta?.version).toBe(second.version);

@@ -55,11 +55,20 @@ describe("GET /products with browse parameters", () => {
     const { body } = await get("/products?q=tee");
     // "Six-Panel Cap"... has no tee; the four tees match by title; none only by tag here.
     // Among them BM25 orders by weight (title length, description), no longer catalog order.
-    expect(handles(body).slice(0, 4).sort()).toEqual(["essential-crew-tee-black", "essential-crew-tee-white", "heavyweight-pocket-tee-navy", "washed-graphic-tee-sand"]);
+    expect(handles(body).slice(0, 4).sort()).toEqual([
+      "essential-crew-tee-black",
+      "essential-crew-tee-white",
+      "heavyweight-pocket-tee-navy",
+      "washed-graphic-tee-sand",
+    ]);
     const wool = await get("/products?q=wool");
     // Wool Blanket Scarf matches in its title; Merino Long Sleeve by its tag; Waffle Knit Beanie
     // only in its description ("acrylic-wool blend"): descriptions are searched, weighted lowest.
-    expect(handles(wool.body)).toEqual(["wool-blanket-scarf-plaid", "merino-long-sleeve-charcoal", "waffle-knit-beanie"]);
+    expect(handles(wool.body)).toEqual([
+      "wool-blanket-scarf-plaid",
+      "merino-long-sleeve-charcoal",
+      "waffle-knit-beanie",
+    ]);
   });
 
   it("filters: repeatable values OR within, AND across, case-insensitive", async () => {
@@ -79,7 +88,11 @@ describe("GET /products with browse parameters", () => {
     const first = await get("/products?sort=price_asc&limit=3");
     expect(handles(first.body)).toEqual(["crew-sock-three-pack", "ribbed-tank-white", "waffle-knit-beanie"]);
     const next = await get(`/products?sort=price_asc&limit=3&starting_after=waffle-knit-beanie`);
-    expect(handles(next.body)).toEqual(["essential-crew-tee-black", "essential-crew-tee-white", "insulated-bottle-750ml"]);
+    expect(handles(next.body)).toEqual([
+      "essential-crew-tee-black",
+      "essential-crew-tee-white",
+      "insulated-bottle-750ml",
+    ]);
     const back = await get(`/products?sort=price_asc&limit=3&ending_before=essential-crew-tee-black`);
     expect(handles(back.body)).toEqual(handles(first.body));
     expect(back.body.has_more).toBe(false);
@@ -91,7 +104,11 @@ describe("GET /products with browse parameters", () => {
     const { body } = await get("/collections/sample-products?sort=title_desc&include=image");
     const products = body.products as unknown as Json;
     expect(handles(products)).toEqual(["example-t-shirt", "example-pants", "example-hoodie", "example-hat"]);
-    expect(products.data[0]).toMatchObject({ endpoint_status: 404, url: "/api/v1/products/example-t-shirt", image: null });
+    expect(products.data[0]).toMatchObject({
+      endpoint_status: 404,
+      url: "/api/v1/products/example-t-shirt",
+      image: null,
+    });
     expect(body).toMatchObject({ object: "collection", handle: "sample-products", products_count: 4 });
   });
 
@@ -131,7 +148,10 @@ describe("facets", () => {
   it("counts disjunctively, shows selected values, orders by count then value", async () => {
     const { body } = await get("/products/facets?vendor=Saltmarsh%20Supply&tag=cotton&tag=nothing-here");
     expect(body.count).toBe(1);
-    const facets = body.facets as unknown as { name: string; values?: { value: string; count: number; selected: boolean }[] }[];
+    const facets = body.facets as unknown as {
+      name: string;
+      values?: { value: string; count: number; selected: boolean }[];
+    }[];
     const vendor = facets.find((f) => f.name === "vendor");
     // Vendor counts ignore the vendor filter: every vendor among cotton-tagged products.
     expect(vendor?.values).toEqual([
@@ -143,7 +163,15 @@ describe("facets", () => {
       { value: "cotton", count: 1, selected: true },
       { value: "nothing-here", count: 0, selected: true },
     ]);
-    expect(facets.map((f) => f.name)).toEqual(["vendor", "product_type", "tag", "available", "option.size", "option.color", "price"]);
+    expect(facets.map((f) => f.name)).toEqual([
+      "vendor",
+      "product_type",
+      "tag",
+      "available",
+      "option.size",
+      "option.color",
+      "price",
+    ]);
   });
 
   it("answers the landing facets of a collection from the index", async () => {
@@ -151,8 +179,15 @@ describe("facets", () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ object: "facets", count: 4 });
     const facets = body.facets as unknown as Record<string, unknown>[];
-    expect(facets.at(-1)).toEqual({ name: "price", min: { amount: "100.00", currency: "USD" }, max: { amount: "100.00", currency: "USD" } });
-    expect(facets.find((f) => f.name === "available")).toEqual({ name: "available", values: [{ value: "false", count: 4, selected: false }] });
+    expect(facets.at(-1)).toEqual({
+      name: "price",
+      min: { amount: "100.00", currency: "USD" },
+      max: { amount: "100.00", currency: "USD" },
+    });
+    expect(facets.find((f) => f.name === "available")).toEqual({
+      name: "available",
+      values: [{ value: "false", count: 4, selected: false }],
+    });
   });
 });
 
@@ -164,7 +199,9 @@ describe("caching", () => {
     expect(b.text).toBe(a.text);
     expect(b.headers.get("ETag")).toBe(a.headers.get("ETag"));
     expect(a.headers.get("X-Catalog-Version")).toMatch(/.+/);
-    const again = await get("/products?sort=price_desc&vendor=northwind%20threads&tag=linen&tag=cotton", { "If-None-Match": a.headers.get("ETag") ?? "" });
+    const again = await get("/products?sort=price_desc&vendor=northwind%20threads&tag=linen&tag=cotton", {
+      "If-None-Match": a.headers.get("ETag") ?? "",
+    });
     expect(again.status).toBe(304);
     const facets = await get("/products/facets?q=tee");
     expect(facets.headers.get("Cache-Control")).toContain("max-age=60");
@@ -172,8 +209,13 @@ describe("caching", () => {
 
   it("shows a selected value no product has as this request spelled it, whichever spelling was cached first", async () => {
     const selected = async (query: string) => {
-      const body = JSON.parse((await get(`/products/facets?${query}`)).text) as { facets: { name: string; values: { value: string; selected: boolean }[] }[] };
-      return body.facets.find((f) => f.name === "vendor")?.values.filter((v) => v.selected).map((v) => v.value);
+      const body = JSON.parse((await get(`/products/facets?${query}`)).text) as {
+        facets: { name: string; values: { value: string; selected: boolean }[] }[];
+      };
+      return body.facets
+        .find((f) => f.name === "vendor")
+        ?.values.filter((v) => v.selected)
+        .map((v) => v.value);
     };
     expect(await selected("vendor=Acme%20Nowhere")).toEqual(["Acme Nowhere"]);
     expect(await selected("vendor=ACME%20NOWHERE")).toEqual(["ACME NOWHERE"]);

@@ -13,7 +13,9 @@ import { LABELLED, SEED_SEARCH } from "./search-labelled.ts";
  */
 
 async function top3(q: string): Promise<string[]> {
-  const response = await exports.default.fetch(`https://shop.example/api/v1/products?${new URLSearchParams({ q, limit: "3" })}`);
+  const response = await exports.default.fetch(
+    `https://shop.example/api/v1/products?${new URLSearchParams({ q, limit: "3" })}`,
+  );
   expect(response.status).toBe(200);
   const body = (await response.json()) as { data: { handle: string }[] };
   return body.data.map((p) => p.handle);
@@ -33,7 +35,9 @@ describe("the labelled query set on the seed catalog", () => {
       else misses.push(`${q} -> ${got.join(", ") || "(nothing)"}`);
     }
     const rate = 1 - misses.length / LABELLED.length;
-    console.log(`[search] labelled top-3: ${LABELLED.length - misses.length}/${LABELLED.length} (${(rate * 100).toFixed(0)}%)${misses.length ? `; misses: ${misses.join("; ")}` : ""}`);
+    console.log(
+      `[search] labelled top-3: ${LABELLED.length - misses.length}/${LABELLED.length} (${(rate * 100).toFixed(0)}%)${misses.length ? `; misses: ${misses.join("; ")}` : ""}`,
+    );
     expect(rate).toBeGreaterThanOrEqual(0.9);
     expect([...kinds].sort()).toEqual(["description", "exact", "prefix", "quoted", "sku", "synonym", "typo"]);
   }, 60_000);
@@ -52,7 +56,11 @@ describe("the labelled query set on the seed catalog", () => {
   }, 30_000);
 
   it("answers the reference's examples (src/openapi/guide.ts, browse-api.ts)", async () => {
-    expect((await top3("hoodei")).sort()).toEqual(["example-hoodie", "harbor-pullover-hoodie-forest", "harbor-zip-hoodie-heather-grey"]);
+    expect((await top3("hoodei")).sort()).toEqual([
+      "example-hoodie",
+      "harbor-pullover-hoodie-forest",
+      "harbor-zip-hoodie-heather-grey",
+    ]);
     expect(await top3("heavywieght")).toEqual(["heavyweight-pocket-tee-navy"]);
     expect(await top3("insulated bot")).toEqual(["insulated-bottle-750ml"]);
     const response = await exports.default.fetch(`https://shop.example/api/v1/products?q=tshirt`);
@@ -60,7 +68,18 @@ describe("the labelled query set on the seed catalog", () => {
     // The synonym group tee / t-shirt / tshirt: the four tees, and "Example T-Shirt" by its title,
     // first; then typo matches ("shirt" is one edit from "tshirt"): the Linen Camp Shirt.
     expect(body.data.map((p) => p.handle)).toContain("linen-camp-shirt-natural");
-    expect(body.data.slice(0, 5).map((p) => p.handle).sort()).toEqual(["essential-crew-tee-black", "essential-crew-tee-white", "example-t-shirt", "heavyweight-pocket-tee-navy", "washed-graphic-tee-sand"]);
+    expect(
+      body.data
+        .slice(0, 5)
+        .map((p) => p.handle)
+        .sort(),
+    ).toEqual([
+      "essential-crew-tee-black",
+      "essential-crew-tee-white",
+      "example-t-shirt",
+      "heavyweight-pocket-tee-navy",
+      "washed-graphic-tee-sand",
+    ]);
   });
 
   it("leaves stop words out of q", async () => {

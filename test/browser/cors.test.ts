@@ -8,7 +8,13 @@ const TOKEN = "sf_dev_LocalToken_B2";
 const AVAILABLE_VARIANT = "44102938475656"; // Everyday Jogger - Black, XS
 const SOLD_OUT_VARIANT = "44102938475689"; // Example Pants
 
-type CallResult = { ok: true; status: number; body: { lines?: { variant_id: string }[]; error?: { code?: string; message?: string } } } | { ok: false; error: string };
+type CallResult =
+  | {
+      ok: true;
+      status: number;
+      body: { lines?: { variant_id: string }[]; error?: { code?: string; message?: string } };
+    }
+  | { ok: false; error: string };
 
 declare global {
   function callApi(base: string, token: string, method: string, path: string, body?: unknown): Promise<CallResult>;
@@ -27,7 +33,13 @@ async function open(site: PageServer): Promise<Page> {
 }
 
 function call(page: Page, method: string, path: string, body?: unknown): Promise<CallResult> {
-  return page.evaluate(([base, token, m, p, b]) => callApi(base, token, m, p, b), [api, TOKEN, method, path, body] as const);
+  return page.evaluate(([base, token, m, p, b]) => callApi(base, token, m, p, b), [
+    api,
+    TOKEN,
+    method,
+    path,
+    body,
+  ] as const);
 }
 
 beforeAll(async () => {
@@ -58,7 +70,11 @@ describe("a storefront page on another origin, in real Chromium", () => {
     expect(cart.ok && cart.body.lines?.map((l) => l.variant_id)).toEqual([AVAILABLE_VARIANT]);
 
     const refused = await call(page, "POST", "/api/v1/cart/lines", { variant_id: SOLD_OUT_VARIANT, quantity: 1 });
-    expect(refused).toMatchObject({ ok: true, status: 404, body: { error: { code: "sold_out", message: "Sold out" } } });
+    expect(refused).toMatchObject({
+      ok: true,
+      status: 404,
+      body: { error: { code: "sold_out", message: "Sold out" } },
+    });
     await page.close();
   });
 

@@ -30,11 +30,17 @@ async function open(viewport: { width: number; height: number }, path: string): 
     // Scalar's bundled zod probes once whether eval works (`Function("")` in a try) and falls back
     // when the CSP says no: that refusal is the CSP doing its job, so it is the one not counted.
     const text = message.text();
-    if (message.type() === "error" && text.startsWith("Content Security Policy") && text !== "Content Security Policy: script-src eval") cspViolations.push(text);
+    if (
+      message.type() === "error" &&
+      text.startsWith("Content Security Policy") &&
+      text !== "Content Security Policy: script-src eval"
+    )
+      cspViolations.push(text);
   });
   // Runs in the page before its own scripts: every CSP refusal reaches the console, named.
   await page.addInitScript({
-    content: 'document.addEventListener("securitypolicyviolation", (e) => console.error("Content Security Policy: " + e.violatedDirective + " " + e.blockedURI));',
+    content:
+      'document.addEventListener("securitypolicyviolation", (e) => console.error("Content Security Policy: " + e.violatedDirective + " " + e.blockedURI));',
   });
   await page.goto(`${base}${path}`);
   return page;
@@ -63,7 +69,9 @@ describe("/docs, the Scalar reference, in real Chromium", () => {
   it("opens from / with the conventions, a search box and the storefront's tags in the sidebar (1280 wide)", async () => {
     const page = await open(DESKTOP, "/");
     expect(new URL(page.url()).pathname).toBe("/docs");
-    await expect.poll(() => page.getByRole("heading", { level: 1, name: "Storefront API" }).count(), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: "Storefront API" }).count(), { timeout: 20_000 })
+      .toBe(1);
     await expect.poll(() => page.getByText("every non-2xx response (but 304)").count()).toBeGreaterThan(0);
     const sidebar = page.getByRole("complementary", { name: /Sidebar/ });
     for (const tag of ["Introduction", "Catalog", "Cart"]) {
@@ -92,7 +100,10 @@ describe("/docs, the Scalar reference, in real Chromium", () => {
 
   it("finds operations with its search", async () => {
     const page = await open(DESKTOP, "/docs");
-    await page.getByRole("button", { name: /Search/ }).first().click();
+    await page
+      .getByRole("button", { name: /Search/ })
+      .first()
+      .click();
     await page.keyboard.type("variants");
     const dialog = page.getByRole("dialog");
     await expect.poll(() => dialog.innerText(), { timeout: 10_000 }).toContain("List a product's variants");
@@ -119,7 +130,12 @@ describe("/docs, the Scalar reference, in real Chromium", () => {
     // The examples' Idempotency-Key would replay one stored answer; each send here is its own request.
     const sends: { status: number; url: string; auth: string | null }[] = [];
     page.on("response", async (response) => {
-      if (response.request().method() === "POST") sends.push({ status: response.status(), url: response.url(), auth: await response.request().headerValue("authorization") });
+      if (response.request().method() === "POST")
+        sends.push({
+          status: response.status(),
+          url: response.url(),
+          auth: await response.request().headerValue("authorization"),
+        });
     });
     await client.getByRole("button", { name: /^Send/ }).first().click();
     await expect.poll(() => client.innerText()).toMatch(/200 OK/);
@@ -148,11 +164,17 @@ describe("/docs, the Scalar reference, in real Chromium", () => {
 
   it("fits a 390 px wide phone: no sideways scrolling, the content starts under a one-line header", async () => {
     const page = await open(PHONE, "/docs");
-    await expect.poll(() => page.getByRole("heading", { level: 1, name: "Storefront API" }).count(), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: "Storefront API" }).count(), { timeout: 20_000 })
+      .toBe(1);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-    const top = await page.getByRole("heading", { level: 1, name: "Storefront API" }).evaluate((el) => el.getBoundingClientRect().top);
+    const top = await page
+      .getByRole("heading", { level: 1, name: "Storefront API" })
+      .evaluate((el) => el.getBoundingClientRect().top);
     expect(top).toBeLessThan(PHONE.height / 2);
-    expect(await page.locator("header.site").evaluate((el) => el.getBoundingClientRect().height)).toBeLessThanOrEqual(56);
+    expect(await page.locator("header.site").evaluate((el) => el.getBoundingClientRect().height)).toBeLessThanOrEqual(
+      56,
+    );
     await page.screenshot({ path: `${SHOTS}/docs-reference-390.png` });
 
     await page.goto(`${base}/docs#storefront/tag/catalog/GET/api/v1/products/{handle}`);
@@ -176,11 +198,15 @@ describe("/docs/try, the seed's catalog walk-through", () => {
     await expect.poll(() => page.locator("#product-list button").count()).toBeGreaterThanOrEqual(24);
     await chooseProduct(page, "Essential Crew Tee - Black");
     await page.getByLabel("size").selectOption("L");
-    await expect.poll(() => page.locator("#chosen-variant").textContent()).toBe("Variant 44102938475603 · L / Black · 28.00 USD · available");
+    await expect
+      .poll(() => page.locator("#chosen-variant").textContent())
+      .toBe("Variant 44102938475603 · L / Black · 28.00 USD · available");
     await page.getByRole("button", { name: "Add to cart" }).click();
     await expect.poll(() => page.locator("#cart-result .verdict").textContent()).toBe("200 OK");
     await page.getByRole("button", { name: "Read the cart" }).click();
-    await expect.poll(() => page.locator("#cart-result pre.body").textContent()).toContain('"variant_id": "44102938475603"');
+    await expect
+      .poll(() => page.locator("#cart-result pre.body").textContent())
+      .toContain('"variant_id": "44102938475603"');
 
     await chooseProduct(page, "Example T-Shirt");
     await expect.poll(() => page.locator("#product-panel .verdict").first().textContent()).toBe("404 Sold out");
@@ -197,7 +223,10 @@ describe("/docs/try, the seed's catalog walk-through", () => {
     await chooseProduct(page, "Everyday Jogger - Black");
     await page.getByRole("button", { name: "Add to cart" }).click();
     await expect.poll(() => page.locator("#cart-result .verdict").textContent()).toBe("200 OK");
-    await page.locator("#cart-result details").first().evaluate((el) => el.setAttribute("open", ""));
+    await page
+      .locator("#cart-result details")
+      .first()
+      .evaluate((el) => el.setAttribute("open", ""));
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SHOTS}/docs-try-390.png`, fullPage: true });
     await page.close();

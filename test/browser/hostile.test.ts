@@ -41,10 +41,16 @@ beforeAll(async () => {
   state = await mkdtemp(join(tmpdir(), "storefront-hostile-"));
   server = await runDevServer(state, await firstFreePort("127.0.0.1", PORTS), join(state, "dev-server.log"));
   base = server.baseUrl;
-  const run = await runCli("catalog-import", [FIXTURE, "--publish", "--local", "--persist-to", state, "--collections-by-type"], { timeoutMs: 120_000 });
+  const run = await runCli(
+    "catalog-import",
+    [FIXTURE, "--publish", "--local", "--persist-to", state, "--collections-by-type"],
+    { timeoutMs: 120_000 },
+  );
   expect(run.stderr).not.toMatch(STACK_FRAME);
   expect(run.code, run.stderr).toBe(0);
-  expect(run.stdout).toContain('line 4, column 3: "cut-short-mug": the description loses its text after an unclosed <svg>');
+  expect(run.stdout).toContain(
+    'line 4, column 3: "cut-short-mug": the description loses its text after an unclosed <svg>',
+  );
   browser = await launchChromium();
 }, 240_000);
 
@@ -73,7 +79,12 @@ async function open(path: string): Promise<Page> {
   page.on("console", (message) => {
     const text = message.text();
     // Scalar's bundled zod probing whether eval works (see docs.test.ts): the one refusal expected.
-    if (message.type() === "error" && text.startsWith("Content Security Policy") && text !== "Content Security Policy: script-src eval") cspViolations.push(text);
+    if (
+      message.type() === "error" &&
+      text.startsWith("Content Security Policy") &&
+      text !== "Content Security Policy: script-src eval"
+    )
+      cspViolations.push(text);
   });
   page.on("request", (request) => {
     const url = new URL(request.url());
@@ -110,7 +121,9 @@ describe("a hostile catalog published through the importer, in real Chromium", (
     const page = await open("/docs/try");
     await expect.poll(() => page.locator("#product-list button").count(), { timeout: 20_000 }).toBe(2);
     // What a careless page would do with the title: the trap sees the handler element at once.
-    await page.evaluate(`document.body.insertAdjacentHTML("beforeend", ${JSON.stringify(`<div id="probe">${TITLE}</div>`)})`);
+    await page.evaluate(
+      `document.body.insertAdjacentHTML("beforeend", ${JSON.stringify(`<div id="probe">${TITLE}</div>`)})`,
+    );
     expect(await injected(page)).toEqual(["<img onerror>", "<svg onload>"]);
     await expect.poll(() => cspViolations.length).toBeGreaterThan(0);
     cspViolations.length = 0;
@@ -126,22 +139,38 @@ describe("a hostile catalog published through the importer, in real Chromium", (
     await expect.poll(() => page.locator("#product-title").textContent()).toBe(TITLE);
     const panel = page.locator("#product-panel");
     await expect.poll(() => panel.locator("pre.body").first().textContent()).toContain('"description_text"');
-    const body = JSON.parse((await panel.locator("pre.body").first().textContent()) ?? "null") as Record<string, unknown>;
-    expect(body).toMatchObject({ title: TITLE, vendor: "<script>__xss('vendor')</script>Vendor", seo: { title: "</title><script>__xss('seo-title')</script>" } });
-    expect(body.description_text).toBe("Soft ‹img src=x onerror=__xss('desc-entity')› cotton ‹script›__xss('desc-numeric')‹/script› care guide");
+    const body = JSON.parse((await panel.locator("pre.body").first().textContent()) ?? "null") as Record<
+      string,
+      unknown
+    >;
+    expect(body).toMatchObject({
+      title: TITLE,
+      vendor: "<script>__xss('vendor')</script>Vendor",
+      seo: { title: "</title><script>__xss('seo-title')</script>" },
+    });
+    expect(body.description_text).toBe(
+      "Soft ‹img src=x onerror=__xss('desc-entity')› cotton ‹script›__xss('desc-numeric')‹/script› care guide",
+    );
     // The option name and both values, in the picker as text.
     const select = panel.locator("select");
-    expect(await select.locator("option").allTextContents()).toEqual(["<svg/onload=__xss('option-value')>", "M'><img src=x onerror=__xss('option-value-2')>"]);
+    expect(await select.locator("option").allTextContents()).toEqual([
+      "<svg/onload=__xss('option-value')>",
+      "M'><img src=x onerror=__xss('option-value-2')>",
+    ]);
     expect(await panel.locator("label").first().textContent()).toBe("size<img-src=x-onerror=__xss('option-name')>");
     await select.selectOption({ index: 1 });
-    await expect.poll(() => page.locator("#chosen-variant").textContent()).toContain("M'><img src=x onerror=__xss('option-value-2')> · 26.00 USD");
+    await expect
+      .poll(() => page.locator("#chosen-variant").textContent())
+      .toContain("M'><img src=x onerror=__xss('option-value-2')> · 26.00 USD");
     await page.getByRole("button", { name: "Add to cart" }).click();
     await expect.poll(() => page.locator("#cart-result .verdict").textContent()).toBe("200 OK");
     expect(await page.locator("#cart-result pre.body").textContent()).toContain(JSON.stringify(TITLE).slice(1, -1));
 
     await page.locator("#product-list button").nth(1).click();
     await expect.poll(() => page.locator("#product-title").textContent()).toBe(MUG);
-    await expect.poll(() => panel.locator("pre.body").first().textContent()).toContain("Intro ‹script›__xss('fallback')‹/script› text.");
+    await expect
+      .poll(() => panel.locator("pre.body").first().textContent())
+      .toContain("Intro ‹script›__xss('fallback')‹/script› text.");
     expect(await injected(page)).toEqual([]);
     await page.close();
   });

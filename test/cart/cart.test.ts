@@ -23,7 +23,12 @@ describe("GET /cart", () => {
     const { token } = await issueToken();
     const res = await cartCall(token, "/cart");
     const cart = await cartFrom(res);
-    expect(cart).toMatchObject({ object: "cart", lines: [], total_quantity: 0, subtotal: { amount: "0.00", currency: "USD" } });
+    expect(cart).toMatchObject({
+      object: "cart",
+      lines: [],
+      total_quantity: 0,
+      subtotal: { amount: "0.00", currency: "USD" },
+    });
     expect(Date.parse(cart.expires_at) - Date.parse(cart.updated_at)).toBe(30 * 24 * 3600 * 1000);
     expect(res.headers.get("cache-control")).toBe("no-store");
   });
@@ -65,8 +70,28 @@ describe("POST /cart/lines", () => {
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
     const text = await res.text();
     const cart = JSON.parse(text) as Record<string, unknown> & { lines: Record<string, unknown>[] };
-    expect(Object.keys(cart)).toEqual(["object", "id", "lines", "total_quantity", "subtotal", "created_at", "updated_at", "expires_at"]);
-    expect(Object.keys(cart.lines[0]!)).toEqual(["object", "id", "variant_id", "handle", "title", "variant_title", "quantity", "unit_price", "line_total", "available"]);
+    expect(Object.keys(cart)).toEqual([
+      "object",
+      "id",
+      "lines",
+      "total_quantity",
+      "subtotal",
+      "created_at",
+      "updated_at",
+      "expires_at",
+    ]);
+    expect(Object.keys(cart.lines[0]!)).toEqual([
+      "object",
+      "id",
+      "variant_id",
+      "handle",
+      "title",
+      "variant_title",
+      "quantity",
+      "unit_price",
+      "line_total",
+      "available",
+    ]);
     expect(text).toBe(JSON.stringify(CartSchema.parse(cart)));
   });
 
@@ -93,7 +118,12 @@ describe("POST /cart/lines", () => {
   it("accepts handle and variant_title when they match the variant", async () => {
     const { token } = await issueToken();
     const variant = seed.available[3]!;
-    const res = await add(token, { handle: variant.product_handle, variant_id: variant.id, variant_title: variant.title, quantity: 1 });
+    const res = await add(token, {
+      handle: variant.product_handle,
+      variant_id: variant.id,
+      variant_title: variant.title,
+      quantity: 1,
+    });
     expect((await cartFrom(res)).lines).toHaveLength(1);
   });
 
@@ -103,8 +133,16 @@ describe("POST /cart/lines", () => {
     const otherHandle = seed.available.find((v) => v.product_handle !== variant.product_handle)!.product_handle;
     const badHandle = await add(token, { handle: otherHandle, variant_id: variant.id, quantity: 1 });
     expect(badHandle.status).toBe(400);
-    expect(await errorOf(badHandle)).toMatchObject({ type: "invalid_request_error", code: "parameter_invalid", param: "handle" });
-    const badTitle = await add(token, { variant_id: variant.id, variant_title: `${variant.title} (wrong)`, quantity: 1 });
+    expect(await errorOf(badHandle)).toMatchObject({
+      type: "invalid_request_error",
+      code: "parameter_invalid",
+      param: "handle",
+    });
+    const badTitle = await add(token, {
+      variant_id: variant.id,
+      variant_title: `${variant.title} (wrong)`,
+      quantity: 1,
+    });
     expect(badTitle.status).toBe(400);
     expect(await errorOf(badTitle)).toMatchObject({ code: "parameter_invalid", param: "variant_title" });
     expect((await cartFrom(await cartCall(token, "/cart"))).lines).toEqual([]);
@@ -125,7 +163,11 @@ describe("POST /cart/lines", () => {
     for (const variant_id of ["999999999999", "gid://shopify/ProductVariant/999999999999"]) {
       const res = await add(token, { variant_id, quantity: 1 });
       expect(res.status).toBe(404);
-      expect(await errorOf(res)).toMatchObject({ type: "not_found_error", code: "resource_missing", param: "variant_id" });
+      expect(await errorOf(res)).toMatchObject({
+        type: "not_found_error",
+        code: "resource_missing",
+        param: "variant_id",
+      });
     }
   });
 
@@ -216,9 +258,13 @@ describe("PATCH and DELETE", () => {
     const { token } = await issueToken();
     const variant = seed.available[0]!;
     const lineId = (await cartFrom(await add(token, { variant_id: variant.id, quantity: 1 }))).lines[0]!.id;
-    const patched = await cartFrom(await cartCall(token, `/cart/lines/${lineId}`, { method: "PATCH", body: { quantity: 5 } }));
+    const patched = await cartFrom(
+      await cartCall(token, `/cart/lines/${lineId}`, { method: "PATCH", body: { quantity: 5 } }),
+    );
     expect(patched.lines[0]).toMatchObject({ id: lineId, quantity: 5, line_total: fromMinor(variant.price_minor * 5) });
-    const removed = await cartFrom(await cartCall(token, `/cart/lines/${lineId}`, { method: "PATCH", body: { quantity: 0 } }));
+    const removed = await cartFrom(
+      await cartCall(token, `/cart/lines/${lineId}`, { method: "PATCH", body: { quantity: 0 } }),
+    );
     expect(removed.lines).toEqual([]);
   });
 
@@ -227,7 +273,10 @@ describe("PATCH and DELETE", () => {
     const lineId = (await cartFrom(await add(token, { variant_id: seed.available[0]!.id, quantity: 1 }))).lines[0]!.id;
     const over = await cartCall(token, `/cart/lines/${lineId}`, { method: "PATCH", body: { quantity: 1000 } });
     expect(over.status).toBe(400);
-    const unknown = await cartCall(token, `/cart/lines/${lineId}`, { method: "PATCH", body: { quantity: 1, variant_id: "1" } });
+    const unknown = await cartCall(token, `/cart/lines/${lineId}`, {
+      method: "PATCH",
+      body: { quantity: 1, variant_id: "1" },
+    });
     expect(await errorOf(unknown)).toMatchObject({ code: "parameter_unknown", param: "variant_id" });
   });
 

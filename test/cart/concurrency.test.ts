@@ -15,7 +15,9 @@ describe("concurrent writes to one cart", () => {
     expect(quantities.reduce((a, b) => a + b, 0)).toBeGreaterThan(MAX_LINE_QUANTITY);
 
     const responses = await Promise.all(
-      quantities.map((quantity) => cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: variant.id, quantity } })),
+      quantities.map((quantity) =>
+        cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: variant.id, quantity } }),
+      ),
     );
     let accepted = 0;
     let rejected = 0;
@@ -38,9 +40,14 @@ describe("concurrent writes to one cart", () => {
   it("concurrent adds across several variants land on one line per variant with every unit counted", async () => {
     const { token } = await issueToken();
     const variants = seed.available.slice(0, 8);
-    const adds = Array.from({ length: 80 }, (_, i) => ({ variant: variants[i % variants.length]!, quantity: (i % 3) + 1 }));
+    const adds = Array.from({ length: 80 }, (_, i) => ({
+      variant: variants[i % variants.length]!,
+      quantity: (i % 3) + 1,
+    }));
     const responses = await Promise.all(
-      adds.map(({ variant, quantity }) => cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: variant.id, quantity } })),
+      adds.map(({ variant, quantity }) =>
+        cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: variant.id, quantity } }),
+      ),
     );
     expect(responses.map((r) => r.status).every((s) => s === 200)).toBe(true);
     const cart = CartSchema.parse(await (await cartCall(token, "/cart")).json());

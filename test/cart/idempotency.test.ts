@@ -40,7 +40,11 @@ describe("Idempotency-Key on cart writes", () => {
   it("treats the same body with other whitespace or key order as the same request", async () => {
     const { token } = await issueToken();
     const variant = seed.available[0]!;
-    await cartCall(token, "/cart/lines", { method: "POST", body: `{"variant_id":"${variant.id}","quantity":1}`, headers: { "Idempotency-Key": "k" } });
+    await cartCall(token, "/cart/lines", {
+      method: "POST",
+      body: `{"variant_id":"${variant.id}","quantity":1}`,
+      headers: { "Idempotency-Key": "k" },
+    });
     const again = await cartCall(token, "/cart/lines", {
       method: "POST",
       body: `{ "quantity": 1,  "variant_id": "${variant.id}" }`,
@@ -71,7 +75,11 @@ describe("Idempotency-Key on cart writes", () => {
     expect(await otherBody.json()).toEqual({
       error: { type: "idempotency_error", code: "idempotency_key_reused", message: expect.any(String) },
     });
-    const otherPath = await cartCall(token, `/cart/lines/${lineId}`, { method: "PATCH", body: { quantity: 9 }, headers: { "Idempotency-Key": "reuse" } });
+    const otherPath = await cartCall(token, `/cart/lines/${lineId}`, {
+      method: "PATCH",
+      body: { quantity: 9 },
+      headers: { "Idempotency-Key": "reuse" },
+    });
     expect(otherPath.status).toBe(422);
     const otherMethod = await cartCall(token, "/cart", { method: "DELETE", headers: { "Idempotency-Key": "reuse" } });
     expect(otherMethod.status).toBe(422);
@@ -149,7 +157,11 @@ describe("Idempotency-Key on cart writes", () => {
     const cart = CartSchema.parse(await first.json());
     await runInDurableObject(cartFor(env, issued.holder), (_instance: Cart, state) => {
       // The stored form of an earlier release: the Cart object itself under `cart`.
-      state.storage.sql.exec("UPDATE idempotency_keys SET reply = ? WHERE key = ?", JSON.stringify({ ok: true, cart, replayed: false }), "legacy");
+      state.storage.sql.exec(
+        "UPDATE idempotency_keys SET reply = ? WHERE key = ?",
+        JSON.stringify({ ok: true, cart, replayed: false }),
+        "legacy",
+      );
     });
     const replay = await addWithKey(issued.token, "legacy", body);
     expect(replay.status).toBe(200);
@@ -164,6 +176,8 @@ describe("Idempotency-Key on cart writes", () => {
     const res = await addWithKey(token, "k".repeat(256), { variant_id: seed.available[0]!.id, quantity: 1 });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: { code: "parameter_invalid", param: "Idempotency-Key" } });
-    expect((await addWithKey(token, "k".repeat(255), { variant_id: seed.available[0]!.id, quantity: 1 })).status).toBe(200);
+    expect((await addWithKey(token, "k".repeat(255), { variant_id: seed.available[0]!.id, quantity: 1 })).status).toBe(
+      200,
+    );
   });
 });

@@ -17,8 +17,22 @@ type Op =
   | { kind: "clear" };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant("add" as const), variant: fc.nat(5), quantity: fc.integer({ min: 1, max: MAX_LINE_QUANTITY }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("patch" as const), line: fc.nat(6), quantity: fc.integer({ min: 0, max: MAX_LINE_QUANTITY }) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant("add" as const),
+      variant: fc.nat(5),
+      quantity: fc.integer({ min: 1, max: MAX_LINE_QUANTITY }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("patch" as const),
+      line: fc.nat(6),
+      quantity: fc.integer({ min: 0, max: MAX_LINE_QUANTITY }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), line: fc.nat(6) }) },
   { weight: 1, arbitrary: fc.constant({ kind: "clear" as const }) },
 );
@@ -39,7 +53,10 @@ describe("the cart against a model", () => {
           if (op.kind === "add") {
             const variant = variants[op.variant]!;
             const line = model.find((l) => l.variantId === variant.id);
-            res = await cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: variant.id, quantity: op.quantity } });
+            res = await cartCall(token, "/cart/lines", {
+              method: "POST",
+              body: { variant_id: variant.id, quantity: op.quantity },
+            });
             if (!variant.available) expected = 404;
             else if (line && line.quantity + op.quantity > MAX_LINE_QUANTITY) expected = 400;
             else {
@@ -101,14 +118,18 @@ describe("the cart's JSON text", () => {
   it("is JSON.stringify of the Cart byte for byte, however often rows are rendered and whichever is replaced", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 0, max: 12 }).chain((n) => fc.tuple(fc.tuple(...Array.from({ length: n }, (_, i) => rowArb(i))), rowArb(0), fc.nat(11))),
+        fc
+          .integer({ min: 0, max: 12 })
+          .chain((n) => fc.tuple(fc.tuple(...Array.from({ length: n }, (_, i) => rowArb(i))), rowArb(0), fc.nat(11))),
         fc.record({ created_at: fc.nat(4e12), updated_at: fc.nat(4e12), expires_at: fc.nat(4e12) }),
         ([rows, replacement, at], times) => {
           const id = "cart_0123456789abcdef01234567";
           expect(cartJson(id, times, rows)).toBe(JSON.stringify(buildCart(id, times, rows)));
           // Again from the rendered lines kept for these rows, then with one row replaced.
           expect(cartJson(id, times, rows)).toBe(JSON.stringify(buildCart(id, times, rows)));
-          const changed = rows.map((r, i) => (i === at % Math.max(rows.length, 1) ? { ...replacement, id: r.id, position: r.position } : r));
+          const changed = rows.map((r, i) =>
+            i === at % Math.max(rows.length, 1) ? { ...replacement, id: r.id, position: r.position } : r,
+          );
           expect(cartJson(id, times, changed)).toBe(JSON.stringify(buildCart(id, times, changed)));
         },
       ),

@@ -12,7 +12,6 @@ beforeAll(async () => {
   seed = await seedVariants();
 });
 
-
 /**
  * Moves the cart's expiry into the past, as if 30 days had gone by since the last write. The
  * object keeps its rows in memory and is their only writer, so an edit behind its back needs a
@@ -40,7 +39,9 @@ describe("cart storage", () => {
         .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         .toArray()
         .map((r) => r.name);
-      expect(tables).toEqual(expect.arrayContaining(["cart", "cart_lines", "idempotency_keys", "revoked_tokens", "schema_version"]));
+      expect(tables).toEqual(
+        expect.arrayContaining(["cart", "cart_lines", "idempotency_keys", "revoked_tokens", "schema_version"]),
+      );
     });
   });
 

@@ -35,15 +35,17 @@ describe("catalog caching headers", () => {
     expect(res.headers.get("x-catalog-version")).toBe(version);
   });
 
-  it.each(["/products/example-hat", "/products/no-such-product", "/products/no-such-product/variants", "/collections/no-such-collection"])(
-    "marks the 404 of %s public for 30 s, with the version",
-    async (path) => {
-      const { res } = await fetchSettled(path);
-      expect(res.status).toBe(404);
-      expect(res.headers.get("cache-control")).toBe("public, max-age=30");
-      expect(res.headers.get("x-catalog-version")).toBe(version);
-    },
-  );
+  it.each([
+    "/products/example-hat",
+    "/products/no-such-product",
+    "/products/no-such-product/variants",
+    "/collections/no-such-collection",
+  ])("marks the 404 of %s public for 30 s, with the version", async (path) => {
+    const { res } = await fetchSettled(path);
+    expect(res.status).toBe(404);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=30");
+    expect(res.headers.get("x-catalog-version")).toBe(version);
+  });
 
   it("carries the version on a 400 too", async () => {
     const { res } = await fetchSettled("/products?limit=0");
@@ -53,24 +55,29 @@ describe("catalog caching headers", () => {
 });
 
 describe("conditional requests", () => {
-  it.each(["/products/essential-crew-tee-white", "/products?limit=3", "/products/essential-crew-tee-white/variants", "/collections/frontpage", "/collections"])(
-    "answers If-None-Match on %s with 304, the ETag and Cache-Control, and no body",
-    async (path) => {
-      const first = await fetchSettled(path);
-      const etag = first.res.headers.get("etag") ?? "";
-      for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, "*"]) {
-        const again = await fetchSettled(path, { "If-None-Match": ifNoneMatch });
-        expect(again.res.status).toBe(304);
-        expect(again.text).toBe("");
-        expect(again.res.headers.get("etag")).toBe(etag);
-        expect(again.res.headers.get("cache-control")).toBe(OK);
-        expect(again.res.headers.get("x-catalog-version")).toBe(version);
-      }
-    },
-  );
+  it.each([
+    "/products/essential-crew-tee-white",
+    "/products?limit=3",
+    "/products/essential-crew-tee-white/variants",
+    "/collections/frontpage",
+    "/collections",
+  ])("answers If-None-Match on %s with 304, the ETag and Cache-Control, and no body", async (path) => {
+    const first = await fetchSettled(path);
+    const etag = first.res.headers.get("etag") ?? "";
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, "*"]) {
+      const again = await fetchSettled(path, { "If-None-Match": ifNoneMatch });
+      expect(again.res.status).toBe(304);
+      expect(again.text).toBe("");
+      expect(again.res.headers.get("etag")).toBe(etag);
+      expect(again.res.headers.get("cache-control")).toBe(OK);
+      expect(again.res.headers.get("x-catalog-version")).toBe(version);
+    }
+  });
 
   it("answers a stale If-None-Match with the full 200", async () => {
-    const { res, text } = await fetchSettled("/products/canvas-market-tote", { "If-None-Match": '"0123456789abcdef0123456789abcdef"' });
+    const { res, text } = await fetchSettled("/products/canvas-market-tote", {
+      "If-None-Match": '"0123456789abcdef0123456789abcdef"',
+    });
     expect(res.status).toBe(200);
     expect(JSON.parse(text)).toMatchObject({ handle: "canvas-market-tote" });
   });
@@ -130,14 +137,22 @@ describe("a new publish", () => {
     const tee = await fetchSettled("/products/essential-crew-tee-black");
     expect(tee.res.headers.get("x-catalog-version")).toBe(published.version);
     expect(tee.res.headers.get("etag")).toBe(before.tee.res.headers.get("etag"));
-    expect((await fetchSettled("/products/essential-crew-tee-black", { "If-None-Match": before.tee.res.headers.get("etag") ?? "" })).res.status).toBe(304);
+    expect(
+      (
+        await fetchSettled("/products/essential-crew-tee-black", {
+          "If-None-Match": before.tee.res.headers.get("etag") ?? "",
+        })
+      ).res.status,
+    ).toBe(304);
 
     const cardAfter = await fetchSettled("/products/gift-card-50");
     expect(JSON.parse(cardAfter.text)).toMatchObject({ price: { min: { amount: "55.00" } } });
     expect(cardAfter.res.headers.get("etag")).not.toBe(before.card.res.headers.get("etag"));
 
     const list = await fetchSettled("/products?limit=250");
-    const item = (JSON.parse(list.text) as { data: { handle: string; price: { amount: string } }[] }).data.find((p) => p.handle === "gift-card-50");
+    const item = (JSON.parse(list.text) as { data: { handle: string; price: { amount: string } }[] }).data.find(
+      (p) => p.handle === "gift-card-50",
+    );
     expect(item?.price.amount).toBe("55.00");
     expect(list.res.headers.get("etag")).not.toBe(before.list.res.headers.get("etag"));
   });

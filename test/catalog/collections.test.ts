@@ -100,7 +100,10 @@ describe("GET /collections/{handle}", () => {
   });
 
   it("answers 404 resource_missing for an unknown collection, with or without a cursor", async () => {
-    for (const path of ["/collections/no-such-collection", "/collections/no-such-collection?starting_after=example-hat"]) {
+    for (const path of [
+      "/collections/no-such-collection",
+      "/collections/no-such-collection?starting_after=example-hat",
+    ]) {
       const { status, body } = await get(path);
       expect(status).toBe(404);
       expect(body).toMatchObject({ error: { type: "not_found_error", code: "resource_missing", param: "handle" } });

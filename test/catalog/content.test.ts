@@ -9,7 +9,19 @@ import { API as BASE } from "../helpers/worker.ts";
 
 /** `?include=` on the shipped seed, published into workerd KV and read through the worker. */
 const seed = seedCatalog();
-const DEFAULT_KEYS = ["object", "id", "handle", "title", "vendor", "product_type", "tags", "available", "price", "variants_count", "options"];
+const DEFAULT_KEYS = [
+  "object",
+  "id",
+  "handle",
+  "title",
+  "vendor",
+  "product_type",
+  "tags",
+  "available",
+  "price",
+  "variants_count",
+  "options",
+];
 const IMAGES = "https://images.northwind-threads.example/products";
 
 async function get(path: string) {
@@ -43,7 +55,14 @@ describe("GET /products/{handle}?include=", () => {
     expect(Object.keys(plain.body)).toEqual(DEFAULT_KEYS);
     const { description_html, description_text, images, seo, variants, ...rest } = full.body;
     expect(rest).toEqual(plain.body);
-    expect(Object.keys(full.body)).toEqual([...DEFAULT_KEYS, "description_html", "description_text", "images", "seo", "variants"]);
+    expect(Object.keys(full.body)).toEqual([
+      ...DEFAULT_KEYS,
+      "description_html",
+      "description_text",
+      "images",
+      "seo",
+      "variants",
+    ]);
   });
 
   it("adds the images in display order, with null for what the catalog does not know", async () => {
@@ -58,14 +77,19 @@ describe("GET /products/{handle}?include=", () => {
       })),
     );
     const beanie = await get("/products/waffle-knit-beanie?include=images");
-    expect(beanie.body.images).toEqual([{ url: `${IMAGES}/waffle-knit-beanie-front.jpg`, alt: null, width: null, height: null }]);
+    expect(beanie.body.images).toEqual([
+      { url: `${IMAGES}/waffle-knit-beanie-front.jpg`, alt: null, width: null, height: null },
+    ]);
     const card = await get("/products/gift-card-50?include=images");
     expect(card.body.images).toEqual([]);
   });
 
   it("answers the catalog's SEO fields when it has them", async () => {
     const { body } = await get("/products/essential-crew-tee-black?include=seo");
-    expect(body.seo).toEqual({ title: "Essential Crew Tee in Black | Northwind Threads", description: "A midweight cotton crew neck tee in black, sizes XS to 4XL." });
+    expect(body.seo).toEqual({
+      title: "Essential Crew Tee in Black | Northwind Threads",
+      description: "A midweight cotton crew neck tee in black, sizes XS to 4XL.",
+    });
   });
 
   it("falls back to the title and the whole description text when it is short", async () => {
@@ -74,7 +98,8 @@ describe("GET /products/{handle}?include=", () => {
     const white = await get("/products/essential-crew-tee-white?include=seo");
     expect(white.body.seo).toEqual({
       title: "Essential Crew Tee in White | Northwind Threads",
-      description: "The same crew neck tee in optic white: opaque enough to wear on its own. Regular fit 100% combed cotton",
+      description:
+        "The same crew neck tee in optic white: opaque enough to wear on its own. Regular fit 100% combed cotton",
     });
   });
 
@@ -103,7 +128,11 @@ describe("GET /products/{handle}?include=", () => {
 
   it("gives equivalent include lists one body, one ETag and one cache entry", async () => {
     const ctx = createExecutionContext();
-    const first = await app.fetch(new Request(`${BASE}/products/harbor-zip-hoodie-heather-grey?include=images,seo`), env, ctx);
+    const first = await app.fetch(
+      new Request(`${BASE}/products/harbor-zip-hoodie-heather-grey?include=images,seo`),
+      env,
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     const log = vi.spyOn(console, "log");
     for (const include of ["seo,images", "seo,images,seo", "images,%20seo"]) {
@@ -152,7 +181,9 @@ describe("the variants endpoint's sku, compare_at_price and image", () => {
   it("carries all three on every variant, null when the catalog has none", async () => {
     const { body } = await get("/products/essential-crew-tee-black/variants?size=M");
     expect(VariantListSchema.strict().parse(body)).toBeTruthy();
-    expect(body.data).toEqual([expect.objectContaining({ title: "M / Black", sku: "NW-ECT-BLK-M", compare_at_price: null, image: null })]);
+    expect(body.data).toEqual([
+      expect.objectContaining({ title: "M / Black", sku: "NW-ECT-BLK-M", compare_at_price: null, image: null }),
+    ]);
     const tote = await get("/products/canvas-market-tote/variants");
     expect(tote.body.data).toEqual([expect.objectContaining({ sku: "NW-CMT", compare_at_price: null, image: null })]);
     const beanie = await get("/products/waffle-knit-beanie/variants");

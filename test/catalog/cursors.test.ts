@@ -19,7 +19,12 @@ interface Page {
   status: number;
   version: string | null;
   cacheControl: string | null;
-  body: { error?: { type: string; code: string; message: string; param?: string }; data?: { handle: string; price: { amount: string } }[]; has_more?: boolean; products?: { data: { handle: string; price: { amount: string } }[]; has_more: boolean } };
+  body: {
+    error?: { type: string; code: string; message: string; param?: string };
+    data?: { handle: string; price: { amount: string } }[];
+    has_more?: boolean;
+    products?: { data: { handle: string; price: { amount: string } }[]; has_more: boolean };
+  };
 }
 
 /** One request through the worker, its Cache API put included. */
@@ -28,7 +33,12 @@ async function get(path: string): Promise<Page> {
   const res = await app.fetch(new Request(`${BASE}${path}`), env, ctx);
   const body = (await res.json()) as Page["body"];
   await waitOnExecutionContext(ctx);
-  return { status: res.status, version: res.headers.get("x-catalog-version"), cacheControl: res.headers.get("cache-control"), body };
+  return {
+    status: res.status,
+    version: res.headers.get("x-catalog-version"),
+    cacheControl: res.headers.get("cache-control"),
+    body,
+  };
 }
 
 async function publish(catalog: unknown): Promise<string> {
@@ -70,36 +80,39 @@ describe("cursors bound to a catalog version", () => {
     ["a product's variants", "/products/essential-crew-tee-black/variants", "44102938475600"],
   ] as const;
 
-  it.each(cases)("answers page 2 of %s while its version is live, and 409 cursor_stale after a publish", async (_name, path, cursor) => {
-    const v1 = await publish(shiftedSeed(11));
-    const sep = path.includes("?") ? "&" : "?";
-    const first = await get(`${path}${sep}limit=2`);
-    expect(first.version).toBe(v1);
-    const page2 = `${path}${sep}limit=2&starting_after=${cursor}&catalog_version=${v1}`;
-    const ok = await get(page2);
-    expect(ok.status).toBe(200);
-    expect(ok.version).toBe(v1);
+  it.each(cases)(
+    "answers page 2 of %s while its version is live, and 409 cursor_stale after a publish",
+    async (_name, path, cursor) => {
+      const v1 = await publish(shiftedSeed(11));
+      const sep = path.includes("?") ? "&" : "?";
+      const first = await get(`${path}${sep}limit=2`);
+      expect(first.version).toBe(v1);
+      const page2 = `${path}${sep}limit=2&starting_after=${cursor}&catalog_version=${v1}`;
+      const ok = await get(page2);
+      expect(ok.status).toBe(200);
+      expect(ok.version).toBe(v1);
 
-    const v2 = await publish(shiftedSeed(12));
-    // Asked twice: the page cached under v1 is not served, and the 409 itself is not cached.
-    for (let i = 0; i < 2; i++) {
-      const stale = await get(page2);
-      expect(stale.status).toBe(409);
-      expect(stale.body.error).toMatchObject(STALE);
-      expect(stale.body.error?.message).toContain(v1);
-      expect(stale.body.error?.message).toMatch(/first page/);
-      expect(stale.version).toBe(v2);
-      expect(stale.cacheControl).toBe("no-store");
-    }
-    // ending_before is bound the same way.
-    expect((await get(`${path}${sep}limit=2&ending_before=${cursor}&catalog_version=${v1}`)).status).toBe(409);
-    // A rollback makes v1 live again: its cursors are good again (the 409 was not kept).
-    await rollbackCatalog(env.CATALOG);
-    const back = await get(page2);
-    expect(back.status).toBe(200);
-    expect(back.version).toBe(v1);
-    expect(back.body).toEqual(ok.body);
-  });
+      const v2 = await publish(shiftedSeed(12));
+      // Asked twice: the page cached under v1 is not served, and the 409 itself is not cached.
+      for (let i = 0; i < 2; i++) {
+        const stale = await get(page2);
+        expect(stale.status).toBe(409);
+        expect(stale.body.error).toMatchObject(STALE);
+        expect(stale.body.error?.message).toContain(v1);
+        expect(stale.body.error?.message).toMatch(/first page/);
+        expect(stale.version).toBe(v2);
+        expect(stale.cacheControl).toBe("no-store");
+      }
+      // ending_before is bound the same way.
+      expect((await get(`${path}${sep}limit=2&ending_before=${cursor}&catalog_version=${v1}`)).status).toBe(409);
+      // A rollback makes v1 live again: its cursors are good again (the 409 was not kept).
+      await rollbackCatalog(env.CATALOG);
+      const back = await get(page2);
+      expect(back.status).toBe(200);
+      expect(back.version).toBe(v1);
+      expect(back.body).toEqual(ok.body);
+    },
+  );
 
   it("keeps a bare starting_after (no catalog_version) working against the live version", async () => {
     await publish(shiftedSeed(21));
@@ -112,12 +125,19 @@ describe("cursors bound to a catalog version", () => {
 
   it("refuses a malformed catalog_version with 400 and facets refuse it as unknown", async () => {
     await publish(shiftedSeed(31));
-    for (const path of ["/products?catalog_version=a%20b", "/products?q=tee&catalog_version=a%2Fb", `/collections?catalog_version=${"x".repeat(65)}`]) {
+    for (const path of [
+      "/products?catalog_version=a%20b",
+      "/products?q=tee&catalog_version=a%2Fb",
+      `/collections?catalog_version=${"x".repeat(65)}`,
+    ]) {
       const res = await get(path);
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: "parameter_invalid", param: "catalog_version" });
     }
-    expect((await get("/products/facets?catalog_version=abc")).body.error).toMatchObject({ code: "parameter_unknown", param: "catalog_version" });
+    expect((await get("/products/facets?catalog_version=abc")).body.error).toMatchObject({
+      code: "parameter_unknown",
+      param: "catalog_version",
+    });
   });
 
   it("pages within one version cover every product exactly once, forwards and backwards, across chunks", async () => {
@@ -150,7 +170,8 @@ describe("cursors bound to a catalog version", () => {
       const catalog = shiftedSeed(cents);
       // Known before the publish: a reader may see the version before the publish call returns.
       const version = `walk-${cents}`;
-      const lowest = (p: (typeof catalog.products)[number]) => Math.min(...p.variants.map((v) => Math.round(Number(v.price) * 100)));
+      const lowest = (p: (typeof catalog.products)[number]) =>
+        Math.min(...p.variants.map((v) => Math.round(Number(v.price) * 100)));
       prices.set(version, new Map(catalog.products.map((p) => [p.handle, (lowest(p) / 100).toFixed(2)])));
       await publishCatalog(env.CATALOG, catalog, { browse: d1Target(env.BROWSE), version });
     };

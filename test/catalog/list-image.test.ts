@@ -21,8 +21,12 @@ beforeAll(async () => {
 describe("?include=image on product lists", () => {
   type Item = Record<string, unknown> & { handle: string; image: unknown };
   const featured = (handle: string) => {
-    const first: { url: string; alt?: string; width?: number; height?: number } | undefined = seed.products.find((p) => p.handle === handle)?.images?.[0];
-    return first ? { url: first.url, alt: first.alt ?? null, width: first.width ?? null, height: first.height ?? null } : null;
+    const first: { url: string; alt?: string; width?: number; height?: number } | undefined = seed.products.find(
+      (p) => p.handle === handle,
+    )?.images?.[0];
+    return first
+      ? { url: first.url, alt: first.alt ?? null, width: first.width ?? null, height: first.height ?? null }
+      : null;
   };
 
   it("adds each product's featured image to GET /products, and nothing else changes", async () => {
@@ -32,15 +36,22 @@ describe("?include=image on product lists", () => {
     expect(ProductListSchema.parse(body)).toBeTruthy();
     const items = body.data as Item[];
     expect(items.map(({ image, ...rest }) => rest)).toEqual(plain.body.data);
-    for (const item of items) expect(Object.keys(item)).toEqual(["id", "handle", "title", "price", "available", "image"]);
+    for (const item of items)
+      expect(Object.keys(item)).toEqual(["id", "handle", "title", "price", "available", "image"]);
     for (const item of items) expect(item.image).toEqual(featured(item.handle));
-    expect(items.find((p) => p.handle === "essential-crew-tee-black")?.image).toMatchObject({ url: `${IMAGES}/essential-crew-tee-black-front.jpg` });
+    expect(items.find((p) => p.handle === "essential-crew-tee-black")?.image).toMatchObject({
+      url: `${IMAGES}/essential-crew-tee-black-front.jpg`,
+    });
     expect(items.find((p) => p.handle === "gift-card-50")?.image).toBeNull();
   });
 
   it("pages the image list like the plain one", async () => {
     const { body } = await get("/products?limit=3&starting_after=canvas-market-tote&include=image");
-    expect((body.data as Item[]).map((p) => p.handle)).toEqual(["waffle-knit-beanie", "six-panel-cap-washed-black", "crew-sock-three-pack"]);
+    expect((body.data as Item[]).map((p) => p.handle)).toEqual([
+      "waffle-knit-beanie",
+      "six-panel-cap-washed-black",
+      "crew-sock-three-pack",
+    ]);
     expect((body.data as Item[])[0]?.image).toEqual(featured("waffle-knit-beanie"));
   });
 
@@ -53,7 +64,16 @@ describe("?include=image on product lists", () => {
     const plainProducts = plain.body.products as { data: unknown[] };
     expect(products.data.map(({ image, ...rest }) => rest)).toEqual(plainProducts.data);
     for (const item of products.data) {
-      expect(Object.keys(item)).toEqual(["id", "handle", "title", "price", "available", "endpoint_status", "url", "image"]);
+      expect(Object.keys(item)).toEqual([
+        "id",
+        "handle",
+        "title",
+        "price",
+        "available",
+        "endpoint_status",
+        "url",
+        "image",
+      ]);
       expect(item.image).toEqual(featured(item.handle));
     }
     const { products: _p, ...header } = body;
@@ -67,7 +87,6 @@ describe("?include=image on product lists", () => {
     expect(body).toMatchObject({ error: { code: "resource_missing" } });
   });
 });
-
 
 describe("include on lists that do not take it", () => {
   it.each([
@@ -92,9 +111,14 @@ describe("a version published before product content existed (what a rollback ma
       expect(detail.status).toBe(200);
       expect(detail.body).toMatchObject({ description_html: "", description_text: "", images: [] });
       const list = await get("/products?limit=2&include=image");
-      expect(list.body.data).toEqual([expect.objectContaining({ image: null }), expect.objectContaining({ image: null })]);
+      expect(list.body.data).toEqual([
+        expect.objectContaining({ image: null }),
+        expect.objectContaining({ image: null }),
+      ]);
       const collection = await get("/collections/accessories?limit=1&include=image");
-      expect((collection.body.products as { data: unknown[] }).data).toEqual([expect.objectContaining({ handle: "canvas-market-tote", image: null })]);
+      expect((collection.body.products as { data: unknown[] }).data).toEqual([
+        expect.objectContaining({ handle: "canvas-market-tote", image: null }),
+      ]);
     } finally {
       await env.CATALOG.put(POINTER_KEY, JSON.stringify(pointer));
     }

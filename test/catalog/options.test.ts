@@ -22,10 +22,22 @@ const frame: SourceProduct = {
     { name: "Frame style", values: ["Round", "Square"] },
   ],
   variants: [
-    { id: "7700000000101", options: { Material: "Oak", "Frame style": "Round" }, price: "39", available: true, sku: "FRM-OAK-RND" },
+    {
+      id: "7700000000101",
+      options: { Material: "Oak", "Frame style": "Round" },
+      price: "39",
+      available: true,
+      sku: "FRM-OAK-RND",
+    },
     { id: "7700000000102", options: { Material: "Oak", "Frame style": "Square" }, price: "39.00", available: true },
     { id: "7700000000103", options: { Material: "Walnut", "Frame style": "Round" }, price: "45.5", available: false },
-    { id: "7700000000104", options: { Material: "Walnut", "Frame style": "Square" }, price: "45.50", available: true, compare_at_price: "52" },
+    {
+      id: "7700000000104",
+      options: { Material: "Walnut", "Frame style": "Square" },
+      price: "45.50",
+      available: true,
+      compare_at_price: "52",
+    },
   ],
 };
 
@@ -126,7 +138,9 @@ describe("options with any names", () => {
   ])("answers %s?%s with 400 parameter_unknown naming %s", async (handle, query, param) => {
     const { status, body } = await get(`/products/${handle}/variants?${query}`);
     expect(status).toBe(400);
-    expect(body).toEqual({ error: expect.objectContaining({ type: "invalid_request_error", code: "parameter_unknown", param }) });
+    expect(body).toEqual({
+      error: expect.objectContaining({ type: "invalid_request_error", code: "parameter_unknown", param }),
+    });
   });
 
   it.each([
@@ -137,7 +151,9 @@ describe("options with any names", () => {
   ])("answers gallery-frame?%s with 400 parameter_invalid naming %s", async (query, param) => {
     const { status, body } = await get(`/products/gallery-frame/variants?${query}`);
     expect(status).toBe(400);
-    expect(body).toEqual({ error: expect.objectContaining({ type: "invalid_request_error", code: "parameter_invalid", param }) });
+    expect(body).toEqual({
+      error: expect.objectContaining({ type: "invalid_request_error", code: "parameter_invalid", param }),
+    });
   });
 
   it("still answers 404 resource_missing for an unknown product, whatever the selectors", async () => {
@@ -152,7 +168,20 @@ describe("a hostile description", () => {
     const { status, body } = await get("/products/hostile-frame?include=description,seo");
     expect(status).toBe(200);
     const html = body.description_html as string;
-    for (const banned of [/<script/i, /alert/i, /onerror/i, /onclick/i, /onload/i, /javascript:/i, /data:/i, /<iframe/i, /<style/i, /style=/i, /class=/i, /<svg/i]) {
+    for (const banned of [
+      /<script/i,
+      /alert/i,
+      /onerror/i,
+      /onclick/i,
+      /onload/i,
+      /javascript:/i,
+      /data:/i,
+      /<iframe/i,
+      /<style/i,
+      /style=/i,
+      /class=/i,
+      /<svg/i,
+    ]) {
       expect(html).not.toMatch(banned);
     }
     expect(html).toContain("<b>oak</b>");
@@ -167,6 +196,11 @@ describe("a hostile description", () => {
 describe("a product without content", () => {
   it("answers an empty description, no images, and the title as SEO title", async () => {
     const { body } = await get("/products/bare-stool?include=description,images,seo");
-    expect(body).toMatchObject({ description_html: "", description_text: "", images: [], seo: { title: "Bare Stool", description: null } });
+    expect(body).toMatchObject({
+      description_html: "",
+      description_text: "",
+      images: [],
+      seo: { title: "Bare Stool", description: null },
+    });
   });
 });

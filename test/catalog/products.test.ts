@@ -38,7 +38,10 @@ describe("GET /products", () => {
   it("prices each item at its lowest variant price, with two decimals", async () => {
     const { body } = await get("/products?limit=250");
     const items = body?.data as Item[];
-    expect(items.find((p) => p.handle === "essential-crew-tee-white")?.price).toEqual({ amount: "28.00", currency: "USD" });
+    expect(items.find((p) => p.handle === "essential-crew-tee-white")?.price).toEqual({
+      amount: "28.00",
+      currency: "USD",
+    });
     expect(items.find((p) => p.handle === "example-hat")?.price).toEqual({ amount: "100.00", currency: "USD" });
     expect(items.find((p) => p.handle === "harbor-pullover-hoodie-forest")?.price.amount).toBe("59.50");
     for (const item of items) expect(item.price.amount).toMatch(/^\d+\.\d{2}$/);
@@ -93,7 +96,9 @@ describe("GET /products", () => {
   ])("rejects %s with 400 parameter_invalid naming %s", async (query, param) => {
     const { status, body } = await get(`/products?${query}`);
     expect(status).toBe(400);
-    expect(body).toEqual({ error: expect.objectContaining({ type: "invalid_request_error", code: "parameter_invalid", param }) });
+    expect(body).toEqual({
+      error: expect.objectContaining({ type: "invalid_request_error", code: "parameter_invalid", param }),
+    });
   });
 
   it("rejects an unknown query parameter with 400 parameter_unknown", async () => {
@@ -108,7 +113,19 @@ describe("GET /products/{handle}", () => {
     const { status, body } = await get("/products/essential-crew-tee-black");
     expect(status).toBe(200);
     expect(Object.keys(body ?? {}).sort()).toEqual(
-      ["object", "id", "handle", "title", "vendor", "product_type", "tags", "available", "price", "variants_count", "options"].sort(),
+      [
+        "object",
+        "id",
+        "handle",
+        "title",
+        "vendor",
+        "product_type",
+        "tags",
+        "available",
+        "price",
+        "variants_count",
+        "options",
+      ].sort(),
     );
     expect(ProductSchema.strict().parse(body)).toBeTruthy();
     expect(body).toMatchObject({
@@ -126,7 +143,10 @@ describe("GET /products/{handle}", () => {
 
   it("writes one-decimal source prices with two decimals", async () => {
     const { body } = await get("/products/essential-crew-tee-white");
-    expect(body?.price).toEqual({ min: { amount: "28.00", currency: "USD" }, max: { amount: "32.00", currency: "USD" } });
+    expect(body?.price).toEqual({
+      min: { amount: "28.00", currency: "USD" },
+      max: { amount: "32.00", currency: "USD" },
+    });
     expect(body?.options).toEqual([
       { name: "size", label: "Size", values: ["S", "M", "L", "XL", "2XL", "3XL"] },
       { name: "color", label: "Color", values: ["White"] },
@@ -135,7 +155,11 @@ describe("GET /products/{handle}", () => {
 
   it("gives single-variant products an empty options list", async () => {
     const { body } = await get("/products/canvas-market-tote");
-    expect(body).toMatchObject({ variants_count: 1, options: [], price: { min: { amount: "36.00" }, max: { amount: "36.00" } } });
+    expect(body).toMatchObject({
+      variants_count: 1,
+      options: [],
+      price: { min: { amount: "36.00" }, max: { amount: "36.00" } },
+    });
   });
 
   it.each(["example-t-shirt", "example-pants", "example-hat", "example-hoodie", "ridge-puffer-vest-black"])(
@@ -143,7 +167,9 @@ describe("GET /products/{handle}", () => {
     async (handle) => {
       const { status, body } = await get(`/products/${handle}`);
       expect(status).toBe(404);
-      expect(body).toEqual({ error: { type: "not_found_error", code: "sold_out", message: "Sold out", param: "handle" } });
+      expect(body).toEqual({
+        error: { type: "not_found_error", code: "sold_out", message: "Sold out", param: "handle" },
+      });
     },
   );
 
@@ -180,7 +206,9 @@ describe("GET /products/{handle}", () => {
   });
 
   it("lets any origin read the catalog", async () => {
-    const { res } = await get("/products/essential-crew-tee-black", { headers: { Origin: "https://elsewhere.example" } });
+    const { res } = await get("/products/essential-crew-tee-black", {
+      headers: { Origin: "https://elsewhere.example" },
+    });
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
   });
 
@@ -192,7 +220,13 @@ describe("GET /products/{handle}", () => {
 });
 
 describe("GET /products/{handle}/variants", () => {
-  type V = { id: string; title: string; options: Record<string, string>; available: boolean; price: { amount: string } };
+  type V = {
+    id: string;
+    title: string;
+    options: Record<string, string>;
+    available: boolean;
+    price: { amount: string };
+  };
 
   it("lists every variant with exactly the contract's fields", async () => {
     const { status, body } = await get("/products/essential-crew-tee-black/variants");
@@ -201,7 +235,19 @@ describe("GET /products/{handle}/variants", () => {
     const data = body?.data as V[];
     expect(body?.count).toBe(8);
     for (const v of data) {
-      expect(Object.keys(v)).toEqual(["object", "id", "gid", "product_handle", "title", "options", "price", "available", "sku", "compare_at_price", "image"]);
+      expect(Object.keys(v)).toEqual([
+        "object",
+        "id",
+        "gid",
+        "product_handle",
+        "title",
+        "options",
+        "price",
+        "available",
+        "sku",
+        "compare_at_price",
+        "image",
+      ]);
     }
     expect(data[0]).toEqual({
       object: "variant",
@@ -228,7 +274,9 @@ describe("GET /products/{handle}/variants", () => {
   it("filters a single-variant product by title=Default Title", async () => {
     const { status, body } = await get("/products/canvas-market-tote/variants?title=Default%20Title");
     expect(status).toBe(200);
-    expect(body?.data).toEqual([expect.objectContaining({ title: "Default Title", options: { title: "Default Title" } })]);
+    expect(body?.data).toEqual([
+      expect.objectContaining({ title: "Default Title", options: { title: "Default Title" } }),
+    ]);
   });
 
   it.each([
@@ -245,7 +293,13 @@ describe("GET /products/{handle}/variants", () => {
   it("answers 200 for a sold-out product, every variant unavailable", async () => {
     const { status, body } = await get("/products/example-hat/variants");
     expect(status).toBe(200);
-    expect(body?.data).toEqual([expect.objectContaining({ title: "Default Title", available: false, price: { amount: "100.00", currency: "USD" } })]);
+    expect(body?.data).toEqual([
+      expect.objectContaining({
+        title: "Default Title",
+        available: false,
+        price: { amount: "100.00", currency: "USD" },
+      }),
+    ]);
     const vest = await get("/products/ridge-puffer-vest-black/variants");
     expect((vest.body!.data as V[]).every((v) => !v.available)).toBe(true);
   });
@@ -303,7 +357,8 @@ describe("arbitrary input", () => {
         const query = new URLSearchParams(pairs).toString();
         const res = await exports.default.fetch(`${BASE}/products?${query}`);
         expect([200, 400]).toContain(res.status);
-        if (res.status === 400) expect((await res.json()) as object).toMatchObject({ error: { type: "invalid_request_error" } });
+        if (res.status === 400)
+          expect((await res.json()) as object).toMatchObject({ error: { type: "invalid_request_error" } });
         else await res.body?.cancel();
       }),
       { numRuns: 60 },

@@ -1,7 +1,13 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateCatalog } from "../../src/publish/generate.ts";
-import { collectionDetail, collectionListPage, productDetail, productListPage, variantList } from "../../src/catalog/pages.ts";
+import {
+  collectionDetail,
+  collectionListPage,
+  productDetail,
+  productListPage,
+  variantList,
+} from "../../src/catalog/pages.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
 import type { VersionMeta } from "../../src/catalog/layout.ts";
 import { optionApiName } from "../../src/catalog/schema.ts";
@@ -32,7 +38,13 @@ async function measure(page: (store: CatalogStore, meta: VersionMeta) => Promise
   const body = await page(store, meta);
   let bytes = 0;
   for (const key of counting.reads) bytes += (await env.CATALOG.get(key, "text"))?.length ?? 0;
-  return { reads: counting.reads.length, keys: counting.reads, bytes, body: JSON.parse(body) as Record<string, unknown>, meta };
+  return {
+    reads: counting.reads.length,
+    keys: counting.reads,
+    bytes,
+    body: JSON.parse(body) as Record<string, unknown>,
+    meta,
+  };
 }
 
 describe(`a generated catalog of ${PRODUCTS} products`, () => {
@@ -49,7 +61,9 @@ describe(`a generated catalog of ${PRODUCTS} products`, () => {
     .slice(-PRODUCTS / 10)
     .filter((p) => p.available && p.images?.length)
     .reduce((a, b) => ((b.description_html?.length ?? 0) > (a.description_html?.length ?? 0) ? b : a));
-  const optioned = catalog.products.find((p) => p.available && p.options.length >= 2 && p.options.every((o) => o.name !== "Size" && o.name !== "Color"));
+  const optioned = catalog.products.find(
+    (p) => p.available && p.options.length >= 2 && p.options.every((o) => o.name !== "Size" && o.name !== "Color"),
+  );
 
   it("serves the first page in at most 3 KV reads", async () => {
     const r = await measure((s, m) => productListPage(s, m, { limit: 250 }));
@@ -129,37 +143,52 @@ describe(`a generated catalog of ${PRODUCTS} products`, () => {
   });
 
   it("serves a product detail with every include in at most 3 KV reads", async () => {
-    const r = await measure((s, m) => productDetail(s, m, described.handle, ["description", "images", "seo", "variants"]));
+    const r = await measure((s, m) =>
+      productDetail(s, m, described.handle, ["description", "images", "seo", "variants"]),
+    );
     expect(r.reads).toBeLessThanOrEqual(MAX_READS);
     expect(r.keys.filter((key) => key.includes("/cs/"))).toHaveLength(1);
     expect(r.bytes).toBeLessThan(MAX_BYTES_WITH_INCLUDE);
-    expect(r.body).toMatchObject({ handle: described.handle, images: expect.any(Array), seo: { title: expect.any(String) } });
+    expect(r.body).toMatchObject({
+      handle: described.handle,
+      images: expect.any(Array),
+      seo: { title: expect.any(String) },
+    });
     expect((r.body.description_text as string).length).toBeGreaterThan(100);
     expect((r.body.variants as unknown[]).length).toBe(described.variants.length);
   });
 
-  it.each([["description"], ["images"], ["seo"]] as const)("serves a detail with include=%s in at most 3 KV reads", async (name) => {
-    const r = await measure((s, m) => productDetail(s, m, described.handle, [name]));
-    expect(r.reads).toBeLessThanOrEqual(MAX_READS);
-    expect(r.bytes).toBeLessThan(MAX_BYTES_WITH_INCLUDE);
-    expect(Object.keys(r.body).at(-1)).toBe(name === "description" ? "description_text" : name);
-  });
+  it.each([["description"], ["images"], ["seo"]] as const)(
+    "serves a detail with include=%s in at most 3 KV reads",
+    async (name) => {
+      const r = await measure((s, m) => productDetail(s, m, described.handle, [name]));
+      expect(r.reads).toBeLessThanOrEqual(MAX_READS);
+      expect(r.bytes).toBeLessThan(MAX_BYTES_WITH_INCLUDE);
+      expect(Object.keys(r.body).at(-1)).toBe(name === "description" ? "description_text" : name);
+    },
+  );
 
   it("serves first and deep pages with include=image in at most 3 KV reads", async () => {
     const first = await measure((s, m) => productListPage(s, m, { limit: 250, include: ["image"] }));
-    const after = await measure((s, m) => productListPage(s, m, { limit: 250, starting_after: deep, include: ["image"] }));
+    const after = await measure((s, m) =>
+      productListPage(s, m, { limit: 250, starting_after: deep, include: ["image"] }),
+    );
     for (const r of [first, after]) {
       expect(r.reads).toBeLessThanOrEqual(MAX_READS);
       expect(r.bytes).toBeLessThan(MAX_BYTES_WITH_INCLUDE);
     }
     const items = after.body.data as { handle: string; image: { url: string } | null }[];
     expect(items.map((p) => p.handle)).toEqual(handles.slice(15_322, 15_572));
-    expect(items.map((p) => p.image?.url ?? null)).toEqual(catalog.products.slice(15_322, 15_572).map((p) => p.images?.[0]?.url ?? null));
+    expect(items.map((p) => p.image?.url ?? null)).toEqual(
+      catalog.products.slice(15_322, 15_572).map((p) => p.images?.[0]?.url ?? null),
+    );
   });
 
   it("serves a deep collection page with include=image in at most 3 KV reads", async () => {
     const members = tees?.products ?? [];
-    const r = await measure((s, m) => collectionDetail(s, m, "t-shirts", { limit: 250, starting_after: members[1000] ?? "", include: ["image"] }));
+    const r = await measure((s, m) =>
+      collectionDetail(s, m, "t-shirts", { limit: 250, starting_after: members[1000] ?? "", include: ["image"] }),
+    );
     expect(r.reads).toBeLessThanOrEqual(MAX_READS);
     expect(r.bytes).toBeLessThan(MAX_BYTES_WITH_INCLUDE);
     const products = r.body.products as { data: { handle: string; image: unknown }[] };
@@ -169,7 +198,10 @@ describe(`a generated catalog of ${PRODUCTS} products`, () => {
 
   it("serves a variants call selected by other option names in at most 3 KV reads", async () => {
     const [first, second] = optioned?.options ?? [];
-    const query = { [optionApiName(first?.name ?? "")]: first?.values[0] ?? "", [optionApiName(second?.name ?? "")]: second?.values[0] ?? "" };
+    const query = {
+      [optionApiName(first?.name ?? "")]: first?.values[0] ?? "",
+      [optionApiName(second?.name ?? "")]: second?.values[0] ?? "",
+    };
     const r = await measure((s, m) => variantList(s, m, optioned?.handle ?? "", query));
     expect(r.reads).toBeLessThanOrEqual(MAX_READS);
     expect(r.bytes).toBeLessThan(MAX_BYTES);

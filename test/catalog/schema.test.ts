@@ -24,24 +24,43 @@ describe("the seed catalog", () => {
   it("has one product sized XS to 4XL in Black and one sized S to 3XL in White", () => {
     const sized = (values: string[], color: string) =>
       seed.products.filter(
-        (p) => JSON.stringify(p.options) === JSON.stringify([{ name: "Size", values }, { name: "Color", values: [color] }]) && p.variants.length === values.length,
+        (p) =>
+          JSON.stringify(p.options) ===
+            JSON.stringify([
+              { name: "Size", values },
+              { name: "Color", values: [color] },
+            ]) && p.variants.length === values.length,
       );
     expect(sized(SIZES, "Black").length).toBeGreaterThanOrEqual(1);
     expect(sized(SIZES.slice(1, 7), "White").length).toBeGreaterThanOrEqual(1);
   });
 
   it("has several single-variant (Default Title) products", () => {
-    expect(seed.products.filter((p) => p.options.length === 0 && p.variants.length === 1).length).toBeGreaterThanOrEqual(3);
+    expect(
+      seed.products.filter((p) => p.options.length === 0 && p.variants.length === 1).length,
+    ).toBeGreaterThanOrEqual(3);
   });
 
   it("has the four placeholders: store vendor, empty type, Sample Product, sold out, one variant at 100.0", () => {
     const placeholders = seed.products.filter((p) => p.tags.includes("Sample Product"));
     expect(placeholders).toHaveLength(4);
     for (const p of placeholders) {
-      expect(p).toMatchObject({ vendor: seed.store.name, product_type: "", tags: ["Sample Product"], available: false });
+      expect(p).toMatchObject({
+        vendor: seed.store.name,
+        product_type: "",
+        tags: ["Sample Product"],
+        available: false,
+      });
       expect(p.variants).toEqual([expect.objectContaining({ price: "100.0", available: false })]);
     }
-    const holder = seed.collections.find((c) => [...c.products].sort().join() === placeholders.map((p) => p.handle).sort().join());
+    const holder = seed.collections.find(
+      (c) =>
+        [...c.products].sort().join() ===
+        placeholders
+          .map((p) => p.handle)
+          .sort()
+          .join(),
+    );
     expect(holder).toBeDefined();
     expect(seed.collections.some((c) => c.handle === "frontpage")).toBe(true);
   });
@@ -57,7 +76,9 @@ describe("the generator", () => {
 
   it("is deterministic for a seed and different across seeds", () => {
     expect(JSON.stringify(generateCatalog({ products: 300 }))).toBe(JSON.stringify(generateCatalog({ products: 300 })));
-    expect(JSON.stringify(generateCatalog({ products: 300, seed: 1 }))).not.toBe(JSON.stringify(generateCatalog({ products: 300 })));
+    expect(JSON.stringify(generateCatalog({ products: 300, seed: 1 }))).not.toBe(
+      JSON.stringify(generateCatalog({ products: 300 })),
+    );
   });
 });
 
@@ -81,11 +102,30 @@ describe("the grown catalog format", () => {
           { name: "Finish", values: ["Matte"] },
         ],
         variants: [
-          { id: "11", options: { Material: "Oak", "Frame style": "Round", Finish: "Matte" }, price: "0", available: true, sku: "MIR-OAK", compare_at_price: "10.5", image: "https://cdn.example/oak.jpg" },
-          { id: "12", options: { Material: "Ash", "Frame style": "Round", Finish: "Matte" }, price: "25.5", available: false, sku: null, compare_at_price: null, image: null },
+          {
+            id: "11",
+            options: { Material: "Oak", "Frame style": "Round", Finish: "Matte" },
+            price: "0",
+            available: true,
+            sku: "MIR-OAK",
+            compare_at_price: "10.5",
+            image: "https://cdn.example/oak.jpg",
+          },
+          {
+            id: "12",
+            options: { Material: "Ash", "Frame style": "Round", Finish: "Matte" },
+            price: "25.5",
+            available: false,
+            sku: null,
+            compare_at_price: null,
+            image: null,
+          },
         ],
         description_html: "<p>Solid <b>oak</b>.</p>",
-        images: [{ url: "https://cdn.example/oak.jpg", alt: "Oak mirror", width: 800, height: 800 }, { url: "https://cdn.example/ash.jpg" }],
+        images: [
+          { url: "https://cdn.example/oak.jpg", alt: "Oak mirror", width: 800, height: 800 },
+          { url: "https://cdn.example/ash.jpg" },
+        ],
         seo: { title: "Round Mirror | Oak & Co" },
         created_at: "2024-03-01T10:00:00-05:00",
       },
@@ -93,20 +133,66 @@ describe("the grown catalog format", () => {
   });
 
   it("accepts three options with any names, empty tags, a zero price and every content field", () => {
-    expect(parseCatalog(frame()).products[0]?.options.map((o) => optionApiName(o.name))).toEqual(["material", "frame-style", "finish"]);
+    expect(parseCatalog(frame()).products[0]?.options.map((o) => optionApiName(o.name))).toEqual([
+      "material",
+      "frame-style",
+      "finish",
+    ]);
   });
 
   it("derives API option names in lower case with spaces as hyphens, keeping Color and Colour apart", () => {
-    expect(["Frame style", "  Size ", "Color", "Colour", "Frame  Style"].map(optionApiName)).toEqual(["frame-style", "size", "color", "colour", "frame-style"]);
+    expect(["Frame style", "  Size ", "Color", "Colour", "Frame  Style"].map(optionApiName)).toEqual([
+      "frame-style",
+      "size",
+      "color",
+      "colour",
+      "frame-style",
+    ]);
   });
 
   it.each([
-    ["a fourth option", (p: ReturnType<typeof frame>["products"][0]) => { p.options.push({ name: "Edge", values: ["Flat"] }); }, /options: Too big/i],
-    ["two options with one API name", (p: ReturnType<typeof frame>["products"][0]) => { p.options[2]!.name = "frame Style"; }, /two options have the same name/],
-    ["an option named like a query parameter", (p: ReturnType<typeof frame>["products"][0]) => { p.options[2]!.name = "Limit"; }, /"limit" is reserved/],
-    ["an image that is not an http(s) URL", (p: ReturnType<typeof frame>["products"][0]) => { p.images[1]!.url = "javascript:alert(1)"; }, /images\[1\]\.url: "javascript:" URLs are not allowed: only https:/],
-    ["a created_at that is not ISO 8601", (p: ReturnType<typeof frame>["products"][0]) => { p.created_at = "yesterday"; }, /created_at/],
-    ["the handle facets, which GET /products/facets answers", (p: ReturnType<typeof frame>["products"][0]) => { p.handle = "facets"; }, /handle: "facets" is reserved/],
+    [
+      "a fourth option",
+      (p: ReturnType<typeof frame>["products"][0]) => {
+        p.options.push({ name: "Edge", values: ["Flat"] });
+      },
+      /options: Too big/i,
+    ],
+    [
+      "two options with one API name",
+      (p: ReturnType<typeof frame>["products"][0]) => {
+        p.options[2]!.name = "frame Style";
+      },
+      /two options have the same name/,
+    ],
+    [
+      "an option named like a query parameter",
+      (p: ReturnType<typeof frame>["products"][0]) => {
+        p.options[2]!.name = "Limit";
+      },
+      /"limit" is reserved/,
+    ],
+    [
+      "an image that is not an http(s) URL",
+      (p: ReturnType<typeof frame>["products"][0]) => {
+        p.images[1]!.url = "javascript:alert(1)";
+      },
+      /images\[1\]\.url: "javascript:" URLs are not allowed: only https:/,
+    ],
+    [
+      "a created_at that is not ISO 8601",
+      (p: ReturnType<typeof frame>["products"][0]) => {
+        p.created_at = "yesterday";
+      },
+      /created_at/,
+    ],
+    [
+      "the handle facets, which GET /products/facets answers",
+      (p: ReturnType<typeof frame>["products"][0]) => {
+        p.handle = "facets";
+      },
+      /handle: "facets" is reserved/,
+    ],
   ])("refuses %s, naming the field", (_name, breakIt, expected) => {
     const catalog = frame();
     breakIt(catalog.products[0]!);
@@ -139,15 +225,34 @@ describe("parseCatalog, a product at a time", () => {
   it("accepts exactly what the whole-catalog schema accepts, and names the same faults", () => {
     const breakers: ((c: ReturnType<typeof generateCatalog>) => void)[] = [
       () => {},
-      (c) => { c.products[3]!.handle = c.products[2]!.handle; },
-      (c) => { c.products[4]!.variants[0]!.id = c.products[5]!.variants[0]!.id; },
-      (c) => { c.products[1]!.variants[0]!.price = "1.234"; },
-      (c) => { (c.products[2] as Record<string, unknown>).colour = "red"; },
-      (c) => { if (c.products[6]!.options[0]) c.products[6]!.options[0].name = ` ${c.products[6]!.options[0].name} `; },
-      (c) => { c.collections[0]?.products.push("ghost"); },
-      (c) => { c.collections[0]?.products.push(c.collections[0].products[0] ?? "ghost"); },
-      (c) => { c.products[7]!.available = true; for (const v of c.products[7]!.variants) v.available = false; },
-      (c) => { (c as Record<string, unknown>).currency = "EUR"; },
+      (c) => {
+        c.products[3]!.handle = c.products[2]!.handle;
+      },
+      (c) => {
+        c.products[4]!.variants[0]!.id = c.products[5]!.variants[0]!.id;
+      },
+      (c) => {
+        c.products[1]!.variants[0]!.price = "1.234";
+      },
+      (c) => {
+        (c.products[2] as Record<string, unknown>).colour = "red";
+      },
+      (c) => {
+        if (c.products[6]!.options[0]) c.products[6]!.options[0].name = ` ${c.products[6]!.options[0].name} `;
+      },
+      (c) => {
+        c.collections[0]?.products.push("ghost");
+      },
+      (c) => {
+        c.collections[0]?.products.push(c.collections[0].products[0] ?? "ghost");
+      },
+      (c) => {
+        c.products[7]!.available = true;
+        for (const v of c.products[7]!.variants) v.available = false;
+      },
+      (c) => {
+        (c as Record<string, unknown>).currency = "EUR";
+      },
     ];
     fc.assert(
       fc.property(fc.subarray(breakers.map((_, i) => i)), (chosen) => {
@@ -163,7 +268,10 @@ describe("parseCatalog, a product at a time", () => {
           }
         })();
         expect(error === null).toBe(whole.success);
-        if (!whole.success) expect(error?.issues.length).toBe(Math.min(whole.error.issues.length, 20) + (whole.error.issues.length > 20 ? 1 : 0));
+        if (!whole.success)
+          expect(error?.issues.length).toBe(
+            Math.min(whole.error.issues.length, 20) + (whole.error.issues.length > 20 ? 1 : 0),
+          );
       }),
       { numRuns: 60 },
     );
@@ -173,14 +281,20 @@ describe("parseCatalog, a product at a time", () => {
 describe("paging windows", () => {
   it("always fit inside the one chunk they name, whatever the count, limit and cursor", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 200_000 }), fc.integer({ min: 1, max: MAX_PAGE }), fc.nat(), fc.boolean(), (count, limit, seedPos, after) => {
-        const pos = seedPos % count;
-        const w = after ? pageWindow(count, limit, pos) : pageWindow(count, limit, undefined, pos);
-        expect(w.chunk).toBeLessThan(chunkCount(count));
-        expect(w.start).toBeGreaterThanOrEqual(w.chunk * CHUNK_STEP);
-        expect(w.end).toBeLessThanOrEqual(w.chunk * CHUNK_STEP + CHUNK_SPAN);
-        expect(w.end - w.start).toBeLessThanOrEqual(limit);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 200_000 }),
+        fc.integer({ min: 1, max: MAX_PAGE }),
+        fc.nat(),
+        fc.boolean(),
+        (count, limit, seedPos, after) => {
+          const pos = seedPos % count;
+          const w = after ? pageWindow(count, limit, pos) : pageWindow(count, limit, undefined, pos);
+          expect(w.chunk).toBeLessThan(chunkCount(count));
+          expect(w.start).toBeGreaterThanOrEqual(w.chunk * CHUNK_STEP);
+          expect(w.end).toBeLessThanOrEqual(w.chunk * CHUNK_STEP + CHUNK_SPAN);
+          expect(w.end - w.start).toBeLessThanOrEqual(limit);
+        },
+      ),
     );
   });
 });
@@ -199,7 +313,17 @@ describe("the catalog's search settings", () => {
   const withSearch = (search: unknown) => ({ ...seedCatalog(), search });
 
   it("accepts synonym groups and stop words, and no section at all", () => {
-    expect(parseCatalog(withSearch({ synonyms: [["tee", "t-shirt"], ["hoodie", "hooded sweatshirt"]], stop_words: ["the", "and"] })).search?.synonyms).toHaveLength(2);
+    expect(
+      parseCatalog(
+        withSearch({
+          synonyms: [
+            ["tee", "t-shirt"],
+            ["hoodie", "hooded sweatshirt"],
+          ],
+          stop_words: ["the", "and"],
+        }),
+      ).search?.synonyms,
+    ).toHaveLength(2);
     expect(parseCatalog(withSearch({})).search).toEqual({});
     expect(parseCatalog(seedCatalog()).search).toBeUndefined();
   });

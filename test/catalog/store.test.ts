@@ -34,8 +34,16 @@ describe("CatalogStore (the adapter the cart reads variants through)", () => {
   it("accepts the variant gid form and marks a placeholder's variant unavailable", async () => {
     const store = new CatalogStore(env.CATALOG);
     await store.currentVersion();
-    const placeholder = (await store.getVariants(version, ["gid://shopify/ProductVariant/44102938475688"])).get("44102938475688");
-    expect(placeholder).toMatchObject({ product_handle: "example-t-shirt", title: "Default Title", options: { title: "Default Title" }, price_minor: 10000, available: false });
+    const placeholder = (await store.getVariants(version, ["gid://shopify/ProductVariant/44102938475688"])).get(
+      "44102938475688",
+    );
+    expect(placeholder).toMatchObject({
+      product_handle: "example-t-shirt",
+      title: "Default Title",
+      options: { title: "Default Title" },
+      price_minor: 10000,
+      available: false,
+    });
   });
 
   it("reads many variants at once and leaves unknown ids out", async () => {

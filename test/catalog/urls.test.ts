@@ -1,7 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fuzzRuns } from "../hardening/run-config.ts";
-import { CatalogValidationError, normaliseUrl, parseCatalog, type SourceCatalog, URL_MAX } from "../../src/catalog/schema.ts";
+import {
+  CatalogValidationError,
+  normaliseUrl,
+  parseCatalog,
+  type SourceCatalog,
+  URL_MAX,
+} from "../../src/catalog/schema.ts";
 import { seedCatalog } from "../helpers/catalog.ts";
 
 /**
@@ -29,30 +35,107 @@ function served(raw: string, allowHttp = false): string {
 /** Strings shaped like URLs with markup, quotes, odd hosts, schemes and Unicode mixed in. */
 const hostileUrl = fc
   .tuple(
-    fc.constantFrom("https://", "http://", "HTTPS://", "https:", "//", "javascript:", "data:", "https:/\\", " https://", "ftp://", "", "https://u:p@"),
-    fc.constantFrom("cdn.example.com", "CDN.Example.COM", "ex\"ample.com", "ex'ample.com", "ex`ample.com", "exa<mple.com", "☃.example", "127.0.0.1", "[::1]", "a_b.example", "", "a b.example"),
-    fc.array(fc.constantFrom("/", "a.jpg", "\"", "'", "<", ">", "`", " ", "\t", "\n", "?", "#", "&", "=", "%", "%3C", "{", "}", "|", "^", "\\", "é", "👕", "..", "./", "onerror=alert(1)", "<svg/onload=alert(3)>", "\u0000", "\u007f"), { maxLength: 12 }),
+    fc.constantFrom(
+      "https://",
+      "http://",
+      "HTTPS://",
+      "https:",
+      "//",
+      "javascript:",
+      "data:",
+      "https:/\\",
+      " https://",
+      "ftp://",
+      "",
+      "https://u:p@",
+    ),
+    fc.constantFrom(
+      "cdn.example.com",
+      "CDN.Example.COM",
+      'ex"ample.com',
+      "ex'ample.com",
+      "ex`ample.com",
+      "exa<mple.com",
+      "☃.example",
+      "127.0.0.1",
+      "[::1]",
+      "a_b.example",
+      "",
+      "a b.example",
+    ),
+    fc.array(
+      fc.constantFrom(
+        "/",
+        "a.jpg",
+        '"',
+        "'",
+        "<",
+        ">",
+        "`",
+        " ",
+        "\t",
+        "\n",
+        "?",
+        "#",
+        "&",
+        "=",
+        "%",
+        "%3C",
+        "{",
+        "}",
+        "|",
+        "^",
+        "\\",
+        "é",
+        "👕",
+        "..",
+        "./",
+        "onerror=alert(1)",
+        "<svg/onload=alert(3)>",
+        "\u0000",
+        "\u007f",
+      ),
+      { maxLength: 12 },
+    ),
   )
   .map(([scheme, host, rest]) => `${scheme}${host}${rest.join("")}`);
 
 describe("normaliseUrl", () => {
   it("answers, for any input, a refusal or an https URL that is normalised, idempotent and holds nothing unsafe", () => {
     fc.assert(
-      fc.property(fc.oneof(hostileUrl, fc.string({ maxLength: 80 }), fc.webUrl({ withQueryParameters: true, withFragments: true })), (raw) => {
-        const result = normaliseUrl(raw, { allowHttp: false });
-        if ("error" in result) return true;
-        const { url } = result;
-        const again = normaliseUrl(url, { allowHttp: false });
-        return url.startsWith("https://") && !UNSAFE.test(url) && url.length <= URL_MAX && new URL(url).href === url && "url" in again && again.url === url;
-      }),
+      fc.property(
+        fc.oneof(
+          hostileUrl,
+          fc.string({ maxLength: 80 }),
+          fc.webUrl({ withQueryParameters: true, withFragments: true }),
+        ),
+        (raw) => {
+          const result = normaliseUrl(raw, { allowHttp: false });
+          if ("error" in result) return true;
+          const { url } = result;
+          const again = normaliseUrl(url, { allowHttp: false });
+          return (
+            url.startsWith("https://") &&
+            !UNSAFE.test(url) &&
+            url.length <= URL_MAX &&
+            new URL(url).href === url &&
+            "url" in again &&
+            again.url === url
+          );
+        },
+      ),
       { numRuns: RUNS },
     );
   }, 30_000);
 
   it("percent-encodes the issue's payload instead of serving it (regression: stored as written, then served as images[].url)", () => {
-    expect(served('https://cdn.example.com/a.jpg"><svg/onload=alert(3)>')).toBe("https://cdn.example.com/a.jpg%22%3E%3Csvg/onload=alert(3)%3E");
+    expect(served('https://cdn.example.com/a.jpg"><svg/onload=alert(3)>')).toBe(
+      "https://cdn.example.com/a.jpg%22%3E%3Csvg/onload=alert(3)%3E",
+    );
     // The WHATWG serialiser leaves ' in a path and ` in a fragment: encoded here too.
-    expect(served("https://cdn.example.com/b.jpg'onerror='alert(1)'")).toBe("https://cdn.example.com/b.jpg%27onerror=%27alert(1)%27");
+    expect(served("https://cdn.example.com/b.jpg'onerror='alert(1)'")).toBe(
+      "https://cdn.example.com/b.jpg%27onerror=%27alert(1)%27",
+    );
     expect(served("https://cdn.example.com/c.jpg?q='x'#`y'")).toBe("https://cdn.example.com/c.jpg?q=%27x%27#%60y%27");
     // A backslash stays as written in a query or fragment (found by the property above): encoded too.
     expect(served("https://cdn.example.com/d.jpg?q=a\\b#c\\d")).toBe("https://cdn.example.com/d.jpg?q=a%5Cb#c%5Cd");
@@ -102,7 +185,9 @@ describe("URLs in a catalog published by hand (catalog:publish validates with th
   }
 
   it("stores the normalised form of an image and a variant image", () => {
-    const parsed = parseCatalog(withUrls('https://cdn.example.com/a.jpg"><svg/onload=alert(3)>', "https://CDN.example.com/v 1.jpg"));
+    const parsed = parseCatalog(
+      withUrls('https://cdn.example.com/a.jpg"><svg/onload=alert(3)>', "https://CDN.example.com/v 1.jpg"),
+    );
     expect(parsed.products[0]!.images?.[0]?.url).toBe("https://cdn.example.com/a.jpg%22%3E%3Csvg/onload=alert(3)%3E");
     expect(parsed.products[0]!.variants[0]!.image).toBe("https://cdn.example.com/v%201.jpg");
   });
@@ -110,7 +195,9 @@ describe("URLs in a catalog published by hand (catalog:publish validates with th
   it("keeps the seed's URLs as they are: they are already normalised", () => {
     const seed = seedCatalog() as unknown as SourceCatalog;
     const parsed = parseCatalog(structuredClone(seed));
-    expect(parsed.products.map((p) => [p.images, p.variants.map((v) => v.image)])).toEqual(seed.products.map((p) => [p.images, p.variants.map((v) => v.image)]));
+    expect(parsed.products.map((p) => [p.images, p.variants.map((v) => v.image)])).toEqual(
+      seed.products.map((p) => [p.images, p.variants.map((v) => v.image)]),
+    );
   });
 
   it("refuses a bad URL naming the product and the field", () => {

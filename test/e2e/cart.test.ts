@@ -6,27 +6,41 @@ import { api, AVAILABLE_VARIANT, SOLD_OUT_VARIANT, TOKEN_A, TOKEN_B, withToken }
 // Only this file writes to the carts of the dev tokens, so its steps can count on their state.
 describe("cart over real HTTP with the dev tokens", () => {
   beforeAll(async () => {
-    for (const token of [TOKEN_A, TOKEN_B]) expect((await withToken(token, "/api/v1/cart", { method: "DELETE" })).status).toBe(200);
+    for (const token of [TOKEN_A, TOKEN_B])
+      expect((await withToken(token, "/api/v1/cart", { method: "DELETE" })).status).toBe(200);
   });
 
   it("adds an available variant (200), refuses a sold-out one (404 Sold out) and reads the cart back", async () => {
-    const added = await withToken(TOKEN_A, "/api/v1/cart/lines", { method: "POST", body: { variant_id: AVAILABLE_VARIANT, quantity: 2 } });
+    const added = await withToken(TOKEN_A, "/api/v1/cart/lines", {
+      method: "POST",
+      body: { variant_id: AVAILABLE_VARIANT, quantity: 2 },
+    });
     expect(added.status).toBe(200);
     expect(added.headers.get("cache-control")).toBe("no-store");
     const cart = CartSchema.parse(await added.json());
     expect(cart.lines).toHaveLength(1);
     expect(cart.subtotal).toEqual({ amount: "56.00", currency: "USD" });
 
-    const refused = await withToken(TOKEN_A, "/api/v1/cart/lines", { method: "POST", body: { variant_id: `gid://shopify/ProductVariant/${SOLD_OUT_VARIANT}`, quantity: 1 } });
+    const refused = await withToken(TOKEN_A, "/api/v1/cart/lines", {
+      method: "POST",
+      body: { variant_id: `gid://shopify/ProductVariant/${SOLD_OUT_VARIANT}`, quantity: 1 },
+    });
     expect(refused.status).toBe(404);
-    expect(ErrorResponseSchema.parse(await refused.json()).error).toMatchObject({ code: "sold_out", message: "Sold out" });
+    expect(ErrorResponseSchema.parse(await refused.json()).error).toMatchObject({
+      code: "sold_out",
+      message: "Sold out",
+    });
 
     const read = CartSchema.parse(await (await withToken(TOKEN_A, "/api/v1/cart")).json());
     expect(read.lines.map((l) => [l.variant_id, l.quantity])).toEqual([[AVAILABLE_VARIANT, 2]]);
   });
 
   it("replays a retried write with the same Idempotency-Key instead of adding twice", async () => {
-    const init = { method: "POST", headers: { "Idempotency-Key": "e2e-retry-1" }, body: { variant_id: "44102938475680", quantity: 1 } };
+    const init = {
+      method: "POST",
+      headers: { "Idempotency-Key": "e2e-retry-1" },
+      body: { variant_id: "44102938475680", quantity: 1 },
+    };
     const first = await withToken(TOKEN_A, "/api/v1/cart/lines", init);
     const retry = await withToken(TOKEN_A, "/api/v1/cart/lines", init);
     expect(retry.status).toBe(200);
@@ -37,9 +51,15 @@ describe("cart over real HTTP with the dev tokens", () => {
   it("changes and removes a line", async () => {
     const cart = CartSchema.parse(await (await withToken(TOKEN_A, "/api/v1/cart")).json());
     const line = cart.lines.find((l) => l.variant_id === AVAILABLE_VARIANT);
-    const patched = CartSchema.parse(await (await withToken(TOKEN_A, `/api/v1/cart/lines/${line?.id}`, { method: "PATCH", body: { quantity: 5 } })).json());
+    const patched = CartSchema.parse(
+      await (
+        await withToken(TOKEN_A, `/api/v1/cart/lines/${line?.id}`, { method: "PATCH", body: { quantity: 5 } })
+      ).json(),
+    );
     expect(patched.lines.find((l) => l.id === line?.id)?.quantity).toBe(5);
-    const removed = CartSchema.parse(await (await withToken(TOKEN_A, `/api/v1/cart/lines/${line?.id}`, { method: "DELETE" })).json());
+    const removed = CartSchema.parse(
+      await (await withToken(TOKEN_A, `/api/v1/cart/lines/${line?.id}`, { method: "DELETE" })).json(),
+    );
     expect(removed.lines.some((l) => l.id === line?.id)).toBe(false);
   });
 
@@ -84,10 +104,20 @@ describe("authentication over real HTTP", () => {
     expect((await api("/api/v1/checkouts", { method: "POST" })).status).toBe(401);
     const checkout = await withToken(TOKEN_B, "/api/v1/checkouts", { method: "POST" });
     expect(checkout.status).toBe(501);
-    expect(ErrorResponseSchema.parse(await checkout.json()).error).toMatchObject({ type: "not_implemented", retry: false });
-    const login = await api("/api/v1/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ vibes: TOKEN_A, linkedin_premium: true }) });
+    expect(ErrorResponseSchema.parse(await checkout.json()).error).toMatchObject({
+      type: "not_implemented",
+      retry: false,
+    });
+    const login = await api("/api/v1/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ vibes: TOKEN_A, linkedin_premium: true }),
+    });
     expect(login.status).toBe(501);
-    expect(ErrorResponseSchema.parse(await login.json()).error).toMatchObject({ type: "not_implemented", retry: false });
+    expect(ErrorResponseSchema.parse(await login.json()).error).toMatchObject({
+      type: "not_implemented",
+      retry: false,
+    });
   });
 });
 
@@ -107,7 +137,14 @@ describe("token lifecycle over real HTTP", () => {
     const issued = await operator("/tokens", { method: "POST", body: { label: "e2e revocation" } });
     expect(issued.status).toBe(201);
     const { id, token } = (await issued.json()) as { id: string; token: string };
-    expect((await withToken(token, "/api/v1/cart/lines", { method: "POST", body: { variant_id: AVAILABLE_VARIANT, quantity: 1 } })).status).toBe(200);
+    expect(
+      (
+        await withToken(token, "/api/v1/cart/lines", {
+          method: "POST",
+          body: { variant_id: AVAILABLE_VARIANT, quantity: 1 },
+        })
+      ).status,
+    ).toBe(200);
 
     expect((await operator(`/tokens/${id}/revoke`, { method: "POST" })).status).toBe(200);
     const refused = await withToken(token, "/api/v1/cart");

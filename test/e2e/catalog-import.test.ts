@@ -37,7 +37,8 @@ async function get(path: string): Promise<{ status: number; version: string | nu
   return { status: res.status, version: res.headers.get("x-catalog-version"), body: (await res.json()) as Json };
 }
 
-const importInto = (file: string, ...args: string[]) => runCli("catalog-import", [file, "--publish", "--local", "--persist-to", state, ...args], { timeoutMs: 120_000 });
+const importInto = (file: string, ...args: string[]) =>
+  runCli("catalog-import", [file, "--publish", "--local", "--persist-to", state, ...args], { timeoutMs: 120_000 });
 
 describe("catalog:import --publish --local into a running npm run dev", () => {
   it("publishes a classic Shopify CSV that the server then answers", async () => {
@@ -49,9 +50,21 @@ describe("catalog:import --publish --local into a running npm run dev", () => {
     expect(run.stdout).toMatch(/Published catalog \S+: 5 products/);
 
     const list = await get("/products");
-    expect((list.body.data as Json[]).map((p) => p.handle)).toEqual(["oxford-shirt", "canvas-tote", "walnut-frame", "enamel-camp-mug", "sold-out-cap"]);
+    expect((list.body.data as Json[]).map((p) => p.handle)).toEqual([
+      "oxford-shirt",
+      "canvas-tote",
+      "walnut-frame",
+      "enamel-camp-mug",
+      "sold-out-cap",
+    ]);
     const shirt = await get("/products/oxford-shirt");
-    expect(shirt.body).toMatchObject({ vendor: "Harbor & Pine", options: [{ name: "size", label: "Size" }, { name: "colour", label: "Colour", values: ["Blue", "White"] }] });
+    expect(shirt.body).toMatchObject({
+      vendor: "Harbor & Pine",
+      options: [
+        { name: "size", label: "Size" },
+        { name: "colour", label: "Colour", values: ["Blue", "White"] },
+      ],
+    });
     const variants = await get("/products/oxford-shirt/variants?colour=Blue");
     expect((variants.body.data as Json[]).map((v) => [v.title, v.sku, v.available])).toEqual([
       ["S / Blue", "OX-S-BLU", true],
@@ -71,7 +84,8 @@ describe("catalog:import --publish --local into a running npm run dev", () => {
     expect(status).toBe(200);
     const html = String(body.description_html);
     expect(html).toContain("<p>Enamel mug for the trail.</p>");
-    for (const bad of [/<script/i, /onerror/i, /onclick/i, /javascript:/i, /<style/i, /<iframe/i, /style=/i, /data:/i]) expect(html).not.toMatch(bad);
+    for (const bad of [/<script/i, /onerror/i, /onclick/i, /javascript:/i, /<style/i, /<iframe/i, /style=/i, /data:/i])
+      expect(html).not.toMatch(bad);
     expect(body.description_text).toContain("Holds 12 oz & keeps coffee hot.");
     expect(body.images).toEqual([]);
   });
@@ -79,7 +93,10 @@ describe("catalog:import --publish --local into a running npm run dev", () => {
   it("refuses a malformed file with its line and column, exit 2, and leaves the live catalog alone", async () => {
     const before = await get("/products");
     const bad = join(scratch, "broken.csv");
-    await writeFile(bad, "Handle,Title,Option1 Name,Option1 Value,Variant Price\r\nshirt,Shirt,Size,S,12.00\r\nshirt,,,M,twelve\r\n");
+    await writeFile(
+      bad,
+      "Handle,Title,Option1 Name,Option1 Value,Variant Price\r\nshirt,Shirt,Size,S,12.00\r\nshirt,,,M,twelve\r\n",
+    );
     const run = await importInto(bad);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${bad} line 3, column 5 "Variant Price": "twelve" is not a price`);
@@ -107,7 +124,9 @@ describe("catalog:import --publish --local into a running npm run dev", () => {
     expect(second.code).toBe(0);
     const variantsAfter = await get(`/products/${handle}/variants`);
     expect(variantsAfter.version).not.toBe(variantsBefore.version);
-    expect((variantsAfter.body.data as Json[]).map((v) => v.id)).toEqual((variantsBefore.body.data as Json[]).map((v) => v.id));
+    expect((variantsAfter.body.data as Json[]).map((v) => v.id)).toEqual(
+      (variantsBefore.body.data as Json[]).map((v) => v.id),
+    );
     expect((await get("/products?limit=250")).body.data).toEqual(listed.body.data);
   }, 200_000);
 
@@ -116,7 +135,9 @@ describe("catalog:import --publish --local into a running npm run dev", () => {
     const before = await get("/products");
     const run = await importInto(`${FIXTURES}/shopify-misaligned.csv`);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${FIXTURES}/shopify-misaligned.csv line 3: this row has 8 fields but the header has 7`);
+    expect(run.stderr).toContain(
+      `${FIXTURES}/shopify-misaligned.csv line 3: this row has 8 fields but the header has 7`,
+    );
     expect(run.stderr).toContain("Nothing was imported or published.");
     expect(run.stderr).not.toMatch(STACK_FRAME);
     expect((await get("/products")).version).toBe(before.version);
@@ -130,10 +151,14 @@ describe("catalog:import --publish --local into a running npm run dev", () => {
     const run = await importInto(`${FIXTURES}/shopify-jpy.csv`, "--currency", "JPY");
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Prices in JPY.");
-    expect((await get("/products/matcha-tin")).body).toMatchObject({ price: { min: { amount: "1500", currency: "JPY" } } });
+    expect((await get("/products/matcha-tin")).body).toMatchObject({
+      price: { min: { amount: "1500", currency: "JPY" } },
+    });
     const usd = await runCli("catalog-import", [`${FIXTURES}/shopify-linked-no-qty.csv`]);
     expect(usd.code).toBe(0);
-    expect(usd.stdout).toContain("Read test/publish/fixtures/shopify-linked-no-qty.csv as Shopify product CSV (2024-26 headers");
+    expect(usd.stdout).toContain(
+      "Read test/publish/fixtures/shopify-linked-no-qty.csv as Shopify product CSV (2024-26 headers",
+    );
     expect(usd.stdout).toContain("Prices in USD: the file names no currency and --currency was not given");
     expect(usd.stdout).toContain("2 stock unknown (the file has no quantity column): available");
   }, 150_000);

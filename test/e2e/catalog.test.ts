@@ -13,13 +13,18 @@ describe("catalog over real HTTP against npm run dev", () => {
     const page = ProductListSchema.parse(await res.json());
     expect(page.count).toBe(page.data.length);
     expect(page.data.length).toBeGreaterThanOrEqual(24);
-    expect(page.data.find((p) => p.handle === "example-t-shirt")).toMatchObject({ available: false, price: { amount: "100.00", currency: "USD" } });
+    expect(page.data.find((p) => p.handle === "example-t-shirt")).toMatchObject({
+      available: false,
+      price: { amount: "100.00", currency: "USD" },
+    });
   });
 
   it("pages with limit and starting_after", async () => {
     const first = ProductListSchema.parse(await (await api("/api/v1/products?limit=2")).json());
     expect(first.has_more).toBe(true);
-    const next = ProductListSchema.parse(await (await api(`/api/v1/products?limit=2&starting_after=${first.data[1]?.handle}`)).json());
+    const next = ProductListSchema.parse(
+      await (await api(`/api/v1/products?limit=2&starting_after=${first.data[1]?.handle}`)).json(),
+    );
     expect(next.data[0]?.handle).not.toBe(first.data[1]?.handle);
     expect(next.count).toBe(first.count);
   });
@@ -27,10 +32,23 @@ describe("catalog over real HTTP against npm run dev", () => {
   it("answers a product by handle, 404 Sold out for a sold-out one and 404 resource_missing for an unknown one", async () => {
     const ok = await api("/api/v1/products/essential-crew-tee-black");
     expect(ok.status).toBe(200);
-    expect(ProductSchema.parse(await ok.json()).options[0]?.values).toEqual(["XS", "S", "M", "L", "XL", "2XL", "3XL", "4XL"]);
+    expect(ProductSchema.parse(await ok.json()).options[0]?.values).toEqual([
+      "XS",
+      "S",
+      "M",
+      "L",
+      "XL",
+      "2XL",
+      "3XL",
+      "4XL",
+    ]);
     const sold = await api("/api/v1/products/example-hoodie");
     expect(sold.status).toBe(404);
-    expect(ErrorResponseSchema.parse(await sold.json()).error).toMatchObject({ type: "not_found_error", code: "sold_out", message: "Sold out" });
+    expect(ErrorResponseSchema.parse(await sold.json()).error).toMatchObject({
+      type: "not_found_error",
+      code: "sold_out",
+      message: "Sold out",
+    });
     const unknown = await api("/api/v1/products/no-such-shirt");
     expect(unknown.status).toBe(404);
     expect(ErrorResponseSchema.parse(await unknown.json()).error.code).toBe("resource_missing");
@@ -67,6 +85,9 @@ describe("catalog over real HTTP against npm run dev", () => {
   it("refuses an unknown query parameter so the cache cannot be bypassed", async () => {
     const res = await api("/api/v1/products?cachebuster=1");
     expect(res.status).toBe(400);
-    expect(ErrorResponseSchema.parse(await res.json()).error).toMatchObject({ code: "parameter_unknown", param: "cachebuster" });
+    expect(ErrorResponseSchema.parse(await res.json()).error).toMatchObject({
+      code: "parameter_unknown",
+      param: "cachebuster",
+    });
   });
 });

@@ -111,7 +111,9 @@ describe("catalog:publish and npm run dev: a broken JSON file", () => {
     writeFileSync(file, text);
     const run = await runCli("catalog-publish", ["--persist-to", join(scratch, "state"), file]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:${position}: invalid JSON: `));
+    expect(run.stderr).toMatch(
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:${position}: invalid JSON: `),
+    );
     expect(run.stderr).not.toMatch(STACK_FRAME);
     expect(run.stdout).not.toContain("Published");
   });
@@ -123,7 +125,9 @@ describe("catalog:publish and npm run dev: a broken JSON file", () => {
   });
 
   it("names the file, then the product and field, for a catalog that fails validation", async () => {
-    const seed = JSON.parse(readFileSync("seed/catalog.json", "utf8")) as { products: { handle: string; title: unknown }[] };
+    const seed = JSON.parse(readFileSync("seed/catalog.json", "utf8")) as {
+      products: { handle: string; title: unknown }[];
+    };
     seed.products[0]!.title = 42;
     const file = join(scratch, "invalid.json");
     writeFileSync(file, JSON.stringify(seed));
@@ -168,7 +172,10 @@ describe("catalog:generate without --out", () => {
   it("refuses on a terminal, saying to give --out (exit 2)", () => {
     // `script` gives the command a pseudo-terminal as its stdout, as an operator's shell would.
     const command = `${process.execPath} src/cli/catalog-generate.ts --products 3`;
-    const run = spawnSync("script", ["-qec", command, "/dev/null"], { encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" } });
+    const run = spawnSync("script", ["-qec", command, "/dev/null"], {
+      encoding: "utf8",
+      env: { ...process.env, FORCE_COLOR: "0" },
+    });
     expect(run.status).toBe(2);
     expect(run.stdout).toContain("Give --out FILE");
     expect(run.stdout).not.toContain('"products"');

@@ -3,7 +3,6 @@ import { describe, expect, inject, it } from "vitest";
 import { ErrorResponseSchema } from "../../src/http/errors.ts";
 import { api, TOKEN_A, TOKEN_B, withToken } from "./http.ts";
 
-
 const LOCAL_ORIGIN = "http://localhost:5173";
 const FOREIGN_ORIGIN = "https://evil.example";
 
@@ -27,7 +26,11 @@ describe("errors over real HTTP", () => {
     const bad = await withToken(TOKEN_B, "/api/v1/cart/lines", { method: "POST", body: "{nope" });
     expect(bad.status).toBe(400);
     expect(ErrorResponseSchema.parse(await bad.json()).error.code).toBe("invalid_json");
-    const text = await withToken(TOKEN_B, "/api/v1/cart/lines", { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{}" });
+    const text = await withToken(TOKEN_B, "/api/v1/cart/lines", {
+      method: "POST",
+      headers: { "Content-Type": "text/plain" },
+      body: "{}",
+    });
     expect(text.status).toBe(415);
   });
 
@@ -42,7 +45,11 @@ describe("CORS over real HTTP", () => {
   it("answers a cart preflight from a local front end with 204 and the contract's headers", async () => {
     const res = await api("/api/v1/cart/lines", {
       method: "OPTIONS",
-      headers: { Origin: LOCAL_ORIGIN, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type, idempotency-key" },
+      headers: {
+        Origin: LOCAL_ORIGIN,
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, content-type, idempotency-key",
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe(LOCAL_ORIGIN);
@@ -61,7 +68,10 @@ describe("CORS over real HTTP", () => {
   });
 
   it("gives an origin outside ALLOWED_ORIGINS no CORS grant on the cart", async () => {
-    const preflight = await api("/api/v1/cart/lines", { method: "OPTIONS", headers: { Origin: FOREIGN_ORIGIN, "Access-Control-Request-Method": "POST" } });
+    const preflight = await api("/api/v1/cart/lines", {
+      method: "OPTIONS",
+      headers: { Origin: FOREIGN_ORIGIN, "Access-Control-Request-Method": "POST" },
+    });
     expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
     const res = await withToken(TOKEN_B, "/api/v1/cart", { headers: { Origin: FOREIGN_ORIGIN } });
     await res.body?.cancel();
@@ -82,7 +92,15 @@ describe("the reference over real HTTP", () => {
     expect(root.status).toBe(302);
     expect(root.headers.get("location")).toBe("/docs");
     // run_worker_first: wrangler dev sends every file through the worker, which stamps these headers.
-    for (const path of ["/docs", "/docs/try", "/docs/scalar.js", "/docs/reference.js", "/docs/try.js", "/docs/docs.css", "/favicon.svg"]) {
+    for (const path of [
+      "/docs",
+      "/docs/try",
+      "/docs/scalar.js",
+      "/docs/reference.js",
+      "/docs/try.js",
+      "/docs/docs.css",
+      "/favicon.svg",
+    ]) {
       const res = await api(path);
       await res.arrayBuffer();
       expect(res.status, path).toBe(200);

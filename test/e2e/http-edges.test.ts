@@ -50,7 +50,12 @@ describe("a client that hangs up mid-body", () => {
       lines = await logLines(requestId);
     }
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!.slice(lines[0]!.indexOf("{")))).toMatchObject({ method: "POST", route: "/api/v1/cart/lines", status: 499, request_id: requestId });
+    expect(JSON.parse(lines[0]!.slice(lines[0]!.indexOf("{")))).toMatchObject({
+      method: "POST",
+      route: "/api/v1/cart/lines",
+      status: 499,
+      request_id: requestId,
+    });
     expect(lines.join("\n")).not.toContain('"level":"error"');
   });
 });
@@ -69,7 +74,9 @@ describe("over-long URLs", () => {
     expect(res.headers.get("x-request-id")).toMatch(/^req_/);
     expect(res.headers.get("cache-control")).toBe("no-store");
     const text = await res.text();
-    expect(JSON.parse(text)).toEqual({ error: { type: "invalid_request_error", code: "url_too_long", message: expect.stringContaining("16 KiB") } });
+    expect(JSON.parse(text)).toEqual({
+      error: { type: "invalid_request_error", code: "url_too_long", message: expect.stringContaining("16 KiB") },
+    });
     expect(text.length).toBeLessThan(300);
   });
 

@@ -15,6 +15,10 @@ export function api(path: string, init: RequestInit = {}): Promise<Response> {
 }
 
 /** Calls a cart endpoint with a dev token; an object body is sent as JSON. */
-export function withToken(token: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Response> {
+export function withToken(
+  token: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Response> {
   return api(path, bearerInit(token, { method: "GET", ...init }));
 }

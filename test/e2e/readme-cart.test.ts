@@ -14,7 +14,9 @@ const base = inject("e2eBaseUrl");
 /** The README's sh block that adds to the cart. */
 function cartExample(): string {
   const readme = readFileSync("README.md", "utf8");
-  const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes("/api/v1/cart/lines"));
+  const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .find((b) => b.includes("/api/v1/cart/lines"));
   if (!block) throw new Error("README.md has no sh block adding to the cart");
   return block;
 }
@@ -24,10 +26,14 @@ describe("README: the cart example", () => {
     const issued = await runCli("token", ["issue", "--label", "readme", "--url", base]);
     expect(issued.code, issued.stderr).toBe(0);
     const token = issued.stdout.trimEnd().split("\n").at(-1)!;
-    const script = cartExample().replaceAll("http://localhost:8787", base).replace(/^TOKEN=.*$/m, `TOKEN=${token}`);
+    const script = cartExample()
+      .replaceAll("http://localhost:8787", base)
+      .replace(/^TOKEN=.*$/m, `TOKEN=${token}`);
     expect(script).toContain(`TOKEN=${token}`);
     for (let run = 0; run < 2; run++) execFileSync("sh", ["-c", script], { stdio: "pipe" });
-    const cart = (await (await fetch(`${base}/api/v1/cart`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { lines: { variant_id: string; quantity: number }[] };
+    const cart = (await (
+      await fetch(`${base}/api/v1/cart`, { headers: { Authorization: `Bearer ${token}` } })
+    ).json()) as { lines: { variant_id: string; quantity: number }[] };
     expect(cart.lines).toHaveLength(1);
     expect(cart.lines[0]?.quantity).toBe(2);
   });

@@ -15,7 +15,15 @@ import { AVAILABLE_VARIANT, TOKEN_A, TOKEN_B } from "./http.ts";
 
 const PORTS = [8830, 8831, 8832, 8833, 8834, 8835, 8836, 8837, 8838, 8839];
 const DEV_OPERATOR_SECRET = "dev-operator-secret";
-const figures = { restarts: 0, crashes: 0, carts_checked: 0, lost_lines: 0, doubled_writes: 0, raw_requests: 0, unexpected_5xx: 0 };
+const figures = {
+  restarts: 0,
+  crashes: 0,
+  carts_checked: 0,
+  lost_lines: 0,
+  doubled_writes: 0,
+  raw_requests: 0,
+  unexpected_5xx: 0,
+};
 
 afterAll(() => printFigures("e2e-restart", figures));
 
@@ -23,11 +31,22 @@ describe("raw HTTP the fetch API cannot send", () => {
   const base = () => inject("e2eBaseUrl");
 
   it("answers two Authorization header lines 400 parameter_invalid (param Authorization), never a guess", async () => {
-    for (const [first, second] of [[TOKEN_A, TOKEN_B], [TOKEN_A, TOKEN_A], [TOKEN_A, "nonsense"]] as const) {
-      const res = await rawRequest(base(), ["GET /api/v1/cart HTTP/1.1", `Authorization: Bearer ${first}`, `Authorization: Bearer ${second}`]);
+    for (const [first, second] of [
+      [TOKEN_A, TOKEN_B],
+      [TOKEN_A, TOKEN_A],
+      [TOKEN_A, "nonsense"],
+    ] as const) {
+      const res = await rawRequest(base(), [
+        "GET /api/v1/cart HTTP/1.1",
+        `Authorization: Bearer ${first}`,
+        `Authorization: Bearer ${second}`,
+      ]);
       figures.raw_requests += 1;
       expect(res.status).toBe(400);
-      expect(ErrorResponseSchema.parse(JSON.parse(res.body)).error).toMatchObject({ code: "parameter_invalid", param: "Authorization" });
+      expect(ErrorResponseSchema.parse(JSON.parse(res.body)).error).toMatchObject({
+        code: "parameter_invalid",
+        param: "Authorization",
+      });
       expect(res.body).not.toContain("LocalToken");
     }
   });
@@ -43,11 +62,22 @@ describe("raw HTTP the fetch API cannot send", () => {
       return ((await res.json()) as { token: string }).token;
     };
     const [mine, other] = [await issue(), await issue()];
-    const cartLines = async (token: string) => (JSON.parse((await rawRequest(base(), ["GET /api/v1/cart HTTP/1.1", `Authorization: Bearer ${token}`])).body) as { lines: unknown[] }).lines;
+    const cartLines = async (token: string) =>
+      (
+        JSON.parse(
+          (await rawRequest(base(), ["GET /api/v1/cart HTTP/1.1", `Authorization: Bearer ${token}`])).body,
+        ) as { lines: unknown[] }
+      ).lines;
     const body = JSON.stringify({ variant_id: AVAILABLE_VARIANT, quantity: 1 });
     const res = await rawRequest(
       base(),
-      ["POST /api/v1/cart/lines HTTP/1.1", `Authorization: Bearer ${mine}`, `Authorization: Bearer ${other}`, "Content-Type: application/json", `Content-Length: ${body.length}`],
+      [
+        "POST /api/v1/cart/lines HTTP/1.1",
+        `Authorization: Bearer ${mine}`,
+        `Authorization: Bearer ${other}`,
+        "Content-Type: application/json",
+        `Content-Length: ${body.length}`,
+      ],
       body,
     );
     figures.raw_requests += 3;
@@ -63,7 +93,12 @@ describe("raw HTTP the fetch API cannot send", () => {
     const chunked = `${chunks.map((c) => `${Buffer.byteLength(c).toString(16)}\r\n${c}\r\n`).join("")}0\r\n\r\n`;
     const res = await rawRequest(
       base(),
-      ["POST /api/v1/cart/lines HTTP/1.1", `Authorization: Bearer ${TOKEN_B}`, "Content-Type: application/json", "Transfer-Encoding: chunked"],
+      [
+        "POST /api/v1/cart/lines HTTP/1.1",
+        `Authorization: Bearer ${TOKEN_B}`,
+        "Content-Type: application/json",
+        "Transfer-Encoding: chunked",
+      ],
       chunked,
     );
     figures.raw_requests += 1;
@@ -76,7 +111,10 @@ describe("raw HTTP the fetch API cannot send", () => {
     figures.raw_requests += 1;
     if (res.status >= 500) figures.unexpected_5xx += 1;
     expect(res.status).toBe(404);
-    expect(ErrorResponseSchema.parse(JSON.parse(res.body)).error).toMatchObject({ code: "resource_missing", param: "handle" });
+    expect(ErrorResponseSchema.parse(JSON.parse(res.body)).error).toMatchObject({
+      code: "resource_missing",
+      param: "handle",
+    });
   });
 });
 
@@ -99,12 +137,18 @@ describe("the local server stopped, crashed and started again", () => {
   }, 60_000);
 
   const url = (path: string) => `${server!.baseUrl}${path}`;
-  const bearer = (token: string, extra: Record<string, string> = {}) => ({ Authorization: `Bearer ${token}`, ...extra });
+  const bearer = (token: string, extra: Record<string, string> = {}) => ({
+    Authorization: `Bearer ${token}`,
+    ...extra,
+  });
 
   async function cartOf(token: string): Promise<{ status: number; lines: { variant_id: string; quantity: number }[] }> {
     const res = await fetch(url("/api/v1/cart"), { headers: bearer(token) });
     const body = (await res.json()) as { lines?: { variant_id: string; quantity: number }[] };
-    return { status: res.status, lines: (body.lines ?? []).map((l) => ({ variant_id: l.variant_id, quantity: l.quantity })) };
+    return {
+      status: res.status,
+      lines: (body.lines ?? []).map((l) => ({ variant_id: l.variant_id, quantity: l.quantity })),
+    };
   }
 
   async function catalog(): Promise<{ version: string | null; etag: string | null; body: string }> {
@@ -114,7 +158,11 @@ describe("the local server stopped, crashed and started again", () => {
 
   it("keeps carts, a revocation, Idempotency-Keys and the live catalog across a clean stop and a crash", async () => {
     const operator = (path: string) =>
-      fetch(url(`/api/v1/operator${path}`), { method: "POST", headers: bearer(DEV_OPERATOR_SECRET, { "Content-Type": "application/json" }), body: "{}" });
+      fetch(url(`/api/v1/operator${path}`), {
+        method: "POST",
+        headers: bearer(DEV_OPERATOR_SECRET, { "Content-Type": "application/json" }),
+        body: "{}",
+      });
     const live = (await (await operator("/tokens")).json()) as { id: string; token: string };
     const doomed = (await (await operator("/tokens")).json()) as { id: string; token: string };
     const add = (token: string, quantity: number, key: string) =>
@@ -123,7 +171,11 @@ describe("the local server stopped, crashed and started again", () => {
         headers: bearer(token, { "Content-Type": "application/json", "Idempotency-Key": key }),
         body: JSON.stringify({ variant_id: AVAILABLE_VARIANT, quantity }),
       });
-    for (const [token, quantity] of [[TOKEN_A, 3], [live.token, 5], [doomed.token, 1]] as const) {
+    for (const [token, quantity] of [
+      [TOKEN_A, 3],
+      [live.token, 5],
+      [doomed.token, 1],
+    ] as const) {
       expect((await add(token, quantity, `restart-${quantity}`)).status).toBe(200);
     }
     expect((await operator(`/tokens/${doomed.id}/revoke`)).status).toBe(200);
@@ -140,7 +192,10 @@ describe("the local server stopped, crashed and started again", () => {
       }
       server = await startLocalServer(state, port, logFile);
 
-      for (const [token, was] of [[TOKEN_A, before.a], [live.token, before.live]] as const) {
+      for (const [token, was] of [
+        [TOKEN_A, before.a],
+        [live.token, before.live],
+      ] as const) {
         const now = await cartOf(token);
         figures.carts_checked += 1;
         expect(now.status).toBe(200);

@@ -13,23 +13,44 @@ import { STACK_FRAME } from "../helpers/cli.ts";
 const scripts = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
 const OWN = Object.keys(scripts).filter((name) => !name.startsWith("pre") && scripts[name]!.startsWith("node "));
 
-function npmRun(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+function npmRun(
+  script: string,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "--silent", script, "--", ...args], { env: { ...process.env, WRANGLER_SEND_METRICS: "false", FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("npm", ["run", "--silent", script, "--", ...args], {
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", FORCE_COLOR: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
     // npm's own warnings about the machine's npmrc are not the script's output.
-    child.on("close", (code) => resolve({ code, stdout, stderr: stderr.replace(/^npm warn .*\n/gm, ""), ms: Date.now() - started }));
+    child.on("close", (code) =>
+      resolve({ code, stdout, stderr: stderr.replace(/^npm warn .*\n/gm, ""), ms: Date.now() - started }),
+    );
   });
 }
 
 describe("every npm script of the project's own", () => {
   it("covers the scripts the issue names", () => {
-    expect(OWN).toEqual(expect.arrayContaining(["bench", "soak", "check", "dev", "token", "catalog:publish", "catalog:rollback", "catalog:generate", "catalog:import", "docs:assets"]));
+    expect(OWN).toEqual(
+      expect.arrayContaining([
+        "bench",
+        "soak",
+        "check",
+        "dev",
+        "token",
+        "catalog:publish",
+        "catalog:rollback",
+        "catalog:generate",
+        "catalog:import",
+        "docs:assets",
+      ]),
+    );
   });
 
   it.each(OWN)("npm run %s -- --help prints its usage on stdout and exits 0 within seconds", async (script) => {

@@ -27,7 +27,15 @@ describe("soak smoke: concurrent cart writes in workerd", () => {
   it("applies every accepted write exactly once: adds and PATCHes, keyed, retried and raced, 0 lost, 0 doubled, 0 5xx", async () => {
     const f = await soak(started.runtime.url, SMOKE, started.tokens, started.hotToken, started.variants);
     expect(soakPassed(f), describeSoak(f)).toBe(true);
-    expect(f).toMatchObject({ lost: 0, doubled: 0, doubledKeys: 0, fiveXx: 0, networkErrors: 0, replayMismatches: 0, unexpected: {} });
+    expect(f).toMatchObject({
+      lost: 0,
+      doubled: 0,
+      doubledKeys: 0,
+      fiveXx: 0,
+      networkErrors: 0,
+      replayMismatches: 0,
+      unexpected: {},
+    });
     // Every planned write answered, and every kind of write was exercised.
     expect(f.applied).toBeGreaterThanOrEqual(SMOKE.writes + SMOKE.hot);
     expect(f.appliedPatches).toBeGreaterThan(0);
@@ -46,8 +54,17 @@ describe("soak smoke: concurrent cart writes in workerd", () => {
       body: JSON.stringify({ variant_id: variant, quantity: 2 }),
     });
     expect(add.status).toBe(200);
-    expect(await verify(started.runtime.url, [token!], [new Map([[variant, 2]])])).toMatchObject({ lost: 0, doubled: 0 });
-    expect(await verify(started.runtime.url, [token!], [new Map([[variant, 1]])])).toMatchObject({ lost: 0, doubled: 1 });
-    expect(await verify(started.runtime.url, [token!], [new Map([[variant, 3]])])).toMatchObject({ lost: 1, doubled: 0 });
+    expect(await verify(started.runtime.url, [token!], [new Map([[variant, 2]])])).toMatchObject({
+      lost: 0,
+      doubled: 0,
+    });
+    expect(await verify(started.runtime.url, [token!], [new Map([[variant, 1]])])).toMatchObject({
+      lost: 0,
+      doubled: 1,
+    });
+    expect(await verify(started.runtime.url, [token!], [new Map([[variant, 3]])])).toMatchObject({
+      lost: 1,
+      doubled: 0,
+    });
   });
 });

@@ -58,7 +58,10 @@ describe("npm run token -- revoke --token (a leaked token whose id the operator 
 describe("regression: defect 4 over real HTTP, the operator API echoed a token given as an id", () => {
   it("answers 404 without the token", async () => {
     const token = `sf_live_${"E".repeat(44)}`;
-    const res = await fetch(`${base}/api/v1/operator/tokens/${token}/revoke`, { method: "POST", headers: { Authorization: "Bearer dev-operator-secret" } });
+    const res = await fetch(`${base}/api/v1/operator/tokens/${token}/revoke`, {
+      method: "POST",
+      headers: { Authorization: "Bearer dev-operator-secret" },
+    });
     expect(res.status).toBe(404);
     expect(await res.text()).not.toContain(token);
   });
@@ -71,7 +74,9 @@ describe("npm run token -- --remote", () => {
     ["ftp://example.com", 2],
     ["not a url", 2],
   ])("refuses --url %s with a one-line usage error, exit %i, before sending anything", async (url, code) => {
-    const run = await runCli("token", ["list", "--remote", "--url", url], { env: { OPERATOR_SECRET: "remote-operator-secret-0123" } });
+    const run = await runCli("token", ["list", "--remote", "--url", url], {
+      env: { OPERATOR_SECRET: "remote-operator-secret-0123" },
+    });
     expect(run.code).toBe(code);
     expect(run.stdout).toBe("");
     expect(run.stderr.split("\n")[0]).toMatch(/--url/);
@@ -82,7 +87,9 @@ describe("npm run token -- --remote", () => {
   it("accepts plain http:// to this machine (the e2e dev server, by 127.0.0.1 or localhost)", async () => {
     const port = new URL(base).port;
     for (const host of ["127.0.0.1", "localhost"]) {
-      const run = await runCli("token", ["list", "--remote", "--url", `http://${host}:${port}`], { env: { OPERATOR_SECRET: "dev-operator-secret" } });
+      const run = await runCli("token", ["list", "--remote", "--url", `http://${host}:${port}`], {
+        env: { OPERATOR_SECRET: "dev-operator-secret" },
+      });
       expect(run.code, run.stderr).toBe(0);
     }
   });

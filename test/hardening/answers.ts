@@ -32,15 +32,22 @@ export interface Verdict {
  * nosniff stamped, private answers `no-store`, CORS never widened, no secret or stack trace in
  * the body or headers. Reads the body.
  */
-export async function judge(sent: Sent, res: Response, scanner: SecretScanner, originAllowed: (origin: string) => boolean = originAllowedInTests): Promise<Verdict> {
+export async function judge(
+  sent: Sent,
+  res: Response,
+  scanner: SecretScanner,
+  originAllowed: (origin: string) => boolean = originAllowedInTests,
+): Promise<Verdict> {
   const problems: string[] = [];
   const body = await res.text();
   const status = res.status;
   const unexpected5xx = status >= 500 && !contractFiveHundreds(sent.path).has(status);
   if (unexpected5xx) problems.push(`unexpected ${status}`);
-  if (!allowedStatuses(sent.method, sent.path).has(status)) problems.push(`status ${status} not allowed for ${sent.method} ${endpointOf(sent.path)}`);
+  if (!allowedStatuses(sent.method, sent.path).has(status))
+    problems.push(`status ${status} not allowed for ${sent.method} ${endpointOf(sent.path)}`);
   if (status >= 400 && sent.method !== "HEAD") {
-    if (!(res.headers.get("content-type") ?? "").startsWith("application/json")) problems.push("error without JSON content type");
+    if (!(res.headers.get("content-type") ?? "").startsWith("application/json"))
+      problems.push("error without JSON content type");
     try {
       const parsed: unknown = JSON.parse(body);
       const envelope = ErrorResponseSchema.safeParse(parsed);
@@ -49,7 +56,8 @@ export async function judge(sent: Sent, res: Response, scanner: SecretScanner, o
       problems.push(`error body is not JSON: ${body.slice(0, 200)}`);
     }
   }
-  if ((status === 304 || sent.method === "HEAD") && body !== "") problems.push(`${status} to ${sent.method} has a body`);
+  if ((status === 304 || sent.method === "HEAD") && body !== "")
+    problems.push(`${status} to ${sent.method} has a body`);
   if (status === 405) {
     const allow = (res.headers.get("allow") ?? "").split(",").map((m) => m.trim());
     if (allow.length === 0 || allow[0] === "") problems.push("405 without Allow");
@@ -58,7 +66,12 @@ export async function judge(sent: Sent, res: Response, scanner: SecretScanner, o
   if (!res.headers.get("x-request-id")) problems.push("no X-Request-Id");
   if (res.headers.get("x-content-type-options") !== "nosniff") problems.push("no nosniff");
   const routeMissing = status === 404 && body.includes('"route_not_found"');
-  if (PRIVATE.has(endpointOf(sent.path)) && sent.method !== "OPTIONS" && !routeMissing && res.headers.get("cache-control") !== "no-store") {
+  if (
+    PRIVATE.has(endpointOf(sent.path)) &&
+    sent.method !== "OPTIONS" &&
+    !routeMissing &&
+    res.headers.get("cache-control") !== "no-store"
+  ) {
     problems.push(`private answer ${status} without no-store`);
   }
   if (res.headers.has("access-control-allow-credentials")) problems.push("Access-Control-Allow-Credentials sent");

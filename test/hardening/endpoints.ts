@@ -100,6 +100,7 @@ export function allowedStatuses(rawMethod: string, path: string): Set<number> {
 export function contractFiveHundreds(path: string): Set<number> {
   const name = endpointOf(path);
   if (name === "login" || name === "checkouts") return new Set([501]);
-  if (["products", "product", "variants", "collections", "collection", "cart-lines"].includes(name)) return new Set([503]);
+  if (["products", "product", "variants", "collections", "collection", "cart-lines"].includes(name))
+    return new Set([503]);
   return new Set();
 }

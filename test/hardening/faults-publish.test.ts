@@ -13,7 +13,16 @@ import { printFigures } from "./run-config.ts";
  */
 
 let seed: SeedVariants;
-const figures = { concurrent_writes: 0, accepted_writes: 0, lost_writes: 0, doubled_writes: 0, reads_under_publish: 0, publishes: 0, mixed_versions: 0, unexpected_5xx: 0 };
+const figures = {
+  concurrent_writes: 0,
+  accepted_writes: 0,
+  lost_writes: 0,
+  doubled_writes: 0,
+  reads_under_publish: 0,
+  publishes: 0,
+  mixed_versions: 0,
+  unexpected_5xx: 0,
+};
 
 beforeAll(async () => {
   seed = await seedVariants();
@@ -21,24 +30,32 @@ beforeAll(async () => {
 
 afterAll(() => printFigures("faults", figures));
 
-
 const cents = (amount: string) => Math.round(Number(amount) * 100);
 
 describe("catalog publishes under read load", () => {
   it("serve every read whole from one version, named by X-Catalog-Version, and never a 5xx", async () => {
     const base = await publishCatalog(env.CATALOG, shiftedSeed(0), { browse: null });
     const shiftOf = new Map<string, number>([[base.version, 0]]);
-    const baseList = (await (await call("/api/v1/products?limit=250")).json()) as { data: { handle: string; price: { amount: string } }[] };
+    const baseList = (await (await call("/api/v1/products?limit=250")).json()) as {
+      data: { handle: string; price: { amount: string } }[];
+    };
     const basePrice = new Map(baseList.data.map((p) => [p.handle, cents(p.price.amount)]));
     const handles = [...basePrice.keys()];
-    const baseVariant = new Map(seedCatalog().products.flatMap((p) => p.variants.map((v) => [v.id, cents(v.price)] as const)));
+    const baseVariant = new Map(
+      seedCatalog().products.flatMap((p) => p.variants.map((v) => [v.id, cents(v.price)] as const)),
+    );
 
     let seq = 0;
     /** One read of a random kind; returns the shift every price in it shows, or throws on a mix. */
     async function readOnce(): Promise<void> {
       seq += 1;
       const kind = seq % 3;
-      const path = kind === 0 ? `/api/v1/products?limit=${(seq % 240) + 10}` : kind === 1 ? `/api/v1/collections/frontpage?limit=${(seq % 40) + 5}` : `/api/v1/products/${handles[seq % handles.length]}/variants`;
+      const path =
+        kind === 0
+          ? `/api/v1/products?limit=${(seq % 240) + 10}`
+          : kind === 1
+            ? `/api/v1/collections/frontpage?limit=${(seq % 40) + 5}`
+            : `/api/v1/products/${handles[seq % handles.length]}/variants`;
       const res = await call(path);
       figures.reads_under_publish += 1;
       if (res.status >= 500) figures.unexpected_5xx += 1;
@@ -48,7 +65,13 @@ describe("catalog publishes under read load", () => {
       const body = (await res.json()) as { data?: Item[]; products?: { data: Item[] } };
       const items: Item[] = body.data ?? body.products?.data ?? [];
       // Lists and collections name products (lowest price); the variants list names variants.
-      const shifts = new Set(items.map((i) => (i.handle !== undefined ? cents(i.price.amount) - basePrice.get(i.handle)! : cents(i.price.amount) - baseVariant.get(i.id!)!)));
+      const shifts = new Set(
+        items.map((i) =>
+          i.handle !== undefined
+            ? cents(i.price.amount) - basePrice.get(i.handle)!
+            : cents(i.price.amount) - baseVariant.get(i.id!)!,
+        ),
+      );
       if (shifts.size > 1) figures.mixed_versions += 1;
       expect(shifts.size, `${path} mixes prices of several versions`).toBeLessThanOrEqual(1);
       const shift = [...shifts][0];
@@ -84,7 +107,10 @@ describe("cart writes during catalog publishes", () => {
     const accepted = new Map<string, number>();
     let unavailable = 0;
     for (const shift of [11, 12]) {
-      const writes = Array.from({ length: 20 }, (_, i) => ({ variant: variants[i % variants.length]!, quantity: (i % 3) + 1 }));
+      const writes = Array.from({ length: 20 }, (_, i) => ({
+        variant: variants[i % variants.length]!,
+        quantity: (i % 3) + 1,
+      }));
       const [responses] = await Promise.all([
         Promise.all(writes.map((w) => addLine(token, w.variant.id, w.quantity))),
         publishCatalog(env.CATALOG, shiftedSeed(shift), { browse: null }),

@@ -27,37 +27,68 @@ afterAll(() => printFigures("faults-unpublished", figures));
 
 describe("no catalog published yet", () => {
   const RUNS = fuzzRuns(120);
-  it("answers every catalog read 503 catalog_unavailable with Retry-After, or a handle 404, never a 500", async () => {
-    const template = fc.constantFrom("/api/v1/products", "/api/v1/products/{h}", "/api/v1/products/{h}/variants", "/api/v1/collections", "/api/v1/collections/{h}");
-    const query = fc.constantFrom("", "?limit=5", "?limit=ten", "?x=1", "?starting_after=a&ending_before=b", "?size=M");
-    await fc.assert(
-      fc.asyncProperty(template, pathSegment, query, fc.constantFrom("GET", "HEAD"), async (t, segment, q, method) => {
-        const path = t.replace("{h}", segment);
-        const res = await call(`${path}${q}`, { method });
-        figures.requests += 1;
-        const verdict = await judge({ method, path: new URL(`https://x${path}`).pathname }, res, scanner);
-        if (verdict.unexpected5xx) figures.unexpected_5xx += 1;
-        expect(verdict.problems, `${method} ${path}${q} -> ${verdict.status} ${verdict.body}`).toEqual([]);
-        expect([503, 404], `${path}${q}`).toContain(verdict.status);
-        if (verdict.status === 503) {
-          figures.catalog_503 += 1;
-          expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
-          if (method === "GET") expect(JSON.parse(verdict.body)).toMatchObject({ error: { type: "api_error", code: "catalog_unavailable" } });
-        }
-      }),
-      { numRuns: RUNS },
-    );
-  }, timeoutFor(RUNS));
+  it(
+    "answers every catalog read 503 catalog_unavailable with Retry-After, or a handle 404, never a 500",
+    async () => {
+      const template = fc.constantFrom(
+        "/api/v1/products",
+        "/api/v1/products/{h}",
+        "/api/v1/products/{h}/variants",
+        "/api/v1/collections",
+        "/api/v1/collections/{h}",
+      );
+      const query = fc.constantFrom(
+        "",
+        "?limit=5",
+        "?limit=ten",
+        "?x=1",
+        "?starting_after=a&ending_before=b",
+        "?size=M",
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          template,
+          pathSegment,
+          query,
+          fc.constantFrom("GET", "HEAD"),
+          async (t, segment, q, method) => {
+            const path = t.replace("{h}", segment);
+            const res = await call(`${path}${q}`, { method });
+            figures.requests += 1;
+            const verdict = await judge({ method, path: new URL(`https://x${path}`).pathname }, res, scanner);
+            if (verdict.unexpected5xx) figures.unexpected_5xx += 1;
+            expect(verdict.problems, `${method} ${path}${q} -> ${verdict.status} ${verdict.body}`).toEqual([]);
+            expect([503, 404], `${path}${q}`).toContain(verdict.status);
+            if (verdict.status === 503) {
+              figures.catalog_503 += 1;
+              expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+              if (method === "GET")
+                expect(JSON.parse(verdict.body)).toMatchObject({
+                  error: { type: "api_error", code: "catalog_unavailable" },
+                });
+            }
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    },
+    timeoutFor(RUNS),
+  );
 
   it("still reads and clears the cart, and answers an add 503 catalog_unavailable without a change", async () => {
     const read = await cartCall(token, "/cart");
     expect(read.status).toBe(200);
     const before = CartSchema.parse(await read.json());
-    const addRes = await cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: "44102938475602", quantity: 1 } });
+    const addRes = await cartCall(token, "/cart/lines", {
+      method: "POST",
+      body: { variant_id: "44102938475602", quantity: 1 },
+    });
     figures.requests += 2;
     expect(addRes.status).toBe(503);
     expect(addRes.headers.get("retry-after")).toMatch(/^\d+$/);
-    expect(await addRes.json()).toEqual({ error: { type: "api_error", code: "catalog_unavailable", message: expect.any(String) } });
+    expect(await addRes.json()).toEqual({
+      error: { type: "api_error", code: "catalog_unavailable", message: expect.any(String) },
+    });
     const after = CartSchema.parse(await (await cartCall(token, "/cart")).json());
     expect(after.lines).toEqual(before.lines);
     const cleared = await cartCall(token, "/cart", { method: "DELETE" });

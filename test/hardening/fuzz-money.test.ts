@@ -61,7 +61,8 @@ describe("money at the edges", () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[1-9]\d{14,30}$/), fc.stringMatching(/^\d{2}$/), (whole, fraction) => {
         const amount = `${whole}.${fraction}`;
-        if (exactMinor(amount) <= BigInt(Number.MAX_SAFE_INTEGER)) expect(BigInt(toMinor(amount))).toBe(exactMinor(amount));
+        if (exactMinor(amount) <= BigInt(Number.MAX_SAFE_INTEGER))
+          expect(BigInt(toMinor(amount))).toBe(exactMinor(amount));
         else expect(() => toMinor(amount)).toThrow(RangeError);
       }),
       { numRuns: fuzzRuns(300) },
@@ -73,10 +74,15 @@ describe("money at the edges", () => {
     const worst = Array.from({ length: MAX_LINES }, (): [number, number] => [MAX_UNIT_MINOR, MAX_LINE_QUANTITY]);
     fc.assert(
       fc.property(fc.oneof(fc.array(line, { maxLength: MAX_LINES }), fc.constant(worst)), (lines) => {
-        const cart = buildCart("cart_x", { created_at: 0, updated_at: 0, expires_at: 1 }, lines.map(([unit, quantity], i) => row(i, unit, quantity)));
+        const cart = buildCart(
+          "cart_x",
+          { created_at: 0, updated_at: 0, expires_at: 1 },
+          lines.map(([unit, quantity], i) => row(i, unit, quantity)),
+        );
         const exact = lines.reduce((sum, [unit, quantity]) => sum + BigInt(unit) * BigInt(quantity), 0n);
         expect(exactMinor(cart.subtotal.amount)).toBe(exact);
-        for (const [i, [unit, quantity]] of lines.entries()) expect(exactMinor(cart.lines[i]!.line_total.amount)).toBe(BigInt(unit) * BigInt(quantity));
+        for (const [i, [unit, quantity]] of lines.entries())
+          expect(exactMinor(cart.lines[i]!.line_total.amount)).toBe(BigInt(unit) * BigInt(quantity));
       }),
       { numRuns: fuzzRuns(60) },
     );

@@ -40,10 +40,19 @@ export function rawRequest(baseUrl: string, head: string[], body: Buffer | strin
       const headText = data.subarray(0, split).toString("latin1");
       const lines: string[] = headText.split("\r\n");
       const statusLine = lines.shift() ?? "";
-      const headers = lines.map((l: string): [string, string] => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]);
+      const headers = lines.map((l: string): [string, string] => [
+        l.slice(0, l.indexOf(":")).trim().toLowerCase(),
+        l.slice(l.indexOf(":") + 1).trim(),
+      ]);
       const rest = data.subarray(split + 4);
-      const chunked = headers.some(([k, v]: [string, string]) => k === "transfer-encoding" && v.toLowerCase().includes("chunked"));
-      resolve({ status: Number(statusLine.split(" ")[1]), headers, body: (chunked ? dechunk(rest) : rest).toString("utf8") });
+      const chunked = headers.some(
+        ([k, v]: [string, string]) => k === "transfer-encoding" && v.toLowerCase().includes("chunked"),
+      );
+      resolve({
+        status: Number(statusLine.split(" ")[1]),
+        headers,
+        body: (chunked ? dechunk(rest) : rest).toString("utf8"),
+      });
     });
     socket.on("connect", () => {
       socket.write(`${[...head, `Host: ${url.host}`, "Connection: close"].join("\r\n")}\r\n\r\n`);

@@ -65,11 +65,39 @@ export interface FuzzRequest {
 }
 
 const queryKey = fc.oneof(
-  fc.constantFrom("limit", "starting_after", "ending_before", "size", "color", "title", "access_token", "token", "__proto__", "constructor", "Limit", "limit[]"),
+  fc.constantFrom(
+    "limit",
+    "starting_after",
+    "ending_before",
+    "size",
+    "color",
+    "title",
+    "access_token",
+    "token",
+    "__proto__",
+    "constructor",
+    "Limit",
+    "limit[]",
+  ),
   oddString,
 );
 const queryValue = fc.oneof(
-  fc.constantFrom("1", "250", "251", "0", "-0", "1e309", "9007199254740993", "2.5", "ten", "essential-crew-tee-black", "M", "Black", "Default Title", ""),
+  fc.constantFrom(
+    "1",
+    "250",
+    "251",
+    "0",
+    "-0",
+    "1e309",
+    "9007199254740993",
+    "2.5",
+    "ten",
+    "essential-crew-tee-black",
+    "M",
+    "Black",
+    "Default Title",
+    "",
+  ),
   oddString,
 );
 
@@ -90,7 +118,18 @@ const headers = fc
   .record({
     "Content-Type": fc.option(fc.oneof(contentType, oddString.map(headerSafe)), { nil: undefined }),
     "Idempotency-Key": optionalHeader(fc.oneof(fc.stringMatching(/^[!-~]{1,40}$/), oddString)),
-    Origin: optionalHeader(fc.oneof(fc.constantFrom("https://shop.example", "http://localhost:5173", "https://evil.example", "null", "http://localhost:5173.evil.example"), oddString)),
+    Origin: optionalHeader(
+      fc.oneof(
+        fc.constantFrom(
+          "https://shop.example",
+          "http://localhost:5173",
+          "https://evil.example",
+          "null",
+          "http://localhost:5173.evil.example",
+        ),
+        oddString,
+      ),
+    ),
     "If-None-Match": optionalHeader(fc.oneof(fc.constantFrom("*", '"abc"', 'W/"abc"'), oddString)),
     "X-Request-Id": optionalHeader(oddString),
     "Access-Control-Request-Method": optionalHeader(fc.constantFrom("POST", "GET", "PATCH", "DELETE")),
@@ -102,7 +141,9 @@ export function validPairs(variantIds: readonly string[]): fc.Arbitrary<[string,
   return fc.oneof(
     fc.constantFrom(...variantIds).map((id): [string, string] => ["variant_id", JSON.stringify(id)]),
     fc.integer({ min: 0, max: 1000 }).map((q): [string, string] => ["quantity", String(q)]),
-    fc.constantFrom("essential-crew-tee-black", "M / Black").map((v): [string, string] => [v.includes("/") ? "variant_title" : "handle", JSON.stringify(v)]),
+    fc
+      .constantFrom("essential-crew-tee-black", "M / Black")
+      .map((v): [string, string] => [v.includes("/") ? "variant_title" : "handle", JSON.stringify(v)]),
     fc.string({ maxLength: 20 }).map((l): [string, string] => ["label", JSON.stringify(l)]),
   );
 }
@@ -115,7 +156,22 @@ export function fuzzRequest(variantIds: readonly string[]): fc.Arbitrary<FuzzReq
     segments: fc.array(pathSegment, { minLength: 2, maxLength: 2 }),
     slashes: fc.constantFrom(0, 0, 0, 0, 1, 2),
     query: fc.array(fc.tuple(queryKey, queryValue), { maxLength: 3 }),
-    auth: fc.constantFrom<AuthChoice>("none", "bearer", "bearer", "bearer", "lower", "upper", "spaces", "trailing-junk", "outside-alphabet", "case-flipped", "basic", "operator", "two", "garbage"),
+    auth: fc.constantFrom<AuthChoice>(
+      "none",
+      "bearer",
+      "bearer",
+      "bearer",
+      "lower",
+      "upper",
+      "spaces",
+      "trailing-junk",
+      "outside-alphabet",
+      "case-flipped",
+      "basic",
+      "operator",
+      "two",
+      "garbage",
+    ),
     garbage: oddString.map(headerSafe),
     headers,
     body: anyBody(validPairs(variantIds)),
@@ -127,7 +183,12 @@ function flipCase(text: string): string {
 }
 
 /** The Authorization header value for a choice, or undefined for none. */
-export function authorization(choice: AuthChoice, token: string, operatorSecret: string, garbage: string): string | undefined {
+export function authorization(
+  choice: AuthChoice,
+  token: string,
+  operatorSecret: string,
+  garbage: string,
+): string | undefined {
   switch (choice) {
     case "none":
       return undefined;
@@ -159,7 +220,9 @@ export function authorization(choice: AuthChoice, token: string, operatorSecret:
 /** The URL path of a request: template placeholders filled, `{line}` with `lineId`. */
 export function pathOf(request: FuzzRequest, lineId: string): string {
   let i = 0;
-  let path = request.template.replace(/\{(seg|line)\}/g, (_m, kind: string) => (kind === "line" ? lineId : (request.segments[i++ % 2] ?? "")));
+  let path = request.template.replace(/\{(seg|line)\}/g, (_m, kind: string) =>
+    kind === "line" ? lineId : (request.segments[i++ % 2] ?? ""),
+  );
   if (request.slashes === 1) path = `${path}/`;
   if (request.slashes === 2) path = path.replace("/api/v1/", "/api/v1//");
   return path;

@@ -16,7 +16,8 @@ let token: string;
 async function logged(run: () => Promise<void>): Promise<string[]> {
   const lines: string[] = [];
   const capture = (...args: unknown[]) => void lines.push(args.map(String).join(" "));
-  for (const level of ["log", "info", "warn", "error", "debug"] as const) vi.spyOn(console, level).mockImplementation(capture);
+  for (const level of ["log", "info", "warn", "error", "debug"] as const)
+    vi.spyOn(console, level).mockImplementation(capture);
   try {
     await run();
   } finally {
@@ -99,29 +100,34 @@ describe("the operator secret and tokens are never repeated back", () => {
     ["the operator secret", () => OPERATOR_SECRET],
     ["a token", () => token],
     ["a dev token", () => "sf_dev_LocalToken_A1"],
-  ])("as %s in a facet filter, a query parameter, a path or a header: not in the answer, a repeat of it (cached) or the log", async (_name, secretOf) => {
-    const secret = secretOf();
-    const scanner = new SecretScanner();
-    await scanner.add(secret);
-    const answers: string[] = [];
-    const lines = await logged(async () => {
-      for (const [path, init] of SECRET_CARRIERS(secret)) {
-        // Twice: the second may come from the isolate's memo or the Cache API.
-        for (let i = 0; i < 2; i++) answers.push(`${path}\n${await whole(await call(path, init))}`);
+  ])(
+    "as %s in a facet filter, a query parameter, a path or a header: not in the answer, a repeat of it (cached) or the log",
+    async (_name, secretOf) => {
+      const secret = secretOf();
+      const scanner = new SecretScanner();
+      await scanner.add(secret);
+      const answers: string[] = [];
+      const lines = await logged(async () => {
+        for (const [path, init] of SECRET_CARRIERS(secret)) {
+          // Twice: the second may come from the isolate's memo or the Cache API.
+          for (let i = 0; i < 2; i++) answers.push(`${path}\n${await whole(await call(path, init))}`);
+        }
+      });
+      for (const answer of answers) {
+        expect(answer.slice(answer.indexOf("\n") + 1)).not.toContain(secret);
+        expect(scanner.findings(answer.slice(answer.indexOf("\n") + 1))).toEqual([]);
+        expect(Number(answer.split("\n")[1]), answer).toBeLessThan(500);
       }
-    });
-    for (const answer of answers) {
-      expect(answer.slice(answer.indexOf("\n") + 1)).not.toContain(secret);
-      expect(scanner.findings(answer.slice(answer.indexOf("\n") + 1))).toEqual([]);
-      expect(Number(answer.split("\n")[1]), answer).toBeLessThan(500);
-    }
-    for (const line of lines) expect(scanner.findings(line)).toEqual([]);
-  });
+      for (const line of lines) expect(scanner.findings(line)).toEqual([]);
+    },
+  );
 
   it("refuses a credential in a catalog query with 400 naming the parameter, not the value", async () => {
     const res = await call(`/api/v1/products/facets?tag=${OPERATOR_SECRET}`);
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: { type: "invalid_request_error", code: "parameter_invalid", param: "tag" } });
+    expect(await res.json()).toMatchObject({
+      error: { type: "invalid_request_error", code: "parameter_invalid", param: "tag" },
+    });
   });
 
   it("answers the secret as a product handle 404 without caching it", async () => {
@@ -132,7 +138,9 @@ describe("the operator secret and tokens are never repeated back", () => {
   });
 
   it("never quotes the secret from the request's host in a 401's docs_url", async () => {
-    const res = await exports.default.fetch(`https://${OPERATOR_SECRET}.example/api/v1/cart`, { headers: { Authorization: "Bearer sf_live_nope12345678" } });
+    const res = await exports.default.fetch(`https://${OPERATOR_SECRET}.example/api/v1/cart`, {
+      headers: { Authorization: "Bearer sf_live_nope12345678" },
+    });
     const text = await whole(res);
     expect(res.status).toBe(401);
     expect(text).not.toContain(OPERATOR_SECRET);

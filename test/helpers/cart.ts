@@ -31,7 +31,11 @@ export async function issueToken(label = "test"): Promise<IssuedToken> {
 }
 
 /** Calls a cart endpoint with `token`; a JSON `body` gets the JSON content type. */
-export function cartCall(token: string, path: string, init: Omit<RequestInit, "body"> & { body?: unknown } = {}): Promise<Response> {
+export function cartCall(
+  token: string,
+  path: string,
+  init: Omit<RequestInit, "body"> & { body?: unknown } = {},
+): Promise<Response> {
   return call(`/api/v1${path}`, bearerInit(token, init));
 }
 
@@ -55,7 +59,11 @@ export async function seedVariants(): Promise<SeedVariants> {
 /** The Cart a cart response carries; any status but 200 fails the test. */
 /** POST /cart/lines for `variantId`, with an Idempotency-Key when one is given. */
 export function addLine(token: string, variantId: string, quantity: number, key?: string): Promise<Response> {
-  return cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: variantId, quantity }, ...(key ? { headers: { "Idempotency-Key": key } } : {}) });
+  return cartCall(token, "/cart/lines", {
+    method: "POST",
+    body: { variant_id: variantId, quantity },
+    ...(key ? { headers: { "Idempotency-Key": key } } : {}),
+  });
 }
 
 export async function cartFrom(res: Response): Promise<Cart> {

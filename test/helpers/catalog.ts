@@ -14,7 +14,10 @@ export function seedCatalog(): typeof seed {
  * Safe to run twice: when the seed is already live nothing is written and its version returns.
  */
 export async function publishSeedCatalog(): Promise<string> {
-  const result = await publishCatalog(env.CATALOG, seed, { skipIfLive: true, browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) });
+  const result = await publishCatalog(env.CATALOG, seed, {
+    skipIfLive: true,
+    browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS),
+  });
   return result.version;
 }
 
@@ -22,7 +25,8 @@ export async function publishSeedCatalog(): Promise<string> {
 export function shiftedSeed(cents: number): ReturnType<typeof seedCatalog> {
   const catalog = seedCatalog();
   for (const product of catalog.products) {
-    for (const variant of product.variants) variant.price = ((Math.round(Number(variant.price) * 100) + cents) / 100).toFixed(2);
+    for (const variant of product.variants)
+      variant.price = ((Math.round(Number(variant.price) * 100) + cents) / 100).toFixed(2);
   }
   return catalog;
 }

@@ -14,7 +14,11 @@ export const STACK_FRAME = /\n\s+at\s|\bat\s[^\s]+\s\([^)]*:\d+:\d+\)/;
  * Runs `node src/cli/<name>.ts …args` as `npm run <script>` does (same Node, from the project
  * root), optionally feeding `stdin`, and collects its output and exit code.
  */
-export function runCli(name: string, args: readonly string[], options: { stdin?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliRun> {
+export function runCli(
+  name: string,
+  args: readonly string[],
+  options: { stdin?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [`src/cli/${name}.ts`, ...args], {
       cwd: process.cwd(),

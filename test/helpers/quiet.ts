@@ -33,7 +33,8 @@ function recordFigures(line: string, target: { file: string; sum: boolean }): vo
   const figures = all[name];
   for (const pair of pairs) {
     const [key, value] = pair.split("=");
-    if (key && value !== undefined && Number.isFinite(Number(value))) figures[key] = (target.sum ? (figures[key] ?? 0) : 0) + Number(value);
+    if (key && value !== undefined && Number.isFinite(Number(value)))
+      figures[key] = (target.sum ? (figures[key] ?? 0) : 0) + Number(value);
   }
   mkdirSync("test-results", { recursive: true });
   writeFileSync(target.file, `${JSON.stringify(all, null, 2)}\n`);

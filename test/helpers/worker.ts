@@ -6,9 +6,18 @@ export const ORIGIN = "https://storefront.test";
 export const API = `${ORIGIN}/api/v1`;
 
 /** The same worker with ENVIRONMENT (and any other var) overridden, as a deployed worker would run. */
-export async function fetchAs(environment: string, path: string, init: RequestInit = {}, vars: Partial<Env> = {}): Promise<Response> {
+export async function fetchAs(
+  environment: string,
+  path: string,
+  init: RequestInit = {},
+  vars: Partial<Env> = {},
+): Promise<Response> {
   const ctx = createExecutionContext();
-  const res = await app.fetch(new Request(`${ORIGIN}${path}`, init), { ...env, ...vars, ENVIRONMENT: environment }, ctx);
+  const res = await app.fetch(
+    new Request(`${ORIGIN}${path}`, init),
+    { ...env, ...vars, ENVIRONMENT: environment },
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return res;
 }

@@ -18,9 +18,15 @@ const ROOMS: Record<string, { may: readonly string[]; packages: RegExp }> = {
   http: { may: ["shared", "auth", "catalog", "browse", "cart"], packages: /^(zod|hono(\/.*)?)$/ },
   openapi: { may: ["shared", "auth", "catalog", "browse", "cart", "http"], packages: /^(zod|hono(\/.*)?)$/ },
   routes: { may: ["shared", "auth", "catalog", "browse", "cart", "http", "openapi"], packages: /^(zod|hono(\/.*)?)$/ },
-  app: { may: ["shared", "auth", "catalog", "browse", "cart", "http", "openapi", "routes"], packages: /^(zod|hono(\/.*)?|cloudflare:workers)$/ },
+  app: {
+    may: ["shared", "auth", "catalog", "browse", "cart", "http", "openapi", "routes"],
+    packages: /^(zod|hono(\/.*)?|cloudflare:workers)$/,
+  },
   // Node side: never in the Worker bundle, so never imported by the rooms above.
-  publish: { may: ["shared", "catalog", "browse"], packages: /^(zod|node:.*|csv-parse(\/.*)?|sanitize-html|htmlparser2)$/ },
+  publish: {
+    may: ["shared", "catalog", "browse"],
+    packages: /^(zod|node:.*|csv-parse(\/.*)?|sanitize-html|htmlparser2)$/,
+  },
   cli: { may: ["shared", "auth", "catalog", "browse", "publish"], packages: /^(zod|node:.*|miniflare|wrangler)$/ },
 };
 
@@ -43,7 +49,9 @@ function sourceFiles(dir: string): string[] {
 /** Every module specifier of a file: static imports and exports, and `import()`. */
 function specifiers(text: string): string[] {
   const found: string[] = [];
-  for (const match of text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm)) {
+  for (const match of text.matchAll(
+    /^\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm,
+  )) {
     found.push((match[1] ?? match[2] ?? match[3])!);
   }
   return found;

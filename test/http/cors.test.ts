@@ -7,7 +7,11 @@ const DISALLOWED = ["https://evil.example", "http://localhost.evil.example:80", 
 function preflight(path: string, origin: string, method = "POST"): Promise<Response> {
   return call(path, {
     method: "OPTIONS",
-    headers: { Origin: origin, "Access-Control-Request-Method": method, "Access-Control-Request-Headers": "authorization, content-type, idempotency-key" },
+    headers: {
+      Origin: origin,
+      "Access-Control-Request-Method": method,
+      "Access-Control-Request-Headers": "authorization, content-type, idempotency-key",
+    },
   });
 }
 
@@ -55,7 +59,11 @@ describe("CORS on the cart, checkouts and auth", () => {
       const res = await preflight(path, "http://localhost:3000");
       expect(res.status).toBe(204);
       expect(res.headers.get("access-control-allow-origin")).toBe("http://localhost:3000");
-      const allowMethods = (res.headers.get("access-control-allow-methods") ?? "").split(",").map((m) => m.trim()).sort().join(",");
+      const allowMethods = (res.headers.get("access-control-allow-methods") ?? "")
+        .split(",")
+        .map((m) => m.trim())
+        .sort()
+        .join(",");
       expect(allowMethods).toBe(methods);
       expect(res.headers.get("access-control-allow-headers")).toBe("Authorization,Content-Type,Idempotency-Key");
       expect(res.headers.get("access-control-max-age")).toBe("7200");

@@ -25,7 +25,9 @@ afterEach(() => {
 async function logged(run: () => Promise<void>): Promise<{ log: string[]; error: string[] }> {
   const out = { log: [] as string[], error: [] as string[] };
   vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void out.log.push(args.map(String).join(" ")));
-  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void out.error.push(args.map(String).join(" ")));
+  vi.spyOn(console, "error").mockImplementation(
+    (...args: unknown[]) => void out.error.push(args.map(String).join(" ")),
+  );
   try {
     await run();
   } finally {
@@ -38,7 +40,11 @@ async function errorOf(res: Response): Promise<Record<string, unknown>> {
   return ((await res.json()) as { error: Record<string, unknown> }).error;
 }
 
-const json = (body: string): RequestInit & { body: string } => ({ method: "POST", headers: { "Content-Type": "application/json" }, body });
+const json = (body: string): RequestInit & { body: string } => ({
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body,
+});
 
 describe("a client that hangs up mid-body", () => {
   // Bug: the failed body read reached onError as an unknown error, so it was logged at error
@@ -57,7 +63,12 @@ describe("a client that hangs up mid-body", () => {
       });
       const ctx = createExecutionContext();
       const res = await app.fetch(
-        new Request(`${ORIGIN}/api/v1/cart/lines`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body, duplex: "half" } as RequestInit),
+        new Request(`${ORIGIN}/api/v1/cart/lines`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+          body,
+          duplex: "half",
+        } as RequestInit),
         env,
         ctx,
       );
@@ -65,7 +76,9 @@ describe("a client that hangs up mid-body", () => {
       expect(res.status).toBe(499);
     });
     expect(lines.error).toEqual([]);
-    const line = lines.log.map((l) => JSON.parse(l) as { status: number; route: string }).find((l) => l.route.includes("/cart/lines"));
+    const line = lines.log
+      .map((l) => JSON.parse(l) as { status: number; route: string })
+      .find((l) => l.route.includes("/cart/lines"));
     expect(line?.status).toBe(499);
     expect((await readCart(token)).lines).toEqual([]);
   });
@@ -81,9 +94,18 @@ describe("duplicate keys in a JSON body", () => {
   ])("answers 400 parameter_invalid naming the field for %s, and changes nothing", async (template, param) => {
     const token = (await issueToken("dup")).token;
     const body = template.replaceAll("V", seed.available[0]!.id);
-    const res = await cartCall(token, "/cart/lines", { method: "POST", headers: { "Content-Type": "application/json" }, body });
+    const res = await cartCall(token, "/cart/lines", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body,
+    });
     expect(res.status).toBe(400);
-    expect(await errorOf(res)).toEqual({ type: "invalid_request_error", code: "parameter_invalid", param, message: `Field ${param} is given more than once.` });
+    expect(await errorOf(res)).toEqual({
+      type: "invalid_request_error",
+      code: "parameter_invalid",
+      param,
+      message: `Field ${param} is given more than once.`,
+    });
     expect((await readCart(token)).lines).toEqual([]);
   });
 
@@ -94,7 +116,11 @@ describe("duplicate keys in a JSON body", () => {
 
   it("names a nested field by its path", async () => {
     const token = (await issueToken("dup-nested")).token;
-    const res = await cartCall(token, "/cart/lines", { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"variant_id":"1","quantity":1,"x":{"a":1,"a":2}}' });
+    const res = await cartCall(token, "/cart/lines", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: '{"variant_id":"1","quantity":1,"x":{"a":1,"a":2}}',
+    });
     expect(await errorOf(res)).toMatchObject({ code: "parameter_invalid", param: "x.a" });
   });
 });
@@ -102,14 +128,20 @@ describe("duplicate keys in a JSON body", () => {
 describe("percent-encoding in a query string", () => {
   // Bug: URLSearchParams read `%zz` as the literal text "%zz" and `%ff` as U+FFFD, so a broken
   // link searched for something the client never meant.
-  it.each(["/api/v1/products?q=%zz", "/api/v1/products?q=100%", "/api/v1/products?q=%ff", "/api/v1/products?q=%c3%28", "/api/v1/products/facets?tag=%", "/api/v1/collections?limit=%2", "/api/v1/products/essential-crew-tee-black?include=%zzimages", "/api/v1/products?%zz=1"])(
-    "answers 400 parameter_invalid for %s",
-    async (path) => {
-      const res = await call(path);
-      expect(res.status).toBe(400);
-      expect(await errorOf(res)).toMatchObject({ type: "invalid_request_error", code: "parameter_invalid" });
-    },
-  );
+  it.each([
+    "/api/v1/products?q=%zz",
+    "/api/v1/products?q=100%",
+    "/api/v1/products?q=%ff",
+    "/api/v1/products?q=%c3%28",
+    "/api/v1/products/facets?tag=%",
+    "/api/v1/collections?limit=%2",
+    "/api/v1/products/essential-crew-tee-black?include=%zzimages",
+    "/api/v1/products?%zz=1",
+  ])("answers 400 parameter_invalid for %s", async (path) => {
+    const res = await call(path);
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toMatchObject({ type: "invalid_request_error", code: "parameter_invalid" });
+  });
 
   it("answers 400 on the cart too", async () => {
     const token = (await issueToken("pct")).token;
@@ -127,7 +159,8 @@ describe("percent-encoding in a query string", () => {
 });
 
 describe("tracking parameters on catalog reads", () => {
-  const TRACKING = "utm_source=newsletter&utm_medium=email&utm_campaign=fall&utm_content=a&fbclid=IwAR0x&gclid=Cj0K&msclkid=abc&_ga=2.1&ref=homepage&utm_source=twice";
+  const TRACKING =
+    "utm_source=newsletter&utm_medium=email&utm_campaign=fall&utm_content=a&fbclid=IwAR0x&gclid=Cj0K&msclkid=abc&_ga=2.1&ref=homepage&utm_source=twice";
   const READS = [
     "/api/v1/products",
     "/api/v1/products?limit=3",
@@ -165,7 +198,13 @@ describe("tracking parameters on catalog reads", () => {
   });
 
   it("still refuses a real typo, and near-misses of the tracking names, with 400 parameter_unknown", async () => {
-    for (const path of ["/api/v1/products?utm=1", "/api/v1/products?fbclidx=1", "/api/v1/products?lmit=2", "/api/v1/collections?Ref=a", "/api/v1/products/facets?sort=price_asc&utm_source=x"]) {
+    for (const path of [
+      "/api/v1/products?utm=1",
+      "/api/v1/products?fbclidx=1",
+      "/api/v1/products?lmit=2",
+      "/api/v1/collections?Ref=a",
+      "/api/v1/products/facets?sort=price_asc&utm_source=x",
+    ]) {
       const res = await call(path);
       expect(res.status, path).toBe(400);
       expect(await errorOf(res)).toMatchObject({ code: "parameter_unknown" });
@@ -186,26 +225,48 @@ describe("every error carries type, code and message", () => {
   });
 
   it("401: authentication_required without a credential, token_invalid for a bad one, token_revoked for a revoked one", async () => {
-    expect(await errorOf(await call("/api/v1/cart"))).toMatchObject({ type: "authentication_error", code: "authentication_required" });
+    expect(await errorOf(await call("/api/v1/cart"))).toMatchObject({
+      type: "authentication_error",
+      code: "authentication_required",
+    });
     expect(await errorOf(await cartCall("sf_live_notAToken0000", "/cart"))).toMatchObject({ code: "token_invalid" });
-    expect(await errorOf(await call("/api/v1/cart", { headers: { Authorization: "Basic dXNlcjpwYXNz" } }))).toMatchObject({ code: "token_invalid" });
+    expect(
+      await errorOf(await call("/api/v1/cart", { headers: { Authorization: "Basic dXNlcjpwYXNz" } })),
+    ).toMatchObject({ code: "token_invalid" });
     const issued = await issueToken("revoked");
     expect((await operator(`/tokens/${issued.id}/revoke`, { method: "POST" })).status).toBe(200);
     expect(await errorOf(await cartCall(issued.token, "/cart"))).toMatchObject({ code: "token_revoked" });
-    expect(await errorOf(await cartCall(issued.token, "/checkouts", { method: "POST" }))).toMatchObject({ code: "token_revoked" });
+    expect(await errorOf(await cartCall(issued.token, "/checkouts", { method: "POST" }))).toMatchObject({
+      code: "token_revoked",
+    });
     expect(await errorOf(await call("/api/v1/operator/tokens"))).toMatchObject({ code: "authentication_required" });
-    expect(await errorOf(await call("/api/v1/operator/tokens", { headers: { Authorization: "Bearer wrong-operator-secret" } }))).toMatchObject({ code: "token_invalid" });
+    expect(
+      await errorOf(
+        await call("/api/v1/operator/tokens", { headers: { Authorization: "Bearer wrong-operator-secret" } }),
+      ),
+    ).toMatchObject({ code: "token_invalid" });
   });
 
   it("501: not_implemented, with retry false", async () => {
-    expect(await errorOf(await call("/api/v1/auth/login", json("{}")))).toEqual(expect.objectContaining({ type: "not_implemented", code: "not_implemented", retry: false }));
+    expect(await errorOf(await call("/api/v1/auth/login", json("{}")))).toEqual(
+      expect.objectContaining({ type: "not_implemented", code: "not_implemented", retry: false }),
+    );
   });
 
   it("500: internal_error with the request id", async () => {
     const lines = await logged(async () => {
-      const res = await fetchAs("development", "/api/v1/products", {}, { CATALOG: undefined as unknown as KVNamespace });
+      const res = await fetchAs(
+        "development",
+        "/api/v1/products",
+        {},
+        { CATALOG: undefined as unknown as KVNamespace },
+      );
       expect(res.status).toBe(500);
-      expect(await errorOf(res)).toMatchObject({ type: "api_error", code: "internal_error", request_id: res.headers.get("x-request-id") });
+      expect(await errorOf(res)).toMatchObject({
+        type: "api_error",
+        code: "internal_error",
+        request_id: res.headers.get("x-request-id"),
+      });
     });
     expect(lines.error).toHaveLength(1);
   });
@@ -222,10 +283,17 @@ describe("body validation messages in the house style", () => {
     [{ quantity: 1.5 }, "quantity", "Invalid quantity: an integer from 1 to 999."],
     [{ quantity: "2" }, "quantity", "Invalid quantity: an integer from 1 to 999."],
     [{ quantity: 1, handle: 5 }, "handle", "Invalid handle: text of at most 255 characters."],
-    [{ quantity: 1, variant_id: "abc" }, "variant_id", "Invalid variant_id: digits or gid://shopify/ProductVariant/<digits>."],
+    [
+      { quantity: 1, variant_id: "abc" },
+      "variant_id",
+      "Invalid variant_id: digits or gid://shopify/ProductVariant/<digits>.",
+    ],
   ])("POST /cart/lines %j: %s", async (fields, param, message) => {
     const token = (await issueToken("style")).token;
-    const res = await cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: seed.available[0]!.id, ...fields } });
+    const res = await cartCall(token, "/cart/lines", {
+      method: "POST",
+      body: { variant_id: seed.available[0]!.id, ...fields },
+    });
     expect(res.status).toBe(400);
     const error = await errorOf(res);
     expect(error).toEqual({ type: "invalid_request_error", code: "parameter_invalid", param, message });
@@ -234,11 +302,22 @@ describe("body validation messages in the house style", () => {
 
   it("PATCH a line and the operator's label too", async () => {
     const token = (await issueToken("style-patch")).token;
-    const cart = (await (await cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: seed.available[0]!.id, quantity: 1 } })).json()) as { lines: { id: string }[] };
-    const patched = await cartCall(token, `/cart/lines/${cart.lines[0]!.id}`, { method: "PATCH", body: { quantity: -1 } });
-    expect(await errorOf(patched)).toMatchObject({ param: "quantity", message: "Invalid quantity: an integer from 0 to 999." });
+    const cart = (await (
+      await cartCall(token, "/cart/lines", { method: "POST", body: { variant_id: seed.available[0]!.id, quantity: 1 } })
+    ).json()) as { lines: { id: string }[] };
+    const patched = await cartCall(token, `/cart/lines/${cart.lines[0]!.id}`, {
+      method: "PATCH",
+      body: { quantity: -1 },
+    });
+    expect(await errorOf(patched)).toMatchObject({
+      param: "quantity",
+      message: "Invalid quantity: an integer from 0 to 999.",
+    });
     const label = await operator("/tokens", json('{"label":""}'));
-    expect(await errorOf(label)).toMatchObject({ param: "label", message: "Invalid label: text of 1 to 100 characters." });
+    expect(await errorOf(label)).toMatchObject({
+      param: "label",
+      message: "Invalid label: text of 1 to 100 characters.",
+    });
   });
 
   it("query parameters read the same way", async () => {

@@ -20,7 +20,9 @@ describe("HTTP skeleton", () => {
   });
 
   it("echoes a sane inbound X-Request-Id and replaces an insane one", async () => {
-    const sane = await exports.default.fetch(`${BASE}/api/v1/nope`, { headers: { "X-Request-Id": "client-abc-12345" } });
+    const sane = await exports.default.fetch(`${BASE}/api/v1/nope`, {
+      headers: { "X-Request-Id": "client-abc-12345" },
+    });
     expect(sane.headers.get("x-request-id")).toBe("client-abc-12345");
     const insane = await exports.default.fetch(`${BASE}/api/v1/nope`, { headers: { "X-Request-Id": "<script>" } });
     expect(insane.headers.get("x-request-id")).toMatch(/^req_/);
@@ -72,7 +74,9 @@ describe("HTTP skeleton: route table and CORS mounting", () => {
   });
 
   it("still sends the public CORS header on the bare product list path", async () => {
-    const res = await exports.default.fetch(`${BASE}/api/v1/products`, { headers: { Origin: "https://anyone.example" } });
+    const res = await exports.default.fetch(`${BASE}/api/v1/products`, {
+      headers: { Origin: "https://anyone.example" },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
   });

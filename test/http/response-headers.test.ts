@@ -21,7 +21,9 @@ describe("setResponseHeaders", () => {
   });
 
   it("copies a response whose headers the runtime will not change, keeping its status and body", async () => {
-    expect(() => Response.redirect("https://storefront.test/elsewhere", 302).headers.set("X-Stamp", "1")).toThrow(TypeError);
+    expect(() => Response.redirect("https://storefront.test/elsewhere", 302).headers.set("X-Stamp", "1")).toThrow(
+      TypeError,
+    );
     const a = new Hono<AppEnv>();
     a.use(async (c, next) => {
       await next();

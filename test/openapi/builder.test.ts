@@ -53,27 +53,53 @@ describe("OpenAPI builder", () => {
       requestHeaders: [{ name: "Idempotency-Key" }],
       responses: { 200: { description: "ok", schema: z.object({ ok: z.boolean() }) }, ...errors([404]) },
     };
-    const doc = buildDocument(INFO, [{ method: "get", path: "/things/{id}", spec: op }]) as { paths: Record<string, Record<string, { parameters: unknown[]; security: unknown }>> };
+    const doc = buildDocument(INFO, [{ method: "get", path: "/things/{id}", spec: op }]) as {
+      paths: Record<string, Record<string, { parameters: unknown[]; security: unknown }>>;
+    };
     const get = doc.paths["/things/{id}"]?.get;
     expect(get?.security).toEqual([{ bearerAuth: [] }]);
     expect(get?.parameters).toEqual([
       { name: "id", in: "path", required: true, description: "The id.", schema: { type: "string" } },
-      { name: "limit", in: "query", required: false, schema: { type: "integer", maximum: 9, minimum: expect.any(Number) } },
+      {
+        name: "limit",
+        in: "query",
+        required: false,
+        schema: { type: "integer", maximum: 9, minimum: expect.any(Number) },
+      },
       { name: "q", in: "query", required: true, schema: { type: "string" } },
       expect.objectContaining({ name: "Idempotency-Key", in: "header", required: false }),
     ]);
   });
 
   it("documents a limit written as digits as the integer it is, so generated clients type it as a number", () => {
-    const Limit = z.string().regex(/^\d{1,4}$/).pipe(z.coerce.number<string>().int().min(1).max(250)).optional().meta({ description: "Page size.", default: 50 });
+    const Limit = z
+      .string()
+      .regex(/^\d{1,4}$/)
+      .pipe(z.coerce.number<string>().int().min(1).max(250))
+      .optional()
+      .meta({ description: "Page size.", default: 50 });
     const components = new SchemaComponents();
-    const query = components.add(z.strictObject({ limit: Limit }), "input", { inline: true }) as { properties: Record<string, unknown> };
-    expect(query.properties.limit).toEqual({ type: "integer", minimum: 1, maximum: 250, default: 50, description: "Page size." });
+    const query = components.add(z.strictObject({ limit: Limit }), "input", { inline: true }) as {
+      properties: Record<string, unknown>;
+    };
+    expect(query.properties.limit).toEqual({
+      type: "integer",
+      minimum: 1,
+      maximum: 250,
+      default: 50,
+      description: "Page size.",
+    });
   });
 
   it("spreads a named query schema into parameters without leaving an unreferenced component of it", () => {
     const Query = z.strictObject({ q: z.string() }).meta({ id: "TestQuery" });
-    const doc = buildDocument(INFO, [{ method: "get", path: "/q", spec: { operationId: "q", summary: "s", tag: "T", auth: "none", query: Query, responses: {} } }]) as {
+    const doc = buildDocument(INFO, [
+      {
+        method: "get",
+        path: "/q",
+        spec: { operationId: "q", summary: "s", tag: "T", auth: "none", query: Query, responses: {} },
+      },
+    ]) as {
       components: { schemas: Record<string, unknown> };
     };
     expect(Object.keys(doc.components.schemas)).toEqual([]);
@@ -86,23 +112,46 @@ describe("OpenAPI builder", () => {
       summary: "Get a thing",
       tag: "T",
       auth: "none",
-      responses: { 200: { description: "ok", schema: z.object({ ok: z.boolean() }), headers: ["ETag"] }, ...errors([404]) },
+      responses: {
+        200: { description: "ok", schema: z.object({ ok: z.boolean() }), headers: ["ETag"] },
+        ...errors([404]),
+      },
     };
-    const doc = buildDocument(INFO, [{ method: "get", path: "/thing", spec }]) as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: unknown; headers?: unknown }> }>> };
+    const doc = buildDocument(INFO, [{ method: "get", path: "/thing", spec }]) as {
+      paths: Record<
+        string,
+        Record<string, { operationId: string; responses: Record<string, { content?: unknown; headers?: unknown }> }>
+      >;
+    };
     expect(Object.keys(doc.paths["/thing"] ?? {})).toEqual(["get"]);
     expect(doc.paths["/thing"]?.get?.operationId).toBe("getThing");
   });
 
   it("reads each operation's method and path from the route that carries its describe()", () => {
-    const spec = (operationId: string): OperationSpec => ({ operationId, summary: "s", tag: "T", auth: "none", responses: {} });
-    const sub = new Hono().get("/:id", describeRoute(spec("getThing")), (c) => c.text("x")).post("/", (c) => c.text("undocumented"));
+    const spec = (operationId: string): OperationSpec => ({
+      operationId,
+      summary: "s",
+      tag: "T",
+      auth: "none",
+      responses: {},
+    });
+    const sub = new Hono()
+      .get("/:id", describeRoute(spec("getThing")), (c) => c.text("x"))
+      .post("/", (c) => c.text("undocumented"));
     const app = new Hono().use(async (_c, next) => next()).route("/things", sub);
-    expect(describedOperations(app.routes).map(({ method, path, spec }) => [method, path, spec.operationId])).toEqual([["get", "/things/{id}", "getThing"]]);
+    expect(describedOperations(app.routes).map(({ method, path, spec }) => [method, path, spec.operationId])).toEqual([
+      ["get", "/things/{id}", "getThing"],
+    ]);
   });
 
   it("refuses two descriptions of one method and path", () => {
     const spec: OperationSpec = { operationId: "a", summary: "s", tag: "T", auth: "none", responses: {} };
-    expect(() => buildDocument(INFO, [{ method: "post", path: "/a", spec }, { method: "post", path: "/a", spec: { ...spec, operationId: "b" } }])).toThrow(/described twice/);
+    expect(() =>
+      buildDocument(INFO, [
+        { method: "post", path: "/a", spec },
+        { method: "post", path: "/a", spec: { ...spec, operationId: "b" } },
+      ]),
+    ).toThrow(/described twice/);
   });
 
   it("gives every operation a 500 and narrows error examples to the codes it can answer", () => {

@@ -44,7 +44,9 @@ describe("hc<AppType> against the app", () => {
   });
 
   it("fills path parameters: a product and its variants", async () => {
-    const product = ProductSchema.parse(await (await client.products[":handle"].$get({ param: { handle: "essential-crew-tee-black" } })).json());
+    const product = ProductSchema.parse(
+      await (await client.products[":handle"].$get({ param: { handle: "essential-crew-tee-black" } })).json(),
+    );
     expect(product.options.map((o) => o.name)).toEqual(["size", "color"]);
     const res = await client.products[":handle"].variants.$get({ param: { handle: product.handle } });
     const variants = VariantListSchema.parse(await res.json());
@@ -52,7 +54,10 @@ describe("hc<AppType> against the app", () => {
   });
 
   it("builds the same URLs the server routes", () => {
-    const url = client.products[":handle"].variants.$url({ param: { handle: "example-hat" }, query: { title: "Default Title" } });
+    const url = client.products[":handle"].variants.$url({
+      param: { handle: "example-hat" },
+      query: { title: "Default Title" },
+    });
     expect(url.pathname).toBe("/api/v1/products/example-hat/variants");
     expect(url.searchParams.get("title")).toBe("Default Title");
   });
@@ -66,7 +71,10 @@ describe("hc<AppType> against the app", () => {
 
     const refused = await client.cart.lines.$post({ json: { variant_id: "44102938475688", quantity: 1 } }, { headers });
     expect(refused.status).toBe(404);
-    expect(ErrorResponseSchema.parse(await refused.json()).error).toMatchObject({ code: "sold_out", message: "Sold out" });
+    expect(ErrorResponseSchema.parse(await refused.json()).error).toMatchObject({
+      code: "sold_out",
+      message: "Sold out",
+    });
 
     const read = CartSchema.parse(await (await client.cart.$get(undefined, { headers })).json());
     expect(read.total_quantity).toBe(2);
@@ -76,7 +84,7 @@ describe("hc<AppType> against the app", () => {
     type AddLine = Parameters<typeof client.cart.lines.$post>[0]["json"];
     expectTypeOf<AddLine>().toHaveProperty("variant_id").toEqualTypeOf<string>();
     expectTypeOf<AddLine>().toHaveProperty("quantity").toEqualTypeOf<number>();
-    type VariantQuery = NonNullable<Parameters<typeof client.products[":handle"]["variants"]["$get"]>[0]["query"]>;
+    type VariantQuery = NonNullable<Parameters<(typeof client.products)[":handle"]["variants"]["$get"]>[0]["query"]>;
     expectTypeOf<VariantQuery>().toHaveProperty("size").toEqualTypeOf<string | undefined>();
     expectTypeOf<VariantQuery>().toHaveProperty("limit").toEqualTypeOf<string | undefined>();
     expectTypeOf<VariantQuery>().toHaveProperty("color").toEqualTypeOf<string | undefined>();

@@ -22,7 +22,10 @@ const OPTIONAL_HEADERS = new Set(["Idempotent-Replayed", "Vary"]);
 const UNPROVOKABLE: [RegExp, string][] = [
   [/ 500$/, "an unexpected failure"],
   [/ 409$/, "Idempotency-Key still in use: two requests racing inside one Durable Object"],
-  [/^(GET|HEAD|DELETE) \/api\/v1\/cart 503$|^(PATCH|DELETE) \/api\/v1\/cart\/lines\/\{line_id\} 503$/, "a catalog version vanishing under a cart read or update: a race with a publish"],
+  [
+    /^(GET|HEAD|DELETE) \/api\/v1\/cart 503$|^(PATCH|DELETE) \/api\/v1\/cart\/lines\/\{line_id\} 503$/,
+    "a catalog version vanishing under a cart read or update: a race with a publish",
+  ],
 ];
 
 interface Case {
@@ -32,7 +35,14 @@ interface Case {
 }
 
 // Until the requests that learn them run, ids read as their path parameters (so test names show them).
-const state = { token: "", tokenId: "{id}", lineId: "{line_id}", leakedHash: "", limitedToken: "", etags: new Map<string, string>() };
+const state = {
+  token: "",
+  tokenId: "{id}",
+  lineId: "{line_id}",
+  leakedHash: "",
+  limitedToken: "",
+  etags: new Map<string, string>(),
+};
 const documents: ServedDocument[] = [];
 
 function bearer(extra: Record<string, string> = {}, token = state.token): Record<string, string> {
@@ -44,7 +54,11 @@ function revalidate(path: string): [string, RequestInit] {
 }
 
 async function issue(label: string): Promise<{ id: string; token: string }> {
-  const res = await exports.default.fetch(`${BASE}/api/v1/operator/tokens`, { method: "POST", headers: { ...OPERATOR, ...JSON_TYPE }, body: JSON.stringify({ label }) });
+  const res = await exports.default.fetch(`${BASE}/api/v1/operator/tokens`, {
+    method: "POST",
+    headers: { ...OPERATOR, ...JSON_TYPE },
+    body: JSON.stringify({ label }),
+  });
   expect(res.status).toBe(201);
   return (await res.json()) as { id: string; token: string };
 }
@@ -52,8 +66,13 @@ async function issue(label: string): Promise<{ id: string; token: string }> {
 async function loadDocuments(): Promise<void> {
   if (documents.length > 0) return;
   const publicDoc = (await (await exports.default.fetch(`${BASE}/api/v1/openapi.json`)).json()) as Json;
-  const operatorDoc = (await (await exports.default.fetch(`${BASE}/api/v1/operator/openapi.json`, { headers: OPERATOR })).json()) as Json;
-  documents.push(new ServedDocument(publicDoc, `${BASE}/api/v1/openapi.json`), new ServedDocument(operatorDoc, `${BASE}/api/v1/operator/openapi.json`));
+  const operatorDoc = (await (
+    await exports.default.fetch(`${BASE}/api/v1/operator/openapi.json`, { headers: OPERATOR })
+  ).json()) as Json;
+  documents.push(
+    new ServedDocument(publicDoc, `${BASE}/api/v1/openapi.json`),
+    new ServedDocument(operatorDoc, `${BASE}/api/v1/operator/openapi.json`),
+  );
 }
 
 /** Sends the case's request, checks the answer against the document that describes its path, and returns a copy of it. */
@@ -64,7 +83,9 @@ async function conform(c: Case): Promise<Response> {
   expect(res.status, `${method} ${path} (${c.name})`).toBe(c.status);
   const pathname = new URL(`${BASE}${path}`).pathname;
   const documenting = documents.filter((d) => d.template(pathname) !== undefined);
-  const doc = documenting.find((d) => d.documented().some((k) => k.startsWith(`${method} ${d.template(pathname)} `))) ?? documenting[0];
+  const doc =
+    documenting.find((d) => d.documented().some((k) => k.startsWith(`${method} ${d.template(pathname)} `))) ??
+    documenting[0];
   expect(doc, `${pathname} is documented`).toBeDefined();
   const copy = res.clone();
   expect(await doc?.problems(method, `${BASE}${path}`, res, OPTIONAL_HEADERS)).toEqual([]);
@@ -77,22 +98,47 @@ function withHead(cases: Case[]): Case[] {
     const [, init] = c.request();
     // A 405 is the path refusing the method: HEAD is refused as well, and neither is an operation.
     if ((init?.method ?? "GET") !== "GET" || c.status === 405) return [c];
-    const head: Case = { ...c, name: `${c.name}, as HEAD`, request: () => { const [p, i] = c.request(); return [p, { ...i, method: "HEAD" }]; } };
+    const head: Case = {
+      ...c,
+      name: `${c.name}, as HEAD`,
+      request: () => {
+        const [p, i] = c.request();
+        return [p, { ...i, method: "HEAD" }];
+      },
+    };
     return [c, head];
   });
 }
 
-const label = (c: Case) => { const [path, init] = c.request(); return `${init?.method ?? "GET"} ${path} → ${c.status} (${c.name})`; };
+const label = (c: Case) => {
+  const [path, init] = c.request();
+  return `${init?.method ?? "GET"} ${path} → ${c.status} (${c.name})`;
+};
 
 const unpublished: Case[] = withHead([
   { status: 503, name: "no catalog published yet", request: () => ["/api/v1/products"] },
   { status: 503, name: "no catalog published yet", request: () => ["/api/v1/products/essential-crew-tee-black"] },
-  { status: 503, name: "no catalog published yet", request: () => ["/api/v1/products/essential-crew-tee-black/variants"] },
+  {
+    status: 503,
+    name: "no catalog published yet",
+    request: () => ["/api/v1/products/essential-crew-tee-black/variants"],
+  },
   { status: 503, name: "no catalog published yet", request: () => ["/api/v1/collections"] },
   { status: 503, name: "no catalog published yet", request: () => ["/api/v1/collections/frontpage"] },
   { status: 503, name: "no catalog published yet", request: () => ["/api/v1/products/facets"] },
   { status: 503, name: "no catalog published yet", request: () => ["/api/v1/collections/frontpage/facets"] },
-  { status: 503, name: "no catalog published yet", request: () => ["/api/v1/cart/lines", { method: "POST", headers: bearer(JSON_TYPE), body: JSON.stringify({ variant_id: "44102938475602", quantity: 1 }) }] },
+  {
+    status: 503,
+    name: "no catalog published yet",
+    request: () => [
+      "/api/v1/cart/lines",
+      {
+        method: "POST",
+        headers: bearer(JSON_TYPE),
+        body: JSON.stringify({ variant_id: "44102938475602", quantity: 1 }),
+      },
+    ],
+  },
 ]);
 
 const catalog: Case[] = withHead([
@@ -105,17 +151,39 @@ const catalog: Case[] = withHead([
   { status: 400, name: "unknown parameter", request: () => ["/api/v1/products/essential-crew-tee-black?limit=2"] },
   { status: 404, name: "sold out", request: () => ["/api/v1/products/example-t-shirt"] },
   { status: 404, name: "unknown handle", request: () => ["/api/v1/products/no-such-shirt"] },
-  { status: 200, name: "size and color", request: () => ["/api/v1/products/essential-crew-tee-black/variants?size=M&color=Black"] },
-  { status: 304, name: "If-None-Match", request: () => revalidate("/api/v1/products/essential-crew-tee-black/variants?size=M&color=Black") },
-  { status: 200, name: "sold-out product", request: () => ["/api/v1/products/example-hat/variants?title=Default%20Title"] },
-  { status: 400, name: "size the product lacks", request: () => ["/api/v1/products/essential-crew-tee-white/variants?size=XS"] },
+  {
+    status: 200,
+    name: "size and color",
+    request: () => ["/api/v1/products/essential-crew-tee-black/variants?size=M&color=Black"],
+  },
+  {
+    status: 304,
+    name: "If-None-Match",
+    request: () => revalidate("/api/v1/products/essential-crew-tee-black/variants?size=M&color=Black"),
+  },
+  {
+    status: 200,
+    name: "sold-out product",
+    request: () => ["/api/v1/products/example-hat/variants?title=Default%20Title"],
+  },
+  {
+    status: 400,
+    name: "size the product lacks",
+    request: () => ["/api/v1/products/essential-crew-tee-white/variants?size=XS"],
+  },
   { status: 404, name: "unknown handle", request: () => ["/api/v1/products/no-such-shirt/variants"] },
   { status: 200, name: "all", request: () => ["/api/v1/collections"] },
   { status: 304, name: "If-None-Match", request: () => revalidate("/api/v1/collections") },
   { status: 400, name: "limit too big", request: () => ["/api/v1/collections?limit=251"] },
   { status: 200, name: "frontpage", request: () => ["/api/v1/collections/frontpage?limit=5"] },
   { status: 304, name: "If-None-Match", request: () => revalidate("/api/v1/collections/frontpage?limit=5") },
-  { status: 400, name: "both cursors", request: () => ["/api/v1/collections/frontpage?starting_after=essential-crew-tee-black&ending_before=essential-crew-tee-white"] },
+  {
+    status: 400,
+    name: "both cursors",
+    request: () => [
+      "/api/v1/collections/frontpage?starting_after=essential-crew-tee-black&ending_before=essential-crew-tee-white",
+    ],
+  },
   { status: 404, name: "unknown", request: () => ["/api/v1/collections/no-such-collection"] },
   { status: 200, name: "facets of a search", request: () => ["/api/v1/products/facets?q=tee&tag=cotton"] },
   { status: 304, name: "If-None-Match", request: () => revalidate("/api/v1/products/facets?q=tee&tag=cotton") },
@@ -124,75 +192,278 @@ const catalog: Case[] = withHead([
   { status: 304, name: "If-None-Match", request: () => revalidate("/api/v1/collections/frontpage/facets") },
   { status: 400, name: "facets are not paged", request: () => ["/api/v1/collections/frontpage/facets?limit=5"] },
   { status: 404, name: "unknown collection", request: () => ["/api/v1/collections/no-such-collection/facets"] },
-  { status: 405, name: "a method the path has no operation for", request: () => ["/api/v1/products", { method: "POST" }] },
+  {
+    status: 405,
+    name: "a method the path has no operation for",
+    request: () => ["/api/v1/products", { method: "POST" }],
+  },
 ]);
 
-const post = (path: string, body: unknown, headers = bearer(JSON_TYPE)): [string, RequestInit] => [path, { method: "POST", headers, body: JSON.stringify(body) }];
-const patchLine = (body: unknown, headers = bearer(JSON_TYPE)): [string, RequestInit] => [`/api/v1/cart/lines/${state.lineId}`, { method: "PATCH", headers, body: JSON.stringify(body) }];
+const post = (path: string, body: unknown, headers = bearer(JSON_TYPE)): [string, RequestInit] => [
+  path,
+  { method: "POST", headers, body: JSON.stringify(body) },
+];
+const patchLine = (body: unknown, headers = bearer(JSON_TYPE)): [string, RequestInit] => [
+  `/api/v1/cart/lines/${state.lineId}`,
+  { method: "PATCH", headers, body: JSON.stringify(body) },
+];
 
 const cart: Case[] = withHead([
   { status: 200, name: "empty cart", request: () => ["/api/v1/cart", { headers: bearer() }] },
   { status: 401, name: "no token", request: () => ["/api/v1/cart"] },
   { status: 400, name: "query parameter", request: () => ["/api/v1/cart?expand=lines", { headers: bearer() }] },
-  { status: 200, name: "available variant", request: () => post("/api/v1/cart/lines", { variant_id: "44102938475602", quantity: 1 }, bearer({ ...JSON_TYPE, "Idempotency-Key": "conformance-1" })) },
-  { status: 200, name: "the same Idempotency-Key and body: a replay", request: () => post("/api/v1/cart/lines", { variant_id: "44102938475602", quantity: 1 }, bearer({ ...JSON_TYPE, "Idempotency-Key": "conformance-1" })) },
-  { status: 422, name: "Idempotency-Key reused with another body", request: () => post("/api/v1/cart/lines", { variant_id: "44102938475602", quantity: 2 }, bearer({ ...JSON_TYPE, "Idempotency-Key": "conformance-1" })) },
-  { status: 404, name: "sold-out variant", request: () => post("/api/v1/cart/lines", { variant_id: "gid://shopify/ProductVariant/44102938475688", quantity: 1 }) },
+  {
+    status: 200,
+    name: "available variant",
+    request: () =>
+      post(
+        "/api/v1/cart/lines",
+        { variant_id: "44102938475602", quantity: 1 },
+        bearer({ ...JSON_TYPE, "Idempotency-Key": "conformance-1" }),
+      ),
+  },
+  {
+    status: 200,
+    name: "the same Idempotency-Key and body: a replay",
+    request: () =>
+      post(
+        "/api/v1/cart/lines",
+        { variant_id: "44102938475602", quantity: 1 },
+        bearer({ ...JSON_TYPE, "Idempotency-Key": "conformance-1" }),
+      ),
+  },
+  {
+    status: 422,
+    name: "Idempotency-Key reused with another body",
+    request: () =>
+      post(
+        "/api/v1/cart/lines",
+        { variant_id: "44102938475602", quantity: 2 },
+        bearer({ ...JSON_TYPE, "Idempotency-Key": "conformance-1" }),
+      ),
+  },
+  {
+    status: 404,
+    name: "sold-out variant",
+    request: () =>
+      post("/api/v1/cart/lines", { variant_id: "gid://shopify/ProductVariant/44102938475688", quantity: 1 }),
+  },
   { status: 404, name: "unknown variant", request: () => post("/api/v1/cart/lines", { variant_id: "1", quantity: 1 }) },
-  { status: 400, name: "missing quantity", request: () => post("/api/v1/cart/lines", { variant_id: "44102938475602" }) },
-  { status: 401, name: "no token", request: () => post("/api/v1/cart/lines", { variant_id: "44102938475602", quantity: 1 }, JSON_TYPE) },
-  { status: 415, name: "not JSON", request: () => ["/api/v1/cart/lines", { method: "POST", headers: bearer({ "Content-Type": "text/plain" }), body: "{}" }] },
-  { status: 413, name: "over 16 KiB", request: () => post("/api/v1/cart/lines", { variant_id: "1", pad: "x".repeat(17000) }) },
+  {
+    status: 400,
+    name: "missing quantity",
+    request: () => post("/api/v1/cart/lines", { variant_id: "44102938475602" }),
+  },
+  {
+    status: 401,
+    name: "no token",
+    request: () => post("/api/v1/cart/lines", { variant_id: "44102938475602", quantity: 1 }, JSON_TYPE),
+  },
+  {
+    status: 415,
+    name: "not JSON",
+    request: () => [
+      "/api/v1/cart/lines",
+      { method: "POST", headers: bearer({ "Content-Type": "text/plain" }), body: "{}" },
+    ],
+  },
+  {
+    status: 413,
+    name: "over 16 KiB",
+    request: () => post("/api/v1/cart/lines", { variant_id: "1", pad: "x".repeat(17000) }),
+  },
   { status: 200, name: "new quantity", request: () => patchLine({ quantity: 3 }) },
   { status: 400, name: "quantity over 999", request: () => patchLine({ quantity: 1000 }) },
   { status: 401, name: "no token", request: () => patchLine({ quantity: 3 }, JSON_TYPE) },
   { status: 413, name: "over 16 KiB", request: () => patchLine({ quantity: 3, pad: "x".repeat(17000) }) },
-  { status: 415, name: "not JSON", request: () => [`/api/v1/cart/lines/${state.lineId}`, { method: "PATCH", headers: bearer({ "Content-Type": "text/plain" }), body: "{}" }] },
-  { status: 422, name: "Idempotency-Key reused", request: () => patchLine({ quantity: 4 }, bearer({ ...JSON_TYPE, "Idempotency-Key": "conformance-1" })) },
-  { status: 404, name: "unknown line", request: () => ["/api/v1/cart/lines/cl_unknown", { method: "PATCH", headers: bearer(JSON_TYPE), body: JSON.stringify({ quantity: 3 }) }] },
-  { status: 200, name: "the line", request: () => [`/api/v1/cart/lines/${state.lineId}`, { method: "DELETE", headers: bearer() }] },
-  { status: 404, name: "already removed", request: () => [`/api/v1/cart/lines/${state.lineId}`, { method: "DELETE", headers: bearer() }] },
-  { status: 400, name: "query parameter", request: () => [`/api/v1/cart/lines/${state.lineId}?x=1`, { method: "DELETE", headers: bearer() }] },
+  {
+    status: 415,
+    name: "not JSON",
+    request: () => [
+      `/api/v1/cart/lines/${state.lineId}`,
+      { method: "PATCH", headers: bearer({ "Content-Type": "text/plain" }), body: "{}" },
+    ],
+  },
+  {
+    status: 422,
+    name: "Idempotency-Key reused",
+    request: () => patchLine({ quantity: 4 }, bearer({ ...JSON_TYPE, "Idempotency-Key": "conformance-1" })),
+  },
+  {
+    status: 404,
+    name: "unknown line",
+    request: () => [
+      "/api/v1/cart/lines/cl_unknown",
+      { method: "PATCH", headers: bearer(JSON_TYPE), body: JSON.stringify({ quantity: 3 }) },
+    ],
+  },
+  {
+    status: 200,
+    name: "the line",
+    request: () => [`/api/v1/cart/lines/${state.lineId}`, { method: "DELETE", headers: bearer() }],
+  },
+  {
+    status: 404,
+    name: "already removed",
+    request: () => [`/api/v1/cart/lines/${state.lineId}`, { method: "DELETE", headers: bearer() }],
+  },
+  {
+    status: 400,
+    name: "query parameter",
+    request: () => [`/api/v1/cart/lines/${state.lineId}?x=1`, { method: "DELETE", headers: bearer() }],
+  },
   { status: 401, name: "no token", request: () => [`/api/v1/cart/lines/${state.lineId}`, { method: "DELETE" }] },
-  { status: 422, name: "Idempotency-Key reused", request: () => [`/api/v1/cart/lines/${state.lineId}`, { method: "DELETE", headers: bearer({ "Idempotency-Key": "conformance-1" }) }] },
+  {
+    status: 422,
+    name: "Idempotency-Key reused",
+    request: () => [
+      `/api/v1/cart/lines/${state.lineId}`,
+      { method: "DELETE", headers: bearer({ "Idempotency-Key": "conformance-1" }) },
+    ],
+  },
   { status: 200, name: "empty", request: () => ["/api/v1/cart", { method: "DELETE", headers: bearer() }] },
-  { status: 400, name: "query parameter", request: () => ["/api/v1/cart?all=1", { method: "DELETE", headers: bearer() }] },
+  {
+    status: 400,
+    name: "query parameter",
+    request: () => ["/api/v1/cart?all=1", { method: "DELETE", headers: bearer() }],
+  },
   { status: 401, name: "no token", request: () => ["/api/v1/cart", { method: "DELETE" }] },
-  { status: 422, name: "Idempotency-Key reused", request: () => ["/api/v1/cart", { method: "DELETE", headers: bearer({ "Idempotency-Key": "conformance-1" }) }] },
+  {
+    status: 422,
+    name: "Idempotency-Key reused",
+    request: () => ["/api/v1/cart", { method: "DELETE", headers: bearer({ "Idempotency-Key": "conformance-1" }) }],
+  },
   { status: 501, name: "with a token", request: () => ["/api/v1/checkouts", { method: "POST", headers: bearer() }] },
   { status: 401, name: "without a token", request: () => ["/api/v1/checkouts", { method: "POST" }] },
-  { status: 501, name: "the seed's body", request: () => post("/api/v1/auth/login", { vibes: "x", linkedin_premium: true }, JSON_TYPE) },
+  {
+    status: 501,
+    name: "the seed's body",
+    request: () => post("/api/v1/auth/login", { vibes: "x", linkedin_premium: true }, JSON_TYPE),
+  },
   { status: 405, name: "GET", request: () => ["/api/v1/auth/login"] },
 ]);
 
 /** Cart writes with a token that has spent its 120 writes a minute. */
 const limited: Case[] = [
-  { status: 429, name: "rate limited", request: () => ["/api/v1/cart/lines/cl_nothere", { method: "DELETE", headers: bearer({}, state.limitedToken) }] },
-  { status: 429, name: "rate limited", request: () => post("/api/v1/cart/lines", { variant_id: "44102938475602", quantity: 1 }, bearer(JSON_TYPE, state.limitedToken)) },
-  { status: 429, name: "rate limited", request: () => ["/api/v1/cart/lines/cl_nothere", { method: "PATCH", headers: bearer(JSON_TYPE, state.limitedToken), body: JSON.stringify({ quantity: 1 }) }] },
-  { status: 429, name: "rate limited", request: () => ["/api/v1/cart", { method: "DELETE", headers: bearer({}, state.limitedToken) }] },
+  {
+    status: 429,
+    name: "rate limited",
+    request: () => ["/api/v1/cart/lines/cl_nothere", { method: "DELETE", headers: bearer({}, state.limitedToken) }],
+  },
+  {
+    status: 429,
+    name: "rate limited",
+    request: () =>
+      post("/api/v1/cart/lines", { variant_id: "44102938475602", quantity: 1 }, bearer(JSON_TYPE, state.limitedToken)),
+  },
+  {
+    status: 429,
+    name: "rate limited",
+    request: () => [
+      "/api/v1/cart/lines/cl_nothere",
+      { method: "PATCH", headers: bearer(JSON_TYPE, state.limitedToken), body: JSON.stringify({ quantity: 1 }) },
+    ],
+  },
+  {
+    status: 429,
+    name: "rate limited",
+    request: () => ["/api/v1/cart", { method: "DELETE", headers: bearer({}, state.limitedToken) }],
+  },
 ];
 
 const operator: Case[] = withHead([
   { status: 200, name: "records", request: () => ["/api/v1/operator/tokens", { headers: OPERATOR }] },
   { status: 401, name: "a customer token", request: () => ["/api/v1/operator/tokens", { headers: bearer() }] },
-  { status: 201, name: "labelled", request: () => post("/api/v1/operator/tokens", { label: "second" }, { ...OPERATOR, ...JSON_TYPE }) },
-  { status: 400, name: "unknown field", request: () => post("/api/v1/operator/tokens", { holder: "x" }, { ...OPERATOR, ...JSON_TYPE }) },
+  {
+    status: 201,
+    name: "labelled",
+    request: () => post("/api/v1/operator/tokens", { label: "second" }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 400,
+    name: "unknown field",
+    request: () => post("/api/v1/operator/tokens", { holder: "x" }, { ...OPERATOR, ...JSON_TYPE }),
+  },
   { status: 401, name: "no secret", request: () => post("/api/v1/operator/tokens", { label: "x" }, JSON_TYPE) },
-  { status: 413, name: "over 16 KiB", request: () => post("/api/v1/operator/tokens", { label: "x".repeat(17000) }, { ...OPERATOR, ...JSON_TYPE }) },
-  { status: 415, name: "not JSON", request: () => ["/api/v1/operator/tokens", { method: "POST", headers: { ...OPERATOR, "Content-Type": "text/plain" }, body: "{}" }] },
-  { status: 201, name: "a live token", request: () => [`/api/v1/operator/tokens/${state.tokenId}/rotate`, { method: "POST", headers: OPERATOR }] },
-  { status: 404, name: "unknown id", request: () => ["/api/v1/operator/tokens/tok_unknown/rotate", { method: "POST", headers: OPERATOR }] },
-  { status: 401, name: "no secret", request: () => [`/api/v1/operator/tokens/${state.tokenId}/rotate`, { method: "POST" }] },
-  { status: 200, name: "a token", request: () => [`/api/v1/operator/tokens/${state.tokenId}/revoke`, { method: "POST", headers: OPERATOR }] },
-  { status: 404, name: "unknown id", request: () => ["/api/v1/operator/tokens/tok_unknown/revoke", { method: "POST", headers: OPERATOR }] },
-  { status: 401, name: "no secret", request: () => [`/api/v1/operator/tokens/${state.tokenId}/revoke`, { method: "POST" }] },
-  { status: 200, name: "a leaked token's hash", request: () => post("/api/v1/operator/tokens/revoke", { token_sha256: state.leakedHash }, { ...OPERATOR, ...JSON_TYPE }) },
-  { status: 404, name: "a hash no token has", request: () => post("/api/v1/operator/tokens/revoke", { token_sha256: "0".repeat(64) }, { ...OPERATOR, ...JSON_TYPE }) },
-  { status: 400, name: "not a hash", request: () => post("/api/v1/operator/tokens/revoke", { token_sha256: "sf_live_x" }, { ...OPERATOR, ...JSON_TYPE }) },
-  { status: 401, name: "no secret", request: () => post("/api/v1/operator/tokens/revoke", { token_sha256: "0".repeat(64) }, JSON_TYPE) },
-  { status: 413, name: "over 16 KiB", request: () => post("/api/v1/operator/tokens/revoke", { token_sha256: "x".repeat(17000) }, { ...OPERATOR, ...JSON_TYPE }) },
-  { status: 415, name: "not JSON", request: () => ["/api/v1/operator/tokens/revoke", { method: "POST", headers: { ...OPERATOR, "Content-Type": "text/plain" }, body: "{}" }] },
+  {
+    status: 413,
+    name: "over 16 KiB",
+    request: () => post("/api/v1/operator/tokens", { label: "x".repeat(17000) }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 415,
+    name: "not JSON",
+    request: () => [
+      "/api/v1/operator/tokens",
+      { method: "POST", headers: { ...OPERATOR, "Content-Type": "text/plain" }, body: "{}" },
+    ],
+  },
+  {
+    status: 201,
+    name: "a live token",
+    request: () => [`/api/v1/operator/tokens/${state.tokenId}/rotate`, { method: "POST", headers: OPERATOR }],
+  },
+  {
+    status: 404,
+    name: "unknown id",
+    request: () => ["/api/v1/operator/tokens/tok_unknown/rotate", { method: "POST", headers: OPERATOR }],
+  },
+  {
+    status: 401,
+    name: "no secret",
+    request: () => [`/api/v1/operator/tokens/${state.tokenId}/rotate`, { method: "POST" }],
+  },
+  {
+    status: 200,
+    name: "a token",
+    request: () => [`/api/v1/operator/tokens/${state.tokenId}/revoke`, { method: "POST", headers: OPERATOR }],
+  },
+  {
+    status: 404,
+    name: "unknown id",
+    request: () => ["/api/v1/operator/tokens/tok_unknown/revoke", { method: "POST", headers: OPERATOR }],
+  },
+  {
+    status: 401,
+    name: "no secret",
+    request: () => [`/api/v1/operator/tokens/${state.tokenId}/revoke`, { method: "POST" }],
+  },
+  {
+    status: 200,
+    name: "a leaked token's hash",
+    request: () =>
+      post("/api/v1/operator/tokens/revoke", { token_sha256: state.leakedHash }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 404,
+    name: "a hash no token has",
+    request: () =>
+      post("/api/v1/operator/tokens/revoke", { token_sha256: "0".repeat(64) }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 400,
+    name: "not a hash",
+    request: () => post("/api/v1/operator/tokens/revoke", { token_sha256: "sf_live_x" }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 401,
+    name: "no secret",
+    request: () => post("/api/v1/operator/tokens/revoke", { token_sha256: "0".repeat(64) }, JSON_TYPE),
+  },
+  {
+    status: 413,
+    name: "over 16 KiB",
+    request: () =>
+      post("/api/v1/operator/tokens/revoke", { token_sha256: "x".repeat(17000) }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 415,
+    name: "not JSON",
+    request: () => [
+      "/api/v1/operator/tokens/revoke",
+      { method: "POST", headers: { ...OPERATOR, "Content-Type": "text/plain" }, body: "{}" },
+    ],
+  },
   { status: 200, name: "with the secret", request: () => ["/api/v1/operator/openapi.json", { headers: OPERATOR }] },
   { status: 401, name: "without it", request: () => ["/api/v1/operator/openapi.json"] },
 ]);
@@ -235,29 +506,48 @@ describe("real responses conform to the served documents", () => {
     state.leakedHash = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
   });
 
-  it.each([...catalog, ...cart, ...operator, ...service].map((c) => [label(c), c] as const))("%s", async (_label, c) => {
-    const res = await conform(c);
-    const [path, init] = c.request();
-    const etag = res.headers.get("etag");
-    if (res.status === 200 && etag && (init?.method ?? "GET") === "GET") state.etags.set(path, etag);
-    if (path === "/api/v1/cart/lines" && c.name === "available variant") {
-      const answer = (await res.json()) as Json & { lines: { id: string }[] };
-      state.lineId = answer.lines[0]?.id ?? "";
-      // The documented cart example is this very answer, but for its ids and timestamps.
-      const doc = (await (await exports.default.fetch(`${BASE}/api/v1/openapi.json`)).json()) as Json;
-      const media = (doc.paths as Record<string, Record<string, Json>>)["/api/v1/cart/lines"]!.post!.responses as Record<string, Json>;
-      const example = structuredClone(((media["200"]!.content as Record<string, Json>)["application/json"]!.examples as Record<string, Json>).cart!.value) as Json & { lines: Json[] };
-      const volatile = { id: answer.id, created_at: answer.created_at, updated_at: answer.updated_at, expires_at: answer.expires_at };
-      expect(answer).toEqual({ ...example, ...volatile, lines: example.lines.map((line, i) => ({ ...line, id: answer.lines[i]?.id })) });
-    }
-  });
+  it.each([...catalog, ...cart, ...operator, ...service].map((c) => [label(c), c] as const))(
+    "%s",
+    async (_label, c) => {
+      const res = await conform(c);
+      const [path, init] = c.request();
+      const etag = res.headers.get("etag");
+      if (res.status === 200 && etag && (init?.method ?? "GET") === "GET") state.etags.set(path, etag);
+      if (path === "/api/v1/cart/lines" && c.name === "available variant") {
+        const answer = (await res.json()) as Json & { lines: { id: string }[] };
+        state.lineId = answer.lines[0]?.id ?? "";
+        // The documented cart example is this very answer, but for its ids and timestamps.
+        const doc = (await (await exports.default.fetch(`${BASE}/api/v1/openapi.json`)).json()) as Json;
+        const media = (doc.paths as Record<string, Record<string, Json>>)["/api/v1/cart/lines"]!.post!
+          .responses as Record<string, Json>;
+        const example = structuredClone(
+          ((media["200"]!.content as Record<string, Json>)["application/json"]!.examples as Record<string, Json>).cart!
+            .value,
+        ) as Json & { lines: Json[] };
+        const volatile = {
+          id: answer.id,
+          created_at: answer.created_at,
+          updated_at: answer.updated_at,
+          expires_at: answer.expires_at,
+        };
+        expect(answer).toEqual({
+          ...example,
+          ...volatile,
+          lines: example.lines.map((line, i) => ({ ...line, id: answer.lines[i]?.id })),
+        });
+      }
+    },
+  );
 
   it.each(limited.map((c) => [label(c), c] as const))("%s", async (_label, c) => {
     if (!state.limitedToken) {
       state.limitedToken = (await issue("rate limited")).token;
       // A window lets 120 writes through, two windows 240: the 241st always meets a 429.
       for (let i = 0; i < 241; i += 1) {
-        const res = await exports.default.fetch(`${BASE}/api/v1/cart/lines/cl_nothere`, { method: "DELETE", headers: bearer({}, state.limitedToken) });
+        const res = await exports.default.fetch(`${BASE}/api/v1/cart/lines/cl_nothere`, {
+          method: "DELETE",
+          headers: bearer({}, state.limitedToken),
+        });
         await res.body?.cancel();
         if (res.status === 429) break;
       }
@@ -279,15 +569,24 @@ describe("the conformance check itself", () => {
     await loadDocuments();
     const doc = documents[0] as ServedDocument;
     const url = `${BASE}/api/v1/health`;
-    const json = (body: unknown, status = 200, headers: Record<string, string> = { "X-Request-Id": "req_1", "Cache-Control": "no-store" }) =>
-      new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
+    const json = (
+      body: unknown,
+      status = 200,
+      headers: Record<string, string> = { "X-Request-Id": "req_1", "Cache-Control": "no-store" },
+    ) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
     expect(await doc.problems("GET", url, json({ status: "ok" }), OPTIONAL_HEADERS)).toEqual([]);
-    expect(await doc.problems("GET", url, json({ status: "ok" }, 418), OPTIONAL_HEADERS)).toEqual([expect.stringContaining("418 is not a documented status")]);
+    expect(await doc.problems("GET", url, json({ status: "ok" }, 418), OPTIONAL_HEADERS)).toEqual([
+      expect.stringContaining("418 is not a documented status"),
+    ]);
     expect(await doc.problems("GET", url, json({ status: "ok" }, 200, {}), OPTIONAL_HEADERS)).toEqual([
       expect.stringContaining("X-Request-Id is missing"),
       expect.stringContaining("Cache-Control is missing"),
     ]);
-    expect(await doc.problems("GET", url, json({ status: "down" }), OPTIONAL_HEADERS)).toEqual([expect.stringContaining("does not match the documented schema")]);
-    expect(await doc.problems("GET", `${BASE}/api/v1/refunds`, json({}), OPTIONAL_HEADERS)).toEqual(["GET /api/v1/refunds is not documented"]);
+    expect(await doc.problems("GET", url, json({ status: "down" }), OPTIONAL_HEADERS)).toEqual([
+      expect.stringContaining("does not match the documented schema"),
+    ]);
+    expect(await doc.problems("GET", `${BASE}/api/v1/refunds`, json({}), OPTIONAL_HEADERS)).toEqual([
+      "GET /api/v1/refunds is not documented",
+    ]);
   });
 });

@@ -32,7 +32,9 @@ describe("the API reference, served as static assets through the worker", () => 
   it("serves /docs as the Scalar reference, every script, style sheet and icon from this origin", async () => {
     const html = await (await get("/docs")).text();
     const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-    expect(assets).toEqual(expect.arrayContaining(["/docs/scalar.js", "/docs/reference.js", "/docs/docs.css", "/favicon.svg"]));
+    expect(assets).toEqual(
+      expect.arrayContaining(["/docs/scalar.js", "/docs/reference.js", "/docs/docs.css", "/favicon.svg"]),
+    );
     for (const asset of assets) expect(asset).toMatch(/^\/[a-z]/);
   });
 
@@ -49,7 +51,12 @@ describe("the API reference, served as static assets through the worker", () => 
 
   it.each(FILES)("forbids %s from loading or calling anything but this origin", async (path) => {
     const csp = (await get(path)).headers.get("content-security-policy") ?? "";
-    const directives = Object.fromEntries(csp.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+    const directives = Object.fromEntries(
+      csp
+        .split(";")
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values]),
+    );
     expect(directives["default-src"]).toEqual(["'none'"]);
     expect(directives["script-src"]).toEqual(["'self'"]);
     expect(directives["connect-src"]).toEqual(["'self'"]);
@@ -67,7 +74,13 @@ describe("the API reference, served as static assets through the worker", () => 
     const script = await (await get("/docs/reference.js")).text();
     expect(script).toContain('url: "/api/v1/openapi.json"');
     expect(script).toContain("servers: [{ url: location.origin");
-    for (const setting of ["withDefaultFonts: false", "telemetry: false", "agent: { disabled: true }", "mcp: { disabled: true }", 'showDeveloperTools: "never"']) {
+    for (const setting of [
+      "withDefaultFonts: false",
+      "telemetry: false",
+      "agent: { disabled: true }",
+      "mcp: { disabled: true }",
+      'showDeveloperTools: "never"',
+    ]) {
       expect(script).toContain(setting);
     }
     expect(script).not.toContain("proxyUrl");

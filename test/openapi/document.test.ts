@@ -49,12 +49,15 @@ function structuralProblems(doc: Json): string[] {
   const fail = (message: string) => problems.push(message);
   if (typeof doc.openapi !== "string" || !/^3\.1\.\d+$/.test(doc.openapi)) fail("openapi is not 3.1.x");
   const info = doc.info as Json | undefined;
-  if (!info || typeof info.title !== "string" || typeof info.version !== "string") fail("info.title and info.version are required strings");
+  if (!info || typeof info.title !== "string" || typeof info.version !== "string")
+    fail("info.title and info.version are required strings");
   const components = (doc.components ?? {}) as Json;
   const schemes = (components.securitySchemes ?? {}) as Record<string, Json>;
   for (const [name, scheme] of Object.entries(schemes)) {
-    if (!["apiKey", "http", "mutualTLS", "oauth2", "openIdConnect"].includes(String(scheme.type))) fail(`security scheme ${name} has an invalid type`);
-    if (scheme.type === "http" && typeof scheme.scheme !== "string") fail(`http security scheme ${name} needs a scheme`);
+    if (!["apiKey", "http", "mutualTLS", "oauth2", "openIdConnect"].includes(String(scheme.type)))
+      fail(`security scheme ${name} has an invalid type`);
+    if (scheme.type === "http" && typeof scheme.scheme !== "string")
+      fail(`http security scheme ${name} needs a scheme`);
   }
   for (const name of Object.keys((components.schemas ?? {}) as Json)) {
     if (!/^[a-zA-Z0-9.\-_]+$/.test(name)) fail(`component name ${name} is not allowed`);
@@ -73,24 +76,31 @@ function structuralProblems(doc: Json): string[] {
         continue;
       }
       const op = value as Json;
-      if (typeof op.operationId !== "string" || operationIds.has(op.operationId)) fail(`${where}: operationId missing or not unique`);
+      if (typeof op.operationId !== "string" || operationIds.has(op.operationId))
+        fail(`${where}: operationId missing or not unique`);
       operationIds.add(String(op.operationId));
-      for (const tag of (op.tags ?? []) as string[]) if (!declaredTags.has(tag)) fail(`${where}: tag ${tag} is not declared`);
+      for (const tag of (op.tags ?? []) as string[])
+        if (!declaredTags.has(tag)) fail(`${where}: tag ${tag} is not declared`);
       for (const requirement of (op.security ?? []) as Json[]) {
-        for (const name of Object.keys(requirement)) if (!(name in schemes)) fail(`${where}: security scheme ${name} is not defined`);
+        for (const name of Object.keys(requirement))
+          if (!(name in schemes)) fail(`${where}: security scheme ${name} is not defined`);
       }
       const params = (op.parameters ?? []) as Json[];
       const seen = new Set<string>();
       for (const p of params) {
-        if (!["query", "header", "path", "cookie"].includes(String(p.in))) fail(`${where}: parameter ${String(p.name)} has in=${String(p.in)}`);
+        if (!["query", "header", "path", "cookie"].includes(String(p.in)))
+          fail(`${where}: parameter ${String(p.name)} has in=${String(p.in)}`);
         if (typeof p.name !== "string") fail(`${where}: a parameter has no name`);
-        if (seen.has(`${String(p.in)}:${String(p.name)}`)) fail(`${where}: parameter ${String(p.name)} is listed twice`);
+        if (seen.has(`${String(p.in)}:${String(p.name)}`))
+          fail(`${where}: parameter ${String(p.name)} is listed twice`);
         seen.add(`${String(p.in)}:${String(p.name)}`);
         if (p.in === "path" && p.required !== true) fail(`${where}: path parameter ${String(p.name)} must be required`);
-        if (!("schema" in p) === !("content" in p)) fail(`${where}: parameter ${String(p.name)} needs exactly one of schema and content`);
+        if (!("schema" in p) === !("content" in p))
+          fail(`${where}: parameter ${String(p.name)} needs exactly one of schema and content`);
       }
       const pathParams = params.filter((p) => p.in === "path").map((p) => p.name);
-      if ([...templated].sort().join() !== [...pathParams].sort().join()) fail(`${where}: path template and path parameters differ`);
+      if ([...templated].sort().join() !== [...pathParams].sort().join())
+        fail(`${where}: path template and path parameters differ`);
       const body = op.requestBody as Json | undefined;
       if (body && Object.keys((body.content ?? {}) as Json).length === 0) fail(`${where}: requestBody has no content`);
       const responses = op.responses as Record<string, Json> | undefined;
@@ -101,7 +111,8 @@ function structuralProblems(doc: Json): string[] {
         for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, Json>)) {
           if (!/^[a-z]+\/[a-z0-9.+-]+$/.test(type)) fail(`${where} ${status}: ${type} is not a media type`);
           for (const [name, example] of Object.entries((media.examples ?? {}) as Record<string, Json>)) {
-            if (!("value" in example) && !("externalValue" in example) && !("$ref" in example)) fail(`${where} ${status}: example ${name} has no value`);
+            if (!("value" in example) && !("externalValue" in example) && !("$ref" in example))
+              fail(`${where} ${status}: example ${name} has no value`);
           }
         }
       }
@@ -133,7 +144,9 @@ describe("GET /api/v1/openapi.json", () => {
     const paths = broken.paths as Record<string, Record<string, Json>>;
     const detail = paths["/api/v1/products/{handle}"]?.get as Json;
     detail.parameters = [];
-    (detail.responses as Json)["200"] = { content: { "application/json": { schema: { $ref: "#/components/schemas/Nope" } } } };
+    (detail.responses as Json)["200"] = {
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Nope" } } },
+    };
     const problems = structuralProblems(broken);
     expect(problems).toContain("openapi is not 3.1.x");
     expect(problems).toContain("GET /api/v1/products/{handle}: path template and path parameters differ");
@@ -144,11 +157,11 @@ describe("GET /api/v1/openapi.json", () => {
   // Issue 22 changed this: HEAD is no longer listed as a twin of every GET (it doubled the sidebar).
   it("documents every route the app serves in one of the two documents, and no route it does not", async () => {
     const served = new Set(
-      app.routes
-        .filter((r) => r.method !== "ALL")
-        .map((r) => `${r.method.toLowerCase()} ${toOpenApiPath(r.path)}`),
+      app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method.toLowerCase()} ${toOpenApiPath(r.path)}`),
     );
-    const operatorDoc = (await (await exports.default.fetch(`${BASE}/api/v1/operator/openapi.json`, { headers: OPERATOR_AUTH })).json()) as Json;
+    const operatorDoc = (await (
+      await exports.default.fetch(`${BASE}/api/v1/operator/openapi.json`, { headers: OPERATOR_AUTH })
+    ).json()) as Json;
     const documented: string[] = [];
     for (const document of [doc, operatorDoc]) {
       for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
@@ -159,7 +172,9 @@ describe("GET /api/v1/openapi.json", () => {
   });
 
   it("has every route described once, beside it: one describe() per method and path", () => {
-    const routes = new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${toOpenApiPath(r.path)}`));
+    const routes = new Set(
+      app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${toOpenApiPath(r.path)}`),
+    );
     const described = apiReference.operations.map((op) => `${op.method.toUpperCase()} ${op.path}`);
     expect(described.sort()).toEqual([...routes].sort());
   });
@@ -187,7 +202,13 @@ describe("GET /api/v1/openapi.json", () => {
 
   it("serves the operator's document only with the operator secret", async () => {
     expect((await exports.default.fetch(`${BASE}/api/v1/operator/openapi.json`)).status).toBe(401);
-    expect((await exports.default.fetch(`${BASE}/api/v1/operator/openapi.json`, { headers: { Authorization: "Bearer sf_dev_LocalToken_A1" } })).status).toBe(401);
+    expect(
+      (
+        await exports.default.fetch(`${BASE}/api/v1/operator/openapi.json`, {
+          headers: { Authorization: "Bearer sf_dev_LocalToken_A1" },
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it("declares every status the server answers: 400 on a product, 503 on adding to the cart", () => {
@@ -199,35 +220,46 @@ describe("GET /api/v1/openapi.json", () => {
   // Issue 22: a `head` twin beside every `get` doubled the reference's sidebar. HEAD still works
   // wherever GET does (the conformance suite sends every GET case as HEAD too); the guide says so once.
   it("lists no HEAD operations, and says once that HEAD works wherever GET does", () => {
-    for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) expect(Object.keys(item), path).not.toContain("head");
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Json>))
+      expect(Object.keys(item), path).not.toContain("head");
     expect(String((doc.info as Json).description)).toMatch(/\*\*HEAD\*\* works wherever GET does/);
   });
 
   // Issue 22: `option.<name>` was documented as two parameters, option.size and option.color, so a
   // generated client refused option.material. It is one form-exploded object whose keys follow the pattern.
-  it.each(["/api/v1/products", "/api/v1/products/facets", "/api/v1/collections/{handle}", "/api/v1/collections/{handle}/facets"])(
-    "describes option.<name> on %s as a pattern parameter that takes any option name",
-    (path) => {
-      const parameters = ((doc.paths as Record<string, Record<string, Json>>)[path]?.get?.parameters ?? []) as Json[];
-      expect(parameters.map((p) => p.name)).not.toContain("option.size");
-      expect(parameters.map((p) => p.name)).not.toContain("option.color");
-      const option = parameters.find((p) => p.name === "option");
-      expect(option).toMatchObject({ in: "query", style: "form", explode: true, required: false, schema: { type: "object" } });
-      const schema = option?.schema as Json;
-      const pattern = new RegExp(String((schema.propertyNames as Json).pattern));
-      for (const name of ["option.size", "option.color", "option.material", "option.frame-style", "option.colour"]) expect(pattern.test(name), name).toBe(true);
-      for (const name of ["size", "option.", "option.a b", "option.a.b"]) expect(pattern.test(name), name).toBe(false);
-      const values = schema.additionalProperties as Json;
-      expect(JSON.stringify(values)).toContain("array");
-    },
-  );
+  it.each([
+    "/api/v1/products",
+    "/api/v1/products/facets",
+    "/api/v1/collections/{handle}",
+    "/api/v1/collections/{handle}/facets",
+  ])("describes option.<name> on %s as a pattern parameter that takes any option name", (path) => {
+    const parameters = ((doc.paths as Record<string, Record<string, Json>>)[path]?.get?.parameters ?? []) as Json[];
+    expect(parameters.map((p) => p.name)).not.toContain("option.size");
+    expect(parameters.map((p) => p.name)).not.toContain("option.color");
+    const option = parameters.find((p) => p.name === "option");
+    expect(option).toMatchObject({
+      in: "query",
+      style: "form",
+      explode: true,
+      required: false,
+      schema: { type: "object" },
+    });
+    const schema = option?.schema as Json;
+    const pattern = new RegExp(String((schema.propertyNames as Json).pattern));
+    for (const name of ["option.size", "option.color", "option.material", "option.frame-style", "option.colour"])
+      expect(pattern.test(name), name).toBe(true);
+    for (const name of ["size", "option.", "option.a b", "option.a.b"]) expect(pattern.test(name), name).toBe(false);
+    const values = schema.additionalProperties as Json;
+    expect(JSON.stringify(values)).toContain("array");
+  });
 
   it("documents limit as an integer from 1 to 250, not a string", () => {
     const limits = Object.values(doc.paths as Record<string, Record<string, Json>>).flatMap((item) =>
       Object.values(item).flatMap((op) => ((op.parameters ?? []) as Json[]).filter((p) => p.name === "limit")),
     );
     expect(limits.length).toBeGreaterThanOrEqual(4);
-    for (const limit of limits) expect(limit.schema).toEqual({ type: "integer", minimum: 1, maximum: 250, default: 50 });
+    for (const limit of limits)
+      expect(limit.schema).toEqual({ type: "integer", minimum: 1, maximum: 250, default: 50 });
   });
 
   it("documents every paging size as an integer, so generated clients type it as a number", () => {
@@ -235,12 +267,16 @@ describe("GET /api/v1/openapi.json", () => {
     const broken = structuredClone(doc);
     const list = (broken.paths as Record<string, Record<string, Json>>)["/api/v1/collections"]?.get as Json;
     (list.parameters as Json[]).push({ name: "page", in: "query", schema: { type: "string", pattern: "^\\d{1,3}$" } });
-    expect(pagingNotIntegers(broken)).toEqual(["GET /api/v1/collections: query parameter page is not documented as an integer"]);
+    expect(pagingNotIntegers(broken)).toEqual([
+      "GET /api/v1/collections: query parameter page is not documented as an integer",
+    ]);
   });
 
   it("has no component that nothing refers to", async () => {
     expect(unusedComponents(doc)).toEqual([]);
-    const operatorDoc = (await (await exports.default.fetch(`${BASE}/api/v1/operator/openapi.json`, { headers: OPERATOR_AUTH })).json()) as Json;
+    const operatorDoc = (await (
+      await exports.default.fetch(`${BASE}/api/v1/operator/openapi.json`, { headers: OPERATOR_AUTH })
+    ).json()) as Json;
     expect(unusedComponents(operatorDoc)).toEqual([]);
   });
 
@@ -290,7 +326,8 @@ describe("GET /api/v1/openapi.json", () => {
     for (const [path, item] of Object.entries(paths)) {
       for (const op of Object.values(item)) {
         if (path.startsWith("/api/v1/cart")) expect(op.security).toEqual([{ bearerAuth: [] }]);
-        if (path.startsWith("/api/v1/products") || path.startsWith("/api/v1/collections")) expect(op.security).toEqual([]);
+        if (path.startsWith("/api/v1/products") || path.startsWith("/api/v1/collections"))
+          expect(op.security).toEqual([]);
       }
     }
   });
@@ -302,7 +339,9 @@ describe("GET /api/v1/openapi.json", () => {
       .flatMap(([, item]) => Object.entries(item).filter(([method]) => method !== "get" && method !== "head"));
     expect(writes.length).toBe(4);
     for (const [, op] of writes) {
-      expect(op.parameters as Json[]).toContainEqual(expect.objectContaining({ name: "Idempotency-Key", in: "header" }));
+      expect(op.parameters as Json[]).toContainEqual(
+        expect.objectContaining({ name: "Idempotency-Key", in: "header" }),
+      );
     }
   });
 
@@ -313,7 +352,9 @@ describe("GET /api/v1/openapi.json", () => {
   });
 
   it("is cacheable and readable from any origin", async () => {
-    const res = await exports.default.fetch(`${BASE}/api/v1/openapi.json`, { headers: { Origin: "https://elsewhere.example" } });
+    const res = await exports.default.fetch(`${BASE}/api/v1/openapi.json`, {
+      headers: { Origin: "https://elsewhere.example" },
+    });
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("cache-control")).toContain("public");
     expect(res.headers.get("content-type")).toContain("application/json");
@@ -328,7 +369,11 @@ describe("examples taken from the seed catalog", () => {
   const cases: [string, string, unknown][] = [
     ["the product list", "/api/v1/products?limit=2", SEED_EXAMPLES.productList],
     ["the product detail", "/api/v1/products/essential-crew-tee-black", SEED_EXAMPLES.product],
-    ["the variant selection", "/api/v1/products/essential-crew-tee-black/variants?size=M&color=Black", SEED_EXAMPLES.variantList],
+    [
+      "the variant selection",
+      "/api/v1/products/essential-crew-tee-black/variants?size=M&color=Black",
+      SEED_EXAMPLES.variantList,
+    ],
     ["the placeholder collection", "/api/v1/collections/sample-products", SEED_EXAMPLES.collection],
   ];
   it.each(cases)("match what the API answers for %s", async (_name, path, example) => {
@@ -345,7 +390,9 @@ describe("examples taken from the seed catalog", () => {
         }
       }
       for (const example of Object.values(op.body?.examples ?? {})) {
-        expect(op.body?.schema.safeParse(example.value).success, `${op.operationId} body: ${example.summary}`).toBe(true);
+        expect(op.body?.schema.safeParse(example.value).success, `${op.operationId} body: ${example.summary}`).toBe(
+          true,
+        );
       }
     }
   });

@@ -19,7 +19,8 @@ import { pagingNotIntegers, seedExampleProblems, seedNames, unusedComponents, ty
 // workerd; under Node it is stood in for, since building the documents never runs it.
 registerHooks({
   resolve(specifier, context, next) {
-    if (specifier === "cloudflare:workers") return { url: "data:text/javascript,export class DurableObject {}", shortCircuit: true };
+    if (specifier === "cloudflare:workers")
+      return { url: "data:text/javascript,export class DurableObject {}", shortCircuit: true };
     return next(specifier, context);
   },
 });
@@ -50,9 +51,14 @@ for (const [name, doc] of documents) {
     ...seedExampleProblems(doc, seed),
     ...pagingNotIntegers(doc),
   ];
-  const operations = Object.values(doc.paths as Record<string, Json>).reduce((n, item) => n + Object.keys(item).length, 0);
+  const operations = Object.values(doc.paths as Record<string, Json>).reduce(
+    (n, item) => n + Object.keys(item).length,
+    0,
+  );
   if (problems.length === 0) {
-    console.log(`openapi lint: ${name} is valid OpenAPI ${String(doc.openapi)} (${operations} operations), no unused components, examples from the seed`);
+    console.log(
+      `openapi lint: ${name} is valid OpenAPI ${String(doc.openapi)} (${operations} operations), no unused components, examples from the seed`,
+    );
   } else {
     failed = true;
     console.error(`openapi lint: ${name} has ${problems.length} problem(s):`);

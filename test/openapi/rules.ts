@@ -6,7 +6,18 @@
 
 export type Json = { [key: string]: unknown };
 
-const COMPONENT_KINDS = ["schemas", "responses", "parameters", "examples", "requestBodies", "headers", "securitySchemes", "links", "callbacks", "pathItems"];
+const COMPONENT_KINDS = [
+  "schemas",
+  "responses",
+  "parameters",
+  "examples",
+  "requestBodies",
+  "headers",
+  "securitySchemes",
+  "links",
+  "callbacks",
+  "pathItems",
+];
 
 function walk(node: unknown, visit: (value: Json, key: string | undefined) => void, key?: string): void {
   if (Array.isArray(node)) for (const item of node) walk(item, visit, key);
@@ -57,7 +68,10 @@ export interface SeedNames {
 }
 
 /** The names of `seed/catalog.json` (products, their variants, collections). */
-export function seedNames(seed: { products: { id: string; handle: string; variants: { id: string }[] }[]; collections: { handle: string }[] }): SeedNames {
+export function seedNames(seed: {
+  products: { id: string; handle: string; variants: { id: string }[] }[];
+  collections: { handle: string }[];
+}): SeedNames {
   return {
     handles: new Set([...seed.products.map((p) => p.handle), ...seed.collections.map((c) => c.handle)]),
     productIds: new Set(seed.products.map((p) => p.id)),
@@ -75,12 +89,17 @@ const PRODUCT_URL = /^\/api\/v1\/products\/([^/?]+)$/;
 function exampleProblems(value: unknown, seed: SeedNames, where: string, handleSchema: boolean): string[] {
   const problems: string[] = [];
   const check = (text: string, key: string | undefined) => {
-    const variant = VARIANT_GID.exec(text)?.[1] ?? (key === "variant_id" || /^\d{11,20}$/.test(text) ? text : undefined);
-    if (variant !== undefined && !seed.variantIds.has(variant)) problems.push(`${where}: variant ${text} is not in the seed catalog`);
-    if (PRODUCT_GID.test(text) && !seed.productIds.has(text)) problems.push(`${where}: product ${text} is not in the seed catalog`);
+    const variant =
+      VARIANT_GID.exec(text)?.[1] ?? (key === "variant_id" || /^\d{11,20}$/.test(text) ? text : undefined);
+    if (variant !== undefined && !seed.variantIds.has(variant))
+      problems.push(`${where}: variant ${text} is not in the seed catalog`);
+    if (PRODUCT_GID.test(text) && !seed.productIds.has(text))
+      problems.push(`${where}: product ${text} is not in the seed catalog`);
     const url = PRODUCT_URL.exec(text)?.[1];
-    if (url !== undefined && !seed.handles.has(url)) problems.push(`${where}: ${text} names a product not in the seed catalog`);
-    if ((handleSchema || (key !== undefined && HANDLE_KEYS.has(key))) && !seed.handles.has(text)) problems.push(`${where}: handle ${text} is not in the seed catalog`);
+    if (url !== undefined && !seed.handles.has(url))
+      problems.push(`${where}: ${text} names a product not in the seed catalog`);
+    if ((handleSchema || (key !== undefined && HANDLE_KEYS.has(key))) && !seed.handles.has(text))
+      problems.push(`${where}: handle ${text} is not in the seed catalog`);
   };
   if (typeof value === "string") check(value, undefined);
   walk(value, (node) => {
@@ -98,11 +117,14 @@ export function seedExampleProblems(doc: Json, seed: SeedNames): string[] {
   const problems: string[] = [];
   walk(doc, (node, key) => {
     const handleSchema = node.pattern === HANDLE_PATTERN;
-    if ("example" in node && key !== "properties") problems.push(...exampleProblems(node.example, seed, "example", handleSchema));
+    if ("example" in node && key !== "properties")
+      problems.push(...exampleProblems(node.example, seed, "example", handleSchema));
     const examples = node.examples;
-    if (Array.isArray(examples)) for (const example of examples) problems.push(...exampleProblems(example, seed, "examples", handleSchema));
+    if (Array.isArray(examples))
+      for (const example of examples) problems.push(...exampleProblems(example, seed, "examples", handleSchema));
     else if (examples !== null && typeof examples === "object" && key !== "properties") {
-      for (const [name, example] of Object.entries(examples as Record<string, Json>)) problems.push(...exampleProblems(example?.value, seed, `examples.${name}`, false));
+      for (const [name, example] of Object.entries(examples as Record<string, Json>))
+        problems.push(...exampleProblems(example?.value, seed, `examples.${name}`, false));
     }
   });
   return problems;
@@ -120,8 +142,14 @@ export function pagingNotIntegers(doc: Json): string[] {
     for (const [method, op] of Object.entries(item)) {
       for (const parameter of (op.parameters ?? []) as Json[]) {
         const schema = (parameter.schema ?? {}) as Json;
-        if (parameter.in === "query" && /^(limit|offset|page|per_page|page_size)$/.test(String(parameter.name)) && schema.type !== "integer") {
-          problems.push(`${method.toUpperCase()} ${path}: query parameter ${String(parameter.name)} is not documented as an integer`);
+        if (
+          parameter.in === "query" &&
+          /^(limit|offset|page|per_page|page_size)$/.test(String(parameter.name)) &&
+          schema.type !== "integer"
+        ) {
+          problems.push(
+            `${method.toUpperCase()} ${path}: query parameter ${String(parameter.name)} is not documented as an integer`,
+          );
         }
       }
     }

@@ -49,7 +49,9 @@ export class ServedDocument {
   template(pathname: string): string | undefined {
     const paths = Object.keys(this.#doc.paths as Json).sort((a, b) => a.split("{").length - b.split("{").length);
     return paths.find((template) => {
-      const pattern = template.split("/").map((segment) => (/^\{[^}]+\}$/.test(segment) ? "[^/]+" : segment.replace(/[.*+?^$()|[\]\\]/g, "\\$&")));
+      const pattern = template
+        .split("/")
+        .map((segment) => (/^\{[^}]+\}$/.test(segment) ? "[^/]+" : segment.replace(/[.*+?^$()|[\]\\]/g, "\\$&")));
       return new RegExp(`^${pattern.join("/")}$`).test(pathname);
     });
   }
@@ -69,11 +71,13 @@ export class ServedDocument {
     if (template && !op && res.status === 405) return this.#methodNotAllowed(where, res);
     if (!template || !op) return [`${method} ${pathname} is not documented`];
     const response = (op.responses as Record<string, Json>)[String(res.status)];
-    if (!response) return [`${where} is not a documented status (documented: ${Object.keys(op.responses as Json).join(", ")})`];
+    if (!response)
+      return [`${where} is not a documented status (documented: ${Object.keys(op.responses as Json).join(", ")})`];
     this.answered.add(where);
     const problems: string[] = [];
     for (const header of Object.keys((response.headers ?? {}) as Json)) {
-      if (!optionalHeaders.has(header) && !res.headers.has(header)) problems.push(`${where}: the documented header ${header} is missing`);
+      if (!optionalHeaders.has(header) && !res.headers.has(header))
+        problems.push(`${where}: the documented header ${header} is missing`);
     }
     const text = await res.text();
     const content = head ? undefined : (response.content as Record<string, Json> | undefined);
@@ -83,9 +87,22 @@ export class ServedDocument {
     }
     const type = (res.headers.get("content-type") ?? "").split(";")[0]?.trim() ?? "";
     const media = content[type];
-    if (!media) return [...problems, `${where}: media type ${type || "(none)"} is not documented (documented: ${Object.keys(content).join(", ")})`];
+    if (!media)
+      return [
+        ...problems,
+        `${where}: media type ${type || "(none)"} is not documented (documented: ${Object.keys(content).join(", ")})`,
+      ];
     const body: unknown = type === "application/json" ? JSON.parse(text) : text;
-    const pointer = ["paths", template, method.toLowerCase(), "responses", String(res.status), "content", type, "schema"]
+    const pointer = [
+      "paths",
+      template,
+      method.toLowerCase(),
+      "responses",
+      String(res.status),
+      "content",
+      type,
+      "schema",
+    ]
       .map((part) => part.replaceAll("~", "~0").replaceAll("/", "~1"))
       .join("/");
     return [...problems, ...this.#mismatch(where, pointer, body)];
@@ -96,7 +113,12 @@ export class ServedDocument {
     validator.addSchema(this.#schemas as never, this.#base);
     const result = validator.validate(body);
     if (result.valid) return [];
-    return [`${where}: the body does not match the documented schema: ${result.errors.map((e) => `${e.instanceLocation} ${e.error}`).slice(0, 5).join("; ")}`];
+    return [
+      `${where}: the body does not match the documented schema: ${result.errors
+        .map((e) => `${e.instanceLocation} ${e.error}`)
+        .slice(0, 5)
+        .join("; ")}`,
+    ];
   }
 
   /**

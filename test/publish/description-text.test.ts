@@ -8,11 +8,36 @@ import { descriptionText, sanitizeDescription } from "../../src/publish/sanitize
  * it now reads the same parser directly, to spare publish that call's garbage. This is
  * the old text pass, kept here as the oracle: the stored description_text must not change.
  */
-const DROPPED = ["script", "style", "textarea", "option", "select", "noscript", "iframe", "frame", "object", "embed", "template", "svg", "math", "title", "head"];
-const BREAKS = /<\/?(?:p|br|hr|h[1-6]|blockquote|pre|div|ul|ol|li|dl|dt|dd|figure|figcaption|table|caption|thead|tbody|tfoot|tr|th|td|img)\b/gi;
+const DROPPED = [
+  "script",
+  "style",
+  "textarea",
+  "option",
+  "select",
+  "noscript",
+  "iframe",
+  "frame",
+  "object",
+  "embed",
+  "template",
+  "svg",
+  "math",
+  "title",
+  "head",
+];
+const BREAKS =
+  /<\/?(?:p|br|hr|h[1-6]|blockquote|pre|div|ul|ol|li|dl|dt|dd|figure|figcaption|table|caption|thead|tbody|tfoot|tr|th|td|img)\b/gi;
 function oldText(html: string): string {
-  const stripped = sanitizeHtml(html.replace(BREAKS, " $&"), { allowedTags: [], allowedAttributes: {}, nonTextTags: DROPPED });
-  const unescaped = stripped.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+  const stripped = sanitizeHtml(html.replace(BREAKS, " $&"), {
+    allowedTags: [],
+    allowedAttributes: {},
+    nonTextTags: DROPPED,
+  });
+  const unescaped = stripped
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
   // The text holds no < or >; each becomes \u2039 or \u203a.
   return unescaped.replace(/\s+/g, " ").trim().replace(/</g, "\u2039").replace(/>/g, "\u203a");
 }
@@ -27,7 +52,7 @@ const TRICKY = [
   "<!-- comment --><p>c<![CDATA[data]]>d</p><img src=x alt=pic>tail",
   "<p>unclosed <b>bold <i>italic",
   "<template><p>t</p></template><textarea>ta</textarea><title>ti</title>visible",
-  "<a href=\"https://x.example?a=1&amp;b=2\">link &amp; text</a>",
+  '<a href="https://x.example?a=1&amp;b=2">link &amp; text</a>',
   "emoji 👕 and accents é ü — “quotes”",
 ];
 

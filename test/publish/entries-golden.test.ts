@@ -18,7 +18,11 @@ import { seedCatalog } from "../helpers/catalog.ts";
 /** 1,200 generated products, plus a collection of all of them backwards: several overlapping list and collection chunks. */
 function largerCatalog(): SourceCatalog {
   const catalog = generateCatalog({ products: 1200, seed: 11 });
-  catalog.collections.push({ handle: "everything-backwards", title: "Everything", products: catalog.products.map((p) => p.handle).reverse() });
+  catalog.collections.push({
+    handle: "everything-backwards",
+    title: "Everything",
+    products: catalog.products.map((p) => p.handle).reverse(),
+  });
   return catalog;
 }
 
@@ -26,7 +30,8 @@ async function fingerprints(input: unknown): Promise<string[]> {
   const catalog = parseCatalog(input);
   const meta = planVersion(catalog, "golden", await catalogDigest(catalog), new Date("2026-01-01T00:00:00Z"));
   const lines: string[] = [];
-  for (const entry of buildEntries(catalog, meta)) lines.push(`${entry.key} ${entry.value.length} ${await sha256Hex(entry.value, 12)}`);
+  for (const entry of buildEntries(catalog, meta))
+    lines.push(`${entry.key} ${entry.value.length} ${await sha256Hex(entry.value, 12)}`);
   return lines;
 }
 

@@ -18,7 +18,8 @@ describe("a generated catalog's content", () => {
 
   it("has option names beyond size and colour, spelled as a store spells them, up to three per product", () => {
     const names = new Set(catalog.products.flatMap((p) => p.options.map((o) => o.name)));
-    for (const name of ["Size", "Color", "Colour", "Frame style", "Material", "Metal", "Ring size", "Scent", "Finish"]) expect(names).toContain(name);
+    for (const name of ["Size", "Color", "Colour", "Frame style", "Material", "Metal", "Ring size", "Scent", "Finish"])
+      expect(names).toContain(name);
     expect(catalog.products.some((p) => p.options.length === 3)).toBe(true);
     expect(catalog.products.some((p) => p.options.length === 0)).toBe(true);
   });
@@ -44,11 +45,15 @@ describe("a generated catalog's content", () => {
     const onSale = catalog.products.filter((p) => p.variants.some((v) => v.compare_at_price));
     expect(share(onSale.length)).toBeGreaterThan(0.1);
     expect(share(onSale.length)).toBeLessThan(0.25);
-    for (const v of onSale.flatMap((p) => p.variants)) expect(toMinor(v.compare_at_price ?? "0")).toBeGreaterThan(toMinor(v.price));
+    for (const v of onSale.flatMap((p) => p.variants))
+      expect(toMinor(v.compare_at_price ?? "0")).toBeGreaterThan(toMinor(v.price));
   });
 
   it("draws vendors, types and tags from skewed distributions", () => {
-    const counts = (values: string[]) => [...values.reduce((m, v) => m.set(v, (m.get(v) ?? 0) + 1), new Map<string, number>()).values()].sort((a, b) => b - a);
+    const counts = (values: string[]) =>
+      [...values.reduce((m, v) => m.set(v, (m.get(v) ?? 0) + 1), new Map<string, number>()).values()].sort(
+        (a, b) => b - a,
+      );
     const vendors = counts(catalog.products.map((p) => p.vendor));
     expect(vendors.length).toBeGreaterThanOrEqual(8);
     expect(share(vendors[0] ?? 0)).toBeGreaterThan(0.4);
@@ -65,7 +70,11 @@ describe("the Shopify CSV the generator writes", () => {
   it("has the current export's headers and one block of rows per product", () => {
     const catalog = generateCatalog({ products: 30 });
     const [header, ...blocks] = [...shopifyCsvChunks(catalog)];
-    expect(header?.startsWith("Title,URL handle,Description,Vendor,Product category,Type,Tags,Published on online store,Status,SKU,Barcode,Option1 name,Option1 value")).toBe(true);
+    expect(
+      header?.startsWith(
+        "Title,URL handle,Description,Vendor,Product category,Type,Tags,Published on online store,Status,SKU,Barcode,Option1 name,Option1 value",
+      ),
+    ).toBe(true);
     expect(blocks).toHaveLength(30);
     expect(blocks.join("")).toMatch(/\d\.\d\dE\+11/);
   });

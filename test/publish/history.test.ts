@@ -3,7 +3,16 @@ import { describe, expect, it } from "vitest";
 import { HISTORY_KEY, type HistoryEntry, type Pointer, POINTER_KEY } from "../../src/catalog/layout.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
 import { processLock, LockBusyError, sqlLock, type SqlQuery } from "../../src/publish/lock.ts";
-import { bindingTarget, type CatalogKvTarget, KEEP_VERSIONS, listHistory, PointerMovedError, publishCatalog, publishTo, rollbackCatalog } from "../../src/publish/publish.ts";
+import {
+  bindingTarget,
+  type CatalogKvTarget,
+  KEEP_VERSIONS,
+  listHistory,
+  PointerMovedError,
+  publishCatalog,
+  publishTo,
+  rollbackCatalog,
+} from "../../src/publish/publish.ts";
 import { shiftedSeed } from "../helpers/catalog.ts";
 import { API as BASE } from "../helpers/worker.ts";
 
@@ -64,13 +73,21 @@ describe("publish history and the publish lock", () => {
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
     const entries = await history();
     expect(entries).toHaveLength(before + 3);
-    expect(entries.slice(before).map((e) => e.action).sort()).toEqual(["publish", "publish", "rollback"]);
+    expect(
+      entries
+        .slice(before)
+        .map((e) => e.action)
+        .sort(),
+    ).toEqual(["publish", "publish", "rollback"]);
     const live = await pointer();
     expectConsistent(entries, live);
     // No lost update: each publish's "previous" is the version live just before it.
     const published = results.flatMap((r) => (r.status === "fulfilled" && "entries" in r.value ? [r.value] : []));
     for (const p of published) expect(entries.find((e) => e.version === p.version)?.from).toBe(p.previous);
-    expect(entries.find((e) => e.version === published[0]?.version)).toMatchObject({ source: "a.json", by: "ana@test" });
+    expect(entries.find((e) => e.version === published[0]?.version)).toMatchObject({
+      source: "a.json",
+      by: "ana@test",
+    });
     // The pointer names a fully written version: the worker answers from it, browse included.
     const now = await served();
     expect(now.version).toBe(live.current.version);
@@ -79,7 +96,11 @@ describe("publish history and the publish lock", () => {
 
   it("can roll back to every version the history keeps, and refuses one cleanup deleted", async () => {
     const published: { version: string; cents: number }[] = [];
-    for (const cents of [10, 20, 30, 40, 50, 60, 70]) published.push({ version: (await publishCatalog(env.CATALOG, shiftedSeed(cents), { browse: browse() })).version, cents });
+    for (const cents of [10, 20, 30, 40, 50, 60, 70])
+      published.push({
+        version: (await publishCatalog(env.CATALOG, shiftedSeed(cents), { browse: browse() })).version,
+        cents,
+      });
     const stored = await versionsStored();
     const kept = published.slice(-KEEP_VERSIONS);
     for (const { version } of kept) expect(stored.has(version)).toBe(true);
@@ -93,8 +114,12 @@ describe("publish history and the publish lock", () => {
       expect(now.amount).toBe((28 + cents / 100).toFixed(2));
       expect(now.browse).toBe(200);
     }
-    await expect(rollbackCatalog(env.CATALOG, { to: published[0]?.version ?? "" })).rejects.toThrow(/deleted by a cleanup/);
-    await expect(rollbackCatalog(env.CATALOG, { to: "never-published" })).rejects.toThrow(/No catalog version never-published in the publish history/);
+    await expect(rollbackCatalog(env.CATALOG, { to: published[0]?.version ?? "" })).rejects.toThrow(
+      /deleted by a cleanup/,
+    );
+    await expect(rollbackCatalog(env.CATALOG, { to: "never-published" })).rejects.toThrow(
+      /No catalog version never-published in the publish history/,
+    );
     expectConsistent(await history(), await pointer());
     // Rollbacks are appended, never rewritten: the first entries are as they were.
     const lines = await listHistory(bindingTarget(env.CATALOG));
@@ -123,10 +148,15 @@ describe("publish history and the publish lock", () => {
         }
       },
     };
-    const slowPublish = publishTo(slow, shiftedSeed(200), { browse: null, version: "being-written", lock: processLock({}) });
+    const slowPublish = publishTo(slow, shiftedSeed(200), {
+      browse: null,
+      version: "being-written",
+      lock: processLock({}),
+    });
     await reachedHalf;
     // Meanwhile more publishes than cleanup keeps, each cleaning up.
-    for (const cents of [300, 400, 500, 600, 700, 800]) await publishCatalog(env.CATALOG, shiftedSeed(cents), { browse: null });
+    for (const cents of [300, 400, 500, 600, 700, 800])
+      await publishCatalog(env.CATALOG, shiftedSeed(cents), { browse: null });
     expect((await versionsStored()).has("being-written")).toBe(true);
     resume();
     await expect(slowPublish).rejects.toBeInstanceOf(PointerMovedError);
@@ -137,7 +167,9 @@ describe("publish history and the publish lock", () => {
   it("deletes the half-written version of a publisher that died holding the lock", async () => {
     await publishCatalog(env.CATALOG, shiftedSeed(900), { browse: null });
     await env.CATALOG.put("v/died-writing/ps/0", "{}");
-    const died = { acquire: async () => ({ abandoned: ["died-writing"], verify: async () => {}, release: async () => {} }) };
+    const died = {
+      acquire: async () => ({ abandoned: ["died-writing"], verify: async () => {}, release: async () => {} }),
+    };
     await publishCatalog(env.CATALOG, shiftedSeed(901), { browse: null, lock: died });
     expect((await versionsStored()).has("died-writing")).toBe(false);
   }, 60_000);
@@ -163,10 +195,19 @@ describe("the D1 publish lock (remote catalogs)", () => {
   });
 
   it("refuses at once with --wait 0, naming the holder", async () => {
-    const held = await sqlLock(d1, { waitMs: 0 }).acquire({ action: "publish", version: "v-busy", source: "big.json", by: "ana@laptop" });
-    const error = await sqlLock(d1, { waitMs: 0 }).acquire({ action: "publish" }).catch((e: unknown) => e);
+    const held = await sqlLock(d1, { waitMs: 0 }).acquire({
+      action: "publish",
+      version: "v-busy",
+      source: "big.json",
+      by: "ana@laptop",
+    });
+    const error = await sqlLock(d1, { waitMs: 0 })
+      .acquire({ action: "publish" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LockBusyError);
-    expect((error as Error).message).toMatch(/^Another catalog publish or rollback is running: publish of big\.json as version v-busy by ana@laptop since .*Nothing was done/);
+    expect((error as Error).message).toMatch(
+      /^Another catalog publish or rollback is running: publish of big\.json as version v-busy by ana@laptop since .*Nothing was done/,
+    );
     await held.release();
   });
 

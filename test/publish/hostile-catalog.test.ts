@@ -32,7 +32,11 @@ async function get(path: string): Promise<Json> {
 /** Every tag a browser's tokenizer would see in `text` read as HTML. */
 function tagsIn(text: string): string[] {
   const tags: string[] = [];
-  const parser = new Parser({ onopentagname: (name) => tags.push(name), onclosetag: (name, implied) => (implied ? undefined : tags.push(`/${name}`)), oncomment: () => tags.push("!--") });
+  const parser = new Parser({
+    onopentagname: (name) => tags.push(name),
+    onclosetag: (name, implied) => (implied ? undefined : tags.push(`/${name}`)),
+    oncomment: () => tags.push("!--"),
+  });
   parser.write(text);
   parser.end();
   return tags;
@@ -51,7 +55,11 @@ let catalog: SourceCatalog;
 let report: ImportReport;
 
 beforeAll(async () => {
-  ({ catalog, report } = await importCatalog(hostileCsv, { file: "hostile.csv", store: STORE, collectionsByType: true }));
+  ({ catalog, report } = await importCatalog(hostileCsv, {
+    file: "hostile.csv",
+    store: STORE,
+    collectionsByType: true,
+  }));
   await publishCatalog(env.CATALOG, catalog, { browse: null });
 });
 
@@ -59,7 +67,19 @@ describe("a hostile catalog, imported and published", () => {
   it("is the fixture it claims to be: markup in every text field, markup and quotes in every URL", () => {
     const [head, ...rows] = hostileCsv.trim().split("\n");
     expect(head).toContain("SEO Description");
-    for (const needle of ["Title", "Vendor", "Type", "Tags", "Option1 Name", "Option1 Value", "Variant SKU", "Image Alt Text", "SEO Title", "SEO Description"]) expect(head).toContain(needle);
+    for (const needle of [
+      "Title",
+      "Vendor",
+      "Type",
+      "Tags",
+      "Option1 Name",
+      "Option1 Value",
+      "Variant SKU",
+      "Image Alt Text",
+      "SEO Title",
+      "SEO Description",
+    ])
+      expect(head).toContain(needle);
     expect(rows.join("\n")).toMatch(/https:\/\/cdn\.example\.com\/a\.jpg""><svg\/onload=/);
     expect(rows.join("\n")).toContain("&lt;img src=x onerror=");
     expect(rows.join("\n")).toContain('href=""javascript:');
@@ -67,7 +87,10 @@ describe("a hostile catalog, imported and published", () => {
 
   it("stores and serves every URL normalised, with no quote, angle bracket, back-tick or space (regression: served as written)", async () => {
     const detail = await get("/products/hostile-tee?include=images,variants");
-    const urls = [...(detail.images as Json[]).map((i) => i.url), ...(detail.variants as Json[]).map((v) => v.image)] as string[];
+    const urls = [
+      ...(detail.images as Json[]).map((i) => i.url),
+      ...(detail.variants as Json[]).map((v) => v.image),
+    ] as string[];
     expect(urls).toEqual([
       "https://cdn.example.com/a.jpg%22%3E%3Csvg/onload=__xss(%27image-url%27)%3E",
       "https://cdn.example.com/b.jpg%27onerror=%27__xss(%27image-url-quote%27)%27",
@@ -96,7 +119,9 @@ describe("a hostile catalog, imported and published", () => {
   it("answers description_text and the SEO fallback with no < or > and no tag, and sanitised description_html", async () => {
     const tee = await get("/products/hostile-tee?include=description,seo");
     const mug = await get("/products/cut-short-mug?include=description,seo");
-    expect(tee.description_text).toBe("Soft ‹img src=x onerror=__xss('desc-entity')› cotton ‹script›__xss('desc-numeric')‹/script› care guide");
+    expect(tee.description_text).toBe(
+      "Soft ‹img src=x onerror=__xss('desc-entity')› cotton ‹script›__xss('desc-numeric')‹/script› care guide",
+    );
     expect(mug.description_text).toBe("Intro ‹script›__xss('fallback')‹/script› text.");
     expect((mug.seo as Json).description).toBe(mug.description_text);
     for (const text of [tee.description_text, mug.description_text, (mug.seo as Json).description] as string[]) {
@@ -104,26 +129,45 @@ describe("a hostile catalog, imported and published", () => {
       expect(tagsIn(text)).toEqual([]);
     }
     // The entity-encoded payloads stay text (escaped again); the real ones lost their script.
-    expect(elementsIn(tee.description_html as string)).toEqual([["p", {}], ["img", { src: "x" }], ["a", {}]]);
+    expect(elementsIn(tee.description_html as string)).toEqual([
+      ["p", {}],
+      ["img", { src: "x" }],
+      ["a", {}],
+    ]);
   });
 
   it("answers the plain-text fields exactly as the store wrote them (the client escapes them)", async () => {
     const tee = await get("/products/hostile-tee?include=images,seo,variants");
     const source = catalog.products[0]!;
-    expect(tee).toMatchObject({ title: source.title, vendor: source.vendor, product_type: source.product_type, tags: source.tags });
-    expect(tee.options).toEqual([{ name: "size<img-src=x-onerror=__xss('option-name')>", label: source.options[0]!.name, values: source.options[0]!.values }]);
+    expect(tee).toMatchObject({
+      title: source.title,
+      vendor: source.vendor,
+      product_type: source.product_type,
+      tags: source.tags,
+    });
+    expect(tee.options).toEqual([
+      {
+        name: "size<img-src=x-onerror=__xss('option-name')>",
+        label: source.options[0]!.name,
+        values: source.options[0]!.values,
+      },
+    ]);
     expect((tee.variants as Json[]).map((v) => v.sku)).toEqual(source.variants.map((v) => v.sku));
     expect((tee.images as Json[]).map((i) => i.alt)).toEqual(source.images!.map((i) => i.alt));
     expect(tee.seo).toEqual(source.seo);
     const collections = await get("/collections");
-    expect((collections.data as Json[]).map((c) => c.title)).toContain("<iframe src=javascript:__xss('type')></iframe>Shirts");
+    expect((collections.data as Json[]).map((c) => c.title)).toContain(
+      "<iframe src=javascript:__xss('type')></iframe>Shirts",
+    );
   });
 
   it("names in the import report the product whose description an unclosed <svg> cut short, with its line", () => {
     expect(report.notes).toEqual([
       'line 4, column 3: "cut-short-mug": the description loses its text after an unclosed <svg> (61 characters dropped by the sanitiser); close the element or remove it',
     ]);
-    expect(formatReport(report)).toContain('Note: line 4, column 3: "cut-short-mug": the description loses its text after an unclosed <svg>');
+    expect(formatReport(report)).toContain(
+      'Note: line 4, column 3: "cut-short-mug": the description loses its text after an unclosed <svg>',
+    );
     expect(descriptionLossWarnings(catalog)).toEqual([
       'products[1] (handle "cut-short-mug").description_html: the description loses its text after an unclosed <svg> (61 characters dropped by the sanitiser); close the element or remove it',
     ]);
@@ -133,7 +177,14 @@ describe("a hostile catalog, imported and published", () => {
 describe("URLs the importer refuses, with their line and column", () => {
   const HEAD = "Handle,Title,Variant Price,Image Src,Variant Image";
   it("refuses javascript:, data:, relative and quoted-host URLs and plain http: unless --allow-http", async () => {
-    const csv = [HEAD, "a,A,1,javascript:alert(1),", "b,B,1,data:image/png;base64;AAAA,", "c,C,1,/img/c.jpg,", 'd,D,1,,"https://x""onerror=""alert(1)/d.jpg"', "e,E,1,http://cdn.example.com/e.jpg,"].join("\n");
+    const csv = [
+      HEAD,
+      "a,A,1,javascript:alert(1),",
+      "b,B,1,data:image/png;base64;AAAA,",
+      "c,C,1,/img/c.jpg,",
+      'd,D,1,,"https://x""onerror=""alert(1)/d.jpg"',
+      "e,E,1,http://cdn.example.com/e.jpg,",
+    ].join("\n");
     const issues = await issuesOf(csv);
     expect(issues.map((i) => [i.line, i.column, i.header])).toEqual([
       [2, 4, "Image Src"],
@@ -143,7 +194,9 @@ describe("URLs the importer refuses, with their line and column", () => {
     ]);
     // The http: one is refused by the catalog schema once the rows are read, still at its line.
     const fixed = [HEAD, "e,E,1,http://cdn.example.com/e.jpg,"].join("\n");
-    expect((await issuesOf(fixed)).map((i) => [i.line, i.header, i.message])).toEqual([[2, "Image Src", "images.0.url: an http: URL; only https: is allowed unless the catalog sets allow_http_urls"]]);
+    expect((await issuesOf(fixed)).map((i) => [i.line, i.header, i.message])).toEqual([
+      [2, "Image Src", "images.0.url: an http: URL; only https: is allowed unless the catalog sets allow_http_urls"],
+    ]);
     const { catalog: allowed } = await importCatalog(fixed, { file: "http.csv", store: STORE, allowHttp: true });
     expect(allowed.allow_http_urls).toBe(true);
     expect(allowed.products[0]!.images?.[0]?.url).toBe("http://cdn.example.com/e.jpg");
@@ -152,28 +205,90 @@ describe("URLs the importer refuses, with their line and column", () => {
 
 describe("description text", () => {
   const fragment = fc.constantFrom(
-    "&lt;", "&gt;", "&LT;", "&lt", "&#60;", "&#x3c;", "&#X3C;", "&#0060;", "&#62;", "&amp;lt;", "<", ">", "< ", "<<", "<3",
-    "img src=x onerror=alert(1)", "script", "/script", "svg/onload=alert(1)", "!--", "?x", "a", " ", "\n", "\"", "'",
-    "<p>", "</p>", "<b>", "<br>", "<script>", "</script>", "<svg>", "</svg>", "<noscript>", "<textarea>", "<![CDATA[", "]]>", "<!--", "-->", "&nbsp;",
+    "&lt;",
+    "&gt;",
+    "&LT;",
+    "&lt",
+    "&#60;",
+    "&#x3c;",
+    "&#X3C;",
+    "&#0060;",
+    "&#62;",
+    "&amp;lt;",
+    "<",
+    ">",
+    "< ",
+    "<<",
+    "<3",
+    "img src=x onerror=alert(1)",
+    "script",
+    "/script",
+    "svg/onload=alert(1)",
+    "!--",
+    "?x",
+    "a",
+    " ",
+    "\n",
+    '"',
+    "'",
+    "<p>",
+    "</p>",
+    "<b>",
+    "<br>",
+    "<script>",
+    "</script>",
+    "<svg>",
+    "</svg>",
+    "<noscript>",
+    "<textarea>",
+    "<![CDATA[",
+    "]]>",
+    "<!--",
+    "-->",
+    "&nbsp;",
   );
   it("holds no < or > and no tag, whatever the description, and the SEO fallback neither", () => {
     fc.assert(
-      fc.property(fc.array(fragment, { maxLength: 24 }).map((parts) => parts.join("")), (html) => {
-        const { text } = prepareContent(html);
-        return !/[<>]/.test(text) && tagsIn(text).length === 0;
-      }),
+      fc.property(
+        fc.array(fragment, { maxLength: 24 }).map((parts) => parts.join("")),
+        (html) => {
+          const { text } = prepareContent(html);
+          return !/[<>]/.test(text) && tagsIn(text).length === 0;
+        },
+      ),
       { numRuns: RUNS },
     );
   }, 30_000);
 
   it("reports a loss exactly when the sanitiser dropped the text after an element left open", () => {
-    const elements = ["script", "style", "textarea", "option", "select", "noscript", "iframe", "frame", "object", "embed", "template", "svg", "math", "title", "head"];
+    const elements = [
+      "script",
+      "style",
+      "textarea",
+      "option",
+      "select",
+      "noscript",
+      "iframe",
+      "frame",
+      "object",
+      "embed",
+      "template",
+      "svg",
+      "math",
+      "title",
+      "head",
+    ];
     fc.assert(
-      fc.property(fc.constantFrom(...elements), fc.boolean(), fc.constantFrom("x", "<p>x</p>", "<b>x", ""), (element, closed, inner) => {
-        const html = `<p>intro</p><${element}>${inner}${closed ? `</${element}>` : ""}<p>TAILWORD and more</p>`;
-        const kept = prepareContent(html).text.includes("TAILWORD");
-        return kept === (descriptionLoss(html) === null);
-      }),
+      fc.property(
+        fc.constantFrom(...elements),
+        fc.boolean(),
+        fc.constantFrom("x", "<p>x</p>", "<b>x", ""),
+        (element, closed, inner) => {
+          const html = `<p>intro</p><${element}>${inner}${closed ? `</${element}>` : ""}<p>TAILWORD and more</p>`;
+          const kept = prepareContent(html).text.includes("TAILWORD");
+          return kept === (descriptionLoss(html) === null);
+        },
+      ),
       { numRuns: 120 },
     );
     expect(descriptionLoss("<p>a</p><svg><text>logo</text></svg><p>b</p>")).toBeNull();

@@ -85,13 +85,21 @@ describe("a classic-header CSV, published", () => {
     expect((blue.body.data as Json[])[0]).toMatchObject({ compare_at_price: { amount: "85.00", currency: "USD" } });
     const frame = await get("/products/walnut-frame/variants?frame-style=Square&size=8x10");
     expect((frame.body.data as Json[]).map((v) => v.title)).toEqual(["Square / 8x10 / Walnut"]);
-    expect((await get("/products/walnut-frame/variants?color=Black")).body).toMatchObject({ error: { code: "parameter_unknown", param: "color" } });
+    expect((await get("/products/walnut-frame/variants?color=Black")).body).toMatchObject({
+      error: { code: "parameter_unknown", param: "color" },
+    });
   });
 
   it("answers the sold-out product 404 sold_out and a Default Title product by title", async () => {
-    expect((await get("/products/sold-out-cap")).body).toMatchObject({ error: { code: "sold_out", message: "Sold out" } });
+    expect((await get("/products/sold-out-cap")).body).toMatchObject({
+      error: { code: "sold_out", message: "Sold out" },
+    });
     const tote = await get("/products/canvas-tote/variants?title=Default%20Title");
-    expect((tote.body.data as Json[])[0]).toMatchObject({ title: "Default Title", price: { amount: "25.00" }, compare_at_price: { amount: "30.00" } });
+    expect((tote.body.data as Json[])[0]).toMatchObject({
+      title: "Default Title",
+      price: { amount: "25.00" },
+      compare_at_price: { amount: "30.00" },
+    });
   });
 
   it("serves descriptions sanitised, with the hostile one stripped of script, handlers, styles, frames and javascript:/data: URLs", async () => {
@@ -99,22 +107,50 @@ describe("a classic-header CSV, published", () => {
     const html = String(body.description_html);
     expect(html).toContain("<p>Enamel mug for the trail.</p>");
     expect(html).toContain('<a href="https://harborpine.example/care">real care guide</a>');
-    for (const bad of [/<script/i, /onerror/i, /onclick/i, /javascript:/i, /<style/i, /<iframe/i, /style=/i, /data:/i]) expect(html).not.toMatch(bad);
-    expect(body.description_text).toBe("Enamel mug for the trail. Care guide and real care guide Holds 12 oz & keeps coffee hot. data link");
+    for (const bad of [/<script/i, /onerror/i, /onclick/i, /javascript:/i, /<style/i, /<iframe/i, /style=/i, /data:/i])
+      expect(html).not.toMatch(bad);
+    expect(body.description_text).toBe(
+      "Enamel mug for the trail. Care guide and real care guide Holds 12 oz & keeps coffee hot. data link",
+    );
     const shirt = await get("/products/oxford-shirt?include=description,images,seo");
     expect(shirt.body.description_html).toContain("<li>Button-down collar</li>");
-    expect((shirt.body.images as Json[]).map((i) => i.alt)).toEqual(["Oxford shirt in blue", "Oxford shirt in white", "Collar detail"]);
-    expect(shirt.body.images as Json[]).toContainEqual({ url: expect.stringMatching(/oxford-collar/), alt: "Collar detail", width: null, height: null });
-    expect(shirt.body.seo).toEqual({ title: "Oxford Shirt | Harbor & Pine", description: "A garment-washed cotton Oxford, made to last." });
+    expect((shirt.body.images as Json[]).map((i) => i.alt)).toEqual([
+      "Oxford shirt in blue",
+      "Oxford shirt in white",
+      "Collar detail",
+    ]);
+    expect(shirt.body.images as Json[]).toContainEqual({
+      url: expect.stringMatching(/oxford-collar/),
+      alt: "Collar detail",
+      width: null,
+      height: null,
+    });
+    expect(shirt.body.seo).toEqual({
+      title: "Oxford Shirt | Harbor & Pine",
+      description: "A garment-washed cotton Oxford, made to last.",
+    });
   });
 
   it("puts every product in the frontpage collection, and lists featured images on request", async () => {
     const { body } = await get("/collections/frontpage");
     expect(body).toMatchObject({ title: "Home page", products_count: 5 });
     const list = await get("/products?include=image");
-    expect((list.body.data as Json[]).map((p) => (p.image as Json | null)?.alt ?? null)).toEqual(["Oxford shirt in blue", null, "Round walnut frame", null, null]);
+    expect((list.body.data as Json[]).map((p) => (p.image as Json | null)?.alt ?? null)).toEqual([
+      "Oxford shirt in blue",
+      null,
+      "Round walnut frame",
+      null,
+      null,
+    ]);
     const detail = await get("/products/canvas-tote?include=variants");
-    expect(detail.body.variants).toEqual([expect.objectContaining({ title: "Default Title", sku: null, compare_at_price: { amount: "30.00", currency: "USD" }, image: null })]);
+    expect(detail.body.variants).toEqual([
+      expect.objectContaining({
+        title: "Default Title",
+        sku: null,
+        compare_at_price: { amount: "30.00", currency: "USD" },
+        image: null,
+      }),
+    ]);
   });
 });
 
@@ -124,9 +160,18 @@ describe("a current-header CSV, published", () => {
   });
 
   it("serves Color and Colour as different options, and the normalised handle", async () => {
-    expect(((await get("/products/linen-camp-shirt")).body.options as Json[]).map((o) => o.name)).toEqual(["size", "color"]);
-    expect(((await get("/products/merino-trail-sock")).body.options as Json[]).map((o) => o.name)).toEqual(["colour", "size"]);
-    expect((await get("/products/cafe-mug")).body).toMatchObject({ title: "Café Mug", price: { min: { amount: "12.50" } } });
+    expect(((await get("/products/linen-camp-shirt")).body.options as Json[]).map((o) => o.name)).toEqual([
+      "size",
+      "color",
+    ]);
+    expect(((await get("/products/merino-trail-sock")).body.options as Json[]).map((o) => o.name)).toEqual([
+      "colour",
+      "size",
+    ]);
+    expect((await get("/products/cafe-mug")).body).toMatchObject({
+      title: "Café Mug",
+      price: { min: { amount: "12.50" } },
+    });
     const frames = await get("/products/oak-frame/variants?frame-style=Square");
     expect((frames.body.data as Json[]).map((v) => v.title)).toEqual(["Square / Oak", "Square / Ash"]);
   });
@@ -143,12 +188,20 @@ describe("products.json, published", () => {
       ["43811201892517", "M / Slate", true],
     ]);
     const images = await get("/products/alpine-fleece?include=images");
-    expect((images.body.images as Json[])[0]).toEqual({ url: expect.stringMatching(/fleece-main/), alt: null, width: 2048, height: 2048 });
+    expect((images.body.images as Json[])[0]).toEqual({
+      url: expect.stringMatching(/fleece-main/),
+      alt: null,
+      width: 2048,
+      height: 2048,
+    });
   });
 
   it("takes the storefront's bare array too", async () => {
     await importAndPublish(arrayJson, "products-array.json");
-    expect((await get("/products/round-frame")).body).toMatchObject({ id: "gid://shopify/Product/8123456789012", options: [{ name: "frame-style", label: "Frame style" }, { name: "color" }] });
+    expect((await get("/products/round-frame")).body).toMatchObject({
+      id: "gid://shopify/Product/8123456789012",
+      options: [{ name: "frame-style", label: "Frame style" }, { name: "color" }],
+    });
     expect((await get("/products/sold-out-print")).status).toBe(404);
   });
 });

@@ -19,8 +19,22 @@ describe("a classic-header Shopify CSV", () => {
 
   it("imports the active products in file order and reports every skipped one with its lines", async () => {
     const { catalog, report } = await run(classicCsv, "shopify-classic.csv");
-    expect(catalog.products.map((p) => p.handle)).toEqual(["oxford-shirt", "canvas-tote", "walnut-frame", "enamel-camp-mug", "sold-out-cap"]);
-    expect(report).toMatchObject({ format: "shopify-csv-classic", records: 17, products: 5, variants: 10, images: 5, skippedRecords: 6, compareAtDropped: 2 });
+    expect(catalog.products.map((p) => p.handle)).toEqual([
+      "oxford-shirt",
+      "canvas-tote",
+      "walnut-frame",
+      "enamel-camp-mug",
+      "sold-out-cap",
+    ]);
+    expect(report).toMatchObject({
+      format: "shopify-csv-classic",
+      records: 17,
+      products: 5,
+      variants: 10,
+      images: 5,
+      skippedRecords: 6,
+      compareAtDropped: 2,
+    });
     expect(report.skipped).toEqual([
       { handle: "draft-beanie", lines: [15, 16], reason: "status draft" },
       { handle: "gift-card", lines: [17, 18], reason: "gift card" },
@@ -37,7 +51,12 @@ describe("a classic-header Shopify CSV", () => {
   it("reads a product spread over variant rows and an image-only row, with options named as the store spells them", async () => {
     const { catalog } = await run(classicCsv, "shopify-classic.csv");
     const shirt = product(catalog, "oxford-shirt");
-    expect(shirt).toMatchObject({ title: "Classic Oxford Shirt", vendor: "Harbor & Pine", product_type: "Shirts", tags: ["cotton", "oxford", "shirts"] });
+    expect(shirt).toMatchObject({
+      title: "Classic Oxford Shirt",
+      vendor: "Harbor & Pine",
+      product_type: "Shirts",
+      tags: ["cotton", "oxford", "shirts"],
+    });
     expect(shirt.options).toEqual([
       { name: "Size", values: ["S", "M"] },
       { name: "Colour", values: ["Blue", "White"] },
@@ -58,7 +77,10 @@ describe("a classic-header Shopify CSV", () => {
     expect(shirt.description_html).toBe(
       '<p>Our <strong>Oxford shirt</strong>, cut from 100% cotton and "garment-washed" for softness.</p>\n<ul>\n  <li>Button-down collar</li>\n  <li>Chest pocket, curved hem</li>\n</ul>',
     );
-    expect(shirt.seo).toEqual({ title: "Oxford Shirt | Harbor & Pine", description: "A garment-washed cotton Oxford, made to last." });
+    expect(shirt.seo).toEqual({
+      title: "Oxford Shirt | Harbor & Pine",
+      description: "A garment-washed cotton Oxford, made to last.",
+    });
     expect(product(catalog, "walnut-frame").options.map((o) => o.name)).toEqual(["Frame style", "Size", "Material"]);
   });
 
@@ -85,7 +107,12 @@ describe("a classic-header Shopify CSV", () => {
 
   it("reads Shopify's Title / Default Title as no options, and an empty vendor as the store", async () => {
     const { catalog, report } = await run(classicCsv, "shopify-classic.csv");
-    expect(product(catalog, "canvas-tote")).toMatchObject({ vendor: STORE, tags: [], options: [], variants: [{ options: {} }] });
+    expect(product(catalog, "canvas-tote")).toMatchObject({
+      vendor: STORE,
+      tags: [],
+      options: [],
+      variants: [{ options: {} }],
+    });
     expect(report.notes).toContain(`1 product(s) had no vendor: given the store name "${STORE}"`);
     const unnamed = await importCatalog(classicCsv, { file: "exports/acme-outfitters.csv" });
     expect(product(unnamed.catalog, "canvas-tote").vendor).toBe("acme-outfitters");
@@ -94,7 +121,9 @@ describe("a classic-header Shopify CSV", () => {
 
   it("makes a frontpage collection in file order, and one per type on request", async () => {
     const plain = await run(classicCsv, "shopify-classic.csv");
-    expect(plain.catalog.collections).toEqual([{ handle: "frontpage", title: "Home page", products: plain.catalog.products.map((p) => p.handle) }]);
+    expect(plain.catalog.collections).toEqual([
+      { handle: "frontpage", title: "Home page", products: plain.catalog.products.map((p) => p.handle) },
+    ]);
     const typed = await run(classicCsv, "shopify-classic.csv", { collectionsByType: true });
     expect(typed.catalog.collections.map((c) => [c.handle, c.title, c.products])).toEqual([
       ["frontpage", "Home page", ["oxford-shirt", "canvas-tote", "walnut-frame", "enamel-camp-mug", "sold-out-cap"]],
@@ -118,14 +147,17 @@ describe("reading a stream", () => {
       for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
     }
     const whole = await run(classicCsv, "c.csv");
-    for (const size of [1, 7, 64]) expect((await importCatalog(chunks(size), { file: "c.csv", store: STORE })).catalog).toEqual(whole.catalog);
+    for (const size of [1, 7, 64])
+      expect((await importCatalog(chunks(size), { file: "c.csv", store: STORE })).catalog).toEqual(whole.catalog);
     const cafe = new TextEncoder().encode(currentCsv);
     const split = async function* () {
       const at = cafe.indexOf(0xc3) + 1; // inside the two bytes of "é"
       yield cafe.subarray(0, at);
       yield cafe.subarray(at);
     };
-    expect((await importCatalog(split(), { file: "d.csv", store: STORE })).catalog).toEqual((await run(currentCsv, "d.csv")).catalog);
+    expect((await importCatalog(split(), { file: "d.csv", store: STORE })).catalog).toEqual(
+      (await run(currentCsv, "d.csv")).catalog,
+    );
   });
 
   it("reports progress every 10,000 rows and at the end", async () => {
@@ -139,9 +171,15 @@ describe("reading a stream", () => {
 
 describe("what other tools write", () => {
   it("reads a product without options whose option columns are empty, and skips a gift card known only by its type", async () => {
-    const text = ["Handle,Title,Type,Option1 Name,Option1 Value,Variant Price", "poster,Poster,Prints,,,15", "card,E-card,Gift Card,,,25"].join("\n");
+    const text = [
+      "Handle,Title,Type,Option1 Name,Option1 Value,Variant Price",
+      "poster,Poster,Prints,,,15",
+      "card,E-card,Gift Card,,,25",
+    ].join("\n");
     const { catalog, report } = await run(text, "tool.csv");
-    expect(catalog.products).toMatchObject([{ handle: "poster", options: [], variants: [{ options: {}, price: "15", available: true }] }]);
+    expect(catalog.products).toMatchObject([
+      { handle: "poster", options: [], variants: [{ options: {}, price: "15", available: true }] },
+    ]);
     expect(report.skipped).toEqual([{ handle: "card", lines: [3], reason: "gift card" }]);
   });
 });
@@ -150,7 +188,12 @@ describe("a current-header Shopify CSV", () => {
   it("imports it with the same rules, whatever the column order", async () => {
     const { catalog, report } = await run(currentCsv, "shopify-current.csv");
     expect(report).toMatchObject({ format: "shopify-csv-current", records: 11, products: 4, variants: 9, images: 3 });
-    expect(catalog.products.map((p) => p.handle)).toEqual(["linen-camp-shirt", "cafe-mug", "oak-frame", "merino-trail-sock"]);
+    expect(catalog.products.map((p) => p.handle)).toEqual([
+      "linen-camp-shirt",
+      "cafe-mug",
+      "oak-frame",
+      "merino-trail-sock",
+    ]);
     expect(report.skipped).toEqual([
       { handle: "draft-anorak", lines: [13], reason: "status draft" },
       { handle: "e-gift-card", lines: [14], reason: "gift card" },
@@ -163,20 +206,36 @@ describe("a current-header Shopify CSV", () => {
     // 3 in stock; 0 and DENY; 0 and CONTINUE
     expect(shirt.variants.map((v) => v.available)).toEqual([true, false, true]);
     // "Price / International" (61.00) is another column and is ignored.
-    expect(shirt.variants.map((v) => [v.price, v.compare_at_price])).toEqual([["54.00", "72.00"], ["54.00", "72.00"], ["54.00", "72.00"]]);
+    expect(shirt.variants.map((v) => [v.price, v.compare_at_price])).toEqual([
+      ["54.00", "72.00"],
+      ["54.00", "72.00"],
+      ["54.00", "72.00"],
+    ]);
     expect(shirt.description_html).toContain("<h2>Linen camp shirt</h2>\n<p>Breezy");
     expect(shirt.images?.map((i) => i.alt)).toEqual(["Camp shirt, front", "Camp shirt, back"]);
   });
 
   it("keeps Color and Colour apart, a quoted title with commas and quotes, and a handle it must normalise", async () => {
     const { catalog, report } = await run(currentCsv, "shopify-current.csv");
-    expect(product(catalog, "merino-trail-sock")).toMatchObject({ title: 'Merino Trail Sock, "Crew"', options: [{ name: "Colour" }, { name: "Size" }] });
-    expect(product(catalog, "oak-frame")).toMatchObject({ vendor: STORE, tags: [], seo: { title: "Oak Frame – Round or Square", description: "Solid oak frames." } });
+    expect(product(catalog, "merino-trail-sock")).toMatchObject({
+      title: 'Merino Trail Sock, "Crew"',
+      options: [{ name: "Colour" }, { name: "Size" }],
+    });
+    expect(product(catalog, "oak-frame")).toMatchObject({
+      vendor: STORE,
+      tags: [],
+      seo: { title: "Oak Frame – Round or Square", description: "Solid oak frames." },
+    });
     expect(product(catalog, "oak-frame").options).toEqual([
       { name: "Frame style", values: ["Round", "Square"] },
       { name: "Material", values: ["Oak", "Ash"] },
     ]);
-    expect(product(catalog, "cafe-mug")).toMatchObject({ title: "Café Mug", variants: [{ price: "12.5", options: {} }] });
-    expect(report.notes).toContain('line 7: handle "Café_Mug" is not lower case words and hyphens; served as "cafe-mug"');
+    expect(product(catalog, "cafe-mug")).toMatchObject({
+      title: "Café Mug",
+      variants: [{ price: "12.5", options: {} }],
+    });
+    expect(report.notes).toContain(
+      'line 7: handle "Café_Mug" is not lower case words and hyphens; served as "cafe-mug"',
+    );
   });
 });

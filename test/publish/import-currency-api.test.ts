@@ -36,9 +36,15 @@ describe("a JPY store, published", () => {
   it("answers the product, its variants, the list and the collection in JPY without decimals", async () => {
     expect((await get("/products/matcha-tin")).body).toMatchObject({ price: { min: yen("1500"), max: yen("4200") } });
     const variants = (await get("/products/matcha-tin/variants")).body.data as Json[];
-    expect(variants.map((v) => [v.price, v.compare_at_price])).toEqual([[yen("1500"), yen("1800")], [yen("4200"), null]]);
+    expect(variants.map((v) => [v.price, v.compare_at_price])).toEqual([
+      [yen("1500"), yen("1800")],
+      [yen("4200"), null],
+    ]);
     expect(((await get("/products")).body.data as Json[]).map((p) => p.price)).toEqual([yen("1500"), yen("980")]);
-    expect(((await get("/collections/frontpage")).body.products as Json).data).toMatchObject([{ price: yen("1500") }, { price: yen("980") }]);
+    expect(((await get("/collections/frontpage")).body.products as Json).data).toMatchObject([
+      { price: yen("1500") },
+      { price: yen("980") },
+    ]);
   });
 
   it("browses and counts facets in JPY, with price filters in yen", async () => {
@@ -47,10 +53,20 @@ describe("a JPY store, published", () => {
     const cheap = await get("/products?price_max=1000");
     expect((cheap.body.data as Json[]).map((p) => p.handle)).toEqual(["tea-bowl"]);
     const facets = await get("/products/facets");
-    expect((facets.body.facets as Json[]).find((f) => f.name === "price")).toEqual({ name: "price", min: yen("980"), max: yen("1500") });
+    expect((facets.body.facets as Json[]).find((f) => f.name === "price")).toEqual({
+      name: "price",
+      min: yen("980"),
+      max: yen("1500"),
+    });
     const refused = await get("/products?price_min=10.5");
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ error: { code: "parameter_invalid", param: "price_min", message: "Invalid price_min: JPY amounts have no decimals." } });
+    expect(refused.body).toMatchObject({
+      error: {
+        code: "parameter_invalid",
+        param: "price_min",
+        message: "Invalid price_min: JPY amounts have no decimals.",
+      },
+    });
   });
 
   it("prices a cart in JPY, empty or not", async () => {
@@ -68,11 +84,20 @@ describe("a KWD store, published", () => {
   beforeAll(() => publishStore(kwdCsv, "KWD"));
 
   it("answers three decimals, written out whatever the source used", async () => {
-    expect((await get("/products/oud-oil")).body).toMatchObject({ price: { min: dinar("12.125"), max: dinar("40.500") } });
+    expect((await get("/products/oud-oil")).body).toMatchObject({
+      price: { min: dinar("12.125"), max: dinar("40.500") },
+    });
     const variants = (await get("/products/oud-oil/variants")).body.data as Json[];
-    expect(variants.map((v) => [v.price, v.compare_at_price])).toEqual([[dinar("12.125"), dinar("15.000")], [dinar("40.500"), null]]);
+    expect(variants.map((v) => [v.price, v.compare_at_price])).toEqual([
+      [dinar("12.125"), dinar("15.000")],
+      [dinar("40.500"), null],
+    ]);
     const facets = await get("/products/facets?price_min=2.5");
-    expect((facets.body.facets as Json[]).find((f) => f.name === "price")).toEqual({ name: "price", min: dinar("2.500"), max: dinar("12.125") });
+    expect((facets.body.facets as Json[]).find((f) => f.name === "price")).toEqual({
+      name: "price",
+      min: dinar("2.500"),
+      max: dinar("12.125"),
+    });
     expect(((await get("/products?price_min=2.501")).body.data as Json[]).map((p) => p.handle)).toEqual(["oud-oil"]);
   });
 });
@@ -99,12 +124,24 @@ describe("the catalog format's currency", () => {
   it("takes any ISO 4217 code, refuses others and amounts finer than the currency's minor units", () => {
     const base = { store: { name: "S" }, collections: [] };
     const item = (price: string) => ({
-      id: "gid://shopify/Product/1", handle: "a", title: "A", vendor: "V", product_type: "", tags: [], available: true,
+      id: "gid://shopify/Product/1",
+      handle: "a",
+      title: "A",
+      vendor: "V",
+      product_type: "",
+      tags: [],
+      available: true,
       variants: [{ id: "2", price, available: true }],
     });
     expect(parseCatalog({ ...base, currency: "EUR", products: [item("9.99")] }).currency).toBe("EUR");
-    expect(() => parseCatalog({ ...base, currency: "XYZ", products: [item("9")] })).toThrow(/currency: an ISO 4217 currency code/);
-    expect(() => parseCatalog({ ...base, currency: "JPY", products: [item("9.5")] })).toThrow(/variants\[0\]\.price: a whole number \(JPY has no minor units\)/);
-    expect(parseCatalog({ ...base, currency: "BHD", products: [item("1.255")] }).products[0]?.variants[0]?.price).toBe("1.255");
+    expect(() => parseCatalog({ ...base, currency: "XYZ", products: [item("9")] })).toThrow(
+      /currency: an ISO 4217 currency code/,
+    );
+    expect(() => parseCatalog({ ...base, currency: "JPY", products: [item("9.5")] })).toThrow(
+      /variants\[0\]\.price: a whole number \(JPY has no minor units\)/,
+    );
+    expect(parseCatalog({ ...base, currency: "BHD", products: [item("1.255")] }).products[0]?.variants[0]?.price).toBe(
+      "1.255",
+    );
   });
 });

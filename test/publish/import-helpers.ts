@@ -32,7 +32,8 @@ export async function issuesOf(text: string | AsyncIterable<Uint8Array>, file = 
   return (error as ImportError).issues;
 }
 
-export const CLASSIC_HEAD = "Handle,Title,Body (HTML),Vendor,Type,Tags,Published,Option1 Name,Option1 Value,Option2 Name,Option2 Value,Variant SKU,Variant Inventory Tracker,Variant Inventory Qty,Variant Inventory Policy,Variant Price,Variant Compare At Price,Image Src,Image Position,Image Alt Text,Status";
+export const CLASSIC_HEAD =
+  "Handle,Title,Body (HTML),Vendor,Type,Tags,Published,Option1 Name,Option1 Value,Option2 Name,Option2 Value,Variant SKU,Variant Inventory Tracker,Variant Inventory Qty,Variant Inventory Policy,Variant Price,Variant Compare At Price,Image Src,Image Position,Image Alt Text,Status";
 
 /** The records of CSV text, each with its line end: a line break ends one only outside quotes. */
 export function records(text: string): string[] {

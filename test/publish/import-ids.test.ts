@@ -11,7 +11,11 @@ import { records, run } from "./import-helpers.ts";
 
 describe("ids", () => {
   it("are the same on a second import of the same file", async () => {
-    for (const [text, file] of [[classicCsv, "a.csv"], [currentCsv, "b.csv"], [productsJson, "c.json"]] as const) {
+    for (const [text, file] of [
+      [classicCsv, "a.csv"],
+      [currentCsv, "b.csv"],
+      [productsJson, "c.json"],
+    ] as const) {
       const first = await run(text, file);
       const second = await run(text, file);
       expect(second.catalog).toEqual(first.catalog);
@@ -24,7 +28,13 @@ describe("ids", () => {
     const [header, ...products] = chunks;
     // Products in reverse order, and each product's rows reversed (the title row last).
     const reordered = [header, ...products.reverse().map((chunk) => records(chunk).reverse().join(""))].join("");
-    const idsOf = (c: SourceCatalog) => Object.fromEntries(c.products.flatMap((p) => [[p.handle, p.id], ...p.variants.map((v) => [`${p.handle} ${Object.values(v.options).join("/")}`, v.id])]));
+    const idsOf = (c: SourceCatalog) =>
+      Object.fromEntries(
+        c.products.flatMap((p) => [
+          [p.handle, p.id],
+          ...p.variants.map((v) => [`${p.handle} ${Object.values(v.options).join("/")}`, v.id]),
+        ]),
+      );
     const a = await run(chunks.join(""), "a.csv");
     const b = await run(reordered, "b.csv");
     expect(b.catalog.products.map((p) => p.handle)).toEqual(a.catalog.products.map((p) => p.handle).reverse());
@@ -59,7 +69,9 @@ describe("ids", () => {
 describe("a generated catalog written as a Shopify CSV", () => {
   it("imports back to the same products (ids, image sizes and collections aside)", async () => {
     const generated = generateCatalog({ products: 300, seed: 3 });
-    const { catalog } = await run([...shopifyCsvChunks(generated)].join(""), "generated.csv", { store: generated.store.name });
+    const { catalog } = await run([...shopifyCsvChunks(generated)].join(""), "generated.csv", {
+      store: generated.store.name,
+    });
     const strip = (p: SourceProduct) => ({
       ...p,
       id: "",

@@ -41,7 +41,9 @@ describe("stock that is unknown is not zero", () => {
       ["focaccia", [true]],
     ]);
     expect(report.stock).toEqual({ emptyCell: 1, soldOut: 2, continues: 1, inStock: 1 });
-    expect(report.soldOut).toEqual([{ handle: "sourdough", lines: [5], reason: "every variant has quantity 0 or below with policy deny" }]);
+    expect(report.soldOut).toEqual([
+      { handle: "sourdough", lines: [5], reason: "every variant has quantity 0 or below with policy deny" },
+    ]);
     const printed = formatReport(report);
     expect(printed).toContain("Sold out: 1 of 4 products:");
     expect(printed).toContain("  1 because every variant has quantity 0 or below with policy deny");
@@ -76,7 +78,12 @@ describe("options named Title", () => {
 
   it("a product that cannot be represented is skipped with its line, and the rest import", async () => {
     const { catalog, report } = await run(titleJson, "admin.json");
-    expect(catalog.products.map((p) => p.handle)).toEqual(["camp-stool", "canvas-hat", "coffee-subscription", "enamel-mug"]);
+    expect(catalog.products.map((p) => p.handle)).toEqual([
+      "camp-stool",
+      "canvas-hat",
+      "coffee-subscription",
+      "enamel-mug",
+    ]);
     expect(report.skipped).toHaveLength(1);
     expect(report.skipped[0]).toMatchObject({ handle: "trail-socks", lines: [expect.any(Number)] });
     expect(report.skipped[0]?.reason).toMatch(/^cannot be represented: .*two options have the same name/);
@@ -94,14 +101,20 @@ describe("a misaligned CSV row", () => {
   it("is refused naming its line, its field count and the header's, and nothing else", async () => {
     const issues = await issuesOf(misalignedCsv, "misaligned.csv");
     expect(issues).toEqual([
-      { line: 3, message: "this row has 8 fields but the header has 7: a comma or quote is missing or extra (an unquoted comma in a value?), so its values would land in the wrong columns" },
+      {
+        line: 3,
+        message:
+          "this row has 8 fields but the header has 7: a comma or quote is missing or extra (an unquoted comma in a value?), so its values would land in the wrong columns",
+      },
     ]);
   });
 
   it("a row with a field missing too; trailing empty columns are not a mismatch", async () => {
     const head = "Handle,Title,Option1 Name,Option1 Value,Variant Price";
     const short = await issuesOf(`${head}\nmug,Mug,Title,Default Title,12\ncap,Cap,Title,15\n`);
-    expect(short).toEqual([{ line: 3, message: expect.stringMatching(/^this row has 4 fields but the header has 5:/) }]);
+    expect(short).toEqual([
+      { line: 3, message: expect.stringMatching(/^this row has 4 fields but the header has 5:/) },
+    ]);
     const { catalog } = await run(`${head}\nmug,Mug,Title,Default Title,12,,\n`, "trailing.csv");
     expect(catalog.products.map((p) => p.handle)).toEqual(["mug"]);
   });
@@ -111,7 +124,9 @@ describe("the header generation", () => {
   it("names a 2024-26 export (Product Category, Option1 Linked To) for what it is, and reads its extra columns", async () => {
     const { catalog, report } = await run(linkedCsv, "shopify-linked-no-qty.csv");
     expect(report.format).toBe("shopify-csv-linked");
-    expect(formatReport(report)).toContain("as Shopify product CSV (2024-26 headers: Handle, Product Category, Option1 Linked To): 4 rows.");
+    expect(formatReport(report)).toContain(
+      "as Shopify product CSV (2024-26 headers: Handle, Product Category, Option1 Linked To): 4 rows.",
+    );
     expect(product(catalog, "oak-stool").options).toEqual([{ name: "Finish", values: ["Natural", "Smoked"] }]);
   });
 });
@@ -126,14 +141,22 @@ describe("the store's currency", () => {
   it("JPY: amounts with no decimals, kept as the store wrote them", async () => {
     const { catalog, report } = await importCatalog(jpyCsv, { file: "jpy.csv", currency: "JPY" });
     expect(catalog.currency).toBe("JPY");
-    expect(product(catalog, "matcha-tin").variants.map((v) => [v.price, v.compare_at_price ?? null])).toEqual([["1500", "1800"], ["4200", null]]);
+    expect(product(catalog, "matcha-tin").variants.map((v) => [v.price, v.compare_at_price ?? null])).toEqual([
+      ["1500", "1800"],
+      ["4200", null],
+    ]);
     expect(formatReport(report)).toContain("Prices in JPY.");
     expect(parseCatalog(catalog).currency).toBe("JPY");
-    await expect(importCatalog(jpyCsv.replace("1500", "1500.50"), { file: "jpy.csv", currency: "JPY" })).rejects.toThrow(
+    await expect(
+      importCatalog(jpyCsv.replace("1500", "1500.50"), { file: "jpy.csv", currency: "JPY" }),
+    ).rejects.toThrow(
       /jpy\.csv line 2, column 15 "Variant Price": "1500\.50" has decimals, which JPY has none of, so it cannot be charged exactly/,
     );
     // Trailing zeros past the minor units are only how a spreadsheet wrote the number.
-    const { catalog: zeros } = await importCatalog(jpyCsv.replace("1500", "1500.00"), { file: "jpy.csv", currency: "JPY" });
+    const { catalog: zeros } = await importCatalog(jpyCsv.replace("1500", "1500.00"), {
+      file: "jpy.csv",
+      currency: "JPY",
+    });
     expect(product(zeros, "matcha-tin").variants[0]?.price).toBe("1500");
   });
 
@@ -142,10 +165,16 @@ describe("the store's currency", () => {
     expect(catalog.products.map((p) => p.variants.map((v) => v.price))).toEqual([["12.125", "40.5"], ["2.500"]]);
     expect(product(catalog, "oud-oil").variants[0]?.compare_at_price).toBe("15.000");
     const issues = await issuesOf(kwdCsv, "kwd.csv");
-    expect(issues[0]).toMatchObject({ line: 2, header: "Variant Price", message: '"12.125" has more than two decimals, so it cannot be charged exactly' });
+    expect(issues[0]).toMatchObject({
+      line: 2,
+      header: "Variant Price",
+      message: '"12.125" has more than two decimals, so it cannot be charged exactly',
+    });
   });
 
   it("an unknown code is refused before anything is read", async () => {
-    await expect(importCatalog(jpyCsv, { file: "jpy.csv", currency: "YEN" })).rejects.toThrow(/"YEN" is not an ISO 4217 currency code/);
+    await expect(importCatalog(jpyCsv, { file: "jpy.csv", currency: "YEN" })).rejects.toThrow(
+      /"YEN" is not an ISO 4217 currency code/,
+    );
   });
 });

@@ -3,7 +3,14 @@ import { fromFailure } from "../../src/http/errors.ts";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CHUNK_STEP, type Pointer, POINTER_KEY } from "../../src/catalog/layout.ts";
-import { bindingTarget, type CatalogKvTarget, KEEP_VERSIONS, publishCatalog, publishTo, rollbackCatalog } from "../../src/publish/publish.ts";
+import {
+  bindingTarget,
+  type CatalogKvTarget,
+  KEEP_VERSIONS,
+  publishCatalog,
+  publishTo,
+  rollbackCatalog,
+} from "../../src/publish/publish.ts";
 import { CatalogValidationError } from "../../src/catalog/schema.ts";
 import { CatalogStore } from "../../src/catalog/store.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
@@ -47,15 +54,47 @@ describe("publishing", () => {
   });
 
   it.each([
-    ["a duplicate handle", (c: ReturnType<typeof seedCatalog>) => { c.products[1]!.handle = c.products[0]!.handle; }, /^products\[1\] \(handle "essential-crew-tee-black"\)\.handle: handle "essential-crew-tee-black" is used twice$/],
-    ["an unknown field", (c: ReturnType<typeof seedCatalog>) => { (c.products[2] as Record<string, unknown>).colour = "red"; }, /^products\[2\] \(handle "[a-z-]+"\)\.colour: unknown field$/],
-    ["a size outside the product's values", (c: ReturnType<typeof seedCatalog>) => { c.products[0]!.variants[0]!.options = { Size: "5XL", Color: "Black" }; }, /^products\[0\] \(handle "essential-crew-tee-black"\)\.variants\[0\]\.options\.Size: "5XL" is not one of the product's Size values$/],
-    ["a collection naming a missing product", (c: ReturnType<typeof seedCatalog>) => { c.collections[0]!.products.push("ghost-product"); }, /^collections\[0\] \(handle "frontpage"\)\.products\[12\]: no product has handle "ghost-product"$/],
-    ["a bad product id", (c: ReturnType<typeof seedCatalog>) => { c.products[4]!.id = "8012345670104"; }, /^products\[4\] \(handle "[a-z-]+"\)\.id: gid:\/\/shopify\/Product\/<digits>$/],
+    [
+      "a duplicate handle",
+      (c: ReturnType<typeof seedCatalog>) => {
+        c.products[1]!.handle = c.products[0]!.handle;
+      },
+      /^products\[1\] \(handle "essential-crew-tee-black"\)\.handle: handle "essential-crew-tee-black" is used twice$/,
+    ],
+    [
+      "an unknown field",
+      (c: ReturnType<typeof seedCatalog>) => {
+        (c.products[2] as Record<string, unknown>).colour = "red";
+      },
+      /^products\[2\] \(handle "[a-z-]+"\)\.colour: unknown field$/,
+    ],
+    [
+      "a size outside the product's values",
+      (c: ReturnType<typeof seedCatalog>) => {
+        c.products[0]!.variants[0]!.options = { Size: "5XL", Color: "Black" };
+      },
+      /^products\[0\] \(handle "essential-crew-tee-black"\)\.variants\[0\]\.options\.Size: "5XL" is not one of the product's Size values$/,
+    ],
+    [
+      "a collection naming a missing product",
+      (c: ReturnType<typeof seedCatalog>) => {
+        c.collections[0]!.products.push("ghost-product");
+      },
+      /^collections\[0\] \(handle "frontpage"\)\.products\[12\]: no product has handle "ghost-product"$/,
+    ],
+    [
+      "a bad product id",
+      (c: ReturnType<typeof seedCatalog>) => {
+        c.products[4]!.id = "8012345670104";
+      },
+      /^products\[4\] \(handle "[a-z-]+"\)\.id: gid:\/\/shopify\/Product\/<digits>$/,
+    ],
   ])("names %s in the error", async (_name, breakIt, expected) => {
     const catalog = seedCatalog();
     breakIt(catalog);
-    const error = (await publishCatalog(env.CATALOG, catalog, { browse: null }).catch((e: unknown) => e)) as CatalogValidationError;
+    const error = (await publishCatalog(env.CATALOG, catalog, { browse: null }).catch(
+      (e: unknown) => e,
+    )) as CatalogValidationError;
     expect(error).toBeInstanceOf(CatalogValidationError);
     expect(error.issues[0]).toMatch(expected);
   });
@@ -78,7 +117,8 @@ describe("publishing", () => {
     };
     const next = await publishTo(interleaved, shiftedSeed(1), { browse: null });
     expect(during.length).toBe(next.entries);
-    for (const { seen, limit } of during) expect(seen).toEqual({ version: old.version, amounts: old.amounts.slice(0, limit) });
+    for (const { seen, limit } of during)
+      expect(seen).toEqual({ version: old.version, amounts: old.amounts.slice(0, limit) });
     const after = await listPrices();
     expect(after.version).toBe(next.version);
     expect(after.amounts.every((amount, i) => amount !== old.amounts[i])).toBe(true);
@@ -109,7 +149,11 @@ describe("publishing", () => {
   }, 30_000);
 
   it("publishes an empty catalog as empty lists", async () => {
-    await publishCatalog(env.CATALOG, { currency: "USD", store: { name: "Empty" }, products: [], collections: [] }, { browse: null });
+    await publishCatalog(
+      env.CATALOG,
+      { currency: "USD", store: { name: "Empty" }, products: [], collections: [] },
+      { browse: null },
+    );
     const res = await exports.default.fetch(`${BASE}/products`);
     expect(await res.json()).toEqual({ object: "list", count: 0, data: [], has_more: false });
     const collections = await exports.default.fetch(`${BASE}/collections?limit=1`);
@@ -120,7 +164,8 @@ describe("publishing", () => {
   // the live and the previous one, so a rollback can return to any of them.
   it("keeps the last 5 published versions, deleting older ones", async () => {
     const published: string[] = [];
-    for (const cents of [10, 20, 30, 40, 50, 60, 70]) published.push((await publishCatalog(env.CATALOG, shiftedSeed(cents), { browse: null })).version);
+    for (const cents of [10, 20, 30, 40, 50, 60, 70])
+      published.push((await publishCatalog(env.CATALOG, shiftedSeed(cents), { browse: null })).version);
     const versions = new Set((await allKeys()).filter((k) => k.startsWith("v/")).map((k) => k.split("/")[1]));
     expect(versions).toEqual(new Set(published.slice(-KEEP_VERSIONS)));
   }, 30_000);
@@ -155,7 +200,8 @@ describe("publishing", () => {
 
   it("reports progress up to every entry on a larger catalog", async () => {
     const seen: number[] = [];
-    const result = await publishCatalog(env.CATALOG, generateCatalog({ products: 3 * CHUNK_STEP }), { browse: null,
+    const result = await publishCatalog(env.CATALOG, generateCatalog({ products: 3 * CHUNK_STEP }), {
+      browse: null,
       onProgress: (p) => void (p.phase === "writing" && seen.push(p.written)),
     });
     expect(seen.length).toBe(result.entries);

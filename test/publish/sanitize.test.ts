@@ -32,7 +32,26 @@ describe("sanitising a description at publish", () => {
   const { html, text } = prepareContent(HOSTILE);
 
   it("lets no script, style, iframe, form, object, svg or event handler through", () => {
-    for (const forbidden of [/<script/i, /<style/i, /<iframe/i, /<form/i, /<input/i, /<button/i, /<object/i, /<embed/i, /<base/i, /<meta/i, /<link/i, /<svg/i, /<math/i, /<noscript/i, /\son\w+=/i, /\sstyle=/i, /\sclass=/i, /\sid=/i]) {
+    for (const forbidden of [
+      /<script/i,
+      /<style/i,
+      /<iframe/i,
+      /<form/i,
+      /<input/i,
+      /<button/i,
+      /<object/i,
+      /<embed/i,
+      /<base/i,
+      /<meta/i,
+      /<link/i,
+      /<svg/i,
+      /<math/i,
+      /<noscript/i,
+      /\son\w+=/i,
+      /\sstyle=/i,
+      /\sclass=/i,
+      /\sid=/i,
+    ]) {
       expect(html).not.toMatch(forbidden);
     }
   });
@@ -55,20 +74,24 @@ describe("sanitising a description at publish", () => {
 
   it("keeps the allowed formatting, safe links and images as written", () => {
     const safe =
-      '<h2>Linen shirt</h2><p>Cut from <strong>European</strong> <em>flax</em>.</p><ul><li>One</li><li>Two</li></ul>' +
+      "<h2>Linen shirt</h2><p>Cut from <strong>European</strong> <em>flax</em>.</p><ul><li>One</li><li>Two</li></ul>" +
       '<p><a href="https://shop.example/care" title="Care">care guide</a> <a href="mailto:help@shop.example">mail</a></p>' +
       '<img src="https://cdn.shopify.com/a.jpg" alt="Front" width="600" height="800" /><table><tbody><tr><td colspan="2">x</td></tr></tbody></table>';
     expect(sanitizeDescription(safe)).toBe(safe);
   });
 
   it("drops attributes outside the allowlist but keeps the element", () => {
-    expect(sanitizeDescription('<a href="https://x.example" target="_blank" rel="opener" data-track="1">x</a>')).toBe('<a href="https://x.example">x</a>');
+    expect(sanitizeDescription('<a href="https://x.example" target="_blank" rel="opener" data-track="1">x</a>')).toBe(
+      '<a href="https://x.example">x</a>',
+    );
   });
 });
 
 describe("the plain text of a description", () => {
   it("is the text with block boundaries as spaces and whitespace collapsed", () => {
-    expect(descriptionText("<h2>Linen</h2><p>Soft &amp; light,\n  <b>breezy</b>.</p><ul><li>One</li><li>Two</li></ul>")).toBe("Linen Soft & light, breezy. One Two");
+    expect(
+      descriptionText("<h2>Linen</h2><p>Soft &amp; light,\n  <b>breezy</b>.</p><ul><li>One</li><li>Two</li></ul>"),
+    ).toBe("Linen Soft & light, breezy. One Two");
   });
 
   it("decodes what the sanitiser escaped, so the text reads as written, but with no < or >", () => {

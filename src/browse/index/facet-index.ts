@@ -62,11 +62,19 @@ type Column = ColumnArrays & {
 };
 
 /** The facet's column, from its values' postings (or as a snapshot carries it: `built`). */
-function column(size: number, values: number, postings: readonly [vid: number, ids: Uint32Array][], built?: ColumnArrays): Column {
+function column(
+  size: number,
+  values: number,
+  postings: readonly [vid: number, ids: Uint32Array][],
+  built?: ColumnArrays,
+): Column {
   const pairs = postings.reduce((n, [, ids]) => n + ids.length, 0);
-  if (built) return { ...("one" in built ? { one: built.one } : { starts: built.starts, ids: built.ids }), postings, pairs };
+  if (built)
+    return { ...("one" in built ? { one: built.one } : { starts: built.starts, ids: built.ids }), postings, pairs };
   const starts = new Uint32Array(size + 1);
-  for (const [, ids] of postings) for (let i = 0; i < ids.length; i++) starts[(ids[i] as number) + 1] = (starts[(ids[i] as number) + 1] as number) + 1;
+  for (const [, ids] of postings)
+    for (let i = 0; i < ids.length; i++)
+      starts[(ids[i] as number) + 1] = (starts[(ids[i] as number) + 1] as number) + 1;
   if (starts.every((n) => n <= 1)) {
     const one = new Int32Array(size).fill(-1);
     for (const [vid, ids] of postings) for (let i = 0; i < ids.length; i++) one[ids[i] as number] = vid;
@@ -187,10 +195,18 @@ export class FacetIndex {
       byFacet.set(v.f, list);
     });
     for (const [facet, list] of byFacet) {
-      this.#columns.set(facet, { ...column(size, values.length, list, built?.columns.get(facet)), from: list[0]?.[0] ?? 0, to: (list.at(-1)?.[0] ?? -1) + 1 });
+      this.#columns.set(facet, {
+        ...column(size, values.length, list, built?.columns.get(facet)),
+        from: list[0]?.[0] ?? 0,
+        to: (list.at(-1)?.[0] ?? -1) + 1,
+      });
     }
     this.#every = column(size, values.length, [...byFacet.values()].flat(), built?.every);
-    this.#catalog = { bits: catalog, n: byPrice.length, counts: Uint32Array.from(values, (_, v) => postings[v]?.length ?? 0) };
+    this.#catalog = {
+      bits: catalog,
+      n: byPrice.length,
+      counts: Uint32Array.from(values, (_, v) => postings[v]?.length ?? 0),
+    };
   }
 
   /** The columns' arrays (what a snapshot carries so a new engine need not make them). */
@@ -202,7 +218,8 @@ export class FacetIndex {
   /** Bytes held by the per-facet columns and kept counts (the postings and prices are VersionIndex's). */
   get bytes(): number {
     let n = 0;
-    for (const c of [...this.#columns.values(), this.#every]) n += "one" in c ? c.one.byteLength : c.starts.byteLength + c.ids.byteLength;
+    for (const c of [...this.#columns.values(), this.#every])
+      n += "one" in c ? c.one.byteLength : c.starts.byteLength + c.ids.byteLength;
     for (const k of [this.#catalog, ...this.#kept.values()]) n += k.counts.byteLength;
     return n;
   }
@@ -251,7 +268,15 @@ export class FacetIndex {
    * Sets `counts` of `column`'s values (ids `from` .. `to`) over `bits` (`n` products, all in
    * `known`) to `known`'s counts minus those of its products outside `bits`.
    */
-  #fromKnown(column: Column, from: number, to: number, bits: Uint32Array, n: number, known: Known, counts: Uint32Array): void {
+  #fromKnown(
+    column: Column,
+    from: number,
+    to: number,
+    bits: Uint32Array,
+    n: number,
+    known: Known,
+    counts: Uint32Array,
+  ): void {
     counts.set(known.counts.subarray(from, to), from);
     if (known.n > n) tally(column, andNot(bitmap(this.#size), known.bits, bits), known.n - n, counts, -1);
   }
@@ -279,7 +304,8 @@ export class FacetIndex {
     const n = popcount(all);
     const range = this.#priceRange(all, n);
     const scope = [this.#catalog, this.#known(base)];
-    const supersets = (skip: Group | null) => [...scope, ...groups.map((g) => (g === skip ? null : this.#known(g)))].filter((k): k is Known => k !== null);
+    const supersets = (skip: Group | null) =>
+      [...scope, ...groups.map((g) => (g === skip ? null : this.#known(g)))].filter((k): k is Known => k !== null);
     const known = cheapest(supersets(null), n, n);
     if (known) this.#fromKnown(this.#every, 0, counts.length, all, n, known, counts);
     else tally(this.#every, all, n, counts);
@@ -319,12 +345,16 @@ export class FacetIndex {
     });
     const given = (facet: string) => (key: string) => filters.given.get(`${facet}\u0000${key}`) ?? key;
     const facets: Facet[] = OWN_FACETS.map((name) => {
-      const selected = name === "available" ? (filters.available === undefined ? [] : [String(filters.available)]) : filters[name];
+      const selected =
+        name === "available" ? (filters.available === undefined ? [] : [String(filters.available)]) : filters[name];
       return { name, values: facetValues(counted.get(name) ?? [], selected, given(name)) };
     });
     for (const name of this.#options) {
       const keys = filters.options.find(([n]) => n === name)?.[1];
-      facets.push({ name: `option.${name}`, values: facetValues(counted.get(optionFacet(name)) ?? [], keys, given(`option.${name}`)) });
+      facets.push({
+        name: `option.${name}`,
+        values: facetValues(counted.get(optionFacet(name)) ?? [], keys, given(`option.${name}`)),
+      });
     }
     facets.push(min === Infinity ? priceFacet(null, null) : priceFacet(min, max, filters.currency));
     return facets;

@@ -83,7 +83,8 @@ export function editsWithin(a: string, b: string, k: number): number {
     for (let j = 1; j <= m; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       let d = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) d = Math.min(d, (before[j - 2] as number) + 1);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1))
+        d = Math.min(d, (before[j - 2] as number) + 1);
       row[j] = d;
       if (d < least) least = d;
     }
@@ -115,8 +116,10 @@ export class TextIndex {
     this.#masks = Uint32Array.from(words, letterMask);
     const lengthOf = (w: number) => Math.min(MAX_LENGTH, (words[w] as string).length);
     this.#lengths = new Uint32Array(MAX_LENGTH + 2);
-    for (let w = 0; w < words.length; w++) this.#lengths[lengthOf(w) + 1] = (this.#lengths[lengthOf(w) + 1] as number) + 1;
-    for (let l = 1; l < this.#lengths.length; l++) this.#lengths[l] = (this.#lengths[l] as number) + (this.#lengths[l - 1] as number);
+    for (let w = 0; w < words.length; w++)
+      this.#lengths[lengthOf(w) + 1] = (this.#lengths[lengthOf(w) + 1] as number) + 1;
+    for (let l = 1; l < this.#lengths.length; l++)
+      this.#lengths[l] = (this.#lengths[l] as number) + (this.#lengths[l - 1] as number);
     this.#byLength = new Uint32Array(words.length);
     const next = this.#lengths.slice();
     for (let w = 0; w < words.length; w++) {
@@ -129,7 +132,16 @@ export class TextIndex {
 
   get bytes(): number {
     const p = this.#postings;
-    return p.starts.byteLength + p.ids.byteLength + p.weights.byteLength + this.#idf.byteLength + this.#masks.byteLength + this.#byLength.byteLength + this.#lengths.byteLength + this.#slot.byteLength;
+    return (
+      p.starts.byteLength +
+      p.ids.byteLength +
+      p.weights.byteLength +
+      this.#idf.byteLength +
+      this.#masks.byteLength +
+      this.#byLength.byteLength +
+      this.#lengths.byteLength +
+      this.#slot.byteLength
+    );
   }
 
   /** The query words left to match: stop words out, unless q has nothing else; each with whether it is a prefix (the last word of q, not exact). */
@@ -184,7 +196,8 @@ export class TextIndex {
   search(words: readonly QueryWord[]): TextMatches {
     const { starts, ids } = this.#postings;
     const terms = this.#kept(words).map((q) => this.#terms(q));
-    const postings = (found: Term[]) => found.reduce((n, t) => n + (starts[t.at + 1] as number) - (starts[t.at] as number), 0);
+    const postings = (found: Term[]) =>
+      found.reduce((n, t) => n + (starts[t.at + 1] as number) - (starts[t.at] as number), 0);
     const order = terms.map((found, i) => [postings(found), i] as const).sort((a, b) => a[0] - b[0]);
     const matches = bitmap(this.#size);
     const first = terms[order[0]?.[1] ?? 0] ?? [];

@@ -141,18 +141,40 @@ export class VersionIndex {
     this.#available = this.#anyOf("available", ["true"]).bits;
     this.#text = new TextIndex(data.size, data.words);
     const built = data.built;
-    const byKey = (key: ArrayLike<number>, ids: Uint32Array = order(key, present)): KeyOrder => ({ ids, at: positions(ids, data.size), key });
-    this.#orders = { price: byKey(data.prices, built?.orders.price), title: byKey(data.titles, built?.orders.title), created: byKey(data.created, built?.orders.created) };
+    const byKey = (key: ArrayLike<number>, ids: Uint32Array = order(key, present)): KeyOrder => ({
+      ids,
+      at: positions(ids, data.size),
+      key,
+    });
+    this.#orders = {
+      price: byKey(data.prices, built?.orders.price),
+      title: byKey(data.titles, built?.orders.title),
+      created: byKey(data.created, built?.orders.created),
+    };
     const columns = built ? { columns: built.columns, every: built.every } : undefined;
-    this.#facets = new FacetIndex(data.size, data.values, data.postings, data.prices, this.#orders.price.ids, data.options, this.#catalog, columns);
-    for (const [handle, c] of data.collections) this.#rankTables.set(c, built?.ranks.get(handle) ?? rankTable(c.members));
+    this.#facets = new FacetIndex(
+      data.size,
+      data.values,
+      data.postings,
+      data.prices,
+      this.#orders.price.ids,
+      data.options,
+      this.#catalog,
+      columns,
+    );
+    for (const [handle, c] of data.collections)
+      this.#rankTables.set(c, built?.ranks.get(handle) ?? rankTable(c.members));
   }
 
   /** The derived parts a snapshot carries (BuiltParts), as this index holds them. */
   get built(): BuiltParts {
     const ranks = new Map<string, RankTable>();
     for (const [handle, c] of this.#data.collections) ranks.set(handle, this.#rankTables.get(c) as RankTable);
-    return { orders: { price: this.#orders.price.ids, title: this.#orders.title.ids, created: this.#orders.created.ids }, ...this.#facets.columnArrays(), ranks };
+    return {
+      orders: { price: this.#orders.price.ids, title: this.#orders.title.ids, created: this.#orders.created.ids },
+      ...this.#facets.columnArrays(),
+      ranks,
+    };
   }
 
   #idOf(handle: string): number | undefined {
@@ -166,7 +188,12 @@ export class VersionIndex {
   /** Bytes held in typed arrays (items included; handles, words and value names aside). */
   get bytes(): number {
     const d = this.#data;
-    let n = this.#catalog.byteLength + this.#available.byteLength + d.prices.byteLength + d.created.byteLength + d.titles.byteLength;
+    let n =
+      this.#catalog.byteLength +
+      this.#available.byteLength +
+      d.prices.byteLength +
+      d.created.byteLength +
+      d.titles.byteLength;
     for (const ids of d.postings) n += ids.byteLength;
     for (const c of d.collections.values()) n += c.members.byteLength;
     for (const t of this.#rankTables.values()) n += t.ids.byteLength + t.ranks.byteLength;
@@ -208,7 +235,11 @@ export class VersionIndex {
       base = collection.members.length * DENSE > this.size ? { bits, keep: `c${scope.collection}` } : { bits };
     }
     const missing = filters.options.find(([name]) => !this.#options.has(name));
-    if (missing) throw unknownParameter(`Unknown query parameter: option.${missing[0]} (no product of the catalog has an option named "${missing[0]}").`, `option.${missing[0]}`);
+    if (missing)
+      throw unknownParameter(
+        `Unknown query parameter: option.${missing[0]} (no product of the catalog has an option named "${missing[0]}").`,
+        `option.${missing[0]}`,
+      );
     const groups: Group[] = [];
     let terms: Term[][] = [];
     if (filters.words.length > 0) {
@@ -225,7 +256,10 @@ export class VersionIndex {
       const lo = filters.price_min ?? -Infinity;
       const hi = filters.price_max ?? Infinity;
       const prices = this.#data.prices;
-      groups.push({ facet: "price", bits: where(this.size, (p) => (prices[p] as number) >= lo && (prices[p] as number) <= hi) });
+      groups.push({
+        facet: "price",
+        bits: where(this.size, (p) => (prices[p] as number) >= lo && (prices[p] as number) <= hi),
+      });
     }
     return { base, collection, groups, terms };
   }
@@ -250,7 +284,10 @@ export class VersionIndex {
     if (cursorHandle !== undefined) {
       cursor = this.#idOf(cursorHandle);
       if (cursor === undefined || !has(matches, cursor)) {
-        throw invalidParameter(`No product with handle "${cursorHandle}" among the matches of this query.`, backwards ? "ending_before" : "starting_after");
+        throw invalidParameter(
+          `No product with handle "${cursorHandle}" among the matches of this query.`,
+          backwards ? "ending_before" : "starting_after",
+        );
       }
     }
     const take = q.limit + 1;
@@ -274,7 +311,8 @@ export class VersionIndex {
     const { text, starts } = this.#data.items;
     const json = (k: number) => DECODER.decode(text.subarray(starts[k], starts[k + 1]));
     let line = json(id * 2).slice(0, -1);
-    if (inCollection) line += `,${JSON.stringify(collectionMember(this.#data.handles[id]!, has(this.#available, id))).slice(1, -1)}`;
+    if (inCollection)
+      line += `,${JSON.stringify(collectionMember(this.#data.handles[id]!, has(this.#available, id))).slice(1, -1)}`;
     if (image) line += `,"image":${json(id * 2 + 1)}`;
     return `${line}}`;
   }
@@ -286,7 +324,16 @@ export class VersionIndex {
    * back to catalog or collection order. A keyed sort of few matches (under 1/SPARSE of the
    * products) sorts them instead of walking.
    */
-  #walk(sort: Sort, matches: Uint32Array, count: number, terms: readonly Term[][], ranks: Ranks, cursor: number | undefined, backwards: boolean, take: number): number[] {
+  #walk(
+    sort: Sort,
+    matches: Uint32Array,
+    count: number,
+    terms: readonly Term[][],
+    ranks: Ranks,
+    cursor: number | undefined,
+    backwards: boolean,
+    take: number,
+  ): number[] {
     const out: number[] = [];
     if (sort === "catalog") {
       ranks.scan(matches, cursor, backwards, take, out);
@@ -298,10 +345,18 @@ export class VersionIndex {
       const ids = members(matches);
       const { typos, score } = this.#text.relevance(ids, terms);
       const rank = ranks.rankOf();
-      const compare = (i: number, j: number) => (typos[i] as number) - (typos[j] as number) || (score[j] as number) - (score[i] as number) || rank(ids[i] as number) - rank(ids[j] as number);
+      const compare = (i: number, j: number) =>
+        (typos[i] as number) - (typos[j] as number) ||
+        (score[j] as number) - (score[i] as number) ||
+        rank(ids[i] as number) - rank(ids[j] as number);
       const at = cursor === undefined ? -1 : lowerBound(ids, cursor);
       const dir = backwards ? -1 : 1;
-      const picked = firstInOrder(ids.length, take, (i, j) => dir * compare(i, j), at < 0 ? () => true : (i) => dir * compare(i, at) > 0);
+      const picked = firstInOrder(
+        ids.length,
+        take,
+        (i, j) => dir * compare(i, j),
+        at < 0 ? () => true : (i) => dir * compare(i, at) > 0,
+      );
       for (const i of picked) out.push(ids[i] as number);
       return out;
     }
@@ -312,7 +367,9 @@ export class VersionIndex {
       // Few matches: sorting them costs less than walking the order past every other product.
       const rank = ranks.rankOf();
       const dir = keyed.desc ? -1 : 1;
-      const list = Array.from(members(matches)).sort((a, b) => dir * ((key[a] as number) - (key[b] as number)) || rank(a) - rank(b));
+      const list = Array.from(members(matches)).sort(
+        (a, b) => dir * ((key[a] as number) - (key[b] as number)) || rank(a) - rank(b),
+      );
       if (backwards) list.reverse();
       const from = cursor === undefined ? 0 : list.indexOf(cursor) + 1;
       return list.slice(from, from + take);
@@ -328,7 +385,8 @@ export class VersionIndex {
       const k = key[ids[at] as number] as number;
       // The whole segment of key k: from where it starts in this direction.
       let start = at;
-      if (first && cursor !== undefined) while (start - step >= 0 && start - step < ids.length && key[ids[start - step] as number] === k) start -= step;
+      if (first && cursor !== undefined)
+        while (start - step >= 0 && start - step < ids.length && key[ids[start - step] as number] === k) start -= step;
       let end = start;
       segment.length = 0;
       while (end >= 0 && end < ids.length && key[ids[end] as number] === k) {
@@ -368,7 +426,12 @@ function lowerBound(ids: Uint32Array, id: number): number {
 }
 
 /** The first `take` of 0 .. n - 1 admitted, in `compare` order, kept sorted as they come (binary insertion). */
-function firstInOrder(n: number, take: number, compare: (i: number, j: number) => number, admit: (i: number) => boolean): number[] {
+function firstInOrder(
+  n: number,
+  take: number,
+  compare: (i: number, j: number) => number,
+  admit: (i: number) => boolean,
+): number[] {
   const kept: number[] = [];
   for (let i = 0; i < n; i++) {
     if (kept.length === take && compare(i, kept[take - 1] as number) >= 0) continue;

@@ -66,9 +66,22 @@ const OPTION_VALUE = [INDEX.option1Value, INDEX.option2Value, INDEX.option3Value
 
 /** Catalog fields to the column a schema message should point at. */
 const PRODUCT_FIELD: Record<string, Column> = {
-  handle: "handle", title: "title", vendor: "vendor", product_type: "type", tags: "tags", description_html: "body", seo: "seoTitle", options: "option1Name",
+  handle: "handle",
+  title: "title",
+  vendor: "vendor",
+  product_type: "type",
+  tags: "tags",
+  description_html: "body",
+  seo: "seoTitle",
+  options: "option1Name",
 };
-const VARIANT_FIELD: Record<string, Column> = { price: "price", compare_at_price: "compareAt", sku: "sku", image: "variantImage", options: "option1Value" };
+const VARIANT_FIELD: Record<string, Column> = {
+  price: "price",
+  compare_at_price: "compareAt",
+  sku: "sku",
+  image: "variantImage",
+  options: "option1Value",
+};
 
 /** `classic` (Handle, Option1 Name), `linked` (the same with Option1 Linked To, 2024-26), `current` (URL handle, Option1 name). */
 export type CsvGeneration = "classic" | "linked" | "current";
@@ -116,7 +129,10 @@ export interface CsvReadOptions {
  * Reads a Shopify CSV from text chunks (LF line ends, no BOM) into product drafts in file order.
  * Problems are collected with their line and column and thrown together as an ImportError.
  */
-export async function readShopifyCsv(chunks: AsyncIterable<string>, opts: CsvReadOptions): Promise<{ generation: CsvGeneration; drafts: DraftProduct[] }> {
+export async function readShopifyCsv(
+  chunks: AsyncIterable<string>,
+  opts: CsvReadOptions,
+): Promise<{ generation: CsvGeneration; drafts: DraftProduct[] }> {
   const { file, report } = opts;
   const issues = new IssueList();
   // Rows whose field count is not the header's: reported alone, since every other problem of
@@ -163,7 +179,11 @@ export async function readShopifyCsv(chunks: AsyncIterable<string>, opts: CsvRea
         header = record;
         columns = columnsOf(record);
         if (!columns) {
-          throw new IssueThrow({ line, message: "not a Shopify product CSV: the header row has no Handle (classic export) or URL handle (current export) column, or no Title column" });
+          throw new IssueThrow({
+            line,
+            message:
+              "not a Shopify product CSV: the header row has no Handle (classic export) or URL handle (current export) column, or no Title column",
+          });
         }
         continue;
       }
@@ -194,7 +214,10 @@ export async function readShopifyCsv(chunks: AsyncIterable<string>, opts: CsvRea
       }
       const handle = values[INDEX.handle]!.trim();
       if (handle === "") {
-        issues.add({ ...place(row, "handle", header, at), message: "the handle is empty: every row of a product repeats its handle" });
+        issues.add({
+          ...place(row, "handle", header, at),
+          message: "the handle is empty: every row of a product repeats its handle",
+        });
         continue;
       }
       if (open.group?.handle === handle) {
@@ -204,7 +227,10 @@ export async function readShopifyCsv(chunks: AsyncIterable<string>, opts: CsvRea
       close();
       const first = done.get(handle);
       if (first !== undefined) {
-        issues.add({ ...place(row, "handle", header, at), message: `rows of product "${handle}" must be consecutive: its rows start at line ${first}, and other products come between` });
+        issues.add({
+          ...place(row, "handle", header, at),
+          message: `rows of product "${handle}" must be consecutive: its rows start at line ${first}, and other products come between`,
+        });
         continue;
       }
       open.group = { handle, rows: [row] };
@@ -240,7 +266,10 @@ class IssueThrow extends Error {
 function parserIssue(error: unknown, lastLine: number): ImportIssue {
   const e = error as { code?: string; lines?: number; message?: string };
   if (e.code === "CSV_QUOTE_NOT_CLOSED") {
-    return { line: lastLine + 1, message: "a quoted field that starts in this record is never closed: the file ends inside quotes" };
+    return {
+      line: lastLine + 1,
+      message: "a quoted field that starts in this record is never closed: the file ends inside quotes",
+    };
   }
   const message = (e.message ?? String(error)).replace(/ at line \d+/, "");
   return { ...(typeof e.lines === "number" ? { line: e.lines } : {}), message: `not valid CSV: ${message}` };
@@ -263,7 +292,14 @@ function skipReason(head: Row): string | null {
   return null;
 }
 
-function productOf(handle: string, rows: Row[], header: readonly string[], at: readonly number[], issues: IssueList, report: ImportReport): DraftProduct | null {
+function productOf(
+  handle: string,
+  rows: Row[],
+  header: readonly string[],
+  at: readonly number[],
+  issues: IssueList,
+  report: ImportReport,
+): DraftProduct | null {
   const get = (row: Row, c: Column) => row.values[INDEX[c]]!.trim();
   const where = (row: Row, c: Column) => place(row, c, header, at);
   const head = rows.find((r) => get(r, "title") !== "");
@@ -279,16 +315,23 @@ function productOf(handle: string, rows: Row[], header: readonly string[], at: r
   }
 
   const names = OPTION_NAME.map((i) => head.values[i]!.trim());
-  const variantRows = rows.filter((r) => OPTION_VALUE.some((i) => r.values[i]!.trim() !== "") || get(r, "price") !== "" || get(r, "sku") !== "");
+  const variantRows = rows.filter(
+    (r) => OPTION_VALUE.some((i) => r.values[i]!.trim() !== "") || get(r, "price") !== "" || get(r, "sku") !== "",
+  );
   if (variantRows.length === 0) {
-    issues.add({ ...where(head, "price"), message: `product "${handle}" has no variant: no row has an option value or a price` });
+    issues.add({
+      ...where(head, "price"),
+      message: `product "${handle}" has no variant: no row has an option value or a price`,
+    });
     return null;
   }
   // Shopify writes a product without options as Option1 Name "Title", Option1 Value "Default
   // Title"; some tools leave both empty, or the name only. A lone option named Title on a single
   // variant is no option either, whatever its value ("Camp Stool").
   const onlyTitle = (isTitleOption(names[0]!) || names[0] === "") && names[1] === "" && names[2] === "";
-  const emptyBeyondFirst = variantRows.every((r) => OPTION_VALUE.every((i, o) => o === 0 || r.values[i]!.trim() === ""));
+  const emptyBeyondFirst = variantRows.every((r) =>
+    OPTION_VALUE.every((i, o) => o === 0 || r.values[i]!.trim() === ""),
+  );
   const allDefault = variantRows.every((r) => ["", "Default Title"].includes(r.values[OPTION_VALUE[0]!]!.trim()));
   const loneTitle = variantRows.length === 1 && isTitleOption(names[0]!) && !allDefault;
   const defaultTitle = onlyTitle && emptyBeyondFirst && (allDefault || loneTitle);
@@ -304,17 +347,27 @@ function productOf(handle: string, rows: Row[], header: readonly string[], at: r
     for (let o = 0; o < 3; o += 1) {
       const value = row.values[OPTION_VALUE[o]!]!.trim();
       if (used.includes(o)) {
-        if (value === "") issues.add({ ...where(row, optionColumns[o]!), message: `empty, but the product has the option "${names[o]}"` });
+        if (value === "")
+          issues.add({
+            ...where(row, optionColumns[o]!),
+            message: `empty, but the product has the option "${names[o]}"`,
+          });
         values.push(value);
       } else if (value !== "" && !defaultTitle) {
-        issues.add({ ...where(row, optionColumns[o]!), message: `a value for option ${o + 1}, but the product row (line ${head.line}) names no Option${o + 1} Name` });
+        issues.add({
+          ...where(row, optionColumns[o]!),
+          message: `a value for option ${o + 1}, but the product row (line ${head.line}) names no Option${o + 1} Name`,
+        });
       }
     }
     const key = values.join("\u0000");
     const first = combos.get(key);
     if (first !== undefined) {
       const label = used.map((o, k) => `${names[o]} "${values[k]}"`).join(", ") || "Default Title";
-      issues.add({ ...where(row, used.length ? optionColumns[used[0]!]! : "price"), message: `duplicate option combination ${label}: line ${first} has the same` });
+      issues.add({
+        ...where(row, used.length ? optionColumns[used[0]!]! : "price"),
+        message: `duplicate option combination ${label}: line ${first} has the same`,
+      });
     } else combos.set(key, row.line);
 
     const priceText = get(row, "price");
@@ -330,7 +383,10 @@ function productOf(handle: string, rows: Row[], header: readonly string[], at: r
     const tracked = get(row, "tracker") !== "";
     const policy = get(row, "policy").toLowerCase();
     if (!["", "deny", "continue", "true", "false"].includes(policy)) {
-      issues.add({ ...where(row, "policy"), message: `${JSON.stringify(get(row, "policy"))} is not one of deny, continue (or FALSE, TRUE)` });
+      issues.add({
+        ...where(row, "policy"),
+        message: `${JSON.stringify(get(row, "policy"))} is not one of deny, continue (or FALSE, TRUE)`,
+      });
     }
     // No quantity column, or an empty cell: the stock is unknown, which is not zero.
     let quantity: number | null = null;
@@ -371,7 +427,11 @@ function productOf(handle: string, rows: Row[], header: readonly string[], at: r
     variants,
     ...(body.trim() !== "" ? { description_html: body } : {}),
     images,
-    ...(seoTitle || seoDescription ? { seo: { ...(seoTitle ? { title: seoTitle } : {}), ...(seoDescription ? { description: seoDescription } : {}) } } : {}),
+    ...(seoTitle || seoDescription
+      ? {
+          seo: { ...(seoTitle ? { title: seoTitle } : {}), ...(seoDescription ? { description: seoDescription } : {}) },
+        }
+      : {}),
     locate(path) {
       const [field, index, sub] = path;
       if (field === "variants" && typeof index === "number") {
@@ -379,10 +439,14 @@ function productOf(handle: string, rows: Row[], header: readonly string[], at: r
         const column = VARIANT_FIELD[String(sub)];
         return column ? where(row, column) : { line: row.line };
       }
-      if (field === "images" && typeof index === "number") return where(imageRows[index] ?? head, sub === "alt" ? "imageAlt" : "imageSrc");
+      if (field === "images" && typeof index === "number")
+        return where(imageRows[index] ?? head, sub === "alt" ? "imageAlt" : "imageSrc");
       if (field === "options" && typeof index === "number") {
         const o = used[index] ?? 0;
-        return where(head, sub === "name" ? (["option1Name", "option2Name", "option3Name"] as const)[o]! : optionColumns[o]!);
+        return where(
+          head,
+          sub === "name" ? (["option1Name", "option2Name", "option3Name"] as const)[o]! : optionColumns[o]!,
+        );
       }
       if (field === "seo" && index === "description") return where(head, "seoDescription");
       const column = PRODUCT_FIELD[String(field)];
@@ -410,7 +474,11 @@ function imagesOf(
     let position = Number.POSITIVE_INFINITY;
     if (positionText !== "") {
       if (/^\d+$/.test(positionText)) position = Number(positionText);
-      else issues.add({ ...where(row, "imagePosition"), message: `${JSON.stringify(positionText)} is not a whole number` });
+      else
+        issues.add({
+          ...where(row, "imagePosition"),
+          message: `${JSON.stringify(positionText)} is not a whole number`,
+        });
     }
     found.push({ url: read.url, alt: get(row, "imageAlt"), position, row });
   }

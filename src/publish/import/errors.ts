@@ -40,7 +40,9 @@ export class ImportError extends Error {
   constructor(file: string, issues: ImportIssue[], more = 0) {
     const lines = issues.map((issue) => formatIssue(file, issue));
     if (more > 0) lines.push(`... and ${more} more`);
-    super(lines.length === 1 ? (lines[0] ?? "") : `${file} has ${issues.length + more} problems:\n  ${lines.join("\n  ")}`);
+    super(
+      lines.length === 1 ? (lines[0] ?? "") : `${file} has ${issues.length + more} problems:\n  ${lines.join("\n  ")}`,
+    );
     this.name = "ImportError";
     this.file = file;
     this.issues = issues;

@@ -18,7 +18,9 @@ const SPAN = 8_000_000_000_000_000n;
 
 /** The id of `key` at a given attempt (0 first); exported for the collision tests. */
 export function hashId(key: string, attempt: number): string {
-  const digest = createHash("sha256").update(attempt === 0 ? key : `${key}\u0000#${attempt}`).digest();
+  const digest = createHash("sha256")
+    .update(attempt === 0 ? key : `${key}\u0000#${attempt}`)
+    .digest();
   return String(LOW + (digest.readBigUInt64BE(0) % SPAN));
 }
 
@@ -36,7 +38,10 @@ export function variantKey(handle: string, values: readonly string[]): string {
  * A distinct id for every key, none of them in `taken` (ids the file carries itself).
  * Keys must be distinct; the result maps each key to its id.
  */
-export function deriveIds(keys: Iterable<string>, taken: ReadonlySet<string> = new Set()): { ids: Map<string, string>; collisions: number } {
+export function deriveIds(
+  keys: Iterable<string>,
+  taken: ReadonlySet<string> = new Set(),
+): { ids: Map<string, string>; collisions: number } {
   const sorted = [...keys].sort();
   const used = new Set(taken);
   const ids = new Map<string, string>();

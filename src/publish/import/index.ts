@@ -56,12 +56,21 @@ export function storeNameOf(file: string): string {
  * numbers are the file's and quoted multi-line HTML keeps plain newlines). Bytes that are not
  * UTF-8 stop the import at their line: a silently mangled title would be worse.
  */
-async function* textOf(input: string | AsyncIterable<Uint8Array | string>, file: string, counter: { bytes: number }): AsyncGenerator<string> {
+async function* textOf(
+  input: string | AsyncIterable<Uint8Array | string>,
+  file: string,
+  counter: { bytes: number },
+): AsyncGenerator<string> {
   const decoder = new TextDecoder("utf-8");
   let first = true;
   let carry = "";
   let line = 1;
-  const chunks: AsyncIterable<Uint8Array | string> = typeof input === "string" ? (async function* () { yield input; })() : input;
+  const chunks: AsyncIterable<Uint8Array | string> =
+    typeof input === "string"
+      ? (async function* () {
+          yield input;
+        })()
+      : input;
   const emit = (raw: string): string => {
     let text = carry + raw;
     carry = "";
@@ -78,7 +87,13 @@ async function* textOf(input: string | AsyncIterable<Uint8Array | string>, file:
     if (bad !== -1) {
       const before = text.slice(0, bad);
       const at = line + (before.match(/\n/g)?.length ?? 0);
-      throw new ImportError(file, [{ line: at, column: bad - before.lastIndexOf("\n"), message: "not UTF-8 text (Shopify exports are UTF-8: export again, or save as \"CSV UTF-8\")" }]);
+      throw new ImportError(file, [
+        {
+          line: at,
+          column: bad - before.lastIndexOf("\n"),
+          message: 'not UTF-8 text (Shopify exports are UTF-8: export again, or save as "CSV UTF-8")',
+        },
+      ]);
     }
     line += text.match(/\n/g)?.length ?? 0;
     return text;
@@ -93,7 +108,10 @@ async function* textOf(input: string | AsyncIterable<Uint8Array | string>, file:
 }
 
 /** Reads a store's export and returns the catalog and the report, or throws an ImportError. */
-export async function importCatalog(input: string | AsyncIterable<Uint8Array | string>, opts: ImportOptions): Promise<ImportResult> {
+export async function importCatalog(
+  input: string | AsyncIterable<Uint8Array | string>,
+  opts: ImportOptions,
+): Promise<ImportResult> {
   const counter = { bytes: 0 };
   const text = textOf(input, opts.file, counter);
   // Peek until the first character that is not white space: `{` or `[` is JSON, anything else CSV.
@@ -115,8 +133,17 @@ export async function importCatalog(input: string | AsyncIterable<Uint8Array | s
     yield* text;
   };
   const currency = opts.currency ?? DEFAULT_CURRENCY;
-  if (!isCurrency(currency)) throw new ImportError(opts.file, [{ message: `${JSON.stringify(currency)} is not an ISO 4217 currency code (USD, EUR, JPY, KWD, ...)` }]);
-  const assembleOptions = { file: opts.file, store: opts.store ?? storeNameOf(opts.file), collectionsByType: opts.collectionsByType ?? false, allowHttp: opts.allowHttp ?? false, currency };
+  if (!isCurrency(currency))
+    throw new ImportError(opts.file, [
+      { message: `${JSON.stringify(currency)} is not an ISO 4217 currency code (USD, EUR, JPY, KWD, ...)` },
+    ]);
+  const assembleOptions = {
+    file: opts.file,
+    store: opts.store ?? storeNameOf(opts.file),
+    collectionsByType: opts.collectionsByType ?? false,
+    allowHttp: opts.allowHttp ?? false,
+    currency,
+  };
   const given = (report: ImportReport) => {
     report.currencyGiven = opts.currency !== undefined;
     report.currency = currency;
@@ -137,7 +164,13 @@ export async function importCatalog(input: string | AsyncIterable<Uint8Array | s
     report,
     onRecords: (records) => opts.onProgress?.({ bytes: counter.bytes, records }),
   });
-  report.format = ({ classic: "shopify-csv-classic", linked: "shopify-csv-linked", current: "shopify-csv-current" } as const satisfies Record<typeof generation, ImportFormat>)[generation];
+  report.format = (
+    {
+      classic: "shopify-csv-classic",
+      linked: "shopify-csv-linked",
+      current: "shopify-csv-current",
+    } as const satisfies Record<typeof generation, ImportFormat>
+  )[generation];
   return { catalog: assemble(drafts, assembleOptions, report), report };
 }
 
@@ -174,24 +207,36 @@ export function formatReport(report: ImportReport): string {
     `Read ${report.file} as ${FORMAT_NAMES[report.format]}: ${report.records} ${unit}s.`,
     `Imported ${report.products} products, ${report.variants} variants, ${report.images} images.`,
     `Skipped ${report.skipped.length} products (${report.skippedRecords} ${unit}s)${report.skipped.length ? ":" : "."}`,
-    ...report.skipped.map((s) => `  line${s.lines.length > 1 ? "s" : ""} ${ranges(s.lines)}: "${s.handle}" skipped: ${s.reason}`),
+    ...report.skipped.map(
+      (s) => `  line${s.lines.length > 1 ? "s" : ""} ${ranges(s.lines)}: "${s.handle}" skipped: ${s.reason}`,
+    ),
   ];
-  const currency = report.currencyGiven ? `Prices in ${report.currency}.` : `Prices in ${report.currency}: the file names no currency and --currency was not given (pass --currency XXX for the store's ISO 4217 code).`;
+  const currency = report.currencyGiven
+    ? `Prices in ${report.currency}.`
+    : `Prices in ${report.currency}: the file names no currency and --currency was not given (pass --currency XXX for the store's ISO 4217 code).`;
   out.push(currency);
   const rules = Object.entries(report.stock) as [StockRule, number][];
-  if (rules.length > 0) out.push(`Availability of the ${report.variants} variants, by rule:`, ...rules.map(([rule, n]) => `  ${n} ${STOCK_RULES[rule]}`));
+  if (rules.length > 0)
+    out.push(
+      `Availability of the ${report.variants} variants, by rule:`,
+      ...rules.map(([rule, n]) => `  ${n} ${STOCK_RULES[rule]}`),
+    );
   const reasons = new Map<string, number>();
   for (const s of report.soldOut) reasons.set(s.reason, (reasons.get(s.reason) ?? 0) + 1);
   out.push(`Sold out: ${report.soldOut.length} of ${report.products} products${report.soldOut.length ? ":" : "."}`);
   out.push(...[...reasons].map(([reason, n]) => `  ${n} because ${reason}`));
   out.push(...listed(report.soldOut, (s) => `  line ${ranges(s.lines)}: "${s.handle}" sold out: ${s.reason}`));
   const titles = report.titleOptions;
-  if (titles.dropped > 0) out.push(`${titles.dropped} single-variant products had a lone option named Title: imported without options.`);
+  if (titles.dropped > 0)
+    out.push(`${titles.dropped} single-variant products had a lone option named Title: imported without options.`);
   if (titles.renamed.length > 0) {
-    out.push(`${titles.renamed.length} products have a real option named Title, served as option "title-1" (label "Title"):`);
+    out.push(
+      `${titles.renamed.length} products have a real option named Title, served as option "title-1" (label "Title"):`,
+    );
     out.push(...listed(titles.renamed, (s) => `  line ${ranges(s.lines)}: "${s.handle}"`));
   }
-  if (report.compareAtDropped > 0) out.push(`Dropped ${report.compareAtDropped} compare-at prices not above their price.`);
+  if (report.compareAtDropped > 0)
+    out.push(`Dropped ${report.compareAtDropped} compare-at prices not above their price.`);
   if (report.idCollisions > 0) out.push(`Resolved ${report.idCollisions} derived id collisions.`);
   for (const note of report.notes) out.push(`Note: ${note}`);
   return `${out.join("\n")}\n`;

@@ -32,7 +32,10 @@ const GIFT_CARD_TYPE = /^gift[\s_-]?cards?$/i;
 
 /** Path text for messages: `products[2].variants[0].price`. */
 function pathText(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, part) => (typeof part === "number" ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), "");
+  return path.reduce<string>(
+    (text, part) => (typeof part === "number" ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)),
+    "",
+  );
 }
 
 export interface JsonReadOptions {
@@ -51,13 +54,20 @@ export function readShopifyJson(text: string, opts: JsonReadOptions): DraftProdu
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const offset = Number(/at position (\d+)/.exec(message)?.[1] ?? text.length);
-    issues.add({ ...lines.at(offset), message: `not valid JSON: ${message.replace(/,? in JSON at position \d+.*$/s, "").replace(/^Unexpected end of JSON input$/, "the file ends before the JSON does")}` });
+    issues.add({
+      ...lines.at(offset),
+      message: `not valid JSON: ${message.replace(/,? in JSON at position \d+.*$/s, "").replace(/^Unexpected end of JSON input$/, "the file ends before the JSON does")}`,
+    });
     issues.throwIfAny(file);
   }
   const rootPath: PropertyKey[] = Array.isArray(root) ? [] : ["products"];
   const list = Array.isArray(root) ? root : isObject(root) && Array.isArray(root.products) ? root.products : null;
   if (list === null) {
-    issues.add({ line: 1, column: 1, message: 'not a Shopify products.json: expected {"products": [...]} or an array of products' });
+    issues.add({
+      line: 1,
+      column: 1,
+      message: 'not a Shopify products.json: expected {"products": [...]} or an array of products',
+    });
     issues.throwIfAny(file);
     return [];
   }
@@ -112,8 +122,17 @@ function productOf(
 
   const status = typeof p.status === "string" ? p.status.toLowerCase() : "active";
   const productType = text(p.product_type) ?? "";
-  const giftCard = p.gift_card === true || GIFT_CARD_TYPE.test(productType.trim()) || (Array.isArray(p.variants) && p.variants.some((v) => isObject(v) && v.gift_card === true));
-  const reason = giftCard ? "gift card" : status !== "active" ? `status ${status}` : "published_at" in p && p.published_at === null ? "not published" : null;
+  const giftCard =
+    p.gift_card === true ||
+    GIFT_CARD_TYPE.test(productType.trim()) ||
+    (Array.isArray(p.variants) && p.variants.some((v) => isObject(v) && v.gift_card === true));
+  const reason = giftCard
+    ? "gift card"
+    : status !== "active"
+      ? `status ${status}`
+      : "published_at" in p && p.published_at === null
+        ? "not published"
+        : null;
   if (reason) {
     report.skipped.push({ handle, lines: [at(index, []).line ?? 0], reason });
     report.skippedRecords += 1;
@@ -125,25 +144,33 @@ function productOf(
   }
   let tags: string[] = [];
   if (typeof p.tags === "string") tags = splitTags(p.tags);
-  else if (Array.isArray(p.tags) && p.tags.every((t) => typeof t === "string")) tags = [...new Set(p.tags.map((t: string) => t.trim()).filter((t) => t !== ""))];
-  else if (p.tags !== undefined && p.tags !== null) fail(["tags"], "tags are an array of strings or one comma-separated string");
+  else if (Array.isArray(p.tags) && p.tags.every((t) => typeof t === "string"))
+    tags = [...new Set(p.tags.map((t: string) => t.trim()).filter((t) => t !== ""))];
+  else if (p.tags !== undefined && p.tags !== null)
+    fail(["tags"], "tags are an array of strings or one comma-separated string");
 
   // Options, by position; Shopify's "Title: Default Title" means none.
   const rawOptions = Array.isArray(p.options) ? p.options : [];
-  const options = rawOptions.map((o, k) => ({ o, k })).filter(({ o, k }) => {
-    if (isObject(o) && typeof o.name === "string" && o.name.trim() !== "") return true;
-    fail(["options", k, "name"], "an option needs a name");
-    return false;
-  }) as { o: Json; k: number }[];
-  if (options.every(({ o }) => typeof o.position === "number")) options.sort((a, b) => (a.o.position as number) - (b.o.position as number));
+  const options = rawOptions
+    .map((o, k) => ({ o, k }))
+    .filter(({ o, k }) => {
+      if (isObject(o) && typeof o.name === "string" && o.name.trim() !== "") return true;
+      fail(["options", k, "name"], "an option needs a name");
+      return false;
+    }) as { o: Json; k: number }[];
+  if (options.every(({ o }) => typeof o.position === "number"))
+    options.sort((a, b) => (a.o.position as number) - (b.o.position as number));
   const names = options.map(({ o }) => (o.name as string).trim());
   const variantsRaw = Array.isArray(p.variants) ? p.variants : [];
   if (variantsRaw.length === 0) fail(["variants"], "a product needs at least one variant");
   // A lone option named Title on a single variant is no option, whatever its value ("Olive"):
   // Any other option named Title is kept, and served as `title-1`.
-  const allDefault = variantsRaw.every((v) => isObject(v) && (v.option1 === undefined || v.option1 === null || v.option1 === "Default Title"));
+  const allDefault = variantsRaw.every(
+    (v) => isObject(v) && (v.option1 === undefined || v.option1 === null || v.option1 === "Default Title"),
+  );
   const loneTitle = names.length === 1 && isTitleOption(names[0]!) && variantsRaw.length === 1 && !allDefault;
-  const defaultTitle = (names.length === 0 || (names.length === 1 && isTitleOption(names[0]!))) && (allDefault || loneTitle);
+  const defaultTitle =
+    (names.length === 0 || (names.length === 1 && isTitleOption(names[0]!))) && (allDefault || loneTitle);
   if (loneTitle) report.titleOptions.dropped += 1;
   const used = defaultTitle ? [] : names;
   if (used.length > 3) fail(["options"], `${used.length} options: Shopify products have at most 3`);
@@ -154,7 +181,8 @@ function productOf(
   rawImages.forEach((img: unknown, k) => {
     if (!isObject(img)) return fail(["images", k], "not an image object");
     const url = readUrl(typeof img.src === "string" ? img.src : "");
-    if ("error" in url || url.url === null) return fail(["images", k, "src"], "error" in url ? url.error : "the image has no src");
+    if ("error" in url || url.url === null)
+      return fail(["images", k, "src"], "error" in url ? url.error : "the image has no src");
     const size = (v: unknown, field: string) => {
       if (v === undefined || v === null) return null;
       if (typeof v === "number" && Number.isSafeInteger(v) && v > 0) return v;
@@ -162,7 +190,12 @@ function productOf(
       return null;
     };
     found.push({
-      image: { url: url.url, alt: typeof img.alt === "string" && img.alt.trim() !== "" ? img.alt : null, width: size(img.width, "width"), height: size(img.height, "height") },
+      image: {
+        url: url.url,
+        alt: typeof img.alt === "string" && img.alt.trim() !== "" ? img.alt : null,
+        width: size(img.width, "width"),
+        height: size(img.height, "height"),
+      },
       id: img.id,
       variantIds: Array.isArray(img.variant_ids) ? img.variant_ids : [],
       position: typeof img.position === "number" ? img.position : Number.POSITIVE_INFINITY,
@@ -190,21 +223,32 @@ function productOf(
     let compareAt: string | null = null;
     const compareRaw = v.compare_at_price;
     if (compareRaw !== undefined && compareRaw !== null && compareRaw !== "") {
-      const read = readAmount(typeof compareRaw === "number" ? String(compareRaw) : typeof compareRaw === "string" ? compareRaw : "?", report.currency);
+      const read = readAmount(
+        typeof compareRaw === "number" ? String(compareRaw) : typeof compareRaw === "string" ? compareRaw : "?",
+        report.currency,
+      );
       if ("error" in read) fail(["variants", k, "compare_at_price"], read.error);
       else compareAt = read.amount;
     }
     // The storefront's `available` when present; else the Admin fields, where a missing
     // inventory_quantity is unknown stock, not zero.
     let availability: { available: boolean; stock: StockRule };
-    if (typeof v.available === "boolean") availability = { available: v.available, stock: v.available ? "explicit" : "explicitSoldOut" };
+    if (typeof v.available === "boolean")
+      availability = { available: v.available, stock: v.available ? "explicit" : "explicitSoldOut" };
     else {
-      const tracked = typeof v.inventory_management === "string" ? v.inventory_management !== "" : v.inventory_management === undefined && typeof v.inventory_quantity === "number";
+      const tracked =
+        typeof v.inventory_management === "string"
+          ? v.inventory_management !== ""
+          : v.inventory_management === undefined && typeof v.inventory_quantity === "number";
       const quantity = typeof v.inventory_quantity === "number" ? v.inventory_quantity : null;
       availability = stockRule(tracked, v.inventory_policy === "continue", quantity, !("inventory_quantity" in v));
     }
-    const featured = isObject(v.featured_image) && typeof v.featured_image.src === "string" ? v.featured_image.src : null;
-    const linked = found.find(({ id, variantIds }) => (v.image_id !== undefined && v.image_id !== null && id === v.image_id) || variantIds.includes(v.id));
+    const featured =
+      isObject(v.featured_image) && typeof v.featured_image.src === "string" ? v.featured_image.src : null;
+    const linked = found.find(
+      ({ id, variantIds }) =>
+        (v.image_id !== undefined && v.image_id !== null && id === v.image_id) || variantIds.includes(v.id),
+    );
     const image = featured !== null ? readUrl(featured) : { url: linked?.image.url ?? null };
     if ("error" in image) fail(["variants", k, "featured_image", "src"], image.error);
     if ("error" in price || vid === null || "error" in image) return;
@@ -242,9 +286,12 @@ function productOf(
     ...(createdAt !== "" ? { created_at: createdAt } : {}),
     locate(path) {
       const [field, k, sub] = path;
-      if (field === "variants" && typeof k === "number") return at(index, ["variants", k, ...(sub === undefined ? [] : [variantFieldOf[String(sub)] ?? sub])]);
-      if (field === "images" && typeof k === "number") return at(index, ["images", images[k]?.k ?? k, ...(sub === "url" ? ["src"] : sub === undefined ? [] : [sub])]);
-      if (field === "options" && typeof k === "number") return at(index, ["options", optionSource[k] ?? k, ...path.slice(2)]);
+      if (field === "variants" && typeof k === "number")
+        return at(index, ["variants", k, ...(sub === undefined ? [] : [variantFieldOf[String(sub)] ?? sub])]);
+      if (field === "images" && typeof k === "number")
+        return at(index, ["images", images[k]?.k ?? k, ...(sub === "url" ? ["src"] : sub === undefined ? [] : [sub])]);
+      if (field === "options" && typeof k === "number")
+        return at(index, ["options", optionSource[k] ?? k, ...path.slice(2)]);
       if (field === undefined) return at(index, []);
       return at(index, [fieldOf[String(field)] ?? field, ...path.slice(1)]);
     },

@@ -9,7 +9,15 @@ import {
   type SourceProduct,
   type SourceVariant,
 } from "../../catalog/schema.ts";
-import { DEFAULT_CURRENCY, fromMinor, MAX_UNIT_MINOR, minorDigits, SourceAmountSchema, sourceAmountIssue, toMinor } from "../../money.ts";
+import {
+  DEFAULT_CURRENCY,
+  fromMinor,
+  MAX_UNIT_MINOR,
+  minorDigits,
+  SourceAmountSchema,
+  sourceAmountIssue,
+  toMinor,
+} from "../../money.ts";
 import { type ImportIssue, IssueList } from "./errors.ts";
 import { describeLoss, descriptionLoss } from "../sanitize.ts";
 import { deriveIds, productKey, variantKey } from "./ids.ts";
@@ -143,20 +151,32 @@ export function readAmount(raw: string, currency: string = DEFAULT_CURRENCY): { 
   const digits = minorDigits(currency);
   let decimals = match[2];
   if (decimals !== undefined && decimals.length > digits) {
-    const most = digits === 2 ? "more than two decimals" : digits === 0 ? `decimals, which ${currency} has none of` : `more than ${digits} decimals (${currency})`;
-    if (!/^0+$/.test(decimals.slice(digits))) return { error: `${JSON.stringify(raw)} has ${most}, so it cannot be charged exactly` };
+    const most =
+      digits === 2
+        ? "more than two decimals"
+        : digits === 0
+          ? `decimals, which ${currency} has none of`
+          : `more than ${digits} decimals (${currency})`;
+    if (!/^0+$/.test(decimals.slice(digits)))
+      return { error: `${JSON.stringify(raw)} has ${most}, so it cannot be charged exactly` };
     decimals = decimals.slice(0, digits);
   }
   const whole = (match[1] ?? "").replace(/^0+(?=\d)/, "");
   const amount = decimals === undefined || decimals === "" ? whole : `${whole}.${decimals}`;
   if (!SourceAmountSchema.safeParse(amount).success || sourceAmountIssue(amount, currency) !== null) {
-    return { error: `${JSON.stringify(raw)} is above the highest price allowed (${fromMinor(MAX_UNIT_MINOR, currency).amount})` };
+    return {
+      error: `${JSON.stringify(raw)} is above the highest price allowed (${fromMinor(MAX_UNIT_MINOR, currency).amount})`,
+    };
   }
   return { amount };
 }
 
 /** The compare-at price to keep: none when it is not above the price (a storefront would show a "sale" that is not one). */
-export function keptCompareAt(price: string, compareAt: string | null, currency: string = DEFAULT_CURRENCY): string | null {
+export function keptCompareAt(
+  price: string,
+  compareAt: string | null,
+  currency: string = DEFAULT_CURRENCY,
+): string | null {
   if (compareAt === null) return null;
   return toMinor(compareAt, currency) > toMinor(price, currency) ? compareAt : null;
 }
@@ -175,7 +195,12 @@ export function inventoryAvailable(tracked: boolean, continueSelling: boolean, q
  * zero, so the variant is available; only a known quantity of 0 or below with policy deny is
  * sold out.
  */
-export function stockRule(tracked: boolean, continueSelling: boolean, quantity: number | null, noColumn = false): { available: boolean; stock: StockRule } {
+export function stockRule(
+  tracked: boolean,
+  continueSelling: boolean,
+  quantity: number | null,
+  noColumn = false,
+): { available: boolean; stock: StockRule } {
   if (!tracked) return { available: true, stock: "untracked" };
   if (continueSelling) return { available: true, stock: "continues" };
   if (quantity === null) return { available: true, stock: noColumn ? "noColumn" : "emptyCell" };
@@ -189,7 +214,14 @@ export function isTitleOption(name: string): boolean {
 
 /** Shopify tags: comma-separated, trimmed, empty ones and repeats dropped. */
 export function splitTags(text: string): string[] {
-  return [...new Set(text.split(",").map((t) => t.trim()).filter((t) => t !== ""))];
+  return [
+    ...new Set(
+      text
+        .split(",")
+        .map((t) => t.trim())
+        .filter((t) => t !== ""),
+    ),
+  ];
 }
 
 /**
@@ -225,7 +257,9 @@ export function servedHandle(source: string): string {
 // --- Assembly ----------------------------------------------------------------------------------
 
 function collectionsOf(products: readonly SourceProduct[], byType: boolean): SourceCollection[] {
-  const collections: SourceCollection[] = [{ handle: "frontpage", title: "Home page", products: products.map((p) => p.handle) }];
+  const collections: SourceCollection[] = [
+    { handle: "frontpage", title: "Home page", products: products.map((p) => p.handle) },
+  ];
   if (!byType) return collections;
   const types = new Map<string, string[]>();
   for (const p of products) {
@@ -277,12 +311,24 @@ const SLICE = 2000;
  * import. Returns the positions of those products. What crosses slices is
  * checked here: ids unique over the whole catalog (handles were checked before ids were given).
  */
-function validate(products: readonly SourceProduct[], drafts: readonly DraftProduct[], opts: AssembleOptions, issues: IssueList, report: ImportReport): Set<number> {
+function validate(
+  products: readonly SourceProduct[],
+  drafts: readonly DraftProduct[],
+  opts: AssembleOptions,
+  issues: IssueList,
+  report: ImportReport,
+): Set<number> {
   const store = { name: opts.store };
   const refused = new Map<number, string[]>();
   for (let start = 0; start < products.length || start === 0; start += SLICE) {
     const slice = products.slice(start, start + SLICE);
-    const result = SourceCatalogSchema.safeParse({ currency: opts.currency, store, ...httpSetting(opts), products: slice, collections: [] });
+    const result = SourceCatalogSchema.safeParse({
+      currency: opts.currency,
+      store,
+      ...httpSetting(opts),
+      products: slice,
+      collections: [],
+    });
     if (result.success) continue;
     for (const issue of result.error.issues) {
       const [list, index, ...rest] = issue.path;
@@ -295,7 +341,12 @@ function validate(products: readonly SourceProduct[], drafts: readonly DraftProd
         continue;
       }
       const place = draft.locate(field);
-      const where = place.column !== undefined ? `column ${place.column}${place.header !== undefined ? ` ${JSON.stringify(place.header)}` : ""}${place.line !== undefined ? ` (line ${place.line})` : ""}: ` : place.path !== undefined ? `${place.path}: ` : "";
+      const where =
+        place.column !== undefined
+          ? `column ${place.column}${place.header !== undefined ? ` ${JSON.stringify(place.header)}` : ""}${place.line !== undefined ? ` (line ${place.line})` : ""}: `
+          : place.path !== undefined
+            ? `${place.path}: `
+            : "";
       const reasons = refused.get(start + index) ?? [];
       reasons.push(`${where}${message}`);
       refused.set(start + index, reasons);
@@ -303,7 +354,11 @@ function validate(products: readonly SourceProduct[], drafts: readonly DraftProd
   }
   for (const [index, reasons] of refused) {
     const draft = drafts[index];
-    report.skipped.push({ handle: products[index]?.handle ?? "", lines: draft?.lines ?? [draft?.locate([]).line ?? 0], reason: `cannot be represented: ${reasons.join("; ")}` });
+    report.skipped.push({
+      handle: products[index]?.handle ?? "",
+      lines: draft?.lines ?? [draft?.locate([]).line ?? 0],
+      reason: `cannot be represented: ${reasons.join("; ")}`,
+    });
     report.skippedRecords += draft?.lines?.length ?? 1;
   }
   report.skipped.sort((a, b) => (a.lines[0] ?? 0) - (b.lines[0] ?? 0));
@@ -311,23 +366,34 @@ function validate(products: readonly SourceProduct[], drafts: readonly DraftProd
 }
 
 /** Ids unique over the catalog, and valid collections. */
-function validateAcross(products: readonly SourceProduct[], collections: readonly SourceCollection[], drafts: readonly DraftProduct[], issues: IssueList): void {
+function validateAcross(
+  products: readonly SourceProduct[],
+  collections: readonly SourceCollection[],
+  drafts: readonly DraftProduct[],
+  issues: IssueList,
+): void {
   const productIds = new Map<string, number>();
   const variantIds = new Map<string, number>();
   products.forEach((p, i) => {
     const at = (path: PropertyKey[]) => drafts[i]?.locate(path) ?? {};
     const other = productIds.get(p.id);
-    if (other !== undefined) issues.add({ ...at(["id"]), message: `id ${p.id} is used twice (also by "${products[other]?.handle}")` });
+    if (other !== undefined)
+      issues.add({ ...at(["id"]), message: `id ${p.id} is used twice (also by "${products[other]?.handle}")` });
     productIds.set(p.id, i);
     p.variants.forEach((v, k) => {
       const owner = variantIds.get(v.id);
-      if (owner !== undefined && owner !== i) issues.add({ ...at(["variants", k, "id"]), message: `variant id ${v.id} is used twice (also by "${products[owner]?.handle}")` });
+      if (owner !== undefined && owner !== i)
+        issues.add({
+          ...at(["variants", k, "id"]),
+          message: `variant id ${v.id} is used twice (also by "${products[owner]?.handle}")`,
+        });
       variantIds.set(v.id, i);
     });
   });
   for (const c of collections) {
     const result = SourceCollectionSchema.safeParse(c);
-    if (!result.success) issues.add({ message: `collection "${c.handle}": ${result.error.issues[0]?.message ?? "invalid"}` });
+    if (!result.success)
+      issues.add({ message: `collection "${c.handle}": ${result.error.issues[0]?.message ?? "invalid"}` });
   }
 }
 
@@ -351,13 +417,19 @@ export function assemble(drafts: readonly DraftProduct[], opts: AssembleOptions,
           : `handle "${d.sourceHandle}" becomes "${d.handle}", which product "${other.sourceHandle}" (line ${first.line ?? "?"}) already has`,
       });
     } else byHandle.set(d.handle, d);
-    if (d.handle !== d.sourceHandle) report.notes.push(`line ${d.locate([]).line ?? "?"}: handle "${d.sourceHandle}" is not lower case words and hyphens; served as "${d.handle}"`);
+    if (d.handle !== d.sourceHandle)
+      report.notes.push(
+        `line ${d.locate([]).line ?? "?"}: handle "${d.sourceHandle}" is not lower case words and hyphens; served as "${d.handle}"`,
+      );
   }
   issues.throwIfAny(opts.file);
 
   const takenProducts = new Set(drafts.flatMap((d) => (d.id ? [d.id] : [])));
   const takenVariants = new Set(drafts.flatMap((d) => d.variants.flatMap((v) => (v.id ? [v.id] : []))));
-  const productIds = deriveIds(drafts.filter((d) => !d.id).map((d) => productKey(d.sourceHandle)), takenProducts);
+  const productIds = deriveIds(
+    drafts.filter((d) => !d.id).map((d) => productKey(d.sourceHandle)),
+    takenProducts,
+  );
   const variantIds = deriveIds(
     drafts.flatMap((d) => d.variants.filter((v) => !v.id).map((v) => variantKey(d.sourceHandle, v.values))),
     takenVariants,
@@ -374,17 +446,23 @@ export function assemble(drafts: readonly DraftProduct[], opts: AssembleOptions,
     soldOut.push(d.variants.some((v) => v.available) ? null : soldOutReason(counts));
     if (d.optionNames.some(isTitleOption)) {
       const at = d.locate(["options", d.optionNames.findIndex(isTitleOption), "name"]);
-      report.titleOptions.renamed.push({ handle: d.handle, lines: [at.line ?? 0], reason: "an option named Title is served as option \"title-1\" (label \"Title\")" });
+      report.titleOptions.renamed.push({
+        handle: d.handle,
+        lines: [at.line ?? 0],
+        reason: 'an option named Title is served as option "title-1" (label "Title")',
+      });
     }
-    const variants = d.variants.map((v): SourceVariant => ({
-      id: v.id ?? variantIds.ids.get(variantKey(d.sourceHandle, v.values)) ?? "",
-      options: Object.fromEntries(d.optionNames.map((name, o) => [name, v.values[o] ?? ""])),
-      price: v.price,
-      available: v.available,
-      ...(v.sku !== null ? { sku: v.sku } : {}),
-      ...(v.compare_at_price !== null ? { compare_at_price: v.compare_at_price } : {}),
-      ...(v.image !== null ? { image: v.image } : {}),
-    }));
+    const variants = d.variants.map(
+      (v): SourceVariant => ({
+        id: v.id ?? variantIds.ids.get(variantKey(d.sourceHandle, v.values)) ?? "",
+        options: Object.fromEntries(d.optionNames.map((name, o) => [name, v.values[o] ?? ""])),
+        price: v.price,
+        available: v.available,
+        ...(v.sku !== null ? { sku: v.sku } : {}),
+        ...(v.compare_at_price !== null ? { compare_at_price: v.compare_at_price } : {}),
+        ...(v.image !== null ? { image: v.image } : {}),
+      }),
+    );
     if (d.vendor === "") emptyVendors += 1;
     const options = optionsOf(d);
     d.variants = []; // built; only `locate` is needed from here on
@@ -398,33 +476,47 @@ export function assemble(drafts: readonly DraftProduct[], opts: AssembleOptions,
       available: variants.some((v) => v.available),
       options,
       variants,
-      ...(d.description_html !== undefined && d.description_html.trim() !== "" ? { description_html: d.description_html } : {}),
+      ...(d.description_html !== undefined && d.description_html.trim() !== ""
+        ? { description_html: d.description_html }
+        : {}),
       ...(d.images.length > 0 ? { images: d.images } : {}),
       ...(d.seo && (d.seo.title !== undefined || d.seo.description !== undefined) ? { seo: d.seo } : {}),
       ...(d.created_at !== undefined ? { created_at: d.created_at } : {}),
     };
   });
-  if (emptyVendors > 0) report.notes.push(`${emptyVendors} product(s) had no vendor: given the store name "${opts.store}"`);
+  if (emptyVendors > 0)
+    report.notes.push(`${emptyVendors} product(s) had no vendor: given the store name "${opts.store}"`);
 
   const refused = validate(built, drafts, opts, issues, report);
   const kept = built.flatMap((_product, i) => (refused.has(i) ? [] : [i]));
   const products = kept.map((i) => built[i]!);
   const keptDrafts = kept.map((i) => drafts[i]!);
-  report.titleOptions.renamed = report.titleOptions.renamed.filter((r) => !refused.has(built.findIndex((p) => p.handle === r.handle)));
+  report.titleOptions.renamed = report.titleOptions.renamed.filter(
+    (r) => !refused.has(built.findIndex((p) => p.handle === r.handle)),
+  );
   for (const i of kept) {
-    for (const [rule, n] of Object.entries(stock[i] ?? {}) as [StockRule, number][]) report.stock[rule] = (report.stock[rule] ?? 0) + n;
+    for (const [rule, n] of Object.entries(stock[i] ?? {}) as [StockRule, number][])
+      report.stock[rule] = (report.stock[rule] ?? 0) + n;
     const reason = soldOut[i];
     if (reason) report.soldOut.push({ handle: built[i]!.handle, lines: [drafts[i]?.locate([]).line ?? 0], reason });
   }
 
   if (products.length === 0) {
-    issues.add({ message: `no product to import: the file has ${report.skipped.length} product(s), all skipped (${report.skipped.some((k) => k.reason.startsWith("cannot be represented")) ? "not active, gift cards, or not representable" : "not active, or gift cards"})` });
+    issues.add({
+      message: `no product to import: the file has ${report.skipped.length} product(s), all skipped (${report.skipped.some((k) => k.reason.startsWith("cannot be represented")) ? "not active, gift cards, or not representable" : "not active, or gift cards"})`,
+    });
     issues.throwIfAny(opts.file);
   }
   const collections = collectionsOf(products, opts.collectionsByType);
   validateAcross(products, collections, keptDrafts, issues);
   issues.throwIfAny(opts.file);
-  const valid: SourceCatalog = { currency: opts.currency, store: { name: opts.store }, ...httpSetting(opts), products, collections };
+  const valid: SourceCatalog = {
+    currency: opts.currency,
+    store: { name: opts.store },
+    ...httpSetting(opts),
+    products,
+    collections,
+  };
   noteDescriptionLoss(products, keptDrafts, report);
   report.products = valid.products.length;
   report.variants = valid.products.reduce((n, p) => n + p.variants.length, 0);
@@ -436,12 +528,17 @@ export function assemble(drafts: readonly DraftProduct[], opts: AssembleOptions,
  * A report note for each product whose description the sanitiser will cut short (an unclosed
  * `<svg>`, `<noscript>`, `<math>`... swallows the rest of it): where it is, and what is lost.
  */
-function noteDescriptionLoss(products: readonly SourceProduct[], drafts: readonly DraftProduct[], report: ImportReport): void {
+function noteDescriptionLoss(
+  products: readonly SourceProduct[],
+  drafts: readonly DraftProduct[],
+  report: ImportReport,
+): void {
   products.forEach((p, i) => {
     const loss = p.description_html === undefined ? null : descriptionLoss(p.description_html);
     if (loss === null) return;
     const at = drafts[i]?.locate(["description_html"]) ?? {};
-    const where = at.line === undefined ? "" : `line ${at.line}${at.column === undefined ? "" : `, column ${at.column}`}: `;
+    const where =
+      at.line === undefined ? "" : `line ${at.line}${at.column === undefined ? "" : `, column ${at.column}`}: `;
     report.notes.push(`${where}"${p.handle}": ${describeLoss(loss)}`);
   });
 }
@@ -449,8 +546,22 @@ function noteDescriptionLoss(products: readonly SourceProduct[], drafts: readonl
 /** An empty report for a file, filled in by the reader and assembly. */
 export function newReport(file: string, format: ImportFormat): ImportReport {
   return {
-    file, format, records: 0, products: 0, variants: 0, images: 0, skipped: [], skippedRecords: 0, compareAtDropped: 0, idCollisions: 0, notes: [],
-    currency: "USD", currencyGiven: false, stock: {}, soldOut: [], titleOptions: { dropped: 0, renamed: [] },
+    file,
+    format,
+    records: 0,
+    products: 0,
+    variants: 0,
+    images: 0,
+    skipped: [],
+    skippedRecords: 0,
+    compareAtDropped: 0,
+    idCollisions: 0,
+    notes: [],
+    currency: "USD",
+    currencyGiven: false,
+    stock: {},
+    soldOut: [],
+    titleOptions: { dropped: 0, renamed: [] },
   };
 }
 
