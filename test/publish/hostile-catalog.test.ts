@@ -192,10 +192,14 @@ describe("URLs the importer refuses, with their line and column", () => {
       [4, 4, "Image Src"],
       [5, 5, "Variant Image"],
     ]);
-    // The http: one is refused by the catalog schema once the rows are read, still at its line.
-    const fixed = [HEAD, "e,E,1,http://cdn.example.com/e.jpg,"].join("\n");
-    expect((await issuesOf(fixed)).map((i) => [i.line, i.header, i.message])).toEqual([
-      [2, "Image Src", "images.0.url: an http: URL; only https: is allowed unless the catalog sets allow_http_urls"],
+    // The http: one is refused by the catalog schema once the rows are read: that product is
+    // skipped and reported at its line with the reason (an export is never refused whole for a
+    // product it cannot represent), and the rest import.
+    const fixed = [HEAD, "e,E,1,http://cdn.example.com/e.jpg,", "f,F,1,https://cdn.example.com/f.jpg,"].join("\n");
+    const { catalog: kept, report } = await importCatalog(fixed, { file: "http.csv", store: STORE });
+    expect(kept.products.map((p) => p.handle)).toEqual(["f"]);
+    expect(report.skipped).toEqual([
+      expect.objectContaining({ handle: "e", lines: [2], reason: expect.stringContaining("images.0.url: an http: URL; only https: is allowed unless the catalog sets allow_http_urls") }),
     ]);
     const { catalog: allowed } = await importCatalog(fixed, { file: "http.csv", store: STORE, allowHttp: true });
     expect(allowed.allow_http_urls).toBe(true);
