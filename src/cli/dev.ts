@@ -7,7 +7,8 @@ import { CatalogValidationError } from "../catalog/schema.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { readJsonFile } from "./json-file.ts";
 import { seedDevTokens } from "./dev-tokens.ts";
-import { openLocalEnv, quietWranglerEnv } from "./local-env.ts";
+import { quietWranglerEnv } from "./local-env.ts";
+import { operatorName, withLockedLocalState } from "./locked-state.ts";
 import { d1Target } from "../publish/browse-index.ts";
 import { catalogDigest } from "../publish/build.ts";
 import { parseCatalog } from "../catalog/schema.ts";
@@ -57,8 +58,10 @@ function portFromEnv(): number {
  */
 async function prepare(persistTo: string | undefined, forceSeed: boolean): Promise<void> {
   const seed = readJsonFile(SEED);
-  const local = await openLocalEnv(persistTo ? join(persistTo, "v3") : undefined);
-  try {
+  // The publish lock, like catalog:publish and catalog:rollback: a seed publish never races theirs.
+  const intent = { action: "publish" as const, source: SEED, by: operatorName() };
+  const wait = { waitMs: 600_000, say: (line: string) => console.log(line) };
+  await withLockedLocalState(persistTo ? join(persistTo, "v3") : undefined, intent, wait, async (local, lock) => {
     // Issue 21: a catalog imported or published into this state is kept; the seed only fills
     // an empty state, or replaces what is live when asked to (--seed).
     const live = await local.env.CATALOG.get<Pointer>(POINTER_KEY, "json");
@@ -78,6 +81,7 @@ async function prepare(persistTo: string | undefined, forceSeed: boolean): Promi
     } else {
       const result = await publishCatalog(local.env.CATALOG, seed, {
         skipIfLive: true,
+        lock,
         browse: d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS),
       });
       console.log(
@@ -94,9 +98,7 @@ async function prepare(persistTo: string | undefined, forceSeed: boolean): Promi
         `Revoked in this local state, so not listed: ${tokens.revokedIds.join(", ")} (npm run token -- issue gives a new token; fresh state, e.g. --persist-to a new DIR, brings the dev tokens back).`,
       );
     }
-  } finally {
-    await local.dispose();
-  }
+  });
 }
 
 function serve(port: number, persistTo: string | undefined): void {

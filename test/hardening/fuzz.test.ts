@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Cart } from "../../src/cart/api.ts";
+import { MAX_URL_CHARS } from "../../src/http/errors.ts";
 import {
   BASE,
   call,
@@ -113,7 +114,8 @@ describe("arbitrary requests to every endpoint", () => {
           const unknownKey = [...new URL(url).searchParams.keys()].some(
             (k) => !["limit", "starting_after", "ending_before"].includes(k),
           );
-          if (listing && unknownKey && ["GET", "HEAD"].includes(request.method))
+          // A URL over the edge's limit is 414 url_too_long before its parameters are read.
+          if (listing && unknownKey && ["GET", "HEAD"].includes(request.method) && url.length <= MAX_URL_CHARS)
             expect(verdict.status, `${url} has an unknown parameter`).toBe(400);
 
           const after = await readCart(token);
