@@ -199,7 +199,13 @@ describe("URLs the importer refuses, with their line and column", () => {
     const { catalog: kept, report } = await importCatalog(fixed, { file: "http.csv", store: STORE });
     expect(kept.products.map((p) => p.handle)).toEqual(["f"]);
     expect(report.skipped).toEqual([
-      expect.objectContaining({ handle: "e", lines: [2], reason: expect.stringContaining("images.0.url: an http: URL; only https: is allowed unless the catalog sets allow_http_urls") }),
+      expect.objectContaining({
+        handle: "e",
+        lines: [2],
+        reason: expect.stringContaining(
+          "images.0.url: an http: URL; only https: is allowed unless the catalog sets allow_http_urls",
+        ),
+      }),
     ]);
     const { catalog: allowed } = await importCatalog(fixed, { file: "http.csv", store: STORE, allowHttp: true });
     expect(allowed.allow_http_urls).toBe(true);
