@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { newVersionName, type PublishProgress, publishCatalog, publishTo } from "../publish/publish.ts";
 import { processLock, sqlLock } from "../publish/lock.ts";
-import { operatorName, withLockedLocalState } from "./locked-state.ts";
+import { operatorName, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
 import { remoteTarget } from "../publish/remote.ts";
 import { CatalogValidationError } from "../catalog/schema.ts";
 import { descriptionLossWarnings } from "../publish/sanitize.ts";
@@ -32,13 +32,7 @@ const cli = defineCli({
       value: "NAME",
       help: "name the new version (1-64 of A-Z a-z 0-9 _ -) instead of a timestamp",
     },
-    wait: {
-      type: "integer",
-      value: "SECONDS",
-      min: 0,
-      default: 600,
-      help: "how long to wait for another publish or rollback to end (0: refuse at once)",
-    },
+    wait: WAIT_OPTION,
   },
   notes:
     "A catalog that fails validation publishes nothing; the message names the product and field (exit 2). Publishes and rollbacks take turns: a second one waits for the first (up to --wait), then refuses, naming who holds the lock (exit 1). Every publish is recorded in the history (catalog:rollback --list); the last 5 versions are kept.",

@@ -6,7 +6,7 @@ import { processLock, sqlLock } from "../publish/lock.ts";
 import { remoteTarget } from "../publish/remote.ts";
 import { remoteD1Query } from "../publish/browse-remote.ts";
 import { defineCli, runCli, UsageError } from "./args.ts";
-import { operatorName, withLockedLocalState } from "./locked-state.ts";
+import { operatorName, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
 
 const cli = defineCli({
   command: "npm run catalog:rollback",
@@ -30,13 +30,7 @@ const cli = defineCli({
       type: "boolean",
       help: "print the publish history (every publish and rollback, oldest first) and change nothing",
     },
-    wait: {
-      type: "integer",
-      value: "SECONDS",
-      min: 0,
-      default: 600,
-      help: "how long to wait for another publish or rollback to end (0: refuse at once)",
-    },
+    wait: WAIT_OPTION,
   },
   notes:
     "The history is append-only: each line is one publish or rollback (number, when, what, version, products, file and who when known), marked live and/or kept; the last 5 published versions are kept (with the live one and the rollback target), so --to can return to any of them.",

@@ -8,7 +8,7 @@ import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { readJsonFile } from "./json-file.ts";
 import { seedDevTokens } from "./dev-tokens.ts";
 import { quietWranglerEnv } from "./local-env.ts";
-import { operatorName, withLockedLocalState } from "./locked-state.ts";
+import { operatorName, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
 import { d1Target } from "../publish/browse-index.ts";
 import { catalogDigest } from "../publish/build.ts";
 import { parseCatalog } from "../catalog/schema.ts";
@@ -60,7 +60,7 @@ async function prepare(persistTo: string | undefined, forceSeed: boolean): Promi
   const seed = readJsonFile(SEED);
   // The publish lock, like catalog:publish and catalog:rollback: a seed publish never races theirs.
   const intent = { action: "publish" as const, source: SEED, by: operatorName() };
-  const wait = { waitMs: 600_000, say: (line: string) => console.log(line) };
+  const wait = { waitMs: WAIT_OPTION.default * 1000, say: (line: string) => console.log(line) };
   await withLockedLocalState(persistTo ? join(persistTo, "v3") : undefined, intent, wait, async (local, lock) => {
     // Issue 21: a catalog imported or published into this state is kept; the seed only fills
     // an empty state, or replaces what is live when asked to (--seed).

@@ -12,6 +12,15 @@ export function operatorName(): string {
   }
 }
 
+/** `--wait SECONDS`, the same on every command that takes the publish lock. */
+export const WAIT_OPTION = {
+  type: "integer",
+  value: "SECONDS",
+  min: 0,
+  default: 600,
+  help: "how long to wait for another publish or rollback to end (0: refuse at once)",
+} as const;
+
 /** A lock already taken, handed to publishTo/rollbackTo, which then neither wait nor release. */
 function taken(held: HeldLock): CatalogLock {
   return { acquire: async () => ({ ...held, release: async () => {} }) };

@@ -2,29 +2,13 @@ import sanitizeHtml from "sanitize-html";
 import { describe, expect, it } from "vitest";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import { descriptionText, sanitizeDescription } from "../../src/publish/sanitize.ts";
+import { DROPPED } from "./dropped-elements.ts";
 
 /**
  * descriptionText used to be a second sanitize-html call with no tag allowed (then unescaped);
  * it now reads the same parser directly, to spare publish that call's garbage. This is
  * the old text pass, kept here as the oracle: the stored description_text must not change.
  */
-const DROPPED = [
-  "script",
-  "style",
-  "textarea",
-  "option",
-  "select",
-  "noscript",
-  "iframe",
-  "frame",
-  "object",
-  "embed",
-  "template",
-  "svg",
-  "math",
-  "title",
-  "head",
-];
 const BREAKS =
   /<\/?(?:p|br|hr|h[1-6]|blockquote|pre|div|ul|ol|li|dl|dt|dd|figure|figcaption|table|caption|thead|tbody|tfoot|tr|th|td|img)\b/gi;
 function oldText(html: string): string {
