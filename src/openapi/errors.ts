@@ -14,7 +14,7 @@ const AUTH_DOCS = "https://storefront.example.com/docs#authentication";
  * but 405: it answers a method a path has no operation for, so no operation can declare it (the
  * document's description states it).
  */
-const ERRORS: Record<number, { description: string; headers?: HeaderName[]; examples: Record<string, Example> }> = {
+const ERRORS = {
   400: {
     description: "The request is invalid: malformed JSON, a schema violation, an unknown field or query parameter.",
     examples: {
@@ -193,28 +193,50 @@ const ERRORS: Record<number, { description: string; headers?: HeaderName[]; exam
       }),
     },
   },
-};
+} satisfies Record<number, { description: string; headers?: HeaderName[]; examples: Record<string, Example> }>;
+
+type Errors = typeof ERRORS;
+/** Every error `code` the contract names (a typo in a route's list is a type error). */
+export type ErrorCode = { [S in keyof Errors]: keyof Errors[S]["examples"] & string }[keyof Errors];
 
 /** The error statuses of the contract, for the test that checks the document covers them all. */
 export const ERROR_STATUSES = Object.keys(ERRORS).map(Number);
 
+const STATUS_OF = new Map<string, keyof Errors>(
+  Object.entries(ERRORS).flatMap(([status, spec]) =>
+    Object.keys(spec.examples).map((code) => [code, Number(status) as keyof Errors] as const),
+  ),
+);
+
+/** What a Bearer-authenticated route can answer before its handler runs. */
+export const TOKEN_ERRORS = ["authentication_required", "token_invalid", "token_revoked"] as const;
+/** A route with a query schema. */
+export const QUERY_ERRORS = ["parameter_unknown", "parameter_invalid"] as const;
+/** A route that reads a JSON body (src/http/validate.ts and the body limit). */
+export const JSON_BODY_ERRORS = ["invalid_json", "body_too_large", "unsupported_media_type"] as const;
+/** A cart write: its token, Idempotency-Key, rate limit and the catalog it prices from. */
+export const CART_WRITE_ERRORS = [
+  ...TOKEN_ERRORS,
+  "idempotency_key_in_use",
+  "idempotency_key_reused",
+  "rate_limited",
+  "catalog_unavailable",
+] as const;
+
 /**
- * Error responses for an operation: each status with the envelope schema, its headers and an
- * example per code. `codes` narrows the examples when only some codes of a status apply.
+ * The error responses of an operation that can answer `codes`: each of their statuses with the
+ * envelope schema, its headers and an example per code, and always 500.
  */
-export function errors(statuses: readonly number[], codes?: readonly string[]): Record<number, ResponseSpec> {
+export function errors(...codes: ErrorCode[]): Record<number, ResponseSpec> {
+  const wanted = new Set<string>([...codes, "internal_error"]);
   const out: Record<number, ResponseSpec> = {};
-  for (const status of [...statuses, 500]) {
-    const spec = ERRORS[status];
-    if (!spec) throw new Error(`No error response is described for ${status}.`);
-    const examples = Object.fromEntries(
-      Object.entries(spec.examples).filter(([code]) => !codes || codes.includes(code)),
-    );
+  for (const status of new Set([...wanted].map((code) => STATUS_OF.get(code)!))) {
+    const spec: { description: string; headers?: HeaderName[]; examples: Record<string, Example> } = ERRORS[status];
     out[status] = {
       description: spec.description,
       schema: ErrorResponseSchema,
       headers: ["X-Request-Id", ...(spec.headers ?? [])],
-      examples: Object.keys(examples).length > 0 ? examples : spec.examples,
+      examples: Object.fromEntries(Object.entries(spec.examples).filter(([code]) => wanted.has(code))),
     };
   }
   return out;

@@ -36,7 +36,7 @@ export const auth = new Hono<AppEnv>().use("*", noStore).post(
     tag: "Auth",
     auth: "none",
     body: { schema: LoginRequestSchema, required: false },
-    responses: errors([501]),
+    responses: errors("not_implemented"),
   }),
   () => {
     throw notImplemented("Login is reserved for a future release. Send your token as Authorization: Bearer <token>.");

@@ -18,7 +18,7 @@ import { fromFailure, invalidRequest, resourceMissing } from "../http/errors.ts"
 import { docsUrlFor } from "../http/bearer.ts";
 import { validJson, validQuery } from "../http/validate.ts";
 import { describe } from "../openapi/describe.ts";
-import { errors } from "../openapi/errors.ts";
+import { CART_WRITE_ERRORS, errors, JSON_BODY_ERRORS, QUERY_ERRORS, TOKEN_ERRORS } from "../openapi/errors.ts";
 import { CART_WRITES, cartOk } from "../openapi/responses.ts";
 import { SEED_EXAMPLES } from "../openapi/seed-examples.ts";
 
@@ -72,17 +72,7 @@ export const cart = new Hono<AppEnv>()
       query: CartQuerySchema,
       responses: {
         200: cartOk("The cart."),
-        ...errors(
-          [400, 401, 503],
-          [
-            "parameter_unknown",
-            "parameter_invalid",
-            "authentication_required",
-            "token_invalid",
-            "token_revoked",
-            "catalog_unavailable",
-          ],
-        ),
+        ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, "catalog_unavailable"),
       },
     }),
     requireToken,
@@ -104,20 +94,7 @@ export const cart = new Hono<AppEnv>()
       requestHeaders: IDEMPOTENCY,
       responses: {
         200: cartOk("The emptied cart.", ["Idempotent-Replayed"]),
-        ...errors(
-          [400, 401, 409, 422, 429, 503],
-          [
-            "parameter_unknown",
-            "parameter_invalid",
-            "authentication_required",
-            "token_invalid",
-            "token_revoked",
-            "idempotency_key_in_use",
-            "idempotency_key_reused",
-            "rate_limited",
-            "catalog_unavailable",
-          ],
-        ),
+        ...errors(...CART_WRITE_ERRORS, ...QUERY_ERRORS),
       },
     }),
     requireToken,
@@ -149,26 +126,14 @@ export const cart = new Hono<AppEnv>()
       responses: {
         200: cartOk("The cart with the variant added.", ["Idempotent-Replayed"]),
         ...errors(
-          [400, 401, 404, 409, 413, 415, 422, 429, 503],
-          [
-            "parameter_invalid",
-            "parameter_missing",
-            "parameter_unknown",
-            "invalid_json",
-            "quantity_exceeded",
-            "cart_full",
-            "authentication_required",
-            "token_invalid",
-            "token_revoked",
-            "resource_missing",
-            "sold_out",
-            "idempotency_key_in_use",
-            "idempotency_key_reused",
-            "body_too_large",
-            "unsupported_media_type",
-            "rate_limited",
-            "catalog_unavailable",
-          ],
+          ...CART_WRITE_ERRORS,
+          ...QUERY_ERRORS,
+          ...JSON_BODY_ERRORS,
+          "parameter_missing",
+          "quantity_exceeded",
+          "cart_full",
+          "resource_missing",
+          "sold_out",
         ),
       },
     }),
@@ -211,24 +176,12 @@ export const cart = new Hono<AppEnv>()
       responses: {
         200: cartOk("The cart with the line changed.", ["Idempotent-Replayed"]),
         ...errors(
-          [400, 401, 404, 409, 413, 415, 422, 429, 503],
-          [
-            "catalog_unavailable",
-            "parameter_invalid",
-            "parameter_missing",
-            "parameter_unknown",
-            "invalid_json",
-            "quantity_exceeded",
-            "authentication_required",
-            "token_invalid",
-            "token_revoked",
-            "resource_missing",
-            "idempotency_key_in_use",
-            "idempotency_key_reused",
-            "body_too_large",
-            "unsupported_media_type",
-            "rate_limited",
-          ],
+          ...CART_WRITE_ERRORS,
+          ...QUERY_ERRORS,
+          ...JSON_BODY_ERRORS,
+          "parameter_missing",
+          "quantity_exceeded",
+          "resource_missing",
         ),
       },
     }),
@@ -266,21 +219,7 @@ export const cart = new Hono<AppEnv>()
       requestHeaders: IDEMPOTENCY,
       responses: {
         200: cartOk("The cart without the line.", ["Idempotent-Replayed"]),
-        ...errors(
-          [400, 401, 404, 409, 422, 429, 503],
-          [
-            "parameter_unknown",
-            "parameter_invalid",
-            "authentication_required",
-            "token_invalid",
-            "token_revoked",
-            "resource_missing",
-            "idempotency_key_in_use",
-            "idempotency_key_reused",
-            "rate_limited",
-            "catalog_unavailable",
-          ],
-        ),
+        ...errors(...CART_WRITE_ERRORS, ...QUERY_ERRORS, "resource_missing"),
       },
     }),
     requireToken,

@@ -8,7 +8,7 @@ import { BROWSE_COST, FACETS_COST, serveBrowsePage, serveFacets } from "./browse
 import { catalogRead, serveCatalogRead } from "../http/catalog-read.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { describe } from "../openapi/describe.ts";
-import { errors } from "../openapi/errors.ts";
+import { errors, QUERY_ERRORS } from "../openapi/errors.ts";
 import { CACHING, CATALOG_NOT_MODIFIED, catalogOk, IF_NONE_MATCH } from "../openapi/responses.ts";
 import { SEED_EXAMPLES } from "../openapi/seed-examples.ts";
 
@@ -27,7 +27,7 @@ export const collections = new Hono<AppEnv>()
       responses: {
         200: catalogOk("A page of collections.", CollectionListSchema),
         304: CATALOG_NOT_MODIFIED,
-        ...errors([400, 409, 503], ["cursor_stale", "parameter_unknown", "parameter_invalid"]),
+        ...errors(...QUERY_ERRORS, "cursor_stale", "catalog_unavailable"),
       },
     }),
     catalogRead(PageQuerySchema),
@@ -50,7 +50,7 @@ export const collections = new Hono<AppEnv>()
           placeholders: { summary: "The collection of the four placeholder products", value: SEED_EXAMPLES.collection },
         }),
         304: CATALOG_NOT_MODIFIED,
-        ...errors([400, 404, 409, 503], ["cursor_stale", "parameter_invalid", "parameter_unknown", "resource_missing"]),
+        ...errors(...QUERY_ERRORS, "resource_missing", "cursor_stale", "catalog_unavailable"),
       },
     }),
     browseRead(parseBrowsePage),
@@ -74,7 +74,7 @@ export const collections = new Hono<AppEnv>()
       responses: {
         200: catalogOk("The facet counts.", FacetsSchema),
         304: CATALOG_NOT_MODIFIED,
-        ...errors([400, 404, 503], ["parameter_invalid", "parameter_unknown", "resource_missing"]),
+        ...errors(...QUERY_ERRORS, "resource_missing", "catalog_unavailable"),
       },
     }),
     browseRead(parseBrowseFacets),

@@ -133,7 +133,7 @@ export const docs = new Hono<AppEnv>()
       responses: {
         200: file("The file, as `text/javascript`, `text/css` or `image/svg+xml`.", "text/javascript"),
         304: NOT_MODIFIED,
-        ...errors([404], ["route_not_found"]),
+        ...errors("route_not_found"),
       },
     }),
     (c) => {

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../http/app-env.ts";
 import { describe } from "../openapi/describe.ts";
-import { errors } from "../openapi/errors.ts";
+import { errors, TOKEN_ERRORS } from "../openapi/errors.ts";
 import { apiReference } from "../openapi/openapi.ts";
 
 /** An OpenAPI document, checked only at the top: the document tests and validator go deeper. */
@@ -55,7 +55,7 @@ export const operatorOpenapi = new Hono<AppEnv>().get(
     auth: "operator",
     responses: {
       200: { description: "The document.", schema: OpenApiDocumentSchema, headers: ["X-Request-Id", "Cache-Control"] },
-      ...errors([401]),
+      ...errors(...TOKEN_ERRORS),
     },
   }),
   (c) => c.json(apiReference.operatorDocument()),

@@ -16,7 +16,7 @@ import type { AppEnv } from "../http/app-env.ts";
 import { resourceMissing } from "../http/errors.ts";
 import { validJson } from "../http/validate.ts";
 import { describe } from "../openapi/describe.ts";
-import { errors } from "../openapi/errors.ts";
+import { errors, JSON_BODY_ERRORS, QUERY_ERRORS, TOKEN_ERRORS } from "../openapi/errors.ts";
 
 const NO_STORE = ["X-Request-Id", "Cache-Control"] as const;
 
@@ -60,7 +60,7 @@ export const operator = new Hono<AppEnv>()
       auth: "operator",
       responses: {
         200: { description: "The token records.", schema: TokenListSchema, headers: NO_STORE },
-        ...errors([401]),
+        ...errors(...TOKEN_ERRORS),
       },
     }),
     async (c) => {
@@ -82,7 +82,7 @@ export const operator = new Hono<AppEnv>()
       },
       responses: {
         201: { description: "The new token and its record.", schema: IssuedTokenSchema, headers: NO_STORE },
-        ...errors([400, 401, 413, 415], ["parameter_unknown", "parameter_invalid", "invalid_json"]),
+        ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS),
       },
     }),
     validJson(IssueTokenRequestSchema),
@@ -104,10 +104,7 @@ export const operator = new Hono<AppEnv>()
       body: { schema: RevokeByHashRequestSchema },
       responses: {
         200: { description: "The revoked record.", schema: TokenRecordSchema, headers: NO_STORE },
-        ...errors(
-          [400, 401, 404, 413, 415],
-          ["parameter_unknown", "parameter_invalid", "parameter_missing", "invalid_json", "resource_missing"],
-        ),
+        ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "parameter_missing", "resource_missing"),
       },
     }),
     validJson(RevokeByHashRequestSchema),
@@ -129,7 +126,7 @@ export const operator = new Hono<AppEnv>()
       params: TokenPathParamsSchema,
       responses: {
         200: { description: "The revoked record.", schema: TokenRecordSchema, headers: NO_STORE },
-        ...errors([401, 404], ["resource_missing"]),
+        ...errors(...TOKEN_ERRORS, "resource_missing"),
       },
     }),
     async (c) => {
@@ -148,7 +145,7 @@ export const operator = new Hono<AppEnv>()
       params: TokenPathParamsSchema,
       responses: {
         201: { description: "The new token and its record.", schema: IssuedTokenSchema, headers: NO_STORE },
-        ...errors([401, 404], ["resource_missing"]),
+        ...errors(...TOKEN_ERRORS, "resource_missing"),
       },
     }),
     async (c) => {

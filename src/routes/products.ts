@@ -17,7 +17,7 @@ import { BROWSE_COST, FACETS_COST, serveBrowsePage, serveFacets } from "./browse
 import { catalogRead, serveCatalogRead } from "../http/catalog-read.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { describe } from "../openapi/describe.ts";
-import { errors } from "../openapi/errors.ts";
+import { errors, QUERY_ERRORS } from "../openapi/errors.ts";
 import { CACHING, CATALOG_NOT_MODIFIED, catalogOk, IF_NONE_MATCH } from "../openapi/responses.ts";
 import { SEED_EXAMPLES } from "../openapi/seed-examples.ts";
 
@@ -42,7 +42,7 @@ export const products = new Hono<AppEnv>()
           page: { summary: "The first two products", value: SEED_EXAMPLES.productList },
         }),
         304: CATALOG_NOT_MODIFIED,
-        ...errors([400, 409, 503], ["cursor_stale", "parameter_unknown", "parameter_invalid"]),
+        ...errors(...QUERY_ERRORS, "cursor_stale", "catalog_unavailable"),
       },
     }),
     browseRead(parseBrowsePage),
@@ -62,7 +62,7 @@ export const products = new Hono<AppEnv>()
       responses: {
         200: catalogOk("The facet counts.", FacetsSchema),
         304: CATALOG_NOT_MODIFIED,
-        ...errors([400, 503], ["parameter_unknown", "parameter_invalid"]),
+        ...errors(...QUERY_ERRORS, "catalog_unavailable"),
       },
     }),
     browseRead(parseBrowseFacets),
@@ -85,7 +85,7 @@ export const products = new Hono<AppEnv>()
           content: { summary: "?include=description,images,seo", value: SEED_EXAMPLES.productWithContent },
         }),
         304: CATALOG_NOT_MODIFIED,
-        ...errors([400, 404, 503], ["parameter_unknown", "parameter_invalid", "resource_missing", "sold_out"]),
+        ...errors(...QUERY_ERRORS, "resource_missing", "sold_out", "catalog_unavailable"),
       },
     }),
     catalogRead(ProductQuerySchema),
@@ -110,7 +110,7 @@ export const products = new Hono<AppEnv>()
           selected: { summary: "?size=M&color=Black", value: SEED_EXAMPLES.variantList },
         }),
         304: CATALOG_NOT_MODIFIED,
-        ...errors([400, 404, 409, 503], ["cursor_stale", "parameter_invalid", "parameter_unknown", "resource_missing"]),
+        ...errors(...QUERY_ERRORS, "resource_missing", "cursor_stale", "catalog_unavailable"),
       },
     }),
     catalogRead(VariantQuerySchema),

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { Hono } from "hono";
 import { describe as describeRoute, describedOperations, toOpenApiPath } from "../../src/openapi/describe.ts";
 import { buildDocument } from "../../src/openapi/document.ts";
-import { errors } from "../../src/openapi/errors.ts";
+import { CART_WRITE_ERRORS, errors } from "../../src/openapi/errors.ts";
 import { SchemaComponents } from "../../src/openapi/json-schema.ts";
 import type { OperationSpec } from "../../src/openapi/spec.ts";
 
@@ -51,7 +51,7 @@ describe("OpenAPI builder", () => {
       params: z.strictObject({ id: z.string().meta({ description: "The id." }) }),
       query: z.strictObject({ limit: z.coerce.number().int().max(9).optional(), q: z.string() }),
       requestHeaders: [{ name: "Idempotency-Key" }],
-      responses: { 200: { description: "ok", schema: z.object({ ok: z.boolean() }) }, ...errors([404]) },
+      responses: { 200: { description: "ok", schema: z.object({ ok: z.boolean() }) }, ...errors("resource_missing") },
     };
     const doc = buildDocument(INFO, [{ method: "get", path: "/things/{id}", spec: op }]) as {
       paths: Record<string, Record<string, { parameters: unknown[]; security: unknown }>>;
@@ -114,7 +114,7 @@ describe("OpenAPI builder", () => {
       auth: "none",
       responses: {
         200: { description: "ok", schema: z.object({ ok: z.boolean() }), headers: ["ETag"] },
-        ...errors([404]),
+        ...errors("resource_missing"),
       },
     };
     const doc = buildDocument(INFO, [{ method: "get", path: "/thing", spec }]) as {
@@ -155,8 +155,12 @@ describe("OpenAPI builder", () => {
   });
 
   it("gives every operation a 500 and narrows error examples to the codes it can answer", () => {
-    const responses = errors([404], ["sold_out"]);
+    const responses = errors("sold_out");
     expect(Object.keys(responses)).toEqual(["404", "500"]);
     expect(Object.keys(responses[404]?.examples ?? {})).toEqual(["sold_out"]);
+    // The statuses come from the codes: one list per route, nothing to keep in step.
+    const write = errors(...CART_WRITE_ERRORS, "quantity_exceeded");
+    expect(Object.keys(write)).toEqual(["400", "401", "409", "422", "429", "500", "503"]);
+    expect(Object.keys(write[409]?.examples ?? {})).toEqual(["idempotency_key_in_use"]);
   });
 });
