@@ -1,20 +1,11 @@
 // npm run catalog:import -- <file> [--currency XXX] [--out FILE] [--publish] [--local|--remote] [--store NAME] [--collections-by-type]   (--help for usage)
 import { once } from "node:events";
 import { createReadStream, createWriteStream, statSync } from "node:fs";
-import { join } from "node:path";
 import { CatalogValidationError, type SourceCatalog } from "../catalog/schema.ts";
 import { formatReport, ImportError, type ImportProgress, importCatalog } from "../publish/import/index.ts";
-import {
-  newVersionName,
-  type PublishProgress,
-  type PublishResult,
-  publishCatalog,
-  publishTo,
-} from "../publish/publish.ts";
-import { operatorName, withLockedLocalState } from "./locked-state.ts";
-import { remoteTarget } from "../publish/remote.ts";
-import { d1Target } from "../publish/browse-index.ts";
-import { remoteBrowseTarget } from "../publish/browse-remote.ts";
+import { newVersionName } from "../publish/publish.ts";
+import { WAIT_OPTION } from "./locked-state.ts";
+import { runPublish } from "./publish-run.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { isCurrency } from "../money.ts";
 
@@ -57,6 +48,7 @@ const cli = defineCli({
       type: "boolean",
       help: "keep plain http: image URLs (sets allow_http_urls in the catalog); without it only https: URLs are accepted",
     },
+    wait: WAIT_OPTION,
   },
   notes: `Products that are not active (draft, archived, unpublished) and gift cards are skipped and
 listed with their line numbers. A CSV has no ids: they are derived from the handle (and the option
@@ -82,61 +74,6 @@ function importProgress(size: number): (p: ImportProgress) => void {
       process.stderr.write(`  ${p.records.toLocaleString("en-US")} rows read${share}\n`);
     }
   };
-}
-
-/** The same progress lines as catalog:publish. */
-function publishProgress(): (p: PublishProgress) => void {
-  let lastTenth = -1;
-  return (p) => {
-    if (p.phase === "validated") console.log(`Writing ${p.total} KV entries.`);
-    if (p.phase === "writing") {
-      const tenth = Math.floor((p.written / p.total) * 10);
-      if (process.stdout.isTTY) process.stdout.write(`\r  ${p.written}/${p.total} entries written`);
-      else if (tenth > lastTenth) console.log(`  ${p.written}/${p.total} entries written`);
-      lastTenth = tenth;
-    }
-    if (p.phase === "switched")
-      console.log(`${process.stdout.isTTY ? "\n" : ""}Pointer switched: the new catalog is live.`);
-  };
-}
-
-async function publish(
-  catalog: SourceCatalog,
-  values: { remote: boolean; "dry-run": boolean; "persist-to": string | undefined },
-): Promise<PublishResult> {
-  const options = { onProgress: publishProgress() };
-  if (values.remote) {
-    console.log(
-      `Publishing to the remote CATALOG namespace${values["dry-run"] ? " (dry run: nothing is executed)" : ""}.`,
-    );
-    const target = remoteTarget({ dryRun: values["dry-run"] });
-    try {
-      return await publishTo(target, catalog, {
-        ...options,
-        browse: remoteBrowseTarget({ dryRun: values["dry-run"] }),
-      });
-    } finally {
-      target.dispose();
-    }
-  }
-  const persist = values["persist-to"];
-  console.log(`Publishing to local state${persist ? ` in ${persist}` : ""}.`);
-  // Under the publish lock, like catalog:publish (src/cli/locked-state.ts); the browse index too,
-  // as catalog:publish writes it: without it browse answers 503.
-  const version = newVersionName();
-  return withLockedLocalState(
-    persist ? join(persist, "v3") : undefined,
-    { action: "publish", version, by: operatorName() },
-    { waitMs: 600_000, say: console.log },
-    (local, lock) =>
-      publishCatalog(local.env.CATALOG, catalog, {
-        ...options,
-        version,
-        lock,
-        by: operatorName(),
-        browse: d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS),
-      }),
-  );
 }
 
 /** The same bytes as JSON.stringify(catalog), written a product at a time (no 100 MB string). */
@@ -199,13 +136,18 @@ async function main(): Promise<void> {
     console.log(`Wrote ${values.out}.`);
   }
   if (values.publish) {
-    const result = await publish(catalog, {
+    const dryRun = values["dry-run"];
+    const say = (line: string) => console.log(`${dryRun ? "(dry run) " : ""}${line}`);
+    const result = await runPublish(catalog, {
       remote: values.remote,
-      "dry-run": values["dry-run"],
-      "persist-to": values["persist-to"],
+      dryRun,
+      persistTo: values["persist-to"],
+      waitSeconds: values.wait,
+      version: newVersionName(),
+      say,
     });
-    console.log(
-      `${values["dry-run"] ? "(dry run) " : ""}Published catalog ${result.version}: ${result.products} products, ${result.entries} entries. Previous: ${result.previous ?? "none"}.`,
+    say(
+      `${dryRun ? "Would publish" : "Published"} catalog ${result.version}: ${result.products} products, ${result.entries} entries. Previous: ${result.previous ?? "none"}.`,
     );
   }
   if (values.out === undefined && !values.publish)

@@ -1,15 +1,11 @@
 // npm run catalog:publish -- [--local|--remote] [--persist-to DIR] [--dry-run] [file]   (--help for usage)
-import { join } from "node:path";
-import { newVersionName, type PublishProgress, publishCatalog, publishTo } from "../publish/publish.ts";
-import { processLock, sqlLock } from "../publish/lock.ts";
-import { operatorName, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
-import { remoteTarget } from "../publish/remote.ts";
+import { newVersionName } from "../publish/publish.ts";
+import { WAIT_OPTION } from "./locked-state.ts";
+import { runPublish } from "./publish-run.ts";
 import { CatalogValidationError } from "../catalog/schema.ts";
 import { descriptionLossWarnings } from "../publish/sanitize.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { readJsonFile } from "./json-file.ts";
-import { d1Target } from "../publish/browse-index.ts";
-import { remoteBrowseTarget, remoteD1Query } from "../publish/browse-remote.ts";
 
 const cli = defineCli({
   command: "npm run catalog:publish",
@@ -38,31 +34,6 @@ const cli = defineCli({
     "A catalog that fails validation publishes nothing; the message names the product and field (exit 2). Publishes and rollbacks take turns: a second one waits for the first (up to --wait), then refuses, naming who holds the lock (exit 1). Every publish is recorded in the history (catalog:rollback --list); the last 5 versions are kept.",
 });
 
-/**
- * Progress on one line (a TTY) or every 10% (logs), so long publishes show they are alive. A dry
- * run says what would happen, never that it happened.
- */
-function progressPrinter(say: (line: string) => void, dryRun: boolean): (p: PublishProgress) => void {
-  let lastTenth = -1;
-  const written = dryRun ? "entries prepared, none written" : "entries written";
-  return (p) => {
-    if (p.phase === "validated") say(`Catalog is valid: ${dryRun ? "would write" : "writing"} ${p.total} KV entries.`);
-    if (p.phase === "writing") {
-      const tenth = Math.floor((p.written / p.total) * 10);
-      if (process.stdout.isTTY)
-        process.stdout.write(`\r${dryRun ? "(dry run) " : ""}  ${p.written}/${p.total} ${written}`);
-      else if (tenth > lastTenth) say(`  ${p.written}/${p.total} ${written}`);
-      lastTenth = tenth;
-    }
-    if (p.phase === "switched") {
-      if (process.stdout.isTTY) process.stdout.write("\n");
-      say(
-        dryRun ? "Pointer not switched: the live catalog is unchanged." : "Pointer switched: the new catalog is live.",
-      );
-    }
-  };
-}
-
 async function publish(values: ReturnType<typeof cli.parse>["values"], file: string): Promise<void> {
   if (values.local && values.remote) throw new UsageError("Choose one of --local and --remote.");
   if (values["dry-run"] && !values.remote)
@@ -74,46 +45,17 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
   const prefix = dryRun ? "(dry run) " : "";
   const say = (line: string) => console.log(`${prefix}${line}`);
   const input = readJsonFile(file);
-  const options = {
-    onProgress: progressPrinter(say, dryRun),
-    skipIfLive: values["if-changed"],
+  const started = Date.now();
+  const result = await runPublish(input, {
+    remote: values.remote,
+    dryRun,
+    persistTo: values["persist-to"],
+    waitSeconds: values.wait,
     version: values.version ?? newVersionName(),
     source: file,
-    by: operatorName(),
-  };
-  const waitMs = values.wait * 1000;
-  const started = Date.now();
-  let result;
-  if (values.remote) {
-    say(`Publishing ${file} to the remote CATALOG namespace${dryRun ? ": nothing is executed" : ""}.`);
-    const target = remoteTarget({ dryRun, log: say });
-    try {
-      // The lock lives in the BROWSE database (lock.ts sqlLock); a dry run executes nothing, so it takes none.
-      const lock = dryRun
-        ? processLock(target)
-        : sqlLock(remoteD1Query({ log: say }), {
-            waitMs,
-            onWait: (holder) => say(`Waiting up to ${values.wait} s for another catalog operation to end: ${holder}.`),
-          });
-      result = await publishTo(target, input, { ...options, lock, browse: remoteBrowseTarget({ dryRun, log: say }) });
-    } finally {
-      target.dispose();
-    }
-  } else {
-    const persist = values["persist-to"];
-    say(`Publishing ${file} to local state${persist ? ` in ${persist}` : ""}.`);
-    result = await withLockedLocalState(
-      persist ? join(persist, "v3") : undefined,
-      { action: "publish", version: options.version, source: file, by: options.by },
-      { waitMs, say },
-      (local, lock) =>
-        publishCatalog(local.env.CATALOG, input, {
-          ...options,
-          lock,
-          browse: d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS),
-        }),
-    );
-  }
+    skipIfLive: values["if-changed"],
+    say,
+  });
   for (const warning of descriptionLossWarnings(input)) say(`Warning: ${warning}`);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (result.skipped) say(`Catalog ${result.version} is already live: nothing written.`);

@@ -1,12 +1,9 @@
 // npm run catalog:rollback -- [--local|--remote] [--persist-to DIR] [--dry-run] [--to VERSION] [--list]   (--help for usage)
 import { join } from "node:path";
-import { type HistoryLine, listHistory, rollbackCatalog, rollbackTo } from "../publish/publish.ts";
-import { bindingTarget } from "../publish/publish.ts";
-import { processLock, sqlLock } from "../publish/lock.ts";
+import { bindingTarget, type HistoryLine, listHistory, rollbackCatalog, rollbackTo } from "../publish/publish.ts";
 import { remoteTarget } from "../publish/remote.ts";
-import { remoteD1Query } from "../publish/browse-remote.ts";
 import { defineCli, runCli, UsageError } from "./args.ts";
-import { operatorName, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
+import { operatorName, remoteLock, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
 
 const cli = defineCli({
   command: "npm run catalog:rollback",
@@ -69,15 +66,13 @@ async function main(): Promise<void> {
   const say = (line: string) => console.log(`${prefix}${line}`);
   const by = operatorName();
   const waitMs = values.wait * 1000;
-  const onWait = (holder: string) =>
-    say(`Waiting up to ${values.wait} s for another catalog operation to end: ${holder}.`);
   const options = { by, ...(values.to !== undefined ? { to: values.to } : {}) };
   let result;
   if (values.remote) {
     const target = remoteTarget({ dryRun: values["dry-run"], log: say });
     try {
       if (values.list) return printHistory(await listHistory(target), say);
-      const lock = values["dry-run"] ? processLock(target) : sqlLock(remoteD1Query({ log: say }), { waitMs, onWait });
+      const lock = remoteLock(target, { waitMs, say, dryRun: values["dry-run"] });
       result = await rollbackTo(target, { ...options, lock });
     } catch (error) {
       // A dry run reads nothing either, so it cannot see a previous version; it still says it is one.

@@ -1,6 +1,7 @@
 import { userInfo, hostname } from "node:os";
 import { fileLock } from "../publish/lock-file.ts";
-import type { CatalogLock, HeldLock, LockIntent } from "../publish/lock.ts";
+import { type CatalogLock, type HeldLock, type LockIntent, processLock, sqlLock } from "../publish/lock.ts";
+import { remoteD1Query } from "../publish/browse-remote.ts";
 import { DEFAULT_STATE, type LocalEnv, openLocalEnv } from "./local-env.ts";
 
 /** Who runs an operator tool, for the publish history: `user@host`. */
@@ -21,6 +22,25 @@ export const WAIT_OPTION = {
   help: "how long to wait for another publish or rollback to end (0: refuse at once)",
 } as const;
 
+function waitLine(waitMs: number, holder: string): string {
+  return `Waiting up to ${Math.round(waitMs / 1000)} s for another catalog operation to end: ${holder}.`;
+}
+
+/**
+ * The remote lock: a lease row in the BROWSE database (src/publish/lock.ts sqlLock). A dry run
+ * executes nothing, so it takes none: `key` (its target) only queues it within this process.
+ */
+export function remoteLock(
+  key: object,
+  wait: { waitMs: number; say: (line: string) => void; dryRun: boolean },
+): CatalogLock {
+  if (wait.dryRun) return processLock(key);
+  return sqlLock(remoteD1Query({ log: wait.say }), {
+    waitMs: wait.waitMs,
+    onWait: (holder) => wait.say(waitLine(wait.waitMs, holder)),
+  });
+}
+
 /** A lock already taken, handed to publishTo/rollbackTo, which then neither wait nor release. */
 function taken(held: HeldLock): CatalogLock {
   return { acquire: async () => ({ ...held, release: async () => {} }) };
@@ -40,8 +60,7 @@ export async function withLockedLocalState<T>(
   const dir = persistPath ?? DEFAULT_STATE;
   const lock = fileLock(dir, {
     waitMs: wait.waitMs,
-    onWait: (holder) =>
-      wait.say(`Waiting up to ${Math.round(wait.waitMs / 1000)} s for another catalog operation to end: ${holder}.`),
+    onWait: (holder) => wait.say(waitLine(wait.waitMs, holder)),
   });
   const held = await lock.acquire(intent);
   try {

@@ -103,6 +103,11 @@ describe("catalog:import --publish --local into a running npm run dev", () => {
     expect(run.stderr).toContain("Nothing was imported or published.");
     expect(run.stderr).not.toMatch(STACK_FRAME);
     const after = await get("/products");
+    // The status and body first, so a failure says what the restarted server answered.
+    expect({ status: after.status, body: after.status === 200 ? "ok" : after.body }).toEqual({
+      status: 200,
+      body: "ok",
+    });
     expect(after.version).toBe(before.version);
     expect(after.body).toEqual(before.body);
   }, 150_000);
@@ -173,6 +178,11 @@ describe("catalog:import --publish --local into a running npm run dev", () => {
     expect(printed).toContain("not the seed, kept as it is");
     expect(printed).not.toContain("Published the seed catalog");
     const after = await get("/products");
+    // The status and body first, so a failure says what the restarted server answered.
+    expect({ status: after.status, body: after.status === 200 ? "ok" : after.body }).toEqual({
+      status: 200,
+      body: "ok",
+    });
     expect(after.version).toBe(before.version);
     expect(after.body).toEqual(before.body);
   }, 300_000);
