@@ -1,30 +1,30 @@
 import { invalidParameter, unknownParameter } from "../catalog/errors.ts";
-import { isHandle, optionApiName } from "../catalog/schema.ts";
+import { optionApiName } from "../catalog/schema.ts";
 import { compareCodePoints, type QueryWord, queryWords, valueKey } from "./text.ts";
 import { DEFAULT_CURRENCY, minorDigits, toUnits } from "../money.ts";
+import {
+  BROWSE_PARAMETERS,
+  DEFAULT_BROWSE_LIMIT,
+  MAX_FILTER_VALUES,
+  MAX_LIMIT,
+  MAX_OPTION_FILTERS,
+  MAX_Q_CHARS,
+  MAX_Q_WORDS,
+  MAX_VALUE_CHARS,
+  PAGE_PARAMETERS,
+  SORTS,
+  type Sort,
+  VALUE_FILTERS,
+} from "./parameters.ts";
 
 /**
- * The browse parameters of `GET /products`, a collection's products and the facets endpoints
- *, parsed from the raw query string. Repeatable filters are why this is not
- * a strict zod object like the other catalog queries: `tag=men&tag=unisex` is one filter with two
- * values, and `option.<name>` is any option name of the catalog.
+ * The browse query of `GET /products`, a collection's products and the facets endpoints, parsed
+ * from the raw query string against parameters.ts (the names, which repeat, the value schemas).
+ * Repeatable filters are why this is not one strict zod object like the other catalog queries:
+ * `tag=men&tag=unisex` is one filter with two values, and `option.<name>` is any option name of
+ * the catalog. Lengths are counted in characters (code points), as the reference states.
  */
-
-export const SORTS = ["catalog", "relevance", "price_asc", "price_desc", "title_asc", "title_desc", "newest"] as const;
-export type Sort = (typeof SORTS)[number];
-
-/** Filters whose values are matched exactly (case-insensitive), OR within one, AND across. */
-export const VALUE_FILTERS = ["vendor", "product_type", "tag"] as const;
-export type ValueFilter = (typeof VALUE_FILTERS)[number];
-
-export const MAX_Q_CHARS = 100;
-export const MAX_Q_WORDS = 10;
-/** Filter values (vendor, product_type, tag, option.*) in all, and distinct option names. */
-export const MAX_FILTER_VALUES = 40;
-export const MAX_OPTION_FILTERS = 5;
-export const MAX_VALUE_CHARS = 255;
-export const MAX_LIMIT = 250;
-export const DEFAULT_BROWSE_LIMIT = 50;
+export { SORTS, type Sort, VALUE_FILTERS };
 
 /** What narrows the matches: the same for a page and for facets. Values are keys (valueKey). */
 export interface BrowseFilters {
@@ -59,22 +59,19 @@ export interface BrowsePageQuery extends BrowseFilters {
   catalog_version?: string;
 }
 
-const SINGLE = new Set([
-  "q",
-  "available",
-  "price_min",
-  "price_max",
-  "sort",
-  "limit",
-  "starting_after",
-  "ending_before",
-  "include",
-  "catalog_version",
-]);
-const PAGING = new Set(["sort", "limit", "starting_after", "ending_before", "catalog_version"]);
+/** The parameters given once (the value filters repeat). */
+const SINGLE = new Set(
+  Object.keys(BROWSE_PARAMETERS).filter((name) => !(VALUE_FILTERS as readonly string[]).includes(name)),
+);
 /** Price filters take up to this many decimals (the most any ISO 4217 currency has). */
 const PRICE_DIGITS = 4;
-const PRICE = /^\d{1,9}(\.\d{1,4})?$/;
+
+/** `value` parsed by the parameter's schema, or 400 parameter_invalid saying what it must be. */
+function checked<T>(name: string, value: string, expected: string): T {
+  const result = BROWSE_PARAMETERS[name]!.safeParse(value);
+  if (!result.success) throw invalidParameter(`Invalid ${name}: ${expected}.`, name);
+  return result.data as T;
+}
 
 type Pairs = Iterable<[string, string]>;
 
@@ -85,8 +82,7 @@ function chars(text: string): number {
 }
 
 function price(value: string, param: string): number {
-  if (!PRICE.test(value))
-    throw invalidParameter(`Invalid ${param}: a decimal amount in the catalog's currency, like 25 or 19.99.`, param);
+  checked(param, value, "a decimal amount in the catalog's currency, like 25 or 19.99");
   return toUnits(value, PRICE_DIGITS);
 }
 
@@ -189,11 +185,7 @@ function parseFilters(
     if (filters.words.length > MAX_Q_WORDS) throw invalidParameter(`Invalid q: at most ${MAX_Q_WORDS} words.`, "q");
   }
   const available = single.get("available");
-  if (available !== undefined) {
-    if (available !== "true" && available !== "false")
-      throw invalidParameter("Invalid available: true or false.", "available");
-    filters.available = available === "true";
-  }
+  if (available !== undefined) filters.available = checked("available", available, "true or false") === "true";
   const min = single.get("price_min");
   const max = single.get("price_max");
   if (min !== undefined) filters.price_min = price(min, "price_min");
@@ -220,39 +212,33 @@ function includeImage(raw: string | undefined): boolean {
 /** The browse parameters of a product list (`GET /products`, `GET /collections/{handle}`). */
 export function parseBrowsePage(pairs: Pairs): BrowsePageQuery {
   const { filters, single } = parseFilters(pairs, () => true, "");
-  const sort = single.get("sort");
-  if (sort !== undefined && !(SORTS as readonly string[]).includes(sort))
-    throw invalidParameter(`Invalid sort: one of ${SORTS.join(", ")}.`, "sort");
+  const given = single.get("sort");
+  const sort = given === undefined ? undefined : checked<Sort>("sort", given, `one of ${SORTS.join(", ")}`);
   if (sort === "relevance" && filters.words.length === 0)
     throw invalidParameter("Invalid sort: relevance needs q (a search).", "sort");
   const limitText = single.get("limit");
-  let limit = DEFAULT_BROWSE_LIMIT;
-  if (limitText !== undefined) {
-    if (!/^\d{1,4}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_LIMIT)
-      throw invalidParameter(`Invalid limit: an integer from 1 to ${MAX_LIMIT}.`, "limit");
-    limit = Number(limitText);
-  }
+  const limit =
+    limitText === undefined
+      ? DEFAULT_BROWSE_LIMIT
+      : checked<number>("limit", limitText, `an integer from 1 to ${MAX_LIMIT}`);
   const query: BrowsePageQuery = {
     ...filters,
-    sort: (sort as Sort | undefined) ?? (filters.words.length > 0 ? "relevance" : "catalog"),
+    sort: sort ?? (filters.words.length > 0 ? "relevance" : "catalog"),
     limit,
     image: includeImage(single.get("include")),
   };
   for (const param of ["starting_after", "ending_before"] as const) {
     const handle = single.get(param);
     if (handle === undefined) continue;
-    if (!isHandle(handle)) throw invalidParameter(`Invalid ${param}: a product handle.`, param);
-    query[param] = handle;
+    query[param] = checked(param, handle, "a product handle");
   }
   const version = single.get("catalog_version");
-  if (version !== undefined) {
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(version))
-      throw invalidParameter(
-        "Invalid catalog_version: a catalog version (the X-Catalog-Version of the first page).",
-        "catalog_version",
-      );
-    query.catalog_version = version;
-  }
+  if (version !== undefined)
+    query.catalog_version = checked(
+      "catalog_version",
+      version,
+      "a catalog version (the X-Catalog-Version of the first page)",
+    );
   if (query.starting_after !== undefined && query.ending_before !== undefined) {
     throw invalidParameter(
       "Invalid ending_before: starting_after and ending_before cannot be used together.",
@@ -264,7 +250,7 @@ export function parseBrowsePage(pairs: Pairs): BrowsePageQuery {
 
 /** The parameters of a facets endpoint: the filters and q, never sort or paging. */
 export function parseBrowseFacets(pairs: Pairs): BrowseFilters {
-  return parseFilters(pairs, (name) => !PAGING.has(name) && name !== "include", "Facets").filters;
+  return parseFilters(pairs, (name) => !(name in PAGE_PARAMETERS), "Facets").filters;
 }
 
 /** Whether a page query narrows or orders anything beyond the plain catalog list. */
