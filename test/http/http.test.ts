@@ -61,6 +61,35 @@ describe("HTTP skeleton: route table and CORS mounting", () => {
     expect(await res.json()).toMatchObject({ error: { code: "route_not_found" } });
   });
 
+  // Every route, static or with a parameter, answers only its exact path (Hono's strict routing):
+  // pinned for any router change (PatternRouter, for one, lets a trailing slash match).
+  it.each([
+    "/api/v1/products/essential-crew-tee-black/",
+    "/api/v1/products/facets/",
+    "/api/v1/collections/",
+    "/api/v1/collections/frontpage/",
+    "/api/v1/health/",
+    "/api/v1/openapi.json/",
+    "/docs/",
+  ])("answers GET %s with 404 route_not_found, its middleware still run", async (path) => {
+    const res = await exports.default.fetch(`${BASE}${path}`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: { code: "route_not_found" } });
+    expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+
+  it("still routes the same paths without the slash", async () => {
+    for (const path of [
+      "/api/v1/products/essential-crew-tee-black",
+      "/api/v1/collections/frontpage",
+      "/api/v1/health",
+      "/docs",
+    ]) {
+      const res = await exports.default.fetch(`${BASE}${path}`);
+      expect(res.status, path).toBe(200);
+    }
+  });
+
   // Regression: CORS was mounted on both /cart and /cart/*, and /cart/* matches /cart too,
   // so the preflight said `Vary: Origin, Origin`.
   it("names Origin once in Vary on the cart's preflight", async () => {
