@@ -62,7 +62,7 @@ async function prepare(persistTo: string | undefined, forceSeed: boolean): Promi
   const intent = { action: "publish" as const, source: SEED, by: operatorName() };
   const wait = { waitMs: WAIT_OPTION.default * 1000, say: (line: string) => console.log(line) };
   await withLockedLocalState(persistTo ? join(persistTo, "v3") : undefined, intent, wait, async (local, lock) => {
-    // Issue 21: a catalog imported or published into this state is kept; the seed only fills
+    // A catalog imported or published into this state is kept; the seed only fills
     // an empty state, or replaces what is live when asked to (--seed).
     const live = await local.env.CATALOG.get<Pointer>(POINTER_KEY, "json");
     let seedDigest: string;

@@ -169,7 +169,7 @@ export function catalogRead<S extends z.ZodType>(
   return catalogReadWith<QueryInput<S>, z.output<S>>((c) => parseQueryPairs(catalogQuery(c), schema));
 }
 
-/** The well-known tracking parameters a storefront passes through from its links (CONTRACT section 8). */
+/** The well-known tracking parameters a storefront passes through from its links. */
 const TRACKING = new Set(["fbclid", "gclid", "msclkid", "_ga", "ref"]);
 
 /** Whether a query parameter is a tracking one: `utm_*`, `fbclid`, `gclid`, `msclkid`, `_ga`, `ref`. */

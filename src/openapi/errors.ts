@@ -10,7 +10,7 @@ function example(summary: string, error: ErrorBody): Example {
 const AUTH_DOCS = "https://storefront.example.com/docs#authentication";
 
 /**
- * The contract's error table (section 1), one entry per status, with one example per `code`. All
+ * The contract's error table, one entry per status, with one example per `code`. All
  * but 405: it answers a method a path has no operation for, so no operation can declare it (the
  * document's description states it).
  */

@@ -44,7 +44,7 @@ export interface Scenario {
   /** The cart ceiling with a new object for every request. */
   cartCeilingNewObjects?: CeilingFigures;
   /**
-   * Issue 25: the runtime's own floor, in the same workerd and run (entry.ts): a few-line Worker
+   * The runtime's own floor, in the same workerd and run (entry.ts): a few-line Worker
    * answering a fixed JSON Response, and a one-route Hono app; each run before and after the
    * workloads. Every figure's `cpuToBareWorker` is its workerd CPU per request over `bareWorker`'s.
    */
@@ -147,9 +147,9 @@ export function scaleRatios(scenarios: Scenario[], seed: string, large: string):
  * Issue 25 replaced the hot targets' yardstick (`/health`'s req/s) by the bare Worker's CPU per request.
  */
 export const TARGETS = {
-  /** Issue 25: hot catalog reads (edge cache on), workerd CPU per request over the bare Worker's. */
+  /** Hot catalog reads (edge cache on), workerd CPU per request over the bare Worker's. */
   hotReadCpu: 1.5,
-  /** Issue 25: `/health`, workerd CPU per request over the bare Worker's. */
+  /** `/health`, workerd CPU per request over the bare Worker's. */
   healthCpu: 1.2,
   /** The same reads with the edge cache off (every read a miss), as a share of the ceiling. */
   cacheMiss: 0.6,
@@ -157,9 +157,9 @@ export const TARGETS = {
   scaleP50: 1.15,
   /** A cart workload's req/s over its matching cart ceiling's. */
   cartWrite: 0.9,
-  /** Issue 11: a browse answer's p50 over a plain list first page's, edge cache off, large catalog. */
+  /** A browse answer's p50 over a plain list first page's, edge cache off, large catalog. */
   browseMissP50: 2,
-  /** Issue 25: browse answers with the edge cache on, CPU per request over the bare Worker's (was 0.8 of /health's req/s). */
+  /** Browse answers with the edge cache on, CPU per request over the bare Worker's. */
   browseHotCpu: 1.6,
   bundleGzipBytes: 100 * 1024,
 } as const;
@@ -168,7 +168,7 @@ export const TARGETS = {
 export function evaluateTargets(report: Omit<BenchReport, "targets">, large: string, seed = "seed"): Target[] {
   const targets: Target[] = [];
   const ratio = (x: number) => x.toFixed(2);
-  // Issue 25: /health and the hot reads against the bare Worker, by workerd CPU per request.
+  // /health and the hot reads against the bare Worker, by workerd CPU per request.
   const againstBare = (catalog: string, name: string, max: number): Target => {
     const s = report.scenarios.find((x) => x.catalog === catalog && x.edgeCache);
     const w: WorkloadFigures | undefined =
@@ -218,7 +218,7 @@ export function evaluateTargets(report: Omit<BenchReport, "targets">, large: str
       met: value !== undefined && value >= TARGETS.cartWrite,
     });
   }
-  // Issue 11: browse within 2x of a plain first page's p50 on a true miss at scale (no edge cache,
+  // Browse within 2x of a plain first page's p50 on a true miss at scale (no edge cache,
   // no in-isolate memos; the plain edge-cache-off scenario where that was not run); hot, 0.8 of the ceiling.
   const miss =
     report.scenarios.find((x) => x.catalog === `${large}${NO_MEMOS}`) ??

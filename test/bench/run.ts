@@ -127,7 +127,7 @@ async function main(): Promise<void> {
       }
       if (catalog === large && cacheModes.includes(false)) {
         // Every read a true miss: no edge cache and no in-isolate memos, so a browse answer costs
-        // its D1 queries every time. Issue 11's browse targets are judged here.
+        // its D1 queries every time. The browse true-miss targets are judged here.
         const cold = await withoutMemos(bundle, await mkdtemp(join(work, "no-memos-")));
         scenarios.push(
           await runScenario(

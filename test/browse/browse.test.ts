@@ -243,7 +243,7 @@ describe("versions", () => {
     // Facet counts follow the version too (each version has its own engine).
     expect((await get("/products/facets?q=tote")).body.count).toBe(1);
     expect((await get("/products/facets?tag=accessories")).body.count).toBe(accessories + 1);
-    // Issue 22 changed what is kept: the indexes of exactly the versions
+    // Changed what is kept: the indexes of exactly the versions
     // whose KV entries cleanup kept (the last 5, the live one and the rollback target).
     const tables = (await target.tables()).filter((n) => /^bv_.*_p$/.test(n));
     const keptVersions = new Set((await env.CATALOG.list({ prefix: "v/" })).keys.map((k) => k.name.split("/")[1]));

@@ -9,7 +9,7 @@ import { firstFreePort } from "../helpers/ports.ts";
 import { launchChromium } from "./chromium.ts";
 
 /**
- * Issue 22, item 1: a catalog whose every text field and URL carries markup or script
+ * A catalog whose every text field and URL carries markup or script
  * (test/publish/fixtures/hostile.csv: `<img src=x onerror=__xss(…)>`, `"><svg/onload=…>`,
  * `javascript:` links, entity-encoded tags in descriptions), published through the importer into
  * its own `npm run dev`, then walked in real Chromium through /docs (Scalar's client sends the

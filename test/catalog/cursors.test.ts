@@ -9,7 +9,7 @@ import { shiftedSeed } from "../helpers/catalog.ts";
 import { API as BASE } from "../helpers/worker.ts";
 
 /**
- * Issue 22, item 4: a cursor names the catalog version it belongs to
+ * A cursor names the catalog version it belongs to
  * (`catalog_version`, the first page's X-Catalog-Version); once another version is live it
  * answers 409 cursor_stale instead of walking the new catalog. Regression: a page-2 cursor taken
  * before a publish was accepted after it and walked the new catalog (8 of 1,477 under load).

@@ -135,7 +135,7 @@ describe("catalog:import --publish --local into a running npm run dev", () => {
     expect((await get("/products?limit=250")).body.data).toEqual(listed.body.data);
   }, 200_000);
 
-  // Issue 21: a row with a stray field shifted the columns, dropped a product and exited 0.
+  // A row with a stray field shifted the columns, dropped a product and exited 0.
   it("refuses a misaligned row with the field counts, exit 2, and publishes nothing", async () => {
     const before = await get("/products");
     const run = await importInto(`${FIXTURES}/shopify-misaligned.csv`);
@@ -168,7 +168,7 @@ describe("catalog:import --publish --local into a running npm run dev", () => {
     expect(usd.stdout).toContain("2 stock unknown (the file has no quantity column): available");
   }, 150_000);
 
-  // Issue 21: the next npm run dev republished the seed over an imported catalog, silently.
+  // The next npm run dev republished the seed over an imported catalog, silently.
   it("npm run dev started again on the state keeps the imported catalog and says which version it serves", async () => {
     const before = await get("/products");
     await server.stop();

@@ -4,7 +4,7 @@ import { describe, expect, inject, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
 
 /**
- * Issue 22: the README's cart example sent a fixed `Idempotency-Key: first-add`, so a new user
+ * The README's cart example sent a fixed `Idempotency-Key: first-add`, so a new user
  * who ran it twice (or added another variant) got the first answer replayed and a stale cart.
  * The block is run as written, in plain `sh`, against the e2e dev server, with a fresh token.
  */

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { STACK_FRAME } from "../helpers/cli.ts";
 
 /**
- * Issue 22: `--help` works on every npm script (`bench` printed a stack trace, `soak` refused it,
+ * `--help` works on every npm script (`bench` printed a stack trace, `soak` refused it,
  * `check` ran tsc for 20 s first), and a usage mistake is one line on stderr with exit code 2.
  * Every script the project writes itself (`node …`) is run the way a user runs it, through npm;
  * the others hand `--help` to their tool (vitest, wrangler), which has its own.

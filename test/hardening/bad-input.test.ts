@@ -157,7 +157,7 @@ const ROWS: Row[] = [
     status: 200,
   },
   // Duplicate keys: JSON.parse keeps the last, and so does the API (the same value it validates).
-  // Issue 22 changed this row: a duplicate key is refused whatever its values (JSON.parse kept the last).
+  // Changed row: a duplicate key is refused whatever its values (JSON.parse kept the last).
   {
     name: "a duplicate quantity whose last value is valid",
     body: () => `{"variant_id":"${seed.available[0]!.id}","quantity":5000,"quantity":1}`,

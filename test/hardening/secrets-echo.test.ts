@@ -4,7 +4,7 @@ import { call, issueToken, OPERATOR_SECRET, seedVariants } from "../helpers/cart
 import { SecretScanner } from "./secrets.ts";
 
 /**
- * Issue 22, "Secrets echoed": `X-Request-Id: dev-operator-secret` (or `Bearer:sf_…`) was echoed
+ * `X-Request-Id: dev-operator-secret` (or `Bearer:sf_…`) was echoed
  * in the response and the log line, because only ids starting `sf_` were refused; and a value a
  * client sent was repeated back wherever the worker quotes the request (a facet's `selected`
  * value, an error message, a cached 404). The operator secret, like tokens, never comes back.

@@ -7,7 +7,7 @@ import { call, cartCall, issueToken, operator, readCart, seedVariants, type Seed
 import { fetchAs, ORIGIN } from "../helpers/worker.ts";
 
 /**
- * Issue 22, item 5 and "What clients meet": the edges a real client meets. A client hanging up
+ * The edges a real client meets. A client hanging up
  * mid-body, duplicate JSON keys, broken percent-encoding, tracking parameters on catalog reads,
  * and errors that always carry `type`, `code` and `message` in the house style.
  */

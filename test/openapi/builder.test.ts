@@ -105,7 +105,7 @@ describe("OpenAPI builder", () => {
     expect(Object.keys(doc.components.schemas)).toEqual([]);
   });
 
-  // Issue 22 changed this: HEAD twins doubled the reference's sidebar; the guide states HEAD once.
+  // Changed: HEAD twins doubled the reference's sidebar; the guide states HEAD once.
   it("lists a GET once, with no HEAD twin", () => {
     const spec: OperationSpec = {
       operationId: "getThing",

@@ -154,7 +154,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect(problems).toContain("$ref #/components/schemas/Nope does not resolve");
   });
 
-  // Issue 22 changed this: HEAD is no longer listed as a twin of every GET (it doubled the sidebar).
+  // Changed: HEAD is no longer listed as a twin of every GET (it doubled the sidebar).
   it("documents every route the app serves in one of the two documents, and no route it does not", async () => {
     const served = new Set(
       app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method.toLowerCase()} ${toOpenApiPath(r.path)}`),
@@ -217,7 +217,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect(Object.keys(paths["/api/v1/cart/lines"]?.post?.responses as Json)).toContain("503");
   });
 
-  // Issue 22: a `head` twin beside every `get` doubled the reference's sidebar. HEAD still works
+  // A `head` twin beside every `get` doubled the reference's sidebar. HEAD still works
   // wherever GET does (the conformance suite sends every GET case as HEAD too); the guide says so once.
   it("lists no HEAD operations, and says once that HEAD works wherever GET does", () => {
     for (const [path, item] of Object.entries(doc.paths as Record<string, Json>))
@@ -225,7 +225,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect(String((doc.info as Json).description)).toMatch(/\*\*HEAD\*\* works wherever GET does/);
   });
 
-  // Issue 22: `option.<name>` was documented as two parameters, option.size and option.color, so a
+  // `option.<name>` was documented as two parameters, option.size and option.color, so a
   // generated client refused option.material. It is one form-exploded object whose keys follow the pattern.
   it.each([
     "/api/v1/products",

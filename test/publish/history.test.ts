@@ -17,7 +17,7 @@ import { shiftedSeed } from "../helpers/catalog.ts";
 import { API as BASE } from "../helpers/worker.ts";
 
 /**
- * Issue 22, item 3: publish and rollback are serialised, the pointer is
+ * Publish and rollback are serialised, the pointer is
  * compare-and-swapped, the history is append-only, and cleanup keeps the last 5 versions and
  * never one being written. Regression: two publishes at once lost one ("previous" skipped it) and
  * a cleanup deleted a version still being written.

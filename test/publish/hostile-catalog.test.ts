@@ -13,7 +13,7 @@ import { DROPPED } from "./dropped-elements.ts";
 import { issuesOf, STORE } from "./import-helpers.ts";
 
 /**
- * Issue 22, item 1: a catalog whose every text field and URL carries markup or script, imported
+ * A catalog whose every text field and URL carries markup or script, imported
  * and published as `catalog:import --publish` does, then read through the API. Text fields come
  * back verbatim (plain text: the client escapes), URLs normalised, description_text and the SEO
  * fallback with no < or >, description_html sanitised; a description cut short by an unclosed

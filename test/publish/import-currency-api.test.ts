@@ -10,7 +10,7 @@ import jpyCsv from "./fixtures/shopify-jpy.csv?raw";
 import kwdCsv from "./fixtures/shopify-kwd.csv?raw";
 
 /**
- * Issue 21: a catalog carries one ISO 4217 currency and every Money of every answer is in it
+ * A catalog carries one ISO 4217 currency and every Money of every answer is in it
  *: product, list, collection, browse, facets, variants and the cart, each
  * amount with the currency's own minor units (JPY 0, KWD 3).
  */

@@ -125,7 +125,7 @@ describe("a malformed file names the line and the column, and nothing is importe
     ]);
   });
 
-  // Issue 21: a product the catalog schema refuses no longer stops the whole import; it is
+  // A product the catalog schema refuses no longer stops the whole import; it is
   // skipped and reported with its line and column, and the rest import.
   it("a product the catalog schema refuses is skipped, located: a title over 255 characters, a reserved option name", async () => {
     const text = csv(

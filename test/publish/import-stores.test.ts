@@ -10,7 +10,7 @@ import misalignedCsv from "./fixtures/shopify-misaligned.csv?raw";
 import { issuesOf, product, run } from "./import-helpers.ts";
 
 /**
- * Issue 21: what real stores' own exports carry. Each fixture is small and
+ * What real stores' own exports carry. Each fixture is small and
  * written for one rule: a 2024-26 CSV without the quantity column, a current CSV with an empty
  * quantity cell, an Admin API dump with options named Title, a misaligned row, a JPY and a KWD
  * store.

@@ -139,7 +139,7 @@ describe("publishing", () => {
     await publishCatalog(env.CATALOG, shiftedSeed(40), { browse: null });
     const store = new CatalogStore(env.CATALOG);
     const stale = await store.currentMeta();
-    // Issue 22: cleanup keeps the last KEEP_VERSIONS (5) published versions, so it takes 5 more.
+    // Cleanup keeps the last KEEP_VERSIONS (5) published versions, so it takes 5 more.
     for (const cents of [50, 60, 70, 80, 90]) await publishCatalog(env.CATALOG, shiftedSeed(cents), { browse: null });
     if (!stale) throw new Error("nothing published");
     const error = await store.getProduct(stale, "essential-crew-tee-black").catch((e: unknown) => e);
