@@ -65,7 +65,9 @@ export const RevokeByHashRequestSchema = z
   .meta({
     id: "RevokeByHashRequest",
     description:
-      "Names a token by its SHA-256, the form it is stored in, so a leaked token can be revoked without sending it anywhere. `npm run token -- revoke --token <token>` computes the hash on the operator's machine.",
+      "Names a token by its SHA-256, the form it is stored in, so a leaked token can be " +
+      "revoked without sending it anywhere. `npm run token -- revoke --token <token>` computes " +
+      "the hash on the operator's machine.",
     example: { token_sha256: "0c8a5e1f3b7d9c2e4a6f8b0d1c3e5a7f9b2d4c6e8a0f1b3d5c7e9a2b4d6f8c0e" },
   });
 export type RevokeByHashRequest = z.infer<typeof RevokeByHashRequestSchema>;

@@ -19,20 +19,32 @@ export const OptionFiltersSchema = z
     z.union([z.string().min(1).max(255), z.array(z.string().min(1).max(255))]),
   )
   .meta({
-    description: `\`option.<name>=<value>\`, for ANY option name of the catalog, by its API name (\`option.size=M\`, \`option.color=Black\`, \`option.material=Oak\`, \`option.frame-style=Round\`): the product has an *available* variant with that value (case-insensitive), which is what a shopper filtering by size means. Option names compare case-insensitively too: \`option.Color\` is \`option.color\`. Repeat a name to match any of its values; two option names combine with AND, each satisfied by any available variant. At most ${MAX_OPTION_FILTERS} option names; a name no product has is 400 parameter_unknown. At most ${MAX_FILTER_VALUES} filter values in all. One parameter per option name: this object's properties are sent as top-level query parameters (\`style: form\`, \`explode: true\`).`,
+    description:
+      `\`option.<name>=<value>\`, for ANY option name of the catalog, by its API name ` +
+      `(\`option.size=M\`, \`option.color=Black\`, \`option.material=Oak\`, ` +
+      `\`option.frame-style=Round\`): the product has an *available* variant with that value ` +
+      `(case-insensitive), which is what a shopper filtering by size means. Option names ` +
+      `compare case-insensitively too: \`option.Color\` is \`option.color\`. Repeat a name to ` +
+      `match any of its values; two option names combine with AND, each satisfied by any ` +
+      `available variant. At most ${MAX_OPTION_FILTERS} option names; a name no product has is ` +
+      `400 parameter_unknown. At most ${MAX_FILTER_VALUES} filter values in all. One parameter ` +
+      `per option name: this object's properties are sent as top-level query parameters ` +
+      `(\`style: form\`, \`explode: true\`).`,
     example: { "option.size": ["M", "L"], "option.color": "Black" },
   });
 
 export const BrowseQuerySchema = z.strictObject({ ...FILTER_PARAMETERS, ...PAGE_PARAMETERS }).meta({
   id: "BrowseQuery",
   description:
-    "Search, filters, sort and paging. Unknown parameters are rejected (400 parameter_unknown); equivalent queries share one cache entry.",
+    "Search, filters, sort and paging. Unknown parameters are rejected (400 " +
+    "parameter_unknown); equivalent queries share one cache entry.",
 });
 
 export const FacetsQuerySchema = z.strictObject(FILTER_PARAMETERS).meta({
   id: "FacetsQuery",
   description:
-    "The same filters and q as the list; sort, limit, starting_after, ending_before, catalog_version and include are 400 parameter_unknown.",
+    "The same filters and q as the list; sort, limit, starting_after, ending_before, " +
+    "catalog_version and include are 400 parameter_unknown.",
 });
 
 const FacetValueSchema = z.object({
@@ -45,18 +57,22 @@ const FacetValueSchema = z.object({
   }),
   selected: z.boolean().meta({
     description:
-      "Whether the request filters on this value. Selected values are always listed, with a count of 0 when nothing matches; a selected value no product has is spelled as the request spelled it (given twice in two spellings, the one first in code point order).",
+      "Whether the request filters on this value. Selected values are always listed, with a " +
+      "count of 0 when nothing matches; a selected value no product has is spelled as the " +
+      "request spelled it (given twice in two spellings, the one first in code point order).",
   }),
 });
 
 const ValuesFacetSchema = z.object({
   name: z.string().meta({
     description:
-      "`vendor`, `product_type`, `tag`, `available`, or `option.<name>` for every option name of the catalog (in order of first appearance).",
+      "`vendor`, `product_type`, `tag`, `available`, or `option.<name>` for every option name " +
+      "of the catalog (in order of first appearance).",
   }),
   values: z.array(FacetValueSchema).meta({
     description:
-      "By count (most first), then value; at most 100, selected ones always among them. Option values come from available variants only; an empty product type is not a value.",
+      "By count (most first), then value; at most 100, selected ones always among them. Option " +
+      "values come from available variants only; an empty product type is not a value.",
   }),
 });
 

@@ -54,9 +54,12 @@ export const UNDATED = -9e15;
 export function createSql(version: string): string[] {
   const t = (name: BrowseTable) => browseTable(version, name);
   return [
-    `CREATE TABLE ${t("p")} (id INTEGER PRIMARY KEY, handle TEXT NOT NULL, price INTEGER NOT NULL, avail INTEGER NOT NULL, tkey TEXT NOT NULL, created INTEGER NOT NULL, vendor TEXT NOT NULL, ptype TEXT NOT NULL)`,
+    `CREATE TABLE ${t("p")} (id INTEGER PRIMARY KEY, handle TEXT NOT NULL, price INTEGER NOT ` +
+      `NULL, avail INTEGER NOT NULL, tkey TEXT NOT NULL, created INTEGER NOT NULL, vendor TEXT ` +
+      `NOT NULL, ptype TEXT NOT NULL)`,
     `CREATE TABLE ${t("i")} (id INTEGER PRIMARY KEY, item TEXT NOT NULL, img TEXT NOT NULL)`,
-    `CREATE TABLE ${t("m")} (c TEXT NOT NULL, r INTEGER NOT NULL, pid INTEGER NOT NULL, PRIMARY KEY (c, r)) WITHOUT ROWID`,
+    `CREATE TABLE ${t("m")} (c TEXT NOT NULL, r INTEGER NOT NULL, pid INTEGER NOT NULL, ` +
+      `PRIMARY KEY (c, r)) WITHOUT ROWID`,
     `CREATE TABLE ${t("v")} (vid INTEGER NOT NULL, pid INTEGER NOT NULL, PRIMARY KEY (vid, pid)) WITHOUT ROWID`,
     `CREATE TABLE ${t("d")} (id INTEGER PRIMARY KEY, f TEXT NOT NULL, k TEXT NOT NULL, d TEXT NOT NULL)`,
     `CREATE TABLE ${t("o")} (name TEXT PRIMARY KEY, ord INTEGER NOT NULL) WITHOUT ROWID`,

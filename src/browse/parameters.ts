@@ -38,7 +38,24 @@ export const FILTER_PARAMETERS = {
     .max(MAX_Q_CHARS)
     .optional()
     .meta({
-      description: `Search text, 1-${MAX_Q_CHARS} characters, at most ${MAX_Q_WORDS} words. Words (runs of letters and digits) are matched case- and accent-insensitively (\`cafe\` finds "Café") against the title, vendor, product type, tags, option values, variant SKUs and the description text; every word must match, the last one also as a prefix (\`cott\` finds cotton). **Typos:** a word of 5 or more characters also matches words one edit away, 8 or more two edits (Damerau: an insertion, deletion, substitution or swap of two neighbouring letters is one edit; a word of digits is never corrected): on the seed, \`hoodei\` finds the three hoodies and \`sweatshrit\` the Coastline Crewneck Sweatshirt. **Exact:** words in double quotes match only themselves, without typos or prefix (\`"hoodei"\` finds nothing), and so does every word of a q that is one SKU-shaped token (no space; a letter and a digit, or words joined by \`-\`, \`_\`, \`.\`, \`/\`): \`NW-ECT-BLK-M\` finds the Essential Crew Tee - Black, \`NW-ECT-BL\` nothing. Quoted words are matched one by one, not as a phrase in order. **Synonyms and stop words** are the catalog's (\`search.synonyms\`, \`search.stop_words\` in the catalog file, applied at publish): with \`[["hoodie", "hoody"]]\`, \`hoody\` finds the hoodies; a stop word is left out of q unless q has nothing else. With q the default sort is \`relevance\` (see \`sort\`).`,
+      description:
+        `Search text, 1-${MAX_Q_CHARS} characters, at most ${MAX_Q_WORDS} words. Words (runs of ` +
+        `letters and digits) are matched case- and accent-insensitively (\`cafe\` finds "Café") ` +
+        `against the title, vendor, product type, tags, option values, variant SKUs and the ` +
+        `description text; every word must match, the last one also as a prefix (\`cott\` finds ` +
+        `cotton). **Typos:** a word of 5 or more characters also matches words one edit away, 8 ` +
+        `or more two edits (Damerau: an insertion, deletion, substitution or swap of two ` +
+        `neighbouring letters is one edit; a word of digits is never corrected): on the seed, ` +
+        `\`hoodei\` finds the three hoodies and \`sweatshrit\` the Coastline Crewneck ` +
+        `Sweatshirt. **Exact:** words in double quotes match only themselves, without typos or ` +
+        `prefix (\`"hoodei"\` finds nothing), and so does every word of a q that is one ` +
+        `SKU-shaped token (no space; a letter and a digit, or words joined by \`-\`, \`_\`, ` +
+        `\`.\`, \`/\`): \`NW-ECT-BLK-M\` finds the Essential Crew Tee - Black, \`NW-ECT-BL\` ` +
+        `nothing. Quoted words are matched one by one, not as a phrase in order. **Synonyms and ` +
+        `stop words** are the catalog's (\`search.synonyms\`, \`search.stop_words\` in the ` +
+        `catalog file, applied at publish): with \`[["hoodie", "hoody"]]\`, \`hoody\` finds the ` +
+        `hoodies; a stop word is left out of q unless q has nothing else. With q the default ` +
+        `sort is \`relevance\` (see \`sort\`).`,
       example: "tee",
     }),
   available: z
@@ -47,13 +64,16 @@ export const FILTER_PARAMETERS = {
     .meta({ description: "Only products that can (true) or cannot (false) be bought." }),
   // The VALUE_FILTERS.
   vendor: repeatable(
-    "Exact vendor, case-insensitive. Repeat to match any of several (`vendor=a&vendor=b`); different filters combine with AND.",
+    "Exact vendor, case-insensitive. Repeat to match any of several (`vendor=a&vendor=b`); " +
+      "different filters combine with AND.",
   ),
   product_type: repeatable("Exact product type, case-insensitive; repeatable like vendor."),
   tag: repeatable("Exact tag, case-insensitive; repeat to match any (`tag=men&tag=unisex`)."),
   price_min: price.optional().meta({
     description:
-      "Decimal amount in the catalog's currency, inclusive, on the item's `price` (its lowest variant price). At most the currency's minor-unit digits (USD 2, JPY none, KWD 3), else 400 parameter_invalid.",
+      "Decimal amount in the catalog's currency, inclusive, on the item's `price` (its lowest " +
+      "variant price). At most the currency's minor-unit digits (USD 2, JPY none, KWD 3), else " +
+      "400 parameter_invalid.",
     example: "20",
   }),
   price_max: price
@@ -63,15 +83,28 @@ export const FILTER_PARAMETERS = {
 
 /** Sort, paging and include: a page takes these, a facets endpoint none of them. */
 export const PAGE_PARAMETERS = {
-  sort: z.enum(SORTS).optional().meta({
-    description:
-      "`catalog` (default without q: catalog order, or the collection's own order), `relevance` (default with q; 400 without q: fewest typos first, then the highest BM25F score, a sum over q's words of the word's rarity (idf) times its weight in the product, where the fields weigh title 6, vendor, product type, tags and SKUs 3, option values 2, description 1, a longer title or description weighing each word less; on the seed `q=wool` gives Wool Blanket Scarf (title), Merino Long Sleeve (tag), Waffle Knit Beanie (description)), `price_asc`, `price_desc` (on `price`), `title_asc`, `title_desc` (titles compared in lower case without accents), `newest` (the catalog's created_at; products without one last). Ties always fall back to catalog order (in a collection, the collection's order), so every order is total and cursor paging is stable.",
-  }),
+  sort: z
+    .enum(SORTS)
+    .optional()
+    .meta({
+      description:
+        "`catalog` (default without q: catalog order, or the collection's own order), " +
+        "`relevance` (default with q; 400 without q: fewest typos first, then the highest BM25F " +
+        "score, a sum over q's words of the word's rarity (idf) times its weight in the product, " +
+        "where the fields weigh title 6, vendor, product type, tags and SKUs 3, option values 2, " +
+        "description 1, a longer title or description weighing each word less; on the seed " +
+        "`q=wool` gives Wool Blanket Scarf (title), Merino Long Sleeve (tag), Waffle Knit Beanie " +
+        "(description)), `price_asc`, `price_desc` (on `price`), `title_asc`, `title_desc` " +
+        "(titles compared in lower case without accents), `newest` (the catalog's created_at; " +
+        "products without one last). Ties always fall back to catalog order (in a collection, " +
+        "the collection's order), so every order is total and cursor paging is stable.",
+    }),
   // The shared limit, so the document shows an integer 1–250, not a string.
   limit: LimitSchema,
   starting_after: HandleSchema.optional().meta({
     description:
-      "Handle of the item the page starts after, in this query's order; it must be among this query's matches (else 400 parameter_invalid).",
+      "Handle of the item the page starts after, in this query's order; it must be among this " +
+      "query's matches (else 400 parameter_invalid).",
   }),
   ending_before: HandleSchema.optional().meta({
     description: "Handle of the item the page ends before, in this query's order; it must be among the matches.",

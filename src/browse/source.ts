@@ -167,7 +167,8 @@ export async function readBrowseData(store: BrowseReader, version: string): Prom
   const lines = (fields: string, from: string, group: string) =>
     `SELECT group_concat(${fields}, char(10)) AS lines FROM ${from} GROUP BY ${group}`;
   const postings = (vid: string, facet: string, column: string) =>
-    `SELECT ${vid} AS vid, group_concat(p.id) AS ids FROM ${t("p")} p JOIN ${t("d")} d ON d.f = '${facet}' AND d.k = ${column} GROUP BY ${column}, ${chunk("p.id")}`;
+    `SELECT ${vid} AS vid, group_concat(p.id) AS ids FROM ${t("p")} p JOIN ${t("d")} d ON ` +
+    `d.f = '${facet}' AND d.k = ${column} GROUP BY ${column}, ${chunk("p.id")}`;
   const statements = [
     `SELECT id, f, k, d FROM ${t("d")} ORDER BY id`,
     `SELECT name FROM ${t("o")} ORDER BY ord`,
@@ -287,7 +288,10 @@ export async function readBrowseData(store: BrowseReader, version: string): Prom
 async function readItems(store: BrowseReader, version: string, size: number, bytes: number): Promise<Items> {
   const i = browseTable(version, "i");
   const statement = (from: number): Statement => ({
-    sql: `SELECT group_concat(id || char(9) || item || char(9) || img, char(10) ORDER BY id) AS lines FROM ${i} WHERE id >= ?1 AND id < ?2 GROUP BY id >> ${ITEM_ROW_BITS} ORDER BY id >> ${ITEM_ROW_BITS}`,
+    sql:
+      `SELECT group_concat(id || char(9) || item || char(9) || img, char(10) ORDER BY id) AS ` +
+      `lines FROM ${i} WHERE id >= ?1 AND id < ?2 GROUP BY id >> ${ITEM_ROW_BITS} ORDER BY id ` +
+      `>> ${ITEM_ROW_BITS}`,
     params: [from, from + ITEM_IDS],
   });
   const encoder = new TextEncoder();

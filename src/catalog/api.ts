@@ -10,7 +10,9 @@ import { HandleSchema, VariantIdSchema } from "./schema.ts";
 /** The field kinds (HTML, plain text, URL), said once and placed on every field they concern. */
 const PLAIN = "Plain text as the store wrote it, not HTML: escape it (set it as text) before putting it in a page.";
 const URL_KIND =
-  "Absolute `https:` URL (`http:` only when the catalog allows it) in WHATWG-normalised form, with `'`, `` ` `` and `\\` percent-encoded too: never a quote, `<`, `>`, back-tick, backslash or white space.";
+  "Absolute `https:` URL (`http:` only when the catalog allows it) in WHATWG-normalised " +
+  "form, with `'`, `` ` `` and `\\` percent-encoded too: never a quote, `<`, `>`, " +
+  "back-tick, backslash or white space.";
 
 const ProductIdSchema = z
   .string()
@@ -55,7 +57,9 @@ export type ProductListItem = z.infer<typeof ProductListItemSchema>;
 export const ProductOptionSchema = z
   .object({
     name: z.string().meta({
-      description: `The API name: the catalog's option name in lower case, spaces as hyphens (\`size\`, \`frame-style\`). Selects variants (\`?frame-style=Round\`). ${PLAIN}`,
+      description:
+        `The API name: the catalog's option name in lower case, spaces as hyphens (\`size\`, ` +
+        `\`frame-style\`). Selects variants (\`?frame-style=Round\`). ${PLAIN}`,
     }),
     label: z.string().meta({
       description: `The option name as the catalog spells it, for display (\`Size\`, \`Frame style\`). ${PLAIN}`,
@@ -78,10 +82,14 @@ export const VariantSchema = z
       .meta({ description: "gid://shopify/ProductVariant/<digits>; accepted wherever a variant id is read." }),
     product_handle: HandleSchema,
     title: z.string().meta({
-      description: `The option values joined by \` / \` in option order (\`M / Black\`, \`Oak / Large / Matte\`), or \`Default Title\`. ${PLAIN}`,
+      description:
+        `The option values joined by \` / \` in option order (\`M / Black\`, \`Oak / Large / ` +
+        `Matte\`), or \`Default Title\`. ${PLAIN}`,
     }),
     options: z.record(z.string(), z.string()).meta({
-      description: `Option API name to value, e.g. {"size": "M", "color": "Black"}, or {"title": "Default Title"} for a product without options. Names and values are plain text: escape them.`,
+      description:
+        `Option API name to value, e.g. {"size": "M", "color": "Black"}, or {"title": "Default ` +
+        `Title"} for a product without options. Names and values are plain text: escape them.`,
     }),
     price: MoneySchema,
     available: z.boolean().meta({ description: "False when the variant or its product is sold out." }),
@@ -91,7 +99,8 @@ export const VariantSchema = z
       .meta({ description: `The store's stock-keeping unit; null when it has none. ${PLAIN}` }),
     compare_at_price: MoneySchema.nullable().meta({
       description:
-        "The price before a reduction, for a struck-through price; only ever above `price` (publish drops one that is not), else null.",
+        "The price before a reduction, for a struck-through price; only ever above `price` " +
+        "(publish drops one that is not), else null.",
     }),
     image: z
       .string()
@@ -104,10 +113,15 @@ export type Variant = z.infer<typeof VariantSchema>;
 export const SeoSchema = z
   .object({
     title: z.string().meta({ description: `The catalog's SEO title, else the product title. ${PLAIN}` }),
-    description: z.string().nullable().meta({
-      description:
-        "The catalog's SEO description (plain text as the store wrote it: escape it), else `description_text` cut to at most 320 characters at a word boundary (ending in `…` when cut; no `<` or `>` then); null when the product has neither.",
-    }),
+    description: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "The catalog's SEO description (plain text as the store wrote it: escape it), else " +
+          "`description_text` cut to at most 320 characters at a word boundary (ending in `…` when " +
+          "cut; no `<` or `>` then); null when the product has neither.",
+      }),
   })
   .meta({ id: "Seo", description: "What a storefront puts in `<title>` and `<meta name=description>`." });
 
@@ -126,14 +140,26 @@ export const ProductSchema = z
     price: z.object({ min: MoneySchema, max: MoneySchema }),
     variants_count: z.int().min(1),
     options: z.array(ProductOptionSchema).meta({ description: "Empty for single-variant (Default Title) products." }),
-    description_html: z.string().optional().meta({
-      description:
-        "Only with `?include=description`. The one HTML field: sanitised when the catalog was published, formatting tags only (p, br, headings, lists, emphasis, links, images, tables...), no script, style, iframe, event handler, class, inline style, or `javascript:`/`data:` URL. Empty when the product has no description.",
-    }),
-    description_text: z.string().optional().meta({
-      description:
-        "Only with `?include=description`: the description as plain text, whitespace collapsed (for meta tags and search snippets). It never holds `<` or `>`: each is replaced by `‹` or `›` (U+2039, U+203A), so text the store wrote as `&lt;img …&gt;` cannot become a tag. Still escape it like any text.",
-    }),
+    description_html: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          "Only with `?include=description`. The one HTML field: sanitised when the catalog was " +
+          "published, formatting tags only (p, br, headings, lists, emphasis, links, images, " +
+          "tables...), no script, style, iframe, event handler, class, inline style, or " +
+          "`javascript:`/`data:` URL. Empty when the product has no description.",
+      }),
+    description_text: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          "Only with `?include=description`: the description as plain text, whitespace collapsed " +
+          "(for meta tags and search snippets). It never holds `<` or `>`: each is replaced by `‹` " +
+          "or `›` (U+2039, U+203A), so text the store wrote as `&lt;img …&gt;` cannot become a " +
+          "tag. Still escape it like any text.",
+      }),
     images: z.array(ImageSchema).optional().meta({
       description:
         "Only with `?include=images`: in display order, the first being the featured image; empty when there are none.",
@@ -146,7 +172,9 @@ export const ProductSchema = z
   .meta({
     id: "Product",
     description:
-      "A product of the catalog. Sold-out products answer 404 sold_out instead. The last five fields appear only when `include` asks for them; without it the answer has exactly the first eleven.",
+      "A product of the catalog. Sold-out products answer 404 sold_out instead. The last five " +
+      "fields appear only when `include` asks for them; without it the answer has exactly the " +
+      "first eleven.",
   });
 export type Product = z.infer<typeof ProductSchema>;
 
@@ -247,7 +275,10 @@ export const CatalogVersionParamSchema = z
   .optional()
   .meta({
     description:
-      "The catalog version this page belongs to: send the `X-Catalog-Version` of the first page with every following page's cursor. When another version is live the answer is 409 `cursor_stale`: restart from the first page without it. Without it a cursor is read against the live version.",
+      "The catalog version this page belongs to: send the `X-Catalog-Version` of the first " +
+      "page with every following page's cursor. When another version is live the answer is 409 " +
+      "`cursor_stale`: restart from the first page without it. Without it a cursor is read " +
+      "against the live version.",
     example: "20261124T204000Z-a1b2c3",
   });
 
@@ -309,7 +340,10 @@ export const ProductQuerySchema = z
   .strictObject({
     include: includeSchema(
       PRODUCT_INCLUDES,
-      "Comma-separated, any subset of `description` (description_html and description_text), `images`, `seo`, `variants` (every variant), in any order. Each adds its fields; without include the product has exactly its default fields. An unknown name is 400 parameter_invalid.",
+      "Comma-separated, any subset of `description` (description_html and description_text), " +
+        "`images`, `seo`, `variants` (every variant), in any order. Each adds its fields; " +
+        "without include the product has exactly its default fields. An unknown name is 400 " +
+        "parameter_invalid.",
     ),
   })
   .meta({ id: "ProductQuery", description: "Fields to add to the product. Unknown parameters are rejected." });
@@ -362,7 +396,10 @@ export const VariantQuerySchema = z
   .meta({
     id: "VariantQuery",
     description:
-      "Option selectors and paging. Every option of the product selects by its API name (`?size=M&color=Black`, `?material=Oak&frame-style=Round`). A name that is not one of the product's options is 400 parameter_unknown; a value outside the option's values 400 parameter_invalid.",
+      "Option selectors and paging. Every option of the product selects by its API name " +
+      "(`?size=M&color=Black`, `?material=Oak&frame-style=Round`). A name that is not one of " +
+      "the product's options is 400 parameter_unknown; a value outside the option's values 400 " +
+      "parameter_invalid.",
   }) as unknown as typeof VariantQueryObject;
 export type VariantQuery = z.infer<typeof VariantQueryObject>;
 

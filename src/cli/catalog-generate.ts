@@ -62,7 +62,8 @@ function main(): void | Promise<void> {
   if (values.out !== undefined) {
     writeFileSync(values.out, json);
     console.error(
-      `Wrote ${values.products} products and ${catalog.collections.length} collections to ${values.out} (${(json.length / 1e6).toFixed(1)} MB).`,
+      `Wrote ${values.products} products and ${catalog.collections.length} collections to ` +
+        `${values.out} (${(json.length / 1e6).toFixed(1)} MB).`,
     );
   } else {
     process.stdout.write(json);

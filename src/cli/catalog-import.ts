@@ -13,7 +13,8 @@ const cli = defineCli({
   command: "npm run catalog:import",
   args: "<file>",
   summary:
-    "Turns a store's Shopify export into the project's catalog format, validated by the schema publish uses: a product CSV " +
+    "Turns a store's Shopify export into the project's catalog format, validated by the " +
+    "schema publish uses: a product CSV " +
     '(classic or current headers) or products.json ({"products": [...]} or a bare array), detected from the content.',
   positionals: { min: 1, max: 1 },
   options: {
@@ -22,7 +23,9 @@ const cli = defineCli({
     local: { type: "boolean", help: "with --publish: into local state, where npm run dev reads (the default)" },
     remote: {
       type: "boolean",
-      help: "with --publish: into the CATALOG namespace and the BROWSE database on Cloudflare (wrangler kv/d1 ... --remote)",
+      help:
+        "with --publish: into the CATALOG namespace and the BROWSE database on Cloudflare " +
+        "(wrangler kv/d1 ... --remote)",
     },
     "persist-to": {
       type: "string",
@@ -33,7 +36,9 @@ const cli = defineCli({
     currency: {
       type: "string",
       value: "XXX",
-      help: "the ISO 4217 code of the store's prices (JPY, EUR, KWD...); exports name none, so without it the catalog is in USD and the report says so",
+      help:
+        "the ISO 4217 code of the store's prices (JPY, EUR, KWD...); exports name none, so " +
+        "without it the catalog is in USD and the report says so",
     },
     store: {
       type: "string",
@@ -46,7 +51,9 @@ const cli = defineCli({
     },
     "allow-http": {
       type: "boolean",
-      help: "keep plain http: image URLs (sets allow_http_urls in the catalog); without it only https: URLs are accepted",
+      help:
+        "keep plain http: image URLs (sets allow_http_urls in the catalog); without it only " +
+        "https: URLs are accepted",
     },
     wait: WAIT_OPTION,
   },
@@ -101,7 +108,8 @@ async function main(): Promise<void> {
   const currency = values.currency;
   if (currency !== undefined && !isCurrency(currency)) {
     throw new UsageError(
-      `--currency ${JSON.stringify(currency)} is not an ISO 4217 currency code (three capitals: USD, EUR, GBP, JPY, KWD, ...).`,
+      `--currency ${JSON.stringify(currency)} is not an ISO 4217 currency code (three ` +
+        `capitals: USD, EUR, GBP, JPY, KWD, ...).`,
     );
   }
   let size: number;
@@ -147,7 +155,8 @@ async function main(): Promise<void> {
       say,
     });
     say(
-      `${dryRun ? "Would publish" : "Published"} catalog ${result.version}: ${result.products} products, ${result.entries} entries. Previous: ${result.previous ?? "none"}.`,
+      `${dryRun ? "Would publish" : "Published"} catalog ${result.version}: ${result.products} ` +
+        `products, ${result.entries} entries. Previous: ${result.previous ?? "none"}.`,
     );
   }
   if (values.out === undefined && !values.publish)

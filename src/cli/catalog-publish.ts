@@ -11,7 +11,9 @@ const cli = defineCli({
   command: "npm run catalog:publish",
   args: "[file]",
   summary:
-    "Validates a catalog file (default seed/catalog.json), writes it as a new catalog version, then switches the live pointer to it in one write. The previous version is kept for catalog:rollback.",
+    "Validates a catalog file (default seed/catalog.json), writes it as a new catalog " +
+    "version, then switches the live pointer to it in one write. The previous version is " +
+    "kept for catalog:rollback.",
   positionals: { max: 1 },
   options: {
     local: { type: "boolean", help: "publish into local state, where npm run dev reads (the default)" },
@@ -31,7 +33,10 @@ const cli = defineCli({
     wait: WAIT_OPTION,
   },
   notes:
-    "A catalog that fails validation publishes nothing; the message names the product and field (exit 2). Publishes and rollbacks take turns: a second one waits for the first (up to --wait), then refuses, naming who holds the lock (exit 1). Every publish is recorded in the history (catalog:rollback --list); the last 5 versions are kept.",
+    "A catalog that fails validation publishes nothing; the message names the product and " +
+    "field (exit 2). Publishes and rollbacks take turns: a second one waits for the first " +
+    "(up to --wait), then refuses, naming who holds the lock (exit 1). Every publish is " +
+    "recorded in the history (catalog:rollback --list); the last 5 versions are kept.",
 });
 
 async function publish(values: ReturnType<typeof cli.parse>["values"], file: string): Promise<void> {
@@ -61,7 +66,9 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
   if (result.skipped) say(`Catalog ${result.version} is already live: nothing written.`);
   else
     say(
-      `${dryRun ? "Would publish" : "Published"} catalog ${result.version}: ${result.products} products, ${result.entries} entries in ${seconds} s. Previous: ${result.previous ?? "none"}; ${result.deleted} stale keys deleted.`,
+      `${dryRun ? "Would publish" : "Published"} catalog ${result.version}: ${result.products} ` +
+        `products, ${result.entries} entries in ${seconds} s. Previous: ` +
+        `${result.previous ?? "none"}; ${result.deleted} stale keys deleted.`,
     );
 }
 

@@ -8,7 +8,8 @@ import { operatorName, remoteLock, WAIT_OPTION, withLockedLocalState } from "./l
 const cli = defineCli({
   command: "npm run catalog:rollback",
   summary:
-    "Makes the previous catalog version live again with one pointer switch (run it again to return), or any kept version with --to. --list prints the publish history.",
+    "Makes the previous catalog version live again with one pointer switch (run it again to " +
+    "return), or any kept version with --to. --list prints the publish history.",
   options: {
     local: { type: "boolean", help: "local state, where npm run dev reads (the default)" },
     remote: { type: "boolean", help: "the deployed CATALOG namespace (wrangler kv --remote)" },
@@ -30,7 +31,10 @@ const cli = defineCli({
     wait: WAIT_OPTION,
   },
   notes:
-    "The history is append-only: each line is one publish or rollback (number, when, what, version, products, file and who when known), marked live and/or kept; the last 5 published versions are kept (with the live one and the rollback target), so --to can return to any of them.",
+    "The history is append-only: each line is one publish or rollback (number, when, what, " +
+    "version, products, file and who when known), marked live and/or kept; the last 5 " +
+    "published versions are kept (with the live one and the rollback target), so --to can " +
+    "return to any of them.",
 });
 
 /** The history as a table an operator reads; `live` marks the entry that made the live version live. */
@@ -47,7 +51,9 @@ function printHistory(lines: readonly HistoryLine[], say: (line: string) => void
     const from = l.action === "rollback" ? ` (from ${l.from})` : "";
     const who = [l.source, l.by].filter(Boolean).join(" by ");
     say(
-      `${String(l.seq).padEnd(4)} ${l.at.padEnd(25)} ${l.action.padEnd(9)} ${l.version.padEnd(37)} ${String(l.products).padStart(8)}  ${state.padEnd(10)} ${who}${from}`,
+      `${String(l.seq).padEnd(4)} ${l.at.padEnd(25)} ${l.action.padEnd(9)} ` +
+        `${l.version.padEnd(37)} ${String(l.products).padStart(8)}  ${state.padEnd(10)} ` +
+        `${who}${from}`,
     );
   }
 }

@@ -18,11 +18,17 @@ const SEED = "seed/catalog.json";
 
 const cli = defineCli({
   command: "npm run dev",
-  summary: `Publishes the seed catalog (${SEED}) into local state when no catalog is live there (a catalog you published or imported is kept and served), and the two development tokens unless they are there already, then serves the API and /docs with wrangler dev in development mode. It says which catalog version it serves.`,
+  summary:
+    `Publishes the seed catalog (${SEED}) into local state when no catalog is live there (a ` +
+    `catalog you published or imported is kept and served), and the two development tokens ` +
+    `unless they are there already, then serves the API and /docs with wrangler dev in ` +
+    `development mode. It says which catalog version it serves.`,
   options: {
     seed: {
       type: "boolean",
-      help: `publish the seed catalog even when another catalog is live (it replaces it; catalog:rollback brings it back)`,
+      help:
+        `publish the seed catalog even when another catalog is live (it replaces it; ` +
+        `catalog:rollback brings it back)`,
     },
     port: {
       type: "integer",
@@ -95,7 +101,9 @@ async function prepare(persistTo: string | undefined, forceSeed: boolean): Promi
     if (tokens.working.length > 0) console.log(`Dev tokens ready: ${tokens.working.join(", ")}.`);
     if (tokens.revokedIds.length > 0) {
       console.log(
-        `Revoked in this local state, so not listed: ${tokens.revokedIds.join(", ")} (npm run token -- issue gives a new token; fresh state, e.g. --persist-to a new DIR, brings the dev tokens back).`,
+        `Revoked in this local state, so not listed: ${tokens.revokedIds.join(", ")} (npm run ` +
+          `token -- issue gives a new token; fresh state, e.g. --persist-to a new DIR, brings the ` +
+          `dev tokens back).`,
       );
     }
   });

@@ -46,7 +46,9 @@ async function main(): Promise<void> {
 
 const cli = defineCli({
   command: "npm run docs:assets",
-  summary: `Copies ${PACKAGE}'s browser bundle to public/docs/scalar.js (runs before dev, test, test:browser and deploy).`,
+  summary:
+    `Copies ${PACKAGE}'s browser bundle to public/docs/scalar.js (runs before dev, test, ` +
+    `test:browser and deploy).`,
   options: {},
 });
 

@@ -82,7 +82,8 @@ export class OperatorClient {
 /** Runs one parsed command against a client and returns the lines to print. */
 export async function runTokenCommand(command: TokenCommand, client: OperatorClient): Promise<string[]> {
   const describe = (r: TokenRecord) =>
-    `${r.id}  holder=${r.holder}  label=${JSON.stringify(r.label)}  created=${r.created_at}  ${r.revoked_at ? `revoked=${r.revoked_at}` : "active"}`;
+    `${r.id}  holder=${r.holder}  label=${JSON.stringify(r.label)}  created=${r.created_at}  ` +
+    `${r.revoked_at ? `revoked=${r.revoked_at}` : "active"}`;
   switch (command.action) {
     case "issue": {
       const issued = await client.issue(command.label);

@@ -188,7 +188,8 @@ export function remoteUrl(url: string): string {
   const { protocol, hostname } = new URL(url);
   if (protocol === "https:" || (protocol === "http:" && LOOPBACK.has(hostname))) return url;
   throw new UsageError(
-    `--remote sends the operator secret, so --url must be https:// (plain http:// only for localhost, 127.0.0.1 or [::1]); got ${protocol}//${hostname}.`,
+    `--remote sends the operator secret, so --url must be https:// (plain http:// only for ` +
+      `localhost, 127.0.0.1 or [::1]); got ${protocol}//${hostname}.`,
   );
 }
 

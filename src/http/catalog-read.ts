@@ -110,7 +110,9 @@ async function pagedVersion(
     {
       type: "invalid_request_error",
       code: "cursor_stale",
-      message: `This page belongs to catalog version ${named}, which is no longer live (now ${live.version}). Restart from the first page, without catalog_version.`,
+      message:
+        `This page belongs to catalog version ${named}, which is no longer live (now ` +
+        `${live.version}). Restart from the first page, without catalog_version.`,
       param: "catalog_version",
     },
     { "X-Catalog-Version": live.version, "Cache-Control": "no-store" },

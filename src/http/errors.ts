@@ -27,7 +27,8 @@ export const ErrorBodySchema = z
     message: z.string().meta({ description: "A human-readable explanation. Do not parse it." }),
     code: z.string().meta({
       description:
-        "A machine-readable reason, e.g. `sold_out` or `parameter_unknown`: what a client branches on. Every error has one.",
+        "A machine-readable reason, e.g. `sold_out` or `parameter_unknown`: what a client " +
+        "branches on. Every error has one.",
     }),
     param: z.string().optional().meta({ description: "The parameter or field at fault, when there is one." }),
     docs_url: z

@@ -9,7 +9,8 @@ const HEADERS: Record<HeaderName, { description: string; schema: JsonSchema }> =
   },
   "Cache-Control": {
     description:
-      "`public, max-age=60, stale-while-revalidate=300` on catalog 200s, `public, max-age=30` on catalog 404s, `no-store` on cart and auth.",
+      "`public, max-age=60, stale-while-revalidate=300` on catalog 200s, `public, max-age=30` " +
+      "on catalog 404s, `no-store` on cart and auth.",
     schema: { type: "string" },
   },
   ETag: {
@@ -35,7 +36,9 @@ const HEADERS: Record<HeaderName, { description: string; schema: JsonSchema }> =
 const REQUEST_HEADERS = {
   "Idempotency-Key": {
     description:
-      "Makes a retry safe: the same key with the same request replays the first answer (with `Idempotent-Replayed: true`) and changes nothing; with a different request it is 422, while the first is still running 409. Scoped to the token holder, kept 24 hours.",
+      "Makes a retry safe: the same key with the same request replays the first answer (with " +
+      "`Idempotent-Replayed: true`) and changes nothing; with a different request it is 422, " +
+      "while the first is still running 409. Scoped to the token holder, kept 24 hours.",
     schema: { type: "string", minLength: 1, maxLength: 255 },
   },
   "If-None-Match": {

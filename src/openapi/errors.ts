@@ -56,7 +56,8 @@ const ERRORS = {
   },
   401: {
     description:
-      "The Bearer token is missing (`authentication_required`), malformed, of another scheme or unknown (`token_invalid`), or revoked (`token_revoked`).",
+      "The Bearer token is missing (`authentication_required`), malformed, of another scheme " +
+      "or unknown (`token_invalid`), or revoked (`token_revoked`).",
     headers: ["WWW-Authenticate"],
     examples: {
       authentication_required: example("No Authorization header", {
@@ -81,7 +82,8 @@ const ERRORS = {
   },
   404: {
     description:
-      "Not found: an unknown resource (`resource_missing`), a sold-out product or variant (`sold_out`), or no such route (`route_not_found`).",
+      "Not found: an unknown resource (`resource_missing`), a sold-out product or variant " +
+      "(`sold_out`), or no such route (`route_not_found`).",
     examples: {
       resource_missing: example("An unknown handle, variant or line", {
         type: "not_found_error",
@@ -103,13 +105,16 @@ const ERRORS = {
   },
   409: {
     description:
-      "A request with the same Idempotency-Key is still running (`idempotency_key_in_use`), or a page names a catalog version that is no longer live (`cursor_stale`: restart from the first page).",
+      "A request with the same Idempotency-Key is still running (`idempotency_key_in_use`), or " +
+      "a page names a catalog version that is no longer live (`cursor_stale`: restart from the " +
+      "first page).",
     examples: {
       cursor_stale: example("A cursor of a catalog that is no longer live", {
         type: "invalid_request_error",
         code: "cursor_stale",
         message:
-          "This page belongs to catalog version 20261124T204000Z-a1b2c3, which is no longer live (now 20261124T210000Z-d4e5f6). Restart from the first page, without catalog_version.",
+          "This page belongs to catalog version 20261124T204000Z-a1b2c3, which is no longer live " +
+          "(now 20261124T210000Z-d4e5f6). Restart from the first page, without catalog_version.",
         param: "catalog_version",
       }),
       idempotency_key_in_use: example("Concurrent retry", {

@@ -4,9 +4,13 @@
  * level details live in each operation's own description, beside its route.
  */
 export const GUIDE = [
-  "A store's catalog and cart. Catalog reads are anonymous and cached at the edge; the cart needs a Bearer token. This page is the whole reference: the conventions and decisions below, then every operation with its parameters, answers and examples. Operation-level rules are in each operation's description.",
+  "A store's catalog and cart. Catalog reads are anonymous and cached at the edge; the " +
+    "cart needs a Bearer token. This page is the whole reference: the conventions and " +
+    "decisions below, then every operation with its parameters, answers and examples. " +
+    "Operation-level rules are in each operation's description.",
   "",
-  "Try the seed catalog's walk-through at [/docs/try](/docs/try): pick a product, a size and colour, and add it to the cart (200, or 404 Sold out).",
+  "Try the seed catalog's walk-through at [/docs/try](/docs/try): pick a product, a size " +
+    "and colour, and add it to the cart (200, or 404 Sold out).",
   "",
   "## Conventions",
   "",
@@ -58,7 +62,8 @@ export const GUIDE = [
   "",
   "| endpoint | answers |",
   "|---|---|",
-  "| `GET /products` | list of `{id, handle, title, price, available}`; `price` is the lowest variant price; sold-out products are listed with `available: false` |",
+  "| `GET /products` | list of `{id, handle, title, price, available}`; `price` is the " +
+    "lowest variant price; sold-out products are listed with `available: false` |",
   '| `GET /products/{handle}` | `{object: "product", id, handle, title, vendor, product_type, tags, available, price: {min, max}, variants_count, options}`; `options` is `[{"name": "size", "label": "Size", "values": [...]}, ...]` (at most 3), `[]` for single-variant products; `?include=` adds content (below) |',
   '| `GET /products/{handle}/variants` | list of `{object: "variant", id, gid, product_handle, title, options, price, available, sku, compare_at_price, image}`; the product\'s option names (`size`, `color`, `material`, ...) and `title` select |',
   '| `GET /collections` | list of `{object: "collection", handle, title, products_count}` |',
@@ -231,7 +236,9 @@ export const GUIDE = [
   "| operation | body | answers |",
   "|---|---|---|",
   "| `GET /cart` (and `HEAD`) | — | the Cart; a cart never written is empty (timestamps: now, expiry now + 30 days) |",
-  "| `POST /cart/lines` | `variant_id` (digits or `gid://shopify/ProductVariant/<digits>`), `quantity` 1–999, optional `handle`, `variant_title` | the Cart; an existing line for the variant grows |",
+  "| `POST /cart/lines` | `variant_id` (digits or " +
+    "`gid://shopify/ProductVariant/<digits>`), `quantity` 1–999, optional `handle`, " +
+    "`variant_title` | the Cart; an existing line for the variant grows |",
   "| `PATCH /cart/lines/{line_id}` | `quantity` 0–999 (0 removes the line) | the Cart |",
   "| `DELETE /cart/lines/{line_id}` | — | the Cart |",
   "| `DELETE /cart` | — | the emptied Cart (same `id`) |",

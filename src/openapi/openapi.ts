@@ -21,9 +21,15 @@ const OPERATOR_INFO: DocumentInfo = {
   title: "Storefront API: operator",
   version: INFO.version,
   description: [
-    "The operator's surface: issuing, listing, rotating and revoking customer tokens. `npm run token` drives it; it is not part of the storefront's reference (`/api/v1/openapi.json`) or of a client generated from it.",
+    "The operator's surface: issuing, listing, rotating and revoking customer tokens. `npm " +
+      "run token` drives it; it is not part of the storefront's reference " +
+      "(`/api/v1/openapi.json`) or of a client generated from it.",
     "",
-    "Every operation needs `Authorization: Bearer <OPERATOR_SECRET>` (a Wrangler secret; `npm run dev` sets `dev-operator-secret`). A customer token (`sf_…`) can never reach it. This document itself is served behind the same secret. Answers are `Cache-Control: no-store`, carry no CORS headers (browsers are not meant to call it), and never repeat a token, hash or id they were sent.",
+    "Every operation needs `Authorization: Bearer <OPERATOR_SECRET>` (a Wrangler secret; " +
+      "`npm run dev` sets `dev-operator-secret`). A customer token (`sf_…`) can never reach " +
+      "it. This document itself is served behind the same secret. Answers are `Cache-Control: " +
+      "no-store`, carry no CORS headers (browsers are not meant to call it), and never repeat " +
+      "a token, hash or id they were sent.",
     "",
     'Errors follow the storefront\'s envelope: `{"error": {"type", "message", "code", "param"}}`.',
   ].join("\n"),

@@ -27,7 +27,8 @@ export const CATALOG_NOT_MODIFIED: ResponseSpec = {
 };
 
 export const CACHING =
-  "Anonymous and cached at the edge under the published catalog version; answers carry `ETag` and `X-Catalog-Version`, and `If-None-Match` answers 304.";
+  "Anonymous and cached at the edge under the published catalog version; answers carry " +
+  "`ETag` and `X-Catalog-Version`, and `If-None-Match` answers 304.";
 
 const CART_HEADERS: readonly HeaderName[] = ["X-Request-Id", "Cache-Control", "Vary"];
 
@@ -42,4 +43,5 @@ export function cartOk(description: string, extraHeaders: readonly "Idempotent-R
 }
 
 export const CART_WRITES =
-  "Counts toward the limit of 120 cart writes per minute per token (429 above it). Send an `Idempotency-Key` to make a retry safe.";
+  "Counts toward the limit of 120 cart writes per minute per token (429 above it). Send an " +
+  "`Idempotency-Key` to make a retry safe.";

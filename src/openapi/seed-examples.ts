@@ -70,7 +70,8 @@ export const SEED_EXAMPLES = {
     variants_count: 1,
     options: [],
     description_html:
-      "<p>A heavy canvas tote with leather handles, big enough for a week of groceries.</p><ul><li>16 oz canvas</li><li>Inside zip pocket</li></ul>",
+      "<p>A heavy canvas tote with leather handles, big enough for a week of " +
+      "groceries.</p><ul><li>16 oz canvas</li><li>Inside zip pocket</li></ul>",
     description_text:
       "A heavy canvas tote with leather handles, big enough for a week of groceries. 16 oz canvas Inside zip pocket",
     images: [

@@ -104,7 +104,10 @@ function literal(value: string | number | bigint): string {
   if (typeof value !== "string") return String(value);
   // Control characters (NUL above all) would end or bend a literal: those strings go as UTF-8 hex.
   if (/[\u0000-\u001f]/.test(value))
-    return `CAST(X'${[...new TextEncoder().encode(value)].map((b) => b.toString(16).padStart(2, "0")).join("")}' AS TEXT)`;
+    return (
+      `CAST(X'${[...new TextEncoder().encode(value)].map((b) => b.toString(16).padStart(2, "0")).join("")}' ` +
+      `AS TEXT)`
+    );
   return `'${value.replaceAll("'", "''")}'`;
 }
 

@@ -254,7 +254,8 @@ function description(rand: () => number, title: string): string | undefined {
   const features = Array.from({ length: 2 + Math.floor(rand() * 3) }, () => `<li>${pick(rand, FEATURES)}</li>`);
   const care =
     rand() < 0.5
-      ? `\n<h3>Care</h3>\n<p>Wash cold, <em>hang to dry</em>. See our <a href="https://northwind.example/care">care guide</a>.</p>`
+      ? `\n<h3>Care</h3>\n<p>Wash cold, <em>hang to dry</em>. See our <a ` +
+        `href="https://northwind.example/care">care guide</a>.</p>`
       : "";
   return `${first}\n<ul>\n${features.join("\n")}\n</ul>${care}`;
 }

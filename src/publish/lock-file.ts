@@ -133,7 +133,8 @@ export function fileLock(dir: string, opts: LockWaitOptions): CatalogLock {
         async verify() {
           if (!ours())
             throw new LockBusyError(
-              `The publish lock ${path} is no longer this process's (it was deleted or broken); the pointer was not switched.`,
+              `The publish lock ${path} is no longer this process's (it was deleted or broken); the ` +
+                `pointer was not switched.`,
             );
         },
         async release() {

@@ -73,7 +73,10 @@ export function describeHolder(h: LockIntent & { since?: string; pid?: number; h
 
 export function busyMessage(holder: string, waitedMs: number, hint = ""): string {
   const waited = waitedMs > 0 ? ` after waiting ${Math.round(waitedMs / 1000)} s` : "";
-  return `Another catalog publish or rollback is running: ${holder}. Nothing was done${waited}. Run again when it ends, or give it longer with --wait SECONDS.${hint}`;
+  return (
+    `Another catalog publish or rollback is running: ${holder}. Nothing was done${waited}. ` +
+    `Run again when it ends, or give it longer with --wait SECONDS.${hint}`
+  );
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -123,7 +126,8 @@ export function sqlLock(query: SqlQuery, opts: LockWaitOptions & { leaseMs?: num
       const token = opts.token ?? crypto.randomUUID();
       const record = JSON.stringify({ ...intent, since: new Date().toISOString() });
       await query(
-        "CREATE TABLE IF NOT EXISTS catalog_lock (id INTEGER PRIMARY KEY CHECK (id = 1), token TEXT NOT NULL, holder TEXT NOT NULL, expires_at INTEGER NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS catalog_lock (id INTEGER PRIMARY KEY CHECK (id = 1), token " +
+          "TEXT NOT NULL, holder TEXT NOT NULL, expires_at INTEGER NOT NULL)",
       );
       const started = Date.now();
       let told = false;
@@ -131,8 +135,10 @@ export function sqlLock(query: SqlQuery, opts: LockWaitOptions & { leaseMs?: num
         const now = Date.now();
         const [before] = await query("SELECT token, holder, expires_at FROM catalog_lock WHERE id = 1");
         await query(
-          `INSERT INTO catalog_lock (id, token, holder, expires_at) VALUES (1, ${sqlText(token)}, ${sqlText(record)}, ${now + lease}) ` +
-            `ON CONFLICT (id) DO UPDATE SET token = excluded.token, holder = excluded.holder, expires_at = excluded.expires_at WHERE catalog_lock.expires_at < ${now}`,
+          `INSERT INTO catalog_lock (id, token, holder, expires_at) VALUES (1, ${sqlText(token)}, ` +
+            `${sqlText(record)}, ${now + lease}) ` +
+            `ON CONFLICT (id) DO UPDATE SET token = excluded.token, holder = excluded.holder, ` +
+            `expires_at = excluded.expires_at WHERE catalog_lock.expires_at < ${now}`,
         );
         const [row] = await query("SELECT token, holder FROM catalog_lock WHERE id = 1");
         if (row?.token === token) {
@@ -145,7 +151,8 @@ export function sqlLock(query: SqlQuery, opts: LockWaitOptions & { leaseMs?: num
               const [held] = await query("SELECT token FROM catalog_lock WHERE id = 1");
               if (held?.token !== token)
                 throw new LockBusyError(
-                  "The publish lock was lost (its lease ran out and another publish or rollback took it); the pointer was not switched.",
+                  "The publish lock was lost (its lease ran out and another publish or rollback took it); " +
+                    "the pointer was not switched.",
                 );
             },
             async release() {

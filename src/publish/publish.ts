@@ -210,7 +210,9 @@ function append(history: readonly HistoryEntry[], entry: Omit<HistoryEntry, "seq
 export class PointerMovedError extends Error {
   constructor(expected: string | null, found: string | null) {
     super(
-      `The live catalog changed during this operation (expected ${expected ?? "none"}, found ${found ?? "none"}): another publish or rollback ran without the lock. Nothing was switched; run again.`,
+      `The live catalog changed during this operation (expected ${expected ?? "none"}, found ` +
+        `${found ?? "none"}): another publish or rollback ran without the lock. Nothing was ` +
+        `switched; run again.`,
     );
     this.name = "PointerMovedError";
   }
@@ -365,7 +367,8 @@ export async function rollbackTo(
       if (!meta) throw new Error(`No catalog version ${opts.to} in the publish history (see catalog:rollback --list).`);
       if ((await target.listKeys(keys.meta(opts.to))).length === 0)
         throw new Error(
-          `Catalog version ${opts.to} was deleted by a cleanup; only kept versions can go live again (see catalog:rollback --list).`,
+          `Catalog version ${opts.to} was deleted by a cleanup; only kept versions can go live ` +
+            `again (see catalog:rollback --list).`,
         );
     }
     await swapPointer(target, held, pointer, { current: meta, previous: pointer.current });

@@ -231,7 +231,10 @@ export function prepareContent(html: string): { html: string; text: string } {
 
 /** The warning for a description cut short, as the import report and catalog:publish print it. */
 export function describeLoss(loss: DescriptionLoss): string {
-  return `the description loses its text after an unclosed <${loss.element}> (${loss.characters} characters dropped by the sanitiser); close the element or remove it`;
+  return (
+    `the description loses its text after an unclosed <${loss.element}> (${loss.characters} ` +
+    `characters dropped by the sanitiser); close the element or remove it`
+  );
 }
 
 /**

@@ -32,7 +32,8 @@ export const auth = new Hono<AppEnv>().use("*", noStore).post(
     operationId: "login",
     summary: "Log in (reserved)",
     description:
-      "Always 501 `not_implemented` with `retry: false`, whatever the body, headers or token: the Bearer token is presented directly on each request. Other methods answer 405.",
+      "Always 501 `not_implemented` with `retry: false`, whatever the body, headers or token: " +
+      "the Bearer token is presented directly on each request. Other methods answer 405.",
     tag: "Auth",
     auth: "none",
     body: { schema: LoginRequestSchema, required: false },

@@ -17,9 +17,25 @@ import { type CatalogEnv, serveCatalogRead } from "../http/catalog-read.ts";
 
 /** Browse decisions for the OpenAPI descriptions. */
 export const BROWSE_COST =
-  "Cost, whatever the catalog size: one KV read of the version pointer and one call to a browse engine of the version (a Durable Object replica in the request's region, picked by a hash of the request), which holds the version's browse index in memory (written with the catalog version, so a reader never mixes versions and a rollback restores it): no storage read per answer. The matches are bitmap ANDs; the page walks the sort's precomputed order (ties in catalog or collection order) until it has `limit` + 1 matches after the cursor, so only `count` and a sparse match set visit more than the page. An engine reads its version's index snapshot (R2) once, on its first request; replicas of a version answer identically. Without q, filters or sort the answer is the plain list, read from KV as `GET /products` without parameters.";
+  "Cost, whatever the catalog size: one KV read of the version pointer and one call to a " +
+  "browse engine of the version (a Durable Object replica in the request's region, picked " +
+  "by a hash of the request), which holds the version's browse index in memory (written " +
+  "with the catalog version, so a reader never mixes versions and a rollback restores it): " +
+  "no storage read per answer. The matches are bitmap ANDs; the page walks the sort's " +
+  "precomputed order (ties in catalog or collection order) until it has `limit` + 1 " +
+  "matches after the cursor, so only `count` and a sparse match set visit more than the " +
+  "page. An engine reads its version's index snapshot (R2) once, on its first request; " +
+  "replicas of a version answer identically. Without q, filters or sort the answer is the " +
+  "plain list, read from KV as `GET /products` without parameters.";
 export const FACETS_COST =
-  "Cost: the version pointer plus one call to the version's browse engine (see the product list): no storage read per answer. Each set counted (the matches of every filter, and per filtered facet the matches of the other filters) is counted over the fewer of its own products and, for a set whose counts the engine knows (the catalog, a one-value filter or a collection holding more than 1/32 of the products, counted once and kept), that set's other products; so a count never visits more than half the catalog: at 100,000 products about 1 ms for three filters, 0.1 ms for available=true or one common tag. At most 100 values per facet (plus selected ones) are returned.";
+  "Cost: the version pointer plus one call to the version's browse engine (see the product " +
+  "list): no storage read per answer. Each set counted (the matches of every filter, and " +
+  "per filtered facet the matches of the other filters) is counted over the fewer of its " +
+  "own products and, for a set whose counts the engine knows (the catalog, a one-value " +
+  "filter or a collection holding more than 1/32 of the products, counted once and kept), " +
+  "that set's other products; so a count never visits more than half the catalog: at " +
+  "100,000 products about 1 ms for three filters, 0.1 ms for available=true or one common " +
+  "tag. At most 100 values per facet (plus selected ones) are returned.";
 
 type Plain = (store: CatalogStore, meta: VersionMeta, q: PageQuery & ListOptions) => Promise<string>;
 

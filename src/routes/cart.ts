@@ -66,7 +66,8 @@ export const cart = new Hono<AppEnv>()
       operationId: "getCart",
       summary: "Get the cart",
       description:
-        "The token holder's cart; an empty one when none exists or it expired. Lines are re-priced against the current catalog.",
+        "The token holder's cart; an empty one when none exists or it expired. Lines are " +
+        "re-priced against the current catalog.",
       tag: "Cart",
       auth: "bearer",
       query: CartQuerySchema,
@@ -111,7 +112,11 @@ export const cart = new Hono<AppEnv>()
     describe({
       operationId: "addCartLine",
       summary: "Add a variant to the cart",
-      description: `200 with the cart for an available variant; 404 \`sold_out\` (message \`Sold out\`) for a sold-out one, 404 \`resource_missing\` for an unknown one. Adding a variant already in the cart adds to its line. 503 \`catalog_unavailable\` while no catalog has been published. ${CART_WRITES}`,
+      description:
+        `200 with the cart for an available variant; 404 \`sold_out\` (message \`Sold out\`) for ` +
+        `a sold-out one, 404 \`resource_missing\` for an unknown one. Adding a variant already ` +
+        `in the cart adds to its line. 503 \`catalog_unavailable\` while no catalog has been ` +
+        `published. ${CART_WRITES}`,
       tag: "Cart",
       auth: "bearer",
       query: CartQuerySchema,
@@ -163,7 +168,9 @@ export const cart = new Hono<AppEnv>()
     describe({
       operationId: "updateCartLine",
       summary: "Change a line's quantity",
-      description: `Sets the quantity; 0 removes the line. Another cart's line id answers 404 like an unknown one. ${CART_WRITES}`,
+      description:
+        `Sets the quantity; 0 removes the line. Another cart's line id answers 404 like an ` +
+        `unknown one. ${CART_WRITES}`,
       tag: "Cart",
       auth: "bearer",
       params: CartLinePathParamsSchema,

@@ -38,7 +38,12 @@ export const collections = new Hono<AppEnv>()
     describe({
       operationId: "getCollection",
       summary: "Get a collection",
-      description: `A collection with one page of its products; each says what its product endpoint answers (\`endpoint_status\` 200, or 404 when sold out). The products take the same q, filters and sort as \`GET /products\` (\`sort=catalog\` is the collection's own order; \`count\` is the number of matches, \`products_count\` the collection's size). ${BROWSE_COST} ${CACHING}`,
+      description:
+        `A collection with one page of its products; each says what its product endpoint answers ` +
+        `(\`endpoint_status\` 200, or 404 when sold out). The products take the same q, filters ` +
+        `and sort as \`GET /products\` (\`sort=catalog\` is the collection's own order; ` +
+        `\`count\` is the number of matches, \`products_count\` the collection's size). ` +
+        `${BROWSE_COST} ${CACHING}`,
       tag: "Catalog",
       auth: "none",
       params: HandleParamSchema,
@@ -64,7 +69,9 @@ export const collections = new Hono<AppEnv>()
     describe({
       operationId: "getCollectionFacets",
       summary: "Facet counts of a collection",
-      description: `The facets of \`GET /products/facets\` over one collection's products. An unknown collection is 404 \`resource_missing\`. ${FACETS_COST} ${CACHING}`,
+      description:
+        `The facets of \`GET /products/facets\` over one collection's products. An unknown ` +
+        `collection is 404 \`resource_missing\`. ${FACETS_COST} ${CACHING}`,
       tag: "Catalog",
       auth: "none",
       params: HandleParamSchema,

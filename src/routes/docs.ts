@@ -97,7 +97,12 @@ export const docs = new Hono<AppEnv>()
       operationId: "getDocs",
       summary: "API reference",
       description:
-        "This document rendered by [Scalar](https://github.com/scalar/scalar) (served from this worker, never a CDN): every operation with its parameters, response examples, curl and other client snippets, search, and a client whose “Test Request” calls this same server. Under `npm run dev` the client's Bearer token is the development token `sf_dev_LocalToken_A1`. The page's Content-Security-Policy keeps every request on this origin. `/docs#authentication` opens the authentication section.",
+        "This document rendered by [Scalar](https://github.com/scalar/scalar) (served from this " +
+        "worker, never a CDN): every operation with its parameters, response examples, curl and " +
+        "other client snippets, search, and a client whose “Test Request” calls this same " +
+        "server. Under `npm run dev` the client's Bearer token is the development token " +
+        "`sf_dev_LocalToken_A1`. The page's Content-Security-Policy keeps every request on this " +
+        "origin. `/docs#authentication` opens the authentication section.",
       tag: "Service",
       auth: "none",
       requestHeaders: IF_NONE_MATCH,
@@ -111,7 +116,9 @@ export const docs = new Hono<AppEnv>()
       operationId: "getDocsTry",
       summary: "Try the catalog",
       description:
-        "The seed's walk-through: list the products, pick one, choose its size and colour and add it to the cart with a Bearer token; an available variant answers 200, a sold-out one 404 Sold out. Every call goes to this same server.",
+        "The seed's walk-through: list the products, pick one, choose its size and colour and " +
+        "add it to the cart with a Bearer token; an available variant answers 200, a sold-out " +
+        "one 404 Sold out. Every call goes to this same server.",
       tag: "Service",
       auth: "none",
       requestHeaders: IF_NONE_MATCH,
@@ -125,7 +132,8 @@ export const docs = new Hono<AppEnv>()
       operationId: "getDocsFile",
       summary: "A file of the reference pages",
       description:
-        "Scripts and style sheets of `/docs` and `/docs/try`, served as static assets with a five-minute `Cache-Control` and an ETag.",
+        "Scripts and style sheets of `/docs` and `/docs/try`, served as static assets with a " +
+        "five-minute `Cache-Control` and an ETag.",
       tag: "Service",
       auth: "none",
       params: DocsFileParamsSchema,

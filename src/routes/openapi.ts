@@ -28,7 +28,8 @@ export const openapi = new Hono<AppEnv>().get(
     operationId: "getOpenApiDocument",
     summary: "This OpenAPI document",
     description:
-      "OpenAPI 3.1, generated from the routes and the zod schemas that validate requests and shape responses. The operator's endpoints are not in it: they have their own document.",
+      "OpenAPI 3.1, generated from the routes and the zod schemas that validate requests and " +
+      "shape responses. The operator's endpoints are not in it: they have their own document.",
     tag: "Service",
     auth: "none",
     responses: {

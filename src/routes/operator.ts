@@ -31,7 +31,8 @@ function admin(env: Env): TokenAdmin {
  */
 function noSuchToken(): never {
   throw resourceMissing(
-    "No token has that id. Ids look like tok_… (npm run token -- list); to revoke by the token itself, use npm run token -- revoke --token.",
+    "No token has that id. Ids look like tok_… (npm run token -- list); to revoke by the " +
+      "token itself, use npm run token -- revoke --token.",
     "id",
   );
 }
@@ -98,7 +99,12 @@ export const operator = new Hono<AppEnv>()
       operationId: "revokeTokenByHash",
       summary: "Revoke a token by its SHA-256",
       description:
-        "For an operator who holds a leaked token but not its id. The body carries the token's SHA-256 (64 lower-case hex digits: the form tokens are stored in), never the token, and never in a URL: `npm run token -- revoke --token <token>` (or `--token -` to read it from stdin) computes the hash on the operator's machine. Takes effect on the very next cart request, everywhere; revoking twice answers the same record. A hash no token has is 404 `resource_missing`; no answer repeats the hash.",
+        "For an operator who holds a leaked token but not its id. The body carries the token's " +
+        "SHA-256 (64 lower-case hex digits: the form tokens are stored in), never the token, and " +
+        "never in a URL: `npm run token -- revoke --token <token>` (or `--token -` to read it " +
+        "from stdin) computes the hash on the operator's machine. Takes effect on the very next " +
+        "cart request, everywhere; revoking twice answers the same record. A hash no token has " +
+        "is 404 `resource_missing`; no answer repeats the hash.",
       tag: "Operator",
       auth: "operator",
       body: { schema: RevokeByHashRequestSchema },
@@ -120,7 +126,8 @@ export const operator = new Hono<AppEnv>()
       operationId: "revokeToken",
       summary: "Revoke a token",
       description:
-        "Takes effect on the very next cart request, everywhere. An id that names no token (or is not shaped like one) is 404, which never repeats what was sent.",
+        "Takes effect on the very next cart request, everywhere. An id that names no token (or " +
+        "is not shaped like one) is 404, which never repeats what was sent.",
       tag: "Operator",
       auth: "operator",
       params: TokenPathParamsSchema,

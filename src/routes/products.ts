@@ -22,7 +22,15 @@ import { CACHING, CATALOG_NOT_MODIFIED, catalogOk, IF_NONE_MATCH } from "../open
 import { SEED_EXAMPLES } from "../openapi/seed-examples.ts";
 
 const INCLUDE =
-  "`?include=` adds fields after the default ones, comma-separated in any order (one cache entry per set): `description` (`description_html`, sanitised at publish to an allowlist of formatting tags and attributes, and `description_text`), `images` (`[{url, alt, width, height}]`, the first being the featured image), `seo` (`{title, description}`, falling back to the title and to the description text cut to 320 characters at a word boundary), `variants` (every variant, as the variants endpoint answers them). Without include the product has exactly its default fields. An unknown name is 400 `parameter_invalid`. Cost: the pointer, the product's shard and, for description/images/seo, its content shard: at most 3 KV reads whatever the catalog size.";
+  "`?include=` adds fields after the default ones, comma-separated in any order (one cache " +
+  "entry per set): `description` (`description_html`, sanitised at publish to an allowlist " +
+  "of formatting tags and attributes, and `description_text`), `images` (`[{url, alt, " +
+  "width, height}]`, the first being the featured image), `seo` (`{title, description}`, " +
+  "falling back to the title and to the description text cut to 320 characters at a word " +
+  "boundary), `variants` (every variant, as the variants endpoint answers them). Without " +
+  "include the product has exactly its default fields. An unknown name is 400 " +
+  "`parameter_invalid`. Cost: the pointer, the product's shard and, for " +
+  "description/images/seo, its content shard: at most 3 KV reads whatever the catalog size.";
 
 /** Anonymous product reads, cached at the edge per catalog version. */
 export const products = new Hono<AppEnv>()
@@ -31,7 +39,10 @@ export const products = new Hono<AppEnv>()
     describe({
       operationId: "listProducts",
       summary: "List products",
-      description: `Every product in catalog order, sold-out ones included (with \`available: false\`); or, with \`q\`, filters or \`sort\`, the matches in that order (\`count\` is the number of matches). ${BROWSE_COST} ${CACHING}`,
+      description:
+        `Every product in catalog order, sold-out ones included (with \`available: false\`); or, ` +
+        `with \`q\`, filters or \`sort\`, the matches in that order (\`count\` is the number of ` +
+        `matches). ${BROWSE_COST} ${CACHING}`,
       tag: "Catalog",
       auth: "none",
       query: BrowseQuerySchema,
@@ -53,7 +64,11 @@ export const products = new Hono<AppEnv>()
     describe({
       operationId: "getProductFacets",
       summary: "Facet counts of products",
-      description: `Counts for a category page's filters over the whole catalog: vendor, product_type, tag, available and every option name, plus the price range. Counts are disjunctive: each facet applies every active filter but its own, so a count says what choosing that value would give. ${FACETS_COST} ${CACHING}`,
+      description:
+        `Counts for a category page's filters over the whole catalog: vendor, product_type, tag, ` +
+        `available and every option name, plus the price range. Counts are disjunctive: each ` +
+        `facet applies every active filter but its own, so a count says what choosing that value ` +
+        `would give. ${FACETS_COST} ${CACHING}`,
       tag: "Catalog",
       auth: "none",
       query: FacetsQuerySchema,
@@ -73,7 +88,9 @@ export const products = new Hono<AppEnv>()
     describe({
       operationId: "getProduct",
       summary: "Get a product",
-      description: `One product by handle. A sold-out product answers 404 \`sold_out\` (message \`Sold out\`), an unknown handle 404 \`resource_missing\`. ${INCLUDE} ${CACHING}`,
+      description:
+        `One product by handle. A sold-out product answers 404 \`sold_out\` (message \`Sold ` +
+        `out\`), an unknown handle 404 \`resource_missing\`. ${INCLUDE} ${CACHING}`,
       tag: "Catalog",
       auth: "none",
       params: HandleParamSchema,
@@ -99,7 +116,16 @@ export const products = new Hono<AppEnv>()
     describe({
       operationId: "listProductVariants",
       summary: "List a product's variants",
-      description: `The variants of a product, each with its \`sku\`, \`compare_at_price\` and \`image\` (null when the catalog has none), filtered by selectors: every option of the product by its API name (\`?size=M&color=Black\`, \`?material=Oak&frame-style=Round\`; the names are in the product's \`options\`), and \`title\`. A parameter that is neither paging nor one of this product's option names (nor \`title\`) is 400 \`parameter_unknown\`; a value outside the option's values 400 \`parameter_invalid\`. Answers 200 for sold-out products too (every variant \`available: false\`), so a storefront can draw a greyed-out picker; an unknown product is 404 \`resource_missing\` before any selector is judged. ${CACHING}`,
+      description:
+        `The variants of a product, each with its \`sku\`, \`compare_at_price\` and \`image\` ` +
+        `(null when the catalog has none), filtered by selectors: every option of the product by ` +
+        `its API name (\`?size=M&color=Black\`, \`?material=Oak&frame-style=Round\`; the names ` +
+        `are in the product's \`options\`), and \`title\`. A parameter that is neither paging ` +
+        `nor one of this product's option names (nor \`title\`) is 400 \`parameter_unknown\`; a ` +
+        `value outside the option's values 400 \`parameter_invalid\`. Answers 200 for sold-out ` +
+        `products too (every variant \`available: false\`), so a storefront can draw a ` +
+        `greyed-out picker; an unknown product is 404 \`resource_missing\` before any selector ` +
+        `is judged. ${CACHING}`,
       tag: "Catalog",
       auth: "none",
       params: HandleParamSchema,

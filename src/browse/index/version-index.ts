@@ -237,7 +237,8 @@ export class VersionIndex {
     const missing = filters.options.find(([name]) => !this.#options.has(name));
     if (missing)
       throw unknownParameter(
-        `Unknown query parameter: option.${missing[0]} (no product of the catalog has an option named "${missing[0]}").`,
+        `Unknown query parameter: option.${missing[0]} (no product of the catalog has an option ` +
+          `named "${missing[0]}").`,
         `option.${missing[0]}`,
       );
     const groups: Group[] = [];

@@ -182,7 +182,8 @@ export async function readShopifyCsv(
           throw new IssueThrow({
             line,
             message:
-              "not a Shopify product CSV: the header row has no Handle (classic export) or URL handle (current export) column, or no Title column",
+              "not a Shopify product CSV: the header row has no Handle (classic export) or URL handle " +
+              "(current export) column, or no Title column",
           });
         }
         continue;
@@ -194,7 +195,10 @@ export async function readShopifyCsv(
       if (record.length < header.length || record.slice(header.length).some((v) => v !== "")) {
         misaligned.add({
           line,
-          message: `this row has ${record.length} fields but the header has ${header.length}: a comma or quote is missing or extra (an unquoted comma in a value?), so its values would land in the wrong columns`,
+          message:
+            `this row has ${record.length} fields but the header has ${header.length}: a comma or ` +
+            `quote is missing or extra (an unquoted comma in a value?), so its values would land in ` +
+            `the wrong columns`,
         });
         continue;
       }
@@ -229,7 +233,9 @@ export async function readShopifyCsv(
       if (first !== undefined) {
         issues.add({
           ...place(row, "handle", header, at),
-          message: `rows of product "${handle}" must be consecutive: its rows start at line ${first}, and other products come between`,
+          message:
+            `rows of product "${handle}" must be consecutive: its rows start at line ${first}, and ` +
+            `other products come between`,
         });
         continue;
       }

@@ -213,7 +213,8 @@ export function formatReport(report: ImportReport): string {
   ];
   const currency = report.currencyGiven
     ? `Prices in ${report.currency}.`
-    : `Prices in ${report.currency}: the file names no currency and --currency was not given (pass --currency XXX for the store's ISO 4217 code).`;
+    : `Prices in ${report.currency}: the file names no currency and --currency was not given ` +
+      `(pass --currency XXX for the store's ISO 4217 code).`;
   out.push(currency);
   const rules = Object.entries(report.stock) as [StockRule, number][];
   if (rules.length > 0)

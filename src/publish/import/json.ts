@@ -56,7 +56,9 @@ export function readShopifyJson(text: string, opts: JsonReadOptions): DraftProdu
     const offset = Number(/at position (\d+)/.exec(message)?.[1] ?? text.length);
     issues.add({
       ...lines.at(offset),
-      message: `not valid JSON: ${message.replace(/,? in JSON at position \d+.*$/s, "").replace(/^Unexpected end of JSON input$/, "the file ends before the JSON does")}`,
+      message:
+        `not valid JSON: ` +
+        `${message.replace(/,? in JSON at position \d+.*$/s, "").replace(/^Unexpected end of JSON input$/, "the file ends before the JSON does")}`,
     });
     issues.throwIfAny(file);
   }

@@ -165,7 +165,9 @@ export function readAmount(raw: string, currency: string = DEFAULT_CURRENCY): { 
   const amount = decimals === undefined || decimals === "" ? whole : `${whole}.${decimals}`;
   if (!SourceAmountSchema.safeParse(amount).success || sourceAmountIssue(amount, currency) !== null) {
     return {
-      error: `${JSON.stringify(raw)} is above the highest price allowed (${fromMinor(MAX_UNIT_MINOR, currency).amount})`,
+      error:
+        `${JSON.stringify(raw)} is above the highest price allowed ` +
+        `(${fromMinor(MAX_UNIT_MINOR, currency).amount})`,
     };
   }
   return { amount };
@@ -414,12 +416,14 @@ export function assemble(drafts: readonly DraftProduct[], opts: AssembleOptions,
         ...d.locate(["handle"]),
         message: same
           ? `handle "${d.sourceHandle}" is used by two products (the other at line ${first.line ?? "?"})`
-          : `handle "${d.sourceHandle}" becomes "${d.handle}", which product "${other.sourceHandle}" (line ${first.line ?? "?"}) already has`,
+          : `handle "${d.sourceHandle}" becomes "${d.handle}", which product "${other.sourceHandle}" ` +
+            `(line ${first.line ?? "?"}) already has`,
       });
     } else byHandle.set(d.handle, d);
     if (d.handle !== d.sourceHandle)
       report.notes.push(
-        `line ${d.locate([]).line ?? "?"}: handle "${d.sourceHandle}" is not lower case words and hyphens; served as "${d.handle}"`,
+        `line ${d.locate([]).line ?? "?"}: handle "${d.sourceHandle}" is not lower case words ` +
+          `and hyphens; served as "${d.handle}"`,
       );
   }
   issues.throwIfAny(opts.file);
@@ -503,7 +507,9 @@ export function assemble(drafts: readonly DraftProduct[], opts: AssembleOptions,
 
   if (products.length === 0) {
     issues.add({
-      message: `no product to import: the file has ${report.skipped.length} product(s), all skipped (${report.skipped.some((k) => k.reason.startsWith("cannot be represented")) ? "not active, gift cards, or not representable" : "not active, or gift cards"})`,
+      message:
+        `no product to import: the file has ${report.skipped.length} product(s), all skipped ` +
+        `(${report.skipped.some((k) => k.reason.startsWith("cannot be represented")) ? "not active, gift cards, or not representable" : "not active, or gift cards"})`,
     });
     issues.throwIfAny(opts.file);
   }
