@@ -53,11 +53,27 @@ function lowerBound(words: readonly string[], word: string): number {
   return lo;
 }
 
-/** Which characters a word has, hashed into 32 bits: k edits change at most 2k bits. */
+/**
+ * Which characters a word has, hashed into 32 bits: k edits change at most 2k bits. Letters a-z
+ * have a bit each and digits share the other six, so a word of letters is not taken for a number.
+ */
 function letterMask(word: string): number {
   let m = 0;
-  for (let i = 0; i < word.length; i++) m |= 1 << (word.charCodeAt(i) % 32);
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    m |= 1 << (c >= 97 && c <= 122 ? c - 97 : c >= 48 && c <= 57 ? 26 + (c % 6) : c % 32);
+  }
   return m;
+}
+
+/** How many code units of `word` are not ASCII digits: the edits it is at least away from a number. */
+function nonDigits(word: string): number {
+  let n = 0;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c < 48 || c > 57) n++;
+  }
+  return n;
 }
 
 function bitCount(x: number): number {
@@ -101,11 +117,18 @@ export class TextIndex {
   /** By word: its idf (idfScore), its letters (letterMask). */
   readonly #idf: Uint16Array;
   readonly #masks: Uint32Array;
-  /** Word indexes by length: those of length l at `#byLength[#lengths[l] .. #lengths[l + 1]]`. */
+  /**
+   * Word indexes by length: those of length l at `#byLength[#lengths[l] .. #lengths[l + 1]]`,
+   * numbers (ASCII digits only) last, from `#numbers[l]`: a query word with more other
+   * characters than its typo budget skips them (a catalog's SKUs and handles hold most of its words).
+   */
   readonly #byLength: Uint32Array;
   readonly #lengths: Uint32Array;
+  readonly #numbers: Uint32Array;
   /** By product: its place among the ids being scored, -1 otherwise (reset after each use). */
   readonly #slot: Int32Array;
+  /** A word's products while search intersects (a bitmap made once: a large typed array costs more to make than to clear). */
+  readonly #any: Uint32Array;
 
   constructor(size: number, postings: WordPostings) {
     this.#size = size;
@@ -121,13 +144,23 @@ export class TextIndex {
     for (let l = 1; l < this.#lengths.length; l++)
       this.#lengths[l] = (this.#lengths[l] as number) + (this.#lengths[l - 1] as number);
     this.#byLength = new Uint32Array(words.length);
+    const number = (w: number) => nonDigits(words[w] as string) === 0;
     const next = this.#lengths.slice();
-    for (let w = 0; w < words.length; w++) {
-      const l = lengthOf(w);
-      this.#byLength[next[l] as number] = w;
-      next[l] = (next[l] as number) + 1;
+    for (const numbers of [false, true])
+      for (let w = 0; w < words.length; w++) {
+        if (number(w) !== numbers) continue;
+        const l = lengthOf(w);
+        this.#byLength[next[l] as number] = w;
+        next[l] = (next[l] as number) + 1;
+      }
+    this.#numbers = new Uint32Array(MAX_LENGTH + 1);
+    for (let l = 0; l <= MAX_LENGTH; l++) {
+      let at = this.#lengths[l] as number;
+      while (at < (this.#lengths[l + 1] as number) && !number(this.#byLength[at] as number)) at++;
+      this.#numbers[l] = at;
     }
     this.#slot = new Int32Array(size).fill(-1);
+    this.#any = bitmap(size);
   }
 
   get bytes(): number {
@@ -140,7 +173,9 @@ export class TextIndex {
       this.#masks.byteLength +
       this.#byLength.byteLength +
       this.#lengths.byteLength +
-      this.#slot.byteLength
+      this.#numbers.byteLength +
+      this.#slot.byteLength +
+      this.#any.byteLength
     );
   }
 
@@ -165,11 +200,15 @@ export class TextIndex {
     const mask = letterMask(q.word);
     const lo = Math.min(MAX_LENGTH, Math.max(0, q.word.length - k));
     const hi = Math.min(MAX_LENGTH, q.word.length + k);
-    for (let i = this.#lengths[lo] as number; i < (this.#lengths[hi + 1] as number); i++) {
-      const at = this.#byLength[i] as number;
-      if ((at >= first && at < end) || bitCount((this.#masks[at] as number) ^ mask) > 2 * k) continue;
-      const d = editsWithin(q.word, words[at] as string, k);
-      if (d > 0 && d <= k) out.push({ at, typos: d });
+    const numbers = nonDigits(q.word) <= k;
+    for (let l = lo; l <= hi; l++) {
+      const to = (numbers ? this.#lengths[l + 1] : this.#numbers[l]) as number;
+      for (let i = this.#lengths[l] as number; i < to; i++) {
+        const at = this.#byLength[i] as number;
+        if ((at >= first && at < end) || bitCount((this.#masks[at] as number) ^ mask) > 2 * k) continue;
+        const d = editsWithin(q.word, words[at] as string, k);
+        if (d > 0 && d <= k) out.push({ at, typos: d });
+      }
     }
     return out;
   }
@@ -191,7 +230,8 @@ export class TextIndex {
    * The products `words` match: each query word (stop words aside) in some field, by itself, a
    * completion or a near spelling. The word with the fewest postings gives the candidates; each
    * other word then keeps those it has, probed by binary search when that costs less than
-   * marking its postings in a bitmap (a SKU's rare number next to a size letter on half the catalog).
+   * marking its postings in a bitmap (a SKU's rare number next to a size letter on half the
+   * catalog). Probed candidates stay a sorted list, not a bitmap walked whole at each word.
    */
   search(words: readonly QueryWord[]): TextMatches {
     const { starts, ids } = this.#postings;
@@ -199,38 +239,57 @@ export class TextIndex {
     const postings = (found: Term[]) =>
       found.reduce((n, t) => n + (starts[t.at + 1] as number) - (starts[t.at] as number), 0);
     const order = terms.map((found, i) => [postings(found), i] as const).sort((a, b) => a[0] - b[0]);
-    const matches = bitmap(this.#size);
+    const of = (t: Term) => ids.subarray(starts[t.at], starts[t.at + 1]);
     const first = terms[order[0]?.[1] ?? 0] ?? [];
-    for (const t of first) setAll(matches, ids.subarray(starts[t.at], starts[t.at + 1]));
+    // The candidates: a sorted list (one word's postings, or what probing kept), else a bitmap.
+    let list: Uint32Array | null = first.length === 1 ? of(first[0] as Term) : null;
+    let matches: Uint32Array | null = null;
+    if (!list) {
+      matches = bitmap(this.#size);
+      for (const t of first) setAll(matches, of(t));
+    }
     let count = order[0]?.[0] ?? 0;
     for (const [n, i] of order.slice(1)) {
       const found = terms[i] as Term[];
       if (count * found.length * 16 < n) {
         const kept: number[] = [];
-        for (const id of members(matches)) if (found.some((t) => this.#find(t.at, id) >= 0)) kept.push(id);
-        matches.fill(0);
-        setAll(matches, Uint32Array.from(kept));
+        for (const id of list ?? members(matches as Uint32Array))
+          if (found.some((t) => this.#find(t.at, id) >= 0)) kept.push(id);
+        list = Uint32Array.from(kept);
+        matches = null;
         count = kept.length;
       } else {
-        const any = bitmap(this.#size);
-        for (const t of found) setAll(any, ids.subarray(starts[t.at], starts[t.at + 1]));
-        and(matches, matches, any);
+        const any = this.#any.fill(0);
+        for (const t of found) setAll(any, of(t));
+        if (list) {
+          matches = bitmap(this.#size);
+          setAll(matches, list);
+          list = null;
+        }
+        and(matches as Uint32Array, matches as Uint32Array, any);
         count = Math.min(count, n);
       }
+    }
+    if (!matches) {
+      matches = bitmap(this.#size);
+      if (list) setAll(matches, list);
     }
     return { all: matches, terms };
   }
 
   /**
-   * Relevance of each product of `of` (ascending ids, all matches of `terms`): its typos and its
-   * score, at the same places.
+   * Relevance of each product of `of` (ascending ids, all matches of `terms`) as one sort key at
+   * the same places, lower first: typos * 2^32 + (2^32 - 1 - score). A score is at most 10
+   * words x idf (16 bits) x 255, below 2^32, and the key below 2^53, so keys compare exactly:
+   * fewest typos, then the highest score.
    */
-  relevance(of: Uint32Array, terms: readonly Term[][]): { typos: Uint8Array; score: Float64Array } {
+  relevance(of: Uint32Array, terms: readonly Term[][]): Float64Array {
     const { starts, ids, weights } = this.#postings;
     const slot = this.#slot;
+    const idfs = this.#idf;
     const n = of.length;
     for (let i = 0; i < n; i++) slot[of[i] as number] = i;
-    const typos = new Uint8Array(n);
+    const typos = new Uint32Array(n);
     const score = new Float64Array(n);
     const best = new Float64Array(n);
     const fewest = new Uint8Array(n);
@@ -239,35 +298,40 @@ export class TextIndex {
         best.fill(0);
         fewest.fill(255);
         for (const t of found) {
-          const idf = this.#idf[t.at] as number;
+          const idf = idfs[t.at] as number;
+          const edits = t.typos;
           const from = starts[t.at] as number;
           const to = starts[t.at + 1] as number;
-          const see = (i: number, j: number) => {
-            const s = idf * (weights[j] as number);
-            if (s > (best[i] as number)) best[i] = s;
-            if (t.typos < (fewest[i] as number)) fewest[i] = t.typos;
-          };
           if (n * 16 < to - from) {
             // Few products to score against a long list: find each by binary search.
             for (let i = 0; i < n; i++) {
               const j = this.#find(t.at, of[i] as number);
-              if (j >= 0) see(i, j);
+              if (j < 0) continue;
+              const s = idf * (weights[j] as number);
+              if (s > (best[i] as number)) best[i] = s;
+              if (edits < (fewest[i] as number)) fewest[i] = edits;
             }
             continue;
           }
           for (let j = from; j < to; j++) {
             const i = slot[ids[j] as number] as number;
-            if (i >= 0) see(i, j);
+            if (i < 0) continue;
+            const s = idf * (weights[j] as number);
+            if (s > (best[i] as number)) best[i] = s;
+            if (edits < (fewest[i] as number)) fewest[i] = edits;
           }
         }
         for (let i = 0; i < n; i++) {
           score[i] = (score[i] as number) + (best[i] as number);
-          typos[i] = Math.min(255, (typos[i] as number) + (fewest[i] as number));
+          typos[i] = (typos[i] as number) + (fewest[i] as number);
         }
       }
     } finally {
       for (let i = 0; i < n; i++) slot[of[i] as number] = -1;
     }
-    return { typos, score };
+    const key = score;
+    for (let i = 0; i < n; i++)
+      key[i] = Math.min(255, typos[i] as number) * 2 ** 32 + (2 ** 32 - 1 - (score[i] as number));
+    return key;
   }
 }

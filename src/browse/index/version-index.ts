@@ -278,7 +278,9 @@ export class VersionIndex {
   page(scope: Scope, q: BrowsePageQuery): string {
     const r = this.#resolve(scope, q);
     let matches = r.base.bits;
-    for (const g of r.groups) matches = and(new Uint32Array(matches.length), matches, g.bits);
+    // One new bitmap for the whole chain (the base and the groups may be kept sets: never written).
+    for (const [i, g] of r.groups.entries())
+      matches = and(i === 0 ? new Uint32Array(matches.length) : matches, matches, g.bits);
     const cursorHandle = q.starting_after ?? q.ending_before;
     const backwards = q.ending_before !== undefined;
     let cursor: number | undefined;
@@ -344,19 +346,15 @@ export class VersionIndex {
       // Fewest typos first, then the highest score (text-index.ts), then scope order: the
       // first `take` after the cursor in that order (before it, nearest first, backwards).
       const ids = members(matches);
-      const { typos, score } = this.#text.relevance(ids, terms);
+      const key = this.#text.relevance(ids, terms);
       const rank = ranks.rankOf();
-      const compare = (i: number, j: number) =>
-        (typos[i] as number) - (typos[j] as number) ||
-        (score[j] as number) - (score[i] as number) ||
-        rank(ids[i] as number) - rank(ids[j] as number);
       const at = cursor === undefined ? -1 : lowerBound(ids, cursor);
-      const dir = backwards ? -1 : 1;
       const picked = firstInOrder(
-        ids.length,
+        key,
+        backwards ? -1 : 1,
+        (i, j) => rank(ids[i] as number) - rank(ids[j] as number),
         take,
-        (i, j) => dir * compare(i, j),
-        at < 0 ? () => true : (i) => dir * compare(i, at) > 0,
+        at,
       );
       for (const i of picked) out.push(ids[i] as number);
       return out;
@@ -426,17 +424,28 @@ function lowerBound(ids: Uint32Array, id: number): number {
   return lo;
 }
 
-/** The first `take` of 0 .. n - 1 admitted, in `compare` order, kept sorted as they come (binary insertion). */
+/**
+ * The first `take` places of `key` in (key, then `tie`) order, reversed when `dir` is -1, after
+ * place `after` in that order (from the start when -1), kept sorted as they come (binary
+ * insertion); a place that cannot enter is turned away on its key alone.
+ */
 function firstInOrder(
-  n: number,
+  key: Float64Array,
+  dir: 1 | -1,
+  tie: (i: number, j: number) => number,
   take: number,
-  compare: (i: number, j: number) => number,
-  admit: (i: number) => boolean,
+  after: number,
 ): number[] {
+  const compare = (i: number, j: number) => dir * ((key[i] as number) - (key[j] as number) || tie(i, j));
+  const n = key.length;
   const kept: number[] = [];
   for (let i = 0; i < n; i++) {
-    if (kept.length === take && compare(i, kept[take - 1] as number) >= 0) continue;
-    if (!admit(i)) continue;
+    if (kept.length === take) {
+      const last = kept[take - 1] as number;
+      const d = dir * ((key[i] as number) - (key[last] as number));
+      if (d > 0 || (d === 0 && dir * tie(i, last) >= 0)) continue;
+    }
+    if (after >= 0 && compare(i, after) <= 0) continue;
     let lo = 0;
     let hi = kept.length;
     while (lo < hi) {
