@@ -51,7 +51,11 @@ export const FILTER_PARAMETERS = {
         `prefix (\`"hoodei"\` finds nothing), and so does every word of a q that is one ` +
         `SKU-shaped token (no space; a letter and a digit, or words joined by \`-\`, \`_\`, ` +
         `\`.\`, \`/\`): \`NW-ECT-BLK-M\` finds the Essential Crew Tee - Black, \`NW-ECT-BL\` ` +
-        `nothing. Quoted words are matched one by one, not as a phrase in order. **Synonyms and ` +
+        `nothing. Quoted words are matched one by one, not as a phrase in order. **Hyphenated ` +
+        `words** (joined by \`-\` with no space, outside SKUs) also count written together: on ` +
+        `the seed, \`tshirt\` finds Example T-Shirt and the four tees (product type "T-Shirts") ` +
+        `first, then the Linen Camp Shirt (\`shirt\` is one edit away); \`buttondown\` finds ` +
+        `the Oxford Button-Down. **Synonyms and ` +
         `stop words** are the catalog's (\`search.synonyms\`, \`search.stop_words\` in the ` +
         `catalog file, applied at publish): with \`[["hoodie", "hoody"]]\`, \`hoody\` finds the ` +
         `hoodies; a stop word is left out of q unless q has nothing else. With q the default ` +

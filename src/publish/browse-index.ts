@@ -211,10 +211,20 @@ function holds(words: readonly string[], phrase: readonly string[]): boolean {
   return false;
 }
 
+/** Words joined by hyphens, no space between (`T-Shirt`, `six-panel`), after folding. */
+const HYPHENATED = /[\p{L}\p{N}]+(?:[-\u2010][\p{L}\p{N}]+)+/gu;
+
+/** The hyphenated runs of a text written together (`Example T-Shirt` -> `tshirt`): what a shopper types for them. */
+export function joinedWords(text: string): string[] {
+  return (foldText(text).match(HYPHENATED) ?? []).map((run) => run.replace(/[-\u2010]/g, ""));
+}
+
 /**
  * A product's search words per field (SEARCH_FIELDS order), as word -> count, and each field's
  * length: stop words left out; a field holding one phrase of a synonym group gains every word of
- * the group's other phrases it lacks, once (its length unchanged).
+ * the group's other phrases it lacks, once; a field other than the SKUs gains the joined form of
+ * each of its hyphenated runs (joinedWords: `T-Shirt` also gives `tshirt`), once. Neither
+ * changes the field's length.
  */
 export function fieldWords(
   p: SourceProduct,
@@ -232,7 +242,7 @@ export function fieldWords(
   ];
   const counts: Map<string, number>[] = [];
   const lengths: number[] = [];
-  for (const text of texts) {
+  texts.forEach((text, f) => {
     const words = text.flatMap(searchWords);
     const count = new Map<string, number>();
     for (const w of words) if (!terms.stop.has(w)) count.set(w, (count.get(w) ?? 0) + 1);
@@ -241,8 +251,11 @@ export function fieldWords(
       if (!group.some((phrase) => holds(words, phrase))) continue;
       for (const phrase of group) for (const w of phrase) if (!terms.stop.has(w) && !count.has(w)) count.set(w, 1);
     }
+    // Not a SKU's: its parts already match exactly, and every variant would add a word nobody types.
+    if (SEARCH_FIELDS[f] !== "sku")
+      for (const w of text.flatMap(joinedWords)) if (!terms.stop.has(w) && !count.has(w)) count.set(w, 1);
     counts.push(count);
-  }
+  });
   return { counts, lengths };
 }
 

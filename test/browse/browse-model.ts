@@ -91,7 +91,30 @@ interface SearchModel {
 
 const models = new WeakMap<SourceCatalog, SearchModel>();
 
-/** A field gains, once, every word of a synonym group one of whose phrases it holds (consecutively); stop words never count. */
+/**
+ * Hyphenated words written together (`T-Shirt` -> `tshirt`): cut the folded text at what is
+ * neither a letter, a digit nor a hyphen, cut each piece at its hyphens, and join each run of
+ * two or more non-empty parts.
+ */
+function joined(text: string): string[] {
+  const out: string[] = [];
+  for (const piece of foldText(text).split(/[^\p{L}\p{N}\-\u2010]+/u)) {
+    let run: string[] = [];
+    for (const part of [...piece.split(/[-\u2010]/), ""]) {
+      if (part !== "") run.push(part);
+      else {
+        if (run.length > 1) out.push(run.join(""));
+        run = [];
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * A field gains, once, every word of a synonym group one of whose phrases it holds
+ * (consecutively), and the joined form of its hyphenated words (not the SKUs'); stop words never count.
+ */
 function searchModel(catalog: SourceCatalog): SearchModel {
   const known = models.get(catalog);
   if (known) return known;
@@ -101,7 +124,7 @@ function searchModel(catalog: SourceCatalog): SearchModel {
   const df = new Map<string, number>();
   for (const p of catalog.products) {
     const description = p.description_html ? prepareContent(p.description_html).text : "";
-    const fields = [
+    const texts = [
       [p.title],
       [p.vendor],
       [p.product_type],
@@ -109,8 +132,9 @@ function searchModel(catalog: SourceCatalog): SearchModel {
       p.options.flatMap((o) => o.values),
       p.variants.map((v) => v.sku ?? ""),
       [description],
-    ].map((t) => t.flatMap(searchWords));
-    const tf = fields.map((words) => {
+    ];
+    const fields = texts.map((t) => t.flatMap(searchWords));
+    const tf = fields.map((words, f) => {
       const counts = new Map<string, number>();
       for (const w of words) if (!stop.has(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
       const text = ` ${words.join(" ")} `;
@@ -118,6 +142,8 @@ function searchModel(catalog: SourceCatalog): SearchModel {
         if (!g.some((phrase) => phrase.length > 0 && text.includes(` ${phrase.join(" ")} `))) continue;
         for (const w of g.flat()) if (!stop.has(w) && !counts.has(w)) counts.set(w, 1);
       }
+      if (SEARCH_FIELDS[f] !== "sku")
+        for (const w of (texts[f] as string[]).flatMap(joined)) if (!stop.has(w) && !counts.has(w)) counts.set(w, 1);
       return counts;
     });
     const length = fields.map((words) => words.filter((w) => !stop.has(w)).length);

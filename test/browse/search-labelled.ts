@@ -3,8 +3,8 @@ import type { SearchSettings } from "../../src/catalog/schema.ts";
 /**
  * A labelled query set on the seed catalog (seed/catalog.json): what a shopper types, and the
  * product(s) they mean; a query is answered well when one of them is in the first three results.
- * Exact words, misspellings (one or two edits), synonyms (SEED_SEARCH), words found only in a
- * description, a SKU, quoted words, prefixes. Used by search-labelled.test.ts (the engine) and
+ * Exact words, misspellings (one or two edits), synonyms (SEED_SEARCH), hyphenated words written
+ * together, words found only in a description, a SKU, quoted words, prefixes. Used by search-labelled.test.ts (the engine) and
  * test/bench/search-vs-orama.ts (the engine and Orama side by side).
  */
 
@@ -22,7 +22,7 @@ export const SEED_SEARCH: SearchSettings = {
   stop_words: ["the", "a", "for", "with", "and"],
 };
 
-export type Kind = "exact" | "typo" | "synonym" | "description" | "sku" | "quoted" | "prefix";
+export type Kind = "exact" | "typo" | "synonym" | "joined" | "description" | "sku" | "quoted" | "prefix";
 
 export const LABELLED: { q: string; kind: Kind; expect: string[] }[] = [
   { q: "crew tee", kind: "exact", expect: ["essential-crew-tee-black", "essential-crew-tee-white"] },
@@ -69,6 +69,10 @@ export const LABELLED: { q: string; kind: Kind; expect: string[] }[] = [
   { q: "flask", kind: "synonym", expect: ["insulated-bottle-750ml"] },
   { q: "chore coat", kind: "synonym", expect: ["field-chore-jacket-olive"] },
   { q: "leather wallet", kind: "synonym", expect: ["leather-card-holder-tan"] },
+  // Hyphenated words written together (the index also holds "buttondown" for "Button-Down").
+  { q: "buttondown", kind: "joined", expect: ["oxford-button-down-blue"] },
+  { q: "sixpanel cap", kind: "joined", expect: ["six-panel-cap-washed-black"] },
+  { q: "threepack socks", kind: "joined", expect: ["crew-sock-three-pack"] },
   { q: "kangaroo pockets", kind: "description", expect: ["harbor-zip-hoodie-heather-grey"] },
   { q: "vegetable tanned", kind: "description", expect: ["leather-card-holder-tan"] },
   { q: "ripstop", kind: "description", expect: ["trail-short-khaki"] },
