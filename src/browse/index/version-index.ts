@@ -121,6 +121,8 @@ export class VersionIndex {
   readonly #orders: Record<"price" | "title" | "created", KeyOrder>;
   readonly #available: Uint32Array;
   readonly #rankTables = new Map<CollectionData, RankTable>();
+  /** A page's matches, reused by every page (made once: a large typed array costs more to make than to fill). */
+  readonly #matches: Uint32Array;
 
   constructor(data: BrowseData) {
     this.size = data.size;
@@ -139,6 +141,7 @@ export class VersionIndex {
       }
     });
     this.#available = this.#anyOf("available", ["true"]).bits;
+    this.#matches = bitmap(data.size);
     this.#text = new TextIndex(data.size, data.words);
     const built = data.built;
     const byKey = (key: ArrayLike<number>, ids: Uint32Array = order(key, present)): KeyOrder => ({
@@ -199,7 +202,7 @@ export class VersionIndex {
     for (const t of this.#rankTables.values()) n += t.ids.byteLength + t.ranks.byteLength;
     for (const bits of this.#dense.values()) n += bits.byteLength;
     for (const o of Object.values(this.#orders)) n += o.ids.byteLength + o.at.byteLength;
-    n += d.items.text.byteLength + d.items.starts.byteLength;
+    n += d.items.text.byteLength + d.items.starts.byteLength + this.#matches.byteLength;
     return n + this.#facets.bytes + this.#text.bytes;
   }
 
@@ -278,9 +281,8 @@ export class VersionIndex {
   page(scope: Scope, q: BrowsePageQuery): string {
     const r = this.#resolve(scope, q);
     let matches = r.base.bits;
-    // One new bitmap for the whole chain (the base and the groups may be kept sets: never written).
-    for (const [i, g] of r.groups.entries())
-      matches = and(i === 0 ? new Uint32Array(matches.length) : matches, matches, g.bits);
+    // The chain ANDs into #matches (the base and the groups may be kept sets: never written).
+    for (const [i, g] of r.groups.entries()) matches = and(i === 0 ? this.#matches : matches, matches, g.bits);
     const cursorHandle = q.starting_after ?? q.ending_before;
     const backwards = q.ending_before !== undefined;
     let cursor: number | undefined;
