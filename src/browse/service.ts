@@ -59,9 +59,9 @@ export class BrowseService implements Browsing {
     return this.#answer(version, (index) => index.facets(scope, filters));
   }
 
-  async #answer(version: string, answer: (index: VersionIndex) => string): Promise<BrowseReply> {
+  async #answer(version: string, answer: (index: VersionIndex) => string | Promise<string>): Promise<BrowseReply> {
     try {
-      return { ok: true, body: answer(await this.index(version)) };
+      return { ok: true, body: await answer(await this.index(version)) };
     } catch (error) {
       if (error instanceof CatalogError)
         return {

@@ -1,3 +1,4 @@
+import { deflate, inflate } from "./deflate.ts";
 import type { BrowseData } from "./index/version-index.ts";
 
 /**
@@ -5,19 +6,25 @@ import type { BrowseData } from "./index/version-index.ts";
  * so a new BrowseEngine is ready after one read instead of rebuilding from D1's rows (at 100k:
  * ~4 s from D1, figures in README "Browse"). Layout, all little-endian:
  *
- *   "SFBX" | u32 format | u32 header bytes | header (UTF-8 JSON) | zero padding to 8 | parts
+ *   "SFBX" | u32 format | u32 header bytes (deflated) | u32 parts bytes | header | parts
  *
- * The header is the BrowseData tree itself, by name (`size`, `prices`, `words`, ...), with every
- * typed array replaced by `{"$t": type, "o": offset, "n": length}` into the parts that follow
- * (8-byte aligned, so loading makes views of the one buffer: no copy), every list of typed arrays
- * (`postings`) by `{"$l": type, "o", "n"}` (starts, then the elements), every Map by
- * `{"$m": [[key, value], ...]}`; anything else stays JSON. So a part added to BrowseData (or to
- * the text index's WordPostings) is written and read back without touching this file. A reader
- * takes only its own SNAPSHOT_FORMAT (the key names it too: browseSnapshotKey); an older
+ * The header (UTF-8 JSON, deflate-raw: 3.4 MiB in 0.7 at 100k) is the BrowseData tree itself, by
+ * name (`size`, `prices`, `words`, ...), with every typed array replaced by `{"$t": type, "o":
+ * offset, "n": length}` into the parts that follow (8-byte aligned, so loading makes views of one
+ * buffer), every list of typed arrays (`postings`) by `{"$l": type, "o", "n"}` (starts, then the
+ * elements), every Map by `{"$m": [[key, value], ...]}`; anything else stays JSON. So a part added
+ * to BrowseData (or to the text index's WordPostings) is written and read back without touching
+ * this file. The parts are stored as they are held, not deflated: at cold start inflating them
+ * (or summing varint differences) cost more than reading them (figures in test/bench/README.md,
+ * "Cold start"); the one part worth deflating, the items, comes deflated by block and stays so
+ * until a page shows them (index/items.ts).
+ *
+ * A reader takes only its own SNAPSHOT_FORMAT (the key names it too: browseSnapshotKey); an older
  * publish's snapshot under another format is skipped and the engine reads D1 instead.
  */
 
-export const SNAPSHOT_FORMAT = 1;
+/** 1: header as JSON, items as text; 2: header deflated, items deflated by block (PackedItems), chunks decoded without joining. */
+export const SNAPSHOT_FORMAT = 2;
 const MAGIC = 0x58424653; // "SFBX" little-endian
 
 /**
@@ -62,7 +69,7 @@ function typeName(value: unknown): TypeName | null {
 const align = (n: number) => (n + 7) & ~7;
 
 /** Encodes `data` (any tree of typed arrays, lists of them, Maps and JSON values). */
-export function encodeSnapshot(data: object): Uint8Array {
+export async function encodeSnapshot(data: object): Promise<Uint8Array> {
   const parts: [at: number, bytes: Uint8Array][] = [];
   let end = 0;
   const place = (bytes: Uint8Array): number => {
@@ -74,7 +81,9 @@ export function encodeSnapshot(data: object): Uint8Array {
   const view = (t: Typed) => new Uint8Array(t.buffer, t.byteOffset, t.byteLength);
   const walk = (value: unknown): unknown => {
     const type = typeName(value);
-    if (type) return { $t: type, o: place(view(value as Typed)), n: (value as Typed).length };
+    if (type) {
+      return { $t: type, o: place(view(value as Typed)), n: (value as Typed).length };
+    }
     if (value instanceof Map) return { $m: [...value].map(([k, v]) => [k, walk(v)]) };
     if (Array.isArray(value)) {
       const listType = value.length > 0 ? typeName(value[0]) : null;
@@ -93,35 +102,77 @@ export function encodeSnapshot(data: object): Uint8Array {
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
     return value;
   };
-  const header = new TextEncoder().encode(JSON.stringify({ format: SNAPSHOT_FORMAT, data: walk(data) }));
-  const base = align(12 + header.byteLength);
-  const out = new Uint8Array(base + end);
+  const tree = walk(data);
+  const raw = new Uint8Array(end);
+  // A list's elements follow its starts in place order, each aligned (so each is its own view).
+  for (const [at, bytes] of parts) raw.set(bytes, at);
+  const header = await deflate(new TextEncoder().encode(JSON.stringify({ format: SNAPSHOT_FORMAT, data: tree })));
+  const out = new Uint8Array(16 + header.byteLength + raw.byteLength);
   const head = new DataView(out.buffer);
   head.setUint32(0, MAGIC, true);
   head.setUint32(4, SNAPSHOT_FORMAT, true);
   head.setUint32(8, header.byteLength, true);
-  out.set(header, 12);
-  // A list's elements follow its starts in place order, each aligned (so each is its own view).
-  for (const [at, bytes] of parts) out.set(bytes, base + at);
+  head.setUint32(12, end, true);
+  out.set(header, 16);
+  out.set(raw, 16 + header.byteLength);
   return out;
 }
 
-/** The tree encodeSnapshot wrote, its typed arrays as views of `buffer`. Throws on another format or a damaged blob. */
-export function decodeSnapshot(buffer: ArrayBuffer): unknown {
-  const head = new DataView(buffer);
-  if (buffer.byteLength < 12 || head.getUint32(0, true) !== MAGIC) throw new Error("not a browse snapshot");
+/** The bytes `from .. to` of the blob stored as `chunks` (one after another), as views of them. */
+function slices(chunks: readonly Uint8Array[], from: number, to: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let at = 0;
+  for (const chunk of chunks) {
+    const lo = Math.max(from, at);
+    const hi = Math.min(to, at + chunk.byteLength);
+    if (lo < hi) out.push(chunk.subarray(lo - at, hi - at));
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
+/**
+ * The tree encodeSnapshot wrote, its typed arrays as views of one buffer. `blob` is the whole
+ * blob or its chunks in order (no copy into one). Throws on another format or a damaged blob.
+ */
+export async function decodeSnapshot(blob: Uint8Array | readonly Uint8Array[]): Promise<unknown> {
+  const chunks = blob instanceof Uint8Array ? [blob] : blob;
+  const total = chunks.reduce((n, c) => n + c.byteLength, 0);
+  if (total < 16) throw new Error("not a browse snapshot");
+  const prefix = new Uint8Array(16);
+  let filled = 0;
+  for (const piece of slices(chunks, 0, 16)) {
+    prefix.set(piece, filled);
+    filled += piece.byteLength;
+  }
+  const head = new DataView(prefix.buffer, prefix.byteOffset, prefix.byteLength);
+  if (head.getUint32(0, true) !== MAGIC) throw new Error("not a browse snapshot");
   const format = head.getUint32(4, true);
   if (format !== SNAPSHOT_FORMAT)
     throw new Error(`browse snapshot format ${format}, this reader takes ${SNAPSHOT_FORMAT}`);
-  const length = head.getUint32(8, true);
-  if (12 + length > buffer.byteLength) throw new Error("browse snapshot header out of range");
-  const { data } = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 12, length))) as { data: unknown };
-  const base = align(12 + length);
+  const headerBytes = head.getUint32(8, true);
+  const rawBytes = head.getUint32(12, true);
+  if (16 + headerBytes > total) throw new Error("browse snapshot header out of range");
+  let headerText: Uint8Array;
+  try {
+    headerText = await inflate(slices(chunks, 16, 16 + headerBytes));
+  } catch {
+    throw new Error("browse snapshot header out of range (damaged or truncated)");
+  }
+  const { data } = JSON.parse(new TextDecoder().decode(headerText)) as { data: unknown };
+  if (16 + headerBytes + rawBytes !== total) throw new Error("browse snapshot parts out of range (truncated)");
+  // The parts into one buffer (a copy of each chunk's share: the chunks are separate buffers).
+  const raw = new Uint8Array(rawBytes);
+  let at = 0;
+  for (const piece of slices(chunks, 16 + headerBytes, total)) {
+    raw.set(piece, at);
+    at += piece.byteLength;
+  }
+  const buffer = raw.buffer;
   const typed = (type: TypeName, at: number, n: number): Typed => {
     const ctor = TYPES[type];
-    if (!ctor || base + at + n * ctor.BYTES_PER_ELEMENT > buffer.byteLength)
-      throw new Error("browse snapshot part out of range");
-    return new ctor(buffer, base + at, n);
+    if (!ctor || at + n * ctor.BYTES_PER_ELEMENT > rawBytes) throw new Error("browse snapshot part out of range");
+    return new ctor(buffer, at, n);
   };
   const walk = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.length > 0 && typeof value[0] !== "object" ? value : value.map(walk);
@@ -160,9 +211,9 @@ const REQUIRED: readonly (keyof BrowseData)[] = [
   "words",
 ];
 
-/** A version's BrowseData from its snapshot. */
-export function browseDataFromSnapshot(buffer: ArrayBuffer): BrowseData {
-  const data = decodeSnapshot(buffer) as Partial<BrowseData> | null;
+/** A version's BrowseData from its snapshot (the whole blob, or its chunks in order). */
+export async function browseDataFromSnapshot(blob: Uint8Array | readonly Uint8Array[]): Promise<BrowseData> {
+  const data = (await decodeSnapshot(blob)) as Partial<BrowseData> | null;
   const missing = REQUIRED.find((k) => data?.[k] === undefined);
   if (missing) throw new Error(`browse snapshot lacks its "${missing}" part`);
   return data as BrowseData;

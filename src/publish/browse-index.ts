@@ -20,6 +20,7 @@ import {
 import { type BrowseReader, BrowseStore, readBrowseData } from "../browse/source.ts";
 import { foldText, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../browse/text.ts";
 import { VersionIndex } from "../browse/index/version-index.ts";
+import { isPacked, packItems, packStrings } from "../browse/index/items.ts";
 import { renderListItem } from "../catalog/render.ts";
 import { optionApiName, type SourceCatalog, type SourceProduct } from "../catalog/schema.ts";
 import { toMinor } from "../money.ts";
@@ -67,8 +68,13 @@ export interface SnapshotTarget {
 /** Writes `version`'s snapshot from its (already written) tables; returns its size in bytes. */
 export async function writeBrowseSnapshot(target: SnapshotTarget, version: string): Promise<number> {
   const data = await readBrowseData(target.reader, version);
-  // The derived parts too (BuiltParts): the engine then makes views, not sorts and columns.
-  const bytes = encodeSnapshot({ ...data, built: new VersionIndex(data).built });
+  // The derived parts too (BuiltParts): the engine then makes views, not sorts and columns; the
+  // items deflated by block (items.ts), inflated by the engine a block at a time as pages show them;
+  // the handles as UTF-8 (no 100k JSON strings to parse at start).
+  const built = new VersionIndex(data).built;
+  const items = isPacked(data.items) ? data.items : await packItems(data.items);
+  const handles = Array.isArray(data.handles) ? packStrings(data.handles) : data.handles;
+  const bytes = await encodeSnapshot({ ...data, items, handles, built });
   await writeChunks(target, version, bytes);
   return bytes.byteLength;
 }

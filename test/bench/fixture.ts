@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Miniflare } from "miniflare";
 import { TokenStore } from "../../src/auth/token-store.ts";
-import { pickReplica } from "../../src/browse/placement.ts";
+import { browseRegion, pickReplica, replicaName } from "../../src/browse/placement.ts";
 import { browseSnapshotKey } from "../../src/browse/snapshot.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
@@ -43,6 +43,10 @@ export interface PublishFigures {
 export interface ColdStart {
   snapshotBytes: number;
   snapshotMs: number;
+  /** Of snapshotMs, as the new engine timed it (BrowseEngine.built): the R2 reads, the decode, the VersionIndex build; absent if the engine could not be asked. */
+  readMs?: number;
+  decodeMs?: number;
+  buildMs?: number;
   warmMs: number;
   replicaMs: number;
   d1Ms: number;
@@ -76,6 +80,7 @@ export async function measureColdStart(mf: Miniflare, version: string): Promise<
         pickReplica(new URL(coldQuery(first), "http://x").pathname + new URL(coldQuery(first), "http://x").search, "2"),
     ) ?? first;
   const snapshotMs = await timedBrowse(mf, first, europe);
+  const split = await engineBuild(mf, version, first, europe);
   const warmMs = await timedBrowse(mf, again, europe);
   const replicaMs = await timedBrowse(mf, 27, { continent: "AS", country: "JP", longitude: "139.7" });
   // Without its manifest the snapshot is not found (the chunks stay): the next new engine reads D1.
@@ -88,7 +93,37 @@ export async function measureColdStart(mf: Miniflare, version: string): Promise<
   } finally {
     await bucket.put(key, text);
   }
-  return { snapshotBytes: (JSON.parse(text) as { bytes: number }).bytes, snapshotMs, warmMs, replicaMs, d1Ms };
+  return {
+    snapshotBytes: (JSON.parse(text) as { bytes: number }).bytes,
+    snapshotMs,
+    ...split,
+    warmMs,
+    replicaMs,
+    d1Ms,
+  };
+}
+
+/** What the engine that answered `coldQuery(limit)` from `cf` says its build cost (BrowseEngine.built, over Miniflare's proxy); {} if it cannot say. */
+async function engineBuild(
+  mf: Miniflare,
+  version: string,
+  limit: number,
+  cf: Record<string, string>,
+): Promise<Pick<ColdStart, "readMs" | "decodeMs" | "buildMs">> {
+  try {
+    const url = new URL(coldQuery(limit), "http://x");
+    const replicas = (await mf.getBindings<{ BROWSE_REPLICAS?: string }>()).BROWSE_REPLICAS;
+    const name = replicaName(version, browseRegion(cf), pickReplica(url.pathname + url.search, replicas));
+    const namespace = await mf.getDurableObjectNamespace("BROWSE_ENGINE");
+    const stub = namespace.get(namespace.idFromName(name)) as unknown as {
+      built(): Promise<{ readMs: number; decodeMs: number; buildMs: number } | null>;
+    };
+    const built = await stub.built();
+    return built ? { readMs: built.readMs, decodeMs: built.decodeMs, buildMs: built.buildMs } : {};
+  } catch (error) {
+    process.stderr.write(`[bench] cold start: the engine's own split unavailable (${String(error)})\n`);
+    return {};
+  }
 }
 
 async function kv(mf: Miniflare, binding: string): Promise<KVNamespace> {

@@ -454,6 +454,9 @@ export function renderReport(report: BenchReport): string {
             String(p.products),
             n(c.snapshotBytes / 2 ** 20, 1),
             n(c.snapshotMs),
+            c.readMs === undefined
+              ? ""
+              : `${n(c.readMs)} / ${n(c.decodeMs ?? Number.NaN)} / ${n(c.buildMs ?? Number.NaN)}`,
             n(c.warmMs, 1),
             n(c.replicaMs),
             n(c.d1Ms),
@@ -470,6 +473,7 @@ export function renderReport(report: BenchReport): string {
           "products",
           "snapshot MiB",
           "new engine, snapshot ms",
+          "of which read / decode / build ms",
           "same engine again ms",
           "replica in another region ms",
           "new engine, D1 (no snapshot) ms",

@@ -103,8 +103,8 @@ async function oramaOf(catalog: SourceCatalog) {
 
 type Orama = Awaited<ReturnType<typeof oramaOf>>["db"];
 
-function ours(index: VersionIndex, q: string, limit: number): string[] {
-  const body = JSON.parse(index.page({}, parseBrowsePage(new URLSearchParams({ q, limit: String(limit) })))) as {
+async function ours(index: VersionIndex, q: string, limit: number): Promise<string[]> {
+  const body = JSON.parse(await index.page({}, parseBrowsePage(new URLSearchParams({ q, limit: String(limit) })))) as {
     data: { handle: string }[];
   };
   return body.data.map((p) => p.handle);
@@ -225,7 +225,7 @@ for (const { shape, queries, tolerance, expand } of SHAPES) {
   for (const q of queries) {
     a.push(await p50(() => ours(built.index, q, 10)));
     b.push(await p50(() => other(q)));
-    o.push(overlap(ours(built.index, q, 10), await other(q)));
+    o.push(overlap(await ours(built.index, q, 10), await other(q)));
   }
   const [x, y] = [median(a), median(b)];
   console.log(
@@ -247,7 +247,7 @@ const smallOrama = await oramaOf(seed);
 const hits = { ours: 0, orama: 0 };
 const missed: string[] = [];
 for (const { q, kind, expect } of LABELLED) {
-  const mine = ours(small.index, q, 3);
+  const mine = await ours(small.index, q, 3);
   const other = await theirs(smallOrama.db, q, 3, kind === "typo" ? 2 : 0);
   if (mine.some((h) => expect.includes(h))) hits.ours++;
   else missed.push(`ours: ${q}`);

@@ -1,17 +1,16 @@
 /**
  * The browse index of N generated products, built as a remote publish builds its snapshot (the
  * index's SQL into node:sqlite, read back with the engine's reader, encoded): time of each step,
- * the snapshot's size by part, the time to decode it and build the VersionIndex (Node's V8), the
+ * the snapshot's size (deflated) and its parts' sizes as held, the time to decode it and build the VersionIndex (Node's V8), the
  * bytes the index holds, and this process's peak RSS. No Miniflare, no KV: one process.
  *
  *   npm exec -- node test/bench/snapshot-size.ts [products]     (default 100,000)
  */
-import { browseDataFromSnapshot, decodeSnapshot } from "../../src/browse/snapshot.ts";
+import { browseDataFromSnapshot, decodeSnapshot, encodeSnapshot } from "../../src/browse/snapshot.ts";
 import { readBrowseData } from "../../src/browse/source.ts";
 import { VersionIndex } from "../../src/browse/index/version-index.ts";
 import { writeBrowseIndex } from "../../src/publish/browse-index.ts";
 import { sqliteMirror } from "../../src/publish/browse-remote.ts";
-import { encodeSnapshot } from "../../src/browse/snapshot.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 
 const products = Number(process.argv[2] ?? 100_000);
@@ -32,10 +31,10 @@ await step("index SQL into node:sqlite", () =>
 const data = await step("read back (readBrowseData)", () => readBrowseData(mirror.reader, version));
 // As writeBrowseSnapshot does: the data plus the derived parts of an index built from it.
 const full = await step("build index + encode", () => ({ ...data, built: new VersionIndex(data).built }));
-const bytes = encodeSnapshot(full);
+const bytes = await step("encode (deflate)", () => encodeSnapshot(full));
 console.log(`snapshot ${mib(bytes.byteLength)} MiB`);
 
-/** Bytes per top-level part: typed arrays (lists included) counted exactly, the rest as its JSON. */
+/** Bytes per top-level part as held (before deflate): typed arrays (lists included) counted exactly, the rest as its JSON. */
 function sizeOf(value: unknown): number {
   if (ArrayBuffer.isView(value)) return value.byteLength;
   if (value instanceof Map) return [...value.values()].reduce((n: number, v) => n + sizeOf(v), 0);
@@ -47,9 +46,8 @@ function sizeOf(value: unknown): number {
 }
 for (const [name, value] of Object.entries(full)) console.log(`  part ${name}: ${mib(sizeOf(value))} MiB`);
 
-const buffer = bytes.slice().buffer;
-const index = await step("decode + VersionIndex", () => new VersionIndex(browseDataFromSnapshot(buffer)));
-await step("decode only", () => decodeSnapshot(buffer));
+const index = await step("decode + VersionIndex", async () => new VersionIndex(await browseDataFromSnapshot(bytes)));
+await step("decode only", () => decodeSnapshot(bytes));
 console.log(
   `index holds ${mib(index.bytes)} MiB in typed arrays; peak RSS ${mib(process.resourceUsage().maxRSS * 1024)} MiB`,
 );

@@ -109,7 +109,7 @@ describe(`browse on a generated catalog of ${PRODUCTS} products`, () => {
     if (!meta) throw new Error("nothing published");
     const index = await engine.index(meta.version);
     console.log(
-      `[cost] browse_index_build r2_gets=${r2.seen.gets} snapshot_bytes=${r2.seen.bytes} d1_statements=${d1.seen.statements} held_bytes=${index.bytes} read_ms=${engine.lastBuild?.ms} build_ms=${engine.lastBuild?.buildMs}`,
+      `[cost] browse_index_build r2_gets=${r2.seen.gets} snapshot_bytes=${r2.seen.bytes} d1_statements=${d1.seen.statements} held_bytes=${index.bytes} read_ms=${engine.lastBuild?.readMs} decode_ms=${engine.lastBuild?.decodeMs} build_ms=${engine.lastBuild?.buildMs}`,
     );
     // The manifest, then each chunk: 2 reads at 20k.
     expect(r2.seen.gets).toBe(1 + Math.ceil((engine.lastBuild?.bytes ?? 0) / SNAPSHOT_CHUNK));
@@ -125,7 +125,7 @@ describe(`browse on a generated catalog of ${PRODUCTS} products`, () => {
     if (!meta) throw new Error("nothing published");
     const index = await fallback.index(meta.version);
     console.log(
-      `[cost] browse_index_build_d1 d1_batches=${d1Only.seen.batches} statements=${d1Only.seen.statements} rows=${d1Only.seen.rows} bytes=${d1Only.seen.bytes} max_row_bytes=${d1Only.seen.maxRowBytes} held_bytes=${index.bytes} read_ms=${fallback.lastBuild?.ms} build_ms=${fallback.lastBuild?.buildMs}`,
+      `[cost] browse_index_build_d1 d1_batches=${d1Only.seen.batches} statements=${d1Only.seen.statements} rows=${d1Only.seen.rows} bytes=${d1Only.seen.bytes} max_row_bytes=${d1Only.seen.maxRowBytes} held_bytes=${index.bytes} read_ms=${fallback.lastBuild?.readMs} build_ms=${fallback.lastBuild?.buildMs}`,
     );
     // One batch for everything but the items, one per 4 x 8,192 products of items.
     expect(d1Only.seen).toMatchObject({ batches: 2, statements: 13 + Math.ceil(PRODUCTS / 8_192) });

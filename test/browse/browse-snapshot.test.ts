@@ -6,8 +6,18 @@ import {
   browseSnapshotKey,
   decodeSnapshot,
   encodeSnapshot,
+  SNAPSHOT_CHUNK,
   SNAPSHOT_FORMAT,
 } from "../../src/browse/snapshot.ts";
+import {
+  ITEM_BLOCK,
+  type Items,
+  isPacked,
+  type PackedItems,
+  type PackedStrings,
+  unpackItems,
+  unpackStrings,
+} from "../../src/browse/index/items.ts";
 import { BrowseStore, readBrowseData, readBrowseIndex, readSnapshot } from "../../src/browse/source.ts";
 import { CatalogStore } from "../../src/catalog/store.ts";
 import { type BrowseData, VersionIndex } from "../../src/browse/index/version-index.ts";
@@ -26,10 +36,39 @@ const catalog = generateCatalog({ products: 3_000 });
 const store = new BrowseStore(env.BROWSE);
 let version = "";
 
-async function snapshotOf(v: string): Promise<ArrayBuffer> {
-  const buffer = await readSnapshot(env.BROWSE_SNAPSHOTS, v);
-  if (!buffer) throw new Error(`no snapshot for ${v}`);
-  return buffer;
+async function snapshotOf(v: string): Promise<Uint8Array[]> {
+  const chunks = await readSnapshot(env.BROWSE_SNAPSHOTS, v);
+  if (!chunks) throw new Error(`no snapshot for ${v}`);
+  return chunks;
+}
+
+/** `n` u32s that deflate cannot shrink (xorshift), so a blob of them keeps its size in R2. */
+function noise(n: number): Uint32Array {
+  const out = new Uint32Array(n);
+  let x = 2463534242;
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x >>> 0;
+  }
+  return out;
+}
+
+/** Every page of `query` (limit 250), following the cursor: each product once, so every item block is shown. */
+async function walk(index: VersionIndex, query: string): Promise<string[]> {
+  const pages: string[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const params = new URLSearchParams(query);
+    params.set("limit", "250");
+    if (after) params.set("starting_after", after);
+    const page = await index.page({}, parseBrowsePage(params));
+    pages.push(page);
+    const body = JSON.parse(page) as { data: { handle: string }[]; has_more: boolean };
+    if (!body.has_more) return pages;
+    after = body.data.at(-1)?.handle;
+  }
 }
 
 beforeAll(async () => {
@@ -40,19 +79,26 @@ beforeAll(async () => {
 describe("a publish's snapshot", () => {
   it("rebuilds exactly the BrowseData the engine reads from D1", async () => {
     const fromD1 = await readBrowseData(store, version);
-    const fromSnapshot = browseDataFromSnapshot(await snapshotOf(version));
+    const fromSnapshot = await browseDataFromSnapshot(await snapshotOf(version));
     expect(fromSnapshot.size).toBe(catalog.products.length);
     // Typed arrays compared by type and element, Maps by entry, every named part; plus the derived
-    // parts, exactly as an index built from the D1 data derives them.
-    const { built, ...parts } = fromSnapshot;
-    expect(Object.keys(parts).sort()).toEqual(Object.keys(fromD1).sort());
-    expect(parts).toEqual(fromD1);
+    // parts, exactly as an index built from the D1 data derives them. The items come deflated by
+    // block (format 2): inflated, byte for byte D1's.
+    const { built, items, handles, ...parts } = fromSnapshot;
+    const { items: d1Items, handles: d1Handles, ...d1Parts } = fromD1;
+    expect(Object.keys(fromSnapshot).sort()).toEqual([...Object.keys(fromD1), "built"].sort());
+    expect(parts).toEqual(d1Parts);
+    expect(isPacked(items)).toBe(true);
+    expect(await unpackItems(items as PackedItems)).toEqual(d1Items);
+    // The handles as UTF-8 (format 2): the same strings.
+    expect(Array.isArray(handles)).toBe(false);
+    expect(unpackStrings(handles as PackedStrings)).toEqual(d1Handles);
     expect(built).toEqual(new VersionIndex(fromD1).built);
   });
 
   it("answers every query as the D1-built index does", async () => {
     const a = new VersionIndex(await readBrowseData(store, version));
-    const b = new VersionIndex(browseDataFromSnapshot(await snapshotOf(version)));
+    const b = new VersionIndex(await browseDataFromSnapshot(await snapshotOf(version)));
     const collection = catalog.collections[0]?.handle ?? "";
     const pages = [
       "sort=price_asc&limit=50",
@@ -62,11 +108,11 @@ describe("a publish's snapshot", () => {
       "price_min=2000&price_max=6000&sort=price_desc",
     ];
     for (const query of pages) {
-      expect(b.page({}, parseBrowsePage(new URLSearchParams(query)))).toBe(
-        a.page({}, parseBrowsePage(new URLSearchParams(query))),
+      expect(await b.page({}, parseBrowsePage(new URLSearchParams(query)))).toBe(
+        await a.page({}, parseBrowsePage(new URLSearchParams(query))),
       );
-      expect(b.page({ collection }, parseBrowsePage(new URLSearchParams(query)))).toBe(
-        a.page({ collection }, parseBrowsePage(new URLSearchParams(query))),
+      expect(await b.page({ collection }, parseBrowsePage(new URLSearchParams(query)))).toBe(
+        await a.page({ collection }, parseBrowsePage(new URLSearchParams(query))),
       );
     }
     for (const query of ["", "tag=new&option.size=M", "q=washed", "vendor=Saltmarsh Supply&available=true"]) {
@@ -74,7 +120,27 @@ describe("a publish's snapshot", () => {
         a.facets({}, parseBrowseFacets(new URLSearchParams(query))),
       );
     }
-    expect(b.bytes).toBe(a.bytes);
+    // Every page of every product, with images: every item block inflated, each text as D1's.
+    expect(await walk(b, "sort=price_desc&include=image")).toEqual(await walk(a, "sort=price_desc&include=image"));
+  });
+
+  it("keeps the items deflated until a page shows them, then holds what the D1-built index holds plus the blocks", async () => {
+    const a = new VersionIndex(await readBrowseData(store, version));
+    const data = await browseDataFromSnapshot(await snapshotOf(version));
+    const b = new VersionIndex(data);
+    const { blocks, at } = data.items as PackedItems;
+    const d1Items = (await readBrowseData(store, version)).items as Items;
+    // New: the text of no item yet, only the deflated blocks (under a fifth of the text's size).
+    expect(blocks.byteLength * 5).toBeLessThan(d1Items.text.byteLength);
+    expect(b.bytes).toBe(a.bytes - d1Items.text.byteLength + blocks.byteLength + at.byteLength);
+    // One page of 20 in catalog order: its products' blocks only (20 products: one block or two).
+    await b.page({}, parseBrowsePage(new URLSearchParams("limit=20")));
+    expect(b.bytes - (a.bytes - d1Items.text.byteLength + blocks.byteLength + at.byteLength)).toBeLessThanOrEqual(
+      d1Items.starts[2 * 2 * ITEM_BLOCK] as number,
+    );
+    // Every page: every block, once.
+    await walk(b, "");
+    expect(b.bytes).toBe(a.bytes + blocks.byteLength + at.byteLength);
   });
 
   it("is what the engine loads, in one read, with no D1 statement", async () => {
@@ -84,13 +150,13 @@ describe("a publish's snapshot", () => {
     } as BrowseStore;
     const { source } = await readBrowseIndex(counting, env.BROWSE_SNAPSHOTS, version);
     expect(source.from).toBe("snapshot");
-    expect(source.bytes).toBe((await snapshotOf(version)).byteLength);
+    expect(source.bytes).toBe((await snapshotOf(version)).reduce((n, c) => n + c.byteLength, 0));
     expect(statements).toBe(0);
   });
 });
 
 describe("the snapshot format", () => {
-  it("carries any named part: typed arrays of every kind, lists of them, Maps, JSON", () => {
+  it("carries any named part: typed arrays of every kind, lists of them, Maps, JSON", async () => {
     const tree = {
       size: 3,
       words: {
@@ -105,23 +171,29 @@ describe("the snapshot format", () => {
       byName: new Map([["x", { title: "X", members: Uint32Array.of(1, 2) }]]),
       rows: [{ f: "tag", k: "new", d: "New" }],
     };
-    const decoded = decodeSnapshot(encodeSnapshot(tree).slice().buffer);
-    expect(decoded).toEqual(tree);
+    const bytes = await encodeSnapshot(tree);
+    expect(await decodeSnapshot(bytes)).toEqual(tree);
+    // Read as chunks split anywhere (inside the prefix, the header, the parts): the same tree.
+    const cuts = [0, 3, 17, 40, bytes.byteLength >> 1, bytes.byteLength];
+    expect(await decodeSnapshot(cuts.slice(1).map((to, i) => bytes.subarray(cuts[i], to)))).toEqual(tree);
   });
 
-  it("refuses another format or a damaged blob", () => {
-    const bytes = encodeSnapshot({ size: 1 });
+  it("refuses another format or a damaged blob", async () => {
+    const bytes = await encodeSnapshot({ size: 1 });
     const other = bytes.slice();
     new DataView(other.buffer).setUint32(4, SNAPSHOT_FORMAT + 1, true);
-    expect(() => decodeSnapshot(other.buffer)).toThrow(/format/);
-    expect(() => decodeSnapshot(new Uint8Array(8).buffer)).toThrow(/not a browse snapshot/);
-    const truncated = encodeSnapshot({ ids: new Uint32Array(100) }).slice(0, 64);
-    expect(() => decodeSnapshot(truncated.buffer)).toThrow(/out of range/);
-    expect(() => browseDataFromSnapshot(bytes.slice().buffer)).toThrow(/lacks its "values" part/);
+    await expect(decodeSnapshot(other)).rejects.toThrow(/format/);
+    await expect(decodeSnapshot(new Uint8Array(8))).rejects.toThrow(/not a browse snapshot/);
+    const full = await encodeSnapshot({ ids: noise(100) });
+    await expect(decodeSnapshot(full.slice(0, full.byteLength - 40))).rejects.toThrow(/out of range/);
+    const flipped = full.slice();
+    flipped.fill(0xff, 40, 80);
+    await expect(decodeSnapshot(flipped)).rejects.toThrow(/out of range|header/);
+    await expect(browseDataFromSnapshot(bytes)).rejects.toThrow(/lacks its "values" part/);
   });
 
   it("is stored in chunks under a manifest, read back whole", async () => {
-    const small = encodeSnapshot({ size: 1, ids: new Uint32Array(2.25 * 2 ** 20) });
+    const small = await encodeSnapshot({ size: 1, ids: noise(2.25 * 2 ** 20) });
     const target = r2Snapshots(env.BROWSE, env.BROWSE_SNAPSHOTS);
     // Through writeBrowseSnapshot's own chunking: a blob over SNAPSHOT_CHUNK goes as several objects.
     const chunks: string[] = [];
@@ -130,11 +202,15 @@ describe("the snapshot format", () => {
       "chunked",
       small,
     );
-    expect(chunks).toEqual(["browse/v1/chunked/0", "browse/v1/chunked/1", "browse/v1/chunked"]);
-    expect(new Uint8Array((await readSnapshot(env.BROWSE_SNAPSHOTS, "chunked")) as ArrayBuffer)).toEqual(small);
-    await env.BROWSE_SNAPSHOTS.delete("browse/v1/chunked/1");
+    const key = browseSnapshotKey("chunked");
+    expect(key).toBe(`browse/v${SNAPSHOT_FORMAT}/chunked`);
+    expect(chunks).toEqual([`${key}/0`, `${key}/1`, key]);
+    const back = (await readSnapshot(env.BROWSE_SNAPSHOTS, "chunked")) ?? [];
+    expect(back.map((c) => c.byteLength)).toEqual([SNAPSHOT_CHUNK, small.byteLength - SNAPSHOT_CHUNK]);
+    expect(await decodeSnapshot(back)).toEqual(await decodeSnapshot(small));
+    await env.BROWSE_SNAPSHOTS.delete(`${key}/1`);
     expect(await readSnapshot(env.BROWSE_SNAPSHOTS, "chunked")).toBeNull();
-    await env.BROWSE_SNAPSHOTS.delete(["browse/v1/chunked", "browse/v1/chunked/0"]);
+    await env.BROWSE_SNAPSHOTS.delete([key, `${key}/0`]);
   }, 120_000);
 
   it("falls back to D1 when the blob is missing or damaged", async () => {

@@ -5,6 +5,9 @@ import { invalidParameter, notFound, unknownParameter } from "../../catalog/erro
 import { type ColumnArrays, FacetIndex, type FacetValueRow, type Group, type ProductSet } from "./facet-index.ts";
 import { collectionBody, collectionMember, listBody } from "../../catalog/render.ts";
 import { type Term, TextIndex, type WordPostings } from "./text-index.ts";
+import { type Items, ItemTexts, type PackedItems, type PackedStrings, stringAt } from "./items.ts";
+
+export type { Items, PackedItems, PackedStrings } from "./items.ts";
 
 /**
  * Everything browse answers for one catalog version, in memory: filters and q as bitmaps,
@@ -37,9 +40,9 @@ export interface BrowseData {
   prices: Float64Array;
   created: Float64Array;
   titles: Uint32Array;
-  /** By product: handle; list item and featured image JSON. */
-  handles: string[];
-  items: Items;
+  /** By product: handle (from a snapshot packed as UTF-8); list item and featured image JSON (from a snapshot deflated by block: items.ts). */
+  handles: string[] | PackedStrings;
+  items: Items | PackedItems;
   collections: Map<string, CollectionData>;
   words: WordPostings;
   /** What the constructor derives, when a snapshot carries it (VersionIndex.built): then it is taken, not computed. */
@@ -61,16 +64,8 @@ export interface BuiltParts {
   ranks: Map<string, RankTable>;
 }
 
-/** Product `p`'s list item JSON is `text[starts[2p] .. starts[2p + 1]]` (UTF-8), its featured image's the next range. */
-export interface Items {
-  text: Uint8Array;
-  starts: Uint32Array;
-}
-
 /** Where a browse reads: the whole catalog, or one collection's products in its order. */
 export type Scope = { collection?: undefined } | { collection: string };
-
-const DECODER = new TextDecoder();
 
 /** A keyed page sorts its matches instead of walking the order when they are under 1/SPARSE of the products. */
 const SPARSE = 64;
@@ -123,10 +118,12 @@ export class VersionIndex {
   readonly #rankTables = new Map<CollectionData, RankTable>();
   /** A page's matches, reused by every page (made once: a large typed array costs more to make than to fill). */
   readonly #matches: Uint32Array;
+  readonly #items: ItemTexts;
 
   constructor(data: BrowseData) {
     this.size = data.size;
     this.#data = data;
+    this.#items = new ItemTexts(data.items);
     this.#catalog = where(data.size, (p) => !Number.isNaN(data.prices[p]));
     const present = members(this.#catalog);
     this.#products = present.length;
@@ -183,12 +180,12 @@ export class VersionIndex {
   #idOf(handle: string): number | undefined {
     if (!this.#handles) {
       this.#handles = new Map();
-      for (const id of members(this.#catalog)) this.#handles.set(this.#data.handles[id] as string, id);
+      for (const id of members(this.#catalog)) this.#handles.set(stringAt(this.#data.handles, id), id);
     }
     return this.#handles.get(handle);
   }
 
-  /** Bytes held in typed arrays (items included; handles, words and value names aside). */
+  /** Bytes held in typed arrays (items included, as held: deflated blocks and those inflated so far; handles, words and value names aside). */
   get bytes(): number {
     const d = this.#data;
     let n =
@@ -202,7 +199,7 @@ export class VersionIndex {
     for (const t of this.#rankTables.values()) n += t.ids.byteLength + t.ranks.byteLength;
     for (const bits of this.#dense.values()) n += bits.byteLength;
     for (const o of Object.values(this.#orders)) n += o.ids.byteLength + o.at.byteLength;
-    n += d.items.text.byteLength + d.items.starts.byteLength + this.#matches.byteLength;
+    n += this.#items.bytes + this.#matches.byteLength;
     return n + this.#facets.bytes + this.#text.bytes;
   }
 
@@ -277,8 +274,9 @@ export class VersionIndex {
   /**
    * A page of matches as the list envelope (`GET /products` with browse parameters), or a
    * collection's products wrapped in the collection. Throws 400 for a cursor not among the matches.
+   * Async only while the page's item blocks are still deflated (ItemTexts.ready).
    */
-  page(scope: Scope, q: BrowsePageQuery): string {
+  async page(scope: Scope, q: BrowsePageQuery): Promise<string> {
     const r = this.#resolve(scope, q);
     let matches = r.base.bits;
     // The chain ANDs into #matches (the base and the groups may be kept sets: never written).
@@ -302,6 +300,8 @@ export class VersionIndex {
     const hasMore = ids.length > q.limit;
     const page = ids.slice(0, q.limit);
     if (backwards) page.reverse();
+    const ready = this.#items.ready(page);
+    if (ready) await ready;
     const total = hasFilters(q) ? count : (r.collection?.n ?? this.#products);
     const list = listBody(
       total,
@@ -313,11 +313,10 @@ export class VersionIndex {
   }
 
   #itemLine(id: number, inCollection: boolean, image: boolean): string {
-    const { text, starts } = this.#data.items;
-    const json = (k: number) => DECODER.decode(text.subarray(starts[k], starts[k + 1]));
+    const json = (k: number) => this.#items.json(k);
     let line = json(id * 2).slice(0, -1);
     if (inCollection)
-      line += `,${JSON.stringify(collectionMember(this.#data.handles[id]!, has(this.#available, id))).slice(1, -1)}`;
+      line += `,${JSON.stringify(collectionMember(stringAt(this.#data.handles, id), has(this.#available, id))).slice(1, -1)}`;
     if (image) line += `,"image":${json(id * 2 + 1)}`;
     return `${line}}`;
   }
