@@ -6,12 +6,12 @@ import type { BrowseData } from "./index/version-index.ts";
  * so a new BrowseEngine is ready after one read instead of rebuilding from D1's rows (at 100k:
  * ~4 s from D1, figures in README "Browse"). Layout, all little-endian:
  *
- *   "SFBX" | u32 format | u32 header bytes (deflated) | u32 parts bytes | header | parts
+ *   "SFBX" | u32 format | u32 header bytes (deflated) | u32 parts bytes | header | pad to 8 | parts
  *
  * The header (UTF-8 JSON, deflate-raw: 3.4 MiB in 0.7 at 100k) is the BrowseData tree itself, by
  * name (`size`, `prices`, `words`, ...), with every typed array replaced by `{"$t": type, "o":
- * offset, "n": length}` into the parts that follow (8-byte aligned, so loading makes views of one
- * buffer), every list of typed arrays (`postings`) by `{"$l": type, "o", "n"}` (starts, then the
+ * offset, "n": length}` into the parts that follow (8-byte aligned, so loading makes views of
+ * the chunks read: no copy), every list of typed arrays (`postings`) by `{"$l": type, "o", "n"}` (starts, then the
  * elements), every Map by `{"$m": [[key, value], ...]}`; anything else stays JSON. So a part added
  * to BrowseData (or to the text index's WordPostings) is written and read back without touching
  * this file. The parts are stored as they are held, not deflated: at cold start inflating them
@@ -29,9 +29,10 @@ const MAGIC = 0x58424653; // "SFBX" little-endian
 
 /**
  * Where a version's snapshot lives in the BROWSE_SNAPSHOTS bucket: its manifest (JSON: bytes,
- * chunks) at this key, the blob in chunks of SNAPSHOT_CHUNK bytes at `<key>/<n>`. Chunks keep
- * every put small (Miniflare's binding proxy dropped a 47 MiB put under load; `wrangler r2 object
- * put` takes at most 300 MiB) and let an engine read them in parallel.
+ * chunks) at this key, the blob in chunks of at most SNAPSHOT_CHUNK bytes at `<key>/<n>`, cut
+ * between parts (a part bigger than that, the word ids at 100k, is a chunk of its own). Chunks
+ * keep every put small (Miniflare's binding proxy dropped a 47 MiB put under load; `wrangler r2
+ * object put` takes at most 300 MiB) and each is a buffer the engine's views point into.
  */
 export function browseSnapshotKey(version: string): string {
   return `browse/v${SNAPSHOT_FORMAT}/${version}`;
@@ -68,8 +69,11 @@ function typeName(value: unknown): TypeName | null {
 
 const align = (n: number) => (n + 7) & ~7;
 
-/** Encodes `data` (any tree of typed arrays, lists of them, Maps and JSON values). */
-export async function encodeSnapshot(data: object): Promise<Uint8Array> {
+/**
+ * Encodes `data` (any tree of typed arrays, lists of them, Maps and JSON values) as the chunks
+ * to store, each its own buffer, none over `chunkBytes` unless one part is bigger.
+ */
+export async function encodeSnapshot(data: object, chunkBytes = SNAPSHOT_CHUNK): Promise<Uint8Array[]> {
   const parts: [at: number, bytes: Uint8Array][] = [];
   let end = 0;
   const place = (bytes: Uint8Array): number => {
@@ -103,19 +107,33 @@ export async function encodeSnapshot(data: object): Promise<Uint8Array> {
     return value;
   };
   const tree = walk(data);
-  const raw = new Uint8Array(end);
-  // A list's elements follow its starts in place order, each aligned (so each is its own view).
-  for (const [at, bytes] of parts) raw.set(bytes, at);
   const header = await deflate(new TextEncoder().encode(JSON.stringify({ format: SNAPSHOT_FORMAT, data: tree })));
-  const out = new Uint8Array(16 + header.byteLength + raw.byteLength);
-  const head = new DataView(out.buffer);
+  // Chunk 0: the prefix and header, padded so the parts start 8-aligned. A new chunk starts at a
+  // part that would take the current one past `chunkBytes`, so no part straddles two chunks (a
+  // part bigger than that is a chunk of its own).
+  const base = align(16 + header.byteLength);
+  const cuts = [0];
+  for (const [at, bytes] of parts) {
+    const start = base + at;
+    const current = cuts.at(-1) as number;
+    if (start > current && start + bytes.byteLength - current > chunkBytes) cuts.push(start);
+  }
+  cuts.push(base + end);
+  const chunks = cuts.slice(1).map((to, i) => new Uint8Array(to - (cuts[i] as number)));
+  const first = chunks[0] as Uint8Array;
+  const head = new DataView(first.buffer);
   head.setUint32(0, MAGIC, true);
   head.setUint32(4, SNAPSHOT_FORMAT, true);
   head.setUint32(8, header.byteLength, true);
   head.setUint32(12, end, true);
-  out.set(header, 16);
-  out.set(raw, 16 + header.byteLength);
-  return out;
+  first.set(header, 16);
+  let c = 0;
+  for (const [at, bytes] of parts) {
+    const start = base + at;
+    while (start >= (cuts[c + 1] as number) && c < chunks.length - 1) c++;
+    (chunks[c] as Uint8Array).set(bytes, start - (cuts[c] as number));
+  }
+  return chunks;
 }
 
 /** The bytes `from .. to` of the blob stored as `chunks` (one after another), as views of them. */
@@ -132,11 +150,12 @@ function slices(chunks: readonly Uint8Array[], from: number, to: number): Uint8A
 }
 
 /**
- * The tree encodeSnapshot wrote, its typed arrays as views of one buffer. `blob` is the whole
- * blob or its chunks in order (no copy into one). Throws on another format or a damaged blob.
+ * The tree encodeSnapshot wrote, its typed arrays as views of the chunks' own buffers (no copy,
+ * no buffer the size of the index allocated: at 100k, allocating and filling one cost ~200 ms of
+ * a cold start). `chunks` are the stored chunks in order (one buffer is a blob of one chunk).
+ * Throws on another format or a damaged blob.
  */
-export async function decodeSnapshot(blob: Uint8Array | readonly Uint8Array[]): Promise<unknown> {
-  const chunks = blob instanceof Uint8Array ? [blob] : blob;
+export async function decodeSnapshot(chunks: readonly Uint8Array[]): Promise<unknown> {
   const total = chunks.reduce((n, c) => n + c.byteLength, 0);
   if (total < 16) throw new Error("not a browse snapshot");
   const prefix = new Uint8Array(16);
@@ -145,14 +164,15 @@ export async function decodeSnapshot(blob: Uint8Array | readonly Uint8Array[]): 
     prefix.set(piece, filled);
     filled += piece.byteLength;
   }
-  const head = new DataView(prefix.buffer, prefix.byteOffset, prefix.byteLength);
+  const head = new DataView(prefix.buffer);
   if (head.getUint32(0, true) !== MAGIC) throw new Error("not a browse snapshot");
   const format = head.getUint32(4, true);
   if (format !== SNAPSHOT_FORMAT)
     throw new Error(`browse snapshot format ${format}, this reader takes ${SNAPSHOT_FORMAT}`);
   const headerBytes = head.getUint32(8, true);
-  const rawBytes = head.getUint32(12, true);
-  if (16 + headerBytes > total) throw new Error("browse snapshot header out of range");
+  const partBytes = head.getUint32(12, true);
+  const base = align(16 + headerBytes);
+  if (base + partBytes !== total) throw new Error("browse snapshot out of range (truncated or padded)");
   let headerText: Uint8Array;
   try {
     headerText = await inflate(slices(chunks, 16, 16 + headerBytes));
@@ -160,19 +180,27 @@ export async function decodeSnapshot(blob: Uint8Array | readonly Uint8Array[]): 
     throw new Error("browse snapshot header out of range (damaged or truncated)");
   }
   const { data } = JSON.parse(new TextDecoder().decode(headerText)) as { data: unknown };
-  if (16 + headerBytes + rawBytes !== total) throw new Error("browse snapshot parts out of range (truncated)");
-  // The parts into one buffer (a copy of each chunk's share: the chunks are separate buffers).
-  const raw = new Uint8Array(rawBytes);
+  // Where each chunk starts in the blob; a part is a view of the one chunk holding it.
+  const starts: number[] = [];
   let at = 0;
-  for (const piece of slices(chunks, 16 + headerBytes, total)) {
-    raw.set(piece, at);
-    at += piece.byteLength;
+  for (const chunk of chunks) {
+    starts.push(at);
+    at += chunk.byteLength;
   }
-  const buffer = raw.buffer;
+  let c = 0;
   const typed = (type: TypeName, at: number, n: number): Typed => {
     const ctor = TYPES[type];
-    if (!ctor || at + n * ctor.BYTES_PER_ELEMENT > rawBytes) throw new Error("browse snapshot part out of range");
-    return new ctor(buffer, at, n);
+    if (!ctor || at + n * ctor.BYTES_PER_ELEMENT > partBytes) throw new Error("browse snapshot part out of range");
+    if (n === 0) return new ctor(0);
+    const from = base + at;
+    // Parts come mostly in blob order: look from the last chunk found.
+    if (from < (starts[c] as number)) c = 0;
+    while (c + 1 < chunks.length && from >= (starts[c + 1] as number)) c++;
+    const chunk = chunks[c] as Uint8Array;
+    const offset = chunk.byteOffset + from - (starts[c] as number);
+    if (from + n * ctor.BYTES_PER_ELEMENT > (starts[c] as number) + chunk.byteLength || offset % ctor.BYTES_PER_ELEMENT)
+      throw new Error("browse snapshot part out of range (across chunks or unaligned)");
+    return new ctor(chunk.buffer as ArrayBuffer, offset, n);
   };
   const walk = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.length > 0 && typeof value[0] !== "object" ? value : value.map(walk);
@@ -211,9 +239,9 @@ const REQUIRED: readonly (keyof BrowseData)[] = [
   "words",
 ];
 
-/** A version's BrowseData from its snapshot (the whole blob, or its chunks in order). */
-export async function browseDataFromSnapshot(blob: Uint8Array | readonly Uint8Array[]): Promise<BrowseData> {
-  const data = (await decodeSnapshot(blob)) as Partial<BrowseData> | null;
+/** A version's BrowseData from its snapshot's chunks. */
+export async function browseDataFromSnapshot(chunks: readonly Uint8Array[]): Promise<BrowseData> {
+  const data = (await decodeSnapshot(chunks)) as Partial<BrowseData> | null;
   const missing = REQUIRED.find((k) => data?.[k] === undefined);
   if (missing) throw new Error(`browse snapshot lacks its "${missing}" part`);
   return data as BrowseData;

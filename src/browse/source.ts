@@ -33,18 +33,26 @@ export interface SnapshotBucket {
   get(key: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer> } | null>;
 }
 
-/** The snapshot's blob as its chunks in order (read in parallel, not copied into one); null without a manifest or with a chunk missing. */
+/**
+ * The snapshot's chunks in order, each its own buffer (the index's views point into them); null
+ * without a manifest or with a chunk missing. One read after another: in Miniflare, reading the
+ * 100k snapshot's chunks at once took 80-430 ms against 50-220 ms one by one (load 2-5).
+ */
 export async function readSnapshot(bucket: SnapshotBucket, version: string): Promise<Uint8Array[] | null> {
   const key = browseSnapshotKey(version);
   const manifest = await bucket.get(key);
   if (!manifest) return null;
   const { bytes, chunks } = JSON.parse(new TextDecoder().decode(await manifest.arrayBuffer())) as SnapshotManifest;
-  const parts = await Promise.all(
-    Array.from({ length: chunks }, (_, n) => bucket.get(`${key}/${n}`).then((o) => o?.arrayBuffer() ?? null)),
-  );
-  if (parts.some((p) => !p)) return null;
-  const out = parts.map((p) => new Uint8Array(p as ArrayBuffer));
-  return out.reduce((n, p) => n + p.byteLength, 0) === bytes ? out : null;
+  const out: Uint8Array[] = [];
+  let read = 0;
+  for (let n = 0; n < chunks; n++) {
+    const object = await bucket.get(`${key}/${n}`);
+    if (!object) return null;
+    const chunk = new Uint8Array(await object.arrayBuffer());
+    out.push(chunk);
+    read += chunk.byteLength;
+  }
+  return read === bytes ? out : null;
 }
 
 /** Where a version's index came from, and how long reading it took (for the engine's log and the bench). */

@@ -10,16 +10,10 @@ import {
   UNDATED,
   WORD_IDS,
 } from "../browse/layout.ts";
-import {
-  browseSnapshotKey,
-  browseSnapshotVersion,
-  encodeSnapshot,
-  SNAPSHOT_CHUNK,
-  type SnapshotManifest,
-} from "../browse/snapshot.ts";
+import { browseSnapshotKey, browseSnapshotVersion, encodeSnapshot, type SnapshotManifest } from "../browse/snapshot.ts";
 import { type BrowseReader, BrowseStore, readBrowseData } from "../browse/source.ts";
 import { foldText, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../browse/text.ts";
-import { VersionIndex } from "../browse/index/version-index.ts";
+import { type BrowseData, VersionIndex } from "../browse/index/version-index.ts";
 import { isPacked, packItems, packStrings } from "../browse/index/items.ts";
 import { renderListItem } from "../catalog/render.ts";
 import { optionApiName, type SourceCatalog, type SourceProduct } from "../catalog/schema.ts";
@@ -65,32 +59,36 @@ export interface SnapshotTarget {
   delete?(keys: string[]): Promise<void>;
 }
 
-/** Writes `version`'s snapshot from its (already written) tables; returns its size in bytes. */
-export async function writeBrowseSnapshot(target: SnapshotTarget, version: string): Promise<number> {
-  const data = await readBrowseData(target.reader, version);
-  // The derived parts too (BuiltParts): the engine then makes views, not sorts and columns; the
-  // items deflated by block (items.ts), inflated by the engine a block at a time as pages show them;
-  // the handles as UTF-8 (no 100k JSON strings to parse at start).
+/**
+ * What a snapshot carries for `data`: the data plus the derived parts (BuiltParts: the engine then
+ * makes views, not sorts and columns), the items deflated by block (items.ts: inflated by the
+ * engine a block at a time as pages show them) and the handles as UTF-8 (no 100k JSON strings to
+ * parse at start).
+ */
+export async function snapshotTree(data: BrowseData): Promise<BrowseData> {
   const built = new VersionIndex(data).built;
   const items = isPacked(data.items) ? data.items : await packItems(data.items);
   const handles = Array.isArray(data.handles) ? packStrings(data.handles) : data.handles;
-  const bytes = await encodeSnapshot({ ...data, items, handles, built });
-  await writeChunks(target, version, bytes);
-  return bytes.byteLength;
+  return { ...data, items, handles, built };
 }
 
-/** Stores a snapshot's blob: its chunks, then its manifest (browse-snapshot.ts, browseSnapshotKey). */
+/** Writes `version`'s snapshot from its (already written) tables; returns its size in bytes. */
+export async function writeBrowseSnapshot(target: SnapshotTarget, version: string): Promise<number> {
+  const chunks = await encodeSnapshot(await snapshotTree(await readBrowseData(target.reader, version)));
+  await writeChunks(target, version, chunks);
+  return chunks.reduce((n, c) => n + c.byteLength, 0);
+}
+
+/** Stores a snapshot's chunks (encodeSnapshot's), then its manifest (snapshot.ts, browseSnapshotKey). */
 export async function writeChunks(
   target: Pick<SnapshotTarget, "put">,
   version: string,
-  bytes: Uint8Array,
+  chunks: readonly Uint8Array[],
 ): Promise<void> {
   const key = browseSnapshotKey(version);
-  const chunks = Math.ceil(bytes.byteLength / SNAPSHOT_CHUNK);
   // Chunks first, the manifest last: a reader finds a manifest only once every chunk is there.
-  for (let n = 0; n < chunks; n++)
-    await target.put(`${key}/${n}`, bytes.subarray(n * SNAPSHOT_CHUNK, (n + 1) * SNAPSHOT_CHUNK));
-  const manifest: SnapshotManifest = { bytes: bytes.byteLength, chunks };
+  for (const [n, chunk] of chunks.entries()) await target.put(`${key}/${n}`, chunk);
+  const manifest: SnapshotManifest = { bytes: chunks.reduce((n, c) => n + c.byteLength, 0), chunks: chunks.length };
   await target.put(key, new TextEncoder().encode(JSON.stringify(manifest)));
 }
 

@@ -153,7 +153,7 @@ export async function publishInto(
   try {
     const result = await publishCatalog(binding, catalog, {
       browse: d1Target(
-        (await mf.getD1Database("BROWSE")) as unknown as D1Database,
+        retryingBatches((await mf.getD1Database("BROWSE")) as unknown as D1Database),
         (await mf.getR2Bucket("BROWSE_SNAPSHOTS")) as unknown as R2Bucket,
       ),
       onProgress: ({ phase, written, total }) => {
@@ -183,6 +183,35 @@ export async function publishInto(
   } finally {
     clearInterval(sampler);
   }
+}
+
+/**
+ * The D1 binding with each `batch` retried (twice, after 1 s) when Miniflare's proxy loses its
+ * socket ("fetch failed: other side closed"): two 100k bench runs on a loaded machine (load 5-6)
+ * died so in the browse index's writes. A batch is one transaction, so a lost one was not applied
+ * (a retry of one that was would fail loudly on its CREATE TABLE or primary keys, not double rows).
+ */
+function retryingBatches(db: D1Database): D1Database {
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === "batch")
+        return async (statements: D1PreparedStatement[]) => {
+          for (let attempt = 0; ; attempt++) {
+            try {
+              return await target.batch(statements);
+            } catch (error) {
+              if (attempt >= 2 || !(error instanceof TypeError && /fetch failed/.test(error.message))) throw error;
+              process.stderr.write(
+                `[bench]     D1 batch lost its socket (${String(error.cause ?? error)}); retrying\n`,
+              );
+              await new Promise((resolve) => setTimeout(resolve, 1000));
+            }
+          }
+        };
+      const value: unknown = Reflect.get(target, prop);
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 function workerdHighWater(pid: number | undefined): number | undefined {
