@@ -124,7 +124,7 @@ describe("a publish's snapshot", () => {
     expect(await walk(b, "sort=price_desc&include=image")).toEqual(await walk(a, "sort=price_desc&include=image"));
   });
 
-  it("keeps the items deflated until a page shows them, then holds what the D1-built index holds plus the blocks", async () => {
+  it("keeps items deflated until a page shows them, then holds the D1-built bytes plus the blocks", async () => {
     const a = new VersionIndex(await readBrowseData(store, version));
     const data = await browseDataFromSnapshot(await snapshotOf(version));
     const b = new VersionIndex(data);

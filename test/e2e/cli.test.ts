@@ -150,8 +150,8 @@ describe("--remote --dry-run", () => {
     expect(run.stdout).not.toMatch(/\bentries written\b|the new catalog is live|\bPublished catalog/);
     expect(run.stdout).toContain("Would publish catalog");
     // The browse snapshot (built from a node:sqlite copy of the index) goes to R2 in chunks, then its manifest.
-    expect(run.stdout).toMatch(/wrangler r2 object put storefront-browse\/browse\/v1\/[\w-]+\/0 --file /);
-    expect(run.stdout).toMatch(/wrangler r2 object put storefront-browse\/browse\/v1\/[\w-]+ --file /);
+    expect(run.stdout).toMatch(/wrangler r2 object put storefront-browse\/browse\/v2\/[\w-]+\/0 --file /);
+    expect(run.stdout).toMatch(/wrangler r2 object put storefront-browse\/browse\/v2\/[\w-]+ --file /);
   });
 
   it("catalog:rollback marks its lines too, its error included", async () => {

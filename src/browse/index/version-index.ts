@@ -315,8 +315,10 @@ export class VersionIndex {
   #itemLine(id: number, inCollection: boolean, image: boolean): string {
     const json = (k: number) => this.#items.json(k);
     let line = json(id * 2).slice(0, -1);
-    if (inCollection)
-      line += `,${JSON.stringify(collectionMember(stringAt(this.#data.handles, id), has(this.#available, id))).slice(1, -1)}`;
+    if (inCollection) {
+      const member = collectionMember(stringAt(this.#data.handles, id), has(this.#available, id));
+      line += `,${JSON.stringify(member).slice(1, -1)}`;
+    }
     if (image) line += `,"image":${json(id * 2 + 1)}`;
     return `${line}}`;
   }
