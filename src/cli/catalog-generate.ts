@@ -1,9 +1,8 @@
 // npm run catalog:generate -- [--products N] [--seed N] [--out FILE]   (--help for usage)
-import { createWriteStream, type WriteStream, writeFileSync } from "node:fs";
-import { once } from "node:events";
 import { generateCatalog, shopifyCsvChunks } from "../publish/generate.ts";
-import { parseCatalog, type SourceCatalog } from "../catalog/schema.ts";
+import { parseCatalog } from "../catalog/schema.ts";
 import { defineCli, runCli, UsageError } from "./args.ts";
+import { catalogJsonChunks, outputSink, writeChunks } from "./catalog-file.ts";
 
 const cli = defineCli({
   command: "npm run catalog:generate",
@@ -32,20 +31,8 @@ const cli = defineCli({
 rather than print megabytes of JSON. Then: npm run catalog:publish -- catalog.json`,
 });
 
-/** The catalog as a Shopify product CSV, streamed so 100,000 products never sit in one string. */
-async function writeShopifyCsv(catalog: SourceCatalog, out: string | undefined): Promise<void> {
-  const sink = out !== undefined ? createWriteStream(out) : process.stdout;
-  for (const chunk of shopifyCsvChunks(catalog)) if (!sink.write(chunk)) await once(sink, "drain");
-  if (out !== undefined) {
-    await new Promise<void>((resolve, reject) =>
-      (sink as WriteStream).end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
-    console.error(`Wrote ${catalog.products.length} products as a Shopify CSV to ${out}.`);
-  }
-}
-
 /** Writes a deterministic synthetic catalog, validated by the same schema publish uses. */
-function main(): void | Promise<void> {
+async function main(): Promise<void> {
   const { values } = cli.parse();
   if (values.out === undefined && process.stdout.isTTY) {
     throw new UsageError(
@@ -57,17 +44,19 @@ function main(): void | Promise<void> {
     ...(values.seed !== undefined ? { seed: values.seed } : {}),
   });
   parseCatalog(catalog);
-  if (values.format === "shopify-csv") return writeShopifyCsv(catalog, values.out);
-  const json = `${JSON.stringify(catalog)}\n`;
-  if (values.out !== undefined) {
-    writeFileSync(values.out, json);
+  // Streamed either way, so a million products never sit in one string.
+  if (values.format === "shopify-csv") {
+    await writeChunks(outputSink(values.out), shopifyCsvChunks(catalog));
+    if (values.out !== undefined)
+      console.error(`Wrote ${catalog.products.length} products as a Shopify CSV to ${values.out}.`);
+    return;
+  }
+  const bytes = await writeChunks(outputSink(values.out), catalogJsonChunks(catalog));
+  if (values.out !== undefined)
     console.error(
       `Wrote ${values.products} products and ${catalog.collections.length} collections to ` +
-        `${values.out} (${(json.length / 1e6).toFixed(1)} MB).`,
+        `${values.out} (${(bytes / 1e6).toFixed(1)} MB).`,
     );
-  } else {
-    process.stdout.write(json);
-  }
 }
 
 await runCli(cli, main);

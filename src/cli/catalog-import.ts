@@ -1,11 +1,11 @@
 // npm run catalog:import -- <file> [--currency XXX] [--out FILE] [--publish] [--local|--remote] [--store NAME] [--collections-by-type]   (--help for usage)
-import { once } from "node:events";
-import { createReadStream, createWriteStream, statSync } from "node:fs";
-import { CatalogValidationError, type SourceCatalog } from "../catalog/schema.ts";
+import { createReadStream, statSync } from "node:fs";
+import { CatalogValidationError } from "../catalog/schema.ts";
 import { formatReport, ImportError, type ImportProgress, importCatalog } from "../publish/import/index.ts";
 import { newVersionName } from "../publish/publish.ts";
 import { WAIT_OPTION } from "./locked-state.ts";
 import { runPublish } from "./publish-run.ts";
+import { catalogJsonChunks, outputSink, writeChunks } from "./catalog-file.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { isCurrency } from "../money.ts";
 
@@ -83,19 +83,6 @@ function importProgress(size: number): (p: ImportProgress) => void {
   };
 }
 
-/** The same bytes as JSON.stringify(catalog), written a product at a time (no 100 MB string). */
-async function writeCatalog(file: string, catalog: SourceCatalog): Promise<void> {
-  const sink = createWriteStream(file);
-  const { products, collections, ...head } = catalog;
-  const write = async (text: string) => {
-    if (!sink.write(text)) await once(sink, "drain");
-  };
-  await write(`${JSON.stringify(head).slice(0, -1)},"products":[`);
-  for (let i = 0; i < products.length; i++) await write(`${i ? "," : ""}${JSON.stringify(products[i])}`);
-  await write(`],"collections":${JSON.stringify(collections)}}\n`);
-  await new Promise<void>((resolve, reject) => sink.end((error?: Error | null) => (error ? reject(error) : resolve())));
-}
-
 async function main(): Promise<void> {
   const { values, positionals } = cli.parse();
   const file = positionals[0]!;
@@ -140,7 +127,7 @@ async function main(): Promise<void> {
   );
 
   if (values.out !== undefined) {
-    await writeCatalog(values.out, catalog);
+    await writeChunks(outputSink(values.out), catalogJsonChunks(catalog));
     console.log(`Wrote ${values.out}.`);
   }
   if (values.publish) {
