@@ -24,7 +24,6 @@ import {
  * `tag=men&tag=unisex` is one filter with two values, and `option.<name>` is any option name of
  * the catalog. Lengths are counted in characters (code points), as the reference states.
  */
-export { SORTS, type Sort, VALUE_FILTERS };
 
 /** What narrows the matches: the same for a page and for facets. Values are keys (valueKey). */
 export interface BrowseFilters {

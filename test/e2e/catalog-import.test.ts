@@ -37,6 +37,17 @@ async function get(path: string): Promise<{ status: number; version: string | nu
   return { status: res.status, version: res.headers.get("x-catalog-version"), body: (await res.json()) as Json };
 }
 
+/** The live catalog is still `before`: status and body first, so a failure says what the server answered. */
+async function expectStillServing(before: Awaited<ReturnType<typeof get>>): Promise<void> {
+  const after = await get("/products");
+  expect({ status: after.status, body: after.status === 200 ? "ok" : after.body }).toEqual({
+    status: 200,
+    body: "ok",
+  });
+  expect(after.version).toBe(before.version);
+  expect(after.body).toEqual(before.body);
+}
+
 const importInto = (file: string, ...args: string[]) =>
   runCli("catalog-import", [file, "--publish", "--local", "--persist-to", state, ...args], { timeoutMs: 120_000 });
 
@@ -102,14 +113,7 @@ describe("catalog:import --publish --local into a running npm run dev", () => {
     expect(run.stderr).toContain(`${bad} line 3, column 5 "Variant Price": "twelve" is not a price`);
     expect(run.stderr).toContain("Nothing was imported or published.");
     expect(run.stderr).not.toMatch(STACK_FRAME);
-    const after = await get("/products");
-    // The status and body first, so a failure says what the restarted server answered.
-    expect({ status: after.status, body: after.status === 200 ? "ok" : after.body }).toEqual({
-      status: 200,
-      body: "ok",
-    });
-    expect(after.version).toBe(before.version);
-    expect(after.body).toEqual(before.body);
+    await expectStillServing(before);
   }, 150_000);
 
   it("imports a generated Shopify CSV, and a re-import keeps every id", async () => {
@@ -177,14 +181,7 @@ describe("catalog:import --publish --local into a running npm run dev", () => {
     expect(printed).toContain(`Serving catalog ${before.version} (`);
     expect(printed).toContain("not the seed, kept as it is");
     expect(printed).not.toContain("Published the seed catalog");
-    const after = await get("/products");
-    // The status and body first, so a failure says what the restarted server answered.
-    expect({ status: after.status, body: after.status === 200 ? "ok" : after.body }).toEqual({
-      status: 200,
-      body: "ok",
-    });
-    expect(after.version).toBe(before.version);
-    expect(after.body).toEqual(before.body);
+    await expectStillServing(before);
   }, 300_000);
 
   it("answers --help with exit 0 and an unknown option with exit 2, naming it", async () => {

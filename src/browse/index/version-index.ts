@@ -1,6 +1,7 @@
 import { and, bitmap, has, members, orInto, popcount, scan, setAll, where } from "./bitmap.ts";
 import { optionFacet } from "../layout.ts";
-import { type BrowseFilters, type BrowsePageQuery, hasFilters, type Sort } from "../query.ts";
+import { type BrowseFilters, type BrowsePageQuery, hasFilters } from "../query.ts";
+import type { Sort } from "../parameters.ts";
 import { invalidParameter, notFound, unknownParameter } from "../../catalog/errors.ts";
 import { type ColumnArrays, FacetIndex, type FacetValueRow, type Group, type ProductSet } from "./facet-index.ts";
 import { collectionBody, collectionMember, listBody } from "../../catalog/render.ts";
