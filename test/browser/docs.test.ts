@@ -180,7 +180,7 @@ describe("/docs, the Scalar reference, in real Chromium", () => {
     await page.goto(`${base}/docs#storefront/tag/catalog/GET/api/v1/products/{handle}`);
     const section = operation(page, "catalog/GET/api/v1/products/{handle}");
     await expect.poll(() => section.count(), { timeout: 20_000 }).toBe(1);
-    await expect.poll(() => section.innerText()).toContain('"object": "product"');
+    await expect.poll(() => section.innerText(), { timeout: 20_000 }).toContain('"object": "product"');
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SHOTS}/docs-operation-390.png` });
     await page.close();
