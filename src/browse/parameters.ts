@@ -55,7 +55,8 @@ export const FILTER_PARAMETERS = {
         `words** (joined by \`-\` with no space, outside SKUs) also count written together: on ` +
         `the seed, \`tshirt\` finds Example T-Shirt and the four tees (product type "T-Shirts") ` +
         `first, then the Linen Camp Shirt (\`shirt\` is one edit away); \`buttondown\` finds ` +
-        `the Oxford Button-Down. **Synonyms and ` +
+        `the Oxford Button-Down; and a q of letters joined by hyphens also matches them written ` +
+        `together, so \`t-shirt\` finds what \`tshirt\` does. **Synonyms and ` +
         `stop words** are the catalog's (\`search.synonyms\`, \`search.stop_words\` in the ` +
         `catalog file, applied at publish): with \`[["hoodie", "hoody"]]\`, \`hoody\` finds the ` +
         `hoodies; a stop word is left out of q unless q has nothing else. With q the default ` +

@@ -104,25 +104,42 @@ export function typoBudget(word: string): number {
   return n >= 8 ? 2 : n >= 5 ? 1 : 0;
 }
 
-/** One word of q: folded; `exact` (quoted, or q is a SKU) matches only itself, no typo, no prefix. */
+/** Words joined by hyphens, no space between (`T-Shirt`, `six-panel`), after folding. */
+const HYPHENATED = /[\p{L}\p{N}]+(?:[-\u2010][\p{L}\p{N}]+)+/gu;
+
+/** The hyphenated runs of a text written together (`Example T-Shirt` -> `tshirt`): what a shopper types for them. */
+export function joinedWords(text: string): string[] {
+  return (foldText(text).match(HYPHENATED) ?? []).map((run) => run.replace(/[-\u2010]/g, ""));
+}
+
+/**
+ * One word of q: folded; `exact` (quoted, or q is a SKU) matches only itself, no typo, no prefix.
+ * `also`: the words of a q of letters joined by hyphens (`t-shirt`) also match that q written
+ * together (`tshirt`) as a last word would, with prefix and typos, as the index holds every
+ * hyphenated run of the catalog written together (SKUs aside, so `NW-ECT-BLK-M` stays exact).
+ */
 export interface QueryWord {
   word: string;
   exact: boolean;
+  also?: string;
 }
 
 /**
  * The words of q. Words inside double quotes are exact (an unclosed quote runs to the end); a q
  * that is one SKU-shaped token (no space, and a letter with a digit, or two words joined by
- * `-`, `_`, `.` or `/`: `NW-ECT-BLK-M`, `750ml`) is exact throughout.
+ * `-`, `_`, `.` or `/`: `NW-ECT-BLK-M`, `750ml`) is exact throughout; when it is letters joined
+ * by hyphens, each word also matches it written together (`also`).
  */
 export function queryWords(q: string): QueryWord[] {
   const token = q.trim();
   const sku =
     !/[\s"]/.test(token) &&
     ((/\p{L}/u.test(token) && /\p{N}/u.test(token)) || /[\p{L}\p{N}][-_./][\p{L}\p{N}]/u.test(token));
+  const folded = foldText(token);
+  const also = sku && /^\p{L}+(?:[-\u2010]\p{L}+)+$/u.test(folded) ? folded.replace(/[-\u2010]/g, "") : undefined;
   const out: QueryWord[] = [];
   q.split('"').forEach((part, i) => {
-    for (const word of searchWords(part)) out.push({ word, exact: sku || i % 2 === 1 });
+    for (const word of searchWords(part)) out.push({ word, exact: sku || i % 2 === 1, ...(also ? { also } : {}) });
   });
   return out;
 }

@@ -12,7 +12,7 @@ import {
 } from "../browse/layout.ts";
 import { browseSnapshotKey, browseSnapshotVersion, encodeSnapshot, type SnapshotManifest } from "../browse/snapshot.ts";
 import { type BrowseReader, BrowseStore, readBrowseData } from "../browse/source.ts";
-import { foldText, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../browse/text.ts";
+import { foldText, joinedWords, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../browse/text.ts";
 import { type BrowseData, VersionIndex } from "../browse/index/version-index.ts";
 import { isPacked, packItems, packStrings } from "../browse/index/items.ts";
 import { renderListItem } from "../catalog/render.ts";
@@ -213,14 +213,6 @@ function holds(words: readonly string[], phrase: readonly string[]): boolean {
     return true;
   }
   return false;
-}
-
-/** Words joined by hyphens, no space between (`T-Shirt`, `six-panel`), after folding. */
-const HYPHENATED = /[\p{L}\p{N}]+(?:[-\u2010][\p{L}\p{N}]+)+/gu;
-
-/** The hyphenated runs of a text written together (`Example T-Shirt` -> `tshirt`): what a shopper types for them. */
-export function joinedWords(text: string): string[] {
-  return (foldText(text).match(HYPHENATED) ?? []).map((run) => run.replace(/[-\u2010]/g, ""));
 }
 
 /**

@@ -182,16 +182,22 @@ function searchOnce(p: SourceProduct, q: string, m: SearchModel): { typos: numbe
   for (const w of kept(q, m)) {
     let fewest = Infinity;
     let best = 0;
+    // A hyphenated q's words also match it written together, as a last word (prefix, typos).
+    const ways = [w, ...(w.also === undefined ? [] : [{ word: w.also, exact: false, prefix: true }])];
     for (const x of s.all) {
-      const budget = w.exact ? 0 : typoBudget(w.word);
-      // Beyond the budget in length alone: more edits than the budget, no table needed.
-      const d =
-        x === w.word || (w.prefix && x.startsWith(w.word))
-          ? 0
-          : budget > 0 && Math.abs(x.length - w.word.length) <= budget
-            ? osa(w.word, x)
-            : Infinity;
-      if (d > budget) continue;
+      const edits = ways.map((v) => {
+        const budget = v.exact ? 0 : typoBudget(v.word);
+        // Beyond the budget in length alone: more edits than the budget, no table needed.
+        const d =
+          x === v.word || (v.prefix && x.startsWith(v.word))
+            ? 0
+            : budget > 0 && Math.abs(x.length - v.word.length) <= budget
+              ? osa(v.word, x)
+              : Infinity;
+        return d > budget ? Infinity : d;
+      });
+      const d = Math.min(...edits);
+      if (d === Infinity) continue;
       fewest = Math.min(fewest, d);
       let weight = s.weights.get(x);
       if (weight === undefined)

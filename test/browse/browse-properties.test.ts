@@ -280,6 +280,31 @@ for (const [seed, size] of [
         );
       }, 60_000);
 
+      it(`finds a hyphenated q (t-shirts) by its words and written together on ${where} as the model does`, async () => {
+        // The tags and types with a hyphen as written, case varied, cut short (a prefix of the
+        // joined form) or not: a q of letters joined by hyphens is SKU-shaped (its words exact)
+        // and also matches its words written together.
+        const hyphenated = [
+          ...new Set(catalog.products.flatMap((p) => [...p.tags, p.product_type]).filter((w) => /\w-\w/.test(w))),
+        ];
+        expect(hyphenated.length).toBeGreaterThan(2);
+        const arb = fc.record({
+          word: fc.constantFrom(...hyphenated),
+          upper: fc.boolean(),
+          cut: fc.nat({ max: 3 }),
+          sort: fc.constantFrom("relevance", "catalog", "title_asc"),
+          limit: fc.integer({ min: 1, max: 12 }),
+        });
+        await fc.assert(
+          fc.asyncProperty(arb, ({ word, upper, cut, sort, limit }) => {
+            const cased = upper ? word.toUpperCase() : word;
+            const q = cased.slice(0, Math.max(3, cased.length - cut)).replace(/-$/, "");
+            return samePage(catalog, scope, { q, sort, limit });
+          }),
+          { numRuns: Math.ceil(RUNS / 2) },
+        );
+      }, 60_000);
+
       it(`answers ${where}/facets with one filter of one value (matching something or nothing) as the model does`, async () => {
         const pool = pools(catalog);
         // A selected value with no match in the scope shows as the request spelled it, and a facets

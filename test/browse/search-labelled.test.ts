@@ -109,4 +109,24 @@ describe("the seed as shipped, without search settings", () => {
     expect(handles.indexOf("linen-camp-shirt-natural")).toBe(5);
     expect(await top3("buttondown")).toEqual(["oxford-button-down-blue"]);
   });
+
+  it("finds the T-Shirts for q=t-shirt too, not only the product titled T-Shirt", async () => {
+    // Regression: a q of words joined by hyphens is SKU-shaped, so exact: "t-shirt" needed the
+    // word "shirt" and found Example T-Shirt alone, not the tees of type "T-Shirts". Its words
+    // now also match it written together ("tshirt", a prefix of the tees' "tshirts").
+    const response = await exports.default.fetch("https://shop.example/api/v1/products?q=t-shirt");
+    const handles = ((await response.json()) as { data: { handle: string }[] }).data.map((p) => p.handle);
+    expect(handles[0]).toBe("example-t-shirt");
+    expect(handles.slice(1, 5).sort()).toEqual([
+      "essential-crew-tee-black",
+      "essential-crew-tee-white",
+      "heavyweight-pocket-tee-navy",
+      "washed-graphic-tee-sand",
+    ]);
+    // Then, as for q=tshirt, the Linen Camp Shirt ("shirt" is one edit from "tshirt").
+    expect(handles.slice(5)).toEqual(["linen-camp-shirt-natural"]);
+    // A SKU of letters stays exact: its joined form is no word of the index.
+    expect(await top3("NW-ECT-BLK-XS")).toEqual(["essential-crew-tee-black"]);
+    expect(await top3("NW-ECT-BL")).toEqual([]);
+  });
 });

@@ -230,8 +230,19 @@ export class TextIndex {
     return kept.length > 0 ? kept : all;
   }
 
-  /** The index words `q` matches: itself, its completions when a prefix, the words within its typo budget. */
+  /**
+   * The index words `q` matches: itself, its completions when a prefix, the words within its
+   * typo budget; and those of `q.also` (a hyphenated q written together) as a last word's.
+   */
   #terms(q: QueryWord & { prefix: boolean }): Term[] {
+    if (q.also === undefined) return this.#termsOf(q);
+    const found = this.#termsOf(q);
+    for (const t of this.#termsOf({ word: q.also, exact: false, prefix: true }))
+      if (!found.some((f) => f.at === t.at)) found.push(t);
+    return found;
+  }
+
+  #termsOf(q: QueryWord & { prefix: boolean }): Term[] {
     const { words } = this.#postings;
     const out: Term[] = [];
     const first = lowerBound(words, q.word);
