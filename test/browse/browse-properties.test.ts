@@ -7,6 +7,7 @@ import { publishCatalog } from "../../src/publish/publish.ts";
 import { optionApiName, type SourceCatalog } from "../../src/catalog/schema.ts";
 import { searchWords, valueKey } from "../../src/browse/text.ts";
 import { facets, type ModelQuery, page, scopeOf } from "./browse-model.ts";
+import { toMinor } from "../../src/money.ts";
 
 /**
  * Properties: for random filter sets, sorts and cursors over generated catalogs, every page the
@@ -439,6 +440,43 @@ describe("value-filter first pages of a 2,000-product catalog, from the bitmaps"
         has_more: body.has_more,
       }).toEqual(page(catalog.products, back, catalog));
     }
+  });
+
+  // q=rare matches the 21 "Rare" products by their tag: under 1/64 of the catalog, so the page
+  // narrows q's matches as a list, product by product, instead of ANDing bitmaps
+  // (version-index.ts, Resolved.few); every sort, both directions, with and without a filter,
+  // in the catalog and in a collection.
+  it("pages q's few matches (kept as a list) under every sort, forwards and backwards, as the model does", async () => {
+    const collection = catalog.collections.find(
+      (c) => c.products.filter((h) => catalog.products.find((p) => p.handle === h)?.tags.includes("Rare")).length > 3,
+    );
+    expect(collection).toBeDefined();
+    const scopes = [undefined, collection?.handle];
+    const sorts = ["relevance", "catalog", "price_asc", "price_desc", "title_asc", "title_desc", "newest"] as const;
+    // A filter that keeps about half of them: the lowest variant prices of the Rare products, their median.
+    const prices = catalog.products
+      .filter((p) => p.tags.includes("Rare"))
+      .map((p) => Math.min(...p.variants.map((v) => toMinor(v.price))))
+      .sort((a, b) => a - b);
+    const median = prices[prices.length >> 1] as number;
+    for (const scope of scopes)
+      for (const filter of [{}, { price_max: median }])
+        for (const sort of sorts) {
+          const base: ModelQuery = { q: "rare", sort, limit: 4, ...filter };
+          const pages: string[][] = [];
+          let q = base;
+          for (;;) {
+            await samePage(catalog, scope, q);
+            const got = page(scopeOf(catalog, scope), q, catalog);
+            if ("error" in got) throw new Error(got.error);
+            pages.push(got.handles);
+            if (!got.has_more) break;
+            q = { ...base, starting_after: got.handles.at(-1) ?? "" };
+          }
+          const all = pages.flat();
+          expect(all.length).toBeGreaterThan(3);
+          await samePage(catalog, scope, { ...base, ending_before: all[all.length - 2] ?? "" });
+        }
   });
 
   it("answers random value-filter first pages as the model does", async () => {

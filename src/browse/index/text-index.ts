@@ -35,10 +35,15 @@ export interface Term {
   typos: number;
 }
 
-/** What q matches: every query word (stop words aside) in some field; per query word, the index words it matched. */
+/**
+ * What q matches: every query word (stop words aside) in some field, as ascending ids when they
+ * ended a short list (`list`), else as a bitmap (`all`); per query word, the index words it matched.
+ */
 export interface TextMatches {
+  /** Ascending ids (possibly a view of the postings: never written), or null when `all` holds them. */
+  list: Uint32Array | null;
   /** TextIndex's own bitmap, reused: valid until its next search (an engine answers one request at a time). */
-  all: Uint32Array;
+  all: Uint32Array | null;
   terms: Term[][];
 }
 
@@ -329,11 +334,15 @@ export class TextIndex {
         count = Math.min(count, n);
       }
     }
-    if (!matches) {
-      matches = this.#all.fill(0);
-      if (list) setAll(matches, list);
-    }
-    return { all: matches, terms };
+    return { list, all: list ? null : matches, terms };
+  }
+
+  /** The matches of a search as a bitmap (TextIndex's own, reused: valid until its next search). */
+  bits(m: TextMatches): Uint32Array {
+    if (m.all) return m.all;
+    const bits = this.#all.fill(0);
+    if (m.list) setAll(bits, m.list);
+    return bits;
   }
 
   /**

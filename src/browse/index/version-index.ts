@@ -98,6 +98,11 @@ interface Resolved {
   base: ProductSet;
   collection: CollectionData | null;
   groups: Group[];
+  /**
+   * For a page whose q matched few products (under 1/SPARSE, as a list): those, ascending, not
+   * yet narrowed to the base and groups; the page then works on them, not on bitmaps.
+   */
+  few: Uint32Array | null;
   /** Per word of q, the index words it matched (for relevance). */
   terms: Term[][];
 }
@@ -223,8 +228,11 @@ export class VersionIndex {
     return { facet, bits };
   }
 
-  /** The scope's products and every active filter as a bitmap. Throws 404 / 400 as a page or facets answer would. */
-  #resolve(scope: Scope, filters: BrowseFilters): Resolved {
+  /**
+   * The scope's products and every active filter as a bitmap (q's few matches as a list when
+   * `few` allows). Throws 404 / 400 as a page or facets answer would.
+   */
+  #resolve(scope: Scope, filters: BrowseFilters, few = false): Resolved {
     let base: ProductSet = { bits: this.#catalog };
     let collection: CollectionData | null = null;
     if (scope.collection !== undefined) {
@@ -244,9 +252,11 @@ export class VersionIndex {
       );
     const groups: Group[] = [];
     let terms: Term[][] = [];
+    let list: Uint32Array | null = null;
     if (filters.words.length > 0) {
       const text = this.#text.search(filters.words);
-      groups.push({ facet: null, bits: text.all });
+      if (few && text.list && text.list.length * SPARSE < this.size) list = text.list;
+      else groups.push({ facet: null, bits: this.#text.bits(text) });
       terms = text.terms;
     }
     if (filters.vendor) groups.push(this.#anyOf("vendor", filters.vendor));
@@ -263,7 +273,7 @@ export class VersionIndex {
         bits: where(this.size, (p) => (prices[p] as number) >= lo && (prices[p] as number) <= hi),
       });
     }
-    return { base, collection, groups, terms };
+    return { base, collection, groups, terms, few: list };
   }
 
   /** The facets answer of `filters` over `scope`. */
@@ -278,16 +288,20 @@ export class VersionIndex {
    * Async only while the page's item blocks are still deflated (ItemTexts.ready).
    */
   async page(scope: Scope, q: BrowsePageQuery): Promise<string> {
-    const r = this.#resolve(scope, q);
+    const r = this.#resolve(scope, q, true);
+    // Few matches of q stay a list, narrowed product by product: no bitmap walked whole.
+    const few = r.few?.filter((id) => has(r.base.bits, id) && r.groups.every((g) => has(g.bits, id))) ?? null;
     let matches = r.base.bits;
     // The chain ANDs into #matches (the base and the groups may be kept sets: never written).
-    for (const [i, g] of r.groups.entries()) matches = and(i === 0 ? this.#matches : matches, matches, g.bits);
+    if (!few)
+      for (const [i, g] of r.groups.entries()) matches = and(i === 0 ? this.#matches : matches, matches, g.bits);
     const cursorHandle = q.starting_after ?? q.ending_before;
     const backwards = q.ending_before !== undefined;
     let cursor: number | undefined;
     if (cursorHandle !== undefined) {
       cursor = this.#idOf(cursorHandle);
-      if (cursor === undefined || !has(matches, cursor)) {
+      const found = cursor !== undefined && (few ? few[lowerBound(few, cursor)] === cursor : has(matches, cursor));
+      if (!found) {
         throw invalidParameter(
           `No product with handle "${cursorHandle}" among the matches of this query.`,
           backwards ? "ending_before" : "starting_after",
@@ -296,8 +310,8 @@ export class VersionIndex {
     }
     const take = q.limit + 1;
     const ranks = new Ranks(r.collection, r.collection ? (this.#rankTables.get(r.collection) ?? null) : null);
-    const count = popcount(matches);
-    const ids = this.#walk(q.sort, matches, count, r.terms, ranks, cursor, backwards, take);
+    const count = few ? few.length : popcount(matches);
+    const ids = this.#walk(q.sort, few ?? matches, few !== null, count, r.terms, ranks, cursor, backwards, take);
     const hasMore = ids.length > q.limit;
     const page = ids.slice(0, q.limit);
     if (backwards) page.reverse();
@@ -328,12 +342,13 @@ export class VersionIndex {
    * The first `take` matches in the sort's order (reversed when paging backwards) after the
    * cursor. Every order is a run of segments of equal key (one segment for catalog order, one
    * per relevance level, one per tie of a keyed sort), each in scope order (rank) so ties fall
-   * back to catalog or collection order. A keyed sort of few matches (under 1/SPARSE of the
-   * products) sorts them instead of walking.
+   * back to catalog or collection order. Few matches (under 1/SPARSE of the products, or given
+   * as a list: `listed`, ascending ids) are sorted instead of walked.
    */
   #walk(
     sort: Sort,
     matches: Uint32Array,
+    listed: boolean,
     count: number,
     terms: readonly Term[][],
     ranks: Ranks,
@@ -342,14 +357,15 @@ export class VersionIndex {
     take: number,
   ): number[] {
     const out: number[] = [];
-    if (sort === "catalog") {
+    const matched = () => (listed ? matches : members(matches));
+    if (sort === "catalog" && !listed) {
       ranks.scan(matches, cursor, backwards, take, out);
       return out;
     }
     if (sort === "relevance") {
       // Fewest typos first, then the highest score (text-index.ts), then scope order: the
       // first `take` after the cursor in that order (before it, nearest first, backwards).
-      const ids = members(matches);
+      const ids = matched();
       const key = this.#text.relevance(ids, terms);
       const rank = ranks.rankOf();
       const at = cursor === undefined ? -1 : lowerBound(ids, cursor);
@@ -363,21 +379,24 @@ export class VersionIndex {
       for (const i of picked) out.push(ids[i] as number);
       return out;
     }
-    const keyed = KEYED[sort];
-    const o = this.#orders[keyed.key];
-    const key = o.key;
-    if (count * SPARSE < o.ids.length) {
+    const keyed = sort === "catalog" ? null : KEYED[sort];
+    const o = keyed ? this.#orders[keyed.key] : null;
+    if (!keyed || !o || listed || count * SPARSE < o.ids.length) {
       // Few matches: sorting them costs less than walking the order past every other product.
       const rank = ranks.rankOf();
-      const dir = keyed.desc ? -1 : 1;
-      const list = Array.from(members(matches)).sort(
-        (a, b) => dir * ((key[a] as number) - (key[b] as number)) || rank(a) - rank(b),
+      const dir = keyed?.desc ? -1 : 1;
+      const key = o?.key;
+      const list = Array.from(matched()).sort(
+        key
+          ? (a, b) => dir * ((key[a] as number) - (key[b] as number)) || rank(a) - rank(b)
+          : (a, b) => rank(a) - rank(b),
       );
       if (backwards) list.reverse();
       const from = cursor === undefined ? 0 : list.indexOf(cursor) + 1;
       return list.slice(from, from + take);
     }
     // Walking the (key, id) order forwards or backwards, a segment at a time.
+    const key = o.key;
     const forward = keyed.desc === backwards;
     const ids = o.ids;
     let at = cursor === undefined ? (forward ? 0 : ids.length - 1) : (o.at[cursor] as number);
