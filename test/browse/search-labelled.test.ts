@@ -114,17 +114,14 @@ describe("the seed as shipped, without search settings", () => {
     // Regression: a q of words joined by hyphens is SKU-shaped, so exact: "t-shirt" needed the
     // word "shirt" and found Example T-Shirt alone, not the tees of type "T-Shirts". Its words
     // now also match it written together ("tshirt", a prefix of the tees' "tshirts").
-    const response = await exports.default.fetch("https://shop.example/api/v1/products?q=t-shirt");
-    const handles = ((await response.json()) as { data: { handle: string }[] }).data.map((p) => p.handle);
-    expect(handles[0]).toBe("example-t-shirt");
-    expect(handles.slice(1, 5).sort()).toEqual([
-      "essential-crew-tee-black",
-      "essential-crew-tee-white",
-      "heavyweight-pocket-tee-navy",
-      "washed-graphic-tee-sand",
-    ]);
-    // Then, as for q=tshirt, the Linen Camp Shirt ("shirt" is one edit from "tshirt").
-    expect(handles.slice(5)).toEqual(["linen-camp-shirt-natural"]);
+    const handles = async (q: string) => {
+      const response = await exports.default.fetch(`https://shop.example/api/v1/products?q=${q}`);
+      return ((await response.json()) as { data: { handle: string }[] }).data.map((p) => p.handle);
+    };
+    const hyphenated = await handles("t-shirt");
+    expect(hyphenated).toContain("washed-graphic-tee-sand");
+    // The same page as q=tshirt (pinned in the test above).
+    expect(hyphenated).toEqual(await handles("tshirt"));
     // A SKU of letters stays exact: its joined form is no word of the index.
     expect(await top3("NW-ECT-BLK-XS")).toEqual(["essential-crew-tee-black"]);
     expect(await top3("NW-ECT-BL")).toEqual([]);
