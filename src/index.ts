@@ -3,7 +3,6 @@ import type { AppEnv } from "./http/app-env.ts";
 import { allowlistCors, publicCors } from "./http/cors.ts";
 import { notFoundHandler, onError, requestContext } from "./http/request-context.ts";
 import { RouteTable } from "./http/route-table.ts";
-import { apiReference } from "./openapi/openapi.ts";
 import { auth } from "./routes/auth.ts";
 import { cart } from "./routes/cart.ts";
 import { checkouts } from "./routes/checkouts.ts";
@@ -53,7 +52,6 @@ const app = new Hono<AppEnv>()
 
 app.onError(onError);
 routeTable.load(app.routes);
-apiReference.load(app.routes);
 app.notFound(notFoundHandler(routeTable));
 
 /** The storefront's routes, for `hc<AppType>("https://…/api/v1")`. */

@@ -1,6 +1,6 @@
 // npm run dev -- [--persist-to DIR] [--port N] [--seed]   (PORT=8787 by default; --help for usage)
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, watch } from "node:fs";
 import { join } from "node:path";
 import { publishCatalog } from "../publish/publish.ts";
 import { CatalogValidationError } from "../catalog/schema.ts";
@@ -109,6 +109,36 @@ async function prepare(persistTo: string | undefined, forceSeed: boolean): Promi
   });
 }
 
+/**
+ * Keeps the generated OpenAPI documents in step with src/ while wrangler dev runs: wrangler
+ * rebuilds the worker on a change, and this rebuilds the documents the worker serves (predev
+ * built them once; docs:assets rewrites them only when they changed, and wrangler dev picks up
+ * the new files). In a fresh process each time, since Node keeps the modules it imported. Each
+ * folder is watched itself: a recursive watch loses a file an editor saves by renaming over it.
+ */
+function watchDocuments(): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  const rebuild = (_event: string, file: string | null) => {
+    if (!file?.endsWith(".ts")) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const run = spawnSync(process.execPath, ["src/cli/docs-assets.ts"], { stdio: "inherit" });
+      if (run.status !== 0) console.error("npm run dev: the OpenAPI documents could not be rebuilt (see above).");
+    }, 300);
+  };
+  const folders = [
+    "src",
+    ...readdirSync("src", { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(entry.parentPath, entry.name)),
+  ];
+  const watchers = folders.map((folder) => watch(folder, rebuild));
+  return () => {
+    clearTimeout(timer);
+    for (const watcher of watchers) watcher.close();
+  };
+}
+
 function serve(port: number, persistTo: string | undefined): void {
   const local = join(process.cwd(), "node_modules", ".bin", "wrangler");
   const args = [
@@ -126,8 +156,10 @@ function serve(port: number, persistTo: string | undefined): void {
     ...(persistTo ? ["--persist-to", persistTo] : []),
   ];
   const child = spawn(existsSync(local) ? local : "wrangler", args, { stdio: "inherit", env: quietWranglerEnv() });
+  const stopWatching = watchDocuments();
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   child.on("exit", (code, signal) => {
+    stopWatching();
     process.exitCode = code ?? (signal ? 1 : 0);
   });
 }

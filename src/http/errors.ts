@@ -170,6 +170,22 @@ export function internalError(requestId: string): ApiError {
 }
 
 /**
+ * A 500 that says what is wrong: the OpenAPI documents are built in Node before dev, test and
+ * deploy, and a worker started without that step (plain `wrangler dev` or `wrangler deploy`) has
+ * none to serve.
+ */
+export function openApiDocumentMissing(requestId: string): ApiError {
+  return new ApiError(500, {
+    type: "api_error",
+    code: "openapi_document_missing",
+    message:
+      "This deployment was built without its OpenAPI document: run `npm run docs:assets` before " +
+      "`wrangler dev` or `wrangler deploy` (npm run dev and npm run deploy run it first).",
+    request_id: requestId,
+  });
+}
+
+/**
  * The 401 codes: no credential sent (`authentication_required`), one that is not a valid token or
  * secret (`token_invalid`: malformed, another scheme, unknown, a dev token outside development, a
  * wrong operator secret), or a token that was revoked (`token_revoked`).

@@ -37,20 +37,19 @@ const OPERATOR_INFO: DocumentInfo = {
 };
 
 /**
- * The app's two OpenAPI documents, built from the `describe(...)` middleware in its routes once
- * the routes are mounted (`load(app.routes)`, like the route table), then once per isolate: the
- * schemas they come from never change at run time. Operations that need the operator secret go
- * to the operator document, every other one to the public document.
+ * The app's two OpenAPI documents, built from the `describe(...)` middleware in its routes
+ * (`new ApiReference(app.routes)`). Built in Node, not in the worker: `npm run docs:assets` writes
+ * them where the worker serves them from (./assets.ts), and the tests build them to check what is
+ * served. Operations that need the operator secret go to the operator document, every other one to
+ * the public document.
  */
 export class ApiReference {
-  #operations: DescribedOperation[] = [];
+  readonly #operations: DescribedOperation[];
   #public: JsonSchema | undefined;
   #operator: JsonSchema | undefined;
 
-  load(routes: readonly RouteEntry[]): void {
+  constructor(routes: readonly RouteEntry[]) {
     this.#operations = describedOperations(routes);
-    this.#public = undefined;
-    this.#operator = undefined;
   }
 
   /** Every described operation, public and operator, in route order. */
@@ -75,12 +74,4 @@ export class ApiReference {
     );
     return this.#operator;
   }
-}
-
-/** The app's reference; `src/index.ts` loads it with the app's routes. */
-export const apiReference = new ApiReference();
-
-/** The storefront's document (what `/api/v1/openapi.json` answers). */
-export function openApiDocument(): JsonSchema {
-  return apiReference.publicDocument();
 }

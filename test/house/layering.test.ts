@@ -27,7 +27,11 @@ const ROOMS: Record<string, { may: readonly string[]; packages: RegExp }> = {
     may: ["shared", "catalog", "browse"],
     packages: /^(zod|node:.*|csv-parse(\/.*)?|sanitize-html|htmlparser2)$/,
   },
-  cli: { may: ["shared", "auth", "catalog", "browse", "publish"], packages: /^(zod|node:.*|miniflare|wrangler)$/ },
+  // The cli builds the OpenAPI documents from the app's routes (docs:assets), so it may load the app.
+  cli: {
+    may: ["shared", "auth", "catalog", "browse", "publish", "openapi", "app"],
+    packages: /^(zod|node:.*|miniflare|wrangler)$/,
+  },
 };
 
 const SRC = join(import.meta.dirname, "../../src");

@@ -1,16 +1,20 @@
-import { exports } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { env, exports } from "cloudflare:workers";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import app from "../../src/index.ts";
+import { ErrorResponseSchema } from "../../src/http/errors.ts";
 import { ERROR_STATUSES } from "../../src/openapi/errors.ts";
 import { toOpenApiPath } from "../../src/openapi/describe.ts";
-import { apiReference } from "../../src/openapi/openapi.ts";
+import { documentBytes } from "../../src/openapi/assets.ts";
+import { ApiReference } from "../../src/openapi/openapi.ts";
 import { SEED_EXAMPLES } from "../../src/openapi/seed-examples.ts";
 import { publishSeedCatalog, seedCatalog } from "../helpers/catalog.ts";
 import { pagingNotIntegers, seedExampleProblems, seedNames, unusedComponents } from "./rules.ts";
 
 const OPERATOR_AUTH = { Authorization: "Bearer test-operator-secret" };
+/** The documents as the routes describe them, built here as `npm run docs:assets` builds them. */
+const apiReference = new ApiReference(app.routes);
 
-import { ORIGIN as BASE } from "../helpers/worker.ts";
+import { fetchAs, ORIGIN as BASE } from "../helpers/worker.ts";
 type Json = { [key: string]: unknown };
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
@@ -358,6 +362,67 @@ describe("GET /api/v1/openapi.json", () => {
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("cache-control")).toContain("public");
     expect(res.headers.get("content-type")).toContain("application/json");
+  });
+});
+
+describe("the served documents are the ones the routes describe", () => {
+  // The worker serves what `npm run docs:assets` built (npm test, dev and deploy run it first); a
+  // describe() or schema changed since then must not pass with the old document.
+  it.each([
+    ["/api/v1/openapi.json", {}, () => apiReference.publicDocument(), "public, max-age=300"],
+    ["/api/v1/operator/openapi.json", OPERATOR_AUTH, () => apiReference.operatorDocument(), "no-store"],
+  ] as const)("%s: the document built from app.routes, byte for byte", async (path, headers, build, cache) => {
+    const res = await exports.default.fetch(`${BASE}${path}`, { headers });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe(cache);
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+    const served = await res.text();
+    expect(served === documentBytes(build()), `${path} is stale: run npm run docs:assets`).toBe(true);
+  });
+
+  it("answers HEAD with the GET's headers and no body", async () => {
+    const res = await exports.default.fetch(`${BASE}/api/v1/openapi.json`, { method: "HEAD" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(await res.text()).toBe("");
+  });
+
+  // The assets as a worker started without `npm run docs:assets` has them: the rest of public/, no documents.
+  const withoutDocuments = {
+    ASSETS: {
+      fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+        const request = new Request(input, init);
+        if (new URL(request.url).pathname.startsWith("/openapi/"))
+          return Promise.resolve(new Response(null, { status: 404 }));
+        return env.ASSETS.fetch(request);
+      },
+    } as unknown as Fetcher,
+  };
+
+  it.each([
+    ["/api/v1/openapi.json", {}],
+    ["/api/v1/operator/openapi.json", OPERATOR_AUTH],
+  ] as const)(
+    "%s without its generated file: a 500 in the envelope that says how to build it",
+    async (path, headers) => {
+      const logged: string[] = [];
+      const spy = vi.spyOn(console, "error").mockImplementation((line: unknown) => void logged.push(String(line)));
+      const res = await fetchAs("production", path, { headers }, withoutDocuments).finally(() => spy.mockRestore());
+      expect(logged).toHaveLength(1);
+      expect(JSON.parse(logged[0]!)).toMatchObject({ level: "error", error: "OpenApiDocumentMissing" });
+      expect(res.status).toBe(500);
+      const body = ErrorResponseSchema.parse(await res.json());
+      expect(body.error).toMatchObject({ type: "api_error", code: "openapi_document_missing" });
+      expect(body.error.message).toContain("npm run docs:assets");
+      expect(body.error.request_id).toBe(res.headers.get("x-request-id"));
+      expect(JSON.stringify(body)).not.toMatch(/\bat .*:\d+:\d+|Error:/);
+    },
+  );
+
+  it("still asks for the operator secret before it looks for the operator's document", async () => {
+    const res = await fetchAs("production", "/api/v1/operator/openapi.json", {}, withoutDocuments);
+    expect(res.status).toBe(401);
   });
 });
 

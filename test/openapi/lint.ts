@@ -1,6 +1,6 @@
 /**
  * `npm run check`'s OpenAPI lint, run by Node: builds both documents from the app's routes (the
- * same code that serves /api/v1/openapi.json and /api/v1/operator/openapi.json), then
+ * same code that builds what /api/v1/openapi.json and /api/v1/operator/openapi.json serve), then
  *   1. validates each against the OpenAPI 3.1 JSON Schema (@seriousme/openapi-schema-validator),
  *   2. refuses components nothing refers to, examples naming data the seed catalog lacks, and
  *      paging sizes documented as anything but integers.
@@ -10,29 +10,16 @@
  *   node test/openapi/lint.ts --write d  # also writes d/openapi.json and d/operator.openapi.json
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { registerHooks } from "node:module";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
+import { buildOpenApiDocuments } from "../../src/cli/openapi-documents.ts";
 import { pagingNotIntegers, seedExampleProblems, seedNames, unusedComponents, type Json } from "./rules.ts";
 
-// The worker's entry exports the cart's Durable Object class, whose base class exists only in
-// workerd; under Node it is stood in for, since building the documents never runs it.
-registerHooks({
-  resolve(specifier, context, next) {
-    if (specifier === "cloudflare:workers")
-      return { url: "data:text/javascript,export class DurableObject {}", shortCircuit: true };
-    return next(specifier, context);
-  },
-});
-
-const { apiReference } = await import("../../src/openapi/openapi.ts");
-await import("../../src/index.ts");
-
 const seed = seedNames(JSON.parse(readFileSync(join(import.meta.dirname, "../../seed/catalog.json"), "utf8")));
-const documents: [string, Json][] = [
-  ["openapi.json", apiReference.publicDocument()],
-  ["operator.openapi.json", apiReference.operatorDocument()],
-];
+const documents: [string, Json][] = (await buildOpenApiDocuments()).map(({ asset, document }) => [
+  basename(asset),
+  document,
+]);
 
 const write = process.argv.indexOf("--write");
 if (write !== -1) {

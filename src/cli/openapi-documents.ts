@@ -1,0 +1,37 @@
+/**
+ * The app's two OpenAPI documents, built in Node from its routes' `describe()` entries: what
+ * `npm run docs:assets` writes for the worker to serve, and what `npm run check`'s lint validates.
+ * The worker's entry exports Durable Object classes whose base class exists only in workerd; under
+ * Node it is stood in for, since building the documents never runs them.
+ */
+import { registerHooks } from "node:module";
+import type { JsonSchema } from "../openapi/json-schema.ts";
+
+registerHooks({
+  resolve(specifier, context, next) {
+    if (specifier === "cloudflare:workers")
+      return { url: "data:text/javascript,export class DurableObject {}", shortCircuit: true };
+    return next(specifier, context);
+  },
+});
+
+/** One document: its asset path (`/openapi/…`, see src/openapi/assets.ts) and its content. */
+export interface OpenApiDocumentFile {
+  asset: string;
+  document: JsonSchema;
+}
+
+/** Both documents, public first, with where the worker reads each. */
+export async function buildOpenApiDocuments(): Promise<OpenApiDocumentFile[]> {
+  // Imported only now: a static import would load the app before the hook above is registered.
+  const [{ default: app }, { ApiReference }, { OPENAPI_ASSETS }] = await Promise.all([
+    import("../index.ts"),
+    import("../openapi/openapi.ts"),
+    import("../openapi/assets.ts"),
+  ]);
+  const reference = new ApiReference(app.routes);
+  return [
+    { asset: OPENAPI_ASSETS.public, document: reference.publicDocument() },
+    { asset: OPENAPI_ASSETS.operator, document: reference.operatorDocument() },
+  ];
+}
