@@ -22,8 +22,11 @@ function fieldAt(schema: z.ZodType | undefined, path: readonly PropertyKey[]): z
       field = def.innerType;
     else if (def.type === "pipe" && def.out) field = def.out;
     else if (i === path.length) break;
-    else if (def.type === "object" && def.shape) field = def.shape[String(path[i++])];
-    else return undefined;
+    // Own keys only: `?constructor=` must not find Object.prototype.constructor (a 500 once).
+    else if (def.type === "object" && def.shape) {
+      const key = String(path[i++]);
+      field = Object.hasOwn(def.shape, key) ? def.shape[key] : undefined;
+    } else return undefined;
   }
   return field;
 }

@@ -148,6 +148,10 @@ describe("options with any names", () => {
     ["frame-style=round", "frame-style"],
     ["material=", "material"],
     ["title=Oak%20%2F%20Oval", "title"],
+    // Regression: an empty value under a name Object.prototype has was a 500 (the error message
+    // looked the name up in the schema's shape and found Object.prototype.constructor).
+    ["constructor=", "constructor"],
+    ["toString=", "toString"],
   ])("answers gallery-frame?%s with 400 parameter_invalid naming %s", async (query, param) => {
     const { status, body } = await get(`/products/gallery-frame/variants?${query}`);
     expect(status).toBe(400);
