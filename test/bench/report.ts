@@ -161,6 +161,8 @@ export const TARGETS = {
   browseMissP50: 2,
   /** Browse answers with the edge cache on, CPU per request over the bare Worker's. */
   browseHotCpu: 1.6,
+  /** The large catalog's first browse answer after its publish (a new engine loading the snapshot), ms. */
+  coldStartMs: 500,
   bundleGzipBytes: 100 * 1024,
 } as const;
 
@@ -236,6 +238,12 @@ export function evaluateTargets(report: Omit<BenchReport, "targets">, large: str
   for (const catalog of [seed, large]) {
     for (const name of BROWSE_READS) targets.push(againstBare(catalog, name, TARGETS.browseHotCpu));
   }
+  const cold = report.publish[large]?.coldStart;
+  targets.push({
+    name: `cold start ${large}: first browse after publish <= ${TARGETS.coldStartMs} ms`,
+    value: cold ? `${cold.snapshotMs.toFixed(0)} ms` : "not measured",
+    met: cold !== undefined && cold.snapshotMs <= TARGETS.coldStartMs,
+  });
   const all = report.scenarios.flatMap(
     (s) => [s.ceiling, ...bareCeilings(s), ...cartCeilings(s), ...s.workloads] as WorkloadFigures[],
   );
