@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { constants } from "node:buffer";
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -122,6 +123,20 @@ describe("catalog:publish and npm run dev: a broken JSON file", () => {
     const run = await runCli("catalog-publish", [join(scratch, "missing.json")]);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(`${join(scratch, "missing.json")}: no such file`);
+  });
+
+  it("says a file is larger than it can read at once, before reading it", async () => {
+    // Regression: a 1.5 GB catalog (1M generated products) was read whole and failed with
+    // "cannot be read (ERR_STRING_TOO_LONG)". The file here is sparse: its size, no bytes written.
+    const file = join(scratch, "huge.json");
+    writeFileSync(file, "");
+    truncateSync(file, constants.MAX_STRING_LENGTH + 1);
+    const run = await runCli("catalog-publish", ["--persist-to", join(scratch, "state"), file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.startsWith(`${file}: is `)).toBe(true);
+    expect(run.stderr).toContain("MiB, more than one JSON text this tool can read at once");
+    expect(run.stderr).not.toMatch(STACK_FRAME);
+    rmSync(file);
   });
 
   it("names the file, then the product and field, for a catalog that fails validation", async () => {
