@@ -1,6 +1,5 @@
-import { type Facet, facetsBody, facetValues, priceFacet } from "../facets.ts";
-import { optionFacet } from "../layout.ts";
-import type { BrowseFilters } from "../query.ts";
+import type { CountedValue } from "../facets.ts";
+import type { FacetCounts } from "../slices.ts";
 import { and, andNot, bitmap, has, popcount } from "./bitmap.ts";
 
 /**
@@ -23,8 +22,6 @@ export interface FacetValueRow {
   k: string;
   d: string;
 }
-
-const OWN_FACETS = ["vendor", "product_type", "tag", "available"] as const;
 
 /**
  * A set of products. `keep` names it when its counts of every value are worth keeping between
@@ -294,8 +291,8 @@ export class FacetIndex {
   }
 
   /**
-   * The facets answer of `filters`, whose active filters are `groups`, over
-   * the products of `base` (the catalog, or a collection's).
+   * The facet counts of a query whose active filters are `groups`, over the products of `base`
+   * (the catalog, or a collection's); slices.ts facetsAnswer writes the answer from them.
    *
    * Every facet is counted over the matches of all filters (`all`) in one pass over their
    * values; a filtered facet's count is over the matches of every other filter (`except`).
@@ -307,7 +304,7 @@ export class FacetIndex {
    * narrow one. The bench's three filters at 100,000 products: ~12,000 matches and ~13,000
    * turned away per filter, instead of recounting 24-32,000 per filter.
    */
-  count(base: ProductSet, groups: readonly Group[], filters: BrowseFilters): string {
+  count(base: ProductSet, groups: readonly Group[]): FacetCounts {
     this.#used = 0;
     const counts = new Uint32Array(this.#values.length);
     // `all`, and for each filter the AND of every other one, from ANDs of prefixes and suffixes.
@@ -344,32 +341,17 @@ export class FacetIndex {
       }
       suffix = suffix ? and(this.#scratch(), suffix, g.bits) : g.bits;
     }
-    return facetsBody(n, this.#answer(filters, counts, range.min, range.max));
+    return { n, min: range.min, max: range.max, counted: this.#counted(counts), options: [...this.#options] };
   }
 
-  #answer(filters: BrowseFilters, counts: Uint32Array, min: number, max: number): Facet[] {
-    const counted = new Map<string, { key: string; value: string; count: number }[]>();
+  /** The values of `counts` above 0, by facet, each with its display value. */
+  #counted(counts: Uint32Array): Record<string, CountedValue[]> {
+    const counted: Record<string, CountedValue[]> = {};
     counts.forEach((count, id) => {
       if (count === 0) return;
       const v = this.#values[id] as FacetValueRow;
-      const list = counted.get(v.f) ?? [];
-      if (list.length === 0) counted.set(v.f, list);
-      list.push({ key: v.k, value: v.d, count });
+      (counted[v.f] ??= []).push({ key: v.k, value: v.d, count });
     });
-    const given = (facet: string) => (key: string) => filters.given.get(`${facet}\u0000${key}`) ?? key;
-    const facets: Facet[] = OWN_FACETS.map((name) => {
-      const selected =
-        name === "available" ? (filters.available === undefined ? [] : [String(filters.available)]) : filters[name];
-      return { name, values: facetValues(counted.get(name) ?? [], selected, given(name)) };
-    });
-    for (const name of this.#options) {
-      const keys = filters.options.find(([n]) => n === name)?.[1];
-      facets.push({
-        name: `option.${name}`,
-        values: facetValues(counted.get(optionFacet(name)) ?? [], keys, given(`option.${name}`)),
-      });
-    }
-    facets.push(min === Infinity ? priceFacet(null, null) : priceFacet(min, max, filters.currency));
-    return facets;
+    return counted;
   }
 }

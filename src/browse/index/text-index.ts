@@ -27,6 +27,12 @@ export interface WordPostings {
   weights: Uint8Array;
   /** The catalog's stop words (folded): never indexed, left out of q. */
   stop: string[];
+  /**
+   * A shard's postings (shards.ts) score by the whole catalog's idf, so a product ranks the same
+   * in any shard: by word, the catalog's products having it; and the catalog's size.
+   */
+  df?: Uint32Array;
+  catalog?: number;
 }
 
 /** A word of the index a query word matched, and by how many edits (0: itself, or a completion of the last word). */
@@ -180,8 +186,11 @@ export class TextIndex {
     this.#size = size;
     this.#postings = postings;
     this.#stop = new Set(postings.stop);
-    const { words, starts } = postings;
-    this.#idf = Uint16Array.from(words, (_, w) => idfScore((starts[w + 1] as number) - (starts[w] as number), size));
+    const { words, starts, df } = postings;
+    const n = postings.catalog ?? size;
+    this.#idf = Uint16Array.from(words, (_, w) =>
+      idfScore(df ? (df[w] as number) : (starts[w + 1] as number) - (starts[w] as number), n),
+    );
     this.#masks = Uint32Array.from(words, letterMask);
     const lengthOf = (w: number) => Math.min(MAX_LENGTH, (words[w] as string).length);
     this.#lengths = new Uint32Array(MAX_LENGTH + 2);

@@ -1,10 +1,11 @@
 import { and, bitmap, has, members, orInto, popcount, scan, setAll, where } from "./bitmap.ts";
 import { optionFacet } from "../layout.ts";
-import { type BrowseFilters, type BrowsePageQuery, hasFilters } from "../query.ts";
+import type { BrowseFilters, BrowsePageQuery } from "../query.ts";
 import type { Sort } from "../parameters.ts";
 import { invalidParameter, notFound, unknownParameter } from "../../catalog/errors.ts";
 import { type ColumnArrays, FacetIndex, type FacetValueRow, type Group, type ProductSet } from "./facet-index.ts";
-import { collectionBody, collectionMember, listBody } from "../../catalog/render.ts";
+import { collectionMember } from "../../catalog/render.ts";
+import { type FacetCounts, facetsAnswer, type PageSlice, pageBody, type Position } from "../slices.ts";
 import { type Term, TextIndex, type WordPostings } from "./text-index.ts";
 import { type Items, ItemTexts, type PackedItems, type PackedStrings, stringAt } from "./items.ts";
 
@@ -26,6 +27,16 @@ export interface CollectionData {
   /** The product count its header shows. */
   n: number;
   members: Uint32Array;
+  /** In a shard (shards.ts), by member: its place in the whole collection (absent: its place in `members`). */
+  ranks?: Uint32Array;
+}
+
+/** Where a shard's products sit in the catalog (shards.ts cuts a version's index into shards). */
+export interface ShardPlace {
+  /** The catalog position of the shard's product 0: its ids are positions minus this. */
+  offset: number;
+  /** The catalog's products (what a list without filters counts). */
+  products: number;
 }
 
 /** What a version's index is built from (browse-source.ts reads it out of D1). */
@@ -48,6 +59,8 @@ export interface BrowseData {
   words: WordPostings;
   /** What the constructor derives, when a snapshot carries it (VersionIndex.built): then it is taken, not computed. */
   built?: BuiltParts;
+  /** Set when this is one shard of a version's index (then `words` carries the catalog's df too). */
+  shard?: ShardPlace;
 }
 
 /**
@@ -79,17 +92,9 @@ function order(key: ArrayLike<number>, present: Uint32Array): Uint32Array {
   return present.slice().sort((a, b) => (key[a] as number) - (key[b] as number) || a - b);
 }
 
-/** position[id] = where id is in `ids`. */
-function positions(ids: Uint32Array, size: number): Uint32Array {
-  const out = new Uint32Array(size);
-  for (let i = 0; i < ids.length; i++) out[ids[i] as number] = i;
-  return out;
-}
-
-/** A sort on a key: the ids in (key, id) order, each id's place in it, and the key. */
+/** A sort on a key: the ids in (key, id) order, and the key. */
 interface KeyOrder {
   ids: Uint32Array;
-  at: Uint32Array;
   key: ArrayLike<number>;
 }
 
@@ -111,7 +116,9 @@ export class VersionIndex {
   readonly size: number;
   readonly #data: BrowseData;
   readonly #catalog: Uint32Array;
+  /** The catalog's products (a shard's catalog's, not its own), and where the shard's ids start. */
   readonly #products: number;
+  readonly #offset: number;
   readonly #facets: FacetIndex;
   readonly #text: TextIndex;
   readonly #ids = new Map<string, number>();
@@ -132,7 +139,8 @@ export class VersionIndex {
     this.#items = new ItemTexts(data.items);
     this.#catalog = where(data.size, (p) => !Number.isNaN(data.prices[p]));
     const present = members(this.#catalog);
-    this.#products = present.length;
+    this.#products = data.shard?.products ?? present.length;
+    this.#offset = data.shard?.offset ?? 0;
     this.#options = new Set(data.options);
     data.values.forEach((v, id) => {
       this.#ids.set(`${v.f}\u0000${v.k}`, id);
@@ -147,11 +155,7 @@ export class VersionIndex {
     this.#matches = bitmap(data.size);
     this.#text = new TextIndex(data.size, data.words);
     const built = data.built;
-    const byKey = (key: ArrayLike<number>, ids: Uint32Array = order(key, present)): KeyOrder => ({
-      ids,
-      at: positions(ids, data.size),
-      key,
-    });
+    const byKey = (key: ArrayLike<number>, ids: Uint32Array = order(key, present)): KeyOrder => ({ ids, key });
     this.#orders = {
       price: byKey(data.prices, built?.orders.price),
       title: byKey(data.titles, built?.orders.title),
@@ -168,8 +172,7 @@ export class VersionIndex {
       this.#catalog,
       columns,
     );
-    for (const [handle, c] of data.collections)
-      this.#rankTables.set(c, built?.ranks.get(handle) ?? rankTable(c.members));
+    for (const [handle, c] of data.collections) this.#rankTables.set(c, built?.ranks.get(handle) ?? rankTable(c));
   }
 
   /** The derived parts a snapshot carries (BuiltParts), as this index holds them. */
@@ -204,7 +207,7 @@ export class VersionIndex {
     for (const c of d.collections.values()) n += c.members.byteLength;
     for (const t of this.#rankTables.values()) n += t.ids.byteLength + t.ranks.byteLength;
     for (const bits of this.#dense.values()) n += bits.byteLength;
-    for (const o of Object.values(this.#orders)) n += o.ids.byteLength + o.at.byteLength;
+    for (const o of Object.values(this.#orders)) n += o.ids.byteLength;
     n += this.#items.bytes + this.#matches.byteLength;
     return n + this.#facets.bytes + this.#text.bytes;
   }
@@ -278,16 +281,30 @@ export class VersionIndex {
 
   /** The facets answer of `filters` over `scope`. */
   facets(scope: Scope, filters: BrowseFilters): string {
+    return facetsAnswer([this.counts(scope, filters)], filters);
+  }
+
+  /** The facet counts of `filters` over `scope` (what a shard answers: slices.ts sums them). */
+  counts(scope: Scope, filters: BrowseFilters): FacetCounts {
     const r = this.#resolve(scope, filters);
-    return this.#facets.count(r.base, r.groups, filters);
+    return this.#facets.count(r.base, r.groups);
   }
 
   /**
    * A page of matches as the list envelope (`GET /products` with browse parameters), or a
    * collection's products wrapped in the collection. Throws 400 for a cursor not among the matches.
-   * Async only while the page's item blocks are still deflated (ItemTexts.ready).
    */
   async page(scope: Scope, q: BrowsePageQuery): Promise<string> {
+    return pageBody([await this.slice(scope, q)], scope.collection, q);
+  }
+
+  /**
+   * The first `limit + 1` matches of a page in its direction, each with its position (slices.ts),
+   * after the cursor: the handle of q's cursor (400 when it is not among the matches), or, when
+   * `after` is given (a sharded page: another shard held the cursor), that position. Async only
+   * while the page's item blocks are still deflated (ItemTexts.ready).
+   */
+  async slice(scope: Scope, q: BrowsePageQuery, after?: Position): Promise<PageSlice> {
     const r = this.#resolve(scope, q, true);
     // Few matches of q stay a list, narrowed product by product: no bitmap walked whole.
     const few = r.few?.filter((id) => has(r.base.bits, id) && r.groups.every((g) => has(g.bits, id))) ?? null;
@@ -295,36 +312,59 @@ export class VersionIndex {
     // The chain ANDs into #matches (the base and the groups may be kept sets: never written).
     if (!few)
       for (const [i, g] of r.groups.entries()) matches = and(i === 0 ? this.#matches : matches, matches, g.bits);
-    const cursorHandle = q.starting_after ?? q.ending_before;
     const backwards = q.ending_before !== undefined;
-    let cursor: number | undefined;
-    if (cursorHandle !== undefined) {
-      cursor = this.#idOf(cursorHandle);
-      const found = cursor !== undefined && (few ? few[lowerBound(few, cursor)] === cursor : has(matches, cursor));
+    const ranks = new Ranks(
+      this.#offset,
+      r.collection,
+      r.collection ? (this.#rankTables.get(r.collection) ?? null) : null,
+    );
+    let cursor = after;
+    let at: Position | null = null;
+    const cursorHandle = q.starting_after ?? q.ending_before;
+    if (after === undefined && cursorHandle !== undefined) {
+      const id = this.#idOf(cursorHandle);
+      const found = id !== undefined && (few ? few[lowerBound(few, id)] === id : has(matches, id));
       if (!found) {
         throw invalidParameter(
           `No product with handle "${cursorHandle}" among the matches of this query.`,
           backwards ? "ending_before" : "starting_after",
         );
       }
+      cursor = at = this.#position(q.sort, id, r.terms, ranks);
     }
-    const take = q.limit + 1;
-    const ranks = new Ranks(r.collection, r.collection ? (this.#rankTables.get(r.collection) ?? null) : null);
     const count = few ? few.length : popcount(matches);
-    const ids = this.#walk(q.sort, few ?? matches, few !== null, count, r.terms, ranks, cursor, backwards, take);
-    const hasMore = ids.length > q.limit;
-    const page = ids.slice(0, q.limit);
-    if (backwards) page.reverse();
-    const ready = this.#items.ready(page);
-    if (ready) await ready;
-    const total = hasFilters(q) ? count : (r.collection?.n ?? this.#products);
-    const list = listBody(
-      total,
-      page.map((id) => this.#itemLine(id, r.collection !== null, q.image)),
-      hasMore,
+    const { ids, keys } = this.#walk(
+      q.sort,
+      few ?? matches,
+      few !== null,
+      count,
+      r.terms,
+      ranks,
+      cursor,
+      backwards,
+      q.limit + 1,
     );
-    if (scope.collection === undefined || !r.collection) return list;
-    return collectionBody(scope.collection, r.collection.title, r.collection.n, list);
+    const ready = this.#items.ready(ids);
+    if (ready) await ready;
+    const rank = ranks.rankOf();
+    return {
+      count,
+      total: r.collection?.n ?? this.#products,
+      collection: r.collection ? { title: r.collection.title, n: r.collection.n } : null,
+      items: ids.map((id) => this.#itemLine(id, r.collection !== null, q.image)),
+      positions: ids.map((id, i) => ({ key: keys[i] as number, rank: rank(id) })),
+      at,
+    };
+  }
+
+  /** Where product `id` (one of the matches) stands in `sort` (slices.ts Position). */
+  #position(sort: Sort, id: number, terms: readonly Term[][], ranks: Ranks): Position {
+    const rank = ranks.rankOf()(id);
+    if (sort === "catalog") return { key: 0, rank };
+    if (sort === "relevance") return { key: this.#text.relevance(Uint32Array.of(id), terms)[0] as number, rank };
+    const { key, desc } = KEYED[sort];
+    const k = this.#orders[key].key[id] as number;
+    return { key: desc ? -k : k, rank };
   }
 
   #itemLine(id: number, inCollection: boolean, image: boolean): string {
@@ -339,11 +379,12 @@ export class VersionIndex {
   }
 
   /**
-   * The first `take` matches in the sort's order (reversed when paging backwards) after the
-   * cursor. Every order is a run of segments of equal key (one segment for catalog order, one
-   * per relevance level, one per tie of a keyed sort), each in scope order (rank) so ties fall
-   * back to catalog or collection order. Few matches (under 1/SPARSE of the products, or given
-   * as a list: `listed`, ascending ids) are sorted instead of walked.
+   * The first `take` matches in the page's order (reversed when paging backwards) after the
+   * cursor's position, with their keys (slices.ts Position). Every order is a run of segments of
+   * equal key (one segment for catalog order, one per relevance level, one per tie of a keyed
+   * sort), each in scope order (rank) so ties fall back to catalog or collection order. Few
+   * matches (under 1/SPARSE of the products, or given as a list: `listed`, ascending ids) are
+   * sorted instead of walked.
    */
   #walk(
     sort: Sort,
@@ -352,78 +393,92 @@ export class VersionIndex {
     count: number,
     terms: readonly Term[][],
     ranks: Ranks,
-    cursor: number | undefined,
+    cursor: Position | undefined,
     backwards: boolean,
     take: number,
-  ): number[] {
-    const out: number[] = [];
+  ): { ids: number[]; keys: number[] } {
+    const ids: number[] = [];
+    const keys: number[] = [];
     const matched = () => (listed ? matches : members(matches));
+    const dir = backwards ? -1 : 1;
+    /** Whether (key, rank) comes after the cursor in the page's direction. */
+    const past = (key: number, rank: number) =>
+      cursor === undefined || dir * (key - cursor.key || rank - cursor.rank) > 0;
     if (sort === "catalog" && !listed) {
-      ranks.scan(matches, cursor, backwards, take, out);
-      return out;
+      ranks.scan(matches, cursor?.rank, backwards, take, ids);
+      for (let i = 0; i < ids.length; i++) keys.push(0);
+      return { ids, keys };
     }
     if (sort === "relevance") {
       // Fewest typos first, then the highest score (text-index.ts), then scope order: the
       // first `take` after the cursor in that order (before it, nearest first, backwards).
-      const ids = matched();
-      const key = this.#text.relevance(ids, terms);
+      const list = matched();
+      const key = this.#text.relevance(list, terms);
       const rank = ranks.rankOf();
-      const at = cursor === undefined ? -1 : lowerBound(ids, cursor);
       const picked = firstInOrder(
         key,
-        backwards ? -1 : 1,
-        (i, j) => rank(ids[i] as number) - rank(ids[j] as number),
+        dir,
+        (i, j) => rank(list[i] as number) - rank(list[j] as number),
         take,
-        at,
+        cursor === undefined ? null : (i) => past(key[i] as number, rank(list[i] as number)),
       );
-      for (const i of picked) out.push(ids[i] as number);
-      return out;
+      for (const i of picked) {
+        ids.push(list[i] as number);
+        keys.push(key[i] as number);
+      }
+      return { ids, keys };
     }
     const keyed = sort === "catalog" ? null : KEYED[sort];
     const o = keyed ? this.#orders[keyed.key] : null;
+    const sign = keyed?.desc ? -1 : 1;
     if (!keyed || !o || listed || count * SPARSE < o.ids.length) {
       // Few matches: sorting them costs less than walking the order past every other product.
       const rank = ranks.rankOf();
-      const dir = keyed?.desc ? -1 : 1;
       const key = o?.key;
-      const list = Array.from(matched()).sort(
-        key
-          ? (a, b) => dir * ((key[a] as number) - (key[b] as number)) || rank(a) - rank(b)
-          : (a, b) => rank(a) - rank(b),
-      );
-      if (backwards) list.reverse();
-      const from = cursor === undefined ? 0 : list.indexOf(cursor) + 1;
-      return list.slice(from, from + take);
+      const list = Array.from(matched(), (id) => ({ id, key: key ? sign * (key[id] as number) : 0, rank: rank(id) }));
+      list.sort((a, b) => dir * (a.key - b.key || a.rank - b.rank));
+      for (const e of list) {
+        if (ids.length === take) break;
+        if (!past(e.key, e.rank)) continue;
+        ids.push(e.id);
+        keys.push(e.key);
+      }
+      return { ids, keys };
     }
-    // Walking the (key, id) order forwards or backwards, a segment at a time.
+    // Walking the (key, id) order forwards or backwards, a segment at a time, from the cursor's key.
     const key = o.key;
+    const order = o.ids;
     const forward = keyed.desc === backwards;
-    const ids = o.ids;
-    let at = cursor === undefined ? (forward ? 0 : ids.length - 1) : (o.at[cursor] as number);
     const step = forward ? 1 : -1;
+    let at = forward ? 0 : order.length - 1;
+    if (cursor !== undefined) {
+      const k = sign * cursor.key;
+      at = forward ? keyBound(order, key, k, false) : keyBound(order, key, k, true) - 1;
+    }
+    const rank = ranks.rankOf();
     const segment: number[] = [];
-    let first = true;
-    while (out.length < take && at >= 0 && at < ids.length) {
-      const k = key[ids[at] as number] as number;
-      // The whole segment of key k: from where it starts in this direction.
-      let start = at;
-      if (first && cursor !== undefined)
-        while (start - step >= 0 && start - step < ids.length && key[ids[start - step] as number] === k) start -= step;
-      let end = start;
+    while (ids.length < take && at >= 0 && at < order.length) {
+      const k = key[order[at] as number] as number;
+      let end = at;
       segment.length = 0;
-      while (end >= 0 && end < ids.length && key[ids[end] as number] === k) {
-        const id = ids[end] as number;
+      while (end >= 0 && end < order.length && key[order[end] as number] === k) {
+        const id = order[end] as number;
         if (has(matches, id)) segment.push(id);
         end += step;
       }
       ranks.order(segment, backwards);
-      let from = 0;
-      if (first && cursor !== undefined) from = segment.indexOf(cursor) + 1;
-      for (let i = from; i < segment.length && out.length < take; i++) out.push(segment[i] as number);
-      first = false;
+      const signed = sign * k;
+      // Only the cursor's own segment holds products at or before it.
+      const tied = cursor !== undefined && signed === cursor.key;
+      for (const id of segment) {
+        if (ids.length === take) break;
+        if (tied && !past(signed, rank(id))) continue;
+        ids.push(id);
+        keys.push(signed);
+      }
       at = end;
     }
-    return out;
+    return { ids, keys };
   }
 }
 
@@ -447,17 +502,30 @@ function lowerBound(ids: Uint32Array, id: number): number {
   return lo;
 }
 
+/** The first place of `order` (ids ascending by `key`) whose key is not below `k` (above it when `above`). */
+function keyBound(order: Uint32Array, key: ArrayLike<number>, k: number, above: boolean): number {
+  let lo = 0;
+  let hi = order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const m = key[order[mid] as number] as number;
+    if (m < k || (above && m === k)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
- * The first `take` places of `key` in (key, then `tie`) order, reversed when `dir` is -1, after
- * place `after` in that order (from the start when -1), kept sorted as they come (binary
- * insertion); a place that cannot enter is turned away on its key alone.
+ * The first `take` places of `key` in (key, then `tie`) order, reversed when `dir` is -1, among
+ * those `past` admits (all without it: it says which come after the cursor), kept sorted as they
+ * come (binary insertion); a place that cannot enter is turned away on its key alone.
  */
 function firstInOrder(
   key: Float64Array,
   dir: 1 | -1,
   tie: (i: number, j: number) => number,
   take: number,
-  after: number,
+  past: ((i: number) => boolean) | null,
 ): number[] {
   const compare = (i: number, j: number) => dir * ((key[i] as number) - (key[j] as number) || tie(i, j));
   const n = key.length;
@@ -468,7 +536,7 @@ function firstInOrder(
       const d = dir * ((key[i] as number) - (key[last] as number));
       if (d > 0 || (d === 0 && dir * tie(i, last) >= 0)) continue;
     }
-    if (after >= 0 && compare(i, after) <= 0) continue;
+    if (past && !past(i)) continue;
     let lo = 0;
     let hi = kept.length;
     while (lo < hi) {
@@ -482,51 +550,74 @@ function firstInOrder(
   return kept;
 }
 
-/** A collection's ranks by product: its members sorted by id, each with its rank. */
+/** A collection's ranks by product: its members sorted by id, each with its rank (its place in the whole collection). */
 export interface RankTable {
   ids: Uint32Array;
   ranks: Uint32Array;
 }
 
-function rankTable(members: Uint32Array): RankTable {
+function rankTable(c: CollectionData): RankTable {
+  const { members, ranks } = c;
   const order = Uint32Array.from(members.keys()).sort((a, b) => (members[a] as number) - (members[b] as number));
-  return { ids: Uint32Array.from(order, (i) => members[i] as number), ranks: order };
+  return {
+    ids: Uint32Array.from(order, (i) => members[i] as number),
+    ranks: ranks ? Uint32Array.from(order, (i) => ranks[i] as number) : order,
+  };
 }
 
 /**
- * Scope order: catalog order (ids ascending) or a collection's. Scans a set in that order, and
- * orders a segment by it.
+ * Scope order: catalog order (catalog positions ascending) or a collection's. Scans a set in
+ * that order, and orders a segment by it. Ranks are the whole catalog's or collection's, so a
+ * shard's compare with another's.
  */
 class Ranks {
+  readonly #offset: number;
   readonly #collection: CollectionData | null;
   readonly #table: RankTable | null;
 
-  constructor(collection: CollectionData | null, table: RankTable | null) {
+  constructor(offset: number, collection: CollectionData | null, table: RankTable | null) {
+    this.#offset = offset;
     this.#collection = collection;
     this.#table = table;
   }
 
-  /** Up to `take` ids of `bits` in scope order after `cursor` (from the start without one). */
-  scan(bits: Uint32Array, cursor: number | undefined, backwards: boolean, take: number, out: number[]): void {
+  /** Up to `take` ids of `bits` in scope order after rank `after` (from the start without one). */
+  scan(bits: Uint32Array, after: number | undefined, backwards: boolean, take: number, out: number[]): void {
     const c = this.#collection;
     if (!c) {
-      const from = cursor === undefined ? (backwards ? bits.length * 32 - 1 : 0) : cursor + (backwards ? -1 : 1);
-      scan(bits, from, backwards, take, out);
+      const last = bits.length * 32 - 1;
+      const from = after === undefined ? (backwards ? last : 0) : after - this.#offset + (backwards ? -1 : 1);
+      scan(bits, backwards ? Math.min(from, last) : Math.max(from, 0), backwards, take, out);
       return;
     }
     const list = c.members;
     const step = backwards ? -1 : 1;
-    let i = cursor === undefined ? (backwards ? list.length - 1 : 0) : this.rankOf()(cursor) + step;
+    let i = backwards ? list.length - 1 : 0;
+    if (after !== undefined) {
+      // The first member ranked after `after` (backwards: the last ranked before it).
+      const ranks = c.ranks;
+      let lo = 0;
+      let hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((ranks ? (ranks[mid] as number) : mid) < after + (backwards ? 0 : 1)) lo = mid + 1;
+        else hi = mid;
+      }
+      i = backwards ? lo - 1 : lo;
+    }
     for (; i >= 0 && i < list.length && out.length < take; i += step) {
       const id = list[i] as number;
       if (has(bits, id)) out.push(id);
     }
   }
 
-  /** Each id's place in scope order: its id in the catalog, its rank in a collection (binary search). */
+  /** Each id's place in scope order: its catalog position, its rank in a collection (binary search). */
   rankOf(): (id: number) => number {
     const t = this.#table;
-    if (!t) return (id) => id;
+    if (!t) {
+      const offset = this.#offset;
+      return (id) => id + offset;
+    }
     return (id) => {
       let lo = 0;
       let hi = t.ids.length - 1;
