@@ -95,8 +95,8 @@ export function facetsAnswer(parts: readonly FacetCounts[], filters: BrowseFilte
       min = Math.min(min, part.min);
       max = Math.max(max, part.max);
       for (const [facet, values] of Object.entries(part.counted)) {
-        let byKey = sums.get(facet);
-        if (!byKey) sums.set(facet, (byKey = new Map()));
+        const byKey = sums.get(facet) ?? new Map<string, CountedValue>();
+        sums.set(facet, byKey);
         for (const v of values) {
           const sum = byKey.get(v.key);
           if (sum) sum.count += v.count;

@@ -350,7 +350,9 @@ export class FacetIndex {
     counts.forEach((count, id) => {
       if (count === 0) return;
       const v = this.#values[id] as FacetValueRow;
-      (counted[v.f] ??= []).push({ key: v.k, value: v.d, count });
+      const list = counted[v.f];
+      if (list) list.push({ key: v.k, value: v.d, count });
+      else counted[v.f] = [{ key: v.k, value: v.d, count }];
     });
     return counted;
   }
