@@ -1,6 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import type { BrowseFilters, BrowsePageQuery } from "./query.ts";
 import { type BrowseReply, BrowseService, type Browsing } from "./service.ts";
+import { type ShardBrowsing, ShardedBrowsing, type ShardOf, type ShardReply } from "./shards.ts";
+import type { FacetCounts, PageSlice, Position } from "./slices.ts";
+import type { VersionMeta } from "../catalog/layout.ts";
 import { browseRegion, type Placement, pickReplica, replicaName } from "./placement.ts";
 import { BrowseStore } from "./source.ts";
 import type { Scope } from "./index/version-index.ts";
@@ -36,6 +39,22 @@ export class BrowseEngine extends DurableObject<Env> {
     return this.#service.facets(version, scope, filters);
   }
 
+  /** A shard's slice of a page (shards.ts: the Worker merges every shard's). */
+  slice(
+    version: string,
+    of: ShardOf,
+    scope: Scope,
+    query: BrowsePageQuery,
+    after?: Position,
+  ): Promise<ShardReply<PageSlice>> {
+    return this.#service.slice(version, of, scope, query, after);
+  }
+
+  /** A shard's facet counts (shards.ts: the Worker sums every shard's). */
+  counts(version: string, of: ShardOf, scope: Scope, filters: BrowseFilters): Promise<ShardReply<FacetCounts>> {
+    return this.#service.counts(version, of, scope, filters);
+  }
+
   /** Where this object's index came from (snapshot or D1) and what it cost: null before the first answer. */
   built(): BrowseService["lastBuild"] {
     return this.#service.lastBuild;
@@ -53,14 +72,22 @@ export {
   type RequestPlace,
 } from "./placement.ts";
 
-/** The engine that answers `placement` for `version`: a replica of the version's index in the request's region. */
+/**
+ * What answers `placement` for a version: a replica of the version's index in the request's
+ * region, or for a sharded version (meta.browse_shards) that replica's shards, merged here.
+ */
 export function browseEngine(
   namespace: DurableObjectNamespace<BrowseEngine>,
-  version: string,
+  meta: Pick<VersionMeta, "version" | "browse_shards">,
   placement?: Placement,
 ): Browsing {
   const region = browseRegion(placement?.cf);
   const replica = placement ? pickReplica(placement.key, placement.replicas) : 0;
-  const id = namespace.idFromName(replicaName(version, region, replica));
-  return region ? namespace.get(id, { locationHint: region }) : namespace.get(id);
+  const engine = (shard?: number) => {
+    const id = namespace.idFromName(replicaName(meta.version, region, replica, shard));
+    return region ? namespace.get(id, { locationHint: region }) : namespace.get(id);
+  };
+  const shards = meta.browse_shards ?? 1;
+  if (shards <= 1) return engine();
+  return new ShardedBrowsing(Array.from({ length: shards }, (_, i): ShardBrowsing => engine(i)));
 }

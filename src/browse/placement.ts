@@ -69,9 +69,13 @@ export interface Placement {
   replicas?: string | undefined;
 }
 
-/** The object name of a replica: the version, its region (`any` without one) and its number. */
-export function replicaName(version: string, region: Region | null, replica: number): string {
-  return `${version}:${region ?? "any"}:${replica}`;
+/**
+ * The object name of a replica: the version, its region (`any` without one) and its number; and
+ * for a sharded version (shards.ts), which shard of it.
+ */
+export function replicaName(version: string, region: Region | null, replica: number, shard?: number): string {
+  const name = `${version}:${region ?? "any"}:${replica}`;
+  return shard === undefined ? name : `${name}:${shard}`;
 }
 
 /** The replica (0 .. replicas - 1) that answers a request with this key. */

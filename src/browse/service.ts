@@ -3,6 +3,8 @@ import { type BrowseStore, type IndexSource, readBrowseIndex, type SnapshotBucke
 import { CatalogError, type CatalogFailureCode } from "../catalog/errors.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import { type Scope, VersionIndex } from "./index/version-index.ts";
+import type { ShardBrowsing, ShardOf, ShardReply } from "./shards.ts";
+import type { FacetCounts, PageSlice, Position } from "./slices.ts";
 
 /**
  * Browse answers of catalog versions: each version's VersionIndex built once from its browse
@@ -11,9 +13,8 @@ import { type Scope, VersionIndex } from "./index/version-index.ts";
  */
 
 /** A failure crosses RPC as data: a thrown error would lose its class and its parameter. */
-export type BrowseReply =
-  | { ok: true; body: string }
-  | { ok: false; code: CatalogFailureCode; message: string; param?: string };
+export type Failure = { ok: false; code: CatalogFailureCode; message: string; param?: string };
+export type BrowseReply = { ok: true; body: string } | Failure;
 
 /** What answers browse for the Worker: the engine of a version (production) or any stand-in with the same methods. */
 export interface Browsing {
@@ -21,8 +22,11 @@ export interface Browsing {
   facets(version: string, scope: Scope, filters: BrowseFilters): Promise<BrowseReply>;
 }
 
-/** Builds a version's index once (a failed build is retried by the next call) and answers from it. */
-export class BrowseService implements Browsing {
+/**
+ * Builds a version's index (or one shard of it: shards.ts) once (a failed build is retried by
+ * the next call) and answers from it.
+ */
+export class BrowseService implements Browsing, ShardBrowsing {
   readonly #store: BrowseStore;
   readonly #snapshots: SnapshotBucket | undefined;
   readonly #built = new Map<string, Promise<VersionIndex>>();
@@ -34,10 +38,11 @@ export class BrowseService implements Browsing {
     this.#snapshots = snapshots;
   }
 
-  index(version: string): Promise<VersionIndex> {
-    let built = this.#built.get(version);
+  index(version: string, of?: ShardOf): Promise<VersionIndex> {
+    const name = of ? `${version}:${of.shard}/${of.shards}` : version;
+    let built = this.#built.get(name);
     if (!built) {
-      built = readBrowseIndex(this.#store, this.#snapshots, version).then(({ data, source }) => {
+      built = readBrowseIndex(this.#store, this.#snapshots, version, of).then(({ data, source }) => {
         const started = Date.now();
         const index = new VersionIndex(data);
         this.lastBuild = { ...source, buildMs: Date.now() - started };
@@ -45,8 +50,8 @@ export class BrowseService implements Browsing {
       });
       // One version per instance in production; tests share a service across versions, so keep the last only.
       this.#built.clear();
-      this.#built.set(version, built);
-      built.catch(() => this.#built.delete(version));
+      this.#built.set(name, built);
+      built.catch(() => this.#built.delete(name));
     }
     return built;
   }
@@ -59,9 +64,28 @@ export class BrowseService implements Browsing {
     return this.#answer(version, (index) => index.facets(scope, filters));
   }
 
+  slice(
+    version: string,
+    of: ShardOf,
+    scope: Scope,
+    query: BrowsePageQuery,
+    after?: Position,
+  ): Promise<ShardReply<PageSlice>> {
+    return this.#reply(this.index(version, of).then((index) => index.slice(scope, query, after)));
+  }
+
+  counts(version: string, of: ShardOf, scope: Scope, filters: BrowseFilters): Promise<ShardReply<FacetCounts>> {
+    return this.#reply(this.index(version, of).then((index) => index.counts(scope, filters)));
+  }
+
   async #answer(version: string, answer: (index: VersionIndex) => string | Promise<string>): Promise<BrowseReply> {
+    const reply = await this.#reply(this.index(version).then(answer));
+    return reply.ok ? { ok: true, body: reply.value } : reply;
+  }
+
+  async #reply<T>(value: Promise<T>): Promise<ShardReply<T>> {
     try {
-      return { ok: true, body: await answer(await this.index(version)) };
+      return { ok: true, value: await value };
     } catch (error) {
       if (error instanceof CatalogError)
         return {

@@ -1,5 +1,6 @@
 import { deflate, inflate } from "./deflate.ts";
 import type { BrowseData } from "./index/version-index.ts";
+import type { ShardOf } from "./shards.ts";
 
 /**
  * A version's browse index as one blob (R2, written at publish by src/publish/browse-index.ts),
@@ -28,14 +29,15 @@ export const SNAPSHOT_FORMAT = 2;
 const MAGIC = 0x58424653; // "SFBX" little-endian
 
 /**
- * Where a version's snapshot lives in the BROWSE_SNAPSHOTS bucket: its manifest (JSON: bytes,
- * chunks) at this key, the blob in chunks of at most SNAPSHOT_CHUNK bytes at `<key>/<n>`, cut
+ * Where a version's snapshot (or its shard's: `<key>/s<shard>`, shards.ts) lives in the
+ * BROWSE_SNAPSHOTS bucket: its manifest (JSON: bytes, chunks) at this key, the blob in chunks of at most SNAPSHOT_CHUNK bytes at `<key>/<n>`, cut
  * between parts (a part bigger than that, the word ids at 100k, is a chunk of its own). Chunks
  * keep every put small (Miniflare's binding proxy dropped a 47 MiB put under load; `wrangler r2
  * object put` takes at most 300 MiB) and each is a buffer the engine's views point into.
  */
-export function browseSnapshotKey(version: string): string {
-  return `browse/v${SNAPSHOT_FORMAT}/${version}`;
+export function browseSnapshotKey(version: string, of?: ShardOf): string {
+  const key = `browse/v${SNAPSHOT_FORMAT}/${version}`;
+  return of ? `${key}/s${of.shard}` : key;
 }
 
 export const SNAPSHOT_CHUNK = 8 * 2 ** 20;
@@ -48,7 +50,7 @@ export interface SnapshotManifest {
 
 /** The version a snapshot key (manifest or chunk, any format) names, or null for another key. */
 export function browseSnapshotVersion(key: string): string | null {
-  return /^browse\/v\d+\/([A-Za-z0-9_-]+)(\/\d+)?$/.exec(key)?.[1] ?? null;
+  return /^browse\/v\d+\/([A-Za-z0-9_-]+)(\/s\d+)?(\/\d+)?$/.exec(key)?.[1] ?? null;
 }
 
 type Typed = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;

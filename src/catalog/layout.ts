@@ -41,6 +41,8 @@ export interface VersionMeta {
   content_shards?: number;
   /** ISO 4217; absent for USD (the seed's, and every version published before currencies). */
   currency?: string;
+  /** How many shards its browse index is cut into (browse/shards.ts); absent for one (every catalog up to the publish's shard size). */
+  browse_shards?: number;
 }
 
 /** The value under POINTER_KEY: the live version and the one a rollback returns to. */

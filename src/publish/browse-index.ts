@@ -12,6 +12,7 @@ import {
 } from "../browse/layout.ts";
 import { browseSnapshotKey, browseSnapshotVersion, encodeSnapshot, type SnapshotManifest } from "../browse/snapshot.ts";
 import { type BrowseReader, BrowseStore, readBrowseData } from "../browse/source.ts";
+import { cutShard, type ShardOf } from "../browse/shards.ts";
 import { foldText, joinedWords, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../browse/text.ts";
 import { type BrowseData, VersionIndex } from "../browse/index/version-index.ts";
 import { isPacked, packItems, packStrings } from "../browse/index/items.ts";
@@ -72,11 +73,20 @@ export async function snapshotTree(data: BrowseData): Promise<BrowseData> {
   return { ...data, items, handles, built };
 }
 
-/** Writes `version`'s snapshot from its (already written) tables; returns its size in bytes. */
-export async function writeBrowseSnapshot(target: SnapshotTarget, version: string): Promise<number> {
-  const chunks = await encodeSnapshot(await snapshotTree(await readBrowseData(target.reader, version)));
-  await writeChunks(target, version, chunks);
-  return chunks.reduce((n, c) => n + c.byteLength, 0);
+/**
+ * Writes `version`'s snapshot from its (already written) tables, or one snapshot per shard when
+ * its index is cut into `shards` (browse/shards.ts); returns their size in bytes.
+ */
+export async function writeBrowseSnapshot(target: SnapshotTarget, version: string, shards = 1): Promise<number> {
+  const data = await readBrowseData(target.reader, version);
+  let bytes = 0;
+  for (let shard = 0; shard < shards; shard++) {
+    const of = shards > 1 ? { shard, shards } : undefined;
+    const chunks = await encodeSnapshot(await snapshotTree(of ? cutShard(data, of) : data));
+    await writeChunks(target, version, chunks, of);
+    bytes += chunks.reduce((n, c) => n + c.byteLength, 0);
+  }
+  return bytes;
 }
 
 /** Stores a snapshot's chunks (encodeSnapshot's), then its manifest (snapshot.ts, browseSnapshotKey). */
@@ -84,8 +94,9 @@ export async function writeChunks(
   target: Pick<SnapshotTarget, "put">,
   version: string,
   chunks: readonly Uint8Array[],
+  of?: ShardOf,
 ): Promise<void> {
-  const key = browseSnapshotKey(version);
+  const key = browseSnapshotKey(version, of);
   // Chunks first, the manifest last: a reader finds a manifest only once every chunk is there.
   for (const [n, chunk] of chunks.entries()) await target.put(`${key}/${n}`, chunk);
   const manifest: SnapshotManifest = { bytes: chunks.reduce((n, c) => n + c.byteLength, 0), chunks: chunks.length };
@@ -366,11 +377,12 @@ export function* browseIndexSql(catalog: SourceCatalog, version: string): Genera
   yield* indexSql(version);
 }
 
-/** Writes a version's browse index, in statements grouped by `batch`. */
+/** Writes a version's browse index, in statements grouped by `batch`, and its snapshot (in `shards`). */
 export async function writeBrowseIndex(
   target: BrowseTarget,
   catalog: SourceCatalog,
   version: string,
+  shards = 1,
   batch = 64,
 ): Promise<number> {
   let group: string[] = [];
@@ -384,7 +396,7 @@ export async function writeBrowseIndex(
     }
   }
   if (group.length > 0) await target.run(group);
-  if (target.snapshots) await writeBrowseSnapshot(target.snapshots, version);
+  if (target.snapshots) await writeBrowseSnapshot(target.snapshots, version, shards);
   return count;
 }
 

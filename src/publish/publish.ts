@@ -18,6 +18,7 @@ import {
 import { parseCatalog } from "../catalog/schema.ts";
 import { type BrowseTarget, dropStaleBrowse, hasBrowseIndex, writeBrowseIndex } from "./browse-index.ts";
 import { type CatalogLock, type HeldLock, type LockIntent, processLock } from "./lock.ts";
+import { DEFAULT_SHARD_PRODUCTS, shardCount } from "../browse/shards.ts";
 
 /** Where a publish writes: a KV binding (tests, local state) or `wrangler kv ... --remote`. */
 export interface CatalogKvTarget {
@@ -60,6 +61,12 @@ export interface PublishOptions {
   /** Recorded in the history: the file published and who ran it, when known. */
   source?: string;
   by?: string;
+  /**
+   * At most this many products per browse engine (default DEFAULT_SHARD_PRODUCTS): a larger
+   * catalog's browse index is cut into shards, each its own engine and snapshot (browse/shards.ts),
+   * and the version's meta says how many.
+   */
+  shardProducts?: number;
 }
 
 /** How many published versions cleanup keeps at least (besides the live one and the rollback target). */
@@ -268,7 +275,7 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
     if (opts.skipIfLive && pointer?.current.digest === digest) {
       // A version published before its browse index existed gets one, without a new version.
       if (opts.browse && !(await hasBrowseIndex(opts.browse, pointer.current.version)))
-        await writeBrowseIndex(opts.browse, catalog, pointer.current.version);
+        await writeBrowseIndex(opts.browse, catalog, pointer.current.version, pointer.current.browse_shards);
       return {
         version: pointer.current.version,
         previous: pointer.previous?.version ?? null,
@@ -285,7 +292,11 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
       history.some((e) => e.version === version)
     )
       throw new Error(`Version ${version} already exists.`);
-    const meta = planVersion(catalog, version, digest);
+    const shards = shardCount(catalog.products.length, opts.shardProducts ?? DEFAULT_SHARD_PRODUCTS);
+    const meta: VersionMeta = {
+      ...planVersion(catalog, version, digest),
+      ...(shards > 1 ? { browse_shards: shards } : {}),
+    };
     const total = entryCount(catalog, meta);
     let written = 0;
     opts.onProgress?.({ phase: "validated", written, total });
@@ -297,7 +308,7 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
         written += count;
         opts.onProgress?.({ phase: "writing", written, total });
       }),
-      opts.browse ? writeBrowseIndex(opts.browse, catalog, version) : Promise.resolve(0),
+      opts.browse ? writeBrowseIndex(opts.browse, catalog, version, shards) : Promise.resolve(0),
     ]);
     for (const write of writes) if (write.status === "rejected") throw write.reason;
     const previous: VersionMeta | null = pointer?.current ?? null;

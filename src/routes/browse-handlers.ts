@@ -72,12 +72,7 @@ export function serveBrowsePage(
     );
   }
   return serveCatalogRead(c, browseCacheKey(q, q), (_store, meta) =>
-    browsePage(
-      browseEngine(c.env.BROWSE_ENGINE, meta.version, placement(c)),
-      meta,
-      scope,
-      inCurrency(q, meta.currency),
-    ),
+    browsePage(browseEngine(c.env.BROWSE_ENGINE, meta, placement(c)), meta, scope, inCurrency(q, meta.currency)),
   );
 }
 
@@ -85,7 +80,7 @@ export function serveBrowsePage(
 export function serveFacets(c: Context<CatalogEnv>, filters: BrowseFilters, scope: Scope): Promise<Response> {
   return serveCatalogRead(c, browseCacheKey(filters), (_store, meta) =>
     browseFacets(
-      browseEngine(c.env.BROWSE_ENGINE, meta.version, placement(c)),
+      browseEngine(c.env.BROWSE_ENGINE, meta, placement(c)),
       meta,
       scope,
       inCurrency(filters, meta.currency),

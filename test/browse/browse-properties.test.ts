@@ -8,6 +8,7 @@ import { optionApiName, type SourceCatalog } from "../../src/catalog/schema.ts";
 import { searchWords, valueKey } from "../../src/browse/text.ts";
 import { facets, type ModelQuery, page, scopeOf } from "./browse-model.ts";
 import { toMinor } from "../../src/money.ts";
+import { browseSnapshotKey } from "../../src/browse/snapshot.ts";
 
 /**
  * Properties: for random filter sets, sorts and cursors over generated catalogs, every page the
@@ -205,6 +206,12 @@ function search(q: ModelQuery): string {
   return params.toString();
 }
 
+/** How many shard snapshots (manifests) a version has in R2: 0 for a whole index. */
+async function shardSnapshots(version: string): Promise<number> {
+  const listed = await env.BROWSE_SNAPSHOTS.list({ prefix: `${browseSnapshotKey(version)}/s` });
+  return listed.objects.filter((o) => /\/s\d+$/.test(o.key)).length;
+}
+
 async function get(path: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await exports.default.fetch(`https://shop.example/api/v1${path}`);
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -229,15 +236,26 @@ async function samePage(catalog: SourceCatalog, scope: string | undefined, q: Mo
   expect({ count: list.count, handles: list.data.map((p) => p.handle), has_more: list.has_more }).toEqual(expected);
 }
 
-for (const [seed, size] of [
-  [7, 150],
-  [11, 60],
+/**
+ * Each catalog whole, and cut into shards (src/browse/shards.ts: one engine each, the Worker
+ * merging their slices and summing their counts), which must answer as the whole index does.
+ */
+for (const [seed, size, shardProducts] of [
+  [7, 150, undefined],
+  [11, 60, undefined],
+  [7, 150, 40],
+  [11, 60, 9],
 ] as const) {
-  describe(`a generated catalog of ${size} products (seed ${seed})`, () => {
+  const shards = shardProducts === undefined ? "" : ` in ${Math.ceil(size / shardProducts)} shards`;
+  describe(`a generated catalog of ${size} products (seed ${seed})${shards}`, () => {
     const catalog = catalogFor(seed, size);
     const collection = catalog.collections.find((c) => c.products.length > 5) ?? catalog.collections[0];
     beforeAll(async () => {
-      await publishCatalog(env.CATALOG, catalog, { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) });
+      const { version } = await publishCatalog(env.CATALOG, catalog, {
+        browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS),
+        shardProducts,
+      });
+      expect(await shardSnapshots(version)).toBe(shardProducts === undefined ? 0 : Math.ceil(size / shardProducts));
     }, 60_000);
 
     for (const scope of [undefined, collection?.handle]) {
@@ -378,121 +396,34 @@ for (const [seed, size] of [
  * product of the catalog's last 40%, so catalog order walks past 1,200 products without a match
  * before the first one, and every sort meets long runs of non-matches and of ties.
  */
-describe("value-filter first pages of a 2,000-product catalog, from the bitmaps", () => {
-  const catalog = generateCatalog({ products: 2_000, seed: 5 });
-  catalog.products.forEach((p, i) => {
-    if (i >= 1_200 && i % 2 === 0) p.tags = [...p.tags, "Late"];
-    if (i % 97 === 5) p.tags = [...p.tags, "Rare"];
-  });
-  const pool = pools(catalog);
-  beforeAll(async () => {
-    await publishCatalog(env.CATALOG, catalog, { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) });
-  }, 60_000);
+for (const shardProducts of [undefined, 700])
+  describe(`value-filter first pages of a 2,000-product catalog, from the bitmaps${shardProducts ? " of 3 shards" : ""}`, () => {
+    const catalog = generateCatalog({ products: 2_000, seed: 5 });
+    catalog.products.forEach((p, i) => {
+      if (i >= 1_200 && i % 2 === 0) p.tags = [...p.tags, "Late"];
+      if (i % 97 === 5) p.tags = [...p.tags, "Rare"];
+    });
+    const pool = pools(catalog);
+    beforeAll(async () => {
+      const { version } = await publishCatalog(env.CATALOG, catalog, {
+        browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS),
+        shardProducts,
+      });
+      expect(await shardSnapshots(version)).toBe(shardProducts ? 3 : 0);
+    }, 60_000);
 
-  const fixed: ModelQuery[] = [
-    { tag: ["Late"], sort: "catalog", limit: 3 },
-    { tag: ["late"], available: true, limit: 12 },
-    { tag: ["Late"], sort: "price_desc", limit: 250 },
-    { available: true, sort: "price_asc", limit: 7 },
-    { available: false, sort: "title_desc", limit: 250 },
-    { vendor: pool.vendors.slice(0, 3), sort: "newest", limit: 5 },
-    { tag: [...pool.tags.slice(0, 3), "Late"], sort: "title_asc", limit: 9 },
-    { options: { size: ["M", "L"] }, vendor: [pool.vendors[0] ?? ""], sort: "price_asc", limit: 4 },
-  ];
-  it("answers fixed dense, sparse and anti-correlated filter sets as the model does", async () => {
-    for (const q of fixed) {
-      const { status, body } = await get(`/products?${search(q)}`);
-      expect(status).toBe(200);
-      expect({
-        count: body.count,
-        handles: (body.data as { handle: string }[]).map((p) => p.handle),
-        has_more: body.has_more,
-      }).toEqual(page(catalog.products, q, catalog));
-    }
-  });
-
-  // 21 "Rare" products of 2,000: under 1/64 of the catalog, so a keyed sort sorts the matches
-  // instead of walking its order (version-index.ts, SPARSE); every page, both directions.
-  it("pages few matches under every keyed sort, forwards and backwards, as the model does", async () => {
-    for (const sort of ["price_asc", "price_desc", "title_asc", "title_desc", "newest"] as const) {
-      const handles: string[] = [];
-      let q: ModelQuery = { tag: ["Rare"], sort, limit: 4 };
-      for (;;) {
-        const { status, body } = await get(`/products?${search(q)}`);
-        expect(status).toBe(200);
-        const got = {
-          count: body.count,
-          handles: (body.data as { handle: string }[]).map((p) => p.handle),
-          has_more: body.has_more,
-        };
-        expect(got).toEqual(page(catalog.products, q, catalog));
-        handles.push(...got.handles);
-        if (!got.has_more) break;
-        q = { tag: ["Rare"], sort, limit: 4, starting_after: got.handles.at(-1) ?? "" };
-      }
-      expect(handles).toHaveLength(21);
-      const back: ModelQuery = { tag: ["Rare"], sort, limit: 4, ending_before: handles[10] ?? "" };
-      const { body } = await get(`/products?${search(back)}`);
-      expect((body.data as { handle: string }[]).map((p) => p.handle)).toEqual(handles.slice(6, 10));
-      expect({
-        count: body.count,
-        handles: (body.data as { handle: string }[]).map((p) => p.handle),
-        has_more: body.has_more,
-      }).toEqual(page(catalog.products, back, catalog));
-    }
-  });
-
-  // q=rare matches the 21 "Rare" products by their tag: under 1/64 of the catalog, so the page
-  // narrows q's matches as a list, product by product, instead of ANDing bitmaps
-  // (version-index.ts, Resolved.few); every sort, both directions, with and without a filter,
-  // in the catalog and in a collection.
-  it("pages q's few matches (kept as a list) under every sort, forwards and backwards, as the model does", async () => {
-    const collection = catalog.collections.find(
-      (c) => c.products.filter((h) => catalog.products.find((p) => p.handle === h)?.tags.includes("Rare")).length > 3,
-    );
-    expect(collection).toBeDefined();
-    const scopes = [undefined, collection?.handle];
-    const sorts = ["relevance", "catalog", "price_asc", "price_desc", "title_asc", "title_desc", "newest"] as const;
-    // A filter that keeps about half of them: the lowest variant prices of the Rare products, their median.
-    const prices = catalog.products
-      .filter((p) => p.tags.includes("Rare"))
-      .map((p) => Math.min(...p.variants.map((v) => toMinor(v.price))))
-      .sort((a, b) => a - b);
-    const median = prices[prices.length >> 1] as number;
-    for (const scope of scopes)
-      for (const filter of [{}, { price_max: median }])
-        for (const sort of sorts) {
-          const base: ModelQuery = { q: "rare", sort, limit: 4, ...filter };
-          const pages: string[][] = [];
-          let q = base;
-          for (;;) {
-            await samePage(catalog, scope, q);
-            const got = page(scopeOf(catalog, scope), q, catalog);
-            if ("error" in got) throw new Error(got.error);
-            pages.push(got.handles);
-            if (!got.has_more) break;
-            q = { ...base, starting_after: got.handles.at(-1) ?? "" };
-          }
-          const all = pages.flat();
-          expect(all.length).toBeGreaterThan(3);
-          await samePage(catalog, scope, { ...base, ending_before: all[all.length - 2] ?? "" });
-        }
-  });
-
-  it("answers random value-filter first pages as the model does", async () => {
-    const arb = queryArb(catalog, true).map(
-      (q): ModelQuery => ({
-        ...q,
-        q: undefined,
-        price_min: undefined,
-        price_max: undefined,
-        starting_after: undefined,
-        ending_before: undefined,
-        sort: q.sort === "relevance" ? undefined : q.sort,
-      }),
-    );
-    await fc.assert(
-      fc.asyncProperty(arb, async (q) => {
+    const fixed: ModelQuery[] = [
+      { tag: ["Late"], sort: "catalog", limit: 3 },
+      { tag: ["late"], available: true, limit: 12 },
+      { tag: ["Late"], sort: "price_desc", limit: 250 },
+      { available: true, sort: "price_asc", limit: 7 },
+      { available: false, sort: "title_desc", limit: 250 },
+      { vendor: pool.vendors.slice(0, 3), sort: "newest", limit: 5 },
+      { tag: [...pool.tags.slice(0, 3), "Late"], sort: "title_asc", limit: 9 },
+      { options: { size: ["M", "L"] }, vendor: [pool.vendors[0] ?? ""], sort: "price_asc", limit: 4 },
+    ];
+    it("answers fixed dense, sparse and anti-correlated filter sets as the model does", async () => {
+      for (const q of fixed) {
         const { status, body } = await get(`/products?${search(q)}`);
         expect(status).toBe(200);
         expect({
@@ -500,8 +431,100 @@ describe("value-filter first pages of a 2,000-product catalog, from the bitmaps"
           handles: (body.data as { handle: string }[]).map((p) => p.handle),
           has_more: body.has_more,
         }).toEqual(page(catalog.products, q, catalog));
-      }),
-      { numRuns: RUNS },
-    );
+      }
+    });
+
+    // 21 "Rare" products of 2,000: under 1/64 of the catalog, so a keyed sort sorts the matches
+    // instead of walking its order (version-index.ts, SPARSE); every page, both directions.
+    it("pages few matches under every keyed sort, forwards and backwards, as the model does", async () => {
+      for (const sort of ["price_asc", "price_desc", "title_asc", "title_desc", "newest"] as const) {
+        const handles: string[] = [];
+        let q: ModelQuery = { tag: ["Rare"], sort, limit: 4 };
+        for (;;) {
+          const { status, body } = await get(`/products?${search(q)}`);
+          expect(status).toBe(200);
+          const got = {
+            count: body.count,
+            handles: (body.data as { handle: string }[]).map((p) => p.handle),
+            has_more: body.has_more,
+          };
+          expect(got).toEqual(page(catalog.products, q, catalog));
+          handles.push(...got.handles);
+          if (!got.has_more) break;
+          q = { tag: ["Rare"], sort, limit: 4, starting_after: got.handles.at(-1) ?? "" };
+        }
+        expect(handles).toHaveLength(21);
+        const back: ModelQuery = { tag: ["Rare"], sort, limit: 4, ending_before: handles[10] ?? "" };
+        const { body } = await get(`/products?${search(back)}`);
+        expect((body.data as { handle: string }[]).map((p) => p.handle)).toEqual(handles.slice(6, 10));
+        expect({
+          count: body.count,
+          handles: (body.data as { handle: string }[]).map((p) => p.handle),
+          has_more: body.has_more,
+        }).toEqual(page(catalog.products, back, catalog));
+      }
+    });
+
+    // q=rare matches the 21 "Rare" products by their tag: under 1/64 of the catalog, so the page
+    // narrows q's matches as a list, product by product, instead of ANDing bitmaps
+    // (version-index.ts, Resolved.few); every sort, both directions, with and without a filter,
+    // in the catalog and in a collection.
+    it("pages q's few matches (kept as a list) under every sort, forwards and backwards, as the model does", async () => {
+      const collection = catalog.collections.find(
+        (c) => c.products.filter((h) => catalog.products.find((p) => p.handle === h)?.tags.includes("Rare")).length > 3,
+      );
+      expect(collection).toBeDefined();
+      const scopes = [undefined, collection?.handle];
+      const sorts = ["relevance", "catalog", "price_asc", "price_desc", "title_asc", "title_desc", "newest"] as const;
+      // A filter that keeps about half of them: the lowest variant prices of the Rare products, their median.
+      const prices = catalog.products
+        .filter((p) => p.tags.includes("Rare"))
+        .map((p) => Math.min(...p.variants.map((v) => toMinor(v.price))))
+        .sort((a, b) => a - b);
+      const median = prices[prices.length >> 1] as number;
+      for (const scope of scopes)
+        for (const filter of [{}, { price_max: median }])
+          for (const sort of sorts) {
+            const base: ModelQuery = { q: "rare", sort, limit: 4, ...filter };
+            const pages: string[][] = [];
+            let q = base;
+            for (;;) {
+              await samePage(catalog, scope, q);
+              const got = page(scopeOf(catalog, scope), q, catalog);
+              if ("error" in got) throw new Error(got.error);
+              pages.push(got.handles);
+              if (!got.has_more) break;
+              q = { ...base, starting_after: got.handles.at(-1) ?? "" };
+            }
+            const all = pages.flat();
+            expect(all.length).toBeGreaterThan(3);
+            await samePage(catalog, scope, { ...base, ending_before: all[all.length - 2] ?? "" });
+          }
+    });
+
+    it("answers random value-filter first pages as the model does", async () => {
+      const arb = queryArb(catalog, true).map(
+        (q): ModelQuery => ({
+          ...q,
+          q: undefined,
+          price_min: undefined,
+          price_max: undefined,
+          starting_after: undefined,
+          ending_before: undefined,
+          sort: q.sort === "relevance" ? undefined : q.sort,
+        }),
+      );
+      await fc.assert(
+        fc.asyncProperty(arb, async (q) => {
+          const { status, body } = await get(`/products?${search(q)}`);
+          expect(status).toBe(200);
+          expect({
+            count: body.count,
+            handles: (body.data as { handle: string }[]).map((p) => p.handle),
+            has_more: body.has_more,
+          }).toEqual(page(catalog.products, q, catalog));
+        }),
+        { numRuns: RUNS },
+      );
+    });
   });
-});
