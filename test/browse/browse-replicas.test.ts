@@ -11,7 +11,7 @@ import {
 import { parseBrowseFacets, parseBrowsePage } from "../../src/browse/query.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
-import { publishCatalog } from "../../src/publish/publish.ts";
+import { publishCatalog, rollbackCatalog } from "../../src/publish/publish.ts";
 
 /**
  * Browse replicas (src/browse/engine.ts): the region a request's `cf` picks, the replica
@@ -115,4 +115,39 @@ describe("replicas of one version", () => {
     // Each built its own index, from the snapshot.
     for (const r of replicas) expect((await r.built())?.from).toBe("snapshot");
   });
+});
+
+describe("a sharded version's engines", () => {
+  it("are the shards of the request's replica, each loaded from its own snapshot, answering as the whole index does", async () => {
+    const sharded = generateCatalog({ products: 2_000, seed: 9 });
+    const published = await publishCatalog(env.CATALOG, sharded, {
+      browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS),
+      shardProducts: 700,
+    });
+    // The same catalog, whole, for the answers to compare with; then the sharded one is live again.
+    const wholeVersion = (
+      await publishCatalog(env.CATALOG, sharded, { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) })
+    ).version;
+    await rollbackCatalog(env.CATALOG);
+    const path = "/api/v1/products?q=tee&sort=price_asc&limit=7";
+    const response = await exports.default.fetch(`https://shop.example${path}`, {
+      cf: { continent: "AS", longitude: "139.7", country: "JP" },
+    } as RequestInit);
+    expect(response.status).toBe(200);
+    const body = await response.text();
+    const engine = (name: string) => env.BROWSE_ENGINE.get(env.BROWSE_ENGINE.idFromName(name));
+    const n = pickReplica(path, env.BROWSE_REPLICAS);
+    for (let shard = 0; shard < 3; shard++) {
+      const built = await engine(replicaName(published.version, "apac", n, shard)).built();
+      expect(built?.from).toBe("snapshot");
+      expect(await engine(replicaName(published.version, "apac", 1 - n, shard)).built()).toBeNull();
+    }
+    expect(await engine(replicaName(published.version, "apac", n)).built()).toBeNull();
+    const page = await engine(replicaName(wholeVersion, null, 0)).page(
+      wholeVersion,
+      {},
+      parseBrowsePage(new URLSearchParams("q=tee&sort=price_asc&limit=7")),
+    );
+    expect(page.ok && JSON.parse(page.body)).toEqual(JSON.parse(body));
+  }, 120_000);
 });

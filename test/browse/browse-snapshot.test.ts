@@ -24,6 +24,7 @@ import { type BrowseData, VersionIndex } from "../../src/browse/index/version-in
 import { d1Target, dropStaleBrowse, r2Snapshots, writeChunks } from "../../src/publish/browse-index.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import { publishCatalog, rollbackCatalog } from "../../src/publish/publish.ts";
+import { cutShard, shardRange } from "../../src/browse/shards.ts";
 
 /**
  * The browse snapshot (src/browse/snapshot.ts): what one publish writes to R2 is, part
@@ -261,4 +262,45 @@ describe("snapshots across publishes", () => {
     expect(source.from).toBe("snapshot");
     expect(data.size).toBe(300);
   }, 60_000);
+});
+
+describe("a sharded publish's snapshots", () => {
+  it("are, shard by shard, the whole D1 index cut as an engine without them cuts it, and go with their version", async () => {
+    const small = generateCatalog({ products: 1_000, seed: 4 });
+    const { version: sharded } = await publishCatalog(env.CATALOG, small, {
+      browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS),
+      shardProducts: 300,
+    });
+    const whole = await readBrowseData(store, sharded);
+    let products = 0;
+    for (let shard = 0; shard < 4; shard++) {
+      const of = { shard, shards: 4 };
+      const cut = cutShard(whole, of);
+      const { data, source } = await readBrowseIndex(store, env.BROWSE_SNAPSHOTS, sharded, of);
+      expect(source.from).toBe("snapshot");
+      const { built, items, handles, ...parts } = data;
+      const { items: cutItems, handles: cutHandles, ...cutParts } = cut;
+      expect(parts).toEqual(cutParts);
+      expect(await unpackItems(items as PackedItems)).toEqual({
+        text: Uint8Array.from((cutItems as Items).text),
+        starts: (cutItems as Items).starts,
+      });
+      expect(unpackStrings(handles as PackedStrings)).toEqual(cutHandles);
+      expect(built).toEqual(new VersionIndex(cut).built);
+      // Without its snapshot, the engine cuts the same shard from D1.
+      const fallback = await readBrowseIndex(store, { get: async () => null }, sharded, of);
+      expect(fallback.source.from).toBe("d1");
+      expect(fallback.data).toEqual(cut);
+      products += data.size;
+      expect(data.shard).toEqual({ offset: shardRange(1_000, of)[0], products: 1_000 });
+    }
+    expect(products).toBe(1_000);
+    // A later publish's cleanup takes the shards' snapshots with their version.
+    const next = await publishCatalog(env.CATALOG, generateCatalog({ products: 100, seed: 5 }), {
+      browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS),
+    });
+    await dropStaleBrowse(d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS), [next.version]);
+    const left = (await env.BROWSE_SNAPSHOTS.list({ prefix: browseSnapshotKey(sharded) })).objects;
+    expect(left.map((o) => o.key)).toEqual([]);
+  }, 120_000);
 });
