@@ -4,6 +4,7 @@ import type { Miniflare } from "miniflare";
 import { TokenStore } from "../../src/auth/token-store.ts";
 import { browseRegion, pickReplica, replicaName } from "../../src/browse/placement.ts";
 import { browseSnapshotKey } from "../../src/browse/snapshot.ts";
+import { DEFAULT_SHARD_PRODUCTS, shardCount } from "../../src/browse/shards.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
@@ -67,10 +68,12 @@ async function timedBrowse(mf: Miniflare, limit: number, cf: Record<string, stri
   return performance.now() - started;
 }
 
-/** The cold-start figures of `version` (ColdStart). */
-export async function measureColdStart(mf: Miniflare, version: string): Promise<ColdStart> {
+/** The cold-start figures of `version` (ColdStart); of a sharded one, its engines loading their shards at once. */
+export async function measureColdStart(mf: Miniflare, version: string, shards = 1): Promise<ColdStart> {
   const bucket = await mf.getR2Bucket("BROWSE_SNAPSHOTS");
-  const key = browseSnapshotKey(version);
+  const keys = Array.from({ length: shards }, (_, shard) =>
+    browseSnapshotKey(version, shards > 1 ? { shard, shards } : undefined),
+  );
   const europe = { continent: "EU", country: "FR", longitude: "2.35" };
   const first = 20;
   const again =
@@ -80,21 +83,24 @@ export async function measureColdStart(mf: Miniflare, version: string): Promise<
         pickReplica(new URL(coldQuery(first), "http://x").pathname + new URL(coldQuery(first), "http://x").search, "2"),
     ) ?? first;
   const snapshotMs = await timedBrowse(mf, first, europe);
-  const split = await engineBuild(mf, version, first, europe);
+  const split = await engineBuild(mf, version, first, europe, shards);
   const warmMs = await timedBrowse(mf, again, europe);
   const replicaMs = await timedBrowse(mf, 27, { continent: "AS", country: "JP", longitude: "139.7" });
   // Without its manifest the snapshot is not found (the chunks stay): the next new engine reads D1.
-  const manifest = await bucket.get(key);
-  const text = await (manifest as NonNullable<typeof manifest>).text();
-  await bucket.delete(key);
+  const texts: string[] = [];
+  for (const key of keys) {
+    const manifest = await bucket.get(key);
+    texts.push(await (manifest as NonNullable<typeof manifest>).text());
+  }
+  await bucket.delete(keys);
   let d1Ms: number;
   try {
     d1Ms = await timedBrowse(mf, 28, { continent: "OC", country: "AU", longitude: "151.2" });
   } finally {
-    await bucket.put(key, text);
+    for (const [i, key] of keys.entries()) await bucket.put(key, texts[i] as string);
   }
   return {
-    snapshotBytes: (JSON.parse(text) as { bytes: number }).bytes,
+    snapshotBytes: texts.reduce((n, text) => n + (JSON.parse(text) as { bytes: number }).bytes, 0),
     snapshotMs,
     ...split,
     warmMs,
@@ -103,23 +109,35 @@ export async function measureColdStart(mf: Miniflare, version: string): Promise<
   };
 }
 
-/** What the engine that answered `coldQuery(limit)` from `cf` says its build cost (BrowseEngine.built, over Miniflare's proxy); {} if it cannot say. */
+/**
+ * What the engine that answered `coldQuery(limit)` from `cf` says its build cost (BrowseEngine.built,
+ * over Miniflare's proxy): of a sharded version, the slowest shard's; {} if it cannot say.
+ */
 async function engineBuild(
   mf: Miniflare,
   version: string,
   limit: number,
   cf: Record<string, string>,
+  shards: number,
 ): Promise<Pick<ColdStart, "readMs" | "decodeMs" | "buildMs">> {
   try {
     const url = new URL(coldQuery(limit), "http://x");
     const replicas = (await mf.getBindings<{ BROWSE_REPLICAS?: string }>()).BROWSE_REPLICAS;
-    const name = replicaName(version, browseRegion(cf), pickReplica(url.pathname + url.search, replicas));
+    const replica = pickReplica(url.pathname + url.search, replicas);
     const namespace = await mf.getDurableObjectNamespace("BROWSE_ENGINE");
-    const stub = namespace.get(namespace.idFromName(name)) as unknown as {
-      built(): Promise<{ readMs: number; decodeMs: number; buildMs: number } | null>;
-    };
-    const built = await stub.built();
-    return built ? { readMs: built.readMs, decodeMs: built.decodeMs, buildMs: built.buildMs } : {};
+    const splits: { readMs: number; decodeMs: number; buildMs: number }[] = [];
+    for (let shard = 0; shard < shards; shard++) {
+      const name = replicaName(version, browseRegion(cf), replica, shards > 1 ? shard : undefined);
+      const stub = namespace.get(namespace.idFromName(name)) as unknown as {
+        built(): Promise<{ readMs: number; decodeMs: number; buildMs: number } | null>;
+      };
+      const built = await stub.built();
+      if (!built) return {};
+      splits.push(built);
+    }
+    const total = (s: { readMs: number; decodeMs: number; buildMs: number }) => s.readMs + s.decodeMs + s.buildMs;
+    const built = splits.reduce((a, b) => (total(b) > total(a) ? b : a));
+    return { readMs: built.readMs, decodeMs: built.decodeMs, buildMs: built.buildMs };
   } catch (error) {
     process.stderr.write(`[bench] cold start: the engine's own split unavailable (${String(error)})\n`);
     return {};
@@ -140,6 +158,7 @@ export async function publishInto(
   mf: Miniflare,
   catalog: SourceCatalog,
   workerdPid: number | undefined,
+  shardProducts?: number,
 ): Promise<PublishFigures> {
   const binding = await kv(mf, "CATALOG");
   const before = process.memoryUsage().rss;
@@ -156,6 +175,7 @@ export async function publishInto(
         retryingBatches((await mf.getD1Database("BROWSE")) as unknown as D1Database),
         (await mf.getR2Bucket("BROWSE_SNAPSHOTS")) as unknown as R2Bucket,
       ),
+      shardProducts,
       onProgress: ({ phase, written, total }) => {
         phases[phase] ??= performance.now();
         // Progress only for a catalog big enough to wait for (not the seed's few entries).
@@ -168,7 +188,8 @@ export async function publishInto(
     const ms = performance.now() - started;
     const validated = phases.validated ?? started;
     peak = Math.max(peak, process.memoryUsage().rss);
-    const coldStart = result.products > 0 ? await measureColdStart(mf, result.version) : undefined;
+    const shards = shardCount(result.products, shardProducts ?? DEFAULT_SHARD_PRODUCTS);
+    const coldStart = result.products > 0 ? await measureColdStart(mf, result.version, shards) : undefined;
     return {
       ...(coldStart ? { coldStart } : {}),
       products: result.products,

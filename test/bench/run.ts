@@ -8,6 +8,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
+import { DEFAULT_SHARD_PRODUCTS, shardCount } from "../../src/browse/shards.ts";
 import { defineCli, UsageError } from "../../src/cli/args.ts";
 import { buildBundle, withoutMemos } from "./bundle.ts";
 import { type PublishFigures, readSeedCatalog } from "./fixture.ts";
@@ -33,6 +34,12 @@ A full run takes several minutes on both cores: run it alone.`,
       help: "the large catalog's size (default 100000, --quick 10000; 0 skips it)",
     },
     only: { type: "string", value: "A,B", help: "measure only the workloads whose names contain A or B" },
+    "shard-products": {
+      type: "integer",
+      value: "N",
+      min: 1,
+      help: "publish with at most N products per browse engine (default 100000: shards past it)",
+    },
     seconds: { type: "string", value: "S", help: "seconds per workload (default 5, --quick 0.8)" },
     "edge-cache": {
       type: "string",
@@ -90,7 +97,9 @@ async function main(): Promise<void> {
     const generateStarted = performance.now();
     const large = largeSize > 0 ? largeCatalog(largeSize) : undefined;
     const generateMs = performance.now() - generateStarted;
-    const largeLabel = largeSize > 0 ? `${Math.round(largeSize / 1000)}k` : "large (not run)";
+    const shards = shardCount(largeSize, args["shard-products"] ?? DEFAULT_SHARD_PRODUCTS);
+    const largeLabel =
+      largeSize > 0 ? `${Math.round(largeSize / 1000)}k${shards > 1 ? ` in ${shards} shards` : ""}` : "large (not run)";
     let startToFirstResponseMs = Number.NaN;
     const publish: Record<string, PublishFigures> = {};
     const scenarios: Scenario[] = [];
@@ -114,6 +123,7 @@ async function main(): Promise<void> {
               edgeCache,
               publish: edgeCache === cacheModes[0],
               cart: label === "seed" && edgeCache,
+              shardProducts: args["shard-products"],
             },
             settings,
             (ms) => {

@@ -60,6 +60,8 @@ export interface ScenarioInput {
   edgeCache: boolean;
   publish: boolean;
   cart: boolean;
+  /** Products per browse shard (PublishOptions.shardProducts); the default when absent. */
+  shardProducts?: number;
 }
 
 /**
@@ -210,7 +212,7 @@ export async function runScenario(
   try {
     if (input.publish) {
       log(`  publishing ${input.catalog.products.length} products`);
-      const figures = await publishInto(runtime.mf, input.catalog, runtime.workerdPid);
+      const figures = await publishInto(runtime.mf, input.catalog, runtime.workerdPid, input.shardProducts);
       log(`  published ${figures.entries} KV entries in ${(figures.ms / 1000).toFixed(1)} s`);
       onPublished(figures);
     }

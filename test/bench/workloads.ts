@@ -77,6 +77,9 @@ function mostFrequent(values: Iterable<string>): string | undefined {
  * common vendor, tag and available option value, a search for the start of a common title word,
  * the facets of that filter set, and a collection filtered and sorted.
  */
+/** A browse page after a cursor: measured beside the four BROWSE_READS, not one of their targets. */
+export const BROWSE_CURSOR = "browse: page after a cursor";
+
 export function browseWorkloads(catalog: SourceCatalog): Workload[] {
   const products = catalog.products;
   if (products.length === 0) return [];
@@ -104,6 +107,9 @@ export function browseWorkloads(catalog: SourceCatalog): Workload[] {
   const sorted = new URLSearchParams(filters);
   sorted.set("sort", "price_asc");
   const collection = catalog.collections.find((c) => c.products.length > 0)?.handle ?? "frontpage";
+  const after = products.slice(Math.floor(products.length * 0.6)).find((p) => p.variants.some((v) => v.available));
+  const cursorPage = new URLSearchParams({ available: "true", sort: "price_asc", limit: "24" });
+  if (after) cursorPage.set("starting_after", after.handle);
   return [
     { name: BROWSE_READS[0], requests: [get(`${API}/products?${sorted}`)], ok: [200] },
     { name: BROWSE_READS[1], requests: [get(`${API}/products?q=${encodeURIComponent(word.slice(0, 4))}`)], ok: [200] },
@@ -111,6 +117,13 @@ export function browseWorkloads(catalog: SourceCatalog): Workload[] {
     {
       name: BROWSE_READS[3],
       requests: [get(`${API}/collections/${collection}?available=true&sort=price_desc`)],
+      ok: [200],
+    },
+    // A later page: the cursor's product sits past the middle of the catalog (in a sharded
+    // version, one shard holds it and the others are asked again after its position).
+    {
+      name: BROWSE_CURSOR,
+      requests: [get(`${API}/products?${cursorPage}`)],
       ok: [200],
     },
   ];
