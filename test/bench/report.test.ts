@@ -386,7 +386,14 @@ describe("workloads", () => {
       "browse: q search",
       "browse: facets",
       "browse: collection browse",
+      "browse: page after a cursor",
     ]);
+    // The cursor is an available product past the middle: among the matches of available=true.
+    const later = new URL(`https://x${browse[4]!.requests[0]!.path}`).searchParams;
+    expect(later.get("available")).toBe("true");
+    const at = catalog.products.findIndex((p) => p.handle === later.get("starting_after"));
+    expect(at).toBeGreaterThanOrEqual(catalog.products.length * 0.6);
+    expect(catalog.products[at]?.variants.some((v) => v.available)).toBe(true);
     const query = new URL(`https://x${browse[0]!.requests[0]!.path}`).searchParams;
     const option = [...query.keys()].find((k) => k.startsWith("option."))!;
     const matches = catalog.products.filter(
