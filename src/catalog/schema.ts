@@ -274,6 +274,74 @@ function checkPrices(product: SourceProduct, index: number, currency: string, ct
   });
 }
 
+/**
+ * Cross-record rules, a product at a time: unique ids and handles, known and unrepeated collection
+ * members. What checkCatalog applies to a whole catalog, for a reader that never holds every
+ * product (src/cli/catalog-stream.ts); it keeps the ids and handles seen, not the products.
+ */
+export class CatalogChecks {
+  readonly #handles = new Set<string>();
+  readonly #ids = new Set<string>();
+  readonly #variantIds = new Set<string>();
+  readonly #currency: string;
+  readonly #allowHttp: boolean;
+  readonly #ctx: z.RefinementCtx;
+
+  constructor(head: { currency: string; allow_http_urls?: boolean | undefined }, ctx: z.RefinementCtx) {
+    this.#currency = head.currency;
+    this.#allowHttp = head.allow_http_urls === true;
+    this.#ctx = ctx;
+  }
+
+  product(product: SourceProduct, index: number): void {
+    const ctx = this.#ctx;
+    if (this.#handles.has(product.handle))
+      ctx.addIssue({
+        code: "custom",
+        path: ["products", index, "handle"],
+        message: `handle "${product.handle}" is used twice`,
+      });
+    if (this.#ids.has(product.id))
+      ctx.addIssue({ code: "custom", path: ["products", index, "id"], message: `id ${product.id} is used twice` });
+    this.#handles.add(product.handle);
+    this.#ids.add(product.id);
+    checkProduct(product, index, ctx, this.#variantIds, this.#allowHttp);
+    checkPrices(product, index, this.#currency, ctx);
+  }
+
+  /** After every product: the collections' members must be products' handles. */
+  collections(collections: readonly SourceCollection[]): void {
+    const ctx = this.#ctx;
+    const collectionHandles = new Set<string>();
+    collections.forEach((collection, index) => {
+      if (collectionHandles.has(collection.handle)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["collections", index, "handle"],
+          message: `handle "${collection.handle}" is used twice`,
+        });
+      }
+      collectionHandles.add(collection.handle);
+      const members = new Set<string>();
+      collection.products.forEach((handle, p) => {
+        if (!this.#handles.has(handle))
+          ctx.addIssue({
+            code: "custom",
+            path: ["collections", index, "products", p],
+            message: `no product has handle "${handle}"`,
+          });
+        if (members.has(handle))
+          ctx.addIssue({
+            code: "custom",
+            path: ["collections", index, "products", p],
+            message: `"${handle}" is listed twice`,
+          });
+        members.add(handle);
+      });
+    });
+  }
+}
+
 /** Cross-record rules: unique ids and handles, known and unrepeated collection members. */
 function checkCatalog(
   catalog: {
@@ -284,50 +352,9 @@ function checkCatalog(
   },
   ctx: z.RefinementCtx,
 ): void {
-  const handles = new Set<string>();
-  const ids = new Set<string>();
-  const variantIds = new Set<string>();
-  catalog.products.forEach((product, index) => {
-    if (handles.has(product.handle))
-      ctx.addIssue({
-        code: "custom",
-        path: ["products", index, "handle"],
-        message: `handle "${product.handle}" is used twice`,
-      });
-    if (ids.has(product.id))
-      ctx.addIssue({ code: "custom", path: ["products", index, "id"], message: `id ${product.id} is used twice` });
-    handles.add(product.handle);
-    ids.add(product.id);
-    checkProduct(product, index, ctx, variantIds, catalog.allow_http_urls === true);
-    checkPrices(product, index, catalog.currency, ctx);
-  });
-  const collectionHandles = new Set<string>();
-  catalog.collections.forEach((collection, index) => {
-    if (collectionHandles.has(collection.handle)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["collections", index, "handle"],
-        message: `handle "${collection.handle}" is used twice`,
-      });
-    }
-    collectionHandles.add(collection.handle);
-    const members = new Set<string>();
-    collection.products.forEach((handle, p) => {
-      if (!handles.has(handle))
-        ctx.addIssue({
-          code: "custom",
-          path: ["collections", index, "products", p],
-          message: `no product has handle "${handle}"`,
-        });
-      if (members.has(handle))
-        ctx.addIssue({
-          code: "custom",
-          path: ["collections", index, "products", p],
-          message: `"${handle}" is listed twice`,
-        });
-      members.add(handle);
-    });
-  });
+  const checks = new CatalogChecks(catalog, ctx);
+  catalog.products.forEach((product, index) => checks.product(product, index));
+  checks.collections(catalog.collections);
 }
 
 /** One search word (browse-text.ts searchWords): letters and digits, anything else ends it. */
@@ -447,6 +474,20 @@ function parseByProduct(input: unknown): SourceCatalog | null {
   return valid ? catalog : null;
 }
 
+/** An issue as an operator reads it: `products[3] (handle "black-tee").title: ...`. */
+function issueLine(input: unknown, issue: z.core.$ZodIssue): string {
+  const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path;
+  const message = issue.code === "unrecognized_keys" ? "unknown field" : issue.message;
+  return `${describePath(input, path)}: ${message}`;
+}
+
+/** At most 20 issue lines, then how many more. */
+function cappedIssues(lines: readonly string[], total = lines.length): string[] {
+  const shown = lines.slice(0, 20);
+  if (total > 20) shown.push(`... and ${total - 20} more`);
+  return shown;
+}
+
 /** Validates a source catalog or throws a CatalogValidationError naming each fault. */
 export function parseCatalog(input: unknown): SourceCatalog {
   const valid = parseByProduct(input);
@@ -454,11 +495,87 @@ export function parseCatalog(input: unknown): SourceCatalog {
   // Something is wrong: the whole-catalog schema names every fault, in its order.
   const result = SourceCatalogSchema.safeParse(input);
   if (result.success) return result.data;
-  const issues = result.error.issues.slice(0, 20).map((issue) => {
-    const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path;
-    const message = issue.code === "unrecognized_keys" ? "unknown field" : issue.message;
-    return `${describePath(input, path)}: ${message}`;
-  });
-  if (result.error.issues.length > 20) issues.push(`... and ${result.error.issues.length - 20} more`);
-  throw new CatalogValidationError(issues);
+  const issues = result.error.issues.slice(0, 20).map((issue) => issueLine(input, issue));
+  throw new CatalogValidationError(cappedIssues(issues, result.error.issues.length));
+}
+
+/**
+ * The same rules as parseCatalog for a catalog that arrives a product at a time (a file read as a
+ * stream, src/cli/catalog-stream.ts): `product` validates one and returns it as parseCatalog
+ * would keep it (null if it is invalid), `finish` checks the rest of the catalog once every
+ * product was seen and throws a CatalogValidationError naming the first faults. Only ids and
+ * handles are kept, never the products. The catalog's `currency` and `allow_http_urls` must be
+ * known before its first product (`head`): a file that gives them later is checked whole instead.
+ */
+export class CatalogStreamCheck {
+  /** Faults of the schemas, then of the cross-record rules: as in parseCatalog, the second are told only without the first. */
+  readonly #schema = { lines: [] as string[], total: 0 };
+  readonly #cross = { lines: [] as string[], total: 0 };
+  readonly #checks: CatalogChecks;
+  #count = 0;
+  /** The product the cross-record issues being added are about, for their `(handle ...)`. */
+  #pending: unknown;
+
+  constructor(head: { currency?: unknown; allow_http_urls?: unknown }) {
+    this.#checks = new CatalogChecks(
+      {
+        currency: typeof head.currency === "string" ? head.currency : "",
+        allow_http_urls: head.allow_http_urls === true,
+      },
+      {
+        addIssue: (issue: z.core.$ZodIssue) => this.#add(this.#cross, this.#pending, issue),
+      } as unknown as z.RefinementCtx,
+    );
+  }
+
+  #add(to: { lines: string[]; total: number }, raw: unknown, issue: z.core.$ZodIssue): void {
+    to.total++;
+    if (to.lines.length >= 20) return;
+    // describePath finds a product's handle at products[index]: a sparse list holding just it.
+    const index = issue.path[1];
+    if (issue.path[0] !== "products" || typeof index !== "number") return void to.lines.push(issueLine(raw, issue));
+    const products: unknown[] = [];
+    products[index] = raw;
+    to.lines.push(issueLine({ products }, issue));
+  }
+
+  /** Whether any fault was found so far. */
+  get failed(): boolean {
+    return this.#schema.total + this.#cross.total > 0;
+  }
+
+  product(raw: unknown): SourceProduct | null {
+    const index = this.#count++;
+    const result = SourceProductSchema.safeParse(raw);
+    if (!result.success) {
+      for (const issue of result.error.issues)
+        this.#add(this.#schema, raw, { ...issue, path: ["products", index, ...issue.path] } as z.core.$ZodIssue);
+      return null;
+    }
+    const product = isCanonical(raw, result.data) ? (raw as SourceProduct) : result.data;
+    this.#pending = raw;
+    this.#checks.product(product, index);
+    return product;
+  }
+
+  /**
+   * The rest of the catalog once every product was seen (`head`: every field, `products` as an
+   * empty list if they were given): the same schema as parseCatalog's, the collections' members;
+   * throws a CatalogValidationError if anything (a product included) was wrong.
+   */
+  finish(head: Record<string, unknown>): Omit<SourceCatalog, "products"> {
+    const shell = CatalogShellSchema.safeParse(head);
+    // The catalog's own fields first; faults of the schemas hide the cross-record ones, as in parseCatalog.
+    const own = { lines: [] as string[], total: 0 };
+    if (!shell.success) for (const issue of shell.error.issues) this.#add(own, head, issue);
+    if (!shell.success || this.#schema.total > 0)
+      throw new CatalogValidationError(
+        cappedIssues([...own.lines, ...this.#schema.lines], own.total + this.#schema.total),
+      );
+    this.#pending = head;
+    this.#checks.collections(shell.data.collections);
+    if (this.#cross.total > 0) throw new CatalogValidationError(cappedIssues(this.#cross.lines, this.#cross.total));
+    const { products: _, ...rest } = shell.data;
+    return rest;
+  }
 }

@@ -3,9 +3,8 @@ import { newVersionName } from "../publish/publish.ts";
 import { WAIT_OPTION } from "./locked-state.ts";
 import { runPublish } from "./publish-run.ts";
 import { CatalogValidationError } from "../catalog/schema.ts";
-import { descriptionLossWarnings } from "../publish/sanitize.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
-import { readJsonFile } from "./json-file.ts";
+import { readCatalogFile } from "./catalog-stream.ts";
 
 const cli = defineCli({
   command: "npm run catalog:publish",
@@ -49,19 +48,25 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
   // A dry run says so on every line it prints, wrangler's commands included.
   const prefix = dryRun ? "(dry run) " : "";
   const say = (line: string) => console.log(`${prefix}${line}`);
-  const input = readJsonFile(file);
+  // A product at a time, the products to a scratch file (catalog-stream.ts): a million products fit.
   const started = Date.now();
-  const result = await runPublish(input, {
-    remote: values.remote,
-    dryRun,
-    persistTo: values["persist-to"],
-    waitSeconds: values.wait,
-    version: values.version ?? newVersionName(),
-    source: file,
-    skipIfLive: values["if-changed"],
-    say,
-  });
-  for (const warning of descriptionLossWarnings(input)) say(`Warning: ${warning}`);
+  const read = await readCatalogFile(file);
+  let result: Awaited<ReturnType<typeof runPublish>>;
+  try {
+    result = await runPublish(read.input, {
+      remote: values.remote,
+      dryRun,
+      persistTo: values["persist-to"],
+      waitSeconds: values.wait,
+      version: values.version ?? newVersionName(),
+      source: file,
+      skipIfLive: values["if-changed"],
+      say,
+    });
+  } finally {
+    read.close();
+  }
+  for (const warning of read.warnings) say(`Warning: ${warning}`);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (result.skipped) say(`Catalog ${result.version} is already live: nothing written.`);
   else

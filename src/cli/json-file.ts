@@ -19,16 +19,7 @@ export function readJsonFile(file: string): unknown {
       );
     text = readFileSync(file, "utf8");
   } catch (error) {
-    if (error instanceof InputError) throw error;
-    const code = (error as { code?: string }).code;
-    throw new InputError(
-      code === "ENOENT"
-        ? "no such file"
-        : code === "EISDIR"
-          ? "is a directory, not a JSON file"
-          : `cannot be read (${code ?? "error"})`,
-      { file },
-    );
+    throw fileError(error, file);
   }
   try {
     return JSON.parse(text) as unknown;
@@ -43,4 +34,18 @@ export function readJsonFile(file: string): unknown {
       ...(at ? lines.at(Number(at[1])) : {}),
     });
   }
+}
+
+/** A file that cannot be opened or read, said as an {@link InputError} naming it. */
+export function fileError(error: unknown, file: string): InputError {
+  if (error instanceof InputError) return error;
+  const code = (error as { code?: string }).code;
+  return new InputError(
+    code === "ENOENT"
+      ? "no such file"
+      : code === "EISDIR"
+        ? "is a directory, not a JSON file"
+        : `cannot be read (${code ?? "error"})`,
+    { file },
+  );
 }

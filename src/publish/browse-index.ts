@@ -17,11 +17,12 @@ import { foldText, joinedWords, SEARCH_FIELDS, searchWords, valueKey, wordWeight
 import { type BrowseData, VersionIndex } from "../browse/index/version-index.ts";
 import { isPacked, packItems, packStrings } from "../browse/index/items.ts";
 import { renderListItem } from "../catalog/render.ts";
-import { optionApiName, type SourceCatalog, type SourceProduct } from "../catalog/schema.ts";
+import { optionApiName, type SourceProduct } from "../catalog/schema.ts";
 import { toMinor } from "../money.ts";
-import { productRecord } from "./build.ts";
+import { handlesOf, productRecord } from "./build.ts";
 import { featuredImage } from "./content.ts";
 import { prepareContent } from "./sanitize.ts";
+import { type ProductList, type PublishCatalog, productAt } from "./catalog-input.ts";
 
 /**
  * The browse index of a catalog version (layout in src/browse/layout.ts), as SQL text:
@@ -103,18 +104,6 @@ export async function writeChunks(
   await target.put(key, new TextEncoder().encode(JSON.stringify(manifest)));
 }
 
-/** One row of `p` plus what the other tables need, computed once per product. */
-interface Row {
-  pos: number;
-  product: SourceProduct;
-  price: number;
-  vendor: string;
-  ptype: string;
-  tags: string[];
-  /** [facet, key] of options with an available variant. */
-  optionKeys: [string, string][];
-}
-
 function literal(value: string | number | bigint): string {
   if (typeof value !== "string") return String(value);
   // Control characters (NUL above all) would end or bend a literal: those strings go as UTF-8 hex.
@@ -157,38 +146,35 @@ function listItem(p: SourceProduct, pos: number, currency: string): string {
   return JSON.stringify(renderListItem(productRecord(p, pos, {}, currency)));
 }
 
-function rowsOf(catalog: SourceCatalog): Row[] {
-  return catalog.products.map((product, pos) => {
-    const optionKeys = new Map<string, [string, string]>();
-    for (const variant of product.variants) {
-      if (!(product.available && variant.available)) continue;
-      for (const option of product.options) {
-        const value = variant.options[option.name];
-        if (value === undefined) continue;
-        const pair: [string, string] = [optionFacet(optionApiName(option.name)), valueKey(value)];
-        optionKeys.set(pair.join("\u0000"), pair);
-      }
+/** `f(product, pos)` for each product in order, made lazily: one product parsed at a time. */
+function* eachProduct<R>(products: ProductList, f: (product: SourceProduct, pos: number) => Iterable<R>): Generator<R> {
+  for (let pos = 0; pos < products.length; pos++) yield* f(productAt(products, pos), pos);
+}
+
+/** [facet, key] of a product's options that have an available variant. */
+function optionKeys(product: SourceProduct): [string, string][] {
+  const keys = new Map<string, [string, string]>();
+  for (const variant of product.variants) {
+    if (!(product.available && variant.available)) continue;
+    for (const option of product.options) {
+      const value = variant.options[option.name];
+      if (value === undefined) continue;
+      const pair: [string, string] = [optionFacet(optionApiName(option.name)), valueKey(value)];
+      keys.set(pair.join("\u0000"), pair);
     }
-    return {
-      pos,
-      product,
-      price: Math.min(...product.variants.map((v) => toMinor(v.price, catalog.currency))),
-      vendor: valueKey(product.vendor),
-      ptype: valueKey(product.product_type),
-      tags: [...new Set(product.tags.map(valueKey))],
-      optionKeys: [...optionKeys.values()],
-    };
-  });
+  }
+  return [...keys.values()];
 }
 
 /** The first spelling of every value key, per facet, in catalog order. */
-function displays(rows: readonly Row[]): Map<string, string> {
+function displays(products: ProductList): Map<string, string> {
   const shown = new Map<string, string>();
   const see = (facet: string, value: string) => {
     const id = `${facet}\u0000${valueKey(value)}`;
     if (!shown.has(id)) shown.set(id, value);
   };
-  for (const { product } of rows) {
+  for (let pos = 0; pos < products.length; pos++) {
+    const product = productAt(products, pos);
     see("vendor", product.vendor);
     if (product.product_type !== "") see("product_type", product.product_type);
     for (const tag of product.tags) see("tag", tag);
@@ -198,10 +184,38 @@ function displays(rows: readonly Row[]): Map<string, string> {
   return shown;
 }
 
-function optionNames(catalog: SourceCatalog): string[] {
+function optionNames(catalog: PublishCatalog): string[] {
   const names = new Set<string>();
-  for (const p of catalog.products) for (const o of p.options) names.add(optionApiName(o.name));
+  for (let pos = 0; pos < catalog.products.length; pos++)
+    for (const o of productAt(catalog.products, pos).options) names.add(optionApiName(o.name));
   return [...names];
+}
+
+/**
+ * The `v` rows, (value, product) pairs in that order (the primary key's: SQLite appends instead of
+ * inserting), packed one number a pair (value id * 2^24 + position) into a typed array: at a
+ * million products some ten million pairs, which as two-element arrays took ~50 bytes each.
+ */
+function* postingRows(products: ProductList, vid: (facet: string, key: string) => number): Generator<[number, number]> {
+  const SPAN = 2 ** 24;
+  if (products.length > SPAN) throw new RangeError(`more than ${SPAN} products`);
+  let packed = new Float64Array(1 << 16);
+  let n = 0;
+  const add = (value: number, pos: number) => {
+    if (n === packed.length) {
+      const grown = new Float64Array(packed.length * 2);
+      grown.set(packed);
+      packed = grown;
+    }
+    packed[n++] = value * SPAN + pos;
+  };
+  for (let pos = 0; pos < products.length; pos++) {
+    const product = productAt(products, pos);
+    for (const k of new Set(product.tags.map(valueKey))) add(vid("tag", k), pos);
+    for (const [f, k] of optionKeys(product)) add(vid(f, k), pos);
+  }
+  const sorted = packed.subarray(0, n).sort();
+  for (const pair of sorted) yield [Math.floor(pair / SPAN), pair % SPAN];
 }
 
 /** The search settings of a catalog, folded: synonym groups as word lists, stop words as a set. */
@@ -210,7 +224,7 @@ export interface SearchTerms {
   stop: Set<string>;
 }
 
-export function searchTerms(catalog: SourceCatalog): SearchTerms {
+export function searchTerms(catalog: PublishCatalog): SearchTerms {
   const synonyms = (catalog.search?.synonyms ?? []).map((group) =>
     group.map(searchWords).filter((words) => words.length > 0),
   );
@@ -273,67 +287,105 @@ function descriptionOf(p: SourceProduct): string {
 
 /**
  * The `x` rows: every search word of the catalog with the products having it in any field,
- * ascending, and its weight in each (wordWeight), WORD_IDS a row.
+ * ascending, and its weight in each (wordWeight), WORD_IDS a row; words in the order they first
+ * appear. Two passes over the products, each making their field words anew (a product list on
+ * disk holds no product): the first sums the fields' lengths (for the averages a weight needs) and
+ * counts each word's products, the second writes every (product, weight) of a word into one typed
+ * array of all, 5 bytes each. Held whole, every product's field words took ~0.9 GiB of heap at
+ * 100,000 products, and the lists of numbers as many bytes again.
  */
-function* wordRows(rows: readonly Row[], terms: SearchTerms): Generator<[string, string, string]> {
-  const fields = rows.map(({ product }) => fieldWords(product, descriptionOf(product), terms));
-  const average = SEARCH_FIELDS.map(
-    (_, f) => fields.reduce((n, x) => n + (x.lengths[f] as number), 0) / Math.max(1, fields.length),
-  );
-  const words = new Map<string, { ids: number[]; wts: number[] }>();
-  fields.forEach(({ counts, lengths }, pos) => {
+function* wordRows(products: ProductList, terms: SearchTerms): Generator<[string, string, string]> {
+  const fieldsAt = (pos: number) => {
+    const product = productAt(products, pos);
+    return fieldWords(product, descriptionOf(product), terms);
+  };
+  const wordsOf = (counts: readonly Map<string, number>[]) => {
     const seen = new Set<string>();
     for (const count of counts) for (const w of count.keys()) seen.add(w);
-    for (const w of seen) {
-      const weight = wordWeight(
+    return seen;
+  };
+  const sums = SEARCH_FIELDS.map(() => 0);
+  const index = new Map<string, number>();
+  let df = new Uint32Array(1 << 16);
+  for (let pos = 0; pos < products.length; pos++) {
+    const { counts, lengths } = fieldsAt(pos);
+    lengths.forEach((n, f) => {
+      sums[f] = (sums[f] as number) + n;
+    });
+    for (const w of wordsOf(counts)) {
+      let i = index.get(w);
+      if (i === undefined) {
+        i = index.size;
+        index.set(w, i);
+        if (i === df.length) {
+          const grown = new Uint32Array(df.length * 2);
+          grown.set(df);
+          df = grown;
+        }
+      }
+      df[i] = (df[i] as number) + 1;
+    }
+  }
+  const average = sums.map((sum) => sum / Math.max(1, products.length));
+  const start = new Float64Array(index.size + 1);
+  for (let i = 0; i < index.size; i++) start[i + 1] = (start[i] as number) + (df[i] as number);
+  const ids = new Uint32Array(start[index.size] as number);
+  const wts = new Uint8Array(ids.length);
+  const next = start.slice(0, index.size);
+  for (let pos = 0; pos < products.length; pos++) {
+    const { counts, lengths } = fieldsAt(pos);
+    for (const w of wordsOf(counts)) {
+      const i = index.get(w) as number;
+      const at = next[i] as number;
+      next[i] = at + 1;
+      ids[at] = pos;
+      wts[at] = wordWeight(
         counts.map((c) => c.get(w) ?? 0),
         lengths,
         average,
       );
-      const list = words.get(w);
-      if (list) {
-        list.ids.push(pos);
-        list.wts.push(weight);
-      } else words.set(w, { ids: [pos], wts: [weight] });
     }
-  });
-  for (const [word, { ids, wts }] of words) {
-    for (let at = 0; at < ids.length; at += WORD_IDS)
-      yield [word, ids.slice(at, at + WORD_IDS).join(","), wts.slice(at, at + WORD_IDS).join(",")];
+  }
+  for (const [word, i] of index) {
+    const end = start[i + 1] as number;
+    for (let at = start[i] as number; at < end; at += WORD_IDS) {
+      const to = Math.min(end, at + WORD_IDS);
+      yield [word, ids.subarray(at, to).join(","), wts.subarray(at, to).join(",")];
+    }
   }
 }
 
 /** Every statement that writes a version's browse index: tables, rows, indexes. */
-export function* browseIndexSql(catalog: SourceCatalog, version: string): Generator<string> {
+export function* browseIndexSql(catalog: PublishCatalog, version: string): Generator<string> {
   const t = (name: Parameters<typeof browseTable>[1]) => browseTable(version, name);
   // A version's tables are written whole: a rerun after a failed attempt starts afresh.
   for (const table of [...BROWSE_TABLES, ...RETIRED_TABLES])
     yield `DROP TABLE IF EXISTS ${browseTable(version, table)}`;
   yield* createSql(version);
-  const rows = rowsOf(catalog);
+  const { products, currency } = catalog;
   yield* inserts(
     t("p"),
     "id, handle, price, avail, tkey, created, vendor, ptype",
-    each(rows, (r) => {
-      const p = r.product;
+    eachProduct(products, (p, pos) => {
       const created = p.created_at ? Date.parse(p.created_at) : UNDATED;
-      return [[r.pos, p.handle, r.price, p.available ? 1 : 0, foldText(p.title), created, r.vendor, r.ptype]];
+      const price = Math.min(...p.variants.map((v) => toMinor(v.price, currency)));
+      const row = [pos, p.handle, price, p.available ? 1 : 0, foldText(p.title), created];
+      return [[...row, valueKey(p.vendor), valueKey(p.product_type)]];
     }),
   );
   yield* inserts(
     t("i"),
     "id, item, img",
-    each(rows, (r) => [
-      [r.pos, listItem(r.product, r.pos, catalog.currency), JSON.stringify(featuredImage(r.product))],
-    ]),
+    eachProduct(products, (p, pos) => [[pos, listItem(p, pos, currency), JSON.stringify(featuredImage(p))]]),
   );
-  const positions = new Map(rows.map((r) => [r.product.handle, r.pos]));
+  const positions = new Map(handlesOf(products).map((handle, pos) => [handle, pos]));
   yield* inserts(
     t("m"),
     "c, r, pid",
     each(catalog.collections, (c) => c.products.map((handle, rank) => [c.handle, rank, positions.get(handle) ?? -1])),
   );
-  const shown = displays(rows);
+  positions.clear();
+  const shown = displays(products);
   // Value ids: every facet value (as in `d`), by facet then key (a facet's ids are one range),
   // then the two of `available`.
   const ids = new Map<string, number>();
@@ -348,14 +400,7 @@ export function* browseIndexSql(catalog: SourceCatalog, version: string): Genera
     }),
   );
   const vid = (facet: string, key: string) => ids.get(`${facet}\u0000${key}`) ?? -1;
-  // Postings in (value, product) order, the primary key's: SQLite appends instead of inserting.
-  const postings: [number, number][] = [];
-  for (const r of rows) {
-    for (const k of r.tags) postings.push([vid("tag", k), r.pos]);
-    for (const [f, k] of r.optionKeys) postings.push([vid(f, k), r.pos]);
-  }
-  postings.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  yield* inserts(t("v"), "vid, pid", postings);
+  yield* inserts(t("v"), "vid, pid", postingRows(products, vid));
   const names = optionNames(catalog);
   yield* inserts(
     t("o"),
@@ -363,7 +408,7 @@ export function* browseIndexSql(catalog: SourceCatalog, version: string): Genera
     names.map((name, ord) => [name, ord]),
   );
   const terms = searchTerms(catalog);
-  yield* inserts(t("x"), "k, ids, wts", wordRows(rows, terms));
+  yield* inserts(t("x"), "k, ids, wts", wordRows(products, terms));
   yield* inserts(
     t("z"),
     "k",
@@ -380,7 +425,7 @@ export function* browseIndexSql(catalog: SourceCatalog, version: string): Genera
 /** Writes a version's browse index, in statements grouped by `batch`, and its snapshot (in `shards`). */
 export async function writeBrowseIndex(
   target: BrowseTarget,
-  catalog: SourceCatalog,
+  catalog: PublishCatalog,
   version: string,
   shards = 1,
   batch = 64,

@@ -19,10 +19,11 @@ import {
   variantTitle,
 } from "../catalog/layout.ts";
 import { renderCollectionProduct, renderListItem } from "../catalog/render.ts";
-import { optionApiName, type SourceCatalog, type SourceProduct, type SourceVariant } from "../catalog/schema.ts";
+import { optionApiName, type SourceProduct, type SourceVariant } from "../catalog/schema.ts";
 import { DEFAULT_CURRENCY, toMinor } from "../money.ts";
 import { contentEstimate, contentLine, featuredImage } from "./content.ts";
 import { sha256Hex } from "../sha256.ts";
+import { type ProductList, type PublishCatalog, productAt } from "./catalog-input.ts";
 
 /** One KV write. Values are strings so the same entries feed a binding or `wrangler kv bulk put`. */
 export interface KvEntry {
@@ -40,29 +41,50 @@ const DIGEST_PIECE = 1 << 20;
  * 100,000 products JSON.stringify of the catalog held ~450 MiB at once (Node RSS 692 -> 1,141 MiB).
  * JSON text has no raw newline, so the lines and pieces cannot be read two ways.
  */
-export async function catalogDigest(catalog: SourceCatalog): Promise<string> {
+export async function catalogDigest(catalog: PublishCatalog): Promise<string> {
   const { products, ...rest } = catalog;
-  const pieces: string[] = [];
-  let lines: string[] = [];
-  let size = 0;
-  for (const product of products) {
-    const line = JSON.stringify(product);
-    lines.push(line);
-    size += line.length;
-    if (size >= DIGEST_PIECE) {
-      pieces.push(await sha256Hex(lines.join("\n")));
-      lines = [];
-      size = 0;
-    }
+  const digest = new CatalogDigest();
+  for (let pos = 0; pos < products.length; pos++) await digest.add(JSON.stringify(productAt(products, pos)));
+  return digest.finish(rest);
+}
+
+/** catalogDigest fed a product at a time (`JSON.stringify` of each, in order), for a reader that never holds them all. */
+export class CatalogDigest {
+  readonly #pieces: string[] = [];
+  #lines: string[] = [];
+  #size = 0;
+  #count = 0;
+
+  async add(line: string): Promise<void> {
+    this.#lines.push(line);
+    this.#count++;
+    this.#size += line.length;
+    if (this.#size >= DIGEST_PIECE) await this.#piece();
   }
-  if (lines.length > 0) pieces.push(await sha256Hex(lines.join("\n")));
-  return sha256Hex(`${JSON.stringify(rest)}\n${products.length}\n${pieces.join("\n")}`);
+
+  async #piece(): Promise<void> {
+    const text = this.#lines.join("\n");
+    this.#lines = [];
+    this.#size = 0;
+    this.#pieces.push(await sha256Hex(text));
+  }
+
+  /** The digest, given every field of the catalog but its products. */
+  async finish(rest: object): Promise<string> {
+    if (this.#lines.length > 0) await this.#piece();
+    return sha256Hex(`${JSON.stringify(rest)}\n${this.#count}\n${this.#pieces.join("\n")}`);
+  }
 }
 
 /** The meta of a version about to be written: counts and shard counts fix every key name. */
-export function planVersion(catalog: SourceCatalog, version: string, digest: string, now = new Date()): VersionMeta {
-  const variants = catalog.products.reduce((sum, p) => sum + p.variants.length, 0);
-  const contentBytes = catalog.products.reduce((sum, p) => sum + contentEstimate(p), 0);
+export function planVersion(catalog: PublishCatalog, version: string, digest: string, now = new Date()): VersionMeta {
+  let variants = 0;
+  let contentBytes = 0;
+  for (let pos = 0; pos < catalog.products.length; pos++) {
+    const p = productAt(catalog.products, pos);
+    variants += p.variants.length;
+    contentBytes += contentEstimate(p);
+  }
   return {
     version,
     digest,
@@ -92,7 +114,7 @@ function storedVariant(v: SourceVariant, names: readonly string[], currency: str
 }
 
 /** Each product's rank in each collection that holds it: handle -> collection handle -> rank. */
-function collectionRanks(catalog: SourceCatalog): Map<string, Record<string, number>> {
+function collectionRanks(catalog: PublishCatalog): Map<string, Record<string, number>> {
   const ranks = new Map<string, Record<string, number>>();
   for (const collection of catalog.collections) {
     collection.products.forEach((handle, rank) => {
@@ -154,6 +176,13 @@ function* chunksOf(count: number, lineAt: (index: number) => string): Generator<
   }
 }
 
+/** Every product's handle, in order. */
+export function handlesOf(products: ProductList): string[] {
+  const handles: string[] = [];
+  for (let pos = 0; pos < products.length; pos++) handles.push(productAt(products, pos).handle);
+  return handles;
+}
+
 /** Positions 0..count-1 grouped by shard, in order, so each shard can be filled on its own. */
 function positionsByShard(count: number, shards: number, keyAt: (index: number) => string): number[][] {
   const groups: number[][] = Array.from({ length: shards }, () => []);
@@ -162,7 +191,7 @@ function positionsByShard(count: number, shards: number, keyAt: (index: number) 
 }
 
 /** How many entries `buildEntries` yields for a version, for progress output. */
-export function entryCount(catalog: SourceCatalog, meta: VersionMeta): number {
+export function entryCount(catalog: PublishCatalog, meta: VersionMeta): number {
   const collectionChunks = catalog.collections.reduce((sum, c) => sum + chunkCount(c.products.length), 0);
   const listChunks = chunkCount(meta.products) + collectionChunks;
   return (
@@ -187,16 +216,18 @@ export function entryCount(catalog: SourceCatalog, meta: VersionMeta): number {
  * and V8 lets a heap grow to about 2.6 times what it holds before it collects: Node peaked at
  * 1,742 MiB RSS for that catalog (see "Memory" in publish.ts).
  */
-export function* buildEntries(catalog: SourceCatalog, meta: VersionMeta): Generator<KvEntry> {
+export function* buildEntries(catalog: PublishCatalog, meta: VersionMeta): Generator<KvEntry> {
   const v = meta.version;
   const products = catalog.products;
   yield { key: keys.meta(v), value: JSON.stringify(meta) };
   const ranks = collectionRanks(catalog);
   const recordAt = (pos: number): ProductRecord => {
-    const p = products[pos]!;
+    const p = productAt(products, pos);
     return productRecord(p, pos, ranks.get(p.handle), catalog.currency);
   };
-  const handleAt = (pos: number) => products[pos]!.handle;
+  // The handles once (a product list on disk parses a product at each `at`).
+  const handles = handlesOf(products);
+  const handleAt = (pos: number) => handles[pos] as string;
 
   for (const [i, positions] of positionsByShard(products.length, meta.product_shards, handleAt).entries()) {
     const shard: Record<string, ProductRecord> = {};
@@ -206,15 +237,15 @@ export function* buildEntries(catalog: SourceCatalog, meta: VersionMeta): Genera
 
   // Each variant shard from the product and variant positions it holds, in catalog order.
   const variantShards: number[][] = Array.from({ length: meta.variant_shards }, () => []);
-  products.forEach((p, pos) => {
-    p.variants.forEach((variant, index) => {
+  for (let pos = 0; pos < products.length; pos++) {
+    productAt(products, pos).variants.forEach((variant, index) => {
       variantShards[shardOf(variant.id, variantShards.length)]?.push(pos, index);
     });
-  });
+  }
   for (const [i, members] of variantShards.entries()) {
     const shard: Record<string, StoredVariant> = {};
     for (let m = 0; m < members.length; m += 2) {
-      const p = products[members[m]!]!;
+      const p = productAt(products, members[m]!);
       const [id, values, price, available] = storedVariant(
         p.variants[members[m + 1]!]!,
         p.options.map((o) => o.name),
@@ -237,11 +268,12 @@ export function* buildEntries(catalog: SourceCatalog, meta: VersionMeta): Genera
 
   // Shard by shard, so only one shard's sanitised content is in memory at a time.
   for (const [i, positions] of positionsByShard(products.length, meta.content_shards ?? 0, handleAt).entries()) {
-    const lines = positions.flatMap((pos) => contentLine(products[pos]!) ?? []);
+    const lines = positions.flatMap((pos) => contentLine(productAt(products, pos)) ?? []);
     yield { key: keys.contentShard(v, i), value: lines.join("\n") };
   }
 
-  const withImage = (line: object, pos: number) => JSON.stringify({ ...line, image: featuredImage(products[pos]!) });
+  const withImage = (line: object, pos: number) =>
+    JSON.stringify({ ...line, image: featuredImage(productAt(products, pos)) });
   for (const [k, text] of chunksOf(products.length, (pos) => JSON.stringify(renderListItem(recordAt(pos)))))
     yield { key: keys.productChunk(v, k), value: text };
   for (const [k, text] of chunksOf(products.length, (pos) => withImage(renderListItem(recordAt(pos)), pos)))
@@ -258,7 +290,7 @@ export function* buildEntries(catalog: SourceCatalog, meta: VersionMeta): Genera
   for (const [k, text] of chunksOf(collectionLines.length, (i) => collectionLines[i]!))
     yield { key: keys.collectionChunk(v, k), value: text };
 
-  const positions = new Map(products.map((p, pos) => [p.handle, pos]));
+  const positions = new Map(handles.map((handle, pos) => [handle, pos]));
   for (const [index, c] of catalog.collections.entries()) {
     const header = JSON.stringify({
       handle: c.handle,

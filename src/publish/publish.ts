@@ -19,6 +19,7 @@ import { parseCatalog } from "../catalog/schema.ts";
 import { type BrowseTarget, dropStaleBrowse, hasBrowseIndex, writeBrowseIndex } from "./browse-index.ts";
 import { type CatalogLock, type HeldLock, type LockIntent, processLock } from "./lock.ts";
 import { DEFAULT_SHARD_PRODUCTS, shardCount } from "../browse/shards.ts";
+import { CheckedCatalog } from "./catalog-input.ts";
 
 /** Where a publish writes: a KV binding (tests, local state) or `wrangler kv ... --remote`. */
 export interface CatalogKvTarget {
@@ -257,14 +258,16 @@ async function underLock<T>(lock: CatalogLock, intent: LockIntent, run: (held: H
 }
 
 /**
- * Validates `input` (throwing CatalogValidationError before anything is written or locked),
+ * Validates `input` (throwing CatalogValidationError before anything is written or locked; a
+ * CheckedCatalog was validated by its reader, src/cli/catalog-stream.ts),
  * then under the publish lock: writes the new version, switches the pointer by compare-and-swap
  * (the old current becomes `previous`), appends to the history, and deletes versions older than
  * the last KEEP_VERSIONS.
  */
 export async function publishTo(target: CatalogKvTarget, input: unknown, opts: PublishOptions): Promise<PublishResult> {
-  const catalog = parseCatalog(input);
-  const digest = await catalogDigest(catalog);
+  const checked = input instanceof CheckedCatalog ? input : null;
+  const catalog = checked?.catalog ?? parseCatalog(input);
+  const digest = checked?.digest ?? (await catalogDigest(catalog));
   const version = opts.version ?? newVersionName();
   if (!VERSION_NAME.test(version)) throw new Error(`Version names are 1-64 of A-Z a-z 0-9 _ -: ${version}`);
   const lock = opts.lock ?? processLock(target);

@@ -244,15 +244,15 @@ export function describeLoss(loss: DescriptionLoss): string {
 export function descriptionLossWarnings(catalog: unknown): string[] {
   const products = (catalog as { products?: unknown } | null)?.products;
   if (!Array.isArray(products)) return [];
-  const warnings: string[] = [];
-  products.forEach((product: unknown, index) => {
-    const html = (product as { description_html?: unknown } | null)?.description_html;
-    const handle = (product as { handle?: unknown } | null)?.handle;
-    const loss = typeof html === "string" ? descriptionLoss(html) : null;
-    if (loss)
-      warnings.push(
-        `products[${index}]${typeof handle === "string" ? ` (handle ${JSON.stringify(handle)})` : ""}.description_html: ${describeLoss(loss)}`,
-      );
-  });
-  return warnings;
+  return products.flatMap((product: unknown, index) => descriptionLossWarning(product, index) ?? []);
+}
+
+/** descriptionLossWarnings' line for one product (`index` in the catalog), null when nothing is lost. */
+export function descriptionLossWarning(product: unknown, index: number): string | null {
+  const html = (product as { description_html?: unknown } | null)?.description_html;
+  const handle = (product as { handle?: unknown } | null)?.handle;
+  const loss = typeof html === "string" ? descriptionLoss(html) : null;
+  return loss
+    ? `products[${index}]${typeof handle === "string" ? ` (handle ${JSON.stringify(handle)})` : ""}.description_html: ${describeLoss(loss)}`
+    : null;
 }
