@@ -45,7 +45,38 @@ export async function openLocalEnv(persistPath: string = DEFAULT_STATE): Promise
     }),
   );
   const env = await mf.getBindings<Pick<Env, "CATALOG" | "TOKENS" | "BROWSE" | "BROWSE_SNAPSHOTS">>();
-  return { env, dispose: () => mf.dispose() };
+  return { env: { ...env, BROWSE: retryingBatches(env.BROWSE) }, dispose: () => mf.dispose() };
+}
+
+/**
+ * The D1 binding with each `batch` retried (twice, after 1 s) when Miniflare's proxy loses its
+ * socket ("fetch failed: other side closed"): on a loaded machine (load 4-6) a 100k publish died
+ * so in the browse index's writes, after every KV entry was written (catalog:publish and the
+ * bench alike). A batch is one transaction, so a lost one was not applied (a retry of one that was
+ * would fail loudly on its CREATE TABLE or primary keys, not double rows).
+ */
+export function retryingBatches(
+  db: D1Database,
+  say: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): D1Database {
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === "batch")
+        return async (statements: D1PreparedStatement[]) => {
+          for (let attempt = 0; ; attempt++) {
+            try {
+              return await target.batch(statements);
+            } catch (error) {
+              if (attempt >= 2 || !(error instanceof TypeError && /fetch failed/.test(error.message))) throw error;
+              say(`D1 batch lost its socket (${String(error.cause ?? error)}); retrying`);
+              await new Promise((resolve) => setTimeout(resolve, 1000));
+            }
+          }
+        };
+      const value: unknown = Reflect.get(target, prop);
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /**

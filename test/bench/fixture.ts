@@ -6,6 +6,7 @@ import { browseRegion, pickReplica, replicaName } from "../../src/browse/placeme
 import { browseSnapshotKey } from "../../src/browse/snapshot.ts";
 import { DEFAULT_SHARD_PRODUCTS, shardCount } from "../../src/browse/shards.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
+import { retryingBatches } from "../../src/cli/local-env.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
 
@@ -172,7 +173,9 @@ export async function publishInto(
   try {
     const result = await publishCatalog(binding, catalog, {
       browse: d1Target(
-        retryingBatches((await mf.getD1Database("BROWSE")) as unknown as D1Database),
+        retryingBatches((await mf.getD1Database("BROWSE")) as unknown as D1Database, (line) =>
+          process.stderr.write(`[bench]     ${line}\n`),
+        ),
         (await mf.getR2Bucket("BROWSE_SNAPSHOTS")) as unknown as R2Bucket,
       ),
       shardProducts,
@@ -204,35 +207,6 @@ export async function publishInto(
   } finally {
     clearInterval(sampler);
   }
-}
-
-/**
- * The D1 binding with each `batch` retried (twice, after 1 s) when Miniflare's proxy loses its
- * socket ("fetch failed: other side closed"): two 100k bench runs on a loaded machine (load 5-6)
- * died so in the browse index's writes. A batch is one transaction, so a lost one was not applied
- * (a retry of one that was would fail loudly on its CREATE TABLE or primary keys, not double rows).
- */
-function retryingBatches(db: D1Database): D1Database {
-  return new Proxy(db, {
-    get(target, prop) {
-      if (prop === "batch")
-        return async (statements: D1PreparedStatement[]) => {
-          for (let attempt = 0; ; attempt++) {
-            try {
-              return await target.batch(statements);
-            } catch (error) {
-              if (attempt >= 2 || !(error instanceof TypeError && /fetch failed/.test(error.message))) throw error;
-              process.stderr.write(
-                `[bench]     D1 batch lost its socket (${String(error.cause ?? error)}); retrying\n`,
-              );
-              await new Promise((resolve) => setTimeout(resolve, 1000));
-            }
-          }
-        };
-      const value: unknown = Reflect.get(target, prop);
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 }
 
 function workerdHighWater(pid: number | undefined): number | undefined {

@@ -323,6 +323,35 @@ function statusMix(w: LoadResult): string {
     .join(" ");
 }
 
+/** The publish table: one row per catalog published (the bench's, or test/bench/publish-file.ts's). */
+export function publishTable(publish: Record<string, PublishFigures>): string {
+  const publishRows = Object.entries(publish).map(([name, p]) => [
+    name,
+    String(p.products),
+    String(p.entries),
+    n(p.ms / 1000, 1),
+    n(p.validateMs / 1000, 1),
+    n(p.writeMs / 1000, 1),
+    n(p.rssBeforeMiB),
+    n(p.peakRssMiB),
+    n(p.workerdPeakRssMiB ?? Number.NaN),
+  ]);
+  return table(
+    [
+      "publish",
+      "products",
+      "KV entries",
+      "seconds",
+      "validate s",
+      "build+write s",
+      "bench RSS before MiB",
+      "bench peak RSS MiB",
+      "workerd peak RSS MiB",
+    ],
+    publishRows,
+  );
+}
+
 /** The run as Markdown tables (pasted as-is into the README's performance section). */
 export function renderReport(report: BenchReport): string {
   const out: string[] = [];
@@ -425,34 +454,7 @@ export function renderReport(report: BenchReport): string {
       ),
     );
   }
-  const publishRows = Object.entries(report.publish).map(([name, p]) => [
-    name,
-    String(p.products),
-    String(p.entries),
-    n(p.ms / 1000, 1),
-    n(p.validateMs / 1000, 1),
-    n(p.writeMs / 1000, 1),
-    n(p.rssBeforeMiB),
-    n(p.peakRssMiB),
-    n(p.workerdPeakRssMiB ?? Number.NaN),
-  ]);
-  out.push(
-    "",
-    table(
-      [
-        "publish",
-        "products",
-        "KV entries",
-        "seconds",
-        "validate s",
-        "build+write s",
-        "bench RSS before MiB",
-        "bench peak RSS MiB",
-        "workerd peak RSS MiB",
-      ],
-      publishRows,
-    ),
-  );
+  out.push("", publishTable(report.publish));
   const coldRows = Object.entries(report.publish).flatMap(([name, p]) => {
     const c = p.coldStart;
     return c
