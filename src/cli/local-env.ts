@@ -52,8 +52,9 @@ export async function openLocalEnv(persistPath: string = DEFAULT_STATE): Promise
  * The D1 binding with each `batch` retried (four times, after 1, 2, 3 and 4 s) when Miniflare's
  * proxy loses its socket ("fetch failed: other side closed", "write EPIPE"): on a loaded machine
  * (load 4-6) a 100k publish died so in the browse index's writes, after every KV entry was
- * written (catalog:publish and the bench alike), and a 1M publish after three tries in a row. A batch is one transaction, so a lost one was not applied (a retry of one that was
- * would fail loudly on its CREATE TABLE or primary keys, not double rows).
+ * written (catalog:publish and the bench alike), and a 1M publish after three tries in a row. A
+ * batch is one transaction, so a lost one was not applied (a retry of one that was would fail
+ * loudly on its CREATE TABLE or primary keys, not double rows).
  */
 export function retryingBatches(
   db: D1Database,
