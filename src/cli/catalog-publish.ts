@@ -2,6 +2,7 @@
 import { newVersionName } from "../publish/publish.ts";
 import { WAIT_OPTION } from "./locked-state.ts";
 import { runPublish } from "./publish-run.ts";
+import { DEFAULT_SHARD_PRODUCTS } from "../browse/shards.ts";
 import { CatalogValidationError } from "../catalog/schema.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { readCatalogFile } from "./catalog-stream.ts";
@@ -30,6 +31,13 @@ const cli = defineCli({
       help: "name the new version (1-64 of A-Z a-z 0-9 _ -) instead of a timestamp",
     },
     wait: WAIT_OPTION,
+    "shard-products": {
+      type: "integer",
+      value: "N",
+      min: 1,
+      default: DEFAULT_SHARD_PRODUCTS,
+      help: "at most N products per browse engine: a larger catalog's browse index is cut into shards",
+    },
   },
   notes:
     "A catalog that fails validation publishes nothing; the message names the product and " +
@@ -61,6 +69,7 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
       version: values.version ?? newVersionName(),
       source: file,
       skipIfLive: values["if-changed"],
+      shardProducts: values["shard-products"],
       say,
     });
   } finally {

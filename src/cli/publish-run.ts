@@ -16,6 +16,8 @@ export interface PublishRun {
   /** The file published, for the history. */
   source?: string;
   skipIfLive?: boolean;
+  /** Products per browse shard (PublishOptions.shardProducts). */
+  shardProducts?: number;
   /** Prints a line; a dry run's says so (the caller prefixes it). */
   say: (line: string) => void;
 }
@@ -59,6 +61,7 @@ export async function runPublish(input: unknown, run: PublishRun): Promise<Publi
     by: operatorName(),
     ...(run.source !== undefined ? { source: run.source } : {}),
     ...(run.skipIfLive ? { skipIfLive: true } : {}),
+    ...(run.shardProducts !== undefined ? { shardProducts: run.shardProducts } : {}),
   };
   const from = run.source !== undefined ? `${run.source} ` : "";
   if (run.remote) {

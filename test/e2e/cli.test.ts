@@ -169,6 +169,29 @@ describe("--remote --dry-run", () => {
     expect(run.stdout).toMatch(/wrangler r2 object put storefront-browse\/browse\/v2\/[\w-]+ --file /);
   });
 
+  it("catalog:publish --shard-products cuts the browse index: one snapshot per shard, each in chunks under its manifest", async () => {
+    const seed = JSON.parse(readFileSync("seed/catalog.json", "utf8")) as { products: unknown[] };
+    const run = await runCli("catalog-publish", [
+      "--remote",
+      "--dry-run",
+      "--shard-products",
+      "10",
+      "seed/catalog.json",
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const shards = Math.ceil(seed.products.length / 10);
+    expect(shards).toBeGreaterThan(1);
+    const manifests = run.stdout.match(/wrangler r2 object put storefront-browse\/browse\/v2\/[\w-]+\/s\d+ --file /g);
+    expect(manifests?.length).toBe(shards);
+    for (let shard = 0; shard < shards; shard++)
+      expect(run.stdout).toMatch(new RegExp(`browse/v2/[\\w-]+/s${shard}/0 --file `));
+    // No snapshot of the whole version: the shards' only.
+    expect(run.stdout).not.toMatch(/wrangler r2 object put storefront-browse\/browse\/v2\/[\w-]+ --file /);
+    const refused = await runCli("catalog-publish", ["--shard-products", "0"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--shard-products");
+  });
+
   it("catalog:rollback marks its lines too, its error included", async () => {
     const run = await runCli("catalog-rollback", ["--remote", "--dry-run"]);
     for (const line of (run.stdout + run.stderr).trimEnd().split("\n")) expect(line).toMatch(/^\(dry run\) /);
