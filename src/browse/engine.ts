@@ -1,8 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { BrowseFilters, BrowsePageQuery } from "./query.ts";
 import { type BrowseReply, BrowseService, type Browsing } from "./service.ts";
-import { type ShardBrowsing, ShardedBrowsing, type ShardOf, type ShardReply } from "./shards.ts";
-import type { FacetCounts, PageSlice, Position } from "./slices.ts";
+import { type ShardBrowsing, ShardedBrowsing } from "./shards.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import { browseRegion, type Placement, pickReplica, replicaName } from "./placement.ts";
 import { BrowseStore } from "./source.ts";
@@ -40,19 +39,13 @@ export class BrowseEngine extends DurableObject<Env> {
   }
 
   /** A shard's slice of a page (shards.ts: the Worker merges every shard's). */
-  slice(
-    version: string,
-    of: ShardOf,
-    scope: Scope,
-    query: BrowsePageQuery,
-    after?: Position,
-  ): Promise<ShardReply<PageSlice>> {
-    return this.#service.slice(version, of, scope, query, after);
+  slice(...args: Parameters<ShardBrowsing["slice"]>): ReturnType<ShardBrowsing["slice"]> {
+    return this.#service.slice(...args);
   }
 
   /** A shard's facet counts (shards.ts: the Worker sums every shard's). */
-  counts(version: string, of: ShardOf, scope: Scope, filters: BrowseFilters): Promise<ShardReply<FacetCounts>> {
-    return this.#service.counts(version, of, scope, filters);
+  counts(...args: Parameters<ShardBrowsing["counts"]>): ReturnType<ShardBrowsing["counts"]> {
+    return this.#service.counts(...args);
   }
 
   /** Where this object's index came from (snapshot or D1) and what it cost: null before the first answer. */
