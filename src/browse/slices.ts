@@ -34,7 +34,7 @@ export interface PageSlice {
   total: number;
   /** The collection's header, in collection scope. */
   collection: { title: string; n: number } | null;
-  /** The matches' list items (JSON text), their positions at the same places. */
+  /** The matches' positions; their list items (JSON text) at the same places, for as many as were rendered. */
   items: string[];
   positions: Position[];
   /** The cursor's position, when the cursor is among this index's matches. */
@@ -47,11 +47,11 @@ export interface PageSlice {
  */
 export function pageBody(slices: readonly PageSlice[], collection: string | undefined, q: BrowsePageQuery): string {
   const backwards = q.ending_before !== undefined;
-  const entries: [Position, string][] = [];
+  const entries: [Position, string | undefined][] = [];
   let count = 0;
   for (const s of slices) {
     count += s.count;
-    s.items.forEach((item, i) => entries.push([s.positions[i] as Position, item]));
+    s.positions.forEach((position, i) => entries.push([position, s.items[i]]));
   }
   // One slice is in order already; several are merged.
   if (slices.length > 1)
@@ -61,7 +61,7 @@ export function pageBody(slices: readonly PageSlice[], collection: string | unde
   const first = slices[0] as PageSlice;
   const list = listBody(
     hasFilters(q) ? count : first.total,
-    shown.map(([, item]) => item),
+    shown.map(([, item]) => item as string),
     entries.length > q.limit,
   );
   const header = first.collection;

@@ -295,16 +295,18 @@ export class VersionIndex {
    * collection's products wrapped in the collection. Throws 400 for a cursor not among the matches.
    */
   async page(scope: Scope, q: BrowsePageQuery): Promise<string> {
-    return pageBody([await this.slice(scope, q)], scope.collection, q);
+    // One index: the match past the limit only says there is more, so it is not rendered.
+    return pageBody([await this.slice(scope, q, undefined, q.limit)], scope.collection, q);
   }
 
   /**
    * The first `limit + 1` matches of a page in its direction, each with its position (slices.ts),
    * after the cursor: the handle of q's cursor (400 when it is not among the matches), or, when
-   * `after` is given (a sharded page: another shard held the cursor), that position. Async only
-   * while the page's item blocks are still deflated (ItemTexts.ready).
+   * `after` is given (a sharded page: another shard held the cursor), that position. Items are
+   * rendered for the first `shown` matches (all of them by default: any may be among a merged
+   * page's). Async only while those items' blocks are still deflated (ItemTexts.ready).
    */
-  async slice(scope: Scope, q: BrowsePageQuery, after?: Position): Promise<PageSlice> {
+  async slice(scope: Scope, q: BrowsePageQuery, after?: Position, shown = q.limit + 1): Promise<PageSlice> {
     const r = this.#resolve(scope, q, true);
     // Few matches of q stay a list, narrowed product by product: no bitmap walked whole.
     const few = r.few?.filter((id) => has(r.base.bits, id) && r.groups.every((g) => has(g.bits, id))) ?? null;
@@ -344,14 +346,15 @@ export class VersionIndex {
       backwards,
       q.limit + 1,
     );
-    const ready = this.#items.ready(ids);
+    const rendered = ids.slice(0, shown);
+    const ready = this.#items.ready(rendered);
     if (ready) await ready;
     const rank = ranks.rankOf();
     return {
       count,
       total: r.collection?.n ?? this.#products,
       collection: r.collection ? { title: r.collection.title, n: r.collection.n } : null,
-      items: ids.map((id) => this.#itemLine(id, r.collection !== null, q.image)),
+      items: rendered.map((id) => this.#itemLine(id, r.collection !== null, q.image)),
       positions: ids.map((id, i) => ({ key: keys[i] as number, rank: rank(id) })),
       at,
     };
