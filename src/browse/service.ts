@@ -4,7 +4,6 @@ import { CatalogError, type CatalogFailureCode } from "../catalog/errors.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import { type Scope, VersionIndex } from "./index/version-index.ts";
 import type { ShardBrowsing, ShardOf, ShardReply } from "./shards.ts";
-import type { FacetCounts, PageSlice, Position } from "./slices.ts";
 
 /**
  * Browse answers of catalog versions: each version's VersionIndex built once from its browse
@@ -64,17 +63,11 @@ export class BrowseService implements Browsing, ShardBrowsing {
     return this.#answer(version, (index) => index.facets(scope, filters));
   }
 
-  slice(
-    version: string,
-    of: ShardOf,
-    scope: Scope,
-    query: BrowsePageQuery,
-    after?: Position,
-  ): Promise<ShardReply<PageSlice>> {
+  slice(...[version, of, scope, query, after]: Parameters<ShardBrowsing["slice"]>): ReturnType<ShardBrowsing["slice"]> {
     return this.#reply(this.index(version, of).then((index) => index.slice(scope, query, after)));
   }
 
-  counts(version: string, of: ShardOf, scope: Scope, filters: BrowseFilters): Promise<ShardReply<FacetCounts>> {
+  counts(...[version, of, scope, filters]: Parameters<ShardBrowsing["counts"]>): ReturnType<ShardBrowsing["counts"]> {
     return this.#reply(this.index(version, of).then((index) => index.counts(scope, filters)));
   }
 

@@ -77,7 +77,7 @@ export interface FacetCounts {
   max: number;
   counted: Record<string, CountedValue[]>;
   /** Option API names of the catalog, in order of first appearance. */
-  options: string[];
+  options: readonly string[];
 }
 
 /** The facets answer of `parts` (one per shard, or one alone): counts summed, price ranges joined. */

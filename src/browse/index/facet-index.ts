@@ -341,7 +341,7 @@ export class FacetIndex {
       }
       suffix = suffix ? and(this.#scratch(), suffix, g.bits) : g.bits;
     }
-    return { n, min: range.min, max: range.max, counted: this.#counted(counts), options: [...this.#options] };
+    return { n, min: range.min, max: range.max, counted: this.#counted(counts), options: this.#options };
   }
 
   /** The values of `counts` above 0, by facet, each with its display value. */
