@@ -1,8 +1,7 @@
 import type { BrowseFilters, BrowsePageQuery } from "./query.ts";
 import type { BrowseReply, Browsing, Failure } from "./service.ts";
 import { type FacetCounts, facetsAnswer, type PageSlice, pageBody, type Position } from "./slices.ts";
-import type { WordPostings } from "./index/text-index.ts";
-import type { BrowseData, CollectionData, Scope } from "./index/version-index.ts";
+import type { Scope } from "./index/version-index.ts";
 
 /**
  * A version's browse index in shards, for catalogs past what one engine holds (a Worker isolate
@@ -15,8 +14,9 @@ import type { BrowseData, CollectionData, Scope } from "./index/version-index.ts
  * the catalog's own order, each with its position (slices.ts), and merging the shards' slices is
  * the page the whole index would give; facet counts add up.
  *
- * Publish cuts the shards (publish/browse-index.ts: one snapshot each); an engine without its
- * shard's snapshot cuts it from the version's D1 index (source.ts).
+ * A shard is read out of the version's D1 index by itself (source.ts readBrowseData): the publish
+ * writes each shard's snapshot from that read (publish/browse-index.ts), and an engine without
+ * its shard's snapshot reads it the same way.
  */
 
 /**
@@ -39,100 +39,6 @@ export function shardRange(size: number, { shard, shards }: ShardOf): [from: num
 /** How many shards a catalog of `products` takes at most `perShard` products a shard (1 without a limit). */
 export function shardCount(products: number, perShard: number | undefined): number {
   return perShard === undefined || perShard <= 0 ? 1 : Math.max(1, Math.ceil(products / perShard));
-}
-
-/** The places of ascending `ids` from the first not below `from` to the first not below `to`. */
-function bounds(ids: Uint32Array, from: number, to: number, lo = 0, hi = ids.length): [number, number] {
-  const search = (value: number, l: number, h: number) => {
-    while (l < h) {
-      const mid = (l + h) >>> 1;
-      if ((ids[mid] as number) < value) l = mid + 1;
-      else h = mid;
-    }
-    return l;
-  };
-  const a = search(from, lo, hi);
-  return [a, search(to, a, hi)];
-}
-
-/** `ids[a .. b]` less `offset`: positions as the shard numbers them. */
-function rebased(ids: Uint32Array, a: number, b: number, offset: number): Uint32Array {
-  const out = ids.slice(a, b);
-  for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) - offset;
-  return out;
-}
-
-function cutWords(words: WordPostings, from: number, to: number, size: number): WordPostings {
-  const kept: number[] = [];
-  const ranges: [number, number][] = [];
-  for (let w = 0; w < words.words.length; w++) {
-    const range = bounds(words.ids, from, to, words.starts[w], words.starts[w + 1]);
-    if (range[1] > range[0]) {
-      kept.push(w);
-      ranges.push(range);
-    }
-  }
-  const starts = new Uint32Array(kept.length + 1);
-  ranges.forEach(([a, b], i) => {
-    starts[i + 1] = (starts[i] as number) + b - a;
-  });
-  const ids = new Uint32Array(starts[kept.length] as number);
-  const weights = new Uint8Array(ids.length);
-  ranges.forEach(([a, b], i) => {
-    ids.set(rebased(words.ids, a, b, from), starts[i]);
-    weights.set(words.weights.subarray(a, b), starts[i]);
-  });
-  return {
-    words: kept.map((w) => words.words[w] as string),
-    starts,
-    ids,
-    weights,
-    stop: words.stop,
-    df: Uint32Array.from(kept, (w) => words.df?.[w] ?? (words.starts[w + 1] as number) - (words.starts[w] as number)),
-    catalog: words.catalog ?? size,
-  };
-}
-
-function cutCollection(c: CollectionData, from: number, to: number): CollectionData {
-  const members: number[] = [];
-  const ranks: number[] = [];
-  c.members.forEach((id, rank) => {
-    if (id >= from && id < to) {
-      members.push(id - from);
-      ranks.push(rank);
-    }
-  });
-  return { title: c.title, n: c.n, members: Uint32Array.from(members), ranks: Uint32Array.from(ranks) };
-}
-
-/**
- * Shard `of` of a version's whole index, as read from D1 (plain items and handles, nothing
- * derived yet: the engine or the snapshot derives a shard's own parts).
- */
-export function cutShard(data: BrowseData, of: ShardOf): BrowseData {
-  if (data.shard || data.built || !Array.isArray(data.handles) || "blocks" in data.items)
-    throw new Error("a shard is cut from a version's whole index as D1 gives it");
-  const [from, to] = shardRange(data.size, of);
-  const { text, starts } = data.items;
-  let products = 0;
-  for (const price of data.prices) if (!Number.isNaN(price)) products++;
-  return {
-    size: to - from,
-    values: data.values,
-    postings: data.postings.map((ids) => rebased(ids, ...bounds(ids, from, to), from)),
-    options: data.options,
-    prices: data.prices.slice(from, to),
-    created: data.created.slice(from, to),
-    titles: data.titles.slice(from, to),
-    handles: data.handles.slice(from, to),
-    items: {
-      text: text.subarray(starts[from * 2], starts[to * 2]),
-      starts: Uint32Array.from(starts.subarray(from * 2, to * 2 + 1), (at) => at - (starts[from * 2] as number)),
-    },
-    collections: new Map([...data.collections].map(([handle, c]) => [handle, cutCollection(c, from, to)])),
-    words: cutWords(data.words, from, to, data.size),
-    shard: { offset: from, products },
-  };
 }
 
 /** A shard's answer across RPC: its value, or the failure a whole index would have answered. */

@@ -1,7 +1,7 @@
 import { browseTable } from "./layout.ts";
 import { browseDataFromSnapshot, browseSnapshotKey, type SnapshotManifest } from "./snapshot.ts";
 import { CatalogError } from "../catalog/errors.ts";
-import { cutShard, type ShardOf } from "./shards.ts";
+import { type ShardOf, shardRange } from "./shards.ts";
 import type { FacetValueRow } from "./index/facet-index.ts";
 import type { BrowseData, CollectionData, Items } from "./index/version-index.ts";
 
@@ -98,9 +98,7 @@ export async function readBrowseIndex(
       );
     }
   }
-  // Without its snapshot a shard is cut from the whole index (costly past one engine's memory, but answers).
-  const whole = await readBrowseData(store, version);
-  const data = of ? cutShard(whole, of) : whole;
+  const data = await readBrowseData(store, version, of);
   // D1's reads and their parsing interleave (batch by batch): all of it counts as the read.
   const ms = Date.now() - started;
   return { data, source: { from: "d1", bytes: 0, ms, readMs: ms, decodeMs: 0 } };
@@ -178,35 +176,68 @@ function grouped(rows: Iterable<[key: string, ids: Uint32Array]>): Map<string, U
   return out;
 }
 
-export async function readBrowseData(store: BrowseReader, version: string): Promise<BrowseData> {
+/**
+ * A version's index as D1 holds it, whole or (`of`) one shard of it (shards.ts): a shard reads
+ * only its products' rows, numbered from 0 again, with what makes it comparable with the others
+ * (every facet value, each collection's header and each member's rank in the whole collection,
+ * each word's products in the whole catalog): a publish writes a million products' snapshots a
+ * shard at a time, and an engine without its snapshot reads its shard, not the catalog.
+ */
+export async function readBrowseData(store: BrowseReader, version: string, of?: ShardOf): Promise<BrowseData> {
   const t = (name: Parameters<typeof browseTable>[1]) => browseTable(version, name);
   const chunk = (column: string) => `${column} >> ${CHUNK_BITS}`;
+  // A shard's range of catalog positions, from the catalog's size (one round trip more).
+  let range: { from: number; to: number; size: number; products: number } | undefined;
+  if (of) {
+    const [[row] = []] = await store.batch([
+      { sql: `SELECT coalesce(max(id) + 1, 0) AS size, count(*) AS products FROM ${t("p")}`, params: [] },
+    ]);
+    const size = Number(row?.size ?? 0);
+    const [from, to] = shardRange(size, of);
+    range = { from, to, size, products: Number(row?.products ?? 0) };
+  }
+  const from = range?.from ?? 0;
+  /** ` AND <column> in the shard's range`, or nothing for the whole index. */
+  const within = (column: string) => (range ? ` AND ${column} >= ${range.from} AND ${column} < ${range.to}` : "");
   // A line per record; fields joined by a tab or a space (none appears in a field), ids by commas.
   const lines = (fields: string, from: string, group: string) =>
     `SELECT group_concat(${fields}, char(10)) AS lines FROM ${from} GROUP BY ${group}`;
   const postings = (vid: string, facet: string, column: string) =>
     `SELECT ${vid} AS vid, group_concat(p.id) AS ids FROM ${t("p")} p JOIN ${t("d")} d ON ` +
-    `d.f = '${facet}' AND d.k = ${column} GROUP BY ${column}, ${chunk("p.id")}`;
+    `d.f = '${facet}' AND d.k = ${column} WHERE 1${within("p.id")} GROUP BY ${column}, ${chunk("p.id")}`;
+  // A member's rank is its place in the whole collection (every member is a product: parseCatalog).
+  const members = `${t("m")} WHERE pid >= 0${within("pid")}`;
+  // A shard's words: each row holding any of its products (a row's ids lie below the next row's
+  // first), with the word's products in the whole catalog (its df); rows in order, so a word's
+  // ids ascend across them.
+  const words = range
+    ? `SELECT group_concat(k || ' ' || ids || ' ' || wts || ' ' || df, char(10) ORDER BY row) AS lines FROM ` +
+      `(SELECT k, ids, wts, rowid AS row, CAST(ids AS INTEGER) AS first, lead(CAST(ids AS INTEGER)) OVER ` +
+      `(PARTITION BY k ORDER BY rowid) AS next, sum(length(ids) - length(replace(ids, ',', '')) + 1) OVER ` +
+      `(PARTITION BY k) AS df FROM ${t("x")}) WHERE first < ${range.to} AND (next IS NULL OR next > ` +
+      `${range.from}) GROUP BY row >> 7 ORDER BY row >> 7`
+    : lines(`k || ' ' || ids || ' ' || wts`, t("x"), "rowid >> 7");
   const statements = [
     `SELECT id, f, k, d FROM ${t("d")} ORDER BY id`,
     `SELECT name FROM ${t("o")} ORDER BY ord`,
     `SELECT coalesce(max(id) + 1, 0) AS size FROM ${t("p")}`,
     `SELECT handle, title, n FROM ${t("c")}`,
-    `SELECT coalesce(sum(length(CAST(item AS BLOB)) + length(CAST(img AS BLOB))), 0) AS bytes FROM ${t("i")}`,
+    `SELECT coalesce(sum(length(CAST(item AS BLOB)) + length(CAST(img AS BLOB))), 0) AS bytes FROM ${t("i")} ` +
+      `WHERE 1${within("id")}`,
     // id, price, created, title rank, handle: a product a line.
     lines(
       `id || ' ' || price || ' ' || created || ' ' || r || ' ' || handle`,
-      `(SELECT id, price, created, dense_rank() OVER (ORDER BY tkey) AS r, handle FROM ${t("p")})`,
+      `(SELECT id, price, created, dense_rank() OVER (ORDER BY tkey) AS r, handle FROM ${t("p")}) WHERE 1${within("id")}`,
       chunk("id"),
     ),
     // Tags and options are in `v`; vendor, product type and availability are columns of `p`.
-    `SELECT vid, group_concat(pid) AS ids FROM ${t("v")} GROUP BY vid, ${chunk("pid")}`,
+    `SELECT vid, group_concat(pid) AS ids FROM ${t("v")} WHERE 1${within("pid")} GROUP BY vid, ${chunk("pid")}`,
     postings("d.id", "vendor", "p.vendor"),
     postings("d.id", "product_type", "p.ptype"),
     postings("d.id", "available", "iif(p.avail, 'true', 'false')"),
-    lines(`c || ' ' || r || ' ' || pid`, `${t("m")} WHERE pid >= 0`, `c, ${chunk("r")}`),
+    lines(`c || ' ' || r || ' ' || pid`, members, `c, ${chunk("r")}`),
     // Each word with its products and their weights, in row order (a word's ids ascend across its rows).
-    lines(`k || ' ' || ids || ' ' || wts`, t("x"), "rowid >> 7"),
+    words,
     `SELECT k FROM ${t("z")}`,
   ];
   const results = await store.batch(statements.map((sql) => ({ sql, params: [] })));
@@ -222,17 +253,22 @@ export async function readBrowseData(store: BrowseReader, version: string): Prom
     types = [],
     availability = [],
     memberships = [],
-    words = [],
+    wordRows = [],
     stops = [],
   ] = results;
-  const n = Number(size[0]?.size ?? 0);
+  const n = range ? range.to - range.from : Number(size[0]?.size ?? 0);
+  /** A list of catalog positions as the shard numbers them. */
+  const rebase = (list: Uint32Array) => {
+    if (from !== 0) for (let i = 0; i < list.length; i++) list[i] = (list[i] as number) - from;
+    return list;
+  };
 
   const prices = new Float64Array(n).fill(Number.NaN);
   const created = new Float64Array(n);
   const titles = new Uint32Array(n);
   const handles: string[] = new Array<string>(n).fill("");
   for (const [id, price, made, rank, handle] of records(products, " ")) {
-    const p = Number(id);
+    const p = Number(id) - from;
     prices[p] = Number(price);
     created[p] = Number(made);
     titles[p] = Number(rank);
@@ -240,31 +276,46 @@ export async function readBrowseData(store: BrowseReader, version: string): Prom
   }
 
   const byValue = grouped(
-    [...tagsAndOptions, ...vendors, ...types, ...availability].map((row) => [String(row.vid), ids(row.ids)]),
+    [...tagsAndOptions, ...vendors, ...types, ...availability].map((row) => [String(row.vid), rebase(ids(row.ids))]),
   );
   const ranked = new Map<string, [number, number][]>();
   for (const [c = "", r, pid] of records(memberships, " ")) {
     const list = ranked.get(c) ?? [];
-    list.push([Number(r), Number(pid)]);
+    list.push([Number(r), Number(pid) - from]);
     ranked.set(c, list);
   }
   const collections = new Map<string, CollectionData>();
   for (const row of headers) {
     const handle = String(row.handle);
     const list = (ranked.get(handle) ?? []).sort((a, b) => a[0] - b[0]);
+    const members = Uint32Array.from(list, ([, pid]) => pid);
     collections.set(handle, {
       title: String(row.title),
       n: Number(row.n),
-      members: Uint32Array.from(list, ([, pid]) => pid),
+      members,
+      ...(range ? { ranks: Uint32Array.from(list, ([rank]) => rank) } : {}),
     });
   }
 
   const perWord = new Map<string, [Uint32Array[], Uint8Array[]]>();
-  for (const [word = "", list, weights] of records(words, " ")) {
+  const df = new Map<string, number>();
+  for (const [word = "", list, weights, count] of records(wordRows, " ")) {
+    let found = ids(list);
+    let wts = Uint8Array.from(ids(weights));
+    if (range) {
+      // A row's ids ascend: keep those in the shard's range.
+      const a = found.findIndex((id) => id >= from);
+      const b = a < 0 ? a : found.findIndex((id) => id >= range.to);
+      const [start, end] = a < 0 ? [0, 0] : [a, b < 0 ? found.length : b];
+      if (end <= start) continue;
+      found = rebase(found.slice(start, end));
+      wts = wts.slice(start, end);
+      df.set(word, Number(count));
+    }
     const lists = perWord.get(word) ?? ([[], []] as [Uint32Array[], Uint8Array[]]);
     perWord.set(word, lists);
-    lists[0].push(ids(list));
-    lists[1].push(Uint8Array.from(ids(weights)));
+    lists[0].push(found);
+    lists[1].push(wts);
   }
   const sorted = [...perWord.keys()].sort();
   const starts = new Uint32Array(sorted.length + 1);
@@ -282,7 +333,8 @@ export async function readBrowseData(store: BrowseReader, version: string): Prom
       at += w.length;
     }
   });
-  const items = await readItems(store, version, n, Number(itemBytes[0]?.bytes ?? 0));
+  const items = await readItems(store, version, [from, from + n], Number(itemBytes[0]?.bytes ?? 0));
+  const stop = stops.map((row) => String(row.k));
   return {
     size: n,
     values: values.map((row) => ({ f: String(row.f), k: String(row.k), d: String(row.d) }) satisfies FacetValueRow),
@@ -294,23 +346,40 @@ export async function readBrowseData(store: BrowseReader, version: string): Prom
     handles,
     items,
     collections,
-    words: { words: sorted, starts, ids: wordIds, weights, stop: stops.map((row) => String(row.k)) },
+    words: range
+      ? {
+          words: sorted,
+          starts,
+          ids: wordIds,
+          weights,
+          stop,
+          df: Uint32Array.from(sorted, (w) => df.get(w) ?? 0),
+          catalog: range.size,
+        }
+      : { words: sorted, starts, ids: wordIds, weights, stop },
+    ...(range ? { shard: { offset: range.from, products: range.products } } : {}),
   };
 }
 
 /**
- * Every product's list item and featured image JSON (JSON text holds no raw tab or line break),
+ * Every product's (of positions [from, to)) list item and featured image JSON (JSON text holds no raw tab or line break),
  * packed as UTF-8 into one buffer of the size D1 reports (`bytes`), a batch at a time: one
  * allocation instead of two strings per product, and no more than a batch of rows held at once.
  */
-async function readItems(store: BrowseReader, version: string, size: number, bytes: number): Promise<Items> {
+async function readItems(
+  store: BrowseReader,
+  version: string,
+  [first, last]: [from: number, to: number],
+  bytes: number,
+): Promise<Items> {
+  const size = last - first;
   const i = browseTable(version, "i");
-  const statement = (from: number): Statement => ({
+  const statement = (from: number, to: number): Statement => ({
     sql:
       `SELECT group_concat(id || char(9) || item || char(9) || img, char(10) ORDER BY id) AS ` +
       `lines FROM ${i} WHERE id >= ?1 AND id < ?2 GROUP BY id >> ${ITEM_ROW_BITS} ORDER BY id ` +
       `>> ${ITEM_ROW_BITS}`,
-    params: [from, from + ITEM_IDS],
+    params: [from, to],
   });
   const encoder = new TextEncoder();
   const text = new Uint8Array(bytes);
@@ -324,12 +393,13 @@ async function readItems(store: BrowseReader, version: string, size: number, byt
     lengths[k] = written;
     end += written;
   };
-  for (let from = 0; from < size; from += ITEM_IDS * ITEM_STATEMENTS) {
+  for (let from = first; from < last; from += ITEM_IDS * ITEM_STATEMENTS) {
     const batch: Statement[] = [];
-    for (let s = from; s < Math.min(size, from + ITEM_IDS * ITEM_STATEMENTS); s += ITEM_IDS) batch.push(statement(s));
+    for (let s = from; s < Math.min(last, from + ITEM_IDS * ITEM_STATEMENTS); s += ITEM_IDS)
+      batch.push(statement(s, Math.min(last, s + ITEM_IDS)));
     for (const [id, item = "", img = "null"] of records((await store.batch(batch)).flat(), "\t")) {
-      put(Number(id) * 2, item);
-      put(Number(id) * 2 + 1, img);
+      put((Number(id) - first) * 2, item);
+      put((Number(id) - first) * 2 + 1, img);
     }
   }
   // Rows come in id order, so the texts are already in place; the starts say where each ends.

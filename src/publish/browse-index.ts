@@ -12,7 +12,7 @@ import {
 } from "../browse/layout.ts";
 import { browseSnapshotKey, browseSnapshotVersion, encodeSnapshot, type SnapshotManifest } from "../browse/snapshot.ts";
 import { type BrowseReader, BrowseStore, readBrowseData } from "../browse/source.ts";
-import { cutShard, type ShardOf } from "../browse/shards.ts";
+import type { ShardOf } from "../browse/shards.ts";
 import { foldText, joinedWords, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../browse/text.ts";
 import { type BrowseData, VersionIndex } from "../browse/index/version-index.ts";
 import { isPacked, packItems, packStrings } from "../browse/index/items.ts";
@@ -22,7 +22,7 @@ import { toMinor } from "../money.ts";
 import { handlesOf, productRecord } from "./build.ts";
 import { featuredImage } from "./content.ts";
 import { prepareContent } from "./sanitize.ts";
-import { type ProductList, type PublishCatalog, productAt } from "./catalog-input.ts";
+import { type ProductList, type PublishCatalog, pause, productAt } from "./catalog-input.ts";
 
 /**
  * The browse index of a catalog version (layout in src/browse/layout.ts), as SQL text:
@@ -79,11 +79,11 @@ export async function snapshotTree(data: BrowseData): Promise<BrowseData> {
  * its index is cut into `shards` (browse/shards.ts); returns their size in bytes.
  */
 export async function writeBrowseSnapshot(target: SnapshotTarget, version: string, shards = 1): Promise<number> {
-  const data = await readBrowseData(target.reader, version);
   let bytes = 0;
+  // A shard at a time, read as its engine would read it: a million products' index is never held whole.
   for (let shard = 0; shard < shards; shard++) {
     const of = shards > 1 ? { shard, shards } : undefined;
-    const chunks = await encodeSnapshot(await snapshotTree(of ? cutShard(data, of) : data));
+    const chunks = await encodeSnapshot(await snapshotTree(await readBrowseData(target.reader, version, of)));
     await writeChunks(target, version, chunks, of);
     bytes += chunks.reduce((n, c) => n + c.byteLength, 0);
   }
@@ -120,16 +120,14 @@ function* each<T, R>(items: Iterable<T>, f: (item: T) => Iterable<R>): Generator
   for (const item of items) yield* f(item);
 }
 
+type Rows = Iterable<readonly (string | number | bigint)[]> | AsyncIterable<readonly (string | number | bigint)[]>;
+
 /** Multi-row INSERTs of about STATEMENT_BYTES, or STATEMENT_ROWS rows, each. */
-function* inserts(
-  table: string,
-  columns: string,
-  rows: Iterable<readonly (string | number | bigint)[]>,
-): Generator<string> {
+async function* inserts(table: string, columns: string, rows: Rows): AsyncGenerator<string> {
   const head = `INSERT INTO ${table} (${columns}) VALUES `;
   let parts: string[] = [];
   let size = head.length;
-  for (const row of rows) {
+  for await (const row of rows) {
     const tuple = `(${row.map(literal).join(",")})`;
     if (parts.length > 0 && (size + tuple.length > STATEMENT_BYTES || parts.length >= STATEMENT_ROWS)) {
       yield head + parts.join(",");
@@ -147,8 +145,14 @@ function listItem(p: SourceProduct, pos: number, currency: string): string {
 }
 
 /** `f(product, pos)` for each product in order, made lazily: one product parsed at a time. */
-function* eachProduct<R>(products: ProductList, f: (product: SourceProduct, pos: number) => Iterable<R>): Generator<R> {
-  for (let pos = 0; pos < products.length; pos++) yield* f(productAt(products, pos), pos);
+async function* eachProduct<R>(
+  products: ProductList,
+  f: (product: SourceProduct, pos: number) => Iterable<R>,
+): AsyncGenerator<R> {
+  for (let pos = 0; pos < products.length; pos++) {
+    await pause(pos);
+    yield* f(productAt(products, pos), pos);
+  }
 }
 
 /** [facet, key] of a product's options that have an available variant. */
@@ -167,13 +171,14 @@ function optionKeys(product: SourceProduct): [string, string][] {
 }
 
 /** The first spelling of every value key, per facet, in catalog order. */
-function displays(products: ProductList): Map<string, string> {
+async function displays(products: ProductList): Promise<Map<string, string>> {
   const shown = new Map<string, string>();
   const see = (facet: string, value: string) => {
     const id = `${facet}\u0000${valueKey(value)}`;
     if (!shown.has(id)) shown.set(id, value);
   };
   for (let pos = 0; pos < products.length; pos++) {
+    await pause(pos);
     const product = productAt(products, pos);
     see("vendor", product.vendor);
     if (product.product_type !== "") see("product_type", product.product_type);
@@ -184,10 +189,12 @@ function displays(products: ProductList): Map<string, string> {
   return shown;
 }
 
-function optionNames(catalog: PublishCatalog): string[] {
+async function optionNames(catalog: PublishCatalog): Promise<string[]> {
   const names = new Set<string>();
-  for (let pos = 0; pos < catalog.products.length; pos++)
+  for (let pos = 0; pos < catalog.products.length; pos++) {
+    await pause(pos);
     for (const o of productAt(catalog.products, pos).options) names.add(optionApiName(o.name));
+  }
   return [...names];
 }
 
@@ -196,7 +203,10 @@ function optionNames(catalog: PublishCatalog): string[] {
  * inserting), packed one number a pair (value id * 2^24 + position) into a typed array: at a
  * million products some ten million pairs, which as two-element arrays took ~50 bytes each.
  */
-function* postingRows(products: ProductList, vid: (facet: string, key: string) => number): Generator<[number, number]> {
+async function* postingRows(
+  products: ProductList,
+  vid: (facet: string, key: string) => number,
+): AsyncGenerator<[number, number]> {
   const SPAN = 2 ** 24;
   if (products.length > SPAN) throw new RangeError(`more than ${SPAN} products`);
   let packed = new Float64Array(1 << 16);
@@ -210,6 +220,7 @@ function* postingRows(products: ProductList, vid: (facet: string, key: string) =
     packed[n++] = value * SPAN + pos;
   };
   for (let pos = 0; pos < products.length; pos++) {
+    await pause(pos);
     const product = productAt(products, pos);
     for (const k of new Set(product.tags.map(valueKey))) add(vid("tag", k), pos);
     for (const [f, k] of optionKeys(product)) add(vid(f, k), pos);
@@ -294,7 +305,7 @@ function descriptionOf(p: SourceProduct): string {
  * array of all, 5 bytes each. Held whole, every product's field words took ~0.9 GiB of heap at
  * 100,000 products, and the lists of numbers as many bytes again.
  */
-function* wordRows(products: ProductList, terms: SearchTerms): Generator<[string, string, string]> {
+async function* wordRows(products: ProductList, terms: SearchTerms): AsyncGenerator<[string, string, string]> {
   const fieldsAt = (pos: number) => {
     const product = productAt(products, pos);
     return fieldWords(product, descriptionOf(product), terms);
@@ -308,6 +319,7 @@ function* wordRows(products: ProductList, terms: SearchTerms): Generator<[string
   const index = new Map<string, number>();
   let df = new Uint32Array(1 << 16);
   for (let pos = 0; pos < products.length; pos++) {
+    await pause(pos);
     const { counts, lengths } = fieldsAt(pos);
     lengths.forEach((n, f) => {
       sums[f] = (sums[f] as number) + n;
@@ -333,6 +345,7 @@ function* wordRows(products: ProductList, terms: SearchTerms): Generator<[string
   const wts = new Uint8Array(ids.length);
   const next = start.slice(0, index.size);
   for (let pos = 0; pos < products.length; pos++) {
+    await pause(pos);
     const { counts, lengths } = fieldsAt(pos);
     for (const w of wordsOf(counts)) {
       const i = index.get(w) as number;
@@ -356,7 +369,7 @@ function* wordRows(products: ProductList, terms: SearchTerms): Generator<[string
 }
 
 /** Every statement that writes a version's browse index: tables, rows, indexes. */
-export function* browseIndexSql(catalog: PublishCatalog, version: string): Generator<string> {
+export async function* browseIndexSql(catalog: PublishCatalog, version: string): AsyncGenerator<string> {
   const t = (name: Parameters<typeof browseTable>[1]) => browseTable(version, name);
   // A version's tables are written whole: a rerun after a failed attempt starts afresh.
   for (const table of [...BROWSE_TABLES, ...RETIRED_TABLES])
@@ -378,14 +391,14 @@ export function* browseIndexSql(catalog: PublishCatalog, version: string): Gener
     "id, item, img",
     eachProduct(products, (p, pos) => [[pos, listItem(p, pos, currency), JSON.stringify(featuredImage(p))]]),
   );
-  const positions = new Map(handlesOf(products).map((handle, pos) => [handle, pos]));
+  const positions = new Map((await handlesOf(products)).map((handle, pos) => [handle, pos]));
   yield* inserts(
     t("m"),
     "c, r, pid",
     each(catalog.collections, (c) => c.products.map((handle, rank) => [c.handle, rank, positions.get(handle) ?? -1])),
   );
   positions.clear();
-  const shown = displays(products);
+  const shown = await displays(products);
   // Value ids: every facet value (as in `d`), by facet then key (a facet's ids are one range),
   // then the two of `available`.
   const ids = new Map<string, number>();
@@ -401,7 +414,7 @@ export function* browseIndexSql(catalog: PublishCatalog, version: string): Gener
   );
   const vid = (facet: string, key: string) => ids.get(`${facet}\u0000${key}`) ?? -1;
   yield* inserts(t("v"), "vid, pid", postingRows(products, vid));
-  const names = optionNames(catalog);
+  const names = await optionNames(catalog);
   yield* inserts(
     t("o"),
     "name, ord",
@@ -432,7 +445,7 @@ export async function writeBrowseIndex(
 ): Promise<number> {
   let group: string[] = [];
   let count = 0;
-  for (const statement of browseIndexSql(catalog, version)) {
+  for await (const statement of browseIndexSql(catalog, version)) {
     group.push(statement);
     count++;
     if (group.length >= batch) {

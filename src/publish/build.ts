@@ -23,7 +23,7 @@ import { optionApiName, type SourceProduct, type SourceVariant } from "../catalo
 import { DEFAULT_CURRENCY, toMinor } from "../money.ts";
 import { contentEstimate, contentLine, featuredImage } from "./content.ts";
 import { sha256Hex } from "../sha256.ts";
-import { type ProductList, type PublishCatalog, productAt } from "./catalog-input.ts";
+import { type ProductList, type PublishCatalog, pause, productAt } from "./catalog-input.ts";
 
 /** One KV write. Values are strings so the same entries feed a binding or `wrangler kv bulk put`. */
 export interface KvEntry {
@@ -177,9 +177,12 @@ function* chunksOf(count: number, lineAt: (index: number) => string): Generator<
 }
 
 /** Every product's handle, in order. */
-export function handlesOf(products: ProductList): string[] {
+export async function handlesOf(products: ProductList): Promise<string[]> {
   const handles: string[] = [];
-  for (let pos = 0; pos < products.length; pos++) handles.push(productAt(products, pos).handle);
+  for (let pos = 0; pos < products.length; pos++) {
+    await pause(pos);
+    handles.push(productAt(products, pos).handle);
+  }
   return handles;
 }
 
@@ -216,7 +219,7 @@ export function entryCount(catalog: PublishCatalog, meta: VersionMeta): number {
  * and V8 lets a heap grow to about 2.6 times what it holds before it collects: Node peaked at
  * 1,742 MiB RSS for that catalog (see "Memory" in publish.ts).
  */
-export function* buildEntries(catalog: PublishCatalog, meta: VersionMeta): Generator<KvEntry> {
+export async function* buildEntries(catalog: PublishCatalog, meta: VersionMeta): AsyncGenerator<KvEntry> {
   const v = meta.version;
   const products = catalog.products;
   yield { key: keys.meta(v), value: JSON.stringify(meta) };
@@ -226,7 +229,7 @@ export function* buildEntries(catalog: PublishCatalog, meta: VersionMeta): Gener
     return productRecord(p, pos, ranks.get(p.handle), catalog.currency);
   };
   // The handles once (a product list on disk parses a product at each `at`).
-  const handles = handlesOf(products);
+  const handles = await handlesOf(products);
   const handleAt = (pos: number) => handles[pos] as string;
 
   for (const [i, positions] of positionsByShard(products.length, meta.product_shards, handleAt).entries()) {
@@ -238,6 +241,7 @@ export function* buildEntries(catalog: PublishCatalog, meta: VersionMeta): Gener
   // Each variant shard from the product and variant positions it holds, in catalog order.
   const variantShards: number[][] = Array.from({ length: meta.variant_shards }, () => []);
   for (let pos = 0; pos < products.length; pos++) {
+    await pause(pos);
     productAt(products, pos).variants.forEach((variant, index) => {
       variantShards[shardOf(variant.id, variantShards.length)]?.push(pos, index);
     });

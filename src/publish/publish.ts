@@ -24,7 +24,7 @@ import { CheckedCatalog } from "./catalog-input.ts";
 /** Where a publish writes: a KV binding (tests, local state) or `wrangler kv ... --remote`. */
 export interface CatalogKvTarget {
   readPointer(): Promise<Pointer | null>;
-  writeEntries(entries: Iterable<KvEntry>, onWritten: (count: number) => void): Promise<void>;
+  writeEntries(entries: Iterable<KvEntry> | AsyncIterable<KvEntry>, onWritten: (count: number) => void): Promise<void>;
   writePointer(pointer: Pointer): Promise<void>;
   /** The publish history, oldest first (empty before the first publish that kept one). */
   readHistory(): Promise<HistoryEntry[]>;
@@ -104,9 +104,9 @@ export function bindingTarget(kv: KVNamespace, concurrency = 16): CatalogKvTarge
   return {
     readPointer: () => readPointer(kv),
     async writeEntries(entries, onWritten) {
-      const iterator = entries[Symbol.iterator]();
+      const iterator = Symbol.asyncIterator in entries ? entries[Symbol.asyncIterator]() : entries[Symbol.iterator]();
       const worker = async () => {
-        for (let next = iterator.next(); !next.done; next = iterator.next()) {
+        for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
           await kv.put(next.value.key, next.value.value);
           onWritten(1);
         }

@@ -70,7 +70,7 @@ export function remoteTarget(opts: RemoteTargetOptions = {}): CatalogKvTarget & 
         onWritten(batch.length);
         batch = [];
       };
-      for (const entry of entries) {
+      for await (const entry of entries) {
         batch.push(entry);
         if (batch.length >= BATCH) flush();
       }

@@ -58,7 +58,7 @@ function sqliteD1(db: DatabaseSync): D1Database {
 async function engineOf(catalog: SourceCatalog): Promise<{ index: VersionIndex; seconds: number }> {
   const t = performance.now();
   const db = new DatabaseSync(":memory:");
-  for (const sql of browseIndexSql(catalog, "bench")) db.exec(sql);
+  for await (const sql of browseIndexSql(catalog, "bench")) db.exec(sql);
   const index = new VersionIndex(await readBrowseData(new BrowseStore(sqliteD1(db)), "bench"));
   db.close();
   return { index, seconds: (performance.now() - t) / 1000 };

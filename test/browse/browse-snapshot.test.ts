@@ -24,7 +24,8 @@ import { type BrowseData, VersionIndex } from "../../src/browse/index/version-in
 import { d1Target, dropStaleBrowse, r2Snapshots, writeChunks } from "../../src/publish/browse-index.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import { publishCatalog, rollbackCatalog } from "../../src/publish/publish.ts";
-import { cutShard, shardRange } from "../../src/browse/shards.ts";
+import { shardRange } from "../../src/browse/shards.ts";
+import { cutShard } from "./shard-model.ts";
 
 /**
  * The browse snapshot (src/browse/snapshot.ts): what one publish writes to R2 is, part
@@ -265,7 +266,7 @@ describe("snapshots across publishes", () => {
 });
 
 describe("a sharded publish's snapshots", () => {
-  it("are, shard by shard, the whole D1 index cut as an engine without them cuts it, and go with their version", async () => {
+  it("are, shard by shard, the whole D1 index cut in memory, as is the shard an engine without them reads from D1, and go with their version", async () => {
     const small = generateCatalog({ products: 1_000, seed: 4 });
     const { version: sharded } = await publishCatalog(env.CATALOG, small, {
       browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS),
@@ -287,7 +288,7 @@ describe("a sharded publish's snapshots", () => {
       });
       expect(unpackStrings(handles as PackedStrings)).toEqual(cutHandles);
       expect(built).toEqual(new VersionIndex(cut).built);
-      // Without its snapshot, the engine cuts the same shard from D1.
+      // Without its snapshot, the engine reads the same shard out of D1.
       const fallback = await readBrowseIndex(store, { get: async () => null }, sharded, of);
       expect(fallback.source.from).toBe("d1");
       expect(fallback.data).toEqual(cut);

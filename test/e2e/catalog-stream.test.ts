@@ -13,6 +13,12 @@ import { buildEntries, catalogDigest, planVersion } from "../../src/publish/buil
 import { CheckedCatalog } from "../../src/publish/catalog-input.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 
+async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
 // The publish CLI's reader of catalog files past V8's longest string (src/cli/json-stream.ts,
 // catalog-stream.ts): it must give what JSON.parse and parseCatalog give, value for value, and say
 // what is wrong where json-file.ts says it.
@@ -160,8 +166,8 @@ describe("readCatalogFile: what parseCatalog and catalogDigest give, the product
     try {
       const meta = planVersion(parsed, "v1", "d", new Date(0));
       expect(planVersion(catalog.catalog, "v1", "d", new Date(0))).toEqual(meta);
-      expect([...buildEntries(catalog.catalog, meta)]).toEqual([...buildEntries(parsed, meta)]);
-      expect([...browseIndexSql(catalog.catalog, "v1")]).toEqual([...browseIndexSql(parsed, "v1")]);
+      expect(await all(buildEntries(catalog.catalog, meta))).toEqual(await all(buildEntries(parsed, meta)));
+      expect(await all(browseIndexSql(catalog.catalog, "v1"))).toEqual(await all(browseIndexSql(parsed, "v1")));
     } finally {
       close();
     }

@@ -30,7 +30,7 @@ async function fingerprints(input: unknown): Promise<string[]> {
   const catalog = parseCatalog(input);
   const meta = planVersion(catalog, "golden", await catalogDigest(catalog), new Date("2026-01-01T00:00:00Z"));
   const lines: string[] = [];
-  for (const entry of buildEntries(catalog, meta))
+  for await (const entry of buildEntries(catalog, meta))
     lines.push(`${entry.key} ${entry.value.length} ${await sha256Hex(entry.value, 12)}`);
   return lines;
 }
@@ -54,7 +54,7 @@ describe("the KV entries of a version", () => {
     const meta = JSON.parse((await env.CATALOG.get(`v/${version}/meta`)) ?? "null");
     expect(meta).toMatchObject({ version, products: 1200 });
     let count = 0;
-    for (const entry of buildEntries(catalog, meta)) {
+    for await (const entry of buildEntries(catalog, meta)) {
       expect(await env.CATALOG.get(entry.key), entry.key).toBe(entry.value);
       count++;
     }

@@ -139,7 +139,7 @@ describe("publish history and the publish lock", () => {
       ...base,
       async writeEntries(entries, onWritten) {
         let n = 0;
-        for (const entry of entries) {
+        for await (const entry of entries) {
           await base.writeEntries([entry], onWritten);
           if (++n === 5) {
             halfWritten();

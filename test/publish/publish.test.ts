@@ -108,7 +108,7 @@ describe("publishing", () => {
     const interleaved: CatalogKvTarget = {
       ...base,
       async writeEntries(entries, onWritten) {
-        for (const entry of entries) {
+        for await (const entry of entries) {
           await base.writeEntries([entry], onWritten);
           const limit = 200 - during.length;
           during.push({ seen: await listPrices(limit), limit });
