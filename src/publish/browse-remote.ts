@@ -10,7 +10,7 @@ import type { SqlQuery } from "./lock.ts";
 /**
  * The browse index of a remote publish: each group of statements goes to the BROWSE database of
  * wrangler.toml with `wrangler d1 execute BROWSE --remote --file`, printed before it runs (and
- * only printed with `dryRun`). The same statements also run into an in-memory node:sqlite copy
+ * only printed with `dryRun`). The same statements also run into a scratch node:sqlite copy
  * (SQLite, as D1 is), which the snapshot is read from exactly as an engine reads D1, so the
  * snapshot costs no read of the remote database; it goes to the BROWSE_SNAPSHOTS bucket with
  * `wrangler r2 object put --remote`. Stale versions' snapshots are not listed remotely (wrangler
@@ -87,12 +87,17 @@ export function remoteD1Query(opts: { log?: (line: string) => void } = {}): SqlQ
 }
 
 /**
- * An in-memory SQLite database the browse index's statements also run into, and a reader over
- * it for readBrowseData: what a remote publish builds its snapshot from (and the snapshot size
- * script, test/bench/snapshot-size.ts).
+ * A scratch SQLite database the browse index's statements also run into, and a reader over it
+ * for readBrowseData: what a remote publish builds its snapshot from (and the snapshot size
+ * script, test/bench/snapshot-size.ts). On disk, not in memory (a million products' index is
+ * about a gigabyte of pages), in a scratch directory deleted when the process exits, and with no
+ * journal (a copy, rebuilt by a rerun).
  */
 export function sqliteMirror(): { run(statements: readonly string[]): void; reader: BrowseReader } {
-  const db = new DatabaseSync(":memory:");
+  const dir = mkdtempSync(join(tmpdir(), "browse-mirror-"));
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const db = new DatabaseSync(join(dir, "mirror.sqlite"));
+  db.exec("PRAGMA journal_mode = OFF");
   return {
     run(statements) {
       for (const s of statements) db.exec(s);
