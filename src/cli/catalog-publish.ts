@@ -1,4 +1,5 @@
 // npm run catalog:publish -- [--local|--remote] [--persist-to DIR] [--dry-run] [file]   (--help for usage)
+import { setFlagsFromString } from "node:v8";
 import { newVersionName } from "../publish/publish.ts";
 import { WAIT_OPTION } from "./locked-state.ts";
 import { runPublish } from "./publish-run.ts";
@@ -6,6 +7,13 @@ import { DEFAULT_SHARD_PRODUCTS } from "../browse/shards.ts";
 import { CatalogValidationError } from "../catalog/schema.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { readCatalogFile } from "./catalog-stream.ts";
+
+// V8 lets a heap grow to ~3.5x what it holds before a full collection: a 1M-product publish
+// holds 0.3-0.45 GiB, yet its heap reached 1.35 GiB and its RSS 1.9-2.2 GiB. Grown by at most
+// half, the heap follows what is live, at the cost of more frequent collections; no fixed
+// ceiling (--max-old-space-size would fail a larger catalog instead of slowing it).
+// docs/decisions/0002-publish-memory.md has the figures.
+setFlagsFromString("--heap-growing-percent=50");
 
 const cli = defineCli({
   command: "npm run catalog:publish",
