@@ -30,6 +30,12 @@ export interface PublishFigures {
   peakRssMiB: number;
   /** workerd's high-water resident memory (VmHWM) after the publish; Linux only. */
   workerdPeakRssMiB: number | undefined;
+  /**
+   * Who published, when not the bench process itself: "catalog:publish", a child process
+   * (publish-cli.ts) whose peak RSS is `peakRssMiB` (`rssBeforeMiB` NaN) and whose own workerd's
+   * is `workerdPeakRssMiB`.
+   */
+  publisher?: "catalog:publish";
   /** The first browse answers after the publish (coldStart). */
   coldStart?: ColdStart;
 }

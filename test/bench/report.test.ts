@@ -1,4 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { catalogJsonChunks } from "../../src/cli/catalog-file.ts";
+import { readCatalogFile } from "../../src/cli/catalog-stream.ts";
+import { CheckedCatalog } from "../../src/publish/catalog-input.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import { countErrors, percentile } from "./figures.ts";
 import type { LoadResult } from "./load.ts";
@@ -367,6 +373,33 @@ describe("the report", () => {
       "bench process peak RSS (the whole run: wrangler, Miniflare, autocannon, the generated catalog): 600 MiB",
     );
   });
+
+  it("labels a publish by catalog:publish (--catalog-file) as that process's, and says the file was read, not generated", () => {
+    const figures = {
+      products: 20000,
+      entries: 1289,
+      ms: 43_900,
+      validateMs: 7_600,
+      writeMs: 35_600,
+      rssBeforeMiB: Number.NaN,
+      peakRssMiB: 843,
+      workerdPeakRssMiB: 538,
+    };
+    const r = report([cartScenario({ fresh: 70, distinct: 350, hot: 280 })]);
+    r.publish = {
+      seed: { ...figures, rssBeforeMiB: 494 },
+      "20k in 4 shards": { ...figures, publisher: "catalog:publish" },
+    };
+    r.catalogFile = "/tmp/c20k.json";
+    const text = renderReport({ ...r, targets: evaluateTargets(r, "20k in 4 shards") });
+    const lines = text.split("\n");
+    expect(lines.find((l) => l.startsWith("| seed "))).toMatch(/\|\s+494 \|\s+843 \|\s+538 \|$/);
+    expect(lines.find((l) => l.startsWith("| 20k in 4 shards (catalog:publish process) "))).toMatch(
+      /\|\s+20000 \|\s+1289 \|\s+43\.9 \|\s+7\.6 \|\s+35\.6 \|\s+- \|\s+843 \|\s+538 \|$/,
+    );
+    expect(text).toContain("its peak RSS is that process's (VmHWM)");
+    expect(text).toContain("autocannon, /tmp/c20k.json read a product at a time): 600 MiB");
+  });
 });
 
 describe("workloads", () => {
@@ -411,6 +444,33 @@ describe("workloads", () => {
     );
     expect(query.get("sort")).toBe("price_asc");
     expect(matches.length).toBeGreaterThan(0);
+  });
+
+  it("chooses the same workloads from a catalog file read a product at a time as from the catalog in memory", async () => {
+    // npm run bench -- --catalog-file F reads F with the publish CLI's reader: its products are a
+    // ProductList on disk, not an array (a million products as objects would not fit).
+    const generated = generateCatalog({ products: 3000, seed: 1 });
+    const dir = mkdtempSync(join(tmpdir(), "bench-workloads-"));
+    try {
+      const file = join(dir, "catalog.json");
+      writeFileSync(file, [...catalogJsonChunks(generated)].join(""));
+      const read = await readCatalogFile(file);
+      try {
+        expect(read.input).toBeInstanceOf(CheckedCatalog);
+        const fromFile = (read.input as CheckedCatalog).catalog;
+        expect(Array.isArray(fromFile.products)).toBe(false);
+        expect(fromFile.products.length).toBe(3000);
+        const inMemory = catalogWorkloads(generated);
+        expect(inMemory.map((w) => w.name)).toContain("browse: facets");
+        expect(catalogWorkloads(fromFile)).toEqual(inMemory);
+        const tokens = ["sf_live_a", "sf_live_b", "sf_live_c"];
+        expect(cartWorkloads(fromFile, tokens, "sf_live_hot")).toEqual(cartWorkloads(generated, tokens, "sf_live_hot"));
+      } finally {
+        read.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("expects 304 from revalidation and 200 from every other catalog read", () => {

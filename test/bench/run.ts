@@ -4,15 +4,18 @@
  * worker's cheapest route as the ceiling. `--record` (a full run) writes test/bench/last-full-run.json
  * and test/bench/RESULTS.md from it. test/bench/README.md says what each figure means.
  */
+import { statSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SourceCatalog } from "../../src/catalog/schema.ts";
 import { DEFAULT_SHARD_PRODUCTS, shardCount } from "../../src/browse/shards.ts";
 import { defineCli, UsageError } from "../../src/cli/args.ts";
+import { readCatalogFile } from "../../src/cli/catalog-stream.ts";
+import { CheckedCatalog, type PublishCatalog } from "../../src/publish/catalog-input.ts";
 import { buildBundle, withoutMemos } from "./bundle.ts";
 import { type PublishFigures, readSeedCatalog } from "./fixture.ts";
 import { largeCatalog } from "./large-catalog.ts";
+import { type CliPublish, cliStatePath, publishWithCli } from "./publish-cli.ts";
 import { type BenchReport, evaluateTargets, NO_MEMOS, renderReport, type Scenario, scaleRatios } from "./report.ts";
 import { LAST_RUN_JSON, RESULTS_MD, writeResults } from "./results.ts";
 import { BENCH_RATE_LIMIT, PeakSampler } from "./runtime.ts";
@@ -33,12 +36,17 @@ A full run takes several minutes on both cores: run it alone.`,
       min: 0,
       help: "the large catalog's size (default 100000, --quick 10000; 0 skips it)",
     },
+    "catalog-file": {
+      type: "string",
+      value: "FILE",
+      help: "the large catalog is FILE (from npm run catalog:generate), published by catalog:publish in a child process and read a product at a time: a catalog too large to generate in the bench (1M)",
+    },
     only: { type: "string", value: "A,B", help: "measure only the workloads whose names contain A or B" },
     "shard-products": {
       type: "integer",
       value: "N",
       min: 1,
-      help: "publish with at most N products per browse engine (default 100000: shards past it)",
+      help: "publish with at most N products per browse engine (default 100000: shards past it; with --catalog-file, passed to catalog:publish)",
     },
     seconds: { type: "string", value: "S", help: "seconds per workload (default 5, --quick 0.8)" },
     "edge-cache": {
@@ -64,6 +72,13 @@ try {
   if (parsed.values.seconds !== undefined && !(Number(parsed.values.seconds) > 0))
     throw new UsageError(`--seconds must be a number above 0; got ${JSON.stringify(parsed.values.seconds)}.`);
   if (parsed.values.record && parsed.values.quick) throw new UsageError("--record keeps full runs only; drop --quick.");
+  if (parsed.values.products !== undefined && parsed.values["catalog-file"] !== undefined)
+    throw new UsageError(
+      "Give --products N or --catalog-file FILE, not both: the file says how many products it holds.",
+    );
+  const file = parsed.values["catalog-file"];
+  if (file !== undefined && !statSync(file, { throwIfNoEntry: false })?.isFile())
+    throw new UsageError(`--catalog-file ${file}: no such file.`);
 } catch (error) {
   if (!(error instanceof UsageError)) throw error;
   process.stderr.write(`${error.message} Run ${cli.helpCommand} for usage.\n`);
@@ -81,7 +96,7 @@ const settings: RunSettings = {
   // `--only A,B`: measure just the workloads whose names contain A or B (to iterate on one).
   selected: (workload) => !args.only || args.only.split(",").some((part) => workload.name.includes(part)),
 };
-const largeSize = Number(args.products ?? (quick ? 10_000 : 100_000));
+const catalogFile = args["catalog-file"];
 const portBase = args["port-base"] ?? 8820;
 const PORTS = { seed: portBase, large: portBase + 1 };
 
@@ -89,14 +104,36 @@ async function main(): Promise<void> {
   const started = performance.now();
   const benchRss = new PeakSampler(() => process.memoryUsage().rss / 2 ** 20).start();
   const work = await mkdtemp(join(tmpdir(), "storefront-bench-"));
+  // --catalog-file: published first, by catalog:publish into its own persist dir (the runtime
+  // serves it from there), then read a product at a time for the workloads (its scratch file
+  // deleted by close()).
+  let fromFile: { published: CliPublish; persistPath: string; close: () => void } | undefined;
   try {
     log("building the production bundle (wrangler deploy --dry-run)");
     const bundle = await buildBundle(join(work, "bundle"));
     const seed = await readSeedCatalog();
-    log(`generating a ${largeSize}-product catalog`);
-    const generateStarted = performance.now();
-    const large = largeSize > 0 ? largeCatalog(largeSize) : undefined;
+    let large: PublishCatalog | undefined;
+    let generateStarted = performance.now();
+    if (catalogFile !== undefined) {
+      const persistTo = join(work, "state-file");
+      log(`publishing ${catalogFile} with catalog:publish --local --persist-to ${persistTo}`);
+      const published = await publishWithCli(catalogFile, persistTo, {
+        shardProducts: args["shard-products"],
+        say: (line) => log(`    ${line}`),
+      });
+      log(`reading ${catalogFile} for the workloads`);
+      generateStarted = performance.now();
+      const read = await readCatalogFile(catalogFile);
+      fromFile = { published, persistPath: cliStatePath(persistTo), close: read.close };
+      if (!(read.input instanceof CheckedCatalog)) throw new Error(`${catalogFile} could not be read as a catalog`);
+      large = read.input.catalog;
+    } else {
+      const size = Number(args.products ?? (quick ? 10_000 : 100_000));
+      log(`generating a ${size}-product catalog`);
+      large = size > 0 ? largeCatalog(size) : undefined;
+    }
     const generateMs = performance.now() - generateStarted;
+    const largeSize = large?.products.length ?? 0;
     const shards = shardCount(largeSize, args["shard-products"] ?? DEFAULT_SHARD_PRODUCTS);
     const largeLabel =
       largeSize > 0 ? `${Math.round(largeSize / 1000)}k${shards > 1 ? ` in ${shards} shards` : ""}` : "large (not run)";
@@ -106,11 +143,12 @@ async function main(): Promise<void> {
     const counts: BenchReport["counts"] = [];
     // Each catalog is published once into its own persisted state, then served twice: with the
     // edge cache (hot reads) and without it (every read goes to KV, the cost of a cache miss).
-    const catalogs: [string, SourceCatalog, number][] = [["seed", seed, PORTS.seed]];
+    const catalogs: [string, PublishCatalog, number][] = [["seed", seed, PORTS.seed]];
     if (large) catalogs.push([largeLabel, large, PORTS.large]);
     const cacheModes = args["edge-cache"] === "on" ? [true] : args["edge-cache"] === "off" ? [false] : [true, false];
     for (const [label, catalog, port] of catalogs) {
-      const persistPath = join(work, `state-${label}`);
+      const cliPublished = catalog === large ? fromFile : undefined;
+      const persistPath = cliPublished?.persistPath ?? join(work, `state-${label}`);
       for (const edgeCache of cacheModes) {
         scenarios.push(
           await runScenario(
@@ -121,7 +159,7 @@ async function main(): Promise<void> {
               port,
               persistPath,
               edgeCache,
-              publish: edgeCache === cacheModes[0],
+              publish: edgeCache === cacheModes[0] && (cliPublished?.published ?? true),
               cart: label === "seed" && edgeCache,
               shardProducts: args["shard-products"],
             },
@@ -169,6 +207,7 @@ async function main(): Promise<void> {
       startToFirstResponseMs,
       publish,
       generateMs,
+      ...(catalogFile !== undefined ? { catalogFile } : {}),
       benchPeakRssMiB: benchRss.stop() ?? Number.NaN,
       scenarios,
       counts,
@@ -185,6 +224,7 @@ async function main(): Promise<void> {
     }
     log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   } finally {
+    fromFile?.close();
     await rm(work, { recursive: true, force: true });
   }
 }

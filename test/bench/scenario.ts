@@ -1,7 +1,11 @@
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
+import { POINTER_KEY, type Pointer } from "../../src/catalog/layout.ts";
+import { DEFAULT_SHARD_PRODUCTS, shardCount } from "../../src/browse/shards.ts";
+import { type PublishCatalog, productAt } from "../../src/publish/catalog-input.ts";
 import type { Bundle } from "./bundle.ts";
 import { type Counts, countWorkloads } from "./counting.ts";
-import { issueTokens, publishInto, type PublishFigures } from "./fixture.ts";
+import { issueTokens, measureColdStart, publishInto, type PublishFigures } from "./fixture.ts";
+import type { CliPublish } from "./publish-cli.ts";
 import { type LoadOptions, type LoadResult, probe, runLoad, type Workload } from "./load.ts";
 import {
   applyBareCeiling,
@@ -54,11 +58,18 @@ async function measure(workload: Workload, options: LoadOptions, settings: RunSe
 /** One runtime's job: which catalog, served how, and whether to publish it and drive the cart. */
 export interface ScenarioInput {
   label: string;
-  catalog: SourceCatalog;
+  /** The catalog served: objects (then it can be published here), or read from its file (a ProductList). */
+  catalog: PublishCatalog;
   port: number;
   persistPath: string;
   edgeCache: boolean;
-  publish: boolean;
+  /**
+   * true: publish `catalog` into the runtime from this process (publishInto; it must then be a
+   * SourceCatalog). A CliPublish: catalog:publish already published it into `persistPath`
+   * (publish-cli.ts); the runtime checks it serves that version, then measures the cold start.
+   * false: published by an earlier scenario.
+   */
+  publish: boolean | CliPublish;
   cart: boolean;
   /** Products per browse shard (PublishOptions.shardProducts); the default when absent. */
   shardProducts?: number;
@@ -210,11 +221,19 @@ export async function runScenario(
   });
   onStarted(runtime.startToFirstResponseMs);
   try {
-    if (input.publish) {
+    if (input.publish === true) {
       log(`  publishing ${input.catalog.products.length} products`);
-      const figures = await publishInto(runtime.mf, input.catalog, runtime.workerdPid, input.shardProducts);
+      if (!Array.isArray(input.catalog.products)) throw new Error("publishInto takes a catalog held as objects");
+      const catalog = input.catalog as SourceCatalog;
+      const figures = await publishInto(runtime.mf, catalog, runtime.workerdPid, input.shardProducts);
       log(`  published ${figures.entries} KV entries in ${(figures.ms / 1000).toFixed(1)} s`);
       onPublished(figures);
+    } else if (input.publish) {
+      await servesPublished(runtime, input.catalog, input.publish.version);
+      const shards = shardCount(input.catalog.products.length, input.shardProducts ?? DEFAULT_SHARD_PRODUCTS);
+      log(`  cold start of ${input.publish.version} (${shards} shard${shards > 1 ? "s" : ""})`);
+      const coldStart = await measureColdStart(runtime.mf, input.publish.version, shards);
+      onPublished({ ...input.publish.figures, coldStart });
     }
     const afterStartMiB = processRssMiB(runtime.workerdPid);
     const rss = new PeakSampler(() => processRssMiB(runtime.workerdPid)).start();
@@ -268,6 +287,31 @@ export async function runScenario(
   } finally {
     await runtime.dispose();
   }
+}
+
+/**
+ * Fails unless the runtime serves `version` of `catalog` (what catalog:publish published into
+ * its persist dir): the pointer names it with the catalog's product count, and the first list
+ * page starts with the catalog's first product.
+ */
+async function servesPublished(
+  runtime: Awaited<ReturnType<typeof startRuntime>>,
+  catalog: PublishCatalog,
+  version: string,
+): Promise<void> {
+  const kv = (await runtime.mf.getKVNamespace("CATALOG")) as unknown as KVNamespace;
+  const pointer = await kv.get<Pointer>(POINTER_KEY, "json");
+  if (pointer?.current.version !== version || pointer.current.products !== catalog.products.length)
+    throw new Error(
+      `the runtime's state serves ${pointer ? `${pointer.current.version} (${pointer.current.products} products)` : "no catalog"}, ` +
+        `not the ${catalog.products.length} products catalog:publish published as ${version}`,
+    );
+  const response = await fetch(new URL("/api/v1/products?limit=1", runtime.url));
+  const page = (await response.json()) as { data?: { handle: string }[] };
+  const first = catalog.products.length > 0 ? productAt(catalog.products, 0).handle : undefined;
+  if (response.status !== 200 || page.data?.[0]?.handle !== first)
+    throw new Error(`the runtime's first product is ${page.data?.[0]?.handle}, the catalog file's ${first}`);
+  log(`  serves ${version}, published by catalog:publish (${catalog.products.length} products)`);
 }
 
 const mib = (x: number | undefined) => (x === undefined ? "-" : x.toFixed(0));

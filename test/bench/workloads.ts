@@ -1,4 +1,5 @@
-import { optionApiName, type SourceCatalog, type SourceProduct } from "../../src/catalog/schema.ts";
+import { optionApiName, type SourceProduct } from "../../src/catalog/schema.ts";
+import { type PublishCatalog, type ProductList, productAt } from "../../src/publish/catalog-input.ts";
 import { BARE_HONO_PATH, BARE_WORKER_PATH, CEILING_PREFIX } from "./entry.ts";
 import type { BenchRequest, Workload } from "./load.ts";
 import { BROWSE_READS, CART_CEILING_FIELDS, type CartCeilingField } from "./report.ts";
@@ -33,23 +34,82 @@ function variantQuery(product: SourceProduct): string {
   return params.toString();
 }
 
+/**
+ * What the workloads need from a catalog's products, read in one pass by position: a catalog
+ * given as objects and the same catalog read from its file (a ProductList that parses each
+ * product anew, src/cli/catalog-stream.ts) give the same scan, and a million products are never
+ * held as objects. Kept per product list, so the scenarios of one catalog scan it once.
+ */
+interface CatalogScan {
+  /** Positions of the available products, and of those among them with options. */
+  available: number[];
+  sized: number[];
+  /** Occurrences of each vendor, tag, available variant option (`api name\0value`) and title word of 4+ letters, in first-seen order. */
+  vendors: Map<string, number>;
+  tags: Map<string, number>;
+  options: Map<string, number>;
+  words: Map<string, number>;
+  /** The first product at or past 60% of the catalog with an available variant. */
+  after: number | undefined;
+}
+
+const scans = new WeakMap<ProductList, CatalogScan>();
+
+function count(counts: Map<string, number>, value: string): void {
+  counts.set(value, (counts.get(value) ?? 0) + 1);
+}
+
+function scan(products: ProductList): CatalogScan {
+  const known = scans.get(products);
+  if (known) return known;
+  const out: CatalogScan = {
+    available: [],
+    sized: [],
+    vendors: new Map(),
+    tags: new Map(),
+    options: new Map(),
+    words: new Map(),
+    after: undefined,
+  };
+  const later = Math.floor(products.length * 0.6);
+  for (let i = 0; i < products.length; i++) {
+    const p = productAt(products, i);
+    if (p.available) {
+      out.available.push(i);
+      if (p.options.length > 0) out.sized.push(i);
+    }
+    count(out.vendors, p.vendor);
+    for (const tag of p.tags) count(out.tags, tag);
+    let anyAvailable = false;
+    for (const v of p.variants) {
+      if (!v.available) continue;
+      anyAvailable = true;
+      for (const [name, value] of Object.entries(v.options)) count(out.options, `${optionApiName(name)}\u0000${value}`);
+    }
+    for (const w of p.title.toLowerCase().split(/[^a-z]+/)) if (w.length >= 4) count(out.words, w);
+    if (out.after === undefined && i >= later && anyAvailable) out.after = i;
+  }
+  scans.set(products, out);
+  return out;
+}
+
 /** The anonymous read workloads, derived from the catalog that was published. */
-export function catalogWorkloads(catalog: SourceCatalog): Workload[] {
+export function catalogWorkloads(catalog: PublishCatalog): Workload[] {
   const products = catalog.products;
-  const available = products.filter((p) => p.available);
-  const sized = available.filter((p) => p.options.length > 0);
-  const deepCursor = products[Math.max(0, products.length - 51)]!.handle;
+  const { available, sized } = scan(products);
+  const deepCursor = productAt(products, Math.max(0, products.length - 51)).handle;
   const collections = catalog.collections.filter((c) => c.products.length > 0);
-  const details = spread(available, DISTINCT_URLS).map((p) => get(`${API}/products/${p.handle}`));
+  const details = spread(available, DISTINCT_URLS).map((i) => get(`${API}/products/${productAt(products, i).handle}`));
   return [
     { name: "list first page", requests: [get(`${API}/products`)], ok: [200] },
     { name: "list deep page", requests: [get(`${API}/products?starting_after=${deepCursor}`)], ok: [200] },
     { name: "product detail", requests: details, ok: [200] },
     {
       name: "variants + selectors",
-      requests: spread(sized.length > 0 ? sized : available, DISTINCT_URLS).map((p) =>
-        get(`${API}/products/${p.handle}/variants?${variantQuery(p)}`),
-      ),
+      requests: spread(sized.length > 0 ? sized : available, DISTINCT_URLS).map((i) => {
+        const p = productAt(products, i);
+        return get(`${API}/products/${p.handle}/variants?${variantQuery(p)}`);
+      }),
       ok: [200],
     },
     {
@@ -63,53 +123,37 @@ export function catalogWorkloads(catalog: SourceCatalog): Workload[] {
   ];
 }
 
-/** The most frequent of `values` (first seen wins a tie), so a filter built from it matches plenty. */
-function mostFrequent(values: Iterable<string>): string | undefined {
-  const counts = new Map<string, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+/** The most frequent of the counted values (first seen wins a tie), so a filter built from it matches plenty. */
+function mostFrequent(counts: Map<string, number>): string | undefined {
   let best: string | undefined;
   for (const [v, n] of counts) if (best === undefined || n > (counts.get(best) ?? 0)) best = v;
   return best;
 }
+
+/** A browse page after a cursor: measured beside the four BROWSE_READS, not one of their targets. */
+export const BROWSE_CURSOR = "browse: page after a cursor";
 
 /**
  * A category page's reads, built from what the catalog holds so every filter matches: its most
  * common vendor, tag and available option value, a search for the start of a common title word,
  * the facets of that filter set, and a collection filtered and sorted.
  */
-/** A browse page after a cursor: measured beside the four BROWSE_READS, not one of their targets. */
-export const BROWSE_CURSOR = "browse: page after a cursor";
-
-export function browseWorkloads(catalog: SourceCatalog): Workload[] {
+export function browseWorkloads(catalog: PublishCatalog): Workload[] {
   const products = catalog.products;
   if (products.length === 0) return [];
-  const vendor = mostFrequent(products.map((p) => p.vendor)) ?? "";
-  const tag = mostFrequent(products.flatMap((p) => p.tags)) ?? "";
-  const option = mostFrequent(
-    products.flatMap((p) =>
-      p.variants
-        .filter((v) => v.available)
-        .flatMap((v) => Object.entries(v.options).map(([name, value]) => `${optionApiName(name)}\u0000${value}`)),
-    ),
-  );
+  const scanned = scan(products);
+  const vendor = mostFrequent(scanned.vendors) ?? "";
+  const tag = mostFrequent(scanned.tags) ?? "";
+  const option = mostFrequent(scanned.options);
   const [optionName = "", optionValue = ""] = (option ?? "").split("\u0000");
-  const word =
-    mostFrequent(
-      products.flatMap((p) =>
-        p.title
-          .toLowerCase()
-          .split(/[^a-z]+/)
-          .filter((w) => w.length >= 4),
-      ),
-    ) ?? "a";
+  const word = mostFrequent(scanned.words) ?? "a";
   const filters = new URLSearchParams({ vendor, tag });
   if (option) filters.set(`option.${optionName}`, optionValue);
   const sorted = new URLSearchParams(filters);
   sorted.set("sort", "price_asc");
   const collection = catalog.collections.find((c) => c.products.length > 0)?.handle ?? "frontpage";
-  const after = products.slice(Math.floor(products.length * 0.6)).find((p) => p.variants.some((v) => v.available));
   const cursorPage = new URLSearchParams({ available: "true", sort: "price_asc", limit: "24" });
-  if (after) cursorPage.set("starting_after", after.handle);
+  if (scanned.after !== undefined) cursorPage.set("starting_after", productAt(products, scanned.after).handle);
   return [
     { name: BROWSE_READS[0], requests: [get(`${API}/products?${sorted}`)], ok: [200] },
     { name: BROWSE_READS[1], requests: [get(`${API}/products?q=${encodeURIComponent(word.slice(0, 4))}`)], ok: [200] },
@@ -161,10 +205,12 @@ function addToCart(token: string, variantId: string): BenchRequest {
  * carts" then cycles over the same tokens (adds to many existing carts, the steady state); the
  * hot workload sends every add to one token (one object, writes serialised).
  */
-export function cartWorkloads(catalog: SourceCatalog, tokens: readonly string[], hotToken: string): Workload[] {
-  const variants = catalog.products
-    .filter((p) => p.available)
-    .flatMap((p) => p.variants.filter((v) => v.available).map((v) => v.id));
+export function cartWorkloads(catalog: PublishCatalog, tokens: readonly string[], hotToken: string): Workload[] {
+  const variants: string[] = [];
+  for (let i = 0; i < catalog.products.length; i++) {
+    const p = productAt(catalog.products, i);
+    if (p.available) for (const v of p.variants) if (v.available) variants.push(v.id);
+  }
   const hot = spread(variants, HOT_CART_VARIANTS);
   const distinct = tokens.map((t, i) => addToCart(t, variants[(i * 7) % variants.length]!));
   return [
