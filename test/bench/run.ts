@@ -24,8 +24,8 @@ import { countScenario, log, type RunSettings, runScenario } from "./scenario.ts
 const cli = defineCli({
   command: "npm run bench",
   summary: `The benchmark: the production bundle in workerd (Miniflare), driven by autocannon over loopback,
-on the seed catalog and a large generated one. test/bench/README.md says what each figure means.
-A full run takes several minutes on both cores: run it alone.`,
+on the seed catalog and a large generated one (or a catalog file: --catalog-file). test/bench/README.md
+says what each figure means. A full run takes several minutes on both cores: run it alone.`,
   options: {
     quick: { type: "boolean", help: "a short run (0.8 s per workload, a 10,000-product large catalog)" },
     json: { type: "string", value: "FILE", help: "also write the report as JSON to FILE" },
@@ -39,7 +39,7 @@ A full run takes several minutes on both cores: run it alone.`,
     "catalog-file": {
       type: "string",
       value: "FILE",
-      help: "the large catalog is FILE (from npm run catalog:generate), published by catalog:publish in a child process and read a product at a time: a catalog too large to generate in the bench (1M)",
+      help: "the large catalog is FILE (catalog:generate), published by catalog:publish; not with --products",
     },
     only: { type: "string", value: "A,B", help: "measure only the workloads whose names contain A or B" },
     "shard-products": {
@@ -64,6 +64,9 @@ A full run takes several minutes on both cores: run it alone.`,
       help: "the seed runtime's port; the large catalog's is the next (default 8820)",
     },
   },
+  notes: `A million products, from a file (test/bench/README.md, "1M in the bench"):
+  npm run catalog:generate -- --products 1000000 --seed 1 --out /tmp/c1m.json
+  npm run bench -- --catalog-file /tmp/c1m.json --only "list first page,browse" --edge-cache off --port-base 8960`,
 });
 
 let parsed: ReturnType<typeof cli.parse>;

@@ -294,7 +294,7 @@ export async function runScenario(
  * its persist dir): the pointer names it with the catalog's product count, and the first list
  * page starts with the catalog's first product.
  */
-async function servesPublished(
+export async function servesPublished(
   runtime: Awaited<ReturnType<typeof startRuntime>>,
   catalog: PublishCatalog,
   version: string,

@@ -70,3 +70,16 @@ describe("every npm script of the project's own", () => {
     expect(run.stderr).not.toMatch(STACK_FRAME);
   });
 });
+
+describe("npm run bench -- --catalog-file", () => {
+  it.each([
+    [["--products", "10", "--catalog-file", "seed/catalog.json"], "Give --products N or --catalog-file FILE, not both"],
+    [["--catalog-file", "no/such/catalog.json"], "--catalog-file no/such/catalog.json: no such file."],
+  ])("npm run bench -- %j is one line on stderr and exit 2", async (args, message) => {
+    const run = await npmRun("bench", args);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr.trimEnd().split("\n"), run.stderr).toHaveLength(1);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr).not.toMatch(STACK_FRAME);
+  });
+});
