@@ -6,7 +6,7 @@ import { browseRegion, pickReplica, replicaName } from "../../src/browse/placeme
 import { browseSnapshotKey } from "../../src/browse/snapshot.ts";
 import { DEFAULT_SHARD_PRODUCTS, shardCount } from "../../src/browse/shards.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
-import { retryingBatches } from "../../src/cli/local-env.ts";
+import { RETRIED_CALLS, retrying } from "../../src/cli/local-env.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
 
@@ -167,7 +167,8 @@ export async function publishInto(
   workerdPid: number | undefined,
   shardProducts?: number,
 ): Promise<PublishFigures> {
-  const binding = await kv(mf, "CATALOG");
+  const say = (line: string) => process.stderr.write(`[bench]     ${line}\n`);
+  const binding = retrying(await kv(mf, "CATALOG"), RETRIED_CALLS.kv, say);
   const before = process.memoryUsage().rss;
   let peak = before;
   const sampler = setInterval(() => {
@@ -179,10 +180,8 @@ export async function publishInto(
   try {
     const result = await publishCatalog(binding, catalog, {
       browse: d1Target(
-        retryingBatches((await mf.getD1Database("BROWSE")) as unknown as D1Database, (line) =>
-          process.stderr.write(`[bench]     ${line}\n`),
-        ),
-        (await mf.getR2Bucket("BROWSE_SNAPSHOTS")) as unknown as R2Bucket,
+        retrying((await mf.getD1Database("BROWSE")) as unknown as D1Database, RETRIED_CALLS.d1, say),
+        retrying((await mf.getR2Bucket("BROWSE_SNAPSHOTS")) as unknown as R2Bucket, RETRIED_CALLS.r2, say),
       ),
       shardProducts,
       onProgress: ({ phase, written, total }) => {
