@@ -517,10 +517,11 @@ export function d1Target(db: D1Database, bucket?: R2Bucket): BrowseTarget {
       await db.batch(statements.map((s) => db.prepare(s)));
     },
     async tables() {
-      const { results } = await db
-        .prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')")
-        .all<{ name: string }>();
-      return results.map((r) => r.name);
+      // As a batch, the one D1 call the local tools retry (local-env.ts `retrying`).
+      const [listed] = await db.batch<{ name: string }>([
+        db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')"),
+      ]);
+      return (listed?.results ?? []).map((r) => r.name);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { RETRIED_CALLS, retrying } from "../../src/cli/local-env.ts";
+import { d1Target } from "../../src/publish/browse-index.ts";
 
 /**
  * The local tools' bindings retry a call whose socket to Miniflare's proxy was lost ("fetch
@@ -53,5 +54,29 @@ describe("a local binding's calls through Miniflare's proxy", () => {
     const unlisted = losingSockets(env.CATALOG, 1, lost);
     await expect(retrying(unlisted.kv, ["get"], () => {}, 1).put("k", "v")).rejects.toThrow("fetch failed");
     expect(unlisted.calls()).toBe(1);
+  });
+
+  it("include the publish cleanup's listing of the browse tables (a D1 batch, not a statement's own call)", async () => {
+    let lostOnce = false;
+    const flaky = new Proxy(env.BROWSE, {
+      get(target, prop) {
+        if (prop === "batch")
+          return (statements: D1PreparedStatement[]) => {
+            if (!lostOnce) {
+              lostOnce = true;
+              return Promise.reject(lost());
+            }
+            return target.batch(statements);
+          };
+        const value: unknown = Reflect.get(target, prop);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const said: string[] = [];
+    await env.BROWSE.exec("CREATE TABLE listed (k TEXT)");
+    const tables = await d1Target(retrying(flaky, RETRIED_CALLS.d1, (line) => said.push(line), 1)).tables();
+    expect(tables).toContain("listed");
+    // Listed by a statement's own all() (as before), the lost socket was never seen, nor retried.
+    expect(said).toEqual(["batch lost Miniflare's socket (Error: other side closed); retrying"]);
   });
 });
