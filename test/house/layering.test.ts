@@ -14,22 +14,36 @@ const ROOMS: Record<string, { may: readonly string[]; packages: RegExp }> = {
   auth: { may: ["shared"], packages: /^zod$/ },
   catalog: { may: ["shared"], packages: /^zod$/ },
   browse: { may: ["shared", "catalog"], packages: /^(zod|cloudflare:workers)$/ },
-  cart: { may: ["shared", "catalog"], packages: /^(zod|cloudflare:workers)$/ },
-  http: { may: ["shared", "auth", "catalog", "browse", "cart"], packages: /^(zod|hono(\/.*)?)$/ },
-  openapi: { may: ["shared", "auth", "catalog", "browse", "cart", "http"], packages: /^(zod|hono(\/.*)?)$/ },
-  routes: { may: ["shared", "auth", "catalog", "browse", "cart", "http", "openapi"], packages: /^(zod|hono(\/.*)?)$/ },
+  // Live stock: one strongly consistent writer per variant (sharded Durable Objects), outside
+  // catalog versions. The cart checks it on an add; checkout holds and commits through it.
+  stock: { may: ["shared", "catalog"], packages: /^(zod|cloudflare:workers)$/ },
+  cart: { may: ["shared", "catalog", "stock"], packages: /^(zod|cloudflare:workers)$/ },
+  // Checkout and orders: holds a cart's units in stock, completes exactly once into an order (D1).
+  checkout: { may: ["shared", "catalog", "stock", "cart"], packages: /^(zod|cloudflare:workers)$/ },
+  http: {
+    may: ["shared", "auth", "catalog", "browse", "stock", "cart", "checkout"],
+    packages: /^(zod|hono(\/.*)?)$/,
+  },
+  openapi: {
+    may: ["shared", "auth", "catalog", "browse", "stock", "cart", "checkout", "http"],
+    packages: /^(zod|hono(\/.*)?)$/,
+  },
+  routes: {
+    may: ["shared", "auth", "catalog", "browse", "stock", "cart", "checkout", "http", "openapi"],
+    packages: /^(zod|hono(\/.*)?)$/,
+  },
   app: {
-    may: ["shared", "auth", "catalog", "browse", "cart", "http", "openapi", "routes"],
+    may: ["shared", "auth", "catalog", "browse", "stock", "cart", "checkout", "http", "openapi", "routes"],
     packages: /^(zod|hono(\/.*)?|cloudflare:workers)$/,
   },
   // Node side: never in the Worker bundle, so never imported by the rooms above.
   publish: {
-    may: ["shared", "catalog", "browse"],
+    may: ["shared", "catalog", "browse", "stock"],
     packages: /^(zod|node:.*|csv-parse(\/.*)?|sanitize-html|htmlparser2)$/,
   },
   // The cli builds the OpenAPI documents from the app's routes (docs:assets), so it may load the app.
   cli: {
-    may: ["shared", "auth", "catalog", "browse", "publish", "openapi", "app"],
+    may: ["shared", "auth", "catalog", "browse", "stock", "cart", "checkout", "publish", "openapi", "app"],
     packages: /^(zod|node:.*|miniflare|wrangler)$/,
   },
 };
