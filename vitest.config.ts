@@ -31,6 +31,8 @@ export default defineConfig({
                 CATALOG_POINTER_TTL_MS: "0",
                 ALLOWED_ORIGINS: "http://localhost:*,https://shop.example",
                 OPERATOR_SECRET: "test-operator-secret",
+                // The contract's fixed development value (contract 9.1), as npm run dev passes it.
+                CART_TOKEN_SECRET: "dev-cart-token-secret-0123456789abcdef",
               },
             },
           }),

@@ -5,6 +5,7 @@ import { notFoundHandler, onError, requestContext } from "./http/request-context
 import { RouteTable } from "./http/route-table.ts";
 import { auth } from "./routes/auth.ts";
 import { cart } from "./routes/cart.ts";
+import { carts } from "./routes/carts.ts";
 import { checkouts } from "./routes/checkouts.ts";
 import { collections } from "./routes/collections.ts";
 import { docs } from "./routes/docs.ts";
@@ -31,11 +32,13 @@ const api = new Hono<AppEnv>()
   .use("/collections/*", catalogCors)
   .use("/openapi.json", catalogCors)
   .use("/cart/*", privateCors)
+  .use("/carts", privateCors)
   .use("/checkouts", privateCors)
   .use("/auth/*", privateCors)
   .route("/products", products)
   .route("/collections", collections)
   .route("/cart", cart)
+  .route("/carts", carts)
   .route("/checkouts", checkouts)
   .route("/auth", auth)
   .route("/openapi.json", openapi)

@@ -6,6 +6,9 @@ import { MoneySchema } from "../money.ts";
  * them, the OpenAPI document is generated from them, and tests check real responses against them.
  */
 
+/** A cart expires this long after its last write. */
+export const CART_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
 /** Most lines in one cart; a 251st distinct variant answers 400 `cart_full`. */
 export const MAX_LINES = 250;
 /** Most units on one line; going above answers 400 `quantity_exceeded`. */
@@ -116,3 +119,27 @@ export const CartSchema = z
     description: "The token holder's cart. Expires 30 days after the last write; an expired cart reads as empty.",
   });
 export type Cart = z.infer<typeof CartSchema>;
+
+export const CartTokenSchema = z
+  .object({
+    object: z.literal("cart_token"),
+    token: z.string().meta({
+      description:
+        "The shopper token (`sf_cart_…`): send it as `Authorization: Bearer <token>` on every cart " +
+        "call. Keep it (for example in `localStorage`); it is shown in this response only.",
+    }),
+    expires_at: z.iso.datetime().meta({
+      description: "When the token stops working, 30 days from now unless renewed (see `Cart-Token`).",
+    }),
+    cart: CartSchema,
+  })
+  .meta({
+    id: "CartToken",
+    description: "A new shopper token and the new, empty cart it opens.",
+  });
+export type CartToken = z.infer<typeof CartTokenSchema>;
+
+/** `POST /carts` takes no body, or an empty object; any field is 400 `parameter_unknown`. */
+export const CreateCartRequestSchema = z
+  .strictObject({})
+  .meta({ id: "CreateCartRequest", description: "Nothing: send no body, or `{}`.", example: {} });

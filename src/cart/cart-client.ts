@@ -1,5 +1,8 @@
 import type { Cart } from "./cart-object.ts";
 import { sha256Hex } from "../sha256.ts";
+import type { Currency } from "../money.ts";
+import { CART_TTL_MS } from "./api.ts";
+import { cartIdOf, cartJson } from "./view.ts";
 
 /**
  * The stub of a holder's cart. The name is the token record's `holder`, never anything the
@@ -17,4 +20,15 @@ export function cartFor(env: Env, holder: string): DurableObjectStub<Cart> {
 export async function requestFingerprint(method: string, path: string, body: unknown): Promise<string> {
   const text = `${method.toUpperCase()} ${path}\n${JSON.stringify(body ?? null)}`;
   return sha256Hex(text);
+}
+
+/**
+ * The empty cart a new holder has, as the JSON text its object would answer, made without
+ * reaching the object: `POST /carts` writes nothing, and the object comes into being on the
+ * holder's first write.
+ */
+export function newCartJson(env: Env, holder: string, now: number, currency: Currency): string {
+  const namespace = env.CART as DurableObjectNamespace<Cart>;
+  const times = { created_at: now, updated_at: now, expires_at: now + CART_TTL_MS };
+  return cartJson(cartIdOf(namespace.idFromName(holder)), times, [], currency);
 }

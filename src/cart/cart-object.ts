@@ -1,17 +1,16 @@
 import { DurableObject } from "cloudflare:workers";
 import { CatalogStore, pointerTtlMs, type VariantRecord } from "../catalog/store.ts";
 import { CatalogError } from "../catalog/errors.ts";
-import { MAX_LINE_QUANTITY, MAX_LINES } from "./api.ts";
+import { CART_TTL_MS, MAX_LINE_QUANTITY, MAX_LINES } from "./api.ts";
 import { CartRows } from "./cart-rows.ts";
 import { IdempotencyLedger } from "./idempotency.ts";
 import { migrateFrom } from "./migrations.ts";
 import { Revocations } from "./revocations.ts";
 import type { CartFailure, CartJson, CartReply, IdempotencyClaim } from "./failure.ts";
-import { cartJson } from "./view.ts";
+import { cartIdOf, cartJson } from "./view.ts";
 import { type Currency, DEFAULT_CURRENCY } from "../money.ts";
 
-/** A cart expires this long after its last write. */
-export const CART_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export { CART_TTL_MS };
 
 /** Every call names the token it acts for, so a revoked token is refused here, at once. */
 interface Caller {
@@ -317,6 +316,6 @@ export class Cart extends DurableObject<Env> {
   #view(): CartJson {
     const now = Date.now();
     const times = this.#rows.times() ?? { created_at: now, updated_at: now, expires_at: now + CART_TTL_MS };
-    return cartJson(`cart_${this.ctx.id.toString().slice(0, 24)}`, times, this.#rows.lines(), this.#currency);
+    return cartJson(cartIdOf(this.ctx.id), times, this.#rows.lines(), this.#currency);
   }
 }

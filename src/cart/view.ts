@@ -1,6 +1,11 @@
 import { type Currency, DEFAULT_CURRENCY, fromMinor } from "../money.ts";
 import type { Cart, CartLine } from "./api.ts";
 
+/** A cart's public id: from its Durable Object's id, so the worker can name a cart no object holds yet. */
+export function cartIdOf(id: DurableObjectId): string {
+  return `cart_${id.toString().slice(0, 24)}`;
+}
+
 /** A row of `cart_lines` as SQLite returns it. */
 export interface LineRow extends Record<string, SqlStorageValue> {
   id: string;

@@ -7,6 +7,7 @@ import { CatalogValidationError } from "../catalog/schema.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { readJsonFile } from "./json-file.ts";
 import { seedDevTokens } from "./dev-tokens.ts";
+import { DEV_CART_TOKEN_SECRET } from "../auth/shopper-token.ts";
 import { quietWranglerEnv } from "./local-env.ts";
 import { operatorName, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
 import { d1Target } from "../publish/browse-index.ts";
@@ -153,6 +154,8 @@ function serve(port: number, persistTo: string | undefined): void {
     "ALLOWED_ORIGINS:http://localhost:*,http://127.0.0.1:*",
     "--var",
     "OPERATOR_SECRET:dev-operator-secret",
+    "--var",
+    `CART_TOKEN_SECRET:${DEV_CART_TOKEN_SECRET}`,
     ...(persistTo ? ["--persist-to", persistTo] : []),
   ];
   const child = spawn(existsSync(local) ? local : "wrangler", args, { stdio: "inherit", env: quietWranglerEnv() });

@@ -4,8 +4,22 @@ import type { AppEnv } from "./app-env.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 import type { RouteTable } from "./route-table.ts";
 
-const ALLOW_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key"];
-const EXPOSE_HEADERS = ["ETag", "X-Request-Id", "Retry-After", "Idempotent-Replayed", "X-Catalog-Version"];
+// If-None-Match: a browser revalidating a cart read sends it, and a preflight that refuses it
+// fails the read before it is sent.
+const ALLOW_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"];
+// Cart-Token(-Expires): a renewed shopper token; RateLimit(-Policy): the cart write limit, so a
+// browser can back off before a 429.
+const EXPOSE_HEADERS = [
+  "ETag",
+  "X-Request-Id",
+  "Retry-After",
+  "Idempotent-Replayed",
+  "X-Catalog-Version",
+  "Cart-Token",
+  "Cart-Token-Expires",
+  "RateLimit-Policy",
+  "RateLimit",
+];
 const MAX_AGE_SECONDS = 7200;
 const EXPOSE = EXPOSE_HEADERS.join(",");
 

@@ -160,6 +160,27 @@ export function catalogUnavailable(): ApiError {
   );
 }
 
+/**
+ * A worker without a usable CART_TOKEN_SECRET can neither issue nor check shopper tokens: 503, in
+ * the envelope, naming what the operator must set (never a 500 with a stack).
+ */
+export function cartTokensUnconfigured(message: string): ApiError {
+  return new ApiError(503, { type: "api_error", code: "cart_tokens_unconfigured", message });
+}
+
+/** Too many requests from one client: 429 with the window's length as `Retry-After`. */
+export function rateLimited(
+  message: string,
+  retryAfterSeconds: number,
+  headers: Record<string, string> = {},
+): ApiError {
+  return new ApiError(
+    429,
+    { type: "rate_limit_error", code: "rate_limited", message },
+    { ...headers, "Retry-After": String(retryAfterSeconds) },
+  );
+}
+
 export function internalError(requestId: string): ApiError {
   return new ApiError(500, {
     type: "api_error",
@@ -188,9 +209,10 @@ export function openApiDocumentMissing(requestId: string): ApiError {
 /**
  * The 401 codes: no credential sent (`authentication_required`), one that is not a valid token or
  * secret (`token_invalid`: malformed, another scheme, unknown, a dev token outside development, a
- * wrong operator secret), or a token that was revoked (`token_revoked`).
+ * wrong operator secret, a shopper token whose signature does not hold), a token that was revoked
+ * (`token_revoked`), or a shopper token past its expiry (`token_expired`).
  */
-export type AuthenticationCode = "authentication_required" | "token_invalid" | "token_revoked";
+export type AuthenticationCode = "authentication_required" | "token_invalid" | "token_revoked" | "token_expired";
 
 /**
  * The contract's 401: `authentication_error` with a `code`, a link to the docs and the RFC 6750

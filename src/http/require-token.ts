@@ -6,6 +6,23 @@ import { type AuthenticationCode, authenticationError } from "./errors.ts";
 import { BoundedMemo } from "../memo.ts";
 import { hashToken, isDevToken, isWellFormedToken } from "../auth/token.ts";
 import { TokenStore } from "../auth/token-store.ts";
+import {
+  isShopperToken,
+  renewShopperToken,
+  SHOPPER_RENEW_AFTER_MS,
+  verifyShopperToken,
+} from "../auth/shopper-token.ts";
+import { cartTokensUnconfigured } from "./errors.ts";
+import { cartTokenSecrets } from "./secrets.ts";
+import { setResponseHeaders } from "./response-headers.ts";
+
+/**
+ * The answer header carrying a renewed shopper token (and its expiry, ISO 8601, beside it): set on
+ * every successful answer to a shopper token past half its life, or signed with the previous
+ * secret during a rotation. Exposed to browsers by the cart's CORS.
+ */
+export const CART_TOKEN_HEADER = "Cart-Token";
+export const CART_TOKEN_EXPIRES_HEADER = "Cart-Token-Expires";
 
 /** The Hono environment of handlers behind `requireToken`. */
 export interface AuthedEnv {
@@ -43,6 +60,30 @@ export const requireToken = createMiddleware<AuthedEnv>(async (c, next) => {
     throw refuse("Use the Bearer scheme: Authorization: Bearer <token>.");
   }
   const { token } = credential;
+  if (isShopperToken(token)) {
+    // Self-contained: the signature and expiry decide, with no storage read. Revocation is the
+    // holder's cart object's business (it refuses a revoked holder on the very next request).
+    const secrets = cartTokenSecrets(c.env);
+    if (!secrets.ok) throw cartTokensUnconfigured(secrets.message);
+    const now = Date.now();
+    const verdict = await verifyShopperToken(token, secrets, now);
+    if (!verdict.ok) {
+      throw verdict.code === "token_expired"
+        ? refuse("The token has expired: get a new one with POST /carts.", "token_expired")
+        : refuse("The token is not valid.");
+    }
+    const { claims } = verdict;
+    c.set("principal", { tokenId: claims.holder, holder: claims.holder });
+    await next();
+    if (c.res.ok && (verdict.previous || claims.expiresAt - now < SHOPPER_RENEW_AFTER_MS)) {
+      const fresh = await renewShopperToken(secrets.current, claims, now);
+      setResponseHeaders(c, (headers) => {
+        headers.set(CART_TOKEN_HEADER, fresh.token);
+        headers.set(CART_TOKEN_EXPIRES_HEADER, new Date(fresh.claims.expiresAt).toISOString());
+      });
+    }
+    return;
+  }
   if (!isWellFormedToken(token)) throw refuse("The token is malformed.");
   if (isDevToken(token) && c.env.ENVIRONMENT !== "development") {
     throw refuse("Development tokens are not accepted here.");

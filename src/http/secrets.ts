@@ -4,6 +4,8 @@
  * here, so a credential pasted into the wrong header, path or query parameter stays where it was.
  */
 
+import { DEV_CART_TOKEN_SECRET, MIN_CART_SECRET_BYTES } from "../auth/shopper-token.ts";
+
 /** Shorter secrets are treated as unset: the operator surface stays closed. */
 export const MIN_SECRET_LENGTH = 16;
 
@@ -15,18 +17,55 @@ export function operatorSecret(env: Env | undefined): string | undefined {
 
 /** Anything shaped like a token inside a text: its prefix and the token alphabet after it. */
 const TOKEN_IN_TEXT = /sf_[A-Za-z0-9_]*/gi;
-/** The prefixes of issued tokens (`sf_live_`, `sf_dev_`), wherever they occur in a value. */
-const TOKEN_PREFIX = /sf_(live|dev)_/i;
+/** The prefixes of issued tokens (`sf_live_`, `sf_dev_`, shoppers' `sf_cart_`), wherever they occur in a value. */
+const TOKEN_PREFIX = /sf_(live|dev|cart)_/i;
 
-/** Every token-shaped value as `sf_…` and every occurrence of the operator secret as `[redacted]`. */
-export function redactSecrets(text: string, env: Env | undefined): string {
-  const secret = operatorSecret(env);
-  const withoutTokens = text.replace(TOKEN_IN_TEXT, "sf_…");
-  return secret === undefined ? withoutTokens : withoutTokens.replaceAll(secret, "[redacted]");
+/** The secrets a worker must never repeat: the operator's and the shopper-token signing secrets. */
+function secretsOf(env: Env | undefined): string[] {
+  const e = env as (Env & { CART_TOKEN_SECRET?: unknown; CART_TOKEN_SECRET_PREVIOUS?: unknown }) | undefined;
+  return [operatorSecret(env), e?.CART_TOKEN_SECRET, e?.CART_TOKEN_SECRET_PREVIOUS].filter(
+    (s): s is string => typeof s === "string" && s.length >= MIN_SECRET_LENGTH,
+  );
 }
 
-/** Whether a value a client sent holds a token or the operator secret (anywhere in it, any case for the token prefix). */
+/** Every token-shaped value as `sf_…` and every occurrence of a secret of the worker as `[redacted]`. */
+export function redactSecrets(text: string, env: Env | undefined): string {
+  let out = text.replace(TOKEN_IN_TEXT, "sf_…");
+  for (const secret of secretsOf(env)) out = out.replaceAll(secret, "[redacted]");
+  return out;
+}
+
+/** Whether a value a client sent holds a token or a secret of the worker (anywhere in it, any case for the token prefix). */
 export function holdsCredential(value: string, env: Env | undefined): boolean {
-  const secret = operatorSecret(env);
-  return TOKEN_PREFIX.test(value) || (secret !== undefined && value.includes(secret));
+  return TOKEN_PREFIX.test(value) || secretsOf(env).some((secret) => value.includes(secret));
+}
+
+/** What signs and checks shopper tokens, or why this worker may not do either. */
+export type CartTokenSecrets = { ok: true; current: string; previous?: string } | { ok: false; message: string };
+
+/**
+ * CART_TOKEN_SECRET (and CART_TOKEN_SECRET_PREVIOUS during a rotation), each at least 32 bytes.
+ * A deployed worker (ENVIRONMENT not `development`) refuses the published development value:
+ * anyone could sign tokens with it. A previous secret that is unusable is ignored, not fatal.
+ */
+export function cartTokenSecrets(env: Env): CartTokenSecrets {
+  const e = env as Env & { CART_TOKEN_SECRET?: unknown; CART_TOKEN_SECRET_PREVIOUS?: unknown };
+  const development = env.ENVIRONMENT === "development";
+  const usable = (value: unknown): value is string =>
+    typeof value === "string" &&
+    new TextEncoder().encode(value).length >= MIN_CART_SECRET_BYTES &&
+    (development || value !== DEV_CART_TOKEN_SECRET);
+  if (!usable(e.CART_TOKEN_SECRET)) {
+    return {
+      ok: false,
+      message:
+        "Shopper tokens are not configured on this server: its operator must set CART_TOKEN_SECRET " +
+        "(wrangler secret put CART_TOKEN_SECRET, at least 32 bytes, not the development value).",
+    };
+  }
+  return {
+    ok: true,
+    current: e.CART_TOKEN_SECRET,
+    ...(usable(e.CART_TOKEN_SECRET_PREVIOUS) ? { previous: e.CART_TOKEN_SECRET_PREVIOUS } : {}),
+  };
 }

@@ -31,6 +31,29 @@ const HEADERS: Record<HeaderName, { description: string; schema: JsonSchema }> =
     schema: { type: "string", enum: ["true"] },
   },
   Location: { description: "Where the resource is.", schema: { type: "string" } },
+  "Cart-Token": {
+    description:
+      "A fresh shopper token for the same holder (same cart), on a successful answer to a shopper " +
+      "token past half its 30-day life or signed with a retired secret during a rotation. Replace " +
+      "the kept token with it; the old one keeps working until its own expiry.",
+    schema: { type: "string" },
+  },
+  "Cart-Token-Expires": {
+    description: "When the `Cart-Token` beside it expires (ISO 8601 UTC).",
+    schema: { type: "string", format: "date-time" },
+  },
+  "RateLimit-Policy": {
+    description:
+      'The cart write limit (IETF httpapi RateLimit headers draft): `"cart-writes";q=120;w=60`, ' +
+      "120 writes per 60-second window per token.",
+    schema: { type: "string" },
+  },
+  RateLimit: {
+    description:
+      'What is left of the cart write limit: `"cart-writes";r=<writes left>;t=<seconds until the ' +
+      "window resets>`. An idempotent replay does not count. Back off when `r` reaches 0.",
+    schema: { type: "string" },
+  },
 };
 
 const REQUEST_HEADERS = {

@@ -57,7 +57,9 @@ const ERRORS = {
   401: {
     description:
       "The Bearer token is missing (`authentication_required`), malformed, of another scheme " +
-      "or unknown (`token_invalid`), or revoked (`token_revoked`).",
+      "or unknown, or a shopper token whose signature does not hold (`token_invalid`), revoked " +
+      "(`token_revoked`), or a shopper token past its expiry (`token_expired`: get a new cart " +
+      "with `POST /carts`).",
     headers: ["WWW-Authenticate"],
     examples: {
       authentication_required: example("No Authorization header", {
@@ -70,6 +72,12 @@ const ERRORS = {
         type: "authentication_error",
         code: "token_invalid",
         message: "The token is not valid.",
+        docs_url: AUTH_DOCS,
+      }),
+      token_expired: example("A shopper token past its expiry", {
+        type: "authentication_error",
+        code: "token_expired",
+        message: "The token has expired: get a new one with POST /carts.",
         docs_url: AUTH_DOCS,
       }),
       token_revoked: example("A revoked token", {
@@ -155,7 +163,9 @@ const ERRORS = {
     },
   },
   429: {
-    description: "More than 120 cart writes in a minute with this token.",
+    description:
+      "More than 120 cart writes in a minute with this token, or more than 20 `POST /carts` in a " +
+      "minute from one client address.",
     headers: ["Retry-After"],
     examples: {
       rate_limited: example("Too many writes", {
@@ -188,9 +198,19 @@ const ERRORS = {
     },
   },
   503: {
-    description: "No catalog has been published yet.",
+    description:
+      "No catalog has been published yet (`catalog_unavailable`, with `Retry-After`), or this " +
+      "server has no usable `CART_TOKEN_SECRET`, so it can neither issue nor check shopper tokens " +
+      "(`cart_tokens_unconfigured`: its operator must set it).",
     headers: ["Retry-After"],
     examples: {
+      cart_tokens_unconfigured: example("No CART_TOKEN_SECRET", {
+        type: "api_error",
+        code: "cart_tokens_unconfigured",
+        message:
+          "Shopper tokens are not configured on this server: its operator must set CART_TOKEN_SECRET " +
+          "(wrangler secret put CART_TOKEN_SECRET, at least 32 bytes, not the development value).",
+      }),
       catalog_unavailable: example("Nothing published", {
         type: "api_error",
         code: "catalog_unavailable",
@@ -215,13 +235,15 @@ const STATUS_OF = new Map<string, keyof Errors>(
 
 /** What a Bearer-authenticated route can answer before its handler runs. */
 export const TOKEN_ERRORS = ["authentication_required", "token_invalid", "token_revoked"] as const;
+/** A route that takes customer Bearer tokens, shopper tokens (`sf_cart_…`, which expire and need CART_TOKEN_SECRET) included. */
+export const BEARER_ERRORS = [...TOKEN_ERRORS, "token_expired", "cart_tokens_unconfigured"] as const;
 /** A route with a query schema. */
 export const QUERY_ERRORS = ["parameter_unknown", "parameter_invalid"] as const;
 /** A route that reads a JSON body (src/http/validate.ts and the body limit). */
 export const JSON_BODY_ERRORS = ["invalid_json", "body_too_large", "unsupported_media_type"] as const;
 /** A cart write: its token, Idempotency-Key, rate limit and the catalog it prices from. */
 export const CART_WRITE_ERRORS = [
-  ...TOKEN_ERRORS,
+  ...BEARER_ERRORS,
   "idempotency_key_in_use",
   "idempotency_key_reused",
   "rate_limited",

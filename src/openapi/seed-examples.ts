@@ -156,6 +156,23 @@ export const SEED_EXAMPLES = {
     updated_at: "2026-11-21T04:00:00.000Z",
     expires_at: "2026-12-21T04:00:00.000Z",
   },
+  /** What `POST /carts` answers (a token of no server: signed with a made-up secret). */
+  cartToken: {
+    object: "cart_token",
+    token:
+      "sf_cart_01c0ffee5eed4b1e9a7d2c3f60e8a5b13a6d9e2f0b4c8d1e7f5a3b9c2d6e0f4a1b8c5d7e9f3a2b6c0d4e8f1a5b9c3d7e2f6a0b4c8d",
+    expires_at: "2026-12-21T04:00:00.000Z",
+    cart: {
+      object: "cart",
+      id: "cart_9e2b4f7a1c3d5e8f0a6b2c4d",
+      lines: [],
+      total_quantity: 0,
+      subtotal: usd("0.00"),
+      created_at: "2026-11-21T04:00:00.000Z",
+      updated_at: "2026-11-21T04:00:00.000Z",
+      expires_at: "2026-12-21T04:00:00.000Z",
+    },
+  },
   /** `POST /cart/lines` bodies: an available variant (200) and a sold-out one (404 Sold out). */
   addAvailable: { variant_id: "44102938475602", quantity: 1 },
   addSoldOut: { variant_id: "gid://shopify/ProductVariant/44102938475688", quantity: 1 },

@@ -11,7 +11,11 @@ export type HeaderName =
   | "Retry-After"
   | "WWW-Authenticate"
   | "Idempotent-Replayed"
-  | "Location";
+  | "Location"
+  | "Cart-Token"
+  | "Cart-Token-Expires"
+  | "RateLimit-Policy"
+  | "RateLimit";
 
 /** One response of an operation. `schema` is the zod schema the handler's body conforms to. */
 export interface ResponseSpec {

@@ -18,7 +18,7 @@ import { fromFailure, invalidRequest, resourceMissing } from "../http/errors.ts"
 import { docsUrlFor } from "../http/bearer.ts";
 import { validJson, validQuery } from "../http/validate.ts";
 import { describe } from "../openapi/describe.ts";
-import { CART_WRITE_ERRORS, errors, JSON_BODY_ERRORS, QUERY_ERRORS, TOKEN_ERRORS } from "../openapi/errors.ts";
+import { CART_WRITE_ERRORS, errors, JSON_BODY_ERRORS, QUERY_ERRORS, BEARER_ERRORS } from "../openapi/errors.ts";
 import { CART_WRITES, cartOk } from "../openapi/responses.ts";
 import { SEED_EXAMPLES } from "../openapi/seed-examples.ts";
 
@@ -73,7 +73,7 @@ export const cart = new Hono<AppEnv>()
       query: CartQuerySchema,
       responses: {
         200: cartOk("The cart."),
-        ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, "catalog_unavailable"),
+        ...errors(...BEARER_ERRORS, ...QUERY_ERRORS, "catalog_unavailable"),
       },
     }),
     requireToken,

@@ -6,7 +6,7 @@ import { cartFor } from "../cart/cart-client.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { authenticationError, notImplemented } from "../http/errors.ts";
 import { describe } from "../openapi/describe.ts";
-import { errors, TOKEN_ERRORS } from "../openapi/errors.ts";
+import { errors, BEARER_ERRORS } from "../openapi/errors.ts";
 
 /**
  * Checkout is reserved: a valid token gets 501 `not_implemented` (`retry: false`), anything
@@ -22,7 +22,7 @@ export const checkouts = new Hono<AppEnv>().use("*", noStore).post(
     description: "401 without a valid token; with one, 501 `not_implemented` with `retry: false`.",
     tag: "Auth",
     auth: "bearer",
-    responses: errors(...TOKEN_ERRORS, "not_implemented"),
+    responses: errors(...BEARER_ERRORS, "not_implemented"),
   }),
   requireToken,
   async (c) => {

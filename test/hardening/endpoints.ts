@@ -14,6 +14,7 @@ export type EndpointName =
   | "cart"
   | "cart-lines"
   | "cart-line"
+  | "carts"
   | "checkouts"
   | "login"
   | "operator"
@@ -36,6 +37,8 @@ const TABLE: Record<EndpointName, Record<string, number[]>> = {
   cart: { GET: [200, 400, 401], HEAD: [200, 400, 401], DELETE: [200, 400, 401, 409, 422, 429] },
   "cart-lines": { POST: CART_WRITE },
   "cart-line": { PATCH: CART_WRITE, DELETE: [200, 400, 401, 404, 409, 422, 429] },
+  // POST /carts: anonymous; a body field, bad JSON, size or media type, or the per-address issuing limit.
+  carts: { POST: [201, 400, 413, 415, 429] },
   checkouts: { POST: [400, 401, 501] },
   login: { POST: [501] },
   // The operator guard runs before routing inside the surface: any method without the secret is 401 (400 for two credentials).
@@ -67,6 +70,8 @@ export function endpointOf(path: string): EndpointName {
       if (rest.length === 1) return "cart";
       if (second !== "lines") return "unknown";
       return rest.length === 2 ? "cart-lines" : rest.length === 3 ? "cart-line" : "unknown";
+    case "carts":
+      return rest.length === 1 ? "carts" : "unknown";
     case "checkouts":
       return rest.length === 1 ? "checkouts" : "unknown";
     case "auth":

@@ -65,7 +65,9 @@ describe("CORS on the cart, checkouts and auth", () => {
         .sort()
         .join(",");
       expect(allowMethods).toBe(methods);
-      expect(res.headers.get("access-control-allow-headers")).toBe("Authorization,Content-Type,Idempotency-Key");
+      expect(res.headers.get("access-control-allow-headers")).toBe(
+        "Authorization,Content-Type,Idempotency-Key,If-None-Match",
+      );
       expect(res.headers.get("access-control-max-age")).toBe("7200");
       expect(res.headers.get("www-authenticate")).toBeNull();
     }

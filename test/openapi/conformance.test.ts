@@ -23,6 +23,10 @@ const UNPROVOKABLE: [RegExp, string][] = [
   [/ 500$/, "an unexpected failure"],
   [/ 409$/, "Idempotency-Key still in use: two requests racing inside one Durable Object"],
   [
+    /^POST \/api\/v1\/(carts|checkouts) 503$/,
+    "no usable CART_TOKEN_SECRET: a deployment's misconfiguration (test/cart/shopper-tokens.test.ts sets it up)",
+  ],
+  [
     /^(GET|HEAD|DELETE) \/api\/v1\/cart 503$|^(PATCH|DELETE) \/api\/v1\/cart\/lines\/\{line_id\} 503$/,
     "a catalog version vanishing under a cart read or update: a race with a publish",
   ],
@@ -206,6 +210,34 @@ const post = (path: string, body: unknown, headers = bearer(JSON_TYPE)): [string
 const patchLine = (body: unknown, headers = bearer(JSON_TYPE)): [string, RequestInit] => [
   `/api/v1/cart/lines/${state.lineId}`,
   { method: "PATCH", headers, body: JSON.stringify(body) },
+];
+
+/** `POST /carts` from its own client address, so its cases never share the issuing limit's bucket. */
+const issueCart = (init: RequestInit = {}, address = "192.0.2.10"): [string, RequestInit] => [
+  "/api/v1/carts",
+  { method: "POST", ...init, headers: { "CF-Connecting-IP": address, ...(init.headers as Record<string, string>) } },
+];
+
+const carts: Case[] = [
+  { status: 201, name: "no body", request: () => issueCart() },
+  { status: 201, name: "an empty object", request: () => issueCart({ headers: JSON_TYPE, body: "{}" }) },
+  { status: 400, name: "a field", request: () => issueCart({ headers: JSON_TYPE, body: '{"holder":"x"}' }) },
+  { status: 400, name: "not JSON", request: () => issueCart({ headers: JSON_TYPE, body: "{" }) },
+  {
+    status: 415,
+    name: "not JSON media type",
+    request: () => issueCart({ headers: { "Content-Type": "text/plain" }, body: "{}" }),
+  },
+  {
+    status: 413,
+    name: "over 16 KiB",
+    request: () => issueCart({ headers: JSON_TYPE, body: JSON.stringify({ pad: "x".repeat(17_000) }) }),
+  },
+  {
+    status: 429,
+    name: "over 20 a minute from one address",
+    request: () => issueCart({}, "192.0.2.99"),
+  },
 ];
 
 const cart: Case[] = withHead([
@@ -538,6 +570,19 @@ describe("real responses conform to the served documents", () => {
       }
     },
   );
+
+  it.each(carts.map((c) => [label(c), c] as const))("%s", async (_label, c) => {
+    if (c.status === 429) {
+      // A window lets 20 through, two windows 40: the 41st always meets a 429.
+      for (let i = 0; i < 41; i += 1) {
+        const [path, init] = c.request();
+        const res = await exports.default.fetch(`${BASE}${path}`, init);
+        await res.body?.cancel();
+        if (res.status === 429) break;
+      }
+    }
+    await conform(c);
+  });
 
   it.each(limited.map((c) => [label(c), c] as const))("%s", async (_label, c) => {
     if (!state.limitedToken) {
