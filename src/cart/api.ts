@@ -25,6 +25,91 @@ export const VariantIdInputSchema = z
     example: "44102938475602",
   });
 
+/** Most characters (Unicode code points) in a cart's note. */
+export const MAX_NOTE_CHARS = 5000;
+/** Most attribute pairs on a cart or a line. */
+export const MAX_ATTRIBUTES = 50;
+/** Longest attribute key and value, in characters (Unicode code points). */
+export const MAX_ATTRIBUTE_KEY_CHARS = 100;
+export const MAX_ATTRIBUTE_VALUE_CHARS = 1000;
+
+/** Characters as a reader counts them (code points, so an emoji is one), as JSON Schema's `maxLength` does. */
+function chars(text: string): number {
+  let n = 0;
+  for (const _ of text) n += 1;
+  return n;
+}
+
+/**
+ * The limits, checked on the object as JSON.parse made it, so each refusal names the key at fault
+ * (`attributes.Engraving`). `__proto__` is refused by name: as a key of the parsed object it is
+ * real, but zod's record (like any plain object) would silently drop it.
+ */
+function checkAttributes(value: unknown, ctx: z.core.$RefinementCtx): void {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return;
+  const keys = Object.keys(value);
+  const issue = (message: string, path: PropertyKey[] = []) =>
+    ctx.issues.push({ code: "custom", message, input: value, path });
+  if (keys.length > MAX_ATTRIBUTES) issue(`at most ${MAX_ATTRIBUTES} pairs (${keys.length} were sent)`);
+  for (const key of keys) {
+    const text = (value as Record<string, unknown>)[key];
+    if (key === "__proto__") issue("a key other than __proto__", [key]);
+    else if (chars(key) < 1 || chars(key) > MAX_ATTRIBUTE_KEY_CHARS)
+      issue(`a key of 1 to ${MAX_ATTRIBUTE_KEY_CHARS} characters`, [key]);
+    else if (typeof text === "string" && chars(text) > MAX_ATTRIBUTE_VALUE_CHARS)
+      issue(`a value of at most ${MAX_ATTRIBUTE_VALUE_CHARS} characters`, [key]);
+  }
+}
+
+export const AttributesSchema = z
+  .preprocess(
+    (value, ctx) => {
+      checkAttributes(value, ctx);
+      return value;
+    },
+    z.record(
+      z.string().min(1).meta({ maxLength: MAX_ATTRIBUTE_KEY_CHARS }),
+      z.string().meta({ maxLength: MAX_ATTRIBUTE_VALUE_CHARS }),
+    ),
+  )
+  .meta({
+    id: "Attributes",
+    description:
+      `Key-value pairs of plain text (at most ${MAX_ATTRIBUTES}; a key is 1–${MAX_ATTRIBUTE_KEY_CHARS} ` +
+      `characters, a value at most ${MAX_ATTRIBUTE_VALUE_CHARS}; characters are Unicode code points). ` +
+      "Stored and served exactly as written (no trimming, no HTML: escape them when you show them), " +
+      "keys in code-point order. A refusal names the key at fault in `param` (`attributes.Gift wrap`).",
+    example: { "Gift wrap": "yes", "Delivery window": "Saturday morning" },
+  });
+export type Attributes = z.infer<typeof AttributesSchema>;
+
+export const NoteSchema = z
+  .string()
+  .refine((text) => chars(text) <= MAX_NOTE_CHARS, `text of at most ${MAX_NOTE_CHARS} characters`)
+  .meta({
+    description: `A note for the order: plain text, at most ${MAX_NOTE_CHARS} characters, stored and served as written.`,
+    maxLength: MAX_NOTE_CHARS,
+    example: "Please leave the parcel with the neighbour at number 12.",
+  });
+
+export const UpdateCartRequestSchema = z
+  .strictObject({
+    note: NoteSchema.nullable()
+      .optional()
+      .meta({ description: "The cart's note; `null` clears it; absent leaves it." }),
+    attributes: AttributesSchema.nullable()
+      .optional()
+      .meta({
+        description: "Replaces the cart's whole set of attributes; `null` or `{}` clears them; absent leaves them.",
+      }),
+  })
+  .meta({
+    id: "UpdateCartRequest",
+    description: "Set the cart's note and/or attributes. A field left out is left as it is.",
+    example: { note: "Please gift wrap.", attributes: { "Gift wrap": "yes" } },
+  });
+export type UpdateCartRequest = z.infer<typeof UpdateCartRequestSchema>;
+
 export const AddCartLineRequestSchema = z
   .strictObject({
     variant_id: VariantIdInputSchema,
@@ -35,10 +120,15 @@ export const AddCartLineRequestSchema = z
       .max(255)
       .optional()
       .meta({ description: "When given, must be the variant's title (`M / Black`, `Default Title`)." }),
+    attributes: AttributesSchema.optional().meta({
+      description:
+        "Line properties (an engraving, a gift message). The same variant with other attributes is " +
+        "another line; with the same attributes (in any key order) it adds to that line.",
+    }),
   })
   .meta({
     id: "AddCartLineRequest",
-    description: "Add units of a variant. A variant already in the cart adds to its line.",
+    description: "Add units of a variant. A variant already in the cart with the same attributes adds to its line.",
     example: { variant_id: "44102938475602", quantity: 1 },
   });
 export type AddCartLineRequest = z.infer<typeof AddCartLineRequestSchema>;
@@ -99,6 +189,9 @@ export const CartLineSchema = z
     available: z
       .boolean()
       .meta({ description: "False when the variant went sold out; such lines are left out of the subtotal." }),
+    attributes: z
+      .record(z.string(), z.string())
+      .meta({ description: "The line's attributes as written (`{}` when none), keys in code-point order." }),
   })
   .meta({ id: "CartLine", description: "One variant in the cart, priced against the current catalog." });
 export type CartLine = z.infer<typeof CartLineSchema>;
@@ -110,6 +203,10 @@ export const CartSchema = z
     lines: z.array(CartLineSchema),
     total_quantity: z.number().int().nonnegative(),
     subtotal: MoneySchema,
+    note: z.string().nullable().meta({ description: "The cart's note as written, or null." }),
+    attributes: z
+      .record(z.string(), z.string())
+      .meta({ description: "The cart's attributes as written (`{}` when none), keys in code-point order." }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
     expires_at: z.iso.datetime(),

@@ -7,7 +7,7 @@ import { IdempotencyLedger } from "./idempotency.ts";
 import { migrateFrom } from "./migrations.ts";
 import { Revocations } from "./revocations.ts";
 import type { CartFailure, CartJson, CartReply, IdempotencyClaim } from "./failure.ts";
-import { cartIdOf, cartJson } from "./view.ts";
+import { canonicalAttributes, cartIdOf, cartJson, NO_ATTRIBUTES } from "./view.ts";
 import { type Currency, DEFAULT_CURRENCY } from "../money.ts";
 
 export { CART_TTL_MS };
@@ -23,6 +23,15 @@ export interface AddLineInput extends Caller {
   quantity: number;
   handle?: string;
   variantTitle?: string;
+  /** Line properties as validated (`AttributesSchema`); absent or `{}` for none. */
+  attributes?: Record<string, string>;
+}
+
+export interface UpdateCartInput extends Caller {
+  /** The new note; `null` clears it; absent leaves it. */
+  note?: string | null;
+  /** The new set of attributes (replacing the old one); `null` clears it; absent leaves it. */
+  attributes?: Record<string, string> | null;
 }
 
 export interface UpdateLineInput extends Caller {
@@ -131,7 +140,20 @@ export class Cart extends DurableObject<Env> {
         );
       }
       if (!variant.available) return fail("sold_out", "Sold out", "variant_id");
-      return this.#applyAdd(variant, version, input.quantity);
+      return this.#applyAdd(variant, version, input.quantity, canonicalAttributes(input.attributes));
+    });
+  }
+
+  /** Sets the cart's note and/or attributes (contract 9.2); a field not given is left as it is. */
+  async updateCart(input: UpdateCartInput): Promise<CartReply> {
+    return this.#write(input, async () => {
+      await this.#repriceIfPublished();
+      const touched = this.#touched();
+      this.#rows.setDetails(
+        input.note,
+        input.attributes === undefined ? undefined : canonicalAttributes(input.attributes),
+      );
+      return { ...touched, reply: { ok: true, cartJson: this.#view(), replayed: false } };
     });
   }
 
@@ -162,12 +184,14 @@ export class Cart extends DurableObject<Env> {
     });
   }
 
-  /** Removes every line; the cart itself (id, created_at) stays. */
+  /** Removes every line, the note and the attributes; the cart itself (id, created_at) stays. */
   async clear(caller: Caller): Promise<CartReply> {
     return this.#write(caller, async () => {
       await this.#liveVersion(); // the empty cart's subtotal is in the catalog's currency
       this.#rows.removeAllLines();
-      return this.#touched();
+      const touched = this.#touched();
+      this.#rows.setDetails(null, NO_ATTRIBUTES);
+      return { ...touched, reply: { ok: true, cartJson: this.#view(), replayed: false } };
     });
   }
 
@@ -242,8 +266,8 @@ export class Cart extends DurableObject<Env> {
   }
 
   /** The synchronous part of an add: no await between reading the line and writing it. */
-  #applyAdd(variant: VariantRecord, version: string, quantity: number): Outcome {
-    const existing = this.#rows.lineForVariant(variant.id);
+  #applyAdd(variant: VariantRecord, version: string, quantity: number, attributes: string): Outcome {
+    const existing = this.#rows.lineFor(variant.id, attributes);
     if (existing) {
       const total = existing.quantity + quantity;
       if (total > MAX_LINE_QUANTITY) {
@@ -258,7 +282,7 @@ export class Cart extends DurableObject<Env> {
     }
     if (this.#rows.lineCount() >= MAX_LINES)
       return fail("cart_full", `A cart holds at most ${MAX_LINES} lines.`, "variant_id");
-    this.#rows.insertLine(variant, version, quantity);
+    this.#rows.insertLine(variant, version, quantity, attributes);
     return this.#touched();
   }
 
@@ -315,7 +339,13 @@ export class Cart extends DurableObject<Env> {
    */
   #view(): CartJson {
     const now = Date.now();
-    const times = this.#rows.times() ?? { created_at: now, updated_at: now, expires_at: now + CART_TTL_MS };
+    const times = this.#rows.times() ?? {
+      created_at: now,
+      updated_at: now,
+      expires_at: now + CART_TTL_MS,
+      note: null,
+      attributes: NO_ATTRIBUTES,
+    };
     return cartJson(cartIdOf(this.ctx.id), times, this.#rows.lines(), this.#currency);
   }
 }

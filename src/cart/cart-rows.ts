@@ -1,6 +1,6 @@
 import { randomBase62 } from "../random.ts";
 import type { VariantRecord } from "../catalog/store.ts";
-import type { CartTimes, LineRow } from "./view.ts";
+import { type CartHead, type LineRow, NO_ATTRIBUTES } from "./view.ts";
 
 /**
  * The cart's SQLite rows (`cart`, `cart_lines`) behind named operations, every value bound as
@@ -17,16 +17,18 @@ import type { CartTimes, LineRow } from "./view.ts";
 export class CartRows {
   readonly #sql: SqlStorage;
   /** The rows as stored: undefined until first read; lines in `position` order. */
-  #kept: { times: CartTimes | undefined; lines: LineRow[] } | undefined;
+  #kept: { times: CartHead | undefined; lines: LineRow[] } | undefined;
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
   }
 
-  #rows(): { times: CartTimes | undefined; lines: LineRow[] } {
+  #rows(): { times: CartHead | undefined; lines: LineRow[] } {
     this.#kept ??= {
       times: this.#sql
-        .exec<CartTimes & Record<string, number>>("SELECT created_at, updated_at, expires_at FROM cart")
+        .exec<CartHead & Record<string, SqlStorageValue>>(
+          "SELECT created_at, updated_at, expires_at, note, attributes FROM cart",
+        )
         .toArray()[0],
       lines: this.#sql.exec<LineRow>("SELECT * FROM cart_lines ORDER BY position").toArray(),
     };
@@ -43,7 +45,8 @@ export class CartRows {
     this.#kept = undefined;
   }
 
-  times(): CartTimes | undefined {
+  /** The cart row (timestamps, note, attributes), or undefined before the first write. */
+  times(): CartHead | undefined {
     return this.#rows().times;
   }
 
@@ -57,7 +60,26 @@ export class CartRows {
       now,
       expiresAt,
     );
-    rows.times = { created_at: rows.times?.created_at ?? now, updated_at: now, expires_at: expiresAt };
+    rows.times = {
+      created_at: rows.times?.created_at ?? now,
+      updated_at: now,
+      expires_at: expiresAt,
+      note: rows.times?.note ?? null,
+      attributes: rows.times?.attributes ?? NO_ATTRIBUTES,
+    };
+  }
+
+  /**
+   * Sets the note and/or the attributes (canonical JSON) of the cart row, which `touch` has
+   * created: `undefined` leaves a field as it is.
+   */
+  setDetails(note: string | null | undefined, attributes: string | undefined): void {
+    const rows = this.#rows();
+    const head = rows.times;
+    if (!head) throw new Error("setDetails before touch: the cart row does not exist yet");
+    const next = { ...head, note: note === undefined ? head.note : note, attributes: attributes ?? head.attributes };
+    this.#sql.exec("UPDATE cart SET note = ?, attributes = ?", next.note, next.attributes);
+    rows.times = next;
   }
 
   /** Deletes the cart and its lines (expiry). */
@@ -77,8 +99,9 @@ export class CartRows {
     return this.#rows().lines.find((l) => l.id === lineId);
   }
 
-  lineForVariant(variantId: string): LineRow | undefined {
-    return this.#rows().lines.find((l) => l.variant_id === variantId);
+  /** The line of `variantId` with exactly these attributes (canonical JSON), if any. */
+  lineFor(variantId: string, attributes: string): LineRow | undefined {
+    return this.#rows().lines.find((l) => l.variant_id === variantId && l.attributes === attributes);
   }
 
   lineCount(): number {
@@ -92,12 +115,13 @@ export class CartRows {
     if (at >= 0) lines[at] = change(lines[at]!);
   }
 
-  /** Appends a line for `variant`, priced under `version`. */
-  insertLine(variant: VariantRecord, version: string, quantity: number): void {
+  /** Appends a line for `variant` with `attributes` (canonical JSON), priced under `version`. */
+  insertLine(variant: VariantRecord, version: string, quantity: number, attributes: string): void {
     const lines = this.#rows().lines;
     const line: LineRow = {
       id: `cl_${randomBase62(20)}`,
       variant_id: variant.id,
+      attributes,
       position: (lines.at(-1)?.position ?? 0) + 1,
       quantity,
       handle: variant.product_handle,
@@ -109,10 +133,11 @@ export class CartRows {
       catalog_version: version,
     };
     this.#sql.exec(
-      `INSERT INTO cart_lines (id, variant_id, position, quantity, handle, title, variant_title, unit_price_minor,
-         currency, available, catalog_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO cart_lines (id, variant_id, attributes, position, quantity, handle, title, variant_title,
+         unit_price_minor, currency, available, catalog_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       line.id,
       line.variant_id,
+      line.attributes,
       line.position,
       line.quantity,
       line.handle,
@@ -160,11 +185,15 @@ export class CartRows {
     rows.lines = [];
   }
 
-  /** Variant ids of lines priced under another catalog version than `version`. */
+  /** Variant ids (each once) of lines priced under another catalog version than `version`. */
   stalePricing(version: string): string[] {
-    return this.#rows()
-      .lines.filter((l) => l.catalog_version !== version)
-      .map((l) => l.variant_id);
+    return [
+      ...new Set(
+        this.#rows()
+          .lines.filter((l) => l.catalog_version !== version)
+          .map((l) => l.variant_id),
+      ),
+    ];
   }
 
   /**
@@ -196,8 +225,9 @@ export class CartRows {
           version,
         );
       }
-      const line = this.lineForVariant(variantId);
-      if (line && line.catalog_version !== version) {
+      // Every line of the variant (one per set of attributes) was updated above.
+      for (const line of this.#rows().lines) {
+        if (line.variant_id !== variantId || line.catalog_version === version) continue;
         this.#changeLine(line.id, (l) =>
           variant ? { ...l, ...priced(variant, version) } : { ...l, available: 0, catalog_version: version },
         );

@@ -34,6 +34,34 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
      )`,
     `CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at)`,
   ],
+  // 2: the cart's note and attributes, and line attributes (contract 9.2). A line is now one
+  // variant with one set of attributes (canonical JSON, keys sorted), so `cart_lines` is rebuilt:
+  // SQLite cannot drop the column-level UNIQUE of `variant_id`. Existing lines get `{}`.
+  [
+    `ALTER TABLE cart ADD COLUMN note TEXT`,
+    `ALTER TABLE cart ADD COLUMN attributes TEXT NOT NULL DEFAULT '{}'`,
+    `CREATE TABLE cart_lines_v2 (
+       id TEXT PRIMARY KEY,
+       variant_id TEXT NOT NULL,
+       attributes TEXT NOT NULL DEFAULT '{}',
+       position INTEGER NOT NULL,
+       quantity INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 999),
+       handle TEXT NOT NULL,
+       title TEXT NOT NULL,
+       variant_title TEXT NOT NULL,
+       unit_price_minor INTEGER NOT NULL CHECK (unit_price_minor >= 0),
+       currency TEXT NOT NULL,
+       available INTEGER NOT NULL,
+       catalog_version TEXT NOT NULL,
+       UNIQUE (variant_id, attributes)
+     )`,
+    `INSERT INTO cart_lines_v2 (id, variant_id, attributes, position, quantity, handle, title, variant_title,
+       unit_price_minor, currency, available, catalog_version)
+     SELECT id, variant_id, '{}', position, quantity, handle, title, variant_title, unit_price_minor, currency,
+       available, catalog_version FROM cart_lines`,
+    `DROP TABLE cart_lines`,
+    `ALTER TABLE cart_lines_v2 RENAME TO cart_lines`,
+  ],
 ];
 
 /** Brings `sql` up to the newest schema and returns its version. */

@@ -10,6 +10,8 @@ export function cartIdOf(id: DurableObjectId): string {
 export interface LineRow extends Record<string, SqlStorageValue> {
   id: string;
   variant_id: string;
+  /** Canonical JSON of the line's attributes (`canonicalAttributes`): with `variant_id`, what makes a line one line. */
+  attributes: string;
   position: number;
   quantity: number;
   handle: string;
@@ -28,6 +30,30 @@ export interface CartTimes {
   expires_at: number;
 }
 
+/** The `cart` row: its timestamps, note and attributes (canonical JSON). */
+export interface CartHead extends CartTimes {
+  note: string | null;
+  attributes: string;
+}
+
+/** No attributes, as stored. */
+export const NO_ATTRIBUTES = "{}";
+
+/**
+ * Attributes as stored: JSON of the pairs with keys sorted, so `{"a":"1","b":"2"}` and
+ * `{"b":"2","a":"1"}` are one set (one line, one fingerprint of a cart). Values stay as written.
+ */
+export function canonicalAttributes(attributes: Readonly<Record<string, string>> | null | undefined): string {
+  if (!attributes) return NO_ATTRIBUTES;
+  const keys = Object.keys(attributes).sort();
+  if (keys.length === 0) return NO_ATTRIBUTES;
+  return JSON.stringify(Object.fromEntries(keys.map((key) => [key, attributes[key]])));
+}
+
+function parseAttributes(stored: string): Record<string, string> {
+  return stored === NO_ATTRIBUTES ? {} : (JSON.parse(stored) as Record<string, string>);
+}
+
 function toLine(row: LineRow): CartLine {
   const currency = row.currency as Currency;
   return {
@@ -41,6 +67,7 @@ function toLine(row: LineRow): CartLine {
     unit_price: fromMinor(row.unit_price_minor, currency),
     line_total: fromMinor(row.unit_price_minor * row.quantity, currency),
     available: row.available === 1,
+    attributes: parseAttributes(row.attributes),
   };
 }
 
@@ -50,11 +77,11 @@ function toLine(row: LineRow): CartLine {
  */
 export function buildCart(
   id: string,
-  times: CartTimes,
+  head: CartHead,
   rows: readonly LineRow[],
   currency: Currency = DEFAULT_CURRENCY,
 ): Cart {
-  return cartOf(id, times, rows, rows.map(toLine), currency);
+  return cartOf(id, head, rows, rows.map(toLine), currency);
 }
 
 /**
@@ -67,7 +94,7 @@ function subtotalCurrency(rows: readonly LineRow[], catalog: Currency): Currency
 
 function cartOf<L>(
   id: string,
-  times: CartTimes,
+  head: CartHead,
   rows: readonly LineRow[],
   lines: L[],
   currency: Currency,
@@ -84,9 +111,11 @@ function cartOf<L>(
     lines,
     total_quantity: totalQuantity,
     subtotal: fromMinor(subtotal, subtotalCurrency(rows, currency)),
-    created_at: new Date(times.created_at).toISOString(),
-    updated_at: new Date(times.updated_at).toISOString(),
-    expires_at: new Date(times.expires_at).toISOString(),
+    note: head.note,
+    attributes: parseAttributes(head.attributes),
+    created_at: new Date(head.created_at).toISOString(),
+    updated_at: new Date(head.updated_at).toISOString(),
+    expires_at: new Date(head.expires_at).toISOString(),
   };
 }
 
@@ -97,7 +126,7 @@ function cartOf<L>(
 const renderedLines = new WeakMap<LineRow, string>();
 
 /**
- * `JSON.stringify(buildCart(id, times, rows))`, byte for byte, rendering only the lines not
+ * `JSON.stringify(buildCart(id, head, rows))`, byte for byte, rendering only the lines not
  * rendered before: a write changes one line, and re-rendering every line of a large cart after
  * each write cost more than the write. JSON.stringify of an object is the concatenation of its
  * members' texts, so the lines' texts are spliced into the shell's empty `"lines":[]`, which is
@@ -105,7 +134,7 @@ const renderedLines = new WeakMap<LineRow, string>();
  */
 export function cartJson(
   id: string,
-  times: CartTimes,
+  head: CartHead,
   rows: readonly LineRow[],
   currency: Currency = DEFAULT_CURRENCY,
 ): string {
@@ -118,7 +147,7 @@ export function cartJson(
     }
     lines.push(text);
   }
-  const shell = JSON.stringify(cartOf(id, times, rows, [], currency));
+  const shell = JSON.stringify(cartOf(id, head, rows, [], currency));
   const at = shell.indexOf('"lines":[]') + '"lines":['.length;
   return `${shell.slice(0, at)}${lines.join(",")}${shell.slice(at)}`;
 }

@@ -8,6 +8,7 @@ import {
   CartQuerySchema,
   IdempotencyKeySchema,
   UpdateCartLineRequestSchema,
+  UpdateCartRequestSchema,
 } from "../cart/api.ts";
 import { cartFor, requestFingerprint } from "../cart/cart-client.ts";
 import { variantDigits } from "../catalog/ids.ts";
@@ -83,12 +84,63 @@ export const cart = new Hono<AppEnv>()
       return respond(c, await cartFor(c.env, holder).getCart({ tokenId }));
     },
   )
+  .patch(
+    "/",
+    describe({
+      operationId: "updateCart",
+      summary: "Set the cart's note and attributes",
+      description:
+        "Sets the cart's `note` (plain text, at most 5,000 characters) and/or `attributes` (at most " +
+        "50 pairs; a key 1–100 characters, a value at most 1,000; characters are Unicode code " +
+        "points). `attributes` replaces the whole set; `null` clears either field; a field left " +
+        "out is left as it is. Both are stored and served exactly as written (no trimming, no " +
+        "HTML: escape them when you show them), and the checkout and the order keep them. A " +
+        "refusal names the field or the key at fault in `param` (`note`, `attributes`, " +
+        `\`attributes.Gift wrap\`). ${CART_WRITES}`,
+      tag: "Cart",
+      auth: "bearer",
+      query: CartQuerySchema,
+      requestHeaders: IDEMPOTENCY,
+      body: {
+        schema: UpdateCartRequestSchema,
+        examples: {
+          both: {
+            summary: "A note and attributes",
+            value: { note: "Please gift wrap.", attributes: { "Gift wrap": "yes" } },
+          },
+          clear: { summary: "Clear both", value: { note: null, attributes: null } },
+        },
+      },
+      responses: {
+        200: cartOk("The cart with its note and attributes.", ["Idempotent-Replayed"]),
+        ...errors(...CART_WRITE_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS),
+      },
+    }),
+    requireToken,
+    writeLimit,
+    validQuery(CartQuerySchema),
+    validJson(UpdateCartRequestSchema),
+    async (c) => {
+      const body = c.req.valid("json");
+      const idempotency = await idempotencyClaim(c, body);
+      const { tokenId, holder } = c.var.principal;
+      return respond(
+        c,
+        await cartFor(c.env, holder).updateCart({
+          tokenId,
+          ...(body.note !== undefined ? { note: body.note } : {}),
+          ...(body.attributes !== undefined ? { attributes: body.attributes } : {}),
+          ...(idempotency ? { idempotency } : {}),
+        }),
+      );
+    },
+  )
   .delete(
     "/",
     describe({
       operationId: "emptyCart",
       summary: "Empty the cart",
-      description: `Removes every line and answers the emptied cart. ${CART_WRITES}`,
+      description: `Removes every line, the note and the attributes, and answers the emptied cart. ${CART_WRITES}`,
       tag: "Cart",
       auth: "bearer",
       query: CartQuerySchema,
@@ -115,8 +167,11 @@ export const cart = new Hono<AppEnv>()
       description:
         `200 with the cart for an available variant; 404 \`sold_out\` (message \`Sold out\`) for ` +
         `a sold-out one, 404 \`resource_missing\` for an unknown one. Adding a variant already ` +
-        `in the cart adds to its line. 503 \`catalog_unavailable\` while no catalog has been ` +
-        `published. ${CART_WRITES}`,
+        `in the cart with the same \`attributes\` (line properties such as an engraving; in any ` +
+        `key order) adds to its line; with other attributes it is another line, as at Shopify. ` +
+        `Line attributes have the limits of the cart's (50 pairs, keys 1–100 and values up to ` +
+        `1,000 characters; \`param\` names the key at fault) and are served as written. 503 ` +
+        `\`catalog_unavailable\` while no catalog has been published. ${CART_WRITES}`,
       tag: "Cart",
       auth: "bearer",
       query: CartQuerySchema,
@@ -126,6 +181,10 @@ export const cart = new Hono<AppEnv>()
         examples: {
           available: { summary: "An available variant: 200", value: SEED_EXAMPLES.addAvailable },
           soldOut: { summary: "A sold-out variant (Example T-Shirt): 404 Sold out", value: SEED_EXAMPLES.addSoldOut },
+          engraved: {
+            summary: "With line attributes: another line than the plain variant",
+            value: { ...SEED_EXAMPLES.addAvailable, attributes: { Engraving: "A.B." } },
+          },
         },
       },
       responses: {
@@ -158,6 +217,7 @@ export const cart = new Hono<AppEnv>()
           quantity: body.quantity,
           ...(body.handle !== undefined ? { handle: body.handle } : {}),
           ...(body.variant_title !== undefined ? { variantTitle: body.variant_title } : {}),
+          ...(body.attributes !== undefined ? { attributes: body.attributes } : {}),
           ...(idempotency ? { idempotency } : {}),
         }),
       );

@@ -76,6 +76,8 @@ describe("POST /cart/lines", () => {
       "lines",
       "total_quantity",
       "subtotal",
+      "note",
+      "attributes",
       "created_at",
       "updated_at",
       "expires_at",
@@ -91,6 +93,7 @@ describe("POST /cart/lines", () => {
       "unit_price",
       "line_total",
       "available",
+      "attributes",
     ]);
     expect(text).toBe(JSON.stringify(CartSchema.parse(cart)));
   });
@@ -313,7 +316,7 @@ describe("PATCH and DELETE", () => {
     const { token } = await issueToken();
     const res = await cartCall(token, "/cart", { method: "PUT", body: {} });
     expect(res.status).toBe(405);
-    expect(res.headers.get("allow")).toBe("DELETE, GET, HEAD, OPTIONS");
+    expect(res.headers.get("allow")).toBe("DELETE, GET, HEAD, OPTIONS, PATCH");
     expect(res.headers.get("cache-control")).toBe("no-store");
   });
 });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CartSchema, MAX_LINE_QUANTITY, type Cart } from "../../src/cart/api.ts";
-import { buildCart, cartJson } from "../../src/cart/view.ts";
+import { buildCart, canonicalAttributes, cartJson } from "../../src/cart/view.ts";
 import { fromMinor } from "../../src/money.ts";
 import { cartCall, issueToken, seedVariants, type SeedVariants } from "../helpers/cart.ts";
 
@@ -113,6 +113,15 @@ describe("the cart's JSON text", () => {
       currency: fc.constant("USD"),
       available: fc.constantFrom(0, 1),
       catalog_version: fc.constant("v1"),
+      attributes: fc
+        .dictionary(
+          fc.string({ unit: "binary", minLength: 1, maxLength: 8 }),
+          fc.string({ unit: "binary", maxLength: 8 }),
+          {
+            maxKeys: 3,
+          },
+        )
+        .map(canonicalAttributes),
     });
 
   it("is JSON.stringify of the Cart byte for byte, however often rows are rendered and whichever is replaced", () => {
@@ -121,7 +130,14 @@ describe("the cart's JSON text", () => {
         fc
           .integer({ min: 0, max: 12 })
           .chain((n) => fc.tuple(fc.tuple(...Array.from({ length: n }, (_, i) => rowArb(i))), rowArb(0), fc.nat(11))),
-        fc.record({ created_at: fc.nat(4e12), updated_at: fc.nat(4e12), expires_at: fc.nat(4e12) }),
+        fc.record({
+          created_at: fc.nat(4e12),
+          updated_at: fc.nat(4e12),
+          expires_at: fc.nat(4e12),
+          // A note may hold anything, the text the splice looks for included.
+          note: fc.option(fc.oneof(fc.string({ unit: "binary" }), fc.constant('"lines":[]'))),
+          attributes: fc.dictionary(fc.string({ minLength: 1 }), fc.string(), { maxKeys: 3 }).map(canonicalAttributes),
+        }),
         ([rows, replacement, at], times) => {
           const id = "cart_0123456789abcdef01234567";
           expect(cartJson(id, times, rows)).toBe(JSON.stringify(buildCart(id, times, rows)));

@@ -34,7 +34,12 @@ const TABLE: Record<EndpointName, Record<string, number[]>> = {
   variants: { GET: CATALOG_READ, HEAD: CATALOG_READ },
   collections: { GET: CATALOG_READ, HEAD: CATALOG_READ },
   collection: { GET: CATALOG_READ, HEAD: CATALOG_READ },
-  cart: { GET: [200, 400, 401], HEAD: [200, 400, 401], DELETE: [200, 400, 401, 409, 422, 429] },
+  cart: {
+    GET: [200, 400, 401],
+    HEAD: [200, 400, 401],
+    DELETE: [200, 400, 401, 409, 422, 429],
+    PATCH: [200, 400, 401, 409, 413, 415, 422, 429],
+  },
   "cart-lines": { POST: CART_WRITE },
   "cart-line": { PATCH: CART_WRITE, DELETE: [200, 400, 401, 404, 409, 422, 429] },
   // POST /carts: anonymous; a body field, bad JSON, size or media type, or the per-address issuing limit.

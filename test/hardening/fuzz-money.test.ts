@@ -26,6 +26,7 @@ function exactMinor(amount: string): bigint {
 const row = (i: number, unit: number, quantity: number): LineRow => ({
   id: `cl_${i}`,
   variant_id: String(i),
+  attributes: "{}",
   position: i,
   quantity,
   handle: "h",
@@ -76,7 +77,7 @@ describe("money at the edges", () => {
       fc.property(fc.oneof(fc.array(line, { maxLength: MAX_LINES }), fc.constant(worst)), (lines) => {
         const cart = buildCart(
           "cart_x",
-          { created_at: 0, updated_at: 0, expires_at: 1 },
+          { created_at: 0, updated_at: 0, expires_at: 1, note: null, attributes: "{}" },
           lines.map(([unit, quantity], i) => row(i, unit, quantity)),
         );
         const exact = lines.reduce((sum, [unit, quantity]) => sum + BigInt(unit) * BigInt(quantity), 0n);

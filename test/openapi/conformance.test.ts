@@ -27,7 +27,7 @@ const UNPROVOKABLE: [RegExp, string][] = [
     "no usable CART_TOKEN_SECRET: a deployment's misconfiguration (test/cart/shopper-tokens.test.ts sets it up)",
   ],
   [
-    /^(GET|HEAD|DELETE) \/api\/v1\/cart 503$|^(PATCH|DELETE) \/api\/v1\/cart\/lines\/\{line_id\} 503$/,
+    /^(GET|HEAD|DELETE|PATCH) \/api\/v1\/cart 503$|^(PATCH|DELETE) \/api\/v1\/cart\/lines\/\{line_id\} 503$/,
     "a catalog version vanishing under a cart read or update: a race with a publish",
   ],
 ];
@@ -240,8 +240,42 @@ const carts: Case[] = [
   },
 ];
 
+const patchCart = (body: string, headers: Record<string, string> = bearer(JSON_TYPE)): [string, RequestInit] => [
+  "/api/v1/cart",
+  { method: "PATCH", headers, body },
+];
+
 const cart: Case[] = withHead([
   { status: 200, name: "empty cart", request: () => ["/api/v1/cart", { headers: bearer() }] },
+  {
+    status: 200,
+    name: "note and attributes",
+    request: () =>
+      patchCart(
+        JSON.stringify({ note: "Gift", attributes: { Wrap: "red" } }),
+        bearer({ ...JSON_TYPE, "Idempotency-Key": "conformance-note" }),
+      ),
+  },
+  {
+    status: 422,
+    name: "Idempotency-Key reused with another note",
+    request: () =>
+      patchCart(JSON.stringify({ note: "Other" }), bearer({ ...JSON_TYPE, "Idempotency-Key": "conformance-note" })),
+  },
+  { status: 200, name: "cleared", request: () => patchCart(JSON.stringify({ note: null, attributes: null })) },
+  {
+    status: 400,
+    name: "a key over 100 characters",
+    request: () => patchCart(JSON.stringify({ attributes: { ["k".repeat(101)]: "v" } })),
+  },
+  { status: 400, name: "not JSON", request: () => patchCart("{") },
+  { status: 401, name: "no token", request: () => patchCart("{}", JSON_TYPE) },
+  { status: 413, name: "over 16 KiB", request: () => patchCart(JSON.stringify({ note: "x".repeat(17_000) })) },
+  {
+    status: 415,
+    name: "not JSON media type",
+    request: () => patchCart("{}", bearer({ "Content-Type": "text/plain" })),
+  },
   { status: 401, name: "no token", request: () => ["/api/v1/cart"] },
   { status: 400, name: "query parameter", request: () => ["/api/v1/cart?expand=lines", { headers: bearer() }] },
   {
@@ -400,6 +434,11 @@ const limited: Case[] = [
     status: 429,
     name: "rate limited",
     request: () => ["/api/v1/cart", { method: "DELETE", headers: bearer({}, state.limitedToken) }],
+  },
+  {
+    status: 429,
+    name: "rate limited",
+    request: () => patchCart("{}", bearer(JSON_TYPE, state.limitedToken)),
   },
 ];
 

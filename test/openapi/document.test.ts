@@ -344,7 +344,7 @@ describe("GET /api/v1/openapi.json", () => {
     const writes = Object.entries(paths)
       .filter(([path]) => path === "/api/v1/cart" || path.startsWith("/api/v1/cart/"))
       .flatMap(([, item]) => Object.entries(item).filter(([method]) => method !== "get" && method !== "head"));
-    expect(writes.length).toBe(4);
+    expect(writes.length).toBe(5);
     for (const [, op] of writes) {
       expect(op.parameters as Json[]).toContainEqual(
         expect.objectContaining({ name: "Idempotency-Key", in: "header" }),
