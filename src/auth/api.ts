@@ -72,6 +72,41 @@ export const RevokeByHashRequestSchema = z
   });
 export type RevokeByHashRequest = z.infer<typeof RevokeByHashRequestSchema>;
 
+export const RevokeShopperRequestSchema = z
+  .strictObject({
+    holder: z
+      .string()
+      .regex(/^shp_[0-9a-f]{32}$/)
+      .meta({ description: "The holder a shopper token names (`shp_` and 32 hex digits). Never the token itself." }),
+  })
+  .meta({
+    id: "RevokeShopperRequest",
+    description:
+      "Names a shopper token (`sf_cart_…`) by its holder, which `npm run token -- revoke --token -` reads " +
+      "out of the token on the operator's machine: the signature, the secret part, is never sent.",
+    example: { holder: "shp_6f1d2c3b4a5968778695a4b3c2d1e0f9" },
+  });
+export type RevokeShopperRequest = z.infer<typeof RevokeShopperRequestSchema>;
+
+export const ShopperRevocationSchema = z
+  .object({
+    object: z.literal("shopper_token_revocation"),
+    holder: z.string(),
+    revoked_at: z.iso.datetime(),
+  })
+  .meta({
+    id: "ShopperRevocation",
+    description:
+      "A revoked shopper token: its holder's cart refuses it, and every token renewed from it, from " +
+      "the very next request (401 `token_revoked`). The shopper gets a new cart from `POST /carts`.",
+    example: {
+      object: "shopper_token_revocation",
+      holder: "shp_6f1d2c3b4a5968778695a4b3c2d1e0f9",
+      revoked_at: "2026-11-21T04:00:00.000Z",
+    },
+  });
+export type ShopperRevocation = z.infer<typeof ShopperRevocationSchema>;
+
 /** Path parameters of `/operator/tokens/{id}/…`: an id not shaped like one answers 404 like an unknown one. */
 export const TokenPathParamsSchema = z.strictObject({ id: TokenIdSchema });
 

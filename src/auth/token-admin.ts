@@ -1,4 +1,4 @@
-import type { IssuedToken, TokenRecord } from "./api.ts";
+import type { IssuedToken, ShopperRevocation, TokenRecord } from "./api.ts";
 import { TokenStore, toTokenRecord } from "./token-store.ts";
 
 /** Tells whatever a holder's token guards (its cart) that the token is revoked, before KV learns it. */
@@ -49,6 +49,16 @@ export class TokenAdmin {
   async revokeByHash(hash: string): Promise<TokenRecord | null> {
     const record = await this.#store.findByHash(hash);
     return record ? this.revoke(record.id) : null;
+  }
+
+  /**
+   * Revokes a shopper token (`sf_cart_…`) by the holder it names. No record exists to mark: the
+   * token is self-contained, so the holder's cart object is the one place that refuses it (and
+   * every renewal of it, which names the same holder) from the very next request, everywhere.
+   */
+  async revokeShopper(holder: string, now: Date = new Date()): Promise<ShopperRevocation> {
+    await this.#tellHolder(holder, holder);
+    return { object: "shopper_token_revocation", holder, revoked_at: now.toISOString() };
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { IssuedToken, TokenList, TokenRecord } from "../auth/api.ts";
+import type { IssuedToken, ShopperRevocation, TokenList, TokenRecord } from "../auth/api.ts";
 
 /**
  * The token CLI's logic without Node: the parsed command and a client of the operator surface
@@ -15,6 +15,8 @@ export interface TokenCommand {
   id?: string;
   /** revoke by the token itself: its SHA-256 (hex), computed on the operator's machine. Never the token. */
   tokenSha256?: string;
+  /** revoke a shopper token (`sf_cart_…`): the holder it names, read on the operator's machine. Never the token. */
+  shopperHolder?: string;
   url?: string;
   /** Local state directory for the dev server this command may start (wrangler's --persist-to). */
   persistTo?: string;
@@ -61,6 +63,11 @@ export class OperatorClient {
     return this.#call("/revoke", "POST", { token_sha256: tokenSha256 });
   }
 
+  /** Revokes a shopper token by the holder it names; its signature is never sent. */
+  revokeShopper(holder: string): Promise<ShopperRevocation> {
+    return this.#call("/revoke-shopper", "POST", { holder });
+  }
+
   rotate(id: string): Promise<IssuedToken> {
     return this.#call(`/${encodeURIComponent(id)}/rotate`, "POST");
   }
@@ -98,6 +105,13 @@ export async function runTokenCommand(command: TokenCommand, client: OperatorCli
       ];
     }
     case "revoke": {
+      if (command.shopperHolder !== undefined) {
+        const revoked = await client.revokeShopper(command.shopperHolder);
+        return [
+          `Revoked the shopper token of holder=${revoked.holder} (and every token renewed from it) ` +
+            `at ${revoked.revoked_at}: its cart refuses it from the next request.`,
+        ];
+      }
       const record =
         command.tokenSha256 !== undefined
           ? await client.revokeByHash(command.tokenSha256)

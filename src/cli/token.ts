@@ -18,6 +18,7 @@ import {
   type TokenCommand,
 } from "./operator-client.ts";
 import { hashToken, isWellFormedToken } from "../auth/token.ts";
+import { isShopperToken, shopperHolderOf } from "../auth/shopper-token.ts";
 import { defineCli, runCli, UsageError } from "./args.ts";
 import { quietWranglerEnv } from "./local-env.ts";
 
@@ -30,7 +31,8 @@ const cli = defineCli({
   list                     token records: id, holder, label, created, revoked (never a token)
   revoke  --id TOKEN_ID    revoke a token; its very next cart request fails
   revoke  --token TOKEN    revoke a leaked token you hold but whose id you do not know: only its
-                           SHA-256, computed here, is sent (--token - reads it from stdin)
+                           SHA-256, computed here, is sent (--token - reads it from stdin); for a
+                           shopper token (sf_cart_…) only the holder it names is sent
   rotate  --id TOKEN_ID    a new token for the same holder (the cart carries over); the old one is revoked`,
   positionals: { max: 1 },
   options: {
@@ -41,7 +43,11 @@ const cli = defineCli({
     },
     label: { type: "string", value: "NAME", help: "issue: a label for the token's record" },
     id: { type: "string", value: "TOKEN_ID", help: "revoke, rotate: the token's id (tok_…)" },
-    token: { type: "string", value: "TOKEN", help: "revoke: the token itself (sf_live_…); - reads it from stdin" },
+    token: {
+      type: "string",
+      value: "TOKEN",
+      help: "revoke: the token itself (sf_live_… or a shopper's sf_cart_…); - reads it from stdin",
+    },
     url: {
       type: "string",
       value: "URL",
@@ -84,9 +90,19 @@ async function parseTokenCommand(argv?: readonly string[]): Promise<TokenCommand
     if (values.token !== undefined) {
       const token = values.token === "-" ? readFileSync(0, "utf8").trim() : values.token;
       // Never echo it: a mistyped token is still mostly a secret.
-      if (!isWellFormedToken(token))
-        throw new UsageError("--token is not a storefront token (sf_live_… or sf_dev_…, letters, digits and _).");
-      command.tokenSha256 = await hashToken(token);
+      if (isShopperToken(token)) {
+        // A shopper token is stored nowhere: it is revoked by the holder it names, read here.
+        const holder = shopperHolderOf(token);
+        if (holder === null)
+          throw new UsageError("--token is not a whole shopper token (sf_cart_ and 106 hex digits).");
+        command.shopperHolder = holder;
+      } else if (!isWellFormedToken(token)) {
+        throw new UsageError(
+          "--token is not a storefront token (sf_live_…, sf_dev_… or sf_cart_…, letters, digits and _).",
+        );
+      } else {
+        command.tokenSha256 = await hashToken(token);
+      }
     }
   }
   if (command.action === "rotate" && values.id === undefined)

@@ -3,6 +3,8 @@ import {
   IssuedTokenSchema,
   IssueTokenRequestSchema,
   RevokeByHashRequestSchema,
+  RevokeShopperRequestSchema,
+  ShopperRevocationSchema,
   TokenIdSchema,
   TokenListSchema,
   TokenPathParamsSchema,
@@ -119,6 +121,29 @@ export const operator = new Hono<AppEnv>()
       if (!record) throw resourceMissing("No token has that hash.", "token_sha256");
       return c.json(record, 200);
     },
+  )
+  .post(
+    "/tokens/revoke-shopper",
+    describe({
+      operationId: "revokeShopperToken",
+      summary: "Revoke a shopper token",
+      description:
+        "For a leaked shopper token (`sf_cart_…`, from `POST /carts`). Such a token is stored " +
+        "nowhere, so it is revoked where it is checked: its holder's cart object, which refuses it " +
+        "and every token renewed from it (they name the same holder) from the very next cart " +
+        "request, everywhere (401 `token_revoked`). The body names the holder, which " +
+        "`npm run token -- revoke --token -` reads out of the pasted token on the operator's " +
+        "machine; the signature never travels. Revoking twice is harmless.",
+      tag: "Operator",
+      auth: "operator",
+      body: { schema: RevokeShopperRequestSchema },
+      responses: {
+        200: { description: "The revocation.", schema: ShopperRevocationSchema, headers: NO_STORE },
+        ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "parameter_missing"),
+      },
+    }),
+    validJson(RevokeShopperRequestSchema),
+    async (c) => c.json(await admin(c.env).revokeShopper(c.req.valid("json").holder), 200),
   )
   .post(
     "/tokens/:id/revoke",

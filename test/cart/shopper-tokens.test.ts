@@ -1,5 +1,5 @@
 import { listDurableObjectIds } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   DEV_CART_TOKEN_SECRET,
@@ -7,14 +7,25 @@ import {
   renewShopperToken,
   SHOPPER_PREFIX,
   SHOPPER_TOKEN_LIFETIME_MS,
+  shopperHolderOf,
   verifyShopperToken,
 } from "../../src/auth/shopper-token.ts";
+import { OperatorClient, runTokenCommand } from "../../src/cli/operator-client.ts";
 import { CartTokenSchema } from "../../src/cart/api.ts";
 import { ErrorResponseSchema } from "../../src/http/errors.ts";
 import { countingKv } from "../helpers/counting-kv.ts";
-import { addLine, call, cartCall, cartFrom, readCart, seedVariants, type SeedVariants } from "../helpers/cart.ts";
+import {
+  addLine,
+  call,
+  cartCall,
+  cartFrom,
+  OPERATOR_SECRET,
+  readCart,
+  seedVariants,
+  type SeedVariants,
+} from "../helpers/cart.ts";
 import { newShopper } from "../helpers/shopper.ts";
-import { fetchAs } from "../helpers/worker.ts";
+import { fetchAs, ORIGIN } from "../helpers/worker.ts";
 
 let seed: SeedVariants;
 beforeAll(async () => {
@@ -323,5 +334,43 @@ describe("issuing limits and CORS", () => {
     });
     expect(carts.headers.get("access-control-allow-origin")).toBe(origin);
     expect(carts.headers.get("access-control-allow-methods")).toContain("POST");
+  });
+});
+
+describe("revoking a leaked shopper token", () => {
+  const operatorClient = () =>
+    new OperatorClient(ORIGIN, OPERATOR_SECRET, (input, init) => exports.default.fetch(input, init));
+
+  it("fails the holder's very next cart request, and every token renewed from it, with 401 token_revoked; other shoppers are untouched", async () => {
+    const leaked = await issueShopperToken(DEV_CART_TOKEN_SECRET, Date.now() - 20 * DAY);
+    await cartFrom(await addLine(leaked.token, seed.available[0]!.id, 1));
+    const renewed = (await cartCall(leaked.token, "/cart")).headers.get("cart-token")!;
+    expect(renewed).not.toBeNull();
+    const bystander = await newShopper();
+    const holder = shopperHolderOf(leaked.token)!;
+    const lines = await runTokenCommand({ action: "revoke", target: "local", shopperHolder: holder }, operatorClient());
+    expect(lines.join("\n")).toContain(holder);
+    expect(lines.join("\n")).not.toContain(leaked.token);
+    for (const token of [leaked.token, renewed]) {
+      for (const res of [await cartCall(token, "/cart"), await addLine(token, seed.available[0]!.id, 1)]) {
+        expect(res.status).toBe(401);
+        expect(await errorOf(res)).toMatchObject({ code: "token_revoked" });
+      }
+    }
+    expect((await cartCall(bystander.token, "/cart")).status).toBe(200);
+  });
+
+  it("refuses a holder that is not a shopper holder with 400, and the token itself in the body as an unknown field", async () => {
+    const { token } = await newShopper();
+    for (const body of [{ holder: "hld_someone" }, { holder: token }, { token }]) {
+      const res = await call("/api/v1/operator/tokens/revoke-shopper", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${OPERATOR_SECRET}`, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(400);
+      expect(await res.text()).not.toContain(token.slice(8));
+    }
+    expect((await cartCall(token, "/cart")).status).toBe(200);
   });
 });

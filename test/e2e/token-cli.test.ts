@@ -55,6 +55,37 @@ describe("npm run token -- revoke --token (a leaked token whose id the operator 
   });
 });
 
+describe("npm run token -- revoke --token - with a shopper token (sf_cart_, from POST /carts)", () => {
+  it("revokes it in its holder's cart: the very next cart request is 401 token_revoked, and the token never left the operator's machine", async () => {
+    const created = await fetch(`${base}/api/v1/carts`, { method: "POST" });
+    expect(created.status).toBe(201);
+    const { token } = (await created.json()) as { token: string };
+    expect(await cartStatus(token)).toBe(200);
+    const run = await runCli("token", ["revoke", "--token", "-", "--url", base], {
+      stdin: `${token}
+`,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Revoked the shopper token of holder=shp_[0-9a-f]{32} /);
+    expect(run.stdout + run.stderr).not.toContain(token);
+    const res = await fetch(`${base}/api/v1/cart`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error: { code: "token_revoked" } });
+    const log = await readFile(inject("e2eLogFile"), "utf8");
+    expect(log).toContain("POST /api/v1/operator/tokens/revoke-shopper");
+    expect(log).not.toContain(token);
+    // The signature, the secret part, appears nowhere in what was logged.
+    expect(log).not.toContain(token.slice(-64));
+  });
+
+  it("refuses a cut-off shopper token as a usage error (exit 2), without repeating it", async () => {
+    const cut = `sf_cart_${"ab".repeat(40)}`;
+    const run = await runCli("token", ["revoke", "--token", cut, "--url", base]);
+    expect(run.code).toBe(2);
+    expect(run.stdout + run.stderr).not.toContain(cut);
+  });
+});
+
 describe("regression: defect 4 over real HTTP, the operator API echoed a token given as an id", () => {
   it("answers 404 without the token", async () => {
     const token = `sf_live_${"E".repeat(44)}`;

@@ -49,7 +49,7 @@ describe("CORS on the cart, checkouts and auth", () => {
 
   it("answers a preflight with 204 without a token, naming the path's methods, the headers and Max-Age 7200", async () => {
     const expectations: [string, string][] = [
-      ["/api/v1/cart", "DELETE,GET,HEAD,OPTIONS"],
+      ["/api/v1/cart", "DELETE,GET,HEAD,OPTIONS,PATCH"],
       ["/api/v1/cart/lines", "OPTIONS,POST"],
       ["/api/v1/cart/lines/cl_abc", "DELETE,OPTIONS,PATCH"],
       ["/api/v1/checkouts", "OPTIONS,POST"],

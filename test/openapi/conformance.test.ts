@@ -535,6 +535,40 @@ const operator: Case[] = withHead([
       { method: "POST", headers: { ...OPERATOR, "Content-Type": "text/plain" }, body: "{}" },
     ],
   },
+  {
+    status: 200,
+    name: "a shopper token's holder",
+    request: () =>
+      post(
+        "/api/v1/operator/tokens/revoke-shopper",
+        { holder: `shp_${"0".repeat(32)}` },
+        { ...OPERATOR, ...JSON_TYPE },
+      ),
+  },
+  {
+    status: 400,
+    name: "not a shopper holder",
+    request: () => post("/api/v1/operator/tokens/revoke-shopper", { holder: "hld_x" }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 401,
+    name: "no secret",
+    request: () => post("/api/v1/operator/tokens/revoke-shopper", { holder: `shp_${"0".repeat(32)}` }, JSON_TYPE),
+  },
+  {
+    status: 413,
+    name: "over 16 KiB",
+    request: () =>
+      post("/api/v1/operator/tokens/revoke-shopper", { holder: "x".repeat(17000) }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 415,
+    name: "not JSON",
+    request: () => [
+      "/api/v1/operator/tokens/revoke-shopper",
+      { method: "POST", headers: { ...OPERATOR, "Content-Type": "text/plain" }, body: "{}" },
+    ],
+  },
   { status: 200, name: "with the secret", request: () => ["/api/v1/operator/openapi.json", { headers: OPERATOR }] },
   { status: 401, name: "without it", request: () => ["/api/v1/operator/openapi.json"] },
 ]);

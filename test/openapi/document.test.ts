@@ -196,6 +196,7 @@ describe("GET /api/v1/openapi.json", () => {
       "/api/v1/operator/openapi.json",
       "/api/v1/operator/tokens",
       "/api/v1/operator/tokens/revoke",
+      "/api/v1/operator/tokens/revoke-shopper",
       "/api/v1/operator/tokens/{id}/revoke",
       "/api/v1/operator/tokens/{id}/rotate",
     ]);
