@@ -6,7 +6,8 @@ import { CartRows } from "./cart-rows.ts";
 import { IdempotencyLedger } from "./idempotency.ts";
 import { migrateFrom } from "./migrations.ts";
 import { Revocations } from "./revocations.ts";
-import type { CartFailure, CartJson, CartReply, IdempotencyClaim } from "./failure.ts";
+import type { CartFailure, CartJson, CartReply, IdempotencyClaim, WriteRate } from "./failure.ts";
+import { WriteCounts } from "./write-rate.ts";
 import { canonicalAttributes, cartIdOf, cartJson, NO_ATTRIBUTES } from "./view.ts";
 import { type Currency, DEFAULT_CURRENCY } from "../money.ts";
 
@@ -61,6 +62,14 @@ async function guarded(operation: () => Promise<Outcome>): Promise<Outcome> {
   }
 }
 
+function rateLimited(rate: WriteRate): CartReply {
+  return {
+    ...fail("rate_limited", "Too many cart writes for this token. Retry after the Retry-After delay.", undefined, false)
+      .reply,
+    rate,
+  };
+}
+
 function revoked(): Outcome {
   return fail("token_revoked", "The token has been revoked.", undefined, false);
 }
@@ -85,6 +94,7 @@ export class Cart extends DurableObject<Env> {
   readonly #revocations: Revocations;
   readonly #ledger: IdempotencyLedger;
   readonly #catalog: CatalogStore;
+  readonly #writeCounts = new WriteCounts();
   /** The live catalog's currency as last read: an empty cart's subtotal is in it. */
   #currency: Currency = DEFAULT_CURRENCY;
   /** Whether this instance has armed the expiry alarm (an alarm that is due re-arms itself). */
@@ -233,36 +243,57 @@ export class Cart extends DurableObject<Env> {
     const now = Date.now();
     this.#expireIfDue(now);
     const claim = caller.idempotency;
-    if (!claim) return (await guarded(operation)).reply;
+    if (!claim) {
+      const rate = await this.#countWrite(caller.tokenId, now);
+      if (!rate.allowed) return rateLimited(rate.rate);
+      return { ...(await guarded(operation)).reply, rate: rate.rate };
+    }
 
     const admission = this.#ledger.admit(claim, now);
+    // Answers that do no work do not count against the write limit: a replay above all, so a
+    // client retrying one request under its key can never be refused for retrying.
+    const peek = () => this.#writeCounts.peek(caller.tokenId, now);
     switch (admission.kind) {
       case "replay":
-        return admission.reply;
+        return { ...admission.reply, rate: peek() };
       case "reused":
-        return fail(
-          "idempotency_key_reused",
-          "This Idempotency-Key was used with a different request.",
-          undefined,
-          false,
-        ).reply;
+        return {
+          ...fail("idempotency_key_reused", "This Idempotency-Key was used with a different request.", undefined, false)
+            .reply,
+          rate: peek(),
+        };
       case "in_use":
-        return fail(
-          "idempotency_key_in_use",
-          "A request with this Idempotency-Key is still running. Retry later.",
-          undefined,
-          false,
-        ).reply;
+        return {
+          ...fail(
+            "idempotency_key_in_use",
+            "A request with this Idempotency-Key is still running. Retry later.",
+            undefined,
+            false,
+          ).reply,
+          rate: peek(),
+        };
       case "run":
         break;
     }
     try {
+      const rate = await this.#countWrite(caller.tokenId, now);
+      if (!rate.allowed) return rateLimited(rate.rate);
       const outcome = await guarded(operation);
       if (outcome.record) this.#ledger.record(claim, outcome.reply, Date.now());
-      return outcome.reply;
+      return { ...outcome.reply, rate: rate.rate };
     } finally {
       this.#ledger.release(claim);
     }
+  }
+
+  /**
+   * One write of `tokenId` against the limit of 120 a minute: the Workers Rate Limiting binding
+   * decides (keyed by the token id, never the token), and this object's own count says how much
+   * is left. Called here rather than at the edge so that only writes that do work are counted.
+   */
+  async #countWrite(tokenId: string, now: number): Promise<{ allowed: boolean; rate: WriteRate }> {
+    const { success } = await this.env.CART_WRITE_LIMITER.limit({ key: tokenId });
+    return { allowed: success, rate: this.#writeCounts.count(tokenId, now, success) };
   }
 
   /** The synchronous part of an add: no await between reading the line and writing it. */

@@ -10,6 +10,7 @@ export type CartFailureCode =
   | "idempotency_key_reused"
   | "idempotency_key_in_use"
   | "token_revoked"
+  | "rate_limited"
   | "catalog_unavailable";
 
 export interface CartFailure {
@@ -24,9 +25,21 @@ export interface CartFailure {
  * object: one string is far cheaper to pass between isolates than a cart's object graph, and
  * the route then answers it as is instead of serialising it again.
  */
-export type CartReply =
+export type CartReply = (
   | { ok: true; cartJson: CartJson; replayed: boolean }
-  | { ok: false; failure: CartFailure; replayed: boolean };
+  | { ok: false; failure: CartFailure; replayed: boolean }
+) & {
+  /** The write limit as this answer leaves it (writes only; never stored with a replayed answer). */
+  rate?: WriteRate;
+};
+
+/** What is left of a token's cart write limit: the `RateLimit` answer header's `r` and `t`. */
+export interface WriteRate {
+  /** Writes left in the current window. */
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+}
 
 /** `JSON.stringify` of a {@link Cart}. */
 export type CartJson = string;

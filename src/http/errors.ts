@@ -261,6 +261,8 @@ export function fromFailure(failure: DomainFailure, docsUrl?: string): ApiError 
       return new ApiError(409, { type: "idempotency_error", code: failure.code, message: failure.message });
     case "token_revoked":
       return authenticationError(docsUrl, failure.message, "token_revoked");
+    case "rate_limited":
+      return rateLimited(failure.message, 60);
     case "catalog_unavailable":
       return catalogUnavailable();
   }

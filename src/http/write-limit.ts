@@ -6,8 +6,11 @@ import { ApiError } from "./errors.ts";
 const PERIOD_SECONDS = 60;
 
 /**
- * 120 cart writes per minute per token, counted by the Workers Rate Limiting binding under the
- * token id (never the token). Runs after authentication, so unauthenticated noise costs nothing.
+ * 120 writes per minute per token at the edge, counted by the Workers Rate Limiting binding under
+ * the token id (never the token). Runs after authentication, so unauthenticated noise costs
+ * nothing. The cart's own writes no longer pass here: the cart object calls the binding after
+ * resolving the Idempotency-Key, so that a replay is never counted (src/cart/cart-object.ts);
+ * this stays for a write surface that does not go through the cart object.
  */
 export const writeLimit = createMiddleware<AuthedEnv>(async (c, next) => {
   const { success } = await c.env.CART_WRITE_LIMITER.limit({ key: c.var.principal.tokenId });

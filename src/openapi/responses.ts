@@ -33,7 +33,13 @@ export const CACHING =
 const CART_HEADERS: readonly HeaderName[] = ["X-Request-Id", "Cache-Control", "Vary"];
 
 /** A cart answer, with the cart `POST /cart/lines` answers for the seed's M / Black crew tee. */
-export function cartOk(description: string, extraHeaders: readonly "Idempotent-Replayed"[] = []): ResponseSpec {
+/** What a cart write's 200 adds: the replay marker and what is left of the write limit. */
+export const WRITE_HEADERS = ["Idempotent-Replayed", "RateLimit-Policy", "RateLimit"] as const;
+
+export function cartOk(
+  description: string,
+  extraHeaders: readonly (typeof WRITE_HEADERS)[number][] = [],
+): ResponseSpec {
   return {
     description,
     schema: CartSchema,
@@ -43,5 +49,8 @@ export function cartOk(description: string, extraHeaders: readonly "Idempotent-R
 }
 
 export const CART_WRITES =
-  "Counts toward the limit of 120 cart writes per minute per token (429 above it). Send an " +
+  "Counts toward the limit of 120 cart writes per minute per token (429 `rate_limited` with " +
+  "`Retry-After` above it); an idempotent replay does not count. Every write that reaches the " +
+  'cart answers `RateLimit-Policy: "cart-writes";q=120;w=60` and `RateLimit: "cart-writes";r=<left>;t=<seconds>` ' +
+  "(IETF httpapi RateLimit headers draft), so a client can slow down before a 429. Send an " +
   "`Idempotency-Key` to make a retry safe.";

@@ -13,21 +13,34 @@ import {
 import { cartFor, requestFingerprint } from "../cart/cart-client.ts";
 import { variantDigits } from "../catalog/ids.ts";
 import type { CartReply, IdempotencyClaim } from "../cart/failure.ts";
-import { writeLimit } from "../http/write-limit.ts";
+import { WRITE_LIMIT, WRITE_WINDOW_SECONDS } from "../cart/write-rate.ts";
 import type { AppEnv } from "../http/app-env.ts";
-import { fromFailure, invalidRequest, resourceMissing } from "../http/errors.ts";
+import { fromFailure, invalidRequest, rateLimited, resourceMissing } from "../http/errors.ts";
 import { docsUrlFor } from "../http/bearer.ts";
 import { validJson, validQuery } from "../http/validate.ts";
 import { describe } from "../openapi/describe.ts";
 import { CART_WRITE_ERRORS, errors, JSON_BODY_ERRORS, QUERY_ERRORS, BEARER_ERRORS } from "../openapi/errors.ts";
-import { CART_WRITES, cartOk } from "../openapi/responses.ts";
+import { CART_WRITES, cartOk, WRITE_HEADERS } from "../openapi/responses.ts";
 import { SEED_EXAMPLES } from "../openapi/seed-examples.ts";
 
 const IDEMPOTENCY = [{ name: "Idempotency-Key", schema: IdempotencyKeySchema }] as const;
+const RATE_LIMIT_NAME = "cart-writes";
+const RATE_LIMIT_POLICY = `"${RATE_LIMIT_NAME}";q=${WRITE_LIMIT};w=${WRITE_WINDOW_SECONDS}`;
 
-/** Answers a cart reply: the Cart, or the contract's error for the failure the object reported. */
+/**
+ * Answers a cart reply: the Cart, or the contract's error for the failure the object reported. A
+ * write's answer says what is left of the token's write limit (IETF httpapi RateLimit headers
+ * draft), so a browser can slow down before it meets a 429.
+ */
 function respond(c: Context<AuthedEnv>, reply: CartReply): Response {
   if (reply.replayed) c.header("Idempotent-Replayed", "true");
+  if (reply.rate) {
+    c.header("RateLimit-Policy", RATE_LIMIT_POLICY);
+    c.header("RateLimit", `"${RATE_LIMIT_NAME}";r=${reply.rate.remaining};t=${reply.rate.resetSeconds}`);
+  }
+  if (!reply.ok && reply.failure.code === "rate_limited") {
+    throw rateLimited(reply.failure.message, reply.rate?.resetSeconds ?? WRITE_WINDOW_SECONDS);
+  }
   if (!reply.ok) throw fromFailure(reply.failure, docsUrlFor(c.req.url, c.env.DOCS_URL));
   // The object's JSON text as is, with the contract's JSON Content-Type.
   return c.body(reply.cartJson, 200, { "Content-Type": JSON_CONTENT_TYPE });
@@ -56,8 +69,9 @@ const lineIdShape: MiddlewareHandler<AuthedEnv> = async (c, next) => {
 };
 
 /**
- * The cart. Every handler authenticates first, then hands the work to the
- * holder's Durable Object; writes also pass the per-token rate limit. No handler reads storage.
+ * The cart. Every handler authenticates first, then hands the work to the holder's Durable
+ * Object, which also counts writes against the per-token rate limit (after the Idempotency-Key,
+ * so a replay is never counted). No handler reads storage.
  */
 export const cart = new Hono<AppEnv>()
   .use("*", noStore)
@@ -112,12 +126,11 @@ export const cart = new Hono<AppEnv>()
         },
       },
       responses: {
-        200: cartOk("The cart with its note and attributes.", ["Idempotent-Replayed"]),
+        200: cartOk("The cart with its note and attributes.", WRITE_HEADERS),
         ...errors(...CART_WRITE_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS),
       },
     }),
     requireToken,
-    writeLimit,
     validQuery(CartQuerySchema),
     validJson(UpdateCartRequestSchema),
     async (c) => {
@@ -146,12 +159,11 @@ export const cart = new Hono<AppEnv>()
       query: CartQuerySchema,
       requestHeaders: IDEMPOTENCY,
       responses: {
-        200: cartOk("The emptied cart.", ["Idempotent-Replayed"]),
+        200: cartOk("The emptied cart.", WRITE_HEADERS),
         ...errors(...CART_WRITE_ERRORS, ...QUERY_ERRORS),
       },
     }),
     requireToken,
-    writeLimit,
     validQuery(CartQuerySchema),
     async (c) => {
       const { tokenId, holder } = c.var.principal;
@@ -188,7 +200,7 @@ export const cart = new Hono<AppEnv>()
         },
       },
       responses: {
-        200: cartOk("The cart with the variant added.", ["Idempotent-Replayed"]),
+        200: cartOk("The cart with the variant added.", WRITE_HEADERS),
         ...errors(
           ...CART_WRITE_ERRORS,
           ...QUERY_ERRORS,
@@ -202,7 +214,6 @@ export const cart = new Hono<AppEnv>()
       },
     }),
     requireToken,
-    writeLimit,
     validQuery(CartQuerySchema),
     validJson(AddCartLineRequestSchema),
     async (c) => {
@@ -241,7 +252,7 @@ export const cart = new Hono<AppEnv>()
         examples: { two: { summary: "Two units", value: { quantity: 2 } } },
       },
       responses: {
-        200: cartOk("The cart with the line changed.", ["Idempotent-Replayed"]),
+        200: cartOk("The cart with the line changed.", WRITE_HEADERS),
         ...errors(
           ...CART_WRITE_ERRORS,
           ...QUERY_ERRORS,
@@ -253,7 +264,6 @@ export const cart = new Hono<AppEnv>()
       },
     }),
     requireToken,
-    writeLimit,
     validQuery(CartQuerySchema),
     lineIdShape,
     validJson(UpdateCartLineRequestSchema),
@@ -285,12 +295,11 @@ export const cart = new Hono<AppEnv>()
       query: CartQuerySchema,
       requestHeaders: IDEMPOTENCY,
       responses: {
-        200: cartOk("The cart without the line.", ["Idempotent-Replayed"]),
+        200: cartOk("The cart without the line.", WRITE_HEADERS),
         ...errors(...CART_WRITE_ERRORS, ...QUERY_ERRORS, "resource_missing"),
       },
     }),
     requireToken,
-    writeLimit,
     validQuery(CartQuerySchema),
     lineIdShape,
     async (c) => {
