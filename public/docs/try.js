@@ -1,11 +1,55 @@
 // The catalog walk-through of /docs/try: list the products, pick one, choose its size and color,
 // add it to the cart and see what the API answered (200, or 404 Sold out). Plain browser
-// JavaScript, no framework; every call goes to this same origin.
+// JavaScript, no framework; every call goes to this same origin. The cart is this browser's own:
+// its shopper token comes from POST /carts, as a storefront's would, and is kept in localStorage.
 (() => {
   var API = "/api/v1";
+  var TOKEN_KEY = "storefront-try.cart-token";
   var tokenInput = document.getElementById("token");
-  var isLocal = ["localhost", "127.0.0.1", "[::1]"].indexOf(location.hostname) !== -1;
-  if (isLocal) tokenInput.value = "sf_dev_LocalToken_A1";
+  var tokenStatus = document.getElementById("token-status");
+
+  function keepToken(token) {
+    tokenInput.value = token;
+    try {
+      localStorage.setItem(TOKEN_KEY, token);
+    } catch (_e) {
+      // Storage refused (a private window): the token lives in this page only.
+    }
+  }
+
+  /** The kept shopper token, or a new one (and a new, empty cart) from POST /carts. */
+  async function ensureCart() {
+    var kept = null;
+    try {
+      kept = localStorage.getItem(TOKEN_KEY);
+    } catch (_e) {
+      kept = null;
+    }
+    if (kept) {
+      tokenInput.value = kept;
+      tokenStatus.textContent = "Your cart from an earlier visit (its token is kept in this browser).";
+      return;
+    }
+    var result = await call("POST", `${API}/carts`);
+    if (result.status === 201 && result.json) {
+      keepToken(result.json.token);
+      tokenStatus.textContent = `A new cart from POST ${API}/carts, kept in this browser until ${result.json.expires_at}.`;
+    } else {
+      tokenStatus.textContent = `POST ${API}/carts answered ${result.status}: paste a token instead.`;
+    }
+  }
+
+  document.getElementById("new-cart").addEventListener("click", async () => {
+    try {
+      localStorage.removeItem(TOKEN_KEY);
+    } catch (_e) {
+      // Nothing kept.
+    }
+    await ensureCart();
+  });
+  tokenInput.addEventListener("change", () => {
+    if (tokenInput.value) keepToken(tokenInput.value);
+  });
 
   document.getElementById("token-toggle").addEventListener("click", (event) => {
     var shown = tokenInput.type === "text";
@@ -56,6 +100,9 @@
     if (opts.body !== undefined) headers["Content-Type"] = "application/json";
     try {
       const res = await fetch(path, { method: method, headers: headers, body: opts.body });
+      // Past half its life a shopper token comes back renewed: keep the new one.
+      const renewed = res.headers.get("cart-token");
+      if (opts.auth && renewed) keepToken(renewed);
       const text = await res.text();
       let json = null;
       try {
@@ -86,6 +133,8 @@
     "retry-after",
     "idempotent-replayed",
     "www-authenticate",
+    "ratelimit-policy",
+    "ratelimit",
   ];
 
   function resultView(result, label, collapsed) {
@@ -250,5 +299,6 @@
     );
   }
 
+  ensureCart();
   loadProducts();
 })();

@@ -97,11 +97,9 @@ export const UpdateCartRequestSchema = z
     note: NoteSchema.nullable()
       .optional()
       .meta({ description: "The cart's note; `null` clears it; absent leaves it." }),
-    attributes: AttributesSchema.nullable()
-      .optional()
-      .meta({
-        description: "Replaces the cart's whole set of attributes; `null` or `{}` clears them; absent leaves them.",
-      }),
+    attributes: AttributesSchema.nullable().optional().meta({
+      description: "Replaces the cart's whole set of attributes; `null` or `{}` clears them; absent leaves them.",
+    }),
   })
   .meta({
     id: "UpdateCartRequest",

@@ -3,6 +3,7 @@
 // The pre-merge checks, one after another, stopping at the first that fails. A script rather than
 // a chain in package.json so that `--help` answers at once instead of after the 20 s of tsc.
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { defineCli, runCli } from "./args.ts";
 
 const STEPS: { what: string; command: string[] }[] = [
@@ -16,9 +17,21 @@ const STEPS: { what: string; command: string[] }[] = [
 const cli = defineCli({
   command: "npm run check",
   summary: `The checks CI runs before the tests, in order, stopping at the first failure:
-${STEPS.map((step) => `  ${step.command.join(" ").padEnd(58)}${step.what}`).join("\n")}`,
+${STEPS.map((step) => `  ${step.command.join(" ").padEnd(58)}${step.what}`).join("\n")}
+then names the secrets a deployment needs (wrangler.toml [secrets] required), which no local check can see.`,
   options: {},
 });
+
+/**
+ * The secrets wrangler.toml's `[secrets] required` names. The dry-run cannot see a deployment's
+ * secrets (they live in Cloudflare, not in the build), so the check names them: `wrangler deploy`
+ * refuses while one is missing, and a worker without CART_TOKEN_SECRET answers 503 to shoppers.
+ */
+function requiredSecrets(): string[] {
+  const toml = readFileSync("wrangler.toml", "utf8");
+  const list = /^\[secrets\][^[]*?^required\s*=\s*\[([^\]]*)\]/ms.exec(toml)?.[1] ?? "";
+  return [...list.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+}
 
 await runCli(cli, () => {
   cli.parse();
@@ -31,5 +44,14 @@ await runCli(cli, () => {
       process.exitCode = result.status ?? 1;
       return;
     }
+  }
+  const secrets = requiredSecrets();
+  if (secrets.length > 0) {
+    process.stdout.write(
+      `npm run check: the build passed. A deployment also needs these secrets, which no local check can see: ` +
+        `${secrets.join(", ")}. Set each with \`npx wrangler secret put NAME\` (\`npx wrangler secret list\` ` +
+        `shows what the deployed worker has); \`wrangler deploy\` refuses while one is missing, and a worker ` +
+        `without CART_TOKEN_SECRET answers 503 cart_tokens_unconfigured to shoppers.\n`,
+    );
   }
 });

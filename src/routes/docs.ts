@@ -117,8 +117,10 @@ export const docs = new Hono<AppEnv>()
       summary: "Try the catalog",
       description:
         "The seed's walk-through: list the products, pick one, choose its size and colour and " +
-        "add it to the cart with a Bearer token; an available variant answers 200, a sold-out " +
-        "one 404 Sold out. Every call goes to this same server.",
+        "add it to the cart; an available variant answers 200, a sold-out one 404 Sold out. The " +
+        "page gets its cart as a storefront would: a shopper token from `POST /api/v1/carts`, " +
+        "kept in the browser's `localStorage` (and replaced by a renewed one when an answer " +
+        "carries `Cart-Token`); any other token may be pasted. Every call goes to this same server.",
       tag: "Service",
       auth: "none",
       requestHeaders: IF_NONE_MATCH,

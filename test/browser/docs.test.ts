@@ -207,6 +207,13 @@ describe("/docs/try, the seed's catalog walk-through", () => {
     await expect
       .poll(() => page.locator("#cart-result pre.body").textContent())
       .toContain('"variant_id": "44102938475603"');
+    // Its cart came from POST /carts, not from the dev token, and is kept across a reload.
+    const token = await page.evaluate(() => localStorage.getItem("storefront-try.cart-token"));
+    expect(token).toMatch(/^sf_cart_[0-9a-f]{106}$/);
+    expect(await page.locator("#token").inputValue()).toBe(token);
+    await page.reload();
+    await expect.poll(() => page.locator("#token").inputValue()).toBe(token);
+    await expect.poll(() => page.locator("#product-list button").count()).toBeGreaterThanOrEqual(24);
 
     await chooseProduct(page, "Example T-Shirt");
     await expect.poll(() => page.locator("#product-panel .verdict").first().textContent()).toBe("404 Sold out");

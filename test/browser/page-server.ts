@@ -39,12 +39,16 @@ async function readCatalog(base) {
 }
 </script></body></html>`;
 
-/** Serves STOREFRONT_HTML on `host`, e.g. 127.0.0.1 (allowed in dev) or 127.0.0.2 (not), on the first free of `ports`. */
-export async function startPageServer(host: string, ports: readonly number[]): Promise<PageServer> {
+/** Serves `html` (STOREFRONT_HTML by default) on `host`, e.g. 127.0.0.1 (allowed in dev) or 127.0.0.2 (not), on the first free of `ports`. */
+export async function startPageServer(
+  host: string,
+  ports: readonly number[],
+  html: string = STOREFRONT_HTML,
+): Promise<PageServer> {
   const port = await firstFreePort(host, ports);
   const server: Server = createServer((_req, res) => {
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-    res.end(STOREFRONT_HTML);
+    res.end(html);
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);

@@ -37,4 +37,16 @@ describe("README: the cart example", () => {
     expect(cart.lines).toHaveLength(1);
     expect(cart.lines[0]?.quantity).toBe(2);
   });
+
+  it("runs as written: a shopper token from POST /carts, a line with attributes, a note, then the cart", () => {
+    const script = cartExample().replaceAll("http://localhost:8787", base);
+    const out = execFileSync("sh", ["-c", script], { stdio: "pipe" }).toString("utf8");
+    // Each curl prints one JSON answer; the last is GET /cart.
+    const cart = JSON.parse(out.slice(out.lastIndexOf('{"object":"cart"'))) as {
+      lines: { quantity: number; attributes: Record<string, string> }[];
+      note: string | null;
+    };
+    expect(cart.lines.map((l) => [l.quantity, l.attributes])).toEqual([[1, { Engraving: "A.B." }]]);
+    expect(cart.note).toBe("Please gift wrap.");
+  });
 });

@@ -89,7 +89,10 @@ describe("the API reference, served as static assets through the worker", () => 
     const script = await (await get("/docs/try.js")).text();
     expect(script).toContain('var API = "/api/v1"');
     expect(script).toMatch(/`\$\{API\}\/cart\/lines`/);
-    expect(script).toContain("sf_dev_LocalToken_A1");
+    // Its cart comes from POST /carts (a shopper token kept in localStorage), not from the dev token.
+    expect(script).toMatch(/call\("POST", `\$\{API\}\/carts`\)/);
+    expect(script).toContain("localStorage");
+    expect(script).not.toContain("sf_dev_");
     expect(await (await get("/docs/try")).text()).toContain('src="/docs/try.js"');
   });
 
