@@ -28,6 +28,27 @@ export const CART_CEILING_FIELDS = [
 ] as const;
 export type CartCeilingField = (typeof CART_CEILING_FIELDS)[number]["field"];
 
+/**
+ * The same adds with shopper tokens (`sf_cart_…` from POST /carts: checked by their signature, no
+ * KV read), each run between two runs of the cart ceiling it is judged against (its own bracket,
+ * so its `ratioToCartCeiling` is set where it is measured).
+ */
+export const SHOPPER_CART_ROWS = [
+  {
+    field: "cartCeilingNewObjects",
+    workload: "add to cart, shopper tokens, new carts",
+    ceiling: "cart ceiling: new objects",
+  },
+  {
+    field: "cartCeiling",
+    workload: "add to cart, shopper tokens, distinct carts",
+    ceiling: "cart ceiling: existing objects",
+  },
+] as const;
+
+/** POST /carts: issuing a shopper token (an HMAC, no storage write), judged against the bare Worker. */
+export const ISSUE_CART = "POST /carts (a shopper token)";
+
 /** One runtime: a catalog, with or without the edge cache, its ceiling and its workloads. */
 export interface Scenario {
   catalog: string;
@@ -162,6 +183,8 @@ export const TARGETS = {
   scaleP50: 1.15,
   /** A cart workload's req/s over its matching cart ceiling's. */
   cartWrite: 0.9,
+  /** POST /carts, workerd CPU per request over the bare Worker's. */
+  issueCartCpu: 1.5,
   /** A browse answer's p50 over a plain list first page's, edge cache off, large catalog. */
   browseMissP50: 2,
   /** Browse answers with the edge cache on, CPU per request over the bare Worker's. */
@@ -227,6 +250,16 @@ export function evaluateTargets(report: Omit<BenchReport, "targets">, large: str
       met: value !== undefined && value >= TARGETS.cartWrite,
     });
   }
+  for (const { workload, ceiling } of SHOPPER_CART_ROWS) {
+    const w = cartScenario?.workloads.find((x) => x.name === workload);
+    const value = w && measured(w) ? w.ratioToCartCeiling : undefined;
+    targets.push({
+      name: `${workload} >= ${TARGETS.cartWrite} of the ${ceiling}`,
+      value: value !== undefined ? ratio(value) : "not measured",
+      met: value !== undefined && value >= TARGETS.cartWrite,
+    });
+  }
+  if (cartScenario) targets.push(againstBare(cartScenario.catalog, ISSUE_CART, TARGETS.issueCartCpu));
   // Browse within 2x of a plain first page's p50 on a true miss at scale (no edge cache,
   // no in-isolate memos; the plain edge-cache-off scenario where that was not run); hot, 0.8 of the ceiling.
   const miss =

@@ -13,6 +13,12 @@ import { BENCH_ENTRY, CEILING_BINDING, CEILING_CLASS } from "./entry.ts";
  */
 export const BENCH_RATE_LIMIT = 1_000_000_000;
 
+/**
+ * The CART_TOKEN_SECRET the bench's runtime signs shopper tokens with (a deployment's secret; the
+ * runtime runs with ENVIRONMENT=production, which refuses the development value).
+ */
+export const BENCH_CART_TOKEN_SECRET = "bench-cart-token-secret-not-for-production-0123456789";
+
 export interface RuntimeOptions {
   bundle: Bundle;
   port: number;
@@ -79,6 +85,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime & {
       workers: [
         {
           ...bindings,
+          bindings: {
+            ...(bindings.bindings as Record<string, unknown> | undefined),
+            CART_TOKEN_SECRET: BENCH_CART_TOKEN_SECRET,
+          },
           name: "storefront-api",
           modules: [
             options.counting

@@ -14,13 +14,17 @@ import {
   type CartCeilingField,
   type CeilingFigures,
   type Scenario,
+  SHOPPER_CART_ROWS,
   type WorkloadFigures,
 } from "./report.ts";
-import { PeakSampler, processRssMiB, startRuntime } from "./runtime.ts";
+import { BENCH_CART_TOKEN_SECRET, PeakSampler, processRssMiB, startRuntime } from "./runtime.ts";
+import { issueShopperToken } from "../../src/auth/shopper-token.ts";
 import {
   bareWorkloads,
   cartCeilingWorkloads,
   cartWorkloads,
+  issueCartWorkload,
+  shopperCartWorkloads,
   catalogWorkloads,
   ceilingWorkload,
   withEtags,
@@ -154,7 +158,8 @@ async function measureCart(
   const selected = cartWorkloads(input.catalog, ["t"], "t")
     .filter(settings.selected)
     .map((w) => w.name);
-  if (selected.length === 0) return { workloads, ceilings };
+  const shopperSelected = [...shopperCartWorkloads(input.catalog, ["t"]), issueCartWorkload].some(settings.selected);
+  if (selected.length === 0 && !shopperSelected) return { workloads, ceilings };
   log(`  issuing ${settings.cartTokens + 1} tokens`);
   const tokens = await issueTokens(runtime.mf, settings.cartTokens + 1);
   const [hot, ...distinct] = tokens;
@@ -180,7 +185,53 @@ async function measureCart(
     }
     ceilings[field] = [before, after];
   }
+  if (shopperSelected) workloads.push(...(await measureShopperCarts(input, distinct.length, options, settings)));
   return { workloads, ceilings };
+}
+
+/**
+ * The shopper-token rows: each between two runs of the cart ceiling it is judged against (new
+ * objects of their own rounds, or round a's existing ones), its ratio set here; then POST /carts,
+ * judged against the bare Worker like the reads. Shopper tokens are signed here with the bench's
+ * CART_TOKEN_SECRET, as POST /carts would sign them (that route is measured on its own).
+ */
+async function measureShopperCarts(
+  input: ScenarioInput,
+  count: number,
+  options: LoadOptions,
+  settings: RunSettings,
+): Promise<WorkloadFigures[]> {
+  const out: WorkloadFigures[] = [];
+  const now = Date.now();
+  const tokens = await Promise.all(
+    Array.from({ length: count }, async () => (await issueShopperToken(BENCH_CART_TOKEN_SECRET, now)).token),
+  );
+  const rows = shopperCartWorkloads(input.catalog, tokens);
+  const brackets: Record<(typeof SHOPPER_CART_ROWS)[number]["field"], [Workload, Workload]> = {
+    cartCeilingNewObjects: [
+      cartCeilingWorkloads(count, "c").cartCeilingNewObjects,
+      cartCeilingWorkloads(count, "d").cartCeilingNewObjects,
+    ],
+    cartCeiling: [cartCeilingWorkloads(count, "a").cartCeiling, cartCeilingWorkloads(count, "a").cartCeiling],
+  };
+  for (const { field, workload: name } of SHOPPER_CART_ROWS) {
+    const row = rows.find((w) => w.name === name)!;
+    if (!settings.selected(row)) {
+      // Not measured, but the distinct-carts row needs the carts the new-carts row creates.
+      if (field === "cartCeilingNewObjects") await runLoad(row, options);
+      continue;
+    }
+    const [first, second] = brackets[field];
+    const before = await measure(first, options, settings);
+    const measured = await measure(row, options, settings);
+    const after = await measure(second, options, settings);
+    if (!("skipped" in measured) && !("skipped" in before) && !("skipped" in after)) {
+      measured.ratioToCartCeiling = measured.rps / ((before.rps + after.rps) / 2);
+    }
+    out.push(measured);
+  }
+  if (settings.selected(issueCartWorkload)) out.push(await measure(issueCartWorkload, options, settings));
+  return out;
 }
 
 /** The bare ceilings (entry.ts), each warmed up and then measured: run before and after a scenario's workloads. */

@@ -2,7 +2,7 @@ import { optionApiName, type SourceProduct } from "../../src/catalog/schema.ts";
 import { type PublishCatalog, type ProductList, productAt } from "../../src/publish/catalog-input.ts";
 import { BARE_HONO_PATH, BARE_WORKER_PATH, CEILING_PREFIX } from "./entry.ts";
 import type { BenchRequest, Workload } from "./load.ts";
-import { BROWSE_READS, CART_CEILING_FIELDS, type CartCeilingField } from "./report.ts";
+import { BROWSE_READS, CART_CEILING_FIELDS, type CartCeilingField, ISSUE_CART, SHOPPER_CART_ROWS } from "./report.ts";
 
 const API = "/api/v1";
 
@@ -219,6 +219,31 @@ export function cartWorkloads(catalog: PublishCatalog, tokens: readonly string[]
     { name: "add to cart, one hot cart", requests: hot.map((v) => addToCart(hotToken, v)), ok: [200] },
   ];
 }
+
+/**
+ * The same adds with shopper tokens (`sf_cart_…`, signed, checked without a KV read): one add per
+ * token (new carts), then cycling over them (distinct existing carts), as the live-token rows do.
+ */
+export function shopperCartWorkloads(catalog: PublishCatalog, tokens: readonly string[]): Workload[] {
+  const variants: string[] = [];
+  for (let i = 0; i < catalog.products.length; i++) {
+    const p = productAt(catalog.products, i);
+    if (p.available) for (const v of p.variants) if (v.available) variants.push(v.id);
+  }
+  const adds = tokens.map((t, i) => addToCart(t, variants[(i * 7) % variants.length]!));
+  const [newCarts, distinct] = SHOPPER_CART_ROWS;
+  return [
+    { name: newCarts.workload, requests: adds, ok: [200], amount: adds.length },
+    { name: distinct.workload, requests: adds, ok: [200] },
+  ];
+}
+
+/** POST /carts: a new shopper token and an empty cart, no body (what a browser sends). */
+export const issueCartWorkload: Workload = {
+  name: ISSUE_CART,
+  requests: [{ method: "POST", path: `${API}/carts`, headers: {} }],
+  ok: [201],
+};
 
 /** The runtime's ceiling: the cheapest route of the same worker. */
 export const ceilingWorkload: Workload = { name: "ceiling: GET /health", requests: [get(`${API}/health`)], ok: [200] };
