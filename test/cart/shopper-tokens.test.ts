@@ -1,6 +1,6 @@
 import { listDurableObjectIds } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import {
   DEV_CART_TOKEN_SECRET,
   issueShopperToken,
@@ -372,5 +372,49 @@ describe("revoking a leaked shopper token", () => {
       expect(await res.text()).not.toContain(token.slice(8));
     }
     expect((await cartCall(token, "/cart")).status).toBe(200);
+  });
+});
+
+describe("shopper tokens and the signing secret stay out of answers and logs", () => {
+  it("never writes a shopper token, its signature or CART_TOKEN_SECRET into a log line, an error or a header it was not meant for", async () => {
+    const lines: string[] = [];
+    const capture = (...args: unknown[]) => {
+      lines.push(args.map(String).join(" "));
+    };
+    for (const level of ["log", "error", "warn", "info"] as const) vi.spyOn(console, level).mockImplementation(capture);
+    const shopper = await newShopper();
+    const forged = `${shopper.token.slice(0, -1)}${shopper.token.endsWith("0") ? "1" : "0"}`;
+    const answers = [
+      await cartCall(shopper.token, "/cart"),
+      await addLine(shopper.token, seed.available[0]!.id, 1),
+      await cartCall(shopper.token, "/cart", { method: "PATCH", body: { notes: shopper.token } }),
+      await cartCall(shopper.token, "/cart/lines", {
+        method: "POST",
+        body: { variant_id: shopper.token, quantity: 1 },
+      }),
+      await cartCall(shopper.token, `/cart?token=${shopper.token}`),
+      await cartCall(forged, "/cart"),
+      await call("/api/v1/carts", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Request-Id": shopper.token.slice(0, 60) },
+        body: JSON.stringify({ token: shopper.token, secret: DEV_CART_TOKEN_SECRET }),
+      }),
+      await fetchAs("production", "/api/v1/carts", { method: "POST" }, {
+        CART_TOKEN_SECRET: DEV_CART_TOKEN_SECRET,
+      } as unknown as Partial<Env>),
+    ];
+    const texts: string[] = [];
+    for (const res of answers) {
+      texts.push(await res.text(), JSON.stringify([...res.headers]));
+    }
+    vi.restoreAllMocks();
+    expect(lines.length).toBeGreaterThanOrEqual(answers.length);
+    const signature = shopper.token.slice(-64);
+    for (const text of [...lines, ...texts]) {
+      expect(text).not.toContain(signature);
+      expect(text).not.toContain(forged.slice(-64));
+      expect(text).not.toContain(DEV_CART_TOKEN_SECRET);
+    }
+    for (const text of texts) expect(text).not.toContain(shopper.token.slice(8));
   });
 });
