@@ -97,7 +97,7 @@ export const ShopperRevocationSchema = z
   .meta({
     id: "ShopperRevocation",
     description:
-      "A revoked shopper token: its holder's cart refuses it, and every token renewed from it, from " +
+      "A revoked shopper token: its holder's cart refuses it, and every token renewed from it, on " +
       "the very next request (401 `token_revoked`). The shopper gets a new cart from `POST /carts`.",
     example: {
       object: "shopper_token_revocation",
