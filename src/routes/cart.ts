@@ -11,6 +11,7 @@ import {
   UpdateCartRequestSchema,
 } from "../cart/api.ts";
 import { cartFor, requestFingerprint } from "../cart/cart-client.ts";
+import { canonicalAttributes } from "../cart/view.ts";
 import { variantDigits } from "../catalog/ids.ts";
 import type { CartReply, IdempotencyClaim } from "../cart/failure.ts";
 import { WRITE_LIMIT, WRITE_WINDOW_SECONDS } from "../cart/write-rate.ts";
@@ -46,8 +47,16 @@ function respond(c: Context<AuthedEnv>, reply: CartReply): Response {
   return c.body(reply.cartJson, 200, { "Content-Type": JSON_CONTENT_TYPE });
 }
 
-/** The Idempotency-Key of a write, if sent, with the fingerprint of the request it belongs to. */
-async function idempotencyClaim(c: Context<AuthedEnv>, body: unknown): Promise<IdempotencyClaim | undefined> {
+/**
+ * The Idempotency-Key of a write, if sent, with the fingerprint of the request it belongs to. A
+ * strict schema fixes the order of a body's fields, but not of `attributes` (a record): they are
+ * fingerprinted in canonical form, so the same attributes in another key order are the same request.
+ */
+async function idempotencyClaim(c: Context<AuthedEnv>, raw: unknown): Promise<IdempotencyClaim | undefined> {
+  const body =
+    raw !== null && typeof raw === "object" && "attributes" in raw
+      ? { ...raw, attributes: canonicalAttributes(raw.attributes as Record<string, string> | null) }
+      : raw;
   const key = c.req.header("idempotency-key");
   if (key === undefined) return undefined;
   if (!IdempotencyKeySchema.safeParse(key).success) {

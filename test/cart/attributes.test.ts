@@ -217,3 +217,31 @@ describe("migration 2 (note, attributes, line attributes)", () => {
     expect((await readCart(issued.token)).note).toBe("after the upgrade");
   });
 });
+
+describe("Idempotency-Key with attributes", () => {
+  it("treats the same attributes in another key order as the same request: a replay, not a 422", async () => {
+    const { token } = await newShopper();
+    const key = { "Idempotency-Key": "attributes-order" };
+    const variant = seed.available[0]!.id;
+    const first = await cartCall(token, "/cart/lines", {
+      method: "POST",
+      body: { variant_id: variant, quantity: 1, attributes: { a: "1", b: "2" } },
+      headers: key,
+    });
+    expect(first.status).toBe(200);
+    const again = await cartCall(token, "/cart/lines", {
+      method: "POST",
+      body: { variant_id: variant, quantity: 1, attributes: { b: "2", a: "1" } },
+      headers: key,
+    });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    const patched = await patchCart(token, { attributes: { x: "1", y: "2" } }, { "Idempotency-Key": "cart-order" });
+    expect(patched.status).toBe(200);
+    const replay = await patchCart(token, { attributes: { y: "2", x: "1" } }, { "Idempotency-Key": "cart-order" });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    const other = await patchCart(token, { attributes: { y: "3", x: "1" } }, { "Idempotency-Key": "cart-order" });
+    expect(other.status).toBe(422);
+    expect((await readCart(token)).lines.map((l) => l.quantity)).toEqual([1]);
+  });
+});
