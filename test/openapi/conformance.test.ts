@@ -409,6 +409,19 @@ const operator: Case[] = withHead([
     request: () => ["/api/v1/operator/tokens/tok_unknown/rotate", { method: "POST", headers: OPERATOR }],
   },
   {
+    status: 400,
+    name: "a malformed Idempotency-Key",
+    request: () => [
+      `/api/v1/operator/tokens/${state.tokenId}/rotate`,
+      { method: "POST", headers: { ...OPERATOR, "Idempotency-Key": "two words" } },
+    ],
+  },
+  {
+    status: 409,
+    name: "a token rotated already",
+    request: () => [`/api/v1/operator/tokens/${state.tokenId}/rotate`, { method: "POST", headers: OPERATOR }],
+  },
+  {
     status: 401,
     name: "no secret",
     request: () => [`/api/v1/operator/tokens/${state.tokenId}/rotate`, { method: "POST" }],
