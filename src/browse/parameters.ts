@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { CatalogVersionParamSchema, LimitSchema } from "../catalog/api.ts";
+import { CatalogVersionParamSchema, includeSchema, LIST_INCLUDES, LimitSchema } from "../catalog/api.ts";
 import { HandleSchema } from "../catalog/schema.ts";
 
 /**
@@ -114,7 +114,14 @@ export const PAGE_PARAMETERS = {
   ending_before: HandleSchema.optional().meta({
     description: "Handle of the item the page ends before, in this query's order; it must be among the matches.",
   }),
-  include: z.enum(["image"]).optional().meta({ description: "`image`: add each product's featured image." }),
+  include: includeSchema(
+    LIST_INCLUDES,
+    "`image`: add each product's featured image. The same grammar as a product's include " +
+      "(the pattern): comma-separated names, spaces allowed around a name, a name given twice " +
+      "counting once, so `image, image` is `image`; anything else (an unknown name, an empty " +
+      "one) is 400 parameter_invalid.",
+    "image",
+  ),
   catalog_version: CatalogVersionParamSchema,
 };
 

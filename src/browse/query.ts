@@ -1,5 +1,6 @@
 import { invalidParameter, unknownParameter } from "../catalog/errors.ts";
 import { optionApiName } from "../catalog/schema.ts";
+import { includeMessage, LIST_INCLUDES } from "../catalog/api.ts";
 import { compareCodePoints, type QueryWord, queryWords, valueKey } from "./text.ts";
 import { DEFAULT_CURRENCY, minorDigits, toUnits } from "../money.ts";
 import {
@@ -195,16 +196,11 @@ function parseFilters(
   return { filters, single };
 }
 
-/** `?include=` on a list: only `image`, comma-separated, repeats allowed. */
+/** `?include=` on a list, by the schema the document shows: only `image`, comma-separated, repeats counting once. */
 function includeImage(raw: string | undefined): boolean {
   if (raw === undefined) return false;
-  const names = raw.split(",").map((n) => n.trim());
-  const bad = names.find((n) => n !== "image");
-  if (bad !== undefined)
-    throw invalidParameter(
-      `Invalid include: ${bad === "" ? "an empty name" : `"${bad}"`} cannot be included (one of: image).`,
-      "include",
-    );
+  if (!PAGE_PARAMETERS.include.safeParse(raw).success)
+    throw invalidParameter(`Invalid include: ${includeMessage(raw, LIST_INCLUDES)}.`, "include");
   return true;
 }
 

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { HandleSchema } from "../catalog/schema.ts";
 import { MoneySchema } from "../money.ts";
 
 /**
@@ -26,9 +27,10 @@ export const AddCartLineRequestSchema = z
   .strictObject({
     variant_id: VariantIdInputSchema,
     quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY).meta({ description: "Units to add, 1–999." }),
-    handle: z.string().max(255).optional().meta({ description: "When given, must be the variant's product handle." }),
+    handle: HandleSchema.optional().meta({ description: "When given, must be the variant's product handle." }),
     variant_title: z
       .string()
+      .min(1)
       .max(255)
       .optional()
       .meta({ description: "When given, must be the variant's title (`M / Black`, `Default Title`)." }),

@@ -303,31 +303,38 @@ export type ProductInclude = (typeof PRODUCT_INCLUDES)[number];
 export const LIST_INCLUDES = ["image"] as const;
 export type ListInclude = (typeof LIST_INCLUDES)[number];
 
+/**
+ * The grammar of `?include=`, for the parser and the document alike: names from `allowed`
+ * joined by commas, spaces allowed around a name; a name given twice counts once.
+ */
+export function includePattern(allowed: readonly string[]): RegExp {
+  const name = ` *(${allowed.join("|")}) *`;
+  return new RegExp(`^${name}(,${name})*$`);
+}
+
 function includeNames(raw: string): string[] {
-  return raw.split(",").map((n) => n.trim());
+  return raw.split(",").map((n) => n.replace(/^ +| +$/g, ""));
+}
+
+/** Why a value does not match includePattern, quoting the name at fault. */
+export function includeMessage(raw: string, allowed: readonly string[]): string {
+  const bad = includeNames(raw).find((n) => !allowed.includes(n)) ?? raw;
+  const what = bad === "" ? "an empty name" : JSON.stringify(bad);
+  return `${what} cannot be included (comma-separated names from: ${allowed.join(", ")})`;
 }
 
 /**
- * `?include=a,b`: comma-separated names from `allowed`, rewritten to its canonical form (sorted,
- * without repeats or spaces), so `seo,images` and `images, seo` are one request: one cache key,
- * one body. Read the names with `included`.
+ * `?include=a,b`: comma-separated names from `allowed`, documented as the pattern the parser
+ * applies, and rewritten to its canonical form (sorted, without repeats or spaces), so
+ * `seo,images` and `images, seo,seo` are one request: one cache key, one body. Read the names with `included`.
  */
-function includeSchema(allowed: readonly string[], description: string) {
+export function includeSchema(allowed: readonly string[], description: string, example: string) {
   return z
     .string()
-    .check((ctx) => {
-      const unknown = includeNames(ctx.value).find((n) => !allowed.includes(n));
-      if (unknown !== undefined) {
-        ctx.issues.push({
-          code: "custom",
-          input: ctx.value,
-          message: `${unknown === "" ? "an empty name" : `"${unknown}"`} cannot be included (one of: ${allowed.join(", ")})`,
-        });
-      }
-    })
+    .regex(includePattern(allowed), { error: (issue) => includeMessage(String(issue.input), allowed) })
     .overwrite((raw) => [...new Set(includeNames(raw))].sort().join(","))
     .optional()
-    .meta({ description });
+    .meta({ description, example });
 }
 
 /** The names of a parsed (canonical) `include`; none when it is absent. */
@@ -341,9 +348,11 @@ export const ProductQuerySchema = z
     include: includeSchema(
       PRODUCT_INCLUDES,
       "Comma-separated, any subset of `description` (description_html and description_text), " +
-        "`images`, `seo`, `variants` (every variant), in any order. Each adds its fields; " +
-        "without include the product has exactly its default fields. An unknown name is 400 " +
-        "parameter_invalid.",
+        "`images`, `seo`, `variants` (every variant), in any order, spaces allowed around a " +
+        "name (the pattern); a name given twice counts once. Each adds its fields; without " +
+        "include the product has exactly its default fields. Anything else (an unknown name, " +
+        "an empty one) is 400 parameter_invalid, quoting the name at fault.",
+      "description,images,seo",
     ),
   })
   .meta({ id: "ProductQuery", description: "Fields to add to the product. Unknown parameters are rejected." });
