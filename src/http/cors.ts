@@ -5,7 +5,8 @@ import { setResponseHeaders } from "./response-headers.ts";
 import type { RouteTable } from "./route-table.ts";
 
 const ALLOW_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key"];
-const EXPOSE_HEADERS = ["ETag", "X-Request-Id", "Retry-After", "Idempotent-Replayed", "X-Catalog-Version"];
+// Link: a browser storefront follows a list's rel="next" without reading the body.
+const EXPOSE_HEADERS = ["ETag", "X-Request-Id", "Retry-After", "Idempotent-Replayed", "X-Catalog-Version", "Link"];
 const MAX_AGE_SECONDS = 7200;
 const EXPOSE = EXPOSE_HEADERS.join(",");
 

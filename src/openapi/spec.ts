@@ -11,7 +11,8 @@ export type HeaderName =
   | "Retry-After"
   | "WWW-Authenticate"
   | "Idempotent-Replayed"
-  | "Location";
+  | "Location"
+  | "Link";
 
 /** One response of an operation. `schema` is the zod schema the handler's body conforms to. */
 export interface ResponseSpec {

@@ -9,7 +9,7 @@ import { catalogRead, serveCatalogRead } from "../http/catalog-read.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { describe } from "../openapi/describe.ts";
 import { errors, QUERY_ERRORS } from "../openapi/errors.ts";
-import { CACHING, CATALOG_NOT_MODIFIED, catalogOk, IF_NONE_MATCH } from "../openapi/responses.ts";
+import { CACHING, CATALOG_NOT_MODIFIED, catalogListOk, catalogOk, IF_NONE_MATCH } from "../openapi/responses.ts";
 import { SEED_EXAMPLES } from "../openapi/seed-examples.ts";
 
 /** Anonymous collection reads, cached at the edge per catalog version. */
@@ -25,13 +25,13 @@ export const collections = new Hono<AppEnv>()
       query: PageQuerySchema,
       requestHeaders: IF_NONE_MATCH,
       responses: {
-        200: catalogOk("A page of collections.", CollectionListSchema),
+        200: catalogListOk("A page of collections.", CollectionListSchema),
         304: CATALOG_NOT_MODIFIED,
         ...errors(...QUERY_ERRORS, "cursor_stale", "catalog_unavailable"),
       },
     }),
     catalogRead(PageQuerySchema),
-    (c) => serveCatalogRead(c, c.req.valid("query"), collectionListPage),
+    (c) => serveCatalogRead(c, c.req.valid("query"), collectionListPage, { cursor: "handle" }),
   )
   .get(
     "/:handle",
@@ -51,7 +51,7 @@ export const collections = new Hono<AppEnv>()
       queryPattern: { name: "option", schema: OptionFiltersSchema },
       requestHeaders: IF_NONE_MATCH,
       responses: {
-        200: catalogOk("The collection and a page of its products.", CollectionSchema, {
+        200: catalogListOk("The collection and a page of its products.", CollectionSchema, {
           placeholders: { summary: "The collection of the four placeholder products", value: SEED_EXAMPLES.collection },
         }),
         304: CATALOG_NOT_MODIFIED,

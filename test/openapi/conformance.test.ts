@@ -15,8 +15,11 @@ import { ServedDocument } from "./served-document.ts";
 
 const OPERATOR = { Authorization: "Bearer test-operator-secret" };
 const JSON_TYPE = { "Content-Type": "application/json" };
-/** Declared headers a response may leave out: a replay's marker, and Vary (only with an Origin). */
-const OPTIONAL_HEADERS = new Set(["Idempotent-Replayed", "Vary"]);
+/**
+ * Declared headers a response may leave out: a replay's marker, Vary (only with an Origin), and
+ * a list's Link (only when the page has a neighbour).
+ */
+const OPTIONAL_HEADERS = new Set(["Idempotent-Replayed", "Vary", "Link"]);
 
 /** Statuses no request from outside can provoke on purpose, with the reason. */
 const UNPROVOKABLE: [RegExp, string][] = [
