@@ -69,6 +69,7 @@ const ValuesFacetSchema = z.object({
       "`vendor`, `product_type`, `tag`, `available`, or `option.<name>` for every option name " +
       "of the catalog (in order of first appearance).",
   }),
+  type: z.literal("values").meta({ description: "A facet of values (every facet but price): narrow on it." }),
   values: z.array(FacetValueSchema).meta({
     description:
       "By count (most first), then value; at most 100, selected ones always among them. Option " +
@@ -78,6 +79,7 @@ const ValuesFacetSchema = z.object({
 
 const PriceFacetSchema = z.object({
   name: z.literal("price"),
+  type: z.literal("range").meta({ description: "The price range facet: `min` and `max` instead of values." }),
   min: MoneySchema.nullable().meta({
     description: "Lowest `price` among the matches of every filter but price_min/price_max; null when none.",
   }),
@@ -88,7 +90,18 @@ export const FacetsSchema = z
   .object({
     object: z.literal("facets"),
     count: z.int().min(0).meta({ description: "Matches of the whole query, as the list's `count`." }),
-    facets: z.array(z.union([ValuesFacetSchema, PriceFacetSchema])),
+    facets: z
+      .array(
+        z
+          .discriminatedUnion("type", [ValuesFacetSchema, PriceFacetSchema])
+          // OpenAPI's discriminator keyword, for generators that narrow on it rather than on `const`.
+          .meta({ discriminator: { propertyName: "type" } }),
+      )
+      .meta({
+        description:
+          'Each facet says its shape in `type`: `"values"` (`values: [{value, count, selected}]`) ' +
+          'or `"range"` (the price: `min`, `max`), so a typed client narrows on it.',
+      }),
   })
   .meta({
     id: "Facets",

@@ -63,10 +63,13 @@ export const FILTER_PARAMETERS = {
         `sort is \`relevance\` (see \`sort\`).`,
       example: "tee",
     }),
+  // Text in the URL, a boolean to a client: the document types it boolean (openapi/json-schema.ts).
   available: z
     .enum(["true", "false"])
+    .transform((value) => value === "true")
+    .pipe(z.boolean())
     .optional()
-    .meta({ description: "Only products that can (true) or cannot (false) be bought." }),
+    .meta({ description: "Only products that can (true) or cannot (false) be bought: `true` or `false`." }),
   // The VALUE_FILTERS.
   vendor: repeatable(
     "Exact vendor, case-insensitive. Repeat to match any of several (`vendor=a&vendor=b`); " +

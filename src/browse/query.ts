@@ -185,7 +185,7 @@ function parseFilters(
     if (filters.words.length > MAX_Q_WORDS) throw invalidParameter(`Invalid q: at most ${MAX_Q_WORDS} words.`, "q");
   }
   const available = single.get("available");
-  if (available !== undefined) filters.available = checked("available", available, "true or false") === "true";
+  if (available !== undefined) filters.available = checked<boolean>("available", available, "true or false");
   const min = single.get("price_min");
   const max = single.get("price_max");
   if (min !== undefined) filters.price_min = price(min, "price_min");
