@@ -63,6 +63,9 @@ export interface BrowsePageQuery extends BrowseFilters {
 const SINGLE = new Set(
   Object.keys(BROWSE_PARAMETERS).filter((name) => !(VALUE_FILTERS as readonly string[]).includes(name)),
 );
+/** An option filter in the deepObject form: `option[<name>]`. */
+const DEEP_OPTION = /^option\[[^[\]]*\]$/;
+
 /** Price filters take up to this many decimals (the most any ISO 4217 currency has). */
 const PRICE_DIGITS = 4;
 
@@ -116,8 +119,10 @@ function parseFilters(
   const single = new Map<string, string>();
   const multi = new Map<string, string[]>();
   let values = 0;
-  for (const [raw, value] of pairs) {
-    if (raw === "") throw unknownParameter("A query parameter has no name.", "");
+  for (const [given, value] of pairs) {
+    if (given === "") throw unknownParameter("A query parameter has no name.", "");
+    // `option[size]` (the deepObject form generated clients send) is `option.size`.
+    const raw = DEEP_OPTION.test(given) ? `option.${given.slice("option[".length, -1)}` : given;
     const isOption = raw.startsWith("option.");
     // Option names compare as the catalog's API names do: `option.Color` is `option.color`.
     const name =
@@ -137,7 +142,7 @@ function parseFilters(
     }
     if (isOption && !/^option\.[^\s.]{1,255}$/.test(name))
       throw unknownParameter(
-        `Unknown query parameter: ${name} (option filters are option.<name>, the option's API name).`,
+        `Unknown query parameter: ${given} (option filters are option[<name>] or option.<name>, with the option's API name).`,
         name,
       );
     if (value === "" || chars(value) > MAX_VALUE_CHARS)

@@ -108,7 +108,7 @@ function parametersOf(op: OperationSpec, components: SchemaComponents): JsonSche
       name: op.queryPattern.name,
       in: "query",
       required: false,
-      style: "form",
+      style: "deepObject",
       explode: true,
       ...(description ? { description } : {}),
       schema,
