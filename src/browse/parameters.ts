@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { CatalogVersionParamSchema, includeSchema, LIST_INCLUDES, LimitSchema } from "../catalog/api.ts";
-import { HandleSchema } from "../catalog/schema.ts";
+import { handleWithout } from "../catalog/schema.ts";
 
 /**
  * The browse parameters of `GET /products`, a collection's products and the facets endpoints,
@@ -109,14 +109,14 @@ export const PAGE_PARAMETERS = {
     }),
   // The shared limit, so the document shows an integer 1–250, not a string.
   limit: LimitSchema,
-  starting_after: HandleSchema.optional().meta({
+  starting_after: handleWithout({
     description:
       "Handle of the item the page starts after, in this query's order; it must be among this " +
       "query's matches (else 400 parameter_invalid).",
-  }),
-  ending_before: HandleSchema.optional().meta({
+  }).optional(),
+  ending_before: handleWithout({
     description: "Handle of the item the page ends before, in this query's order; it must be among the matches.",
-  }),
+  }).optional(),
   include: includeSchema(
     LIST_INCLUDES,
     "`image`: add each product's featured image. The same grammar as a product's include " +

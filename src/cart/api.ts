@@ -76,7 +76,9 @@ export const IdempotencyKeySchema = z
   .meta({
     id: "IdempotencyKey",
     description:
-      "Optional header on cart writes. The same key with the same request replays the first answer for 24 h.",
+      "Optional header on cart writes. The same key with the same request replays the first answer for 24 h. " +
+      "Send a new random key per new request (a UUID); the reference's Test Request replaces this " +
+      "example with a fresh key on every send (a key typed there is kept, to try a replay).",
     example: "9f1c2d6e-3b1a-4c55-8a0e-7f7b2b1d5c10",
   });
 

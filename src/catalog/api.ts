@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { MoneySchema } from "../money.ts";
-import { HandleSchema, VariantIdSchema } from "./schema.ts";
+import { HandleSchema, handleWithout, VariantIdSchema } from "./schema.ts";
 
 /**
  * Request and response schemas of the catalog endpoints. The routes validate with them, the
@@ -250,6 +250,11 @@ export type Collection = z.infer<typeof CollectionSchema>;
 /** The path parameter of every `/{handle}` route. */
 export const HandleParamSchema = z.strictObject({ handle: HandleSchema });
 
+/** A collection's `{handle}`: its example is a collection of the seed, so "Test Request" finds it. */
+export const CollectionHandleParamSchema = z.strictObject({
+  handle: handleWithout({ description: "The collection's handle.", example: "frontpage" }),
+});
+
 // Digits first (a format error, so "ten" reads as parameter_invalid), then the numeric range. The
 // OpenAPI document shows the number (`integer`, 1–250, default 50) that a client writes as digits.
 export const LimitSchema = z
@@ -278,15 +283,16 @@ export const CatalogVersionParamSchema = z
       "The catalog version this page belongs to: send the `X-Catalog-Version` of the first " +
       "page with every following page's cursor. When another version is live the answer is 409 " +
       "`cursor_stale`: restart from the first page without it. Without it a cursor is read " +
-      "against the live version.",
-    example: "20261124T204000Z-a1b2c3",
+      "against the live version. Example: `20261124T204000Z-a1b2c3`.",
+    // No example: any version written here goes stale at the next publish, and the reference's
+    // "Test Request" would send it (409 cursor_stale on first use).
   });
 
 const PAGE_SHAPE = {
   limit: LimitSchema,
   catalog_version: CatalogVersionParamSchema,
-  starting_after: HandleSchema.optional().meta({ description: "Handle of the item the page starts after." }),
-  ending_before: HandleSchema.optional().meta({ description: "Handle of the item the page ends before." }),
+  starting_after: handleWithout({ description: "Handle of the item the page starts after." }).optional(),
+  ending_before: handleWithout({ description: "Handle of the item the page ends before." }).optional(),
 };
 
 /** `limit`, `starting_after`, `ending_before` (handles): every product and collection list. */

@@ -1,5 +1,10 @@
 import { Hono } from "hono";
-import { CollectionListSchema, CollectionSchema, HandleParamSchema, PageQuerySchema } from "../catalog/api.ts";
+import {
+  CollectionHandleParamSchema,
+  CollectionListSchema,
+  CollectionSchema,
+  PageQuerySchema,
+} from "../catalog/api.ts";
 import { collectionDetail, collectionListPage } from "../catalog/pages.ts";
 import { BrowseQuerySchema, FacetsQuerySchema, FacetsSchema, OptionFiltersSchema } from "../browse/api.ts";
 import { parseBrowseFacets, parseBrowsePage } from "../browse/query.ts";
@@ -46,7 +51,7 @@ export const collections = new Hono<AppEnv>()
         `${BROWSE_COST} ${CACHING}`,
       tag: "Catalog",
       auth: "none",
-      params: HandleParamSchema,
+      params: CollectionHandleParamSchema,
       query: BrowseQuerySchema,
       queryPattern: { name: "option", schema: OptionFiltersSchema },
       requestHeaders: IF_NONE_MATCH,
@@ -74,7 +79,7 @@ export const collections = new Hono<AppEnv>()
         `collection is 404 \`resource_missing\`. ${FACETS_COST} ${CACHING}`,
       tag: "Catalog",
       auth: "none",
-      params: HandleParamSchema,
+      params: CollectionHandleParamSchema,
       query: FacetsQuerySchema,
       queryPattern: { name: "option", schema: OptionFiltersSchema },
       requestHeaders: IF_NONE_MATCH,

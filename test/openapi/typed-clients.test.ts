@@ -76,4 +76,21 @@ describe("types a client can use", () => {
     expect(items.discriminator).toEqual({ propertyName: "type" });
     expect(items.oneOf.map((branch) => branch.properties.type.const)).toEqual(["values", "range"]);
   });
+
+  // Issue 33 point 7: Scalar's Test Request sends every example at once (test/browser/try-requests.test.ts).
+  it("gives no example a first request would fail with: no catalog_version, no cursor, collections by a collection's handle", () => {
+    const resolve = (schema: Json): Json => {
+      const ref = schema.$ref;
+      return typeof ref === "string" ? (doc.components.schemas[ref.split("/").at(-1)!] as Json) : schema;
+    };
+    for (const [path, methods] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(methods))
+        for (const p of (op.parameters ?? []) as { name: string; in: string; schema: Json; example?: unknown }[]) {
+          const example = p.example ?? resolve(p.schema).example;
+          if (["catalog_version", "starting_after", "ending_before"].includes(p.name))
+            expect(example, `${method} ${path} ${p.name}`).toBeUndefined();
+          if (p.in === "path" && p.name === "handle" && path.startsWith("/api/v1/collections/"))
+            expect(example, `${method} ${path}`).toBe("frontpage");
+        }
+  });
 });
