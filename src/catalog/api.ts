@@ -213,8 +213,13 @@ function listOf<T extends z.ZodType>(item: T, id: string, description: string) {
       data: z.array(item),
       has_more: z.boolean(),
     })
-    .meta({ id, description });
+    .meta({ id, description: `${description} ${PAGING}` });
 }
+
+/** What every list envelope says about paging, the Link header included. */
+const PAGING =
+  'Page on with the `Link` response header: its `rel="next"` URL (and `rel="prev"`) is this ' +
+  "request with the cursor and `catalog_version` filled in, absent at the end of the list.";
 
 export const ProductListSchema = listOf(ProductListItemSchema, "ProductList", "A page of products in catalog order.");
 export const VariantListSchema = listOf(
