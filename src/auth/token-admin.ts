@@ -1,5 +1,22 @@
 import type { IssuedToken, ShopperRevocation, TokenRecord } from "./api.ts";
+import { rotationToken } from "./token.ts";
 import { TokenStore, toTokenRecord } from "./token-store.ts";
+
+/**
+ * What a rotation did: issued a new token, answered the one a retry with the same Idempotency-Key
+ * issued first (`replayed`), or refused because the token is already revoked (only a live token
+ * rotates, else every call would mint another live credential for the holder).
+ */
+export type Rotation =
+  | { outcome: "issued" | "replayed"; issued: IssuedToken }
+  | { outcome: "revoked" }
+  | { outcome: "unknown" };
+
+/** The Idempotency-Key of a rotation with the operator secret that derives its new token. */
+export interface RotationKey {
+  operatorSecret: string;
+  key: string;
+}
 
 /** Tells whatever a holder's token guards (its cart) that the token is revoked, before KV learns it. */
 export type RevocationNotice = (holder: string, tokenId: string) => Promise<void>;
@@ -63,13 +80,28 @@ export class TokenAdmin {
 
   /**
    * Issues a new token for the same holder (so the cart carries over) and revokes the old one.
-   * Null when the id is unknown.
+   * Only a live token rotates: a revoked one (leaked, or rotated already) is refused. With an
+   * Idempotency-Key the new token is derived from the operator secret, the old id and the key, so
+   * a retry whose first attempt succeeded (the answer lost on the way) gets that same token again,
+   * as long as it is still live, and the cart never holds two live tokens from one rotation.
    */
-  async rotate(id: string): Promise<IssuedToken | null> {
+  async rotate(id: string, idempotency?: RotationKey): Promise<Rotation> {
     const record = await this.#store.findById(id);
-    if (!record) return null;
-    const { token, record: fresh } = await this.#store.issue({ label: record.label, holder: record.holder });
+    if (!record) return { outcome: "unknown" };
+    const derived = idempotency ? await rotationToken(idempotency.operatorSecret, id, idempotency.key) : undefined;
+    if (derived) {
+      const first = await this.#store.findByToken(derived.token);
+      if (first && first.holder === record.holder && first.revoked_at === null) {
+        return { outcome: "replayed", issued: { ...toTokenRecord(first), token: derived.token } };
+      }
+    }
+    if (record.revoked_at !== null) return { outcome: "revoked" };
+    const { token, record: fresh } = await this.#store.issue({
+      label: record.label,
+      holder: record.holder,
+      ...(derived ? { derived } : {}),
+    });
     await this.revoke(id);
-    return { ...toTokenRecord(fresh), token };
+    return { outcome: "issued", issued: { ...toTokenRecord(fresh), token } };
   }
 }

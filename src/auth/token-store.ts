@@ -57,15 +57,20 @@ export class TokenStore {
     return isStoredToken(value) ? value : null;
   }
 
-  /** Issues a live token for `holder` (a new holder unless rotating). Returns the token once. */
+  /**
+   * Issues a live token for `holder` (a new holder unless rotating). Returns the token once (a
+   * rotation's derived token can be derived again by its retry, never read back).
+   */
   async issue(options: {
     label?: string | null;
     holder?: string;
     now?: Date;
+    /** A rotation's derived token and id (token.ts rotationToken); random ones otherwise. */
+    derived?: { token: string; id: string };
   }): Promise<{ token: string; record: StoredToken }> {
-    const token = newToken();
+    const token = options.derived?.token ?? newToken();
     const record: StoredToken = {
-      id: newTokenId(),
+      id: options.derived?.id ?? newTokenId(),
       holder: options.holder ?? newHolderId(),
       label: options.label ?? null,
       created_at: (options.now ?? new Date()).toISOString(),

@@ -21,6 +21,45 @@ export function newToken(): string {
   return `${LIVE_PREFIX}${randomBase62(SECRET_LENGTH)}`;
 }
 
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const encoder = new TextEncoder();
+
+/**
+ * `length` base62 characters from HMAC-SHA256(secret, label NUL message NUL counter), rejection
+ * sampled like randomBase62: to anyone without the secret they are as unpredictable as random
+ * ones, and the same inputs give them again.
+ */
+async function derivedBase62(secret: string, label: string, message: string, length: number): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
+  let out = "";
+  for (let counter = 0; out.length < length; counter++) {
+    const block = new Uint8Array(
+      await crypto.subtle.sign("HMAC", key, encoder.encode(`${label}\u0000${message}\u0000${counter}`)),
+    );
+    for (const byte of block) if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+  }
+  return out;
+}
+
+/**
+ * The token and id a rotation of `tokenId` under Idempotency-Key `key` issues. They are derived
+ * (keyed by the operator secret) rather than random so that a retry of the rotation can answer the
+ * same new token again while only its hash is stored: nothing else could replay it.
+ */
+export async function rotationToken(
+  operatorSecret: string,
+  tokenId: string,
+  key: string,
+): Promise<{ token: string; id: string }> {
+  const message = `${tokenId}\u0000${key}`;
+  return {
+    token: `${LIVE_PREFIX}${await derivedBase62(operatorSecret, "rotate-token", message, SECRET_LENGTH)}`,
+    id: `tok_${await derivedBase62(operatorSecret, "rotate-id", message, 20)}`,
+  };
+}
+
 /** A token id (`tok_…`): what logs, lists and revocation refer to instead of the token. */
 export function newTokenId(): string {
   return `tok_${randomBase62(20)}`;

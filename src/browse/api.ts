@@ -10,28 +10,24 @@ import { FILTER_PARAMETERS, MAX_FILTER_VALUES, MAX_OPTION_FILTERS, PAGE_PARAMETE
 
 /**
  * `option.<name>` for any option name of the catalog: a family of query parameters, described as
- * one form-exploded object whose property names follow the pattern, so a generated client accepts
- * `option.material` or `option.frame-style` as readily as `option.size`.
+ * one `deepObject` parameter `option` whose keys are the option names, so a generated client sends
+ * `{option: {size: "M"}}` as `option[size]=M` (openapi-fetch's default for an object), which the
+ * parser reads exactly as `option.size=M`.
  */
-export const OptionFiltersSchema = z
-  .record(
-    z.string().regex(/^option\.[^\s.]{1,255}$/),
-    z.union([z.string().min(1).max(255), z.array(z.string().min(1).max(255))]),
-  )
-  .meta({
-    description:
-      `\`option.<name>=<value>\`, for ANY option name of the catalog, by its API name ` +
-      `(\`option.size=M\`, \`option.color=Black\`, \`option.material=Oak\`, ` +
-      `\`option.frame-style=Round\`): the product has an *available* variant with that value ` +
-      `(case-insensitive), which is what a shopper filtering by size means. Option names ` +
-      `compare case-insensitively too: \`option.Color\` is \`option.color\`. Repeat a name to ` +
-      `match any of its values; two option names combine with AND, each satisfied by any ` +
-      `available variant. At most ${MAX_OPTION_FILTERS} option names; a name no product has is ` +
-      `400 parameter_unknown. At most ${MAX_FILTER_VALUES} filter values in all. One parameter ` +
-      `per option name: this object's properties are sent as top-level query parameters ` +
-      `(\`style: form\`, \`explode: true\`).`,
-    example: { "option.size": ["M", "L"], "option.color": "Black" },
-  });
+export const OptionFiltersSchema = z.record(z.string().regex(/^[^\s.[\]]{1,255}$/), z.string().min(1).max(255)).meta({
+  description:
+    `Option filters, for ANY option name of the catalog, by its API name, in either form: ` +
+    `\`option[size]=M\` (this parameter as a \`deepObject\`, what generated clients send for ` +
+    `\`{option: {size: "M"}}\`) or \`option.size=M\`; the two are one filter (one answer, one ` +
+    `cache entry). Names as in \`option[color]=Black\`, \`option[material]=Oak\`, ` +
+    `\`option[frame-style]=Round\`: the product has an *available* variant with that value ` +
+    `(case-insensitive), which is what a shopper filtering by size means. Option names compare ` +
+    `case-insensitively too: \`option[Color]\` is \`option[color]\`. Repeat a name to match any ` +
+    `of its values (\`option[size]=M&option[size]=L\`, forms mixed or not); two option names ` +
+    `combine with AND, each satisfied by any available variant. At most ${MAX_OPTION_FILTERS} ` +
+    `option names; a name no product has is 400 parameter_unknown. At most ` +
+    `${MAX_FILTER_VALUES} filter values in all.`,
+});
 
 export const BrowseQuerySchema = z.strictObject({ ...FILTER_PARAMETERS, ...PAGE_PARAMETERS }).meta({
   id: "BrowseQuery",
@@ -69,6 +65,7 @@ const ValuesFacetSchema = z.object({
       "`vendor`, `product_type`, `tag`, `available`, or `option.<name>` for every option name " +
       "of the catalog (in order of first appearance).",
   }),
+  type: z.literal("values").meta({ description: "A facet of values (every facet but price): narrow on it." }),
   values: z.array(FacetValueSchema).meta({
     description:
       "By count (most first), then value; at most 100, selected ones always among them. Option " +
@@ -78,6 +75,7 @@ const ValuesFacetSchema = z.object({
 
 const PriceFacetSchema = z.object({
   name: z.literal("price"),
+  type: z.literal("range").meta({ description: "The price range facet: `min` and `max` instead of values." }),
   min: MoneySchema.nullable().meta({
     description: "Lowest `price` among the matches of every filter but price_min/price_max; null when none.",
   }),
@@ -88,7 +86,18 @@ export const FacetsSchema = z
   .object({
     object: z.literal("facets"),
     count: z.int().min(0).meta({ description: "Matches of the whole query, as the list's `count`." }),
-    facets: z.array(z.union([ValuesFacetSchema, PriceFacetSchema])),
+    facets: z
+      .array(
+        z
+          .discriminatedUnion("type", [ValuesFacetSchema, PriceFacetSchema])
+          // OpenAPI's discriminator keyword, for generators that narrow on it rather than on `const`.
+          .meta({ discriminator: { propertyName: "type" } }),
+      )
+      .meta({
+        description:
+          'Each facet says its shape in `type`: `"values"` (`values: [{value, count, selected}]`) ' +
+          'or `"range"` (the price: `min`, `max`), so a typed client narrows on it.',
+      }),
   })
   .meta({
     id: "Facets",

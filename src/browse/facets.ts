@@ -22,7 +22,10 @@ export interface FacetValue {
   selected: boolean;
 }
 
-export type Facet = { name: string; values: FacetValue[] } | { name: "price"; min: Money | null; max: Money | null };
+/** `type` tells a typed client which shape it holds: a list of values, or the price range. */
+export type Facet =
+  | { name: string; type: "values"; values: FacetValue[] }
+  | { name: "price"; type: "range"; min: Money | null; max: Money | null };
 
 /** By count, most first, then by value (code point order). */
 export function byCountThenValue(a: { count: number; value: string }, b: { count: number; value: string }): number {
@@ -56,6 +59,7 @@ export function facetValues(
 export function priceFacet(min: number | null, max: number | null, currency?: string): Facet {
   return {
     name: "price",
+    type: "range",
     min: min === null ? null : fromMinor(min, currency),
     max: max === null ? null : fromMinor(max, currency),
   };

@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { CatalogVersionParamSchema, LimitSchema } from "../catalog/api.ts";
-import { HandleSchema } from "../catalog/schema.ts";
+import { CatalogVersionParamSchema, includeSchema, LIST_INCLUDES, LimitSchema } from "../catalog/api.ts";
+import { handleWithout } from "../catalog/schema.ts";
 
 /**
  * The browse parameters of `GET /products`, a collection's products and the facets endpoints,
@@ -63,10 +63,13 @@ export const FILTER_PARAMETERS = {
         `sort is \`relevance\` (see \`sort\`).`,
       example: "tee",
     }),
+  // Text in the URL, a boolean to a client: the document types it boolean (openapi/json-schema.ts).
   available: z
     .enum(["true", "false"])
+    .transform((value) => value === "true")
+    .pipe(z.boolean())
     .optional()
-    .meta({ description: "Only products that can (true) or cannot (false) be bought." }),
+    .meta({ description: "Only products that can (true) or cannot (false) be bought: `true` or `false`." }),
   // The VALUE_FILTERS.
   vendor: repeatable(
     "Exact vendor, case-insensitive. Repeat to match any of several (`vendor=a&vendor=b`); " +
@@ -106,15 +109,22 @@ export const PAGE_PARAMETERS = {
     }),
   // The shared limit, so the document shows an integer 1–250, not a string.
   limit: LimitSchema,
-  starting_after: HandleSchema.optional().meta({
+  starting_after: handleWithout({
     description:
       "Handle of the item the page starts after, in this query's order; it must be among this " +
       "query's matches (else 400 parameter_invalid).",
-  }),
-  ending_before: HandleSchema.optional().meta({
+  }).optional(),
+  ending_before: handleWithout({
     description: "Handle of the item the page ends before, in this query's order; it must be among the matches.",
-  }),
-  include: z.enum(["image"]).optional().meta({ description: "`image`: add each product's featured image." }),
+  }).optional(),
+  include: includeSchema(
+    LIST_INCLUDES,
+    "`image`: add each product's featured image. The same grammar as a product's include " +
+      "(the pattern): comma-separated names, spaces allowed around a name, a name given twice " +
+      "counting once, so `image, image` is `image`; anything else (an unknown name, an empty " +
+      "one) is 400 parameter_invalid.",
+    "image",
+  ),
   catalog_version: CatalogVersionParamSchema,
 };
 

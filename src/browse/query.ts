@@ -1,5 +1,6 @@
 import { invalidParameter, unknownParameter } from "../catalog/errors.ts";
 import { optionApiName } from "../catalog/schema.ts";
+import { includeMessage, LIST_INCLUDES } from "../catalog/api.ts";
 import { compareCodePoints, type QueryWord, queryWords, valueKey } from "./text.ts";
 import { DEFAULT_CURRENCY, minorDigits, toUnits } from "../money.ts";
 import {
@@ -62,6 +63,9 @@ export interface BrowsePageQuery extends BrowseFilters {
 const SINGLE = new Set(
   Object.keys(BROWSE_PARAMETERS).filter((name) => !(VALUE_FILTERS as readonly string[]).includes(name)),
 );
+/** An option filter in the deepObject form: `option[<name>]`. */
+const DEEP_OPTION = /^option\[[^[\]]*\]$/;
+
 /** Price filters take up to this many decimals (the most any ISO 4217 currency has). */
 const PRICE_DIGITS = 4;
 
@@ -115,8 +119,10 @@ function parseFilters(
   const single = new Map<string, string>();
   const multi = new Map<string, string[]>();
   let values = 0;
-  for (const [raw, value] of pairs) {
-    if (raw === "") throw unknownParameter("A query parameter has no name.", "");
+  for (const [given, value] of pairs) {
+    if (given === "") throw unknownParameter("A query parameter has no name.", "");
+    // `option[size]` (the deepObject form generated clients send) is `option.size`.
+    const raw = DEEP_OPTION.test(given) ? `option.${given.slice("option[".length, -1)}` : given;
     const isOption = raw.startsWith("option.");
     // Option names compare as the catalog's API names do: `option.Color` is `option.color`.
     const name =
@@ -136,7 +142,7 @@ function parseFilters(
     }
     if (isOption && !/^option\.[^\s.]{1,255}$/.test(name))
       throw unknownParameter(
-        `Unknown query parameter: ${name} (option filters are option.<name>, the option's API name).`,
+        `Unknown query parameter: ${given} (option filters are option[<name>] or option.<name>, with the option's API name).`,
         name,
       );
     if (value === "" || chars(value) > MAX_VALUE_CHARS)
@@ -184,7 +190,7 @@ function parseFilters(
     if (filters.words.length > MAX_Q_WORDS) throw invalidParameter(`Invalid q: at most ${MAX_Q_WORDS} words.`, "q");
   }
   const available = single.get("available");
-  if (available !== undefined) filters.available = checked("available", available, "true or false") === "true";
+  if (available !== undefined) filters.available = checked<boolean>("available", available, "true or false");
   const min = single.get("price_min");
   const max = single.get("price_max");
   if (min !== undefined) filters.price_min = price(min, "price_min");
@@ -195,16 +201,11 @@ function parseFilters(
   return { filters, single };
 }
 
-/** `?include=` on a list: only `image`, comma-separated, repeats allowed. */
+/** `?include=` on a list, by the schema the document shows: only `image`, comma-separated, repeats counting once. */
 function includeImage(raw: string | undefined): boolean {
   if (raw === undefined) return false;
-  const names = raw.split(",").map((n) => n.trim());
-  const bad = names.find((n) => n !== "image");
-  if (bad !== undefined)
-    throw invalidParameter(
-      `Invalid include: ${bad === "" ? "an empty name" : `"${bad}"`} cannot be included (one of: image).`,
-      "include",
-    );
+  if (!PAGE_PARAMETERS.include.safeParse(raw).success)
+    throw invalidParameter(`Invalid include: ${includeMessage(raw, LIST_INCLUDES)}.`, "include");
   return true;
 }
 

@@ -110,12 +110,13 @@ export function facetsAnswer(parts: readonly FacetCounts[], filters: BrowseFilte
   const facets: Facet[] = OWN_FACETS.map((name) => {
     const selected =
       name === "available" ? (filters.available === undefined ? [] : [String(filters.available)]) : filters[name];
-    return { name, values: facetValues(counted[name] ?? [], selected, given(name)) };
+    return { name, type: "values" as const, values: facetValues(counted[name] ?? [], selected, given(name)) };
   });
   for (const name of first.options) {
     const keys = filters.options.find(([o]) => o === name)?.[1];
     facets.push({
       name: `option.${name}`,
+      type: "values",
       values: facetValues(counted[optionFacet(name)] ?? [], keys, given(`option.${name}`)),
     });
   }

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { HandleSchema } from "../catalog/schema.ts";
 import { MoneySchema } from "../money.ts";
 
 /**
@@ -112,9 +113,10 @@ export const AddCartLineRequestSchema = z
   .strictObject({
     variant_id: VariantIdInputSchema,
     quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY).meta({ description: "Units to add, 1–999." }),
-    handle: z.string().max(255).optional().meta({ description: "When given, must be the variant's product handle." }),
+    handle: HandleSchema.optional().meta({ description: "When given, must be the variant's product handle." }),
     variant_title: z
       .string()
+      .min(1)
       .max(255)
       .optional()
       .meta({ description: "When given, must be the variant's title (`M / Black`, `Default Title`)." }),
@@ -165,7 +167,9 @@ export const IdempotencyKeySchema = z
   .meta({
     id: "IdempotencyKey",
     description:
-      "Optional header on cart writes. The same key with the same request replays the first answer for 24 h.",
+      "Optional header on cart writes. The same key with the same request replays the first answer for 24 h. " +
+      "Send a new random key per new request (a UUID); the reference's Test Request replaces this " +
+      "example with a fresh key on every send (a key typed there is kept, to try a replay).",
     example: "9f1c2d6e-3b1a-4c55-8a0e-7f7b2b1d5c10",
   });
 

@@ -138,14 +138,14 @@ export class Cart extends DurableObject<Env> {
       if (input.handle !== undefined && input.handle !== variant.product_handle) {
         return fail(
           "parameter_invalid",
-          `Variant ${variant.id} belongs to ${variant.product_handle}, not ${input.handle}.`,
+          `Variant ${variant.id} belongs to ${variant.product_handle}, not ${JSON.stringify(input.handle)}.`,
           "handle",
         );
       }
       if (input.variantTitle !== undefined && input.variantTitle !== variant.title) {
         return fail(
           "parameter_invalid",
-          `Variant ${variant.id} is ${variant.title}, not ${input.variantTitle}.`,
+          `Variant ${variant.id} is ${JSON.stringify(variant.title)}, not ${JSON.stringify(input.variantTitle)}.`,
           "variant_title",
         );
       }

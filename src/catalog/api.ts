@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { MoneySchema } from "../money.ts";
-import { HandleSchema, VariantIdSchema } from "./schema.ts";
+import { HandleSchema, handleWithout, VariantIdSchema } from "./schema.ts";
 
 /**
  * Request and response schemas of the catalog endpoints. The routes validate with them, the
@@ -213,8 +213,13 @@ function listOf<T extends z.ZodType>(item: T, id: string, description: string) {
       data: z.array(item),
       has_more: z.boolean(),
     })
-    .meta({ id, description });
+    .meta({ id, description: `${description} ${PAGING}` });
 }
+
+/** What every list envelope says about paging, the Link header included. */
+const PAGING =
+  'Page on with the `Link` response header: its `rel="next"` URL (and `rel="prev"`) is this ' +
+  "request with the cursor and `catalog_version` filled in, absent at the end of the list.";
 
 export const ProductListSchema = listOf(ProductListItemSchema, "ProductList", "A page of products in catalog order.");
 export const VariantListSchema = listOf(
@@ -250,6 +255,11 @@ export type Collection = z.infer<typeof CollectionSchema>;
 /** The path parameter of every `/{handle}` route. */
 export const HandleParamSchema = z.strictObject({ handle: HandleSchema });
 
+/** A collection's `{handle}`: its example is a collection of the seed, so "Test Request" finds it. */
+export const CollectionHandleParamSchema = z.strictObject({
+  handle: handleWithout({ description: "The collection's handle.", example: "frontpage" }),
+});
+
 // Digits first (a format error, so "ten" reads as parameter_invalid), then the numeric range. The
 // OpenAPI document shows the number (`integer`, 1–250, default 50) that a client writes as digits.
 export const LimitSchema = z
@@ -278,15 +288,16 @@ export const CatalogVersionParamSchema = z
       "The catalog version this page belongs to: send the `X-Catalog-Version` of the first " +
       "page with every following page's cursor. When another version is live the answer is 409 " +
       "`cursor_stale`: restart from the first page without it. Without it a cursor is read " +
-      "against the live version.",
-    example: "20261124T204000Z-a1b2c3",
+      "against the live version. Example: `20261124T204000Z-a1b2c3`.",
+    // No example: any version written here goes stale at the next publish, and the reference's
+    // "Test Request" would send it (409 cursor_stale on first use).
   });
 
 const PAGE_SHAPE = {
   limit: LimitSchema,
   catalog_version: CatalogVersionParamSchema,
-  starting_after: HandleSchema.optional().meta({ description: "Handle of the item the page starts after." }),
-  ending_before: HandleSchema.optional().meta({ description: "Handle of the item the page ends before." }),
+  starting_after: handleWithout({ description: "Handle of the item the page starts after." }).optional(),
+  ending_before: handleWithout({ description: "Handle of the item the page ends before." }).optional(),
 };
 
 /** `limit`, `starting_after`, `ending_before` (handles): every product and collection list. */
@@ -303,31 +314,38 @@ export type ProductInclude = (typeof PRODUCT_INCLUDES)[number];
 export const LIST_INCLUDES = ["image"] as const;
 export type ListInclude = (typeof LIST_INCLUDES)[number];
 
+/**
+ * The grammar of `?include=`, for the parser and the document alike: names from `allowed`
+ * joined by commas, spaces allowed around a name; a name given twice counts once.
+ */
+export function includePattern(allowed: readonly string[]): RegExp {
+  const name = ` *(${allowed.join("|")}) *`;
+  return new RegExp(`^${name}(,${name})*$`);
+}
+
 function includeNames(raw: string): string[] {
-  return raw.split(",").map((n) => n.trim());
+  return raw.split(",").map((n) => n.replace(/^ +| +$/g, ""));
+}
+
+/** Why a value does not match includePattern, quoting the name at fault. */
+export function includeMessage(raw: string, allowed: readonly string[]): string {
+  const bad = includeNames(raw).find((n) => !allowed.includes(n)) ?? raw;
+  const what = bad === "" ? "an empty name" : JSON.stringify(bad);
+  return `${what} cannot be included (comma-separated names from: ${allowed.join(", ")})`;
 }
 
 /**
- * `?include=a,b`: comma-separated names from `allowed`, rewritten to its canonical form (sorted,
- * without repeats or spaces), so `seo,images` and `images, seo` are one request: one cache key,
- * one body. Read the names with `included`.
+ * `?include=a,b`: comma-separated names from `allowed`, documented as the pattern the parser
+ * applies, and rewritten to its canonical form (sorted, without repeats or spaces), so
+ * `seo,images` and `images, seo,seo` are one request: one cache key, one body. Read the names with `included`.
  */
-function includeSchema(allowed: readonly string[], description: string) {
+export function includeSchema(allowed: readonly string[], description: string, example: string) {
   return z
     .string()
-    .check((ctx) => {
-      const unknown = includeNames(ctx.value).find((n) => !allowed.includes(n));
-      if (unknown !== undefined) {
-        ctx.issues.push({
-          code: "custom",
-          input: ctx.value,
-          message: `${unknown === "" ? "an empty name" : `"${unknown}"`} cannot be included (one of: ${allowed.join(", ")})`,
-        });
-      }
-    })
+    .regex(includePattern(allowed), { error: (issue) => includeMessage(String(issue.input), allowed) })
     .overwrite((raw) => [...new Set(includeNames(raw))].sort().join(","))
     .optional()
-    .meta({ description });
+    .meta({ description, example });
 }
 
 /** The names of a parsed (canonical) `include`; none when it is absent. */
@@ -341,9 +359,11 @@ export const ProductQuerySchema = z
     include: includeSchema(
       PRODUCT_INCLUDES,
       "Comma-separated, any subset of `description` (description_html and description_text), " +
-        "`images`, `seo`, `variants` (every variant), in any order. Each adds its fields; " +
-        "without include the product has exactly its default fields. An unknown name is 400 " +
-        "parameter_invalid.",
+        "`images`, `seo`, `variants` (every variant), in any order, spaces allowed around a " +
+        "name (the pattern); a name given twice counts once. Each adds its fields; without " +
+        "include the product has exactly its default fields. Anything else (an unknown name, " +
+        "an empty one) is 400 parameter_invalid, quoting the name at fault.",
+      "description,images,seo",
     ),
   })
   .meta({ id: "ProductQuery", description: "Fields to add to the product. Unknown parameters are rejected." });

@@ -7,16 +7,27 @@ import { CurrencySchema, isCurrency, SourceAmountSchema, sourceAmountIssue } fro
  * so a catalog that passes here is one the API can serve.
  */
 
+const HANDLE_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
 /** Lower case words joined by hyphens, at most 255 characters. */
 export const HandleSchema = z
   .string()
   .max(255)
-  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "a handle: lower case words joined by hyphens")
+  .regex(HANDLE_PATTERN, "a handle: lower case words joined by hyphens")
   .meta({
     id: "Handle",
     description: "URL slug: lower case words joined by hyphens, at most 255 characters.",
     example: "essential-crew-tee-black",
   });
+
+/**
+ * A handle by the same rules, without the Handle component's example: for paging cursors, whose
+ * example the reference's "Test Request" would send (`starting_after` and `ending_before` both
+ * set to it: a 400 on first use), and for path parameters that need an example of their own.
+ */
+export function handleWithout(meta: { description: string; example?: string }) {
+  return z.string().max(255).regex(HANDLE_PATTERN, "a handle: lower case words joined by hyphens").meta(meta);
+}
 
 /** Tests a path segment before any storage is touched. */
 export function isHandle(value: string): boolean {

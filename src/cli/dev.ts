@@ -6,6 +6,7 @@ import { publishCatalog } from "../publish/publish.ts";
 import { CatalogValidationError } from "../catalog/schema.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { readJsonFile } from "./json-file.ts";
+import { recordDevServer } from "./dev-server-record.ts";
 import { seedDevTokens } from "./dev-tokens.ts";
 import { DEV_CART_TOKEN_SECRET } from "../auth/shopper-token.ts";
 import { quietWranglerEnv } from "./local-env.ts";
@@ -160,8 +161,11 @@ function serve(port: number, persistTo: string | undefined): void {
   ];
   const child = spawn(existsSync(local) ? local : "wrangler", args, { stdio: "inherit", env: quietWranglerEnv() });
   const stopWatching = watchDocuments();
+  // npm run token on this state finds this server by this record, whatever the port.
+  const forget = recordDevServer(persistTo, port);
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   child.on("exit", (code, signal) => {
+    forget();
     stopWatching();
     process.exitCode = code ?? (signal ? 1 : 0);
   });

@@ -68,12 +68,24 @@ export class OperatorClient {
     return this.#call("/revoke-shopper", "POST", { holder });
   }
 
-  rotate(id: string): Promise<IssuedToken> {
-    return this.#call(`/${encodeURIComponent(id)}/rotate`, "POST");
+  /**
+   * Rotates with a fresh Idempotency-Key, sent again on the one retry after a lost connection,
+   * so a rotation whose answer was lost hands over its token instead of failing as already done.
+   */
+  async rotate(id: string): Promise<IssuedToken> {
+    const key = crypto.randomUUID();
+    const path = `/${encodeURIComponent(id)}/rotate`;
+    try {
+      return await this.#call(path, "POST", undefined, key);
+    } catch (error) {
+      if (error instanceof OperatorError) throw error;
+      return this.#call(path, "POST", undefined, key);
+    }
   }
 
-  async #call<T>(path: string, method: string, body?: unknown): Promise<T> {
+  async #call<T>(path: string, method: string, body?: unknown, idempotencyKey?: string): Promise<T> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.#secret}` };
+    if (idempotencyKey !== undefined) headers["Idempotency-Key"] = idempotencyKey;
     if (body !== undefined) headers["Content-Type"] = "application/json";
     const res = await this.#fetch(`${this.#base}${path}`, {
       method,

@@ -21,6 +21,7 @@ import { hashToken, isWellFormedToken } from "../auth/token.ts";
 import { isShopperToken, shopperHolderOf } from "../auth/shopper-token.ts";
 import { defineCli, runCli, UsageError } from "./args.ts";
 import { quietWranglerEnv } from "./local-env.ts";
+import { recordedDevServerUrl } from "./dev-server-record.ts";
 
 const cli = defineCli({
   command: "npm run token",
@@ -51,7 +52,9 @@ const cli = defineCli({
     url: {
       type: "string",
       value: "URL",
-      help: "the worker's address (--local default: http://localhost:$PORT, PORT default 8787)",
+      help:
+        "the worker's address (--local default: the npm run dev server of the state, on whatever " +
+        "port it chose, else http://localhost:$PORT, PORT default 8787)",
     },
     "persist-to": {
       type: "string",
@@ -60,8 +63,9 @@ const cli = defineCli({
     },
   },
   notes: `--local uses OPERATOR_SECRET from the environment or npm run dev's development value.
-If nothing answers at the local URL (and no --url was given), wrangler dev is started on the
-local state (.wrangler/state, or --persist-to DIR) for this one command.`,
+It finds the npm run dev server of the local state (.wrangler/state, or --persist-to DIR) on
+whatever port it serves (npm run dev records it in DIR/dev-server.json). If no server answers
+(and no --url was given), wrangler dev is started on that state for this one command.`,
 });
 
 const ACTIONS: readonly TokenAction[] = ["issue", "revoke", "rotate", "list"];
@@ -113,7 +117,7 @@ async function parseTokenCommand(argv?: readonly string[]): Promise<TokenCommand
 }
 
 /** Where `npm run dev` serves (it honours PORT too). */
-const DEFAULT_LOCAL_URL = `http://localhost:${process.env.PORT ?? "8787"}`;
+const DEFAULT_LOCAL_URL = `http://localhost:${process.env.PORT || "8787"}`;
 /** What `npm run dev` passes as OPERATOR_SECRET; override with the OPERATOR_SECRET variable. */
 const DEV_OPERATOR_SECRET = "dev-operator-secret";
 const START_TIMEOUT_MS = 90_000;
@@ -220,7 +224,8 @@ async function run(command: TokenCommand): Promise<string[]> {
       );
     return runTokenCommand(command, new OperatorClient(remoteUrl(url), secret));
   }
-  const url = command.url ?? DEFAULT_LOCAL_URL;
+  const recorded = command.url === undefined ? recordedDevServerUrl(command.persistTo) : undefined;
+  const url = command.url ?? (recorded !== undefined && (await answers(recorded)) ? recorded : DEFAULT_LOCAL_URL);
   if (await answers(url)) {
     return runTokenCommand(command, new OperatorClient(url, process.env.OPERATOR_SECRET ?? DEV_OPERATOR_SECRET));
   }

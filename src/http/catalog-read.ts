@@ -30,6 +30,66 @@ export interface CatalogEnv extends AppEnv {
 /** Builds a response body from the version read and the parsed query. */
 export type CatalogBody<Q> = (store: CatalogStore, meta: VersionMeta, query: Q) => Promise<string>;
 
+/**
+ * A list answer's place in its body, for its `Link` header: the envelope itself or one member
+ * of the body (a collection's `products`), and the item field its cursors name.
+ */
+export interface Paging {
+  cursor: "handle" | "id";
+  at?: "products";
+}
+
+/**
+ * The first and last cursor of a rendered page and its `has_more`, kept with the stored answer
+ * under this header (never sent: serveCatalogRead turns it into `Link`), so a cached page needs
+ * no parse to link its neighbours.
+ */
+const PAGE_EDGES = "X-Page-Edges";
+
+interface PageEdges {
+  first?: string;
+  last?: string;
+  more: boolean;
+}
+
+function pageEdges(text: string, paging: Paging): PageEdges {
+  const body = JSON.parse(text) as Record<string, unknown>;
+  const list = (paging.at ? body[paging.at] : body) as { data: Record<string, unknown>[]; has_more: boolean };
+  const first = list.data[0]?.[paging.cursor];
+  const last = list.data.at(-1)?.[paging.cursor];
+  return {
+    ...(typeof first === "string" ? { first } : {}),
+    ...(typeof last === "string" ? { last } : {}),
+    more: list.has_more,
+  };
+}
+
+/**
+ * RFC 8288 `Link` for a page: `rel="next"` and `rel="prev"` URLs that repeat the request's own
+ * parameters with the cursor and the page's catalog version filled in, so any HTTP client can
+ * follow a list without knowing its cursor rules. After `ending_before`, `has_more` speaks of
+ * the items before the page; otherwise of the items after it.
+ */
+export function pageLinks(requestUrl: string, edges: PageEdges, version: string): string | undefined {
+  const url = new URL(requestUrl);
+  const params = url.searchParams;
+  const after = params.has("starting_after");
+  const before = params.has("ending_before");
+  for (const name of ["starting_after", "ending_before", "catalog_version"]) params.delete(name);
+  const link = (cursor: string, value: string, rel: string) => {
+    const next = new URLSearchParams(params);
+    next.set(cursor, value);
+    next.set("catalog_version", version);
+    return `<${url.origin}${url.pathname}?${next}>; rel="${rel}"`;
+  };
+  const links: string[] = [];
+  const hasNext = before ? edges.last !== undefined : edges.more;
+  const hasPrev = before ? edges.more : after;
+  if (hasNext && edges.last !== undefined) links.push(link("starting_after", edges.last, "next"));
+  if (hasPrev && edges.first !== undefined) links.push(link("ending_before", edges.first, "prev"));
+  return links.length > 0 ? links.join(", ") : undefined;
+}
+
 function withHeaders(error: ApiError, headers: Record<string, string>): ApiError {
   return new ApiError(error.status, error.body, { ...error.headers, ...headers });
 }
@@ -51,13 +111,19 @@ async function render<Q>(
   meta: VersionMeta,
   query: Q,
   env: Env,
+  paging: Paging | undefined,
 ): Promise<StoredAnswer> {
   const headers = { "Content-Type": JSON_CONTENT_TYPE, "X-Catalog-Version": meta.version };
   try {
     const text = await body(store, meta, query);
     return {
       status: 200,
-      headers: { ...headers, "Cache-Control": CACHE_OK, ETag: await strongEtag(text) },
+      headers: {
+        ...headers,
+        "Cache-Control": CACHE_OK,
+        ETag: await strongEtag(text),
+        ...(paging ? { [PAGE_EDGES]: JSON.stringify(pageEdges(text, paging)) } : {}),
+      },
       body: text,
     };
   } catch (thrown) {
@@ -209,16 +275,37 @@ export async function serveCatalogRead<Q extends object>(
   c: Context<CatalogEnv>,
   query: Q,
   body: CatalogBody<Q>,
+  paging?: Paging,
 ): Promise<Response> {
+  const answer = await storedAnswer(c, query, body, paging);
+  return linked(c.req.url, conditional(answer, c.req.header("If-None-Match")));
+}
+
+/** The response without its page edges, which become its `Link` header (a 304 carries neither). */
+function linked(requestUrl: string, response: Response): Response {
+  const edges = response.headers.get(PAGE_EDGES);
+  if (edges === null) return response;
+  response.headers.delete(PAGE_EDGES);
+  const version = response.headers.get("X-Catalog-Version");
+  const link = version === null ? undefined : pageLinks(requestUrl, JSON.parse(edges) as PageEdges, version);
+  if (link !== undefined) response.headers.set("Link", link);
+  return response;
+}
+
+async function storedAnswer<Q extends object>(
+  c: Context<CatalogEnv>,
+  query: Q,
+  body: CatalogBody<Q>,
+  paging: Paging | undefined,
+): Promise<StoredAnswer> {
   const meta = c.var.catalogMeta;
   // catalog_version was checked against the live version (catalogReadWith): the key holds that version already.
   const { catalog_version: _checked, ...keyed } = query as Record<string, unknown>;
   const key = catalogCacheKey(originOf(c.req.url), meta.version, c.req.path, keyed);
-  const ifNoneMatch = c.req.header("If-None-Match");
   const kept = answers.get(key);
   if (kept) {
     c.set("cacheStatus", "hit");
-    return conditional(kept, ifNoneMatch);
+    return kept;
   }
   const cache = edgeCache();
   const cacheKey = cache ? new Request(key) : undefined;
@@ -227,11 +314,11 @@ export async function serveCatalogRead<Q extends object>(
     c.set("cacheStatus", "hit");
     const answer = { status: hit.status, headers: Object.fromEntries(hit.headers), body: await hit.text() };
     keep(key, answer);
-    return conditional(answer, ifNoneMatch);
+    return answer;
   }
   c.set("cacheStatus", cache ? "miss" : "bypass");
-  const answer = await render(body, c.var.catalogStore, meta, query, c.env);
+  const answer = await render(body, c.var.catalogStore, meta, query, c.env, paging);
   keep(key, answer);
   if (cache && cacheKey) await keepInCache(c, cache, cacheKey, answer);
-  return conditional(answer, ifNoneMatch);
+  return answer;
 }

@@ -19,6 +19,8 @@ const EXPOSE_HEADERS = [
   "Cart-Token-Expires",
   "RateLimit-Policy",
   "RateLimit",
+  // Link: a browser storefront follows a list's rel="next" without reading the body.
+  "Link",
 ];
 const MAX_AGE_SECONDS = 7200;
 const EXPOSE = EXPOSE_HEADERS.join(",");

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { type JsonSchema, SchemaComponents } from "./json-schema.ts";
 import type { DescribedOperation, HeaderName, OperationSpec, ResponseSpec } from "./spec.ts";
 
-const HEADERS: Record<HeaderName, { description: string; schema: JsonSchema }> = {
+const HEADERS: Record<HeaderName, { description: string; schema: JsonSchema; example?: string }> = {
   "X-Request-Id": {
     description: "The request's id: a sane inbound one echoed, else a new `req_…` id.",
     schema: { type: "string" },
@@ -53,6 +53,17 @@ const HEADERS: Record<HeaderName, { description: string; schema: JsonSchema }> =
       'What is left of the cart write limit: `"cart-writes";r=<writes left>;t=<seconds until the ' +
       "window resets>`. An idempotent replay does not count. Back off when `r` reaches 0.",
     schema: { type: "string" },
+  },
+  Link: {
+    description:
+      'RFC 8288 links to the neighbouring pages of a list: `<URL>; rel="next"` and/or ' +
+      '`<URL>; rel="prev"`, comma-separated. Each URL is this request\'s own, with the cursor ' +
+      "(`starting_after` = the page's last item, `ending_before` = its first) and `catalog_version` " +
+      "(this answer's `X-Catalog-Version`) filled in: follow `next` until it is absent. Absent when " +
+      "the list has no such neighbour (a first page has no `prev`; a last page no `next`).",
+    schema: { type: "string" },
+    example:
+      '<https://shop.example/api/v1/products?limit=2&starting_after=essential-crew-tee-white&catalog_version=20261124T204000Z-a1b2c3>; rel="next"',
   },
 };
 
@@ -120,7 +131,7 @@ function parametersOf(op: OperationSpec, components: SchemaComponents): JsonSche
       name: op.queryPattern.name,
       in: "query",
       required: false,
-      style: "form",
+      style: "deepObject",
       explode: true,
       ...(description ? { description } : {}),
       schema,

@@ -115,7 +115,8 @@ const ERRORS = {
     description:
       "A request with the same Idempotency-Key is still running (`idempotency_key_in_use`), or " +
       "a page names a catalog version that is no longer live (`cursor_stale`: restart from the " +
-      "first page).",
+      "first page), or a token to rotate is revoked already (`token_already_revoked`: only a " +
+      "live token rotates).",
     examples: {
       cursor_stale: example("A cursor of a catalog that is no longer live", {
         type: "invalid_request_error",
@@ -124,6 +125,12 @@ const ERRORS = {
           "This page belongs to catalog version 20261124T204000Z-a1b2c3, which is no longer live " +
           "(now 20261124T210000Z-d4e5f6). Restart from the first page, without catalog_version.",
         param: "catalog_version",
+      }),
+      token_already_revoked: example("Rotating a revoked token", {
+        type: "invalid_request_error",
+        code: "token_already_revoked",
+        message: "That token is revoked; only a live token rotates.",
+        param: "id",
       }),
       idempotency_key_in_use: example("Concurrent retry", {
         type: "idempotency_error",

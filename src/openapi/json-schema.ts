@@ -27,12 +27,19 @@ type ZodDef = { type: string; in?: { _zod: { def: ZodDef } }; out?: z.ZodType & 
  * (`limit`: digits, then 1–250). What a client sends is the number the text spells, so the
  * document gives the number's schema (`type: integer`, `minimum`, `maximum`): a generated
  * client then types it as a number and writes it as digits, which is what the pipe accepts.
+ * Likewise a boolean read from `true`/`false` is documented `type: boolean`.
  */
 function documentPipedNumbers(ctx: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
   const def = (ctx.zodSchema as { _zod: { def: ZodDef } })._zod.def;
-  if (def.type !== "pipe" || def.in?._zod.def.type !== "string" || !def.out) return;
+  if (def.type !== "pipe" || !def.out) return;
   const out = def.out._zod.def;
-  if (out.type !== "number") return;
+  // `available`: the text `true`/`false`, read into a boolean; a client sends the boolean.
+  if (out.type === "boolean" && def.in?._zod.def.type === "pipe") {
+    for (const key of Object.keys(ctx.jsonSchema)) if (key !== "description") delete ctx.jsonSchema[key];
+    ctx.jsonSchema.type = "boolean";
+    return;
+  }
+  if (def.in?._zod.def.type !== "string" || out.type !== "number") return;
   const number = z.toJSONSchema(def.out, { io: "output", target: "draft-2020-12" }) as JsonSchema;
   delete number.$schema;
   for (const key of ["type", "pattern", "format", "minLength", "maxLength"]) delete ctx.jsonSchema[key];

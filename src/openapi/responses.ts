@@ -21,6 +21,15 @@ export function catalogOk(
   return { description, schema, headers: CATALOG_HEADERS, ...(examples ? { examples } : {}) };
 }
 
+/** A catalog list 200: as catalogOk, plus `Link` to its neighbouring pages (when it has any). */
+export function catalogListOk(
+  description: string,
+  schema: ResponseSpec["schema"],
+  examples?: ResponseSpec["examples"],
+): ResponseSpec {
+  return { ...catalogOk(description, schema, examples), headers: [...CATALOG_HEADERS, "Link"] };
+}
+
 export const CATALOG_NOT_MODIFIED: ResponseSpec = {
   description: "The `If-None-Match` ETag still matches: no body.",
   headers: CATALOG_HEADERS,

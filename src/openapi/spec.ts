@@ -15,7 +15,8 @@ export type HeaderName =
   | "Cart-Token"
   | "Cart-Token-Expires"
   | "RateLimit-Policy"
-  | "RateLimit";
+  | "RateLimit"
+  | "Link";
 
 /** One response of an operation. `schema` is the zod schema the handler's body conforms to. */
 export interface ResponseSpec {
@@ -48,8 +49,8 @@ export interface OperationSpec {
   /** The strict query schema the handler parses with `parseQuery`. */
   query?: z.ZodType;
   /**
-   * A family of query parameters named by a pattern (`option.<name>`), as one form-exploded
-   * object parameter: a record schema whose keys carry the pattern.
+   * A family of query parameters named by a key (`option[<name>]`), as one `deepObject`
+   * parameter: a record schema whose keys are the names.
    */
   queryPattern?: { name: string; schema: z.ZodType };
   /** Request headers beyond Authorization that the operation reads, with the schema that checks them. */

@@ -7,7 +7,7 @@ import type { PageQuery } from "../catalog/api.ts";
 import type { ListOptions } from "../catalog/pages.ts";
 import type { CatalogStore } from "../catalog/store.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
-import { type CatalogEnv, serveCatalogRead } from "../http/catalog-read.ts";
+import { type CatalogEnv, type Paging, serveCatalogRead } from "../http/catalog-read.ts";
 
 /**
  * The handlers the product and collection routes share for browse: a plain list (no q, filter
@@ -65,14 +65,23 @@ export function serveBrowsePage(
   scope: Scope,
   plain: Plain,
 ): Promise<Response> {
+  // A collection's page is its `products` member; either way `Link` names the neighbouring pages.
+  const paging: Paging = scope.collection === undefined ? { cursor: "handle" } : { cursor: "handle", at: "products" };
   if (isPlainList(q)) {
     const query = plainQuery(q);
-    return serveCatalogRead(c, { ...query, include: query.include?.join(",") }, (store, meta) =>
-      plain(store, meta, query),
+    return serveCatalogRead(
+      c,
+      { ...query, include: query.include?.join(",") },
+      (store, meta) => plain(store, meta, query),
+      paging,
     );
   }
-  return serveCatalogRead(c, browseCacheKey(q, q), (_store, meta) =>
-    browsePage(browseEngine(c.env.BROWSE_ENGINE, meta, placement(c)), meta, scope, inCurrency(q, meta.currency)),
+  return serveCatalogRead(
+    c,
+    browseCacheKey(q, q),
+    (_store, meta) =>
+      browsePage(browseEngine(c.env.BROWSE_ENGINE, meta, placement(c)), meta, scope, inCurrency(q, meta.currency)),
+    paging,
   );
 }
 

@@ -1,5 +1,10 @@
 import { Hono } from "hono";
-import { CollectionListSchema, CollectionSchema, HandleParamSchema, PageQuerySchema } from "../catalog/api.ts";
+import {
+  CollectionHandleParamSchema,
+  CollectionListSchema,
+  CollectionSchema,
+  PageQuerySchema,
+} from "../catalog/api.ts";
 import { collectionDetail, collectionListPage } from "../catalog/pages.ts";
 import { BrowseQuerySchema, FacetsQuerySchema, FacetsSchema, OptionFiltersSchema } from "../browse/api.ts";
 import { parseBrowseFacets, parseBrowsePage } from "../browse/query.ts";
@@ -9,7 +14,7 @@ import { catalogRead, serveCatalogRead } from "../http/catalog-read.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { describe } from "../openapi/describe.ts";
 import { errors, QUERY_ERRORS } from "../openapi/errors.ts";
-import { CACHING, CATALOG_NOT_MODIFIED, catalogOk, IF_NONE_MATCH } from "../openapi/responses.ts";
+import { CACHING, CATALOG_NOT_MODIFIED, catalogListOk, catalogOk, IF_NONE_MATCH } from "../openapi/responses.ts";
 import { SEED_EXAMPLES } from "../openapi/seed-examples.ts";
 
 /** Anonymous collection reads, cached at the edge per catalog version. */
@@ -25,13 +30,13 @@ export const collections = new Hono<AppEnv>()
       query: PageQuerySchema,
       requestHeaders: IF_NONE_MATCH,
       responses: {
-        200: catalogOk("A page of collections.", CollectionListSchema),
+        200: catalogListOk("A page of collections.", CollectionListSchema),
         304: CATALOG_NOT_MODIFIED,
         ...errors(...QUERY_ERRORS, "cursor_stale", "catalog_unavailable"),
       },
     }),
     catalogRead(PageQuerySchema),
-    (c) => serveCatalogRead(c, c.req.valid("query"), collectionListPage),
+    (c) => serveCatalogRead(c, c.req.valid("query"), collectionListPage, { cursor: "handle" }),
   )
   .get(
     "/:handle",
@@ -46,12 +51,12 @@ export const collections = new Hono<AppEnv>()
         `${BROWSE_COST} ${CACHING}`,
       tag: "Catalog",
       auth: "none",
-      params: HandleParamSchema,
+      params: CollectionHandleParamSchema,
       query: BrowseQuerySchema,
       queryPattern: { name: "option", schema: OptionFiltersSchema },
       requestHeaders: IF_NONE_MATCH,
       responses: {
-        200: catalogOk("The collection and a page of its products.", CollectionSchema, {
+        200: catalogListOk("The collection and a page of its products.", CollectionSchema, {
           placeholders: { summary: "The collection of the four placeholder products", value: SEED_EXAMPLES.collection },
         }),
         304: CATALOG_NOT_MODIFIED,
@@ -74,7 +79,7 @@ export const collections = new Hono<AppEnv>()
         `collection is 404 \`resource_missing\`. ${FACETS_COST} ${CACHING}`,
       tag: "Catalog",
       auth: "none",
-      params: HandleParamSchema,
+      params: CollectionHandleParamSchema,
       query: FacetsQuerySchema,
       queryPattern: { name: "option", schema: OptionFiltersSchema },
       requestHeaders: IF_NONE_MATCH,

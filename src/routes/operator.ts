@@ -15,7 +15,9 @@ import { requireOperator } from "../http/operator-auth.ts";
 import { TokenAdmin } from "../auth/token-admin.ts";
 import { cartFor } from "../cart/cart-client.ts";
 import type { AppEnv } from "../http/app-env.ts";
-import { resourceMissing } from "../http/errors.ts";
+import { ApiError, invalidRequest, resourceMissing } from "../http/errors.ts";
+import { operatorSecret } from "../http/secrets.ts";
+import { IdempotencyKeySchema } from "../cart/api.ts";
 import { validJson } from "../http/validate.ts";
 import { describe } from "../openapi/describe.ts";
 import { errors, JSON_BODY_ERRORS, QUERY_ERRORS, TOKEN_ERRORS } from "../openapi/errors.ts";
@@ -171,17 +173,59 @@ export const operator = new Hono<AppEnv>()
     describe({
       operationId: "rotateToken",
       summary: "Rotate a token",
-      description: "Revokes the token and issues a new one for the same holder, so the cart survives.",
+      description:
+        "Revokes the token and issues a new one for the same holder, so the cart survives. Only " +
+        "a live token rotates: rotating a revoked one (revoked for a leak, or rotated already) " +
+        "is 409 `token_already_revoked`, so no call can mint another live credential for a " +
+        "holder whose token was withdrawn. Send an `Idempotency-Key` to make a retry safe: a " +
+        "retry with the same key answers the first rotation again (the same new token, with " +
+        "`Idempotent-Replayed: true`) while that token is live; the key is scoped to the token " +
+        "being rotated. The new token of a keyed rotation is derived from the operator secret, " +
+        "the token id and the key (HMAC-SHA256), which is how it can be answered again while " +
+        "only its SHA-256 is stored. `npm run token -- rotate` sends a fresh key each time.",
       tag: "Operator",
       auth: "operator",
       params: TokenPathParamsSchema,
+      requestHeaders: [{ name: "Idempotency-Key", schema: IdempotencyKeySchema }],
       responses: {
-        201: { description: "The new token and its record.", schema: IssuedTokenSchema, headers: NO_STORE },
-        ...errors(...TOKEN_ERRORS, "resource_missing"),
+        201: {
+          description: "The new token and its record (again, on a retry with the same Idempotency-Key).",
+          schema: IssuedTokenSchema,
+          headers: [...NO_STORE, "Idempotent-Replayed"],
+        },
+        ...errors(...TOKEN_ERRORS, "parameter_invalid", "resource_missing", "token_already_revoked"),
       },
     }),
     async (c) => {
-      const issued = await admin(c.env).rotate(tokenId(c.req.param("id")));
-      return issued ? c.json(issued, 201) : noSuchToken();
+      const id = tokenId(c.req.param("id"));
+      const key = c.req.header("idempotency-key");
+      if (key !== undefined && !IdempotencyKeySchema.safeParse(key).success) {
+        throw invalidRequest(
+          "parameter_invalid",
+          "Idempotency-Key must be 1–255 printable ASCII characters.",
+          "Idempotency-Key",
+        );
+      }
+      // requireOperator ran, so the secret is set.
+      const secret = operatorSecret(c.env)!;
+      const rotation = await admin(c.env).rotate(id, key === undefined ? undefined : { operatorSecret: secret, key });
+      switch (rotation.outcome) {
+        case "unknown":
+          return noSuchToken();
+        case "revoked":
+          throw new ApiError(409, {
+            type: "invalid_request_error",
+            code: "token_already_revoked",
+            message:
+              "That token is revoked; only a live token rotates. Issue a new token for a new " +
+              "holder (npm run token -- issue), or rotate the holder's live token.",
+            param: "id",
+          });
+        case "replayed":
+          c.header("Idempotent-Replayed", "true");
+          return c.json(rotation.issued, 201);
+        case "issued":
+          return c.json(rotation.issued, 201);
+      }
     },
   );

@@ -18,7 +18,7 @@ import { catalogRead, serveCatalogRead } from "../http/catalog-read.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { describe } from "../openapi/describe.ts";
 import { errors, QUERY_ERRORS } from "../openapi/errors.ts";
-import { CACHING, CATALOG_NOT_MODIFIED, catalogOk, IF_NONE_MATCH } from "../openapi/responses.ts";
+import { CACHING, CATALOG_NOT_MODIFIED, catalogListOk, catalogOk, IF_NONE_MATCH } from "../openapi/responses.ts";
 import { SEED_EXAMPLES } from "../openapi/seed-examples.ts";
 
 const INCLUDE =
@@ -49,7 +49,7 @@ export const products = new Hono<AppEnv>()
       queryPattern: { name: "option", schema: OptionFiltersSchema },
       requestHeaders: IF_NONE_MATCH,
       responses: {
-        200: catalogOk("A page of products.", ProductListSchema, {
+        200: catalogListOk("A page of products.", ProductListSchema, {
           page: { summary: "The first two products", value: SEED_EXAMPLES.productList },
         }),
         304: CATALOG_NOT_MODIFIED,
@@ -132,7 +132,7 @@ export const products = new Hono<AppEnv>()
       query: VariantQuerySchema,
       requestHeaders: IF_NONE_MATCH,
       responses: {
-        200: catalogOk("The matching variants.", VariantListSchema, {
+        200: catalogListOk("The matching variants.", VariantListSchema, {
           selected: { summary: "?size=M&color=Black", value: SEED_EXAMPLES.variantList },
         }),
         304: CATALOG_NOT_MODIFIED,
@@ -141,5 +141,10 @@ export const products = new Hono<AppEnv>()
     }),
     catalogRead(VariantQuerySchema),
     (c) =>
-      serveCatalogRead(c, c.req.valid("query"), (store, meta, q) => variantList(store, meta, c.req.param("handle"), q)),
+      serveCatalogRead(
+        c,
+        c.req.valid("query"),
+        (store, meta, q) => variantList(store, meta, c.req.param("handle"), q),
+        { cursor: "id" },
+      ),
   );

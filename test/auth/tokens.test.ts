@@ -292,6 +292,66 @@ describe("rotation", () => {
     };
     expect(cart.lines).toEqual([expect.objectContaining({ variant_id: variant.id, quantity: 3 })]);
   });
+
+  // Regression (issue 33, Schemathesis): a revoked token rotated seven times gave seven live tokens.
+  it("refuses to rotate a revoked token with 409 token_already_revoked, issuing nothing", async () => {
+    const issued = await issueToken("leaked");
+    expect((await operator(`/tokens/${issued.id}/revoke`, { method: "POST" })).status).toBe(200);
+    const before = (await tokensNamespaceDump()).length;
+    for (let i = 0; i < 3; i++) {
+      const res = await operator(`/tokens/${issued.id}/rotate`, { method: "POST" });
+      expect(res.status).toBe(409);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      const body = (await res.json()) as { error: Record<string, unknown> };
+      expect(body.error).toMatchObject({ type: "invalid_request_error", code: "token_already_revoked", param: "id" });
+    }
+    expect((await tokensNamespaceDump()).length).toBe(before);
+  });
+
+  it("refuses a second rotation of a rotated token, with or without a new Idempotency-Key", async () => {
+    const issued = await issueToken("rotated once");
+    expect((await operator(`/tokens/${issued.id}/rotate`, { method: "POST" })).status).toBe(201);
+    expect((await operator(`/tokens/${issued.id}/rotate`, { method: "POST" })).status).toBe(409);
+    const keyed = await operator(`/tokens/${issued.id}/rotate`, {
+      method: "POST",
+      headers: { "Idempotency-Key": "another-key" },
+    });
+    expect(keyed.status).toBe(409);
+  });
+
+  it("answers a retry with the same Idempotency-Key with the first rotation's token, still live", async () => {
+    const issued = await issueToken("retried");
+    const rotate = () =>
+      operator(`/tokens/${issued.id}/rotate`, { method: "POST", headers: { "Idempotency-Key": "rotation-1" } });
+    const first = await rotate();
+    expect(first.status).toBe(201);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const token = IssuedTokenSchema.parse(await first.json());
+    const again = await rotate();
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(IssuedTokenSchema.parse(await again.json())).toEqual(token);
+    expect((await cartCall(token.token, "/cart")).status).toBe(200);
+    expect((await cartCall(issued.token, "/cart")).status).toBe(401);
+    // One new record, not one per call; and what is stored is the hash, never the token.
+    const holders = (await (await operator("/tokens")).json()) as { data: TokenRecord[] };
+    expect(holders.data.filter((r) => r.holder === issued.holder).length).toBe(2);
+    expect((await tokensNamespaceDump()).join("\n")).not.toContain(token.token);
+    // Once that token is revoked too, the retry is refused like any other rotation of a revoked token.
+    expect((await operator(`/tokens/${token.id}/revoke`, { method: "POST" })).status).toBe(200);
+    expect((await rotate()).status).toBe(409);
+  });
+
+  it("refuses a malformed Idempotency-Key on rotate with 400, rotating nothing", async () => {
+    const issued = await issueToken("bad key");
+    const res = await operator(`/tokens/${issued.id}/rotate`, {
+      method: "POST",
+      headers: { "Idempotency-Key": "two words" },
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { param: string } }).error.param).toBe("Idempotency-Key");
+    expect((await cartCall(issued.token, "/cart")).status).toBe(200);
+  });
 });
 
 describe("development tokens", () => {

@@ -376,6 +376,7 @@ export function facets(catalog: SourceCatalog, scope: SourceProduct[], q: ModelQ
   const out: unknown[] = [
     {
       name: "vendor",
+      type: "values",
       values: top(
         count("vendor", (p) => [p.vendor]),
         sel(q.vendor),
@@ -384,6 +385,7 @@ export function facets(catalog: SourceCatalog, scope: SourceProduct[], q: ModelQ
     },
     {
       name: "product_type",
+      type: "values",
       values: top(
         count("product_type", (p) => (p.product_type ? [p.product_type] : [])),
         sel(q.product_type),
@@ -392,6 +394,7 @@ export function facets(catalog: SourceCatalog, scope: SourceProduct[], q: ModelQ
     },
     {
       name: "tag",
+      type: "values",
       values: top(
         count("tag", (p) => p.tags),
         sel(q.tag),
@@ -400,6 +403,7 @@ export function facets(catalog: SourceCatalog, scope: SourceProduct[], q: ModelQ
     },
     {
       name: "available",
+      type: "values",
       values: top(
         count("available", (p) => [String(p.available)]),
         q.available === undefined ? [] : [String(q.available)],
@@ -416,6 +420,7 @@ export function facets(catalog: SourceCatalog, scope: SourceProduct[], q: ModelQ
     };
     out.push({
       name: `option.${name}`,
+      type: "values",
       values: top(count(`option.${name}`, values), sel(q.options?.[name]), given(q.options?.[name])),
     });
   }
@@ -423,6 +428,7 @@ export function facets(catalog: SourceCatalog, scope: SourceProduct[], q: ModelQ
   const money = (m: number) => ({ amount: (m / 100).toFixed(2), currency: "USD" });
   out.push({
     name: "price",
+    type: "range",
     min: prices.length ? money(Math.min(...prices)) : null,
     max: prices.length ? money(Math.max(...prices)) : null,
   });

@@ -181,11 +181,13 @@ describe("facets", () => {
     const facets = body.facets as unknown as Record<string, unknown>[];
     expect(facets.at(-1)).toEqual({
       name: "price",
+      type: "range",
       min: { amount: "100.00", currency: "USD" },
       max: { amount: "100.00", currency: "USD" },
     });
     expect(facets.find((f) => f.name === "available")).toEqual({
       name: "available",
+      type: "values",
       values: [{ value: "false", count: 4, selected: false }],
     });
   });

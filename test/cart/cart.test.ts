@@ -151,6 +151,27 @@ describe("POST /cart/lines", () => {
     expect((await cartFrom(await cartCall(token, "/cart"))).lines).toEqual([]);
   });
 
+  // Regression (issue 33, Schemathesis): "" was accepted for both, and the message printed it bare.
+  it("refuses an empty handle or variant_title with 400 before any lookup, and quotes a wrong one", async () => {
+    const { token } = await issueToken();
+    const variant = seed.available[3]!;
+    for (const [field, value] of [
+      ["handle", ""],
+      ["handle", "Not A Handle"],
+      ["variant_title", ""],
+    ] as const) {
+      // An unknown variant: refused by the schema before the lookup would answer 404.
+      const res = await add(token, { variant_id: "99999999999999", quantity: 1, [field]: value });
+      expect(res.status, `${field}=${JSON.stringify(value)}`).toBe(400);
+      expect(await errorOf(res)).toMatchObject({ code: "parameter_invalid", param: field });
+    }
+    const wrong = await add(token, { variant_id: variant.id, quantity: 1, handle: "no-such-handle" });
+    expect((await errorOf(wrong)).message).toContain('not "no-such-handle"');
+    const wrongTitle = await add(token, { variant_id: variant.id, quantity: 1, variant_title: "XL / Pink" });
+    expect((await errorOf(wrongTitle)).message).toContain(`is "${variant.title}", not "XL / Pink"`);
+    expect((await cartFrom(await cartCall(token, "/cart"))).lines).toEqual([]);
+  });
+
   it("answers 404 sold_out with message Sold out for an unavailable variant", async () => {
     const { token } = await issueToken();
     for (const variant of seed.soldOut.slice(0, 3)) {

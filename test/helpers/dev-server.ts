@@ -11,6 +11,8 @@ declare module "vitest" {
     /** Where the e2e suite's own `npm run dev` server listens, and the file its output goes to. */
     e2eBaseUrl: string;
     e2eLogFile: string;
+    /** The e2e server's state directory (its --persist-to). */
+    e2eStateDir: string;
     /** The same for the browser suite's server. */
     browserApiUrl: string;
     browserApiLog: string;
@@ -101,7 +103,7 @@ export async function runDevServer(state: string, port: number, logFile: string)
  * The e2e suite's server: `runDevServer` on the first free port of `ports`, with a fresh state
  * directory and log that are removed on stop.
  */
-export async function startDevServer(ports: readonly number[]): Promise<DevServer> {
+export async function startDevServer(ports: readonly number[]): Promise<DevServer & { stateDir: string }> {
   const port = await firstFreePort("127.0.0.1", ports);
   const state = await mkdtemp(join(tmpdir(), "storefront-e2e-"));
   const logDir = await mkdtemp(join(tmpdir(), "storefront-e2e-log-"));
@@ -120,7 +122,7 @@ export async function startDevServer(ports: readonly number[]): Promise<DevServe
     await how();
     await cleanUp();
   };
-  return { ...server, stop: end(server.stop), kill: end(server.kill) };
+  return { ...server, stop: end(server.stop), kill: end(server.kill), stateDir: state };
 }
 
 /**
@@ -135,5 +137,6 @@ export async function provideDevServer(
   const server = await startDevServer(ports);
   project.provide(keys.url, server.baseUrl);
   project.provide(keys.log, server.logFile);
+  if (keys.url === "e2eBaseUrl") project.provide("e2eStateDir", server.stateDir);
   return server.stop;
 }

@@ -15,8 +15,11 @@ import { ServedDocument } from "./served-document.ts";
 
 const OPERATOR = { Authorization: "Bearer test-operator-secret" };
 const JSON_TYPE = { "Content-Type": "application/json" };
-/** Declared headers a response may leave out: a replay's marker, and Vary (only with an Origin). */
-const OPTIONAL_HEADERS = new Set(["Idempotent-Replayed", "Vary"]);
+/**
+ * Declared headers a response may leave out: a replay's marker, Vary (only with an Origin), and
+ * a list's Link (only when the page has a neighbour).
+ */
+const OPTIONAL_HEADERS = new Set(["Idempotent-Replayed", "Vary", "Link"]);
 
 /** Statuses no request from outside can provoke on purpose, with the reason. */
 const UNPROVOKABLE: [RegExp, string][] = [
@@ -478,6 +481,19 @@ const operator: Case[] = withHead([
     status: 404,
     name: "unknown id",
     request: () => ["/api/v1/operator/tokens/tok_unknown/rotate", { method: "POST", headers: OPERATOR }],
+  },
+  {
+    status: 400,
+    name: "a malformed Idempotency-Key",
+    request: () => [
+      `/api/v1/operator/tokens/${state.tokenId}/rotate`,
+      { method: "POST", headers: { ...OPERATOR, "Idempotency-Key": "two words" } },
+    ],
+  },
+  {
+    status: 409,
+    name: "a token rotated already",
+    request: () => [`/api/v1/operator/tokens/${state.tokenId}/rotate`, { method: "POST", headers: OPERATOR }],
   },
   {
     status: 401,

@@ -55,6 +55,7 @@ describe("a JPY store, published", () => {
     const facets = await get("/products/facets");
     expect((facets.body.facets as Json[]).find((f) => f.name === "price")).toEqual({
       name: "price",
+      type: "range",
       min: yen("980"),
       max: yen("1500"),
     });
@@ -95,6 +96,7 @@ describe("a KWD store, published", () => {
     const facets = await get("/products/facets?price_min=2.5");
     expect((facets.body.facets as Json[]).find((f) => f.name === "price")).toEqual({
       name: "price",
+      type: "range",
       min: dinar("2.500"),
       max: dinar("12.125"),
     });
