@@ -188,13 +188,23 @@ const ERRORS = {
     },
   },
   503: {
-    description: "No catalog has been published yet.",
+    description:
+      "No catalog has been published yet (`catalog_unavailable`), or the live version has no browse " +
+      "index, so `q`, filters, sorts and facets cannot be answered while the plain list can " +
+      "(`browse_unavailable`: the operator publishes the catalog again). Never cached.",
     headers: ["Retry-After"],
     examples: {
       catalog_unavailable: example("Nothing published", {
         type: "api_error",
         code: "catalog_unavailable",
         message: "No catalog has been published yet.",
+      }),
+      browse_unavailable: example("The live version has no browse index", {
+        type: "api_error",
+        code: "browse_unavailable",
+        message:
+          "Search, filters, sorts and facets are unavailable: this catalog version has no browse index " +
+          "(the operator must publish the catalog again). The plain list (without q, filters or sort) still works.",
       }),
     },
   },
