@@ -1,3 +1,6 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 /** The KV bindings of the project's wrangler.toml, backed by the state `wrangler dev` reads. */
 export interface LocalEnv {
   env: Pick<Env, "CATALOG" | "TOKENS" | "BROWSE" | "BROWSE_SNAPSHOTS">;
@@ -21,6 +24,7 @@ export async function openLocalEnv(persistPath: string = DEFAULT_STATE): Promise
   // Loaded here, not at the top: they take seconds, and --help or a usage error should not wait.
   const [{ convertV4MiniflareOptions, Log, LogLevel, Miniflare }, { unstable_getMiniflareWorkerOptions }] =
     await Promise.all([import("miniflare"), import("wrangler")]);
+  await bindWorkerdToParent();
   const { workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml");
   const kvNamespaces = (workerOptions as { kvNamespaces?: Record<string, string | { id: string }> }).kvNamespaces ?? {};
   // The browse index (D1) is written by every publish beside the KV entries.
@@ -111,4 +115,25 @@ export function quietWranglerEnv(): NodeJS.ProcessEnv {
     WRANGLER_SEND_METRICS: "false",
     CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? "false",
   };
+}
+
+const SETPRIV = "/usr/bin/setpriv";
+
+/**
+ * Makes every workerd this process (and the wrangler it starts) spawns die with its parent, where
+ * the platform allows it: on Linux with util-linux's setpriv, Miniflare runs workerd through
+ * workerd-bound.sh, which sets PR_SET_PDEATHSIG. A SIGTERM or SIGINT already ends workerd
+ * (Miniflare's exit hook kills it); this covers kill -9 and crashes, which left workerd running
+ * with the state's SQLite files open. Elsewhere, or when MINIFLARE_WORKERD_PATH is set, nothing
+ * changes.
+ */
+export async function bindWorkerdToParent(): Promise<void> {
+  if (process.platform !== "linux" || process.env.MINIFLARE_WORKERD_PATH || !existsSync(SETPRIV)) return;
+  // The package's binary path (its default export); named through a variable: it ships no types.
+  const name = "workerd";
+  const workerd = ((await import(name)) as { default: { default: string } | string }).default;
+  const binary = typeof workerd === "string" ? workerd : workerd.default;
+  if (typeof binary !== "string" || !existsSync(binary)) return;
+  process.env.STOREFRONT_WORKERD = binary;
+  process.env.MINIFLARE_WORKERD_PATH = join(dirname(fileURLToPath(import.meta.url)), "workerd-bound.sh");
 }
