@@ -155,7 +155,9 @@ const ERRORS = {
     },
   },
   429: {
-    description: "More than 120 cart writes in a minute with this token.",
+    description:
+      "Too many requests: more than 120 cart writes in a minute with this token, or on the " +
+      "operator surface more than 30 wrong operator secrets in a minute from this address.",
     headers: ["Retry-After"],
     examples: {
       rate_limited: example("Too many writes", {
@@ -225,6 +227,8 @@ const STATUS_OF = new Map<string, keyof Errors>(
 
 /** What a Bearer-authenticated route can answer before its handler runs. */
 export const TOKEN_ERRORS = ["authentication_required", "token_invalid", "token_revoked"] as const;
+/** What an operator route can answer before its handler runs: the secret's 401s, and 429 for an address guessing it. */
+export const OPERATOR_ERRORS = [...TOKEN_ERRORS, "rate_limited"] as const;
 /** A route with a query schema. */
 export const QUERY_ERRORS = ["parameter_unknown", "parameter_invalid"] as const;
 /** A route that reads a JSON body (src/http/validate.ts and the body limit). */

@@ -16,7 +16,7 @@ import type { AppEnv } from "../http/app-env.ts";
 import { resourceMissing } from "../http/errors.ts";
 import { validJson } from "../http/validate.ts";
 import { describe } from "../openapi/describe.ts";
-import { errors, JSON_BODY_ERRORS, QUERY_ERRORS, TOKEN_ERRORS } from "../openapi/errors.ts";
+import { errors, JSON_BODY_ERRORS, OPERATOR_ERRORS, QUERY_ERRORS } from "../openapi/errors.ts";
 
 const NO_STORE = ["X-Request-Id", "Cache-Control"] as const;
 
@@ -61,7 +61,7 @@ export const operator = new Hono<AppEnv>()
       auth: "operator",
       responses: {
         200: { description: "The token records.", schema: TokenListSchema, headers: NO_STORE },
-        ...errors(...TOKEN_ERRORS),
+        ...errors(...OPERATOR_ERRORS),
       },
     }),
     async (c) => {
@@ -83,7 +83,7 @@ export const operator = new Hono<AppEnv>()
       },
       responses: {
         201: { description: "The new token and its record.", schema: IssuedTokenSchema, headers: NO_STORE },
-        ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS),
+        ...errors(...OPERATOR_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS),
       },
     }),
     validJson(IssueTokenRequestSchema),
@@ -110,7 +110,7 @@ export const operator = new Hono<AppEnv>()
       body: { schema: RevokeByHashRequestSchema },
       responses: {
         200: { description: "The revoked record.", schema: TokenRecordSchema, headers: NO_STORE },
-        ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "parameter_missing", "resource_missing"),
+        ...errors(...OPERATOR_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "parameter_missing", "resource_missing"),
       },
     }),
     validJson(RevokeByHashRequestSchema),
@@ -133,7 +133,7 @@ export const operator = new Hono<AppEnv>()
       params: TokenPathParamsSchema,
       responses: {
         200: { description: "The revoked record.", schema: TokenRecordSchema, headers: NO_STORE },
-        ...errors(...TOKEN_ERRORS, "resource_missing"),
+        ...errors(...OPERATOR_ERRORS, "resource_missing"),
       },
     }),
     async (c) => {
@@ -152,7 +152,7 @@ export const operator = new Hono<AppEnv>()
       params: TokenPathParamsSchema,
       responses: {
         201: { description: "The new token and its record.", schema: IssuedTokenSchema, headers: NO_STORE },
-        ...errors(...TOKEN_ERRORS, "resource_missing"),
+        ...errors(...OPERATOR_ERRORS, "resource_missing"),
       },
     }),
     async (c) => {
