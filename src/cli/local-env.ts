@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { accessSync, constants, existsSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 /** The KV bindings of the project's wrangler.toml, backed by the state `wrangler dev` reads. */
@@ -21,6 +21,7 @@ export const DEFAULT_STATE = ".wrangler/state/v3";
  * from the internet (a stack trace when offline) for a worker that never serves a request.
  */
 export async function openLocalEnv(persistPath: string = DEFAULT_STATE): Promise<LocalEnv> {
+  assertWritableState(persistPath);
   // Loaded here, not at the top: they take seconds, and --help or a usage error should not wait.
   const [{ convertV4MiniflareOptions, Log, LogLevel, Miniflare }, { unstable_getMiniflareWorkerOptions }] =
     await Promise.all([import("miniflare"), import("wrangler")]);
@@ -136,4 +137,53 @@ export async function bindWorkerdToParent(): Promise<void> {
   if (typeof binary !== "string" || !existsSync(binary)) return;
   process.env.STOREFRONT_WORKERD = binary;
   process.env.MINIFLARE_WORKERD_PATH = join(dirname(fileURLToPath(import.meta.url)), "workerd-bound.sh");
+}
+
+/** The state can be written where it matters: one line naming the path and what to do, never workerd's stack traces. */
+export class StateNotWritableError extends Error {
+  constructor(path: string, code: string | undefined) {
+    const why = code === "EROFS" ? "it is on a read-only file system" : "this user may not write there";
+    super(
+      `Local state ${path} is not writable (${why}): the tools keep the catalog, tokens and carts there. ` +
+        `Run as its owner, make it writable, or give --persist-to a writable directory.`,
+    );
+    this.name = "StateNotWritableError";
+  }
+}
+
+/** Directories deeper than this are not walked (the state's storage directories are 2-3 levels down). */
+const STATE_DEPTH = 3;
+
+/**
+ * Checks, before a lock file or Miniflare touches it, that the state directory (or the nearest
+ * existing directory above it) and every directory and SQLite file of its storage can be written
+ * (issue 33: a read-only state printed 16 stack traces from workerd). access(2) reports a
+ * read-only file system even to root.
+ */
+export function assertWritableState(dir: string): void {
+  let existing = dir;
+  while (!existsSync(existing)) {
+    const parent = dirname(existing);
+    if (parent === existing) break;
+    existing = parent;
+  }
+  const check = (path: string) => {
+    try {
+      accessSync(path, constants.W_OK);
+    } catch (error) {
+      throw new StateNotWritableError(path, (error as NodeJS.ErrnoException).code);
+    }
+  };
+  check(existing);
+  if (existing !== dir) return;
+  const walk = (path: string, depth: number) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const full = join(path, entry.name);
+      if (entry.isDirectory()) {
+        check(full);
+        if (depth < STATE_DEPTH && entry.name !== "blobs") walk(full, depth + 1);
+      } else if (/\.sqlite(-wal|-shm)?$/.test(entry.name)) check(full);
+    }
+  };
+  walk(dir, 1);
 }

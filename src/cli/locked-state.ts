@@ -4,7 +4,7 @@ import { type CatalogLock, type HeldLock, type LockIntent, processLock, sqlLock 
 import { remoteD1Query } from "../publish/browse-remote.ts";
 import { d1Target } from "../publish/browse-index.ts";
 import { bindingTarget, type Settled, settleInterrupted } from "../publish/publish.ts";
-import { DEFAULT_STATE, type LocalEnv, openLocalEnv } from "./local-env.ts";
+import { assertWritableState, DEFAULT_STATE, type LocalEnv, openLocalEnv } from "./local-env.ts";
 
 /** Who runs an operator tool, for the publish history: `user@host`. */
 export function operatorName(): string {
@@ -73,6 +73,8 @@ export async function withLockedLocalState<T>(
   run: (local: LocalEnv, lock: CatalogLock) => Promise<T>,
 ): Promise<T> {
   const dir = persistPath ?? DEFAULT_STATE;
+  // Before the lock file: a read-only state is one line naming the path, not a failed lock or workerd's traces.
+  assertWritableState(dir);
   const lock = fileLock(dir, {
     waitMs: wait.waitMs,
     onWait: (holder) => wait.say(waitLine(wait.waitMs, holder)),

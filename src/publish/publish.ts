@@ -18,7 +18,7 @@ import {
 import { parseCatalog } from "../catalog/schema.ts";
 import { type BrowseTarget, dropStaleBrowse, hasBrowseIndex, writeBrowseIndex } from "./browse-index.ts";
 import { type CatalogLock, type HeldLock, type LockIntent, processLock } from "./lock.ts";
-import { DEFAULT_SHARD_PRODUCTS, shardCount } from "../browse/shards.ts";
+import { DEFAULT_SHARD_PRODUCTS, MAX_BROWSE_SHARDS, shardCount } from "../browse/shards.ts";
 import { CheckedCatalog } from "./catalog-input.ts";
 
 /** Where a publish writes: a KV binding (tests, local state) or `wrangler kv ... --remote`. */
@@ -263,6 +263,23 @@ export async function settleInterrupted(
   return { pointer, history, completed: done, abandoned, deleted };
 }
 
+/**
+ * `shardProducts` would cut the catalog into more browse shards than one request can fan out to
+ * (MAX_BROWSE_SHARDS): refused before anything is locked or written.
+ */
+export class ShardLimitError extends Error {
+  constructor(products: number, perShard: number, shards: number) {
+    const least = Math.ceil(products / MAX_BROWSE_SHARDS);
+    super(
+      `--shard-products ${perShard} cuts ${products} products into ${shards} browse shards, over the limit of ` +
+        `${MAX_BROWSE_SHARDS}: every browse request asks each shard (a later page up to twice), and Workers ` +
+        `allow 50 subrequests per request on the free plan (docs/decisions/0007). Give --shard-products ` +
+        `${least} or more for this catalog.`,
+    );
+    this.name = "ShardLimitError";
+  }
+}
+
 /** Thrown when the pointer moved between the read and the switch (a lock bypassed or broken). */
 export class PointerMovedError extends Error {
   constructor(expected: string | null, found: string | null) {
@@ -319,6 +336,9 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
   const digest = checked?.digest ?? (await catalogDigest(catalog));
   const version = opts.version ?? newVersionName();
   if (!VERSION_NAME.test(version)) throw new Error(`Version names are 1-64 of A-Z a-z 0-9 _ -: ${version}`);
+  const perShard = opts.shardProducts ?? DEFAULT_SHARD_PRODUCTS;
+  const shards = shardCount(catalog.products.length, perShard);
+  if (shards > MAX_BROWSE_SHARDS) throw new ShardLimitError(catalog.products.length, perShard, shards);
   const lock = opts.lock ?? processLock(target);
   const by = opts.by === undefined ? {} : { by: opts.by };
   const source = opts.source === undefined ? {} : { source: opts.source };
@@ -343,7 +363,6 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
       history.some((e) => e.version === version)
     )
       throw new Error(`Version ${version} already exists.`);
-    const shards = shardCount(catalog.products.length, opts.shardProducts ?? DEFAULT_SHARD_PRODUCTS);
     const meta: VersionMeta = {
       ...planVersion(catalog, version, digest),
       ...(shards > 1 ? { browse_shards: shards } : {}),
