@@ -120,6 +120,31 @@ describe.skipIf(process.platform !== "linux")("a catalog:publish killed with kil
     expect(left).toEqual([]);
   }, 300_000);
 
+  it("stopped with SIGTERM mid-write: exits, its workerd with it, and the next --list settles its version", async () => {
+    const live = (await livePointer())?.current.version;
+    const { child } = await startUntil(
+      "catalog-publish",
+      ["--persist-to", persist, "--version", "terminated-mid-write", bigCatalog("term.json", 9)],
+      /entries written/,
+    );
+    const workerds = childrenOf(child.pid as number).filter((pid) =>
+      readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd"),
+    );
+    expect(workerds.length).toBeGreaterThan(0);
+    const exited = new Promise<number | null>((resolve) =>
+      child.once("exit", (code, signal) => resolve(code ?? (signal ? 128 + 15 : null))),
+    );
+    child.kill("SIGTERM");
+    expect(await exited).toBe(143);
+    const deadline = Date.now() + 5_000;
+    while (workerds.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(workerds.filter(alive)).toEqual([]);
+    const list = await runCli("catalog-rollback", ["--persist-to", persist, "--list"], { timeoutMs: 120_000 });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain("An interrupted publish of terminated-mid-write never went live");
+    expect((await livePointer())?.current.version).toBe(live);
+  }, 300_000);
+
   it("rollback --expect refuses when the live version moved; a rollback that waited says what it rolls back from", async () => {
     const before = (await livePointer())?.current.version as string;
     const refused = await runCli("catalog-rollback", ["--persist-to", persist, "--expect", "not-the-live-one"], {
