@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { bindingTarget, type HistoryLine, listHistory, rollbackCatalog, rollbackTo } from "../publish/publish.ts";
 import { remoteTarget } from "../publish/remote.ts";
 import { d1Target } from "../publish/browse-index.ts";
+import { remoteBrowseTarget } from "../publish/browse-remote.ts";
 import { defineCli, runCli, UsageError } from "./args.ts";
 import { operatorName, remoteLock, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
 
@@ -98,9 +99,11 @@ async function main(): Promise<void> {
   if (values.remote) {
     const target = remoteTarget({ dryRun: values["dry-run"], log: say });
     try {
-      if (values.list) return printHistory(await listHistory(target), say);
       const lock = remoteLock(target, { waitMs, say: sayWait, dryRun: values["dry-run"] });
-      result = await rollbackTo(target, { ...options, lock });
+      const browse = remoteBrowseTarget({ dryRun: values["dry-run"], log: say });
+      // Listing takes the lock too, and settles what a killed publish left (publish.ts settleInterrupted).
+      if (values.list) return printHistory(await listHistory(target, { lock, browse }), say);
+      result = await rollbackTo(target, { ...options, lock, browse });
     } catch (error) {
       // A dry run reads nothing either, so it cannot see a previous version; it still says it is one.
       throw prefix && error instanceof Error ? new Error(`${prefix}${error.message}`) : error;
