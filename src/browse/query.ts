@@ -271,13 +271,17 @@ export function hasFilters(f: BrowseFilters): boolean {
 
 /**
  * The cache-key form of a query: every value canonical (words folded, keys sorted without
- * repeats, prices in minor units, defaults spelled out), so equivalent URLs share one entry.
- * Lists are JSON, so a value holding a comma cannot pose as two values.
+ * repeats, prices in minor units, defaults spelled out), so equivalent URLs share one entry, and
+ * everything the engine reads is in it, so two queries answered differently never share one
+ * (test/browse/cache-key.test.ts holds both as properties). Lists are JSON, so a value holding a
+ * comma cannot pose as two values.
  */
 export function browseCacheKey(f: BrowseFilters, page?: BrowsePageQuery): Record<string, string> {
   const key: Record<string, string> = {};
-  // An exact word is keyed quoted (a folded word holds no quote), so `"tee"` and `tee` differ.
-  if (f.words.length > 0) key.q = f.words.map((w) => (w.exact ? `"${w.word}"` : w.word)).join(" ");
+  // Every field of every word decides the answer (issue 33: keying only `word` and `exact` let
+  // `q=t-shirt`, whose words also match `tshirt`, share an entry with `q="t" "shirt"`, so whoever
+  // asked first set the answer for both). The words are keyed in full, as JSON.
+  if (f.words.length > 0) key.q = JSON.stringify(f.words.map((w) => [w.word, w.exact, w.also ?? null]));
   if (f.available !== undefined) key.available = String(f.available);
   for (const name of VALUE_FILTERS) {
     const keys = f[name];

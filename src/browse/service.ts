@@ -1,5 +1,13 @@
 import type { BrowseFilters, BrowsePageQuery } from "./query.ts";
-import { type BrowseStore, type IndexSource, readBrowseIndex, type SnapshotBucket } from "./source.ts";
+import {
+  type BrowseStore,
+  type IndexSource,
+  logSnapshotDamaged,
+  readBrowseIndex,
+  type SnapshotBucket,
+} from "./source.ts";
+import { ItemBlockDamaged } from "./index/items.ts";
+import { SnapshotDamaged } from "./snapshot.ts";
 import { CatalogError, type CatalogFailureCode } from "../catalog/errors.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import { type Scope, VersionIndex } from "./index/version-index.ts";
@@ -29,6 +37,8 @@ export class BrowseService implements Browsing, ShardBrowsing {
   readonly #store: BrowseStore;
   readonly #snapshots: SnapshotBucket | undefined;
   readonly #built = new Map<string, Promise<VersionIndex>>();
+  /** The builds read from D1 after their snapshot's items failed (so a second failure does not rebuild again). */
+  readonly #fromD1 = new Set<string>();
   /** Where the last index built came from (snapshot or D1), its bytes and read time, and the build time. */
   lastBuild: (IndexSource & { buildMs: number }) | null = null;
 
@@ -37,11 +47,12 @@ export class BrowseService implements Browsing, ShardBrowsing {
     this.#snapshots = snapshots;
   }
 
-  index(version: string, of?: ShardOf): Promise<VersionIndex> {
+  index(version: string, of?: ShardOf, options: { fromD1?: boolean } = {}): Promise<VersionIndex> {
     const name = of ? `${version}:${of.shard}/${of.shards}` : version;
     let built = this.#built.get(name);
-    if (!built) {
-      built = readBrowseIndex(this.#store, this.#snapshots, version, of).then(({ data, source }) => {
+    if (!built || (options.fromD1 && !this.#fromD1.has(name))) {
+      const skipSnapshot = options.fromD1 === true;
+      built = readBrowseIndex(this.#store, this.#snapshots, version, of, { skipSnapshot }).then(({ data, source }) => {
         const started = Date.now();
         const index = new VersionIndex(data);
         this.lastBuild = { ...source, buildMs: Date.now() - started };
@@ -49,8 +60,13 @@ export class BrowseService implements Browsing, ShardBrowsing {
       });
       // One version per instance in production; tests share a service across versions, so keep the last only.
       this.#built.clear();
+      this.#fromD1.clear();
       this.#built.set(name, built);
-      built.catch(() => this.#built.delete(name));
+      if (skipSnapshot) this.#fromD1.add(name);
+      built.catch(() => {
+        this.#built.delete(name);
+        this.#fromD1.delete(name);
+      });
     }
     return built;
   }
@@ -64,16 +80,37 @@ export class BrowseService implements Browsing, ShardBrowsing {
   }
 
   slice(...[version, of, scope, query, after]: Parameters<ShardBrowsing["slice"]>): ReturnType<ShardBrowsing["slice"]> {
-    return this.#reply(this.index(version, of).then((index) => index.slice(scope, query, after)));
+    return this.#reply(this.#using(version, of, (index) => index.slice(scope, query, after)));
   }
 
   counts(...[version, of, scope, filters]: Parameters<ShardBrowsing["counts"]>): ReturnType<ShardBrowsing["counts"]> {
-    return this.#reply(this.index(version, of).then((index) => index.counts(scope, filters)));
+    return this.#reply(this.#using(version, of, (index) => index.counts(scope, filters)));
   }
 
   async #answer(version: string, answer: (index: VersionIndex) => string | Promise<string>): Promise<BrowseReply> {
-    const reply = await this.#reply(this.index(version).then(answer));
+    const reply = await this.#reply(this.#using(version, undefined, answer));
     return reply.ok ? { ok: true, body: reply.value } : reply;
+  }
+
+  /**
+   * `answer` from the version's index; when an item block of its snapshot fails to inflate (issue
+   * 33: every page showing one of its products answered 500, on every retry), the damage is
+   * logged at error level and the index is read again from D1, which answers this request and
+   * the next ones.
+   */
+  async #using<T>(
+    version: string,
+    of: ShardOf | undefined,
+    answer: (index: VersionIndex) => T | Promise<T>,
+  ): Promise<T> {
+    try {
+      return await answer(await this.index(version, of));
+    } catch (error) {
+      if (!(error instanceof ItemBlockDamaged)) throw error;
+      const reason = `item block ${error.block} fails to inflate (${error.message})`;
+      logSnapshotDamaged(new SnapshotDamaged(version, of ? of.shard : null, error.chunk, reason));
+      return answer(await this.index(version, of, { fromD1: true }));
+    }
   }
 
   async #reply<T>(value: Promise<T>): Promise<ShardReply<T>> {

@@ -25,6 +25,14 @@ import type { Scope } from "./index/version-index.ts";
  */
 export const DEFAULT_SHARD_PRODUCTS = 100_000;
 
+/**
+ * The most shards a version's browse index may be cut into: one browse request asks every shard
+ * (a later page up to twice: 2n - 1 calls), besides the pointer read and the Cache API lookup and
+ * store, and Workers allow 50 subrequests per request on the free plan (decision 0007,
+ * "Limits"): 2 x 24 - 1 + 3 = 50. Past it, every browse request of the store would fail there.
+ */
+export const MAX_BROWSE_SHARDS = 24;
+
 /** Which shard of how many. */
 export interface ShardOf {
   shard: number;

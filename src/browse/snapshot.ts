@@ -42,10 +42,41 @@ export function browseSnapshotKey(version: string, of?: ShardOf): string {
 
 export const SNAPSHOT_CHUNK = 8 * 2 ** 20;
 
-/** What the manifest at browseSnapshotKey says. */
+/**
+ * What the manifest at browseSnapshotKey says: the blob's size, its chunks, and each chunk's
+ * SHA-256 (lower-case hex), checked before anything is decoded (issue 33: a chunk with its
+ * prices reversed loaded and was served as truth). A manifest without them is not trusted.
+ */
 export interface SnapshotManifest {
   bytes: number;
   chunks: number;
+  sha256?: string[];
+}
+
+/**
+ * A snapshot that cannot be trusted: a chunk whose bytes are not the ones the manifest hashed, a
+ * manifest without checksums, or an item block that fails to inflate. It names what the operator
+ * needs to find it (the version, the shard, the chunk); the engine reads D1 instead.
+ */
+export class SnapshotDamaged extends Error {
+  readonly version: string;
+  readonly shard: number | null;
+  readonly chunk: number | null;
+  constructor(version: string, shard: number | null, chunk: number | null, reason: string) {
+    super(reason);
+    this.name = "SnapshotDamaged";
+    this.version = version;
+    this.shard = shard;
+    this.chunk = chunk;
+  }
+}
+
+/** Which stored chunk each part of a decoded snapshot is a view of, so a damaged item block can be traced to its chunk. */
+const chunkOfPart = new WeakMap<object, number>();
+
+/** The chunk (of the snapshot it was decoded from) that `part` is a view of; null for data from D1. */
+export function snapshotChunkOf(part: object): number | null {
+  return chunkOfPart.get(part) ?? null;
 }
 
 /** The version a snapshot key (manifest or chunk, any format) names, or null for another key. */
@@ -202,7 +233,9 @@ export async function decodeSnapshot(chunks: readonly Uint8Array[]): Promise<unk
     const offset = chunk.byteOffset + from - (starts[c] as number);
     if (from + n * ctor.BYTES_PER_ELEMENT > (starts[c] as number) + chunk.byteLength || offset % ctor.BYTES_PER_ELEMENT)
       throw new Error("browse snapshot part out of range (across chunks or unaligned)");
-    return new ctor(chunk.buffer as ArrayBuffer, offset, n);
+    const part = new ctor(chunk.buffer as ArrayBuffer, offset, n);
+    chunkOfPart.set(part, c);
+    return part;
   };
   const walk = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.length > 0 && typeof value[0] !== "object" ? value : value.map(walk);

@@ -8,7 +8,8 @@ export type CatalogFailureCode =
   | "sold_out"
   | "parameter_invalid"
   | "parameter_unknown"
-  | "catalog_unavailable";
+  | "catalog_unavailable"
+  | "browse_unavailable";
 
 export class CatalogError extends Error {
   readonly code: CatalogFailureCode;

@@ -73,6 +73,13 @@ export interface HistoryEntry {
   by?: string;
   /** The live version's meta, so a rollback can return to any kept version. */
   meta: VersionMeta;
+  /**
+   * Absent once the action took effect. A publish writes its entry as `publishing` before its
+   * pointer switch and completes it after, so a publish killed in between leaves an entry the
+   * next holder of the lock settles: completed when its version went live, else `abandoned`
+   * (its keys, tables and snapshots deleted).
+   */
+  state?: "publishing" | "abandoned";
 }
 
 /** Every key of a version starts with this, so a version can be listed and deleted as a whole. */

@@ -1,6 +1,6 @@
 // npm run catalog:publish -- [--local|--remote] [--persist-to DIR] [--dry-run] [file]   (--help for usage)
 import { setFlagsFromString } from "node:v8";
-import { newVersionName } from "../publish/publish.ts";
+import { newVersionName, ShardLimitError } from "../publish/publish.ts";
 import { WAIT_OPTION } from "./locked-state.ts";
 import { runPublish } from "./publish-run.ts";
 import { DEFAULT_SHARD_PRODUCTS } from "../browse/shards.ts";
@@ -44,7 +44,9 @@ const cli = defineCli({
       value: "N",
       min: 1,
       default: DEFAULT_SHARD_PRODUCTS,
-      help: "at most N products per browse engine: a larger catalog's browse index is cut into shards",
+      help:
+        "at most N products per browse engine: a larger catalog's browse index is cut into shards " +
+        "(at most 24: what one browse request can fan out to; a smaller N exits 2)",
     },
   },
   notes:
@@ -80,6 +82,9 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
       shardProducts: values["shard-products"],
       say,
     });
+  } catch (error) {
+    if (error instanceof ShardLimitError) throw new UsageError(error.message);
+    throw error;
   } finally {
     read.close();
   }

@@ -2,6 +2,8 @@
 import { join } from "node:path";
 import { bindingTarget, type HistoryLine, listHistory, rollbackCatalog, rollbackTo } from "../publish/publish.ts";
 import { remoteTarget } from "../publish/remote.ts";
+import { d1Target } from "../publish/browse-index.ts";
+import { remoteBrowseTarget } from "../publish/browse-remote.ts";
 import { defineCli, runCli, UsageError } from "./args.ts";
 import { operatorName, remoteLock, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
 
@@ -23,6 +25,11 @@ const cli = defineCli({
       type: "string",
       value: "VERSION",
       help: "make this kept version live (see --list) instead of the previous one",
+    },
+    expect: {
+      type: "string",
+      value: "VERSION",
+      help: "refuse (exit 1, nothing changed) unless VERSION is the live catalog when the rollback runs",
     },
     list: {
       type: "boolean",
@@ -47,7 +54,7 @@ function printHistory(lines: readonly HistoryLine[], say: (line: string) => void
     "#    when                      action    version                               products  state      source / by",
   );
   for (const l of lines) {
-    const state = l.live ? "live" : l.kept ? "kept" : "deleted";
+    const state = l.state ?? (l.live ? "live" : l.kept ? "kept" : "deleted");
     const from = l.action === "rollback" ? ` (from ${l.from})` : "";
     const who = [l.source, l.by].filter(Boolean).join(" by ");
     say(
@@ -64,22 +71,39 @@ async function main(): Promise<void> {
   if (values["dry-run"] && !values.remote) throw new UsageError("--dry-run applies to --remote only.");
   if (values.remote && values["persist-to"] !== undefined)
     throw new UsageError("--persist-to applies to --local only.");
-  if (values.list && values.to !== undefined)
-    throw new UsageError("--list changes nothing; it cannot be given with --to.");
+  if (values.list && (values.to !== undefined || values.expect !== undefined))
+    throw new UsageError("--list changes nothing; it cannot be given with --to or --expect.");
+  if (values.expect !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(values.expect))
+    throw new UsageError(`--expect takes a version name (1-64 of A-Z a-z 0-9 _ -), not "${values.expect}".`);
   if (values.to !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(values.to))
     throw new UsageError(`--to takes a version name (1-64 of A-Z a-z 0-9 _ -), not "${values.to}".`);
   const prefix = values["dry-run"] ? "(dry run) " : "";
   const say = (line: string) => console.log(`${prefix}${line}`);
   const by = operatorName();
   const waitMs = values.wait * 1000;
-  const options = { by, ...(values.to !== undefined ? { to: values.to } : {}) };
+  // A rollback that waited for another operation says which version it now rolls back from.
+  let waited = false;
+  const sayWait = (line: string) => {
+    waited = true;
+    say(line);
+  };
+  const options = {
+    by,
+    ...(values.to !== undefined ? { to: values.to } : {}),
+    ...(values.expect !== undefined ? { expect: values.expect } : {}),
+    onLive: (live: string, to: string) => {
+      if (waited) say(`The wait is over: catalog ${live} is live now; rolling back from ${live} to ${to}.`);
+    },
+  };
   let result;
   if (values.remote) {
     const target = remoteTarget({ dryRun: values["dry-run"], log: say });
     try {
-      if (values.list) return printHistory(await listHistory(target), say);
-      const lock = remoteLock(target, { waitMs, say, dryRun: values["dry-run"] });
-      result = await rollbackTo(target, { ...options, lock });
+      const lock = remoteLock(target, { waitMs, say: sayWait, dryRun: values["dry-run"] });
+      const browse = remoteBrowseTarget({ dryRun: values["dry-run"], log: say });
+      // Listing takes the lock too, and settles what a killed publish left (publish.ts settleInterrupted).
+      if (values.list) return printHistory(await listHistory(target, { lock, browse }), say);
+      result = await rollbackTo(target, { ...options, lock, browse });
     } catch (error) {
       // A dry run reads nothing either, so it cannot see a previous version; it still says it is one.
       throw prefix && error instanceof Error ? new Error(`${prefix}${error.message}`) : error;
@@ -91,16 +115,21 @@ async function main(): Promise<void> {
     const dir = persist ? join(persist, "v3") : undefined;
     // Listing takes the lock too: it reads the history and the kept versions as one consistent state.
     const intent = { action: "rollback" as const, by, ...(values.to !== undefined ? { version: values.to } : {}) };
+    // Listing takes the lock, so it also settles what a killed publish left (locked-state.ts).
     if (values.list)
       return withLockedLocalState(dir, intent, { waitMs, say }, async (local) =>
         printHistory(await listHistory(bindingTarget(local.env.CATALOG)), say),
       );
-    result = await withLockedLocalState(dir, intent, { waitMs, say }, (local, lock) =>
-      rollbackCatalog(local.env.CATALOG, { ...options, lock }),
+    result = await withLockedLocalState(dir, intent, { waitMs, say: sayWait }, (local, lock) =>
+      rollbackCatalog(local.env.CATALOG, {
+        ...options,
+        lock,
+        browse: d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS),
+      }),
     );
   }
   say(
-    `Rolled back: catalog ${result.version} is live again (${result.previous} kept; roll back again to return to it).`,
+    `Rolled back from ${result.previous}: catalog ${result.version} is live again (${result.previous} kept; roll back again to return to it).`,
   );
 }
 

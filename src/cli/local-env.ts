@@ -1,3 +1,6 @@
+import { accessSync, constants, existsSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 /** The KV bindings of the project's wrangler.toml, backed by the state `wrangler dev` reads. */
 export interface LocalEnv {
   env: Pick<Env, "CATALOG" | "TOKENS" | "BROWSE" | "BROWSE_SNAPSHOTS">;
@@ -18,9 +21,11 @@ export const DEFAULT_STATE = ".wrangler/state/v3";
  * from the internet (a stack trace when offline) for a worker that never serves a request.
  */
 export async function openLocalEnv(persistPath: string = DEFAULT_STATE): Promise<LocalEnv> {
+  assertWritableState(persistPath);
   // Loaded here, not at the top: they take seconds, and --help or a usage error should not wait.
   const [{ convertV4MiniflareOptions, Log, LogLevel, Miniflare }, { unstable_getMiniflareWorkerOptions }] =
     await Promise.all([import("miniflare"), import("wrangler")]);
+  await bindWorkerdToParent();
   const { workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml");
   const kvNamespaces = (workerOptions as { kvNamespaces?: Record<string, string | { id: string }> }).kvNamespaces ?? {};
   // The browse index (D1) is written by every publish beside the KV entries.
@@ -111,4 +116,74 @@ export function quietWranglerEnv(): NodeJS.ProcessEnv {
     WRANGLER_SEND_METRICS: "false",
     CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? "false",
   };
+}
+
+const SETPRIV = "/usr/bin/setpriv";
+
+/**
+ * Makes every workerd this process (and the wrangler it starts) spawns die with its parent, where
+ * the platform allows it: on Linux with util-linux's setpriv, Miniflare runs workerd through
+ * workerd-bound.sh, which sets PR_SET_PDEATHSIG. A SIGTERM or SIGINT already ends workerd
+ * (Miniflare's exit hook kills it); this covers kill -9 and crashes, which left workerd running
+ * with the state's SQLite files open. Elsewhere, or when MINIFLARE_WORKERD_PATH is set, nothing
+ * changes.
+ */
+export async function bindWorkerdToParent(): Promise<void> {
+  if (process.platform !== "linux" || process.env.MINIFLARE_WORKERD_PATH || !existsSync(SETPRIV)) return;
+  // The package's binary path (its default export); named through a variable: it ships no types.
+  const name = "workerd";
+  const workerd = ((await import(name)) as { default: { default: string } | string }).default;
+  const binary = typeof workerd === "string" ? workerd : workerd.default;
+  if (typeof binary !== "string" || !existsSync(binary)) return;
+  process.env.STOREFRONT_WORKERD = binary;
+  process.env.MINIFLARE_WORKERD_PATH = join(dirname(fileURLToPath(import.meta.url)), "workerd-bound.sh");
+}
+
+/** The state can be written where it matters: one line naming the path and what to do, never workerd's stack traces. */
+export class StateNotWritableError extends Error {
+  constructor(path: string, code: string | undefined) {
+    const why = code === "EROFS" ? "it is on a read-only file system" : "this user may not write there";
+    super(
+      `Local state ${path} is not writable (${why}): the tools keep the catalog, tokens and carts there. ` +
+        `Run as its owner, make it writable, or give --persist-to a writable directory.`,
+    );
+    this.name = "StateNotWritableError";
+  }
+}
+
+/** Directories deeper than this are not walked (the state's storage directories are 2-3 levels down). */
+const STATE_DEPTH = 3;
+
+/**
+ * Checks, before a lock file or Miniflare touches it, that the state directory (or the nearest
+ * existing directory above it) and every directory and SQLite file of its storage can be written
+ * (issue 33: a read-only state printed 16 stack traces from workerd). access(2) reports a
+ * read-only file system even to root.
+ */
+export function assertWritableState(dir: string): void {
+  let existing = dir;
+  while (!existsSync(existing)) {
+    const parent = dirname(existing);
+    if (parent === existing) break;
+    existing = parent;
+  }
+  const check = (path: string) => {
+    try {
+      accessSync(path, constants.W_OK);
+    } catch (error) {
+      throw new StateNotWritableError(path, (error as NodeJS.ErrnoException).code);
+    }
+  };
+  check(existing);
+  if (existing !== dir) return;
+  const walk = (path: string, depth: number) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const full = join(path, entry.name);
+      if (entry.isDirectory()) {
+        check(full);
+        if (depth < STATE_DEPTH && entry.name !== "blobs") walk(full, depth + 1);
+      } else if (/\.sqlite(-wal|-shm)?$/.test(entry.name)) check(full);
+    }
+  };
+  walk(dir, 1);
 }

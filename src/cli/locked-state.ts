@@ -2,7 +2,9 @@ import { userInfo, hostname } from "node:os";
 import { fileLock } from "../publish/lock-file.ts";
 import { type CatalogLock, type HeldLock, type LockIntent, processLock, sqlLock } from "../publish/lock.ts";
 import { remoteD1Query } from "../publish/browse-remote.ts";
-import { DEFAULT_STATE, type LocalEnv, openLocalEnv } from "./local-env.ts";
+import { d1Target } from "../publish/browse-index.ts";
+import { bindingTarget, type Settled, settleInterrupted } from "../publish/publish.ts";
+import { assertWritableState, DEFAULT_STATE, type LocalEnv, openLocalEnv } from "./local-env.ts";
 
 /** Who runs an operator tool, for the publish history: `user@host`. */
 export function operatorName(): string {
@@ -41,6 +43,19 @@ export function remoteLock(
   });
 }
 
+/** What settling an interrupted publish did, for the operator (nothing when there was nothing). */
+export function settledLines(settled: Settled): string[] {
+  return [
+    ...settled.completed.map(
+      (v) =>
+        `An interrupted publish of ${v} had switched the pointer: ${v} is live, and its history entry is completed.`,
+    ),
+    ...settled.abandoned.map(
+      (v) => `An interrupted publish of ${v} never went live: marked abandoned in the history and deleted.`,
+    ),
+  ];
+}
+
 /** A lock already taken, handed to publishTo/rollbackTo, which then neither wait nor release. */
 function taken(held: HeldLock): CatalogLock {
   return { acquire: async () => ({ ...held, release: async () => {} }) };
@@ -58,6 +73,8 @@ export async function withLockedLocalState<T>(
   run: (local: LocalEnv, lock: CatalogLock) => Promise<T>,
 ): Promise<T> {
   const dir = persistPath ?? DEFAULT_STATE;
+  // Before the lock file: a read-only state is one line naming the path, not a failed lock or workerd's traces.
+  assertWritableState(dir);
   const lock = fileLock(dir, {
     waitMs: wait.waitMs,
     onWait: (holder) => wait.say(waitLine(wait.waitMs, holder)),
@@ -66,7 +83,14 @@ export async function withLockedLocalState<T>(
   try {
     const local = await openLocalEnv(dir);
     try {
-      return await run(local, taken(held));
+      // Whatever this command is, it settles what a killed publish left first (publish.ts).
+      const settled = await settleInterrupted(
+        bindingTarget(local.env.CATALOG),
+        d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS),
+        held,
+      );
+      for (const line of settledLines(settled)) wait.say(line);
+      return await run(local, taken({ ...held, abandoned: [] }));
     } finally {
       await local.dispose();
     }

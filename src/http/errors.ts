@@ -181,6 +181,19 @@ export function rateLimited(
   );
 }
 
+/**
+ * The version is live but its browse index (search, filters, sorts, facets) is missing: a 503 that
+ * says so, so an operator is not sent looking for a publish that happened (the plain list of the
+ * same version still answers).
+ */
+export function browseUnavailable(message: string): ApiError {
+  return new ApiError(
+    503,
+    { type: "api_error", code: "browse_unavailable", message },
+    { "Retry-After": "30", "Cache-Control": "no-store" },
+  );
+}
+
 export function internalError(requestId: string): ApiError {
   return new ApiError(500, {
     type: "api_error",
@@ -265,5 +278,7 @@ export function fromFailure(failure: DomainFailure, docsUrl?: string): ApiError 
       return rateLimited(failure.message, 60);
     case "catalog_unavailable":
       return catalogUnavailable();
+    case "browse_unavailable":
+      return browseUnavailable(failure.message);
   }
 }

@@ -14,7 +14,7 @@ import {
   routeNotFound,
   urlTooLong,
 } from "./errors.ts";
-import { holdsCredential, redactSecrets } from "./secrets.ts";
+import { holdsCredential, looksLikeCredential, redactSecrets } from "./secrets.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 import type { RouteTable } from "./route-table.ts";
 
@@ -25,11 +25,19 @@ const CREDENTIAL_LIKE = /sf_|bearer|basic/i;
 
 /**
  * The inbound X-Request-Id when it looks like an id and cannot be a credential pasted into the
- * wrong header: a token, a `Bearer …` value or (anywhere in it) the operator secret. Anything
- * else is replaced by a new id, so it is neither echoed nor logged.
+ * wrong header: a token, a `Bearer …` value, (anywhere in it) the operator secret, or anything
+ * shaped like a secret whatever its prefix (looksLikeCredential: a long base62/base64 run, a long
+ * run of letters and digits, a JWT). Anything else is replaced by a new id, so it is neither
+ * echoed nor logged.
  */
 export function inboundRequestId(value: string | undefined, env: Env | undefined): string | undefined {
-  if (value === undefined || !SANE_REQUEST_ID.test(value) || CREDENTIAL_LIKE.test(value) || holdsCredential(value, env))
+  if (
+    value === undefined ||
+    !SANE_REQUEST_ID.test(value) ||
+    CREDENTIAL_LIKE.test(value) ||
+    holdsCredential(value, env) ||
+    looksLikeCredential(value)
+  )
     return undefined;
   return value;
 }

@@ -69,3 +69,23 @@ export function cartTokenSecrets(env: Env): CartTokenSecrets {
     ...(usable(e.CART_TOKEN_SECRET_PREVIOUS) ? { previous: e.CART_TOKEN_SECRET_PREVIOUS } : {}),
   };
 }
+
+/**
+ * Whether a value could be a credential whatever its prefix (issue 33: a token's secret part sent
+ * without `sf_live_` was echoed as an X-Request-Id and logged). Split at dots, any part that is:
+ * - 20+ characters of the base62/base64url alphabet holding both upper- and lower-case letters
+ *   (a random base62 or base64 secret, such as a token's 44-character secret part), or
+ * - holding a run of 33+ letters and digits mixing both (a hex or base36 secret longer than a
+ *   128-bit trace id: `openssl rand -hex 32`; `_` and `-` end a run, so `req_<32 hex>` is not), or
+ * - the value has a JWT's shape (three base64url parts, the first a JSON header: `eyJ…`).
+ * Ids in one case or hex up to 32 digits (UUIDs, W3C trace ids, this API's own `req_…`) are not.
+ */
+export function looksLikeCredential(value: string): boolean {
+  const parts = value.split(".");
+  if (parts.length === 3 && /^eyJ[A-Za-z0-9_-]*$/.test(parts[0] ?? "")) return true;
+  return parts.some(
+    (part) =>
+      (part.length >= 20 && /[a-z]/.test(part) && /[A-Z]/.test(part)) ||
+      (part.match(/[A-Za-z0-9]+/g) ?? []).some((run) => run.length >= 33 && /[A-Za-z]/.test(run) && /[0-9]/.test(run)),
+  );
+}

@@ -4,7 +4,9 @@ import type { DescribedOperation, HeaderName, OperationSpec, ResponseSpec } from
 
 const HEADERS: Record<HeaderName, { description: string; schema: JsonSchema; example?: string }> = {
   "X-Request-Id": {
-    description: "The request's id: a sane inbound one echoed, else a new `req_…` id.",
+    description:
+      "The request's id: a sane inbound one echoed (never one that could be a credential: see " +
+      "Conventions), else a new `req_…` id.",
     schema: { type: "string" },
   },
   "Cache-Control": {

@@ -171,8 +171,9 @@ const ERRORS = {
   },
   429: {
     description:
-      "More than 120 cart writes in a minute with this token, or more than 20 `POST /carts` in a " +
-      "minute from one client address.",
+      "Too many requests: more than 120 cart writes in a minute with this token, more than 20 " +
+      "`POST /carts` in a minute from one client address, or on the operator surface more than 30 " +
+      "wrong operator secrets in a minute from this address.",
     headers: ["Retry-After"],
     examples: {
       rate_limited: example("Too many writes", {
@@ -206,9 +207,11 @@ const ERRORS = {
   },
   503: {
     description:
-      "No catalog has been published yet (`catalog_unavailable`, with `Retry-After`), or this " +
+      "No catalog has been published yet (`catalog_unavailable`, with `Retry-After`); the live " +
+      "version has no browse index, so `q`, filters, sorts and facets cannot be answered while the " +
+      "plain list can (`browse_unavailable`: the operator publishes the catalog again); or this " +
       "server has no usable `CART_TOKEN_SECRET`, so it can neither issue nor check shopper tokens " +
-      "(`cart_tokens_unconfigured`: its operator must set it).",
+      "(`cart_tokens_unconfigured`: its operator must set it). Never cached.",
     headers: ["Retry-After"],
     examples: {
       cart_tokens_unconfigured: example("No CART_TOKEN_SECRET", {
@@ -222,6 +225,13 @@ const ERRORS = {
         type: "api_error",
         code: "catalog_unavailable",
         message: "No catalog has been published yet.",
+      }),
+      browse_unavailable: example("The live version has no browse index", {
+        type: "api_error",
+        code: "browse_unavailable",
+        message:
+          "Search, filters, sorts and facets are unavailable: this catalog version has no browse index " +
+          "(the operator must publish the catalog again). The plain list (without q, filters or sort) still works.",
       }),
     },
   },
@@ -244,6 +254,8 @@ const STATUS_OF = new Map<string, keyof Errors>(
 export const TOKEN_ERRORS = ["authentication_required", "token_invalid", "token_revoked"] as const;
 /** A route that takes customer Bearer tokens, shopper tokens (`sf_cart_…`, which expire and need CART_TOKEN_SECRET) included. */
 export const BEARER_ERRORS = [...TOKEN_ERRORS, "token_expired", "cart_tokens_unconfigured"] as const;
+/** What an operator route can answer before its handler runs: the secret's 401s, and 429 for an address guessing it. */
+export const OPERATOR_ERRORS = [...TOKEN_ERRORS, "rate_limited"] as const;
 /** A route with a query schema. */
 export const QUERY_ERRORS = ["parameter_unknown", "parameter_invalid"] as const;
 /** A route that reads a JSON body (src/http/validate.ts and the body limit). */

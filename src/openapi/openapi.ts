@@ -31,6 +31,12 @@ const OPERATOR_INFO: DocumentInfo = {
       "no-store`, carry no CORS headers (browsers are not meant to call it), and never repeat " +
       "a token, hash or id they were sent.",
     "",
+    "Wrong secrets are throttled per client address (`CF-Connecting-IP`, which Cloudflare sets " +
+      "on every request): past 30 in a minute (the `OPERATOR_AUTH_LIMITER` binding), every " +
+      "attempt from that address, the right secret included, answers 429 `rate_limit_error`, " +
+      "`code: rate_limited`, with `Retry-After: 60`, until the minute is over. A right secret " +
+      "is never counted.",
+    "",
     'Errors follow the storefront\'s envelope: `{"error": {"type", "message", "code", "param"}}`.',
   ].join("\n"),
   tags: [{ name: "Operator", description: "Issuing and revoking customer tokens. Operator secret required." }],

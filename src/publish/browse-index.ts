@@ -19,6 +19,7 @@ import { isPacked, packItems, packStrings } from "../browse/index/items.ts";
 import { renderListItem } from "../catalog/render.ts";
 import { optionApiName, type SourceProduct } from "../catalog/schema.ts";
 import { toMinor } from "../money.ts";
+import { sha256Hex } from "../sha256.ts";
 import { handlesOf, productRecord } from "./build.ts";
 import { featuredImage } from "./content.ts";
 import { prepareContent } from "./sanitize.ts";
@@ -100,7 +101,13 @@ export async function writeChunks(
   const key = browseSnapshotKey(version, of);
   // Chunks first, the manifest last: a reader finds a manifest only once every chunk is there.
   for (const [n, chunk] of chunks.entries()) await target.put(`${key}/${n}`, chunk);
-  const manifest: SnapshotManifest = { bytes: chunks.reduce((n, c) => n + c.byteLength, 0), chunks: chunks.length };
+  // Each chunk's SHA-256, which the engine checks before it decodes anything (snapshot.ts).
+  const sha256 = await Promise.all(chunks.map((chunk) => sha256Hex(chunk)));
+  const manifest: SnapshotManifest = {
+    bytes: chunks.reduce((n, c) => n + c.byteLength, 0),
+    chunks: chunks.length,
+    sha256,
+  };
   await target.put(key, new TextEncoder().encode(JSON.stringify(manifest)));
 }
 

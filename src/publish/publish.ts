@@ -18,7 +18,7 @@ import {
 import { parseCatalog } from "../catalog/schema.ts";
 import { type BrowseTarget, dropStaleBrowse, hasBrowseIndex, writeBrowseIndex } from "./browse-index.ts";
 import { type CatalogLock, type HeldLock, type LockIntent, processLock } from "./lock.ts";
-import { DEFAULT_SHARD_PRODUCTS, shardCount } from "../browse/shards.ts";
+import { DEFAULT_SHARD_PRODUCTS, MAX_BROWSE_SHARDS, shardCount } from "../browse/shards.ts";
 import { CheckedCatalog } from "./catalog-input.ts";
 
 /** Where a publish writes: a KV binding (tests, local state) or `wrangler kv ... --remote`. */
@@ -155,7 +155,7 @@ export function keptVersions(pointer: Pointer, history: readonly HistoryEntry[])
   const recent = new Set<string>();
   for (let i = history.length - 1; i >= 0 && recent.size < KEEP_VERSIONS; i--) {
     const entry = history[i];
-    if (entry?.action === "publish") recent.add(entry.version);
+    if (entry?.action === "publish" && entry.state === undefined) recent.add(entry.version);
   }
   for (const version of recent) keep.add(version);
   return keep;
@@ -217,6 +217,69 @@ function append(history: readonly HistoryEntry[], entry: Omit<HistoryEntry, "seq
   return [...history, { seq: (history.at(-1)?.seq ?? 0) + 1, at: new Date().toISOString(), ...entry }];
 }
 
+function completed(entry: HistoryEntry): HistoryEntry {
+  const { state: _state, ...done } = entry;
+  return done;
+}
+
+/** What a holder of the lock finds once the leftovers of an interrupted publish are settled. */
+export interface Settled {
+  pointer: Pointer | null;
+  history: HistoryEntry[];
+  /** Versions of interrupted publishes: `completed` went live before their publisher died, `abandoned` never did. */
+  completed: string[];
+  abandoned: string[];
+  /** KV keys deleted with the abandoned versions. */
+  deleted: number;
+}
+
+/**
+ * Settles what a killed publish left (issue 33: a publish killed between the pointer switch and
+ * the history write left a live version the history did not show, whose keys, snapshots and
+ * tables cleanup never deleted). Run by every holder of the lock before it acts (publish,
+ * rollback, `--list`, npm run dev): a `publishing` entry whose version is live is completed; any
+ * other is marked `abandoned` and its version deleted with the versions a dead holder's broken
+ * lock names (`held.abandoned`). Nothing runs while the lock is held, so no publish is in flight.
+ */
+export async function settleInterrupted(
+  target: CatalogKvTarget,
+  browse: BrowseTarget | null,
+  held: Pick<HeldLock, "abandoned">,
+): Promise<Settled> {
+  const pointer = await target.readPointer();
+  let history = await historyOf(target, pointer);
+  const live = pointer?.current.version;
+  const open = history.filter((e) => e.state === "publishing");
+  const done = open.filter((e) => e.version === live).map((e) => e.version);
+  const dropped = open.filter((e) => e.version !== live).map((e) => e.version);
+  if (open.length > 0) {
+    history = history.map((e) =>
+      e.state !== "publishing" ? e : e.version === live ? completed(e) : { ...e, state: "abandoned" },
+    );
+    await target.writeHistory(history);
+  }
+  const abandoned = [...new Set([...held.abandoned, ...dropped])];
+  const deleted = pointer && abandoned.length > 0 ? await cleanUp(target, browse, pointer, history, abandoned) : 0;
+  return { pointer, history, completed: done, abandoned, deleted };
+}
+
+/**
+ * `shardProducts` would cut the catalog into more browse shards than one request can fan out to
+ * (MAX_BROWSE_SHARDS): refused before anything is locked or written.
+ */
+export class ShardLimitError extends Error {
+  constructor(products: number, perShard: number, shards: number) {
+    const least = Math.ceil(products / MAX_BROWSE_SHARDS);
+    super(
+      `--shard-products ${perShard} cuts ${products} products into ${shards} browse shards, over the limit of ` +
+        `${MAX_BROWSE_SHARDS}: every browse request asks each shard (a later page up to twice), and Workers ` +
+        `allow 50 subrequests per request on the free plan (docs/decisions/0007). Give --shard-products ` +
+        `${least} or more for this catalog.`,
+    );
+    this.name = "ShardLimitError";
+  }
+}
+
 /** Thrown when the pointer moved between the read and the switch (a lock bypassed or broken). */
 export class PointerMovedError extends Error {
   constructor(expected: string | null, found: string | null) {
@@ -273,11 +336,14 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
   const digest = checked?.digest ?? (await catalogDigest(catalog));
   const version = opts.version ?? newVersionName();
   if (!VERSION_NAME.test(version)) throw new Error(`Version names are 1-64 of A-Z a-z 0-9 _ -: ${version}`);
+  const perShard = opts.shardProducts ?? DEFAULT_SHARD_PRODUCTS;
+  const shards = shardCount(catalog.products.length, perShard);
+  if (shards > MAX_BROWSE_SHARDS) throw new ShardLimitError(catalog.products.length, perShard, shards);
   const lock = opts.lock ?? processLock(target);
   const by = opts.by === undefined ? {} : { by: opts.by };
   const source = opts.source === undefined ? {} : { source: opts.source };
   return underLock(lock, { action: "publish", version, ...source, ...by }, async (held) => {
-    const pointer = await target.readPointer();
+    const { pointer, history } = await settleInterrupted(target, opts.browse, held);
     if (opts.skipIfLive && pointer?.current.digest === digest) {
       // A version published before its browse index existed gets one, without a new version.
       if (opts.browse && !(await hasBrowseIndex(opts.browse, pointer.current.version)))
@@ -291,20 +357,19 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
         deleted: 0,
       };
     }
-    const history = await historyOf(target, pointer);
     if (
       version === pointer?.current.version ||
       version === pointer?.previous?.version ||
       history.some((e) => e.version === version)
     )
       throw new Error(`Version ${version} already exists.`);
-    const shards = shardCount(catalog.products.length, opts.shardProducts ?? DEFAULT_SHARD_PRODUCTS);
     const meta: VersionMeta = {
       ...planVersion(catalog, version, digest),
       ...(shards > 1 ? { browse_shards: shards } : {}),
     };
     const total = entryCount(catalog, meta);
     let written = 0;
+    const previous: VersionMeta | null = pointer?.current ?? null;
     opts.onProgress?.({ phase: "validated", written, total });
     // KV entries and the browse index are written side by side (Node builds one while the runtime
     // stores the other), and both are complete before the pointer switch. At 100,000 products
@@ -317,10 +382,15 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
       opts.browse ? writeBrowseIndex(opts.browse, catalog, version, shards) : Promise.resolve(0),
     ]);
     for (const write of writes) if (write.status === "rejected") throw write.reason;
-    const previous: VersionMeta | null = pointer?.current ?? null;
     const next: Pointer = { current: meta, previous };
-    await swapPointer(target, held, pointer, next);
-    const recorded = append(history, {
+    // The history knows the version before the pointer names it, and the entry is completed
+    // after: a publish killed between the two leaves an entry the next holder of the lock settles
+    // (settleInterrupted), never a live version the history does not show. (Killed earlier, while
+    // writing, its version is named by its lock, which the next holder breaks as a dead one's.)
+    // Re-read: under the lock it is unchanged, but a publisher that bypassed the lock must not
+    // write back a history older than what others appended meanwhile.
+    const latest = await target.readHistory();
+    const publishing = append(latest.length > 0 ? latest : history, {
       action: "publish",
       version,
       from: previous?.version ?? null,
@@ -328,7 +398,18 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
       ...source,
       ...by,
       meta,
+      state: "publishing",
     });
+    await target.writeHistory(publishing);
+    try {
+      await swapPointer(target, held, pointer, next);
+    } catch (error) {
+      // Not switched, and this process is alive to say so: the entry never took effect.
+      const now = await target.readHistory();
+      await target.writeHistory(now.filter((e) => !(e.version === version && e.state === "publishing")));
+      throw error;
+    }
+    const recorded = publishing.map((e) => (e.version === version && e.state === "publishing" ? completed(e) : e));
     await target.writeHistory(recorded);
     opts.onProgress?.({ phase: "switched", written, total });
     const deleted = await cleanUp(target, opts.browse, next, recorded, held.abandoned);
@@ -354,6 +435,27 @@ export interface RollbackOptions {
   to?: string;
   lock?: CatalogLock;
   by?: string;
+  /** Where an interrupted publish's browse tables and snapshots are, so settling it deletes them too. */
+  browse?: BrowseTarget | null;
+  /**
+   * Refuse unless this version is live when the rollback runs (under the lock): the operator saw
+   * it live, and a publish or rollback that ran meanwhile (one this rollback waited for) must not
+   * make the rollback undo something else than what the operator meant.
+   */
+  expect?: string;
+  /** Called under the lock with the version live now and the one going live, before the switch. */
+  onLive?: (live: string, to: string) => void;
+}
+
+/** A rollback refused by `expect`: the live version is not the one the operator saw. */
+export class UnexpectedLiveVersionError extends Error {
+  constructor(expected: string, live: string) {
+    super(
+      `Refused: the live catalog is ${live}, not ${expected} (--expect). A publish or rollback ran ` +
+        `since you looked; nothing was changed. See catalog:rollback --list, then run again.`,
+    );
+    this.name = "UnexpectedLiveVersionError";
+  }
 }
 
 /**
@@ -369,9 +471,10 @@ export async function rollbackTo(
   const lock = opts.lock ?? processLock(target);
   const by = opts.by === undefined ? {} : { by: opts.by };
   return underLock(lock, { action: "rollback", ...(opts.to ? { version: opts.to } : {}), ...by }, async (held) => {
-    const pointer = await target.readPointer();
+    const { pointer, history } = await settleInterrupted(target, opts.browse ?? null, held);
     if (!pointer) throw new Error("Nothing has been published yet: there is no catalog version to roll back to.");
-    const history = await historyOf(target, pointer);
+    if (opts.expect !== undefined && opts.expect !== pointer.current.version)
+      throw new UnexpectedLiveVersionError(opts.expect, pointer.current.version);
     let meta: VersionMeta | undefined;
     if (opts.to === undefined) {
       if (!pointer.previous) throw new Error("There is no previous catalog version to roll back to.");
@@ -388,6 +491,7 @@ export async function rollbackTo(
             `again (see catalog:rollback --list).`,
         );
     }
+    opts.onLive?.(pointer.current.version, meta.version);
     await swapPointer(target, held, pointer, { current: meta, previous: pointer.current });
     await target.writeHistory(
       append(history, {
@@ -416,8 +520,16 @@ export interface HistoryLine extends HistoryEntry {
   kept: boolean;
 }
 
-/** The publish history, oldest first, each entry saying whether its version is live and kept. */
-export async function listHistory(target: CatalogKvTarget): Promise<HistoryLine[]> {
+/**
+ * The publish history, oldest first, each entry saying whether its version is live and kept.
+ * Given the lock (`settle`), an interrupted publish is settled first (settleInterrupted).
+ */
+export async function listHistory(
+  target: CatalogKvTarget,
+  settle?: { lock: CatalogLock; browse: BrowseTarget | null },
+): Promise<HistoryLine[]> {
+  if (settle)
+    await underLock(settle.lock, { action: "rollback" }, (held) => settleInterrupted(target, settle.browse, held));
   const pointer = await target.readPointer();
   const history = await historyOf(target, pointer);
   const stored = new Set(

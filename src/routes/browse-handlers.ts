@@ -25,7 +25,11 @@ export const BROWSE_COST =
   "precomputed order (ties in catalog or collection order) until it has `limit` + 1 " +
   "matches after the cursor, so only `count` and a sparse match set visit more than the " +
   "page. An engine reads its version's index snapshot (R2) once, on its first request; " +
-  "replicas of a version answer identically. Without q, filters or sort the answer is the " +
+  "replicas of a version answer identically. The snapshot carries each chunk's SHA-256, checked " +
+  "before it is decoded: a damaged chunk (or an item block that fails to inflate) is logged and " +
+  "the index read from D1 instead, so damage costs time, never a wrong answer. A live version " +
+  "without its browse index answers 503 `browse_unavailable` (the plain list still answers). " +
+  "Without q, filters or sort the answer is the " +
   "plain list, read from KV as `GET /products` without parameters.";
 export const FACETS_COST =
   "Cost: the version pointer plus one call to the version's browse engine (see the product " +
@@ -35,7 +39,8 @@ export const FACETS_COST =
   "filter or a collection holding more than 1/32 of the products, counted once and kept), " +
   "that set's other products; so a count never visits more than half the catalog: at " +
   "100,000 products about 1 ms for three filters, 0.1 ms for available=true or one common " +
-  "tag. At most 100 values per facet (plus selected ones) are returned.";
+  "tag. At most 100 values per facet (plus selected ones) are returned. A live version without its " +
+  "browse index answers 503 `browse_unavailable`.";
 
 type Plain = (store: CatalogStore, meta: VersionMeta, q: PageQuery & ListOptions) => Promise<string>;
 

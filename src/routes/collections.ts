@@ -60,7 +60,7 @@ export const collections = new Hono<AppEnv>()
           placeholders: { summary: "The collection of the four placeholder products", value: SEED_EXAMPLES.collection },
         }),
         304: CATALOG_NOT_MODIFIED,
-        ...errors(...QUERY_ERRORS, "resource_missing", "cursor_stale", "catalog_unavailable"),
+        ...errors(...QUERY_ERRORS, "resource_missing", "cursor_stale", "catalog_unavailable", "browse_unavailable"),
       },
     }),
     browseRead(parseBrowsePage),
@@ -86,7 +86,7 @@ export const collections = new Hono<AppEnv>()
       responses: {
         200: catalogOk("The facet counts.", FacetsSchema),
         304: CATALOG_NOT_MODIFIED,
-        ...errors(...QUERY_ERRORS, "resource_missing", "catalog_unavailable"),
+        ...errors(...QUERY_ERRORS, "resource_missing", "catalog_unavailable", "browse_unavailable"),
       },
     }),
     browseRead(parseBrowseFacets),

@@ -4,7 +4,7 @@ import type { AppEnv } from "../http/app-env.ts";
 import { openApiDocumentMissing } from "../http/errors.ts";
 import { OPENAPI_ASSETS } from "../openapi/assets.ts";
 import { describe } from "../openapi/describe.ts";
-import { errors, TOKEN_ERRORS } from "../openapi/errors.ts";
+import { errors, OPERATOR_ERRORS } from "../openapi/errors.ts";
 
 /** An OpenAPI document, checked only at the top: the document tests and validator go deeper. */
 const OpenApiDocumentSchema = z
@@ -75,7 +75,7 @@ export const operatorOpenapi = new Hono<AppEnv>().get(
     auth: "operator",
     responses: {
       200: { description: "The document.", schema: OpenApiDocumentSchema, headers: ["X-Request-Id", "Cache-Control"] },
-      ...errors(...TOKEN_ERRORS),
+      ...errors(...OPERATOR_ERRORS),
     },
   }),
   (c) => document(c, OPENAPI_ASSETS.operator),

@@ -20,7 +20,7 @@ import { operatorSecret } from "../http/secrets.ts";
 import { IdempotencyKeySchema } from "../cart/api.ts";
 import { validJson } from "../http/validate.ts";
 import { describe } from "../openapi/describe.ts";
-import { errors, JSON_BODY_ERRORS, QUERY_ERRORS, TOKEN_ERRORS } from "../openapi/errors.ts";
+import { errors, JSON_BODY_ERRORS, OPERATOR_ERRORS, QUERY_ERRORS } from "../openapi/errors.ts";
 
 const NO_STORE = ["X-Request-Id", "Cache-Control"] as const;
 
@@ -65,7 +65,7 @@ export const operator = new Hono<AppEnv>()
       auth: "operator",
       responses: {
         200: { description: "The token records.", schema: TokenListSchema, headers: NO_STORE },
-        ...errors(...TOKEN_ERRORS),
+        ...errors(...OPERATOR_ERRORS),
       },
     }),
     async (c) => {
@@ -87,7 +87,7 @@ export const operator = new Hono<AppEnv>()
       },
       responses: {
         201: { description: "The new token and its record.", schema: IssuedTokenSchema, headers: NO_STORE },
-        ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS),
+        ...errors(...OPERATOR_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS),
       },
     }),
     validJson(IssueTokenRequestSchema),
@@ -114,7 +114,7 @@ export const operator = new Hono<AppEnv>()
       body: { schema: RevokeByHashRequestSchema },
       responses: {
         200: { description: "The revoked record.", schema: TokenRecordSchema, headers: NO_STORE },
-        ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "parameter_missing", "resource_missing"),
+        ...errors(...OPERATOR_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "parameter_missing", "resource_missing"),
       },
     }),
     validJson(RevokeByHashRequestSchema),
@@ -141,7 +141,7 @@ export const operator = new Hono<AppEnv>()
       body: { schema: RevokeShopperRequestSchema },
       responses: {
         200: { description: "The revocation.", schema: ShopperRevocationSchema, headers: NO_STORE },
-        ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "parameter_missing"),
+        ...errors(...OPERATOR_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "parameter_missing"),
       },
     }),
     validJson(RevokeShopperRequestSchema),
@@ -160,7 +160,7 @@ export const operator = new Hono<AppEnv>()
       params: TokenPathParamsSchema,
       responses: {
         200: { description: "The revoked record.", schema: TokenRecordSchema, headers: NO_STORE },
-        ...errors(...TOKEN_ERRORS, "resource_missing"),
+        ...errors(...OPERATOR_ERRORS, "resource_missing"),
       },
     }),
     async (c) => {
@@ -193,7 +193,7 @@ export const operator = new Hono<AppEnv>()
           schema: IssuedTokenSchema,
           headers: [...NO_STORE, "Idempotent-Replayed"],
         },
-        ...errors(...TOKEN_ERRORS, "parameter_invalid", "resource_missing", "token_already_revoked"),
+        ...errors(...OPERATOR_ERRORS, "parameter_invalid", "resource_missing", "token_already_revoked"),
       },
     }),
     async (c) => {

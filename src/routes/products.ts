@@ -53,7 +53,7 @@ export const products = new Hono<AppEnv>()
           page: { summary: "The first two products", value: SEED_EXAMPLES.productList },
         }),
         304: CATALOG_NOT_MODIFIED,
-        ...errors(...QUERY_ERRORS, "cursor_stale", "catalog_unavailable"),
+        ...errors(...QUERY_ERRORS, "cursor_stale", "catalog_unavailable", "browse_unavailable"),
       },
     }),
     browseRead(parseBrowsePage),
@@ -77,7 +77,7 @@ export const products = new Hono<AppEnv>()
       responses: {
         200: catalogOk("The facet counts.", FacetsSchema),
         304: CATALOG_NOT_MODIFIED,
-        ...errors(...QUERY_ERRORS, "catalog_unavailable"),
+        ...errors(...QUERY_ERRORS, "catalog_unavailable", "browse_unavailable"),
       },
     }),
     browseRead(parseBrowseFacets),

@@ -257,14 +257,27 @@ describe("versions", () => {
     expect(handles((await get("/products?q=market")).body)).toEqual(["canvas-market-tote"]);
   });
 
-  it("answers pages and facets of a version without its index 503, then answers once the index is written (a failed build is not kept)", async () => {
+  it("answers pages and facets of a version without its index 503 browse_unavailable, then answers once the index is written (a failed build is not kept)", async () => {
     const { version } = await publishCatalog(env.CATALOG, catalog(), { browse: null });
-    for (const path of ["/products/facets?tag=cotton", "/products?tag=cotton"]) {
+    for (const path of ["/products/facets?tag=cotton", "/products?tag=cotton", "/collections/frontpage?q=tee"]) {
       const missing = await get(path);
       expect(missing.status).toBe(503);
-      expect(missing.body).toMatchObject({ error: { code: "catalog_unavailable" } });
+      // Regression (issue 33 point 2): this said "No catalog has been published yet" (catalog_unavailable)
+      // while the plain list of the same version answered.
+      expect(missing.body).toEqual({
+        error: { type: "api_error", code: "browse_unavailable", message: expect.any(String) },
+      });
+      expect(missing.body.error).not.toMatchObject({
+        message: expect.stringContaining("No catalog has been published"),
+      });
+      expect(missing.headers.get("Retry-After")).toBe("30");
+      expect(missing.headers.get("Cache-Control")).toBe("no-store");
+      expect(missing.headers.get("X-Catalog-Version")).toBe(version);
       expect(missing.text).not.toMatch(/no such table|bv_/);
     }
+    const plain = await get("/products");
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("X-Catalog-Version")).toBe(version);
     await writeBrowseIndex(d1Target(env.BROWSE), catalog() as Parameters<typeof writeBrowseIndex>[1], version);
     const counted = await get("/products/facets?tag=cotton");
     expect(counted.status).toBe(200);

@@ -67,8 +67,42 @@ describe("X-Request-Id", () => {
     }
   });
 
+  it("is minted, never echoed or logged, for a value that could be a credential whatever its prefix (issue 33 point 6)", async () => {
+    // Regression: a token's secret part sent without its `sf_live_` prefix was echoed and logged.
+    const secretPart = token.slice("sf_live_".length);
+    const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzaG9wcGVyIn0.c2lnbmF0dXJlLXBhcnQtb2YtaXQ";
+    const refused = [
+      secretPart,
+      `live_${secretPart}`,
+      `trace.${secretPart}.1`,
+      jwt,
+      "aB3dE5fG7hJ9kL1mN3pQ", // 20 base62 characters, both cases
+      "Zm9vYmFyYmF6cXV4cXV1eA", // base64 of a secret
+      "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0", // 40 hex digits: a SHA-1-sized secret
+      "k3j4h5g6f7d8s9a0q1w2e3r4t5y6u7i8o9p0", // base36, 36 characters
+    ];
+    const lines = await logged(async () => {
+      for (const id of refused) {
+        const res = await call("/api/v1/health", { headers: { "X-Request-Id": id } });
+        await res.body?.cancel();
+        expect(res.headers.get("x-request-id"), id).toMatch(/^req_[0-9a-f]{32}$/);
+      }
+    });
+    expect(lines.length).toBeGreaterThanOrEqual(refused.length);
+    for (const line of lines) for (const id of refused) expect(line).not.toContain(id);
+  });
+
   it("echoes an id that looks like an id: letters, digits, dot, underscore and hyphen, 1 to 64 of them", async () => {
-    for (const id of ["a", "client-trace-0001", "3f1c2d9a.8b7e_4f6a", "Z".repeat(64)]) {
+    for (const id of [
+      "a",
+      "client-trace-0001",
+      "3f1c2d9a.8b7e_4f6a",
+      "Z".repeat(64),
+      "req_3f1c2d9a8b7e4f6a9c0d1e2f3a4b5c6d",
+      "0af7651916cd43dd8448eb211c80319c",
+      "123e4567-e89b-12d3-a456-426614174000",
+      "Checkout-Retry-7",
+    ]) {
       const res = await call("/api/v1/health", { headers: { "X-Request-Id": id } });
       await res.body?.cancel();
       expect(res.headers.get("x-request-id")).toBe(id);

@@ -445,6 +445,62 @@ const limited: Case[] = [
   },
 ];
 
+/** An address past OPERATOR_AUTH_LIMITER's wrong secrets (prepared by its cases' test): every operator route answers it 429. */
+const GUESSER = { "CF-Connecting-IP": "203.0.113.250" };
+const throttled: Case[] = withHead([
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () => ["/api/v1/operator/tokens", { headers: { ...OPERATOR, ...GUESSER } }],
+  },
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () => post("/api/v1/operator/tokens", { label: "x" }, { ...OPERATOR, ...JSON_TYPE, ...GUESSER }),
+  },
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () => [
+      `/api/v1/operator/tokens/${state.tokenId}/rotate`,
+      { method: "POST", headers: { ...OPERATOR, ...GUESSER } },
+    ],
+  },
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () => [
+      `/api/v1/operator/tokens/${state.tokenId}/revoke`,
+      { method: "POST", headers: { ...OPERATOR, ...GUESSER } },
+    ],
+  },
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () =>
+      post(
+        "/api/v1/operator/tokens/revoke",
+        { token_sha256: "0".repeat(64) },
+        { ...OPERATOR, ...JSON_TYPE, ...GUESSER },
+      ),
+  },
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () => ["/api/v1/operator/openapi.json", { headers: { ...OPERATOR, ...GUESSER } }],
+  },
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () =>
+      post(
+        "/api/v1/operator/tokens/revoke-shopper",
+        { holder: "shp_00000000000000000000000000000000" },
+        { ...OPERATOR, ...JSON_TYPE, ...GUESSER },
+      ),
+  },
+]);
+
 const operator: Case[] = withHead([
   { status: 200, name: "records", request: () => ["/api/v1/operator/tokens", { headers: OPERATOR }] },
   { status: 401, name: "a customer token", request: () => ["/api/v1/operator/tokens", { headers: bearer() }] },
@@ -669,6 +725,22 @@ describe("real responses conform to the served documents", () => {
         await res.body?.cancel();
         if (res.status === 429) break;
       }
+    }
+    await conform(c);
+  });
+
+  let guessed = false;
+  it.each(throttled.map((c) => [label(c), c] as const))("%s", async (_label, c) => {
+    if (!guessed) {
+      // A window lets 30 wrong secrets through, two windows 60: the 61st always meets a 429.
+      for (let i = 0; i < 61; i += 1) {
+        const res = await exports.default.fetch(`${BASE}/api/v1/operator/tokens`, {
+          headers: { Authorization: `Bearer wrong-operator-secret-${i}`, ...GUESSER },
+        });
+        await res.body?.cancel();
+        if (res.status === 429) break;
+      }
+      guessed = true;
     }
     await conform(c);
   });

@@ -2,6 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { HISTORY_KEY, type HistoryEntry, type Pointer, POINTER_KEY } from "../../src/catalog/layout.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
+import { browseTableVersion } from "../../src/browse/layout.ts";
 import { processLock, LockBusyError, sqlLock, type SqlQuery } from "../../src/publish/lock.ts";
 import {
   bindingTarget,
@@ -12,6 +13,7 @@ import {
   publishCatalog,
   publishTo,
   rollbackCatalog,
+  UnexpectedLiveVersionError,
 } from "../../src/publish/publish.ts";
 import { shiftedSeed } from "../helpers/catalog.ts";
 import { API as BASE } from "../helpers/worker.ts";
@@ -173,6 +175,100 @@ describe("publish history and the publish lock", () => {
     await publishCatalog(env.CATALOG, shiftedSeed(901), { browse: null, lock: died });
     expect((await versionsStored()).has("died-writing")).toBe(false);
   }, 60_000);
+});
+
+/** Browse tables of a version in the BROWSE database. */
+async function browseTablesOf(version: string): Promise<string[]> {
+  return (await d1Target(env.BROWSE).tables()).filter((t) => browseTableVersion(t) === version);
+}
+
+describe("a publish killed mid-way (issue 33 point 3)", () => {
+  it("killed between the pointer switch and the history write: the history shows the live version, completed by the next holder of the lock", async () => {
+    await publishCatalog(env.CATALOG, shiftedSeed(1000), { browse: null });
+    const base = bindingTarget(env.CATALOG);
+    // Dies right after the switch: its second history write (the completion) never happens.
+    let writes = 0;
+    const dying: CatalogKvTarget = {
+      ...base,
+      async writeHistory(entries) {
+        if (++writes === 2) throw new Error("killed");
+        await base.writeHistory(entries);
+      },
+    };
+    await expect(
+      publishTo(dying, shiftedSeed(1001), {
+        browse: null,
+        version: "killed-after-switch",
+        lock: processLock(env.CATALOG),
+      }),
+    ).rejects.toThrow("killed");
+    expect((await pointer()).current.version).toBe("killed-after-switch");
+    // Regression: the history had no entry for the live version. Now it has one, being published...
+    expect((await history()).at(-1)).toMatchObject({ version: "killed-after-switch", state: "publishing" });
+    // ...which --list (under the lock) settles: the live version is listed, live and complete.
+    const lines = await listHistory(base, { lock: processLock(env.CATALOG), browse: null });
+    expect(lines.at(-1)).toMatchObject({ version: "killed-after-switch", live: true, kept: true });
+    expect(lines.at(-1)?.state).toBeUndefined();
+    expectConsistent(await history(), await pointer());
+  }, 60_000);
+
+  it("killed after recording the publish but before the switch: the next rollback marks it abandoned and deletes its keys, tables and snapshot", async () => {
+    await publishCatalog(env.CATALOG, shiftedSeed(1100), { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) });
+    const live = (await pointer()).current.version;
+    const base = bindingTarget(env.CATALOG);
+    // Dies at the pointer switch itself, without its catch running (a kill): state as it left it.
+    const dying: CatalogKvTarget = {
+      ...base,
+      async writePointer() {
+        throw new Error("killed");
+      },
+    };
+    const stuck = publishTo(dying, shiftedSeed(1101), {
+      browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS),
+      version: "killed-before-switch",
+      lock: processLock(env.CATALOG),
+    });
+    await expect(stuck).rejects.toThrow("killed");
+    // The catch of a living process removed the entry; a killed one leaves it: put it back as a kill would.
+    const left = await history();
+    const entry = { ...(left.at(-1) as HistoryEntry), seq: (left.at(-1)?.seq ?? 0) + 1 };
+    await env.CATALOG.put(
+      HISTORY_KEY,
+      JSON.stringify([...left, { ...entry, version: "killed-before-switch", from: live, state: "publishing" }]),
+    );
+    expect((await versionsStored()).has("killed-before-switch")).toBe(true);
+    expect((await browseTablesOf("killed-before-switch")).length).toBeGreaterThan(0);
+    expect(
+      (await env.BROWSE_SNAPSHOTS.list({ prefix: "browse/v2/killed-before-switch" })).objects.length,
+    ).toBeGreaterThan(0);
+
+    await rollbackCatalog(env.CATALOG, { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) });
+    expect((await history()).find((e) => e.version === "killed-before-switch")?.state).toBe("abandoned");
+    expect((await versionsStored()).has("killed-before-switch")).toBe(false);
+    expect(await browseTablesOf("killed-before-switch")).toEqual([]);
+    expect((await env.BROWSE_SNAPSHOTS.list({ prefix: "browse/v2/killed-before-switch" })).objects).toEqual([]);
+    // An abandoned entry is never a rollback target nor counted among the kept versions.
+    expect((await pointer()).current.version).not.toBe("killed-before-switch");
+  }, 60_000);
+
+  it("rollback --expect refuses, changing nothing, when the live version is not the one the operator saw", async () => {
+    await publishCatalog(env.CATALOG, shiftedSeed(1200), { browse: null });
+    await publishCatalog(env.CATALOG, shiftedSeed(1201), { browse: null });
+    const before = await pointer();
+    const entries = (await history()).length;
+    await expect(rollbackCatalog(env.CATALOG, { expect: before.previous?.version ?? "x" })).rejects.toBeInstanceOf(
+      UnexpectedLiveVersionError,
+    );
+    expect(await pointer()).toEqual(before);
+    expect((await history()).length).toBe(entries);
+    const seen: string[] = [];
+    const done = await rollbackCatalog(env.CATALOG, {
+      expect: before.current.version,
+      onLive: (live, to) => seen.push(`${live}->${to}`),
+    });
+    expect(done.previous).toBe(before.current.version);
+    expect(seen).toEqual([`${before.current.version}->${before.previous?.version}`]);
+  });
 });
 
 /** The remote lock's SQL, run against a real D1 database (the BROWSE binding). */

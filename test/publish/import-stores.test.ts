@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { parseCatalog } from "../../src/catalog/schema.ts";
-import { formatReport, importCatalog } from "../../src/publish/import/index.ts";
+import { formatReport, ImportError, importCatalog } from "../../src/publish/import/index.ts";
 import titleJson from "./fixtures/admin-title-options.json?raw";
 import currentStockCsv from "./fixtures/shopify-current-stock.csv?raw";
 import jpyCsv from "./fixtures/shopify-jpy.csv?raw";
 import kwdCsv from "./fixtures/shopify-kwd.csv?raw";
 import linkedCsv from "./fixtures/shopify-linked-no-qty.csv?raw";
 import misalignedCsv from "./fixtures/shopify-misaligned.csv?raw";
+import shiftedCsv from "./fixtures/shopify-shifted.csv?raw";
 import { issuesOf, product, run } from "./import-helpers.ts";
 
 /**
@@ -117,6 +118,52 @@ describe("a misaligned CSV row", () => {
     ]);
     const { catalog } = await run(`${head}\nmug,Mug,Title,Default Title,12,,\n`, "trailing.csv");
     expect(catalog.products.map((p) => p.handle)).toEqual(["mug"]);
+  });
+});
+
+describe("a field-count mismatch hidden by empty extra fields (issue 33 point 5)", () => {
+  // Shaped like the real export: a 57-column header (classic columns, then Google Shopping and
+  // metafield columns, empty in most rows), and rows of 58-59 fields whose extras are empty, every
+  // value after a stray unquoted comma shifted (a title, a description, a size).
+  const FIELDS = (line: string) => {
+    let n = 1;
+    let quoted = false;
+    for (const ch of line) {
+      if (ch === '"') quoted = !quoted;
+      else if (ch === "," && !quoted) n++;
+    }
+    return n;
+  };
+
+  it("reports each shifted row as the cause (file, line, both counts), not the symptoms its values show", async () => {
+    const lines = shiftedCsv.split("\r\n").filter((l) => l !== "");
+    expect(lines.map(FIELDS)).toEqual([57, 57, 57, 57, 58, 57, 59, 57, 58, 57]);
+    const error = await importCatalog(shiftedCsv, { file: "products_export.csv", store: "Harbor & Pine" }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ImportError);
+    const { issues, message } = error as ImportError;
+    expect(issues).toEqual(
+      [
+        [5, 58],
+        [7, 59],
+        [9, 58],
+      ].map(([line, fields]) => ({
+        line,
+        message: expect.stringMatching(new RegExp(`^this row has ${fields} fields but the header has 57: `)),
+      })),
+    );
+    // The symptoms the shift causes (prices, option values, URLs) are not listed.
+    expect(message).not.toMatch(/price|URL|empty, but the product has|Option/);
+    expect(message).toContain("products_export.csv line 5: this row has 58 fields but the header has 57");
+  });
+
+  it("still reads a row whose empty extra fields hide nothing (its values all pass)", async () => {
+    const head = `Handle,Title,Option1 Name,Option1 Value,Variant Price${",Extra".repeat(52)}`;
+    expect(FIELDS(head)).toBe(57);
+    const { catalog } = await run(`${head}\nmug,Mug,Title,Default Title,12${",".repeat(53)}\n`, "wide.csv");
+    expect(catalog.products.map((p) => [p.handle, p.variants[0]?.price])).toEqual([["mug", "12"]]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { deflate, inflate } from "../deflate.ts";
+import { snapshotChunkOf } from "../snapshot.ts";
 
 /**
  * The pages' items: each product's list item and featured image JSON (UTF-8), as D1 gives them
@@ -57,6 +58,19 @@ export function isPacked(items: Items | PackedItems): items is PackedItems {
 
 const DECODER = new TextDecoder();
 
+/** An item block of a snapshot that does not inflate to its products' text: the engine answers from D1 instead of failing every page that shows one of them. */
+export class ItemBlockDamaged extends Error {
+  readonly block: number;
+  /** The snapshot chunk holding the block (null when unknown). */
+  readonly chunk: number | null;
+  constructor(block: number, chunk: number | null, reason: string) {
+    super(reason);
+    this.name = "ItemBlockDamaged";
+    this.block = block;
+    this.chunk = chunk;
+  }
+}
+
 /**
  * The items' JSON texts by product: `ready(ids)` makes sure the blocks of `ids` are inflated
  * (kept inflated after, so each block is inflated once per engine), then `json(k)` reads one.
@@ -98,10 +112,16 @@ export class ItemTexts {
       const packed = this.#packed as PackedItems;
       const [from, to] = blockRange(this.#starts, b);
       pending = inflate([packed.blocks.subarray(packed.at[b], packed.at[b + 1])], to - from)
-        .then((text) => {
-          this.#texts[b] = text;
-          this.#inflated += text.byteLength;
-        })
+        .then(
+          (text) => {
+            this.#texts[b] = text;
+            this.#inflated += text.byteLength;
+          },
+          (error: unknown) => {
+            const reason = error instanceof Error ? error.message : "inflate failed";
+            throw new ItemBlockDamaged(b, snapshotChunkOf(packed.blocks), reason);
+          },
+        )
         .finally(() => this.#pending.delete(b));
       this.#pending.set(b, pending);
     }

@@ -89,6 +89,10 @@ export type CsvGeneration = "classic" | "linked" | "current";
 /** One record, reduced to the columns read. */
 interface Row {
   line: number;
+  /** Set when the row has more fields than the header, the extras empty: its field count. */
+  fields?: number;
+  /** The row's last line, when it has more fields than the header (a record may span lines). */
+  last?: number;
   /** Dropped (NO_VALUES) once the product is built; line numbers stay for messages. */
   values: string[];
   /** Line of each read column, only for records spanning several lines. */
@@ -138,6 +142,10 @@ export async function readShopifyCsv(
   // Rows whose field count is not the header's: reported alone, since every other problem of
   // such a file (empty prices, shifted values) is a symptom of them.
   const misaligned = new IssueList();
+  // Rows with more fields than the header whose extras are empty are read (spreadsheets add empty
+  // columns), but a stray delimiter can hide there too: every value after it shifted, and the
+  // row's last columns empty. When such a row's values fail, its field count is the cause.
+  const causes = new ShiftedRows(issues);
   const parser = parse({ info: true, relax_column_count: true, skip_empty_lines: false });
   const feeding = (async () => {
     try {
@@ -164,7 +172,7 @@ export async function readShopifyCsv(
       open.group = null;
       return;
     }
-    const draft = productOf(group.handle, group.rows, header, columns.at, issues, report);
+    const draft = productOf(group.handle, group.rows, header, columns.at, causes.of(group.rows), report);
     if (draft) drafts.push(draft);
     for (const row of group.rows) row.values = NO_VALUES;
     open.group = null;
@@ -207,6 +215,10 @@ export async function readShopifyCsv(
       const at = columns!.at;
       const values = at.map((c) => (c === -1 ? "" : (record[c] ?? "")));
       const row: Row = { line, values };
+      if (record.length > header.length) {
+        row.fields = record.length;
+        row.last = lastLine;
+      }
       if (breaks > 0) {
         let running = line;
         const lineOfColumn = record.map((v) => {
@@ -249,6 +261,7 @@ export async function readShopifyCsv(
   }
   await feeding;
   misaligned.throwIfAny(file);
+  causes.report(header?.length ?? 0);
   if (header === null || columns === null) {
     if (issues.count === 0) issues.add({ line: 1, message: "the file is empty" });
     issues.throwIfAny(file);
@@ -257,6 +270,64 @@ export async function readShopifyCsv(
   opts.onRecords?.(report.records);
   issues.throwIfAny(file);
   return { generation: columns.generation, drafts };
+}
+
+/**
+ * Issue 33 point 5: an export whose header had 57 columns and whose rows had 58-59 fields (the
+ * extras empty, every value after a stray field shifted) was reported as 70 symptoms ("price is
+ * empty", "not a URL"). A problem found in a product with a row of more fields than the header is
+ * kept back, and the row is reported once with both counts, as the cause; other products' problems
+ * pass through.
+ */
+class ShiftedRows {
+  readonly #issues: IssueList;
+  /** The rows with a problem, by first line. */
+  readonly #rows = new Map<number, Row>();
+  constructor(issues: IssueList) {
+    this.#issues = issues;
+  }
+
+  /**
+   * The issue list productOf adds to for one product's `rows`: when some have more fields than the
+   * header, a problem on one of those rows is held back as that row's symptom, and one on another
+   * row of the product as a symptom of all of them.
+   */
+  of(rows: readonly Row[]): IssueList {
+    const widened = rows.filter((r) => r.fields !== undefined);
+    if (widened.length === 0) return this.#issues;
+    const issues = this.#issues;
+    const held = this.#rows;
+    let kept = 0;
+    return new (class extends IssueList {
+      override add(issue: ImportIssue): void {
+        const row =
+          issue.line === undefined
+            ? undefined
+            : widened.find((r) => (issue.line as number) >= r.line && (issue.line as number) <= (r.last ?? r.line));
+        // A problem on another row of the product is a symptom too (a shifted product row moves
+        // its option names, which every variant row is then read against): each widened row is the cause.
+        for (const r of row ? [row] : widened) held.set(r.line, r);
+        kept += 1;
+      }
+      /** Every problem found, held back or not (productOf compares counts to know whether a row failed). */
+      override get count(): number {
+        return issues.count + kept;
+      }
+    })();
+  }
+
+  /** Adds each held row's field-count mismatch to the issues. */
+  report(headerFields: number): void {
+    for (const row of this.#rows.values())
+      this.#issues.add({
+        line: row.line,
+        message:
+          `this row has ${row.fields} fields but the header has ${headerFields}: a comma or quote is ` +
+          `extra (an unquoted comma in a value?), so every value after it landed in the wrong ` +
+          `column (the extra fields at the end are empty, which hid the shift). Its values fail ` +
+          `because of that; fix the row's delimiters first`,
+      });
+  }
 }
 
 /** A problem found while reading records, thrown out of the record loop. */
