@@ -302,7 +302,7 @@ function descriptionOf(p: SourceProduct): string {
  * appear. Two passes over the products, each making their field words anew (a product list on
  * disk holds no product): the first sums the fields' lengths (for the averages a weight needs) and
  * counts each word's products, the second writes every (product, weight) of a word into one typed
- * array of all, 5 bytes each. Held whole, every product's field words took ~0.9 GiB of heap at
+ * array of all, 6 bytes each. Held whole, every product's field words took ~0.9 GiB of heap at
  * 100,000 products, and the lists of numbers as many bytes again.
  */
 async function* wordRows(products: ProductList, terms: SearchTerms): AsyncGenerator<[string, string, string]> {
@@ -342,7 +342,7 @@ async function* wordRows(products: ProductList, terms: SearchTerms): AsyncGenera
   const start = new Float64Array(index.size + 1);
   for (let i = 0; i < index.size; i++) start[i + 1] = (start[i] as number) + (df[i] as number);
   const ids = new Uint32Array(start[index.size] as number);
-  const wts = new Uint8Array(ids.length);
+  const wts = new Uint16Array(ids.length);
   const next = start.slice(0, index.size);
   for (let pos = 0; pos < products.length; pos++) {
     await pause(pos);
