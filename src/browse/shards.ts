@@ -3,7 +3,7 @@ import type { BrowseReply, Browsing, Failure } from "./service.ts";
 import { type FacetCounts, facetsAnswer, type PageSlice, pageBody, type Position } from "./slices.ts";
 import type { Scope, TextStats } from "./index/version-index.ts";
 import type { TextPlan } from "./index/text-index.ts";
-import { SECOND_CHANCE_BELOW } from "./text.ts";
+import { mayWiden, SECOND_CHANCE_BELOW } from "./text.ts";
 
 /**
  * A version's browse index in shards, for catalogs past what one engine holds (a Worker isolate
@@ -71,7 +71,10 @@ export function planOf(parts: readonly TextStats[]): TextPlan {
     common: Math.max(...parts.map((p) => p.words[w]?.common ?? 0)),
   }));
   const strict = parts.reduce((n, p) => n + p.strict, 0);
-  return { relax: first.shape && words.every((w) => w.common > 0) && strict < SECOND_CHANCE_BELOW, words };
+  const widen = mayWiden(
+    first.kept.map((word, i) => ({ word, exact: first.exact, known: (words[i]?.common ?? 0) > 0 })),
+  );
+  return { relax: widen && strict < SECOND_CHANCE_BELOW, words };
 }
 
 /**

@@ -172,12 +172,17 @@ function numberForms(word: string): string[] {
  */
 export function inflections(word: string): string[] {
   if (!/^\p{L}{3,}$/u.test(word)) return [];
-  const spelled = new Set<string>();
-  const pair = PAIRS[word];
-  if (pair) spelled.add(pair);
-  for (const [from, to] of SPELLINGS) if (from.test(word)) spelled.add(word.replace(from, to));
-  const out = new Set<string>([...spelled, ...numberForms(word)]);
+  const spellings = (w: string) => {
+    const out = PAIRS[w] ? [PAIRS[w]] : [];
+    for (const [from, to] of SPELLINGS) if (from.test(w)) out.push(w.replace(from, to));
+    return out;
+  };
+  const numbers = numberForms(word);
+  const spelled = spellings(word);
+  const out = new Set<string>([...spelled, ...numbers]);
+  // The plural of the other spelling, and the other spelling of the singular (`donuts` -> `doughnut`).
   for (const w of spelled) for (const f of numberForms(w)) out.add(f);
+  for (const w of numbers) for (const f of spellings(w)) out.add(f);
   out.delete(word);
   return [...out];
 }
@@ -191,6 +196,18 @@ export function inflections(word: string): string[] {
 export const SECOND_CHANCE_BELOW = 20;
 
 /**
+ * Whether a q of these kept words (each: its text, whether it is exact, whether it matched some
+ * word of the catalog) may take the second chance: 2 or 3 words, none quoted or SKU-shaped; of
+ * two, each of 2+ characters a word the store uses, so `chocolate bicycle` in a bakery still
+ * answers nothing (a one-character word, `play m` typed halfway, may go). Of three, any one may
+ * go (`linen summer dress` when no product says summer): two words must still match.
+ */
+export function mayWiden(words: readonly { word: string; exact: boolean; known: boolean }[]): boolean {
+  if (words.length < 2 || words.length > 3 || words.some((w) => w.exact)) return false;
+  return words.length === 3 || words.every((w) => w.known || [...w.word].length === 1);
+}
+
+/**
  * Typo tolerance: the edits a query word of this many characters may be off by (Damerau: an
  * insertion, deletion, substitution or swap of two neighbours counts one; optimal string
  * alignment). 5+ characters: one, 8+: two. A word of digits only is never corrected.
@@ -199,6 +216,20 @@ export function typoBudget(word: string): number {
   if (/^\p{N}+$/u.test(word)) return 0;
   const n = [...word].length;
   return n >= 8 ? 2 : n >= 5 ? 1 : 0;
+}
+
+/**
+ * The parts of words written in camel case, folded (`#CakeDecorating` -> `cake`, `decorating`;
+ * `#GlutenFree` -> `gluten`, `free`): what a shopper types for a hashtag-like tag, which alone
+ * is one word (`cakedecorating`) nobody types.
+ */
+export function camelParts(text: string): string[] {
+  const out: string[] = [];
+  for (const token of text.match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (!/\p{Ll}\p{Lu}/u.test(token)) continue;
+    for (const part of token.split(/(?<=\p{Ll})(?=\p{Lu})/u)) out.push(...searchWords(part));
+  }
+  return out;
 }
 
 /** Words joined by hyphens, no space between (`T-Shirt`, `six-panel`), after folding. */

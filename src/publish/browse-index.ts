@@ -13,7 +13,7 @@ import {
 import { browseSnapshotKey, browseSnapshotVersion, encodeSnapshot, type SnapshotManifest } from "../browse/snapshot.ts";
 import { type BrowseReader, BrowseStore, readBrowseData } from "../browse/source.ts";
 import type { ShardOf } from "../browse/shards.ts";
-import { foldText, joinedWords, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../browse/text.ts";
+import { camelParts, foldText, joinedWords, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../browse/text.ts";
 import { type BrowseData, VersionIndex } from "../browse/index/version-index.ts";
 import { isPacked, packItems, packStrings } from "../browse/index/items.ts";
 import { renderListItem } from "../catalog/render.ts";
@@ -255,8 +255,9 @@ function holds(words: readonly string[], phrase: readonly string[]): boolean {
  * A product's search words per field (SEARCH_FIELDS order), as word -> count, and each field's
  * length: stop words left out; a field holding one phrase of a synonym group gains every word of
  * the group's other phrases it lacks, once; a field other than the SKUs gains the joined form of
- * each of its hyphenated runs (joinedWords: `T-Shirt` also gives `tshirt`), once. Neither
- * changes the field's length.
+ * each of its hyphenated runs (joinedWords: `T-Shirt` also gives `tshirt`) and the parts of its
+ * camel-case words (camelParts: `#GlutenFree` also gives `gluten`, `free`), once. None changes
+ * the field's length.
  */
 export function fieldWords(
   p: SourceProduct,
@@ -285,7 +286,8 @@ export function fieldWords(
     }
     // Not a SKU's: its parts already match exactly, and every variant would add a word nobody types.
     if (SEARCH_FIELDS[f] !== "sku")
-      for (const w of text.flatMap(joinedWords)) if (!terms.stop.has(w) && !count.has(w)) count.set(w, 1);
+      for (const w of [...text.flatMap(joinedWords), ...text.flatMap(camelParts)])
+        if (!terms.stop.has(w) && !count.has(w)) count.set(w, 1);
     counts.push(count);
   });
   return { counts, lengths };

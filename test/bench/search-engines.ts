@@ -40,6 +40,32 @@ export async function engineOf(catalog: SourceCatalog): Promise<{ index: Version
   return { index, seconds: (performance.now() - t) / 1000 };
 }
 
+/**
+ * The project's engine as another checkout of it builds it (`root`: a directory holding that
+ * checkout's `src/`, inside this one so its imports resolve, e.g. `git archive <commit> src`
+ * unpacked under test-results/): the engine before a change, for side-by-side figures.
+ */
+export async function engineAt(root: string): Promise<(catalog: SourceCatalog) => Promise<Search>> {
+  const at = (path: string) => import(new URL(`${path}`, `file://${root.replace(/\/?$/, "/")}`).href);
+  const { browseIndexSql: sqlOf } = await at("src/publish/browse-index.ts");
+  const { BrowseStore: Store, readBrowseData: read } = await at("src/browse/source.ts");
+  const { VersionIndex: Index } = await at("src/browse/index/version-index.ts");
+  const { parseBrowsePage: parse } = await at("src/browse/query.ts");
+  return async (catalog) => {
+    const db = new DatabaseSync(":memory:");
+    for await (const sql of sqlOf(catalog, "bench") as AsyncIterable<string>) db.exec(sql);
+    const index = new Index(await read(new Store(sqliteD1(db)), "bench")) as VersionIndex;
+    db.close();
+    return async (q, limit) => {
+      const page = await index.page({}, parse(new URLSearchParams({ q, limit: String(limit) })));
+      return (JSON.parse(page) as { data: { handle: string }[] }).data.map((p) => p.handle);
+    };
+  };
+}
+
+/** A search engine as the quality bench asks it: q to the first `limit` handles. */
+export type Search = (q: string, limit: number) => Promise<string[]>;
+
 /** Our answer as served: q parsed, the page's JSON text. */
 export function ourPage(index: VersionIndex, q: string, limit: number): Promise<string> {
   return index.page({}, parseBrowsePage(new URLSearchParams({ q, limit: String(limit) })));

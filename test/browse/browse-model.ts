@@ -4,6 +4,7 @@ import {
   idfScore,
   inflections,
   MATCH,
+  mayWiden,
   queryWords,
   SEARCH_FIELDS,
   SECOND_CHANCE_BELOW,
@@ -86,7 +87,8 @@ interface Searched {
 
 /** How a product matched q: strict (every word) or second chance (all but one), and its score. */
 interface Hit {
-  partial: boolean;
+  /** 0: every word; 1: all but one, the last word among them; 2: all but the last. */
+  tier: number;
   score: number;
 }
 
@@ -124,8 +126,32 @@ function joined(text: string): string[] {
 }
 
 /**
+ * Camel-case words cut where a lower-case letter meets an upper-case one (`#GlutenFree` ->
+ * `gluten`, `free`), character by character; each part folded into search words.
+ */
+function camel(text: string): string[] {
+  const out: string[] = [];
+  for (const token of text.split(/[^\p{L}\p{N}]+/u)) {
+    const chars = [...token];
+    const cut = chars.some((c, i) => i > 0 && /\p{Lu}/u.test(c) && /\p{Ll}/u.test(chars[i - 1] as string));
+    if (!cut) continue;
+    let part = "";
+    chars.forEach((c, i) => {
+      if (i > 0 && /\p{Lu}/u.test(c) && /\p{Ll}/u.test(chars[i - 1] as string)) {
+        out.push(...searchWords(part));
+        part = "";
+      }
+      part += c;
+    });
+    out.push(...searchWords(part));
+  }
+  return out;
+}
+
+/**
  * A field gains, once, every word of a synonym group one of whose phrases it holds
- * (consecutively), and the joined form of its hyphenated words (not the SKUs'); stop words never count.
+ * (consecutively), the joined form of its hyphenated words and the parts of its camel-case words
+ * (not the SKUs'); stop words never count.
  */
 function searchModel(catalog: SourceCatalog): SearchModel {
   const known = models.get(catalog);
@@ -155,7 +181,8 @@ function searchModel(catalog: SourceCatalog): SearchModel {
         for (const w of g.flat()) if (!stop.has(w) && !counts.has(w)) counts.set(w, 1);
       }
       if (SEARCH_FIELDS[f] !== "sku")
-        for (const w of (texts[f] as string[]).flatMap(joined)) if (!stop.has(w) && !counts.has(w)) counts.set(w, 1);
+        for (const w of (texts[f] as string[]).flatMap((t) => [...joined(t), ...camel(t)]))
+          if (!stop.has(w) && !counts.has(w)) counts.set(w, 1);
       return counts;
     });
     const length = fields.map((words) => words.filter((w) => !stop.has(w)).length);
@@ -243,10 +270,10 @@ function bestIn(p: SourceProduct, w: Kept, m: SearchModel): number {
 }
 
 /**
- * q's matches in `scope`: the products matching every word (strict), and when q has 2-3 words
- * (none exact) each matching some word of the catalog and fewer than SECOND_CHANCE_BELOW strict
- * matches in the scope, those matching all but one (of two words, a one-character one never
- * alone); each with its score, a sum over words of idf x best.
+ * q's matches in `scope`: the products matching every word (strict), and when q may widen
+ * (text.ts mayWiden) and has fewer than SECOND_CHANCE_BELOW strict matches in the scope, those
+ * matching all but one (of two words, a one-character one never alone), those having the last
+ * word (the head of the phrase) first; each with its score, a sum over words of idf x best.
  */
 function search(scope: readonly SourceProduct[], q: string, m: SearchModel): Map<SourceProduct, Hit> {
   let byQ = m.memo.get(scope);
@@ -264,20 +291,16 @@ function search(scope: readonly SourceProduct[], q: string, m: SearchModel): Map
       words.map((w) => bestIn(p, w, m)),
     );
   const score = (bests: number[]) => bests.reduce((sum, b, i) => sum + (idf[i] as number) * Math.max(0, b), 0);
-  for (const [p, bests] of found) if (bests.every((b) => b >= 0)) hits.set(p, { partial: false, score: score(bests) });
+  for (const [p, bests] of found) if (bests.every((b) => b >= 0)) hits.set(p, { tier: 0, score: score(bests) });
   const widens =
-    words.length >= 2 &&
-    words.length <= 3 &&
-    words.every((w) => !w.exact) &&
-    dfs.every((df) => df > 0) &&
-    hits.size < SECOND_CHANCE_BELOW;
+    mayWiden(words.map((w, i) => ({ ...w, known: (dfs[i] as number) > 0 }))) && hits.size < SECOND_CHANCE_BELOW;
   if (widens)
     for (const [p, bests] of found) {
       if (hits.has(p)) continue;
       const matched = words.filter((_, i) => (bests[i] as number) >= 0);
       const partial =
         words.length === 3 ? matched.length === 2 : matched.length === 1 && [...(matched[0]?.word ?? "")].length > 1;
-      if (partial) hits.set(p, { partial: true, score: score(bests) });
+      if (partial) hits.set(p, { tier: (bests.at(-1) as number) >= 0 ? 1 : 2, score: score(bests) });
     }
   byQ.set(q, hits);
   return hits;
@@ -339,9 +362,10 @@ export function sorted(scope: SourceProduct[], q: ModelQuery, catalog: SourceCat
   const key = (p: SourceProduct): number | string => {
     switch (sort) {
       case "relevance": {
-        // Strict matches first, then the highest score: one number (scores stay below 2^42).
+        // Strict matches first, then partial ones with the last word, then the others; then the
+        // highest score: one number (scores stay below 2^42).
         const r = search(scope, q.q ?? "", m).get(p);
-        return r ? (r.partial ? 2 ** 42 : 0) - r.score : 0;
+        return r ? r.tier * 2 ** 42 - r.score : 0;
       }
       case "price_asc":
         return price(p);

@@ -61,6 +61,10 @@ function catalog(): SourceCatalog {
     product("linen-shift-dress", "Linen Shift Dress", { product_type: "Dresses" }),
     product("floral-summer-dress", "Floral Summer Dress", { product_type: "Dresses" }),
     product("summer-hat", "Summer Hat", { product_type: "Hats" }),
+    product("summer-linen-scarf", "Summer Linen Scarf", { product_type: "Scarves" }),
+    // Hashtag-like tags: camel case cut into words.
+    product("almond-torte", "Almond Torte", { product_type: "Tortes", tags: ["#GlutenFree", "#CakeDecorating"] }),
+    product("doughnut-box", "Doughnut Box", { product_type: "Pastries" }),
   ];
   return {
     currency: "USD",
@@ -114,8 +118,8 @@ for (const shardProducts of [undefined, 6]) {
       // -ies/-y, and -es on a word that is not the last (no prefix to fall back on).
       expect(await handles("candies")).toEqual(["cotton-candy"]);
       expect(await strict("dress red")).toEqual(["party-dresses"]);
-      // "cakes" reaches the eight titles saying "Cake" (and not "#CakeDecorating": no prefix of it).
-      expect((await list("q=cakes&limit=1")).count).toBe(8);
+      // "cakes" reaches the eight titles saying "Cake", and "cake" of the two "#CakeDecorating" tags.
+      expect((await list("q=cakes&limit=1")).count).toBe(10);
       expect(await strict("partydress")).toEqual([]);
       expect(await strict("toy")).toEqual(["party-dresses"]);
     });
@@ -126,6 +130,8 @@ for (const shardProducts of [undefined, 6]) {
       expect(inflections("colour")).toContain("color");
       expect(inflections("moisturiser")).toContain("moisturizer");
       expect(inflections("four")).not.toContain("for");
+      // The other spelling of the singular: "donuts" -> "doughnut".
+      expect(await strict("donuts")).toEqual(["doughnut-box"]);
     });
 
     it("matches a one-character last word exactly, unless it is the whole q", async () => {
@@ -145,25 +151,45 @@ for (const shardProducts of [undefined, 6]) {
       expect(answer.data[0]).toEqual(expect.objectContaining({ handle: "summer-linen-dress" }));
       expect(answer.data[0]?.match).toBeUndefined();
       expect(answer.strict_count).toBe(1);
-      // All words but one: the linen dresses, the floral summer dress; not the summer hat (one word).
-      expect(answer.data.slice(1).map((p) => [p.handle, p.match])).toEqual(
-        expect.arrayContaining([
-          ["linen-wrap-dress", "partial"],
-          ["linen-shift-dress", "partial"],
-          ["floral-summer-dress", "partial"],
-        ]),
-      );
-      expect(answer.count).toBe(4);
+      // All words but one: the linen dresses, the floral summer dress (having "dress", the head of
+      // the phrase), then the summer linen scarf (without it); not the summer hat (one word).
+      expect(
+        answer.data
+          .slice(1, 4)
+          .map((p) => [p.handle, p.match])
+          .sort(),
+      ).toEqual([
+        ["floral-summer-dress", "partial"],
+        ["linen-shift-dress", "partial"],
+        ["linen-wrap-dress", "partial"],
+      ]);
+      expect(answer.data[4]).toEqual(expect.objectContaining({ handle: "summer-linen-scarf", match: "partial" }));
+      expect(answer.count).toBe(5);
       expect(answer.data.map((p) => p.handle)).not.toContain("summer-hat");
       // The facets count the same matches.
       const facets = (await (
         await exports.default.fetch("https://shop.example/api/v1/products/facets?q=linen+summer+dress")
       ).json()) as { count: number };
-      expect(facets.count).toBe(4);
+      expect(facets.count).toBe(5);
       // Pages after a partial match continue in the same order.
       const second = await list("q=linen+summer+dress&limit=2");
-      const rest = await list(`q=linen+summer+dress&limit=2&starting_after=${second.data[1]?.handle}`);
+      const rest = await list(`q=linen+summer+dress&limit=10&starting_after=${second.data[1]?.handle}`);
       expect([...second.data, ...rest.data].map((p) => p.handle)).toEqual(answer.data.map((p) => p.handle));
+    });
+
+    it("cuts camel-case tags into words (#GlutenFree, #CakeDecorating)", async () => {
+      expect(await strict("gluten free")).toEqual(["almond-torte"]);
+      expect((await strict("cake decorating")).sort()).toEqual(["almond-torte", "piping-bag-set"]);
+    });
+
+    it("lets a one-character word of two go in the second chance, never stand alone", async () => {
+      // "linen d": "d" is no word of the catalog, yet the linen products answer (typed halfway).
+      const answer = await list("q=linen+d");
+      expect(answer.strict_count).toBe(0);
+      expect(answer.data.map((p) => p.match)).toEqual(answer.data.map(() => "partial"));
+      expect(answer.data.map((p) => p.handle)).toContain("linen-wrap-dress");
+      // "dress e": only the dresses, never every product with a word "e" ("Vitamin E Serum").
+      expect(await handles("dress e")).not.toContain("vitamin-e-serum");
     });
 
     it("keeps an empty answer when nothing fits, and a strict answer when there are enough strict matches", async () => {

@@ -417,15 +417,15 @@ function cosmetics(): Store {
   ];
   for (const [kind, type, variants] of kinds)
     for (const v of variants)
-      for (const line of ["", "Travel "]) {
+      for (const line of ["", "Travel ", "Sensitive "]) {
         const skin = b.pick(skins);
         b.add(
           `${v} ${line}${kind}`.replace(/\s+/g, " "),
           type,
-          { kind: slug(kind), attr: slug(v), also: [skin, ...(line ? ["travel"] : [])] },
+          { kind: slug(kind), attr: slug(v), also: [skin, ...(line === "Travel " ? ["travel"] : [])] },
           {
             tags: ["#CrueltyFree", ...(b.chance(0.5) ? ["#Vegan"] : []), skin],
-            options: [["Size", line ? ["15ml"] : ["30ml", "50ml"]]],
+            options: [["Size", line === "Travel " ? ["15ml"] : ["30ml", "50ml"]]],
             description: `A ${v.toLowerCase()} ${kind.toLowerCase()} for ${skin}. ${mention()} ${mention()}`,
           },
         );
@@ -547,7 +547,7 @@ function kids(): Store {
   ];
   for (const [kind, type, styles] of kinds)
     for (const style of styles)
-      for (const colour of colours.filter(() => b.chance(0.5)).slice(0, 3)) {
+      for (const colour of colours.filter(() => b.chance(0.7))) {
         const organic = b.chance(0.5);
         b.add(
           `${style} ${kind} - ${colour}`,
@@ -642,7 +642,7 @@ function bikes(): Store {
       "Ride further in comfort.",
     ]);
   for (const kind of ["Road Bike", "Gravel Bike", "Mountain Bike", "Hybrid Bike", "Kids Bike", "Electric Bike"])
-    for (const model of ["Sprint", "Ridge", "Tempo", "Atlas", "Comet"])
+    for (const model of ["Sprint", "Ridge", "Tempo", "Atlas", "Comet", "Nova", "Summit", "Drift", "Pulse", "Vector"])
       b.add(
         `${model} ${kind}`,
         "Bikes",
@@ -674,7 +674,7 @@ function bikes(): Store {
   ] as const)
     for (const v of variants)
       for (const colour of kind === "Jersey" || kind === "Helmet" || kind === "Gloves"
-        ? ["Black", "Red", "Grey"]
+        ? ["Black", "Red", "Grey", "Blue", "Yellow"]
         : ["Black"]) {
         const title =
           colour === "Black" && !(kind === "Jersey" || kind === "Helmet" || kind === "Gloves")

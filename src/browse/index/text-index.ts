@@ -1,5 +1,14 @@
 import { and, bitmap, has, members, setAll } from "./bitmap.ts";
-import { idfScore, inflections, MATCH, type QueryWord, SECOND_CHANCE_BELOW, typoBudget, typoFactor } from "../text.ts";
+import {
+  idfScore,
+  inflections,
+  MATCH,
+  mayWiden,
+  type QueryWord,
+  SECOND_CHANCE_BELOW,
+  typoBudget,
+  typoFactor,
+} from "../text.ts";
 
 /**
  * `q` over one catalog version, in memory: every search word of the catalog (browse-text.ts
@@ -79,9 +88,9 @@ export interface TextMatches {
   /** Per kept word: its idf (from `stats`), and what the catalog says of it. */
   idf: number[];
   stats: WordStats[];
-  /** 2-3 kept words, none exact (quoted or SKU-shaped). */
-  shape: boolean;
-  /** Whether the second chance may apply: `shape`, and each word matching some word of the catalog (a q of two words whose other word the store never uses keeps its empty answer). */
+  /** Whether a kept word is exact (quoted, or q is SKU-shaped). */
+  exact: boolean;
+  /** Whether the second chance may apply (text.ts mayWiden). */
   widenable: boolean;
 }
 
@@ -379,8 +388,7 @@ export class TextIndex {
         return { own, common: (terms[i] as Term[]).reduce((most, t) => Math.max(most, this.#df(t.at)), 0) };
       });
     const idf = stats.map((st) => this.idfOf(st));
-    const shape = kept.length >= 2 && kept.length <= 3 && kept.every((q) => !q.exact);
-    const widenable = shape && stats.every((st) => st.common > 0);
+    const widenable = mayWiden(kept.map((q, i) => ({ ...q, known: (stats[i] as WordStats).common > 0 })));
     const postings = (found: Term[]) =>
       found.reduce((n, t) => n + (starts[t.at + 1] as number) - (starts[t.at] as number), 0);
     const order = terms.map((found, i) => [postings(found), i] as const).sort((a, b) => a[0] - b[0]);
@@ -419,7 +427,8 @@ export class TextIndex {
         count = Math.min(count, n);
       }
     }
-    return { list, all: list ? null : matches, kept: kept.map((q) => q.word), terms, idf, stats, shape, widenable };
+    const exact = kept.some((q) => q.exact);
+    return { list, all: list ? null : matches, kept: kept.map((q) => q.word), exact, terms, idf, stats, widenable };
   }
 
   /** How many strict matches of `m` are in `scope` (a bitmap). */
@@ -482,9 +491,10 @@ export class TextIndex {
   /**
    * Relevance of each product of `of` (ascending ids, all matches of `m`, strict or, in
    * `partial`, second-chance) as one sort key at the same places (reused memory: valid until the
-   * next call), lower first: tier * 2^42 + (2^42 - 1 - score), tier 1 for a partial match. A
-   * score is at most 10 words x idf (11 bits) x weight (16 bits) x factor (7 bits), below 2^42,
-   * and the key below 2^53, so keys compare exactly: every strict match first, then the highest score.
+   * next call), lower first: tier * 2^42 + (2^42 - 1 - score), tier 0 for a strict match, 1 for
+   * a partial one having q's last word, 2 for one without it. A score is at most 10 words x idf
+   * (11 bits) x weight (16 bits) x factor (7 bits), below 2^42, and the key below 2^53, so keys
+   * compare exactly: every strict match first, then the highest score.
    */
   relevance(of: Uint32Array, m: Pick<TextMatches, "terms" | "idf">, partial: Uint32Array | null): Float64Array {
     const { starts, ids, weights } = this.#postings;
@@ -523,14 +533,20 @@ export class TextIndex {
           }
         }
         for (let i = 0; i < n; i++) score[i] = (score[i] as number) + idf * (best[i] as number);
+        // A second-chance match missing the last word (the head of a noun phrase: `cupcakes` in
+        // `red velvet cupcakes`) ranks below one having it.
+        if (partial && w === m.terms.length - 1)
+          for (let i = 0; i < n; i++)
+            if (best[i] === 0 && has(partial, of[i] as number)) score[i] = -(score[i] as number) - 1;
       });
     } finally {
       for (let i = 0; i < n; i++) slot[of[i] as number] = -1;
     }
     const key = score;
     for (let i = 0; i < n; i++) {
-      const tier = partial && has(partial, of[i] as number) ? 2 ** 42 : 0;
-      key[i] = tier + (2 ** 42 - 1 - (score[i] as number));
+      const s = score[i] as number;
+      const tier = partial && has(partial, of[i] as number) ? (s < 0 ? 2 : 1) : 0;
+      key[i] = tier * 2 ** 42 + (2 ** 42 - 1 - (s < 0 ? -s - 1 : s));
     }
     return key;
   }

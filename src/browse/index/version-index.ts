@@ -119,8 +119,9 @@ export interface TextStats {
   /** Strict matches of q in the scope. */
   strict: number;
   words: WordStats[];
-  /** 2-3 kept words, none exact: the second chance's shape (text-index.ts TextMatches.shape). */
-  shape: boolean;
+  /** q's kept words, and whether one is exact (text.ts mayWiden reads them with the words' stats). */
+  kept: string[];
+  exact: boolean;
 }
 
 export class VersionIndex {
@@ -312,7 +313,7 @@ export class VersionIndex {
   textStats(scope: Scope, filters: BrowseFilters): TextStats {
     const r = this.#resolve(scope, { ...filters, words: [] });
     const text = this.#text.search(filters.words);
-    return { strict: this.#text.countIn(text, r.base.bits), words: text.stats, shape: text.shape };
+    return { strict: this.#text.countIn(text, r.base.bits), words: text.stats, kept: text.kept, exact: text.exact };
   }
 
   /**
