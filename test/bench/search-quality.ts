@@ -14,7 +14,8 @@
  * that are relevant (grade >= 1) out of min(3, relevant products), MRR as 1 / rank of the first
  * relevant one in the first 10 (0 when none). Queries with nothing to find (`nothing`) count
  * apart: how many each engine answers with an empty list. `--by-kind` adds nDCG@10 by query
- * kind, `--misses` each query an engine scores below 0.5 nDCG on.
+ * kind, `--misses` each query an engine scores below 0.5 nDCG on, `--per-query` every query's
+ * nDCG@10 per engine.
  */
 import { engineAt, engineOf, miniSearch, miniSearchOf, ours, oramaOf, type Search, theirs } from "./search-engines.ts";
 import { type QueryKind, type Store, storeCatalogs } from "../browse/store-catalogs.ts";
@@ -23,6 +24,7 @@ const args = process.argv.slice(2);
 const beforeAt = args.includes("--before") ? args[args.indexOf("--before") + 1] : undefined;
 const byKind = args.includes("--by-kind");
 const showMisses = args.includes("--misses");
+const perQuery = args.includes("--per-query");
 
 interface Scores {
   ndcg: number;
@@ -66,11 +68,13 @@ const before = beforeAt ? await engineAt(`${process.cwd()}/${beforeAt}`) : undef
 const totals = new Map<string, { sum: Scores; n: number; empty: number; nothing: number }>();
 const kinds = new Map<string, Map<QueryKind, { sum: number; n: number }>>();
 const misses: string[] = [];
+const rows: string[] = [];
 for (const store of storeCatalogs()) {
   const engines = await enginesFor(store, before);
   for (const { q, kind, grade } of store.queries) {
     const grades = new Map([...store.facts].map(([handle, facts]) => [handle, grade(facts)]));
     const findable = [...grades.values()].some((g) => g > 0);
+    const row: string[] = [];
     for (const [name, search] of Object.entries(engines)) {
       const answer = await search(q, 10);
       const t = totals.get(name) ?? { sum: { ndcg: 0, p3: 0, mrr: 0 }, n: 0, empty: 0, nothing: 0 };
@@ -78,9 +82,11 @@ for (const store of storeCatalogs()) {
       if (!findable) {
         t.nothing++;
         if (answer.length === 0) t.empty++;
+        row.push(answer.length === 0 ? "empty" : `${answer.length} found`);
         continue;
       }
       const s = measure(answer, grades);
+      row.push(s.ndcg.toFixed(2));
       t.sum.ndcg += s.ndcg;
       t.sum.p3 += s.p3;
       t.sum.mrr += s.mrr;
@@ -93,6 +99,7 @@ for (const store of storeCatalogs()) {
       k.n++;
       if (showMisses && s.ndcg < 0.5) misses.push(`${name} | ${store.name} | ${q} | nDCG ${s.ndcg.toFixed(2)}`);
     }
+    rows.push(`| ${store.name} | \`${q}\` | ${kind} | ${row.join(" | ")} |`);
   }
 }
 
@@ -125,3 +132,4 @@ if (byKind) {
   }
 }
 if (showMisses) console.log(`\nbelow 0.5 nDCG@10:\n${misses.join("\n")}`);
+if (perQuery) console.log(`\n| store | q | kind | ${[...totals.keys()].join(" | ")} |\n${rows.join("\n")}`);
