@@ -18,37 +18,13 @@
  * nDCG@10 per engine.
  */
 import { engineAt, engineOf, miniSearch, miniSearchOf, ours, oramaOf, type Search, theirs } from "./search-engines.ts";
-import { type QueryKind, type Store, storeCatalogs } from "../browse/store-catalogs.ts";
+import { measure, type QueryKind, type Scores, type Store, storeCatalogs } from "../browse/store-catalogs.ts";
 
 const args = process.argv.slice(2);
 const beforeAt = args.includes("--before") ? args[args.indexOf("--before") + 1] : undefined;
 const byKind = args.includes("--by-kind");
 const showMisses = args.includes("--misses");
 const perQuery = args.includes("--per-query");
-
-interface Scores {
-  ndcg: number;
-  p3: number;
-  mrr: number;
-}
-
-/** The three measures of one answer, from the grade of every product of the store. */
-export function measure(answer: readonly string[], grades: ReadonlyMap<string, number>): Scores {
-  const gain = (g: number) => 2 ** g - 1;
-  const top = answer.slice(0, 10).map((h) => grades.get(h) ?? 0);
-  const dcg = top.reduce((s, g, i) => s + gain(g) / Math.log2(i + 2), 0);
-  const ideal = [...grades.values()]
-    .sort((a, b) => b - a)
-    .slice(0, 10)
-    .reduce((s, g, i) => s + gain(g) / Math.log2(i + 2), 0);
-  const relevant = [...grades.values()].filter((g) => g > 0).length;
-  const first = top.findIndex((g) => g > 0);
-  return {
-    ndcg: ideal === 0 ? 0 : dcg / ideal,
-    p3: top.slice(0, 3).filter((g) => g > 0).length / Math.min(3, relevant),
-    mrr: first < 0 ? 0 : 1 / (first + 1),
-  };
-}
 
 type Engines = Record<string, Search>;
 

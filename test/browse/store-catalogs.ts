@@ -13,7 +13,7 @@ import type { SourceCatalog, SourceProduct } from "../../src/catalog/schema.ts";
  * is what the shopper asked for, grade 1 something close (the right kind in another flavour),
  * 0 the rest. Queries with nothing to find (`nothing: true`) should answer nothing. Used by
  * test/bench/search-quality.ts (nDCG@10, P@3 and MRR, beside Orama and MiniSearch) and
- * search-stores.test.ts (the engine's floor).
+ * search-stores.test.ts (the engine's floor, through the API).
  */
 
 /** What a product was made from: what the judgments read. */
@@ -768,4 +768,33 @@ function bikes(): Store {
 /** The four stores, built afresh (the same every time). */
 export function storeCatalogs(): Store[] {
   return [bakery(), cosmetics(), kids(), bikes()];
+}
+
+/** nDCG@10, P@3 and MRR of one answer. */
+export interface Scores {
+  ndcg: number;
+  p3: number;
+  mrr: number;
+}
+
+/**
+ * The three measures of one answer, from the grade of every product of the store: nDCG@10 with
+ * gains 2^grade - 1; P@3 the share of the first three that are relevant (grade >= 1) out of
+ * min(3, relevant products); MRR 1 / rank of the first relevant one in the first 10 (0: none).
+ */
+export function measure(answer: readonly string[], grades: ReadonlyMap<string, number>): Scores {
+  const gain = (g: number) => 2 ** g - 1;
+  const top = answer.slice(0, 10).map((h) => grades.get(h) ?? 0);
+  const dcg = top.reduce((s, g, i) => s + gain(g) / Math.log2(i + 2), 0);
+  const ideal = [...grades.values()]
+    .sort((a, b) => b - a)
+    .slice(0, 10)
+    .reduce((s, g, i) => s + gain(g) / Math.log2(i + 2), 0);
+  const relevant = [...grades.values()].filter((g) => g > 0).length;
+  const first = top.findIndex((g) => g > 0);
+  return {
+    ndcg: ideal === 0 ? 0 : dcg / ideal,
+    p3: relevant === 0 ? 0 : top.slice(0, 3).filter((g) => g > 0).length / Math.min(3, relevant),
+    mrr: first < 0 ? 0 : 1 / (first + 1),
+  };
 }
