@@ -13,7 +13,7 @@ import { type BrowseFilters, type BrowsePageQuery, hasFilters } from "./query.ts
 /**
  * Where a product stands in a sort, comparable across shards: pages run in (key, rank)
  * ascending order (backwards: descending). `key` is 0 in catalog order, the relevance key
- * (text-index.ts: fewest typos, then highest score) under relevance, and the sort's key (price,
+ * (text-index.ts: strict matches, then second-chance ones; then the highest score) under relevance, and the sort's key (price,
  * title rank, created) negated for a descending sort; `rank` is the product's place in scope
  * order: its catalog position, or its place in the collection.
  */

@@ -55,13 +55,15 @@ function catalog(): SourceCatalog {
       product_type: "Kitchen",
       ...describe_("Pairs well with our linen napkins and a long afternoon of baking with friends and family."),
     }),
-    // Rule 5: linen dresses that never say summer, one summer linen dress, a summer dress.
+    // Rule 5: linen dresses that never say summer, one summer linen dress, a summer dress; and a
+    // scarf saying summer and linen twice (title and tags) and first in catalog order, which
+    // outscores them all but lacks "dress", the head of the phrase.
+    product("summer-linen-scarf", "Summer Linen Scarf", { product_type: "Scarves", tags: ["summer", "linen"] }),
     product("summer-linen-dress", "Summer Linen Dress", { product_type: "Dresses" }),
     product("linen-wrap-dress", "Linen Wrap Dress", { product_type: "Dresses" }),
     product("linen-shift-dress", "Linen Shift Dress", { product_type: "Dresses" }),
     product("floral-summer-dress", "Floral Summer Dress", { product_type: "Dresses" }),
     product("summer-hat", "Summer Hat", { product_type: "Hats" }),
-    product("summer-linen-scarf", "Summer Linen Scarf", { product_type: "Scarves" }),
     // Hashtag-like tags: camel case cut into words.
     product("almond-torte", "Almond Torte", { product_type: "Tortes", tags: ["#GlutenFree", "#CakeDecorating"] }),
     product("doughnut-box", "Doughnut Box", { product_type: "Pastries" }),
