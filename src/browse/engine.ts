@@ -48,6 +48,11 @@ export class BrowseEngine extends DurableObject<Env> {
     return this.#service.counts(...args);
   }
 
+  /** What a shard knows of a q's words and strict matches (shards.ts: the Worker sums every shard's into the q's plan). */
+  textStats(...args: Parameters<ShardBrowsing["textStats"]>): ReturnType<ShardBrowsing["textStats"]> {
+    return this.#service.textStats(...args);
+  }
+
   /** Where this object's index came from (snapshot or D1) and what it cost: null before the first answer. */
   built(): BrowseService["lastBuild"] {
     return this.#service.lastBuild;

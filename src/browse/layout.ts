@@ -13,7 +13,7 @@
  * | `d` | value id, facet (`vendor`, `product_type`, `tag`, `available`, `o:<option>`), value key, the value as first spelled in the catalog | a filter value's id, facet values as shown |
  * | `v` | value id, product: one per tag and per option value (options only from available variants) | tag and option postings |
  * | `o` | option API name, order of first appearance | the option facets, unknown option filters |
- * | `x` | search word, the products having it in any field (title, vendor, type, tags, option values, SKUs, description text; synonyms added, stop words left out) as comma-separated ids (ascending, at most WORD_IDS a row), and the word's weight in each (browse-text.ts wordWeight, 1..255), comma-separated in the same order | `q` and its relevance |
+ * | `x` | search word, the products having it in any field (title, vendor, type, tags, option values, SKUs, description text; synonyms added, stop words left out) as comma-separated ids (ascending, at most WORD_IDS a row), and the word's weight in each (text.ts wordWeight, 1..65535; 1..255 in versions published before 2026-11-27), comma-separated in the same order | `q` and its relevance |
  * | `z` | the catalog's stop words (folded), never indexed, left out of q | `q` |
  * | `c` | collection handle, title, product count | a collection's header, and whether it exists |
  */

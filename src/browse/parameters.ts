@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { CatalogVersionParamSchema, includeSchema, LIST_INCLUDES, LimitSchema } from "../catalog/api.ts";
 import { handleWithout } from "../catalog/schema.ts";
+import { SECOND_CHANCE_BELOW } from "./text.ts";
 
 /**
  * The browse parameters of `GET /products`, a collection's products and the facets endpoints,
@@ -43,24 +44,32 @@ export const FILTER_PARAMETERS = {
         `letters and digits) are matched case- and accent-insensitively (\`cafe\` finds "Café") ` +
         `against the title, vendor, product type, tags, option values, variant SKUs and the ` +
         `description text; every word must match, the last one also as a prefix (\`cott\` finds ` +
-        `cotton). **Typos:** a word of 5 or more characters also matches words one edit away, 8 ` +
-        `or more two edits (Damerau: an insertion, deletion, substitution or swap of two ` +
-        `neighbouring letters is one edit; a word of digits is never corrected): on the seed, ` +
-        `\`hoodei\` finds the three hoodies and \`sweatshrit\` the Coastline Crewneck ` +
-        `Sweatshirt. **Exact:** words in double quotes match only themselves, without typos or ` +
-        `prefix (\`"hoodei"\` finds nothing), and so does every word of a q that is one ` +
-        `SKU-shaped token (no space; a letter and a digit, or words joined by \`-\`, \`_\`, ` +
-        `\`.\`, \`/\`): \`NW-ECT-BLK-M\` finds the Essential Crew Tee - Black, \`NW-ECT-BL\` ` +
-        `nothing. Quoted words are matched one by one, not as a phrase in order. **Hyphenated ` +
-        `words** (joined by \`-\` with no space, outside SKUs) also count written together: on ` +
-        `the seed, \`tshirt\` finds Example T-Shirt and the four tees (product type "T-Shirts") ` +
-        `first, then the Linen Camp Shirt (\`shirt\` is one edit away); \`buttondown\` finds ` +
-        `the Oxford Button-Down; and a q of letters joined by hyphens also matches them written ` +
-        `together, so \`t-shirt\` finds what \`tshirt\` does. **Synonyms and ` +
-        `stop words** are the catalog's (\`search.synonyms\`, \`search.stop_words\` in the ` +
-        `catalog file, applied at publish): with \`[["hoodie", "hoody"]]\`, \`hoody\` finds the ` +
-        `hoodies; a stop word is left out of q unless q has nothing else. With q the default ` +
-        `sort is \`relevance\` (see \`sort\`).`,
+        `cotton) unless it is one character and not all of q (\`tee m\` needs the word ` +
+        `\`m\`). **Other forms**, both ways: plural and singular (-s, -es, -ies/-y: \`jeans\` ` +
+        `finds the Selvedge Slim Jean) and British and American spellings (\`grey\`/\`gray\`, ` +
+        `\`colour\`/\`color\`, \`-ise\`/\`-ize\`, \`-re\`/\`-er\`); camel-case tags count cut ` +
+        `(\`#GlutenFree\` holds \`gluten\`, \`free\`). **Typos:** a word of 5 or more ` +
+        `characters also matches words one edit away, 8 or more two edits (Damerau: an ` +
+        `insertion, deletion, substitution or swap of two neighbouring letters is one edit; a ` +
+        `word of digits is never corrected): on the seed, \`hoodei\` finds the three hoodies and ` +
+        `\`sweatshrit\` the Coastline Crewneck Sweatshirt. **Exact:** words in double quotes ` +
+        `match only themselves, without typos, other forms or prefix (\`"hoodei"\` finds ` +
+        `nothing), and so does every word of a q that is one SKU-shaped token (no space; a ` +
+        `letter and a digit, or words joined by \`-\`, \`_\`, \`.\`, \`/\`): \`NW-ECT-BLK-M\` ` +
+        `finds the Essential Crew Tee - Black, \`NW-ECT-BL\` nothing. Quoted words are matched ` +
+        `one by one, not as a phrase in order. **Hyphenated words** (joined by \`-\` with no ` +
+        `space, outside SKUs) also count written together: on the seed, \`tshirt\` finds ` +
+        `Example T-Shirt and the four tees (product type "T-Shirts") first, then the Linen Camp ` +
+        `Shirt (\`shirt\` is one edit away); \`buttondown\` finds the Oxford Button-Down; and a ` +
+        `q of letters joined by hyphens scores as written together, so \`t-shirt\` answers what ` +
+        `\`tshirt\` does. **Second chance:** a q of 2-3 words (none quoted) matching fewer than ` +
+        `${SECOND_CHANCE_BELOW} products of the scope also answers those matching all its words ` +
+        `but one, marked \`"match": "partial"\` (with \`strict_count\` in the list); of two ` +
+        `words, both (a one-character one aside) must be words of the catalog, so ` +
+        `\`chocolate bicycle\` answers nothing. **Synonyms and stop words** are the catalog's ` +
+        `(\`search.synonyms\`, \`search.stop_words\` in the catalog file, applied at publish): ` +
+        `with \`[["hoodie", "hoody"]]\`, \`hoody\` finds the hoodies; a stop word is left out of ` +
+        `q unless q has nothing else. With q the default sort is \`relevance\` (see \`sort\`).`,
       example: "tee",
     }),
   // Text in the URL, a boolean to a client: the document types it boolean (openapi/json-schema.ts).
@@ -97,12 +106,16 @@ export const PAGE_PARAMETERS = {
     .meta({
       description:
         "`catalog` (default without q: catalog order, or the collection's own order), " +
-        "`relevance` (default with q; 400 without q: fewest typos first, then the highest BM25F " +
-        "score, a sum over q's words of the word's rarity (idf) times its weight in the product, " +
-        "where the fields weigh title 6, vendor, product type, tags and SKUs 3, option values 2, " +
-        "description 1, a longer title or description weighing each word less; on the seed " +
-        "`q=wool` gives Wool Blanket Scarf (title), Merino Long Sleeve (tag), Waffle Knit Beanie " +
-        "(description)), `price_asc`, `price_desc` (on `price`), `title_asc`, `title_desc` " +
+        "`relevance` (default with q; 400 without q): every product matching all of q's words " +
+        "first (then the second chance's, those having q's last word first), each ranked by a " +
+        "sum over q's words of the word's rarity (idf: the typed word's, else its commonest " +
+        "match's) times its best match in the product: the field's weight (title 6; vendor, " +
+        "product type, tags and SKUs 3; option values 2; description 1; a longer title or " +
+        "description weighing each word less) times how it matched (exact 100%, another form " +
+        "90%, a completion 60%, one typo 30%, two 20%), so a title one typo away beats a " +
+        "description-only exact match; on the seed `q=wool` gives Wool Blanket Scarf (title), " +
+        "Merino Long Sleeve (tag), Waffle Knit Beanie (description)), `price_asc`, `price_desc` " +
+        "(on `price`), `title_asc`, `title_desc` " +
         "(titles compared in lower case without accents), `newest` (the catalog's created_at; " +
         "products without one last). Ties always fall back to catalog order (in a collection, " +
         "the collection's order), so every order is total and cursor paging is stable.",

@@ -2,6 +2,7 @@ import { invalidParameter, unknownParameter } from "../catalog/errors.ts";
 import { optionApiName } from "../catalog/schema.ts";
 import { includeMessage, LIST_INCLUDES } from "../catalog/api.ts";
 import { compareCodePoints, type QueryWord, queryWords, valueKey } from "./text.ts";
+import type { TextPlan } from "./index/text-index.ts";
 import { DEFAULT_CURRENCY, minorDigits, toUnits } from "../money.ts";
 import {
   BROWSE_PARAMETERS,
@@ -47,6 +48,12 @@ export interface BrowseFilters {
   currency?: string;
   /** The value as given, per filter and key, for a selected facet value absent from the catalog. */
   given: Map<string, string>;
+  /**
+   * Set by a sharded version's Worker only (shards.ts): what the whole catalog says of q's words
+   * and whether q takes the second chance, so each shard answers as the whole index would.
+   * Derived from q and the scope, so never part of the cache key.
+   */
+  plan?: TextPlan;
 }
 
 export interface BrowsePageQuery extends BrowseFilters {

@@ -87,6 +87,12 @@ export class BrowseService implements Browsing, ShardBrowsing {
     return this.#reply(this.#using(version, of, (index) => index.counts(scope, filters)));
   }
 
+  textStats(
+    ...[version, of, scope, filters]: Parameters<ShardBrowsing["textStats"]>
+  ): ReturnType<ShardBrowsing["textStats"]> {
+    return this.#reply(this.index(version, of).then((index) => index.textStats(scope, filters)));
+  }
+
   async #answer(version: string, answer: (index: VersionIndex) => string | Promise<string>): Promise<BrowseReply> {
     const reply = await this.#reply(this.#using(version, undefined, answer));
     return reply.ok ? { ok: true, body: reply.value } : reply;

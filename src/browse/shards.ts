@@ -1,7 +1,9 @@
 import type { BrowseFilters, BrowsePageQuery } from "./query.ts";
 import type { BrowseReply, Browsing, Failure } from "./service.ts";
 import { type FacetCounts, facetsAnswer, type PageSlice, pageBody, type Position } from "./slices.ts";
-import type { Scope } from "./index/version-index.ts";
+import type { Scope, TextStats } from "./index/version-index.ts";
+import type { TextPlan } from "./index/text-index.ts";
+import { mayWiden, SECOND_CHANCE_BELOW } from "./text.ts";
 
 /**
  * A version's browse index in shards, for catalogs past what one engine holds (a Worker isolate
@@ -62,6 +64,25 @@ export interface ShardBrowsing {
     after?: Position,
   ): Promise<ShardReply<PageSlice>>;
   counts(version: string, of: ShardOf, scope: Scope, filters: BrowseFilters): Promise<ShardReply<FacetCounts>>;
+  /** What the shard knows of q (TextStats), asked before a q's page or facets. */
+  textStats(version: string, of: ShardOf, scope: Scope, filters: BrowseFilters): Promise<ShardReply<TextStats>>;
+}
+
+/**
+ * The whole catalog's TextPlan from every shard's TextStats: each word's df as the largest any
+ * shard saw (a shard knows the catalog's df of the words it holds), strict matches summed.
+ */
+export function planOf(parts: readonly TextStats[]): TextPlan {
+  const first = parts[0] as TextStats;
+  const words = first.words.map((_, w) => ({
+    own: Math.max(...parts.map((p) => p.words[w]?.own ?? 0)),
+    common: Math.max(...parts.map((p) => p.words[w]?.common ?? 0)),
+  }));
+  const strict = parts.reduce((n, p) => n + p.strict, 0);
+  const widen = mayWiden(
+    first.kept.map((word, i) => ({ word, exact: first.exact, known: (words[i]?.common ?? 0) > 0 })),
+  );
+  return { relax: widen && strict < SECOND_CHANCE_BELOW, words };
 }
 
 /**
@@ -82,7 +103,25 @@ export class ShardedBrowsing implements Browsing {
     return { shard, shards: this.#shards.length };
   }
 
-  async page(version: string, scope: Scope, query: BrowsePageQuery): Promise<BrowseReply> {
+  /**
+   * q's TextPlan, asked of every shard first (one more round for a q: a shard alone knows
+   * neither the catalog's df of words it lacks nor the strict matches of the others), or the
+   * failure a whole index would answer.
+   */
+  async #planned<F extends BrowseFilters>(version: string, scope: Scope, filters: F): Promise<F | Failure> {
+    if (filters.words.length === 0) return filters;
+    const replies = await Promise.all(this.#shards.map((s, i) => s.textStats(version, this.#of(i), scope, filters)));
+    const parts: TextStats[] = [];
+    for (const r of replies) {
+      if (!r.ok) return r;
+      parts.push(r.value);
+    }
+    return { ...filters, plan: planOf(parts) };
+  }
+
+  async page(version: string, scope: Scope, given: BrowsePageQuery): Promise<BrowseReply> {
+    const query = await this.#planned(version, scope, given);
+    if ("ok" in query) return query;
     const first = await Promise.all(this.#shards.map((s, i) => s.slice(version, this.#of(i), scope, query)));
     let replies = first;
     if (query.starting_after !== undefined || query.ending_before !== undefined) {
@@ -102,7 +141,9 @@ export class ShardedBrowsing implements Browsing {
     return { ok: true, body: pageBody(slices, scope.collection, query) };
   }
 
-  async facets(version: string, scope: Scope, filters: BrowseFilters): Promise<BrowseReply> {
+  async facets(version: string, scope: Scope, given: BrowseFilters): Promise<BrowseReply> {
+    const filters = await this.#planned(version, scope, given);
+    if ("ok" in filters) return filters;
     const replies = await Promise.all(this.#shards.map((s, i) => s.counts(version, this.#of(i), scope, filters)));
     const parts: FacetCounts[] = [];
     for (const r of replies) {

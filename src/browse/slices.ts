@@ -13,7 +13,7 @@ import { type BrowseFilters, type BrowsePageQuery, hasFilters } from "./query.ts
 /**
  * Where a product stands in a sort, comparable across shards: pages run in (key, rank)
  * ascending order (backwards: descending). `key` is 0 in catalog order, the relevance key
- * (text-index.ts: fewest typos, then highest score) under relevance, and the sort's key (price,
+ * (text-index.ts: strict matches, then second-chance ones; then the highest score) under relevance, and the sort's key (price,
  * title rank, created) negated for a descending sort; `rank` is the product's place in scope
  * order: its catalog position, or its place in the collection.
  */
@@ -39,6 +39,8 @@ export interface PageSlice {
   positions: Position[];
   /** The cursor's position, when the cursor is among this index's matches. */
   at: Position | null;
+  /** When q took the second chance (text.ts SECOND_CHANCE_BELOW): how many of `count` match every word. */
+  strict?: number;
 }
 
 /**
@@ -49,8 +51,10 @@ export function pageBody(slices: readonly PageSlice[], collection: string | unde
   const backwards = q.ending_before !== undefined;
   const entries: [Position, string | undefined][] = [];
   let count = 0;
+  let strict: number | undefined;
   for (const s of slices) {
     count += s.count;
+    if (s.strict !== undefined) strict = (strict ?? 0) + s.strict;
     s.positions.forEach((position, i) => entries.push([position, s.items[i]]));
   }
   // One slice is in order already; several are merged.
@@ -63,6 +67,7 @@ export function pageBody(slices: readonly PageSlice[], collection: string | unde
     hasFilters(q) ? count : first.total,
     shown.map(([, item]) => item as string),
     entries.length > q.limit,
+    strict,
   );
   const header = first.collection;
   return collection === undefined || !header ? list : collectionBody(collection, header.title, header.n, list);

@@ -24,8 +24,12 @@ import type { ShardOf } from "./shards.ts";
  * publish's snapshot under another format is skipped and the engine reads D1 instead.
  */
 
-/** 1: header as JSON, items as text; 2: header deflated, items deflated by block (PackedItems), chunks decoded without joining. */
-export const SNAPSHOT_FORMAT = 2;
+/**
+ * 1: header as JSON, items as text; 2: header deflated, items deflated by block (PackedItems),
+ * chunks decoded without joining; 3: search word weights 16-bit (text.ts wordWeight: the fields'
+ * weights outside the saturation), so an engine never scores a version's 8-bit weights as 16-bit ones.
+ */
+export const SNAPSHOT_FORMAT = 3;
 const MAGIC = 0x58424653; // "SFBX" little-endian
 
 /**

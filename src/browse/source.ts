@@ -339,11 +339,11 @@ export async function readBrowseData(store: BrowseReader, version: string, of?: 
     });
   }
 
-  const perWord = new Map<string, [Uint32Array[], Uint8Array[]]>();
+  const perWord = new Map<string, [Uint32Array[], Uint16Array[]]>();
   const df = new Map<string, number>();
   for (const [word = "", list, weights, count] of records(wordRows, " ")) {
     let found = ids(list);
-    let wts = Uint8Array.from(ids(weights));
+    let wts = Uint16Array.from(ids(weights));
     if (range) {
       // A row's ids ascend: keep those in the shard's range.
       const a = found.findIndex((id) => id >= from);
@@ -354,7 +354,7 @@ export async function readBrowseData(store: BrowseReader, version: string, of?: 
       wts = wts.slice(start, end);
       df.set(word, Number(count));
     }
-    const lists = perWord.get(word) ?? ([[], []] as [Uint32Array[], Uint8Array[]]);
+    const lists = perWord.get(word) ?? ([[], []] as [Uint32Array[], Uint16Array[]]);
     perWord.set(word, lists);
     lists[0].push(found);
     lists[1].push(wts);
@@ -365,7 +365,7 @@ export async function readBrowseData(store: BrowseReader, version: string, of?: 
     starts[i + 1] = (starts[i] as number) + total(perWord.get(word)?.[0] ?? []);
   });
   const wordIds = new Uint32Array(starts[sorted.length] as number);
-  const weights = new Uint8Array(wordIds.length);
+  const weights = new Uint16Array(wordIds.length);
   sorted.forEach((word, i) => {
     const [lists = [], wts = []] = perWord.get(word) ?? [];
     copyInto(lists, wordIds, starts[i] as number);

@@ -41,6 +41,17 @@ const FeaturedImageSchema = ImageSchema.nullable()
   .optional()
   .meta({ description: "Only with `?include=image`: the product's featured (first) image, null when it has none." });
 
+/** Set on a search's second-chance matches only (browse: text.ts SECOND_CHANCE_BELOW). */
+const SecondChanceSchema = z
+  .literal("partial")
+  .optional()
+  .meta({
+    description:
+      "Only with `q`, on the second chance's matches: the product matches all of q's words but " +
+      "one (q had 2-3 words and fewer than 20 products in the scope matched every word). They come " +
+      "after every product matching all the words under `sort=relevance`; absent on those.",
+  });
+
 /** One product in `GET /products`: the price is the lowest variant price. */
 export const ProductListItemSchema = z
   .object({
@@ -50,6 +61,7 @@ export const ProductListItemSchema = z
     price: MoneySchema,
     available: z.boolean(),
     image: FeaturedImageSchema,
+    match: SecondChanceSchema,
   })
   .meta({ id: "ProductListItem", description: "A product in a list. `price` is the lowest variant price." });
 export type ProductListItem = z.infer<typeof ProductListItemSchema>;
@@ -200,6 +212,7 @@ export const CollectionProductSchema = z
       .meta({ description: "What GET `url` answers: 404 for sold-out products." }),
     url: z.string().meta({ example: "/api/v1/products/essential-crew-tee-black" }),
     image: FeaturedImageSchema,
+    match: SecondChanceSchema,
   })
   .meta({ id: "CollectionProduct", description: "A product as listed in a collection." });
 export type CollectionProduct = z.infer<typeof CollectionProductSchema>;
@@ -221,7 +234,29 @@ const PAGING =
   'Page on with the `Link` response header: its `rel="next"` URL (and `rel="prev"`) is this ' +
   "request with the cursor and `catalog_version` filled in, absent at the end of the list.";
 
-export const ProductListSchema = listOf(ProductListItemSchema, "ProductList", "A page of products in catalog order.");
+/** A list of products a search may answer: `strict_count` when q took the second chance. */
+function productListOf<T extends z.ZodType>(item: T, id: string, description: string) {
+  return listOf(item, id, description)
+    .extend({
+      strict_count: z
+        .int()
+        .min(0)
+        .optional()
+        .meta({
+          description:
+            "Only when q took the second chance (2-3 words, fewer than 20 products in the scope " +
+            "matching every word): how many of `count` match every word; the others carry " +
+            '`match: "partial"`. Absent otherwise.',
+        }),
+    })
+    .meta({ id, description: `${description} ${PAGING}` });
+}
+
+export const ProductListSchema = productListOf(
+  ProductListItemSchema,
+  "ProductList",
+  "A page of products in catalog order.",
+);
 export const VariantListSchema = listOf(
   VariantSchema,
   "VariantList",
@@ -232,7 +267,7 @@ export const CollectionListSchema = listOf(
   "CollectionList",
   "A page of collections in catalog order.",
 );
-export const CollectionProductListSchema = listOf(
+export const CollectionProductListSchema = productListOf(
   CollectionProductSchema,
   "CollectionProductList",
   "A page of a collection's products.",

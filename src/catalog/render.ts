@@ -48,8 +48,9 @@ export function renderCollectionProduct(record: ProductRecord): CollectionProduc
 }
 
 /** The list envelope, with the item JSON lines (stored or built) spliced in as they are. */
-export function listBody(count: number, lines: readonly string[], hasMore: boolean): string {
-  return `{"object":"list","count":${count},"data":[${lines.join(",")}],"has_more":${hasMore}}`;
+export function listBody(count: number, lines: readonly string[], hasMore: boolean, strict?: number): string {
+  const strictCount = strict === undefined ? "" : `,"strict_count":${strict}`;
+  return `{"object":"list","count":${count}${strictCount},"data":[${lines.join(",")}],"has_more":${hasMore}}`;
 }
 
 /** A collection with one page of its products (`productsList`: a listBody). */

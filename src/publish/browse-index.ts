@@ -13,7 +13,7 @@ import {
 import { browseSnapshotKey, browseSnapshotVersion, encodeSnapshot, type SnapshotManifest } from "../browse/snapshot.ts";
 import { type BrowseReader, BrowseStore, readBrowseData } from "../browse/source.ts";
 import type { ShardOf } from "../browse/shards.ts";
-import { foldText, joinedWords, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../browse/text.ts";
+import { camelParts, foldText, joinedWords, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../browse/text.ts";
 import { type BrowseData, VersionIndex } from "../browse/index/version-index.ts";
 import { isPacked, packItems, packStrings } from "../browse/index/items.ts";
 import { renderListItem } from "../catalog/render.ts";
@@ -262,8 +262,9 @@ function holds(words: readonly string[], phrase: readonly string[]): boolean {
  * A product's search words per field (SEARCH_FIELDS order), as word -> count, and each field's
  * length: stop words left out; a field holding one phrase of a synonym group gains every word of
  * the group's other phrases it lacks, once; a field other than the SKUs gains the joined form of
- * each of its hyphenated runs (joinedWords: `T-Shirt` also gives `tshirt`), once. Neither
- * changes the field's length.
+ * each of its hyphenated runs (joinedWords: `T-Shirt` also gives `tshirt`) and the parts of its
+ * camel-case words (camelParts: `#GlutenFree` also gives `gluten`, `free`), once. None changes
+ * the field's length.
  */
 export function fieldWords(
   p: SourceProduct,
@@ -292,7 +293,8 @@ export function fieldWords(
     }
     // Not a SKU's: its parts already match exactly, and every variant would add a word nobody types.
     if (SEARCH_FIELDS[f] !== "sku")
-      for (const w of text.flatMap(joinedWords)) if (!terms.stop.has(w) && !count.has(w)) count.set(w, 1);
+      for (const w of [...text.flatMap(joinedWords), ...text.flatMap(camelParts)])
+        if (!terms.stop.has(w) && !count.has(w)) count.set(w, 1);
     counts.push(count);
   });
   return { counts, lengths };
@@ -309,7 +311,7 @@ function descriptionOf(p: SourceProduct): string {
  * appear. Two passes over the products, each making their field words anew (a product list on
  * disk holds no product): the first sums the fields' lengths (for the averages a weight needs) and
  * counts each word's products, the second writes every (product, weight) of a word into one typed
- * array of all, 5 bytes each. Held whole, every product's field words took ~0.9 GiB of heap at
+ * array of all, 6 bytes each. Held whole, every product's field words took ~0.9 GiB of heap at
  * 100,000 products, and the lists of numbers as many bytes again.
  */
 async function* wordRows(products: ProductList, terms: SearchTerms): AsyncGenerator<[string, string, string]> {
@@ -349,7 +351,7 @@ async function* wordRows(products: ProductList, terms: SearchTerms): AsyncGenera
   const start = new Float64Array(index.size + 1);
   for (let i = 0; i < index.size; i++) start[i + 1] = (start[i] as number) + (df[i] as number);
   const ids = new Uint32Array(start[index.size] as number);
-  const wts = new Uint8Array(ids.length);
+  const wts = new Uint16Array(ids.length);
   const next = start.slice(0, index.size);
   for (let pos = 0; pos < products.length; pos++) {
     await pause(pos);

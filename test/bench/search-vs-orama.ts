@@ -25,107 +25,15 @@
  *   query's synonym group, hits merged by score.
  */
 import { readFileSync } from "node:fs";
-import { DatabaseSync } from "node:sqlite";
-import { create, insertMultiple, search } from "@orama/orama";
-import { parseBrowsePage } from "../../src/browse/query.ts";
-import { FIELD_WEIGHTS } from "../../src/browse/text.ts";
-import { BrowseStore, readBrowseData } from "../../src/browse/source.ts";
+import { search } from "@orama/orama";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
-import { VersionIndex } from "../../src/browse/index/version-index.ts";
-import { browseIndexSql } from "../../src/publish/browse-index.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
-import { prepareContent } from "../../src/publish/sanitize.ts";
 import { LABELLED, SEED_SEARCH } from "../browse/search-labelled.ts";
+import { BOOST, engineOf, type Orama, oramaOf, ourPage, ours, PROPERTIES, theirs } from "./search-engines.ts";
 
 const file = process.argv.slice(2).find((a) => !a.startsWith("--"));
 const skipCost = process.argv.includes("--no-descriptions-cost");
 const RUNS = 15;
-
-/** node:sqlite behind the two D1 calls BrowseStore makes. */
-function sqliteD1(db: DatabaseSync): D1Database {
-  const prepare = (sql: string) => ({
-    sql,
-    params: [] as unknown[],
-    bind(...params: unknown[]) {
-      return { ...this, params };
-    },
-  });
-  const batch = async (statements: { sql: string; params: unknown[] }[]) =>
-    statements.map((s) => ({ results: db.prepare(s.sql).all(...(s.params as never[])) }));
-  return { prepare, batch } as unknown as D1Database;
-}
-
-async function engineOf(catalog: SourceCatalog): Promise<{ index: VersionIndex; seconds: number }> {
-  const t = performance.now();
-  const db = new DatabaseSync(":memory:");
-  for await (const sql of browseIndexSql(catalog, "bench")) db.exec(sql);
-  const index = new VersionIndex(await readBrowseData(new BrowseStore(sqliteD1(db)), "bench"));
-  db.close();
-  return { index, seconds: (performance.now() - t) / 1000 };
-}
-
-const SCHEMA = {
-  handle: "enum",
-  title: "string",
-  vendor: "string",
-  product_type: "string",
-  tags: "string[]",
-  options: "string[]",
-  sku: "string[]",
-  description: "string",
-} as const;
-const PROPERTIES = ["title", "vendor", "product_type", "tags", "options", "sku", "description"] as const;
-const BOOST = {
-  title: FIELD_WEIGHTS.title,
-  vendor: FIELD_WEIGHTS.vendor,
-  product_type: FIELD_WEIGHTS.product_type,
-  tags: FIELD_WEIGHTS.tags,
-  options: FIELD_WEIGHTS.options,
-  sku: FIELD_WEIGHTS.sku,
-  description: FIELD_WEIGHTS.description,
-};
-
-async function oramaOf(catalog: SourceCatalog) {
-  const t = performance.now();
-  const db = create({ schema: SCHEMA });
-  const docs = catalog.products.map((p) => ({
-    handle: p.handle,
-    title: p.title,
-    vendor: p.vendor,
-    product_type: p.product_type,
-    tags: p.tags,
-    options: p.options.flatMap((o) => o.values),
-    sku: p.variants.map((v) => v.sku ?? "").filter(Boolean),
-    description: p.description_html ? prepareContent(p.description_html).text : "",
-  }));
-  await insertMultiple(db, docs, 1000);
-  return { db, seconds: (performance.now() - t) / 1000 };
-}
-
-type Orama = Awaited<ReturnType<typeof oramaOf>>["db"];
-
-/** Our answer as served: q parsed, the page's JSON text (what is timed). */
-function ourPage(index: VersionIndex, q: string, limit: number): Promise<string> {
-  return index.page({}, parseBrowsePage(new URLSearchParams({ q, limit: String(limit) })));
-}
-
-/** Our answer's handles, read back from its JSON (for the overlap; not timed). */
-async function ours(index: VersionIndex, q: string, limit: number): Promise<string[]> {
-  const body = JSON.parse(await ourPage(index, q, limit)) as { data: { handle: string }[] };
-  return body.data.map((p) => p.handle);
-}
-
-async function theirs(db: Orama, q: string, limit: number, tolerance: number): Promise<string[]> {
-  const result = await search(db, {
-    term: q.replaceAll('"', ""),
-    properties: [...PROPERTIES],
-    boost: BOOST,
-    tolerance,
-    threshold: 0,
-    limit,
-  });
-  return result.hits.map((h) => (h.document as { handle: string }).handle);
-}
 
 /** Orama told the synonyms: one search per phrase of q's group (q alone when it has none), hits merged by score. */
 async function theirsExpanded(db: Orama, q: string, limit: number): Promise<string[]> {

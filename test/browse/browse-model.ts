@@ -2,10 +2,15 @@ import {
   compareCodePoints,
   foldText,
   idfScore,
+  inflections,
+  MATCH,
+  mayWiden,
   queryWords,
   SEARCH_FIELDS,
+  SECOND_CHANCE_BELOW,
   searchWords,
   typoBudget,
+  typoFactor,
   valueKey,
   wordWeight,
 } from "../../src/browse/text.ts";
@@ -17,9 +22,11 @@ import { toMinor } from "../../src/money.ts";
  * The brute-force model of browse that the property tests hold the API to:
  * every product checked against every filter, sorted with Array.sort, counted with Maps. It
  * shares with the code under test only the text folding and q's parsing (tested on its own by
- * examples) and the definitions of relevance (browse-text.ts: the weight and idf formulas and
- * the typo budget); which words a query word matches (itself, completions, every word within its
- * typo budget by a full edit-distance table, synonyms, stop words) and the order are its own.
+ * examples) and the definitions of relevance (text.ts: the weight and idf formulas, the match
+ * factors, a word's other forms, the typo budget and the second chance's threshold); which words
+ * a query word matches (itself, its other forms, completions, every word within its typo budget
+ * by a full edit-distance table, synonyms, stop words), each word's idf, the second chance and
+ * the order are its own.
  */
 
 export interface ModelQuery {
@@ -78,6 +85,13 @@ interface Searched {
   weights: Map<string, number>;
 }
 
+/** How a product matched q: strict (every word) or second chance (all but one), and its score. */
+interface Hit {
+  /** 0: every word; 1: all but one, the last word among them; 2: all but the last. */
+  tier: number;
+  score: number;
+}
+
 /** The search side of the model, per catalog: every product's words, df, field averages. */
 interface SearchModel {
   products: Map<SourceProduct, Searched>;
@@ -85,8 +99,8 @@ interface SearchModel {
   average: number[];
   n: number;
   stop: Set<string>;
-  /** search() answers by q, then product (the facets ask the same many times). */
-  memo: Map<string, Map<SourceProduct, { typos: number; score: number } | null>>;
+  /** search() answers by scope, then q (the facets ask the same many times). */
+  memo: WeakMap<readonly SourceProduct[], Map<string, Map<SourceProduct, Hit>>>;
 }
 
 const models = new WeakMap<SourceCatalog, SearchModel>();
@@ -112,8 +126,32 @@ function joined(text: string): string[] {
 }
 
 /**
+ * Camel-case words cut where a lower-case letter meets an upper-case one (`#GlutenFree` ->
+ * `gluten`, `free`), character by character; each part folded into search words.
+ */
+function camel(text: string): string[] {
+  const out: string[] = [];
+  for (const token of text.split(/[^\p{L}\p{N}]+/u)) {
+    const chars = [...token];
+    const cut = chars.some((c, i) => i > 0 && /\p{Lu}/u.test(c) && /\p{Ll}/u.test(chars[i - 1] as string));
+    if (!cut) continue;
+    let part = "";
+    chars.forEach((c, i) => {
+      if (i > 0 && /\p{Lu}/u.test(c) && /\p{Ll}/u.test(chars[i - 1] as string)) {
+        out.push(...searchWords(part));
+        part = "";
+      }
+      part += c;
+    });
+    out.push(...searchWords(part));
+  }
+  return out;
+}
+
+/**
  * A field gains, once, every word of a synonym group one of whose phrases it holds
- * (consecutively), and the joined form of its hyphenated words (not the SKUs'); stop words never count.
+ * (consecutively), the joined form of its hyphenated words and the parts of its camel-case words
+ * (not the SKUs'); stop words never count.
  */
 function searchModel(catalog: SourceCatalog): SearchModel {
   const known = models.get(catalog);
@@ -143,7 +181,8 @@ function searchModel(catalog: SourceCatalog): SearchModel {
         for (const w of g.flat()) if (!stop.has(w) && !counts.has(w)) counts.set(w, 1);
       }
       if (SEARCH_FIELDS[f] !== "sku")
-        for (const w of (texts[f] as string[]).flatMap(joined)) if (!stop.has(w) && !counts.has(w)) counts.set(w, 1);
+        for (const w of (texts[f] as string[]).flatMap((t) => [...joined(t), ...camel(t)]))
+          if (!stop.has(w) && !counts.has(w)) counts.set(w, 1);
       return counts;
     });
     const length = fields.map((words) => words.filter((w) => !stop.has(w)).length);
@@ -155,73 +194,128 @@ function searchModel(catalog: SourceCatalog): SearchModel {
     (_, f) =>
       [...products.values()].reduce((n, x) => n + (x.length[f] as number), 0) / Math.max(1, catalog.products.length),
   );
-  const model = { products, df, average, n: catalog.products.length, stop, memo: new Map() };
+  const model = { products, df, average, n: catalog.products.length, stop, memo: new WeakMap() };
   models.set(catalog, model);
   return model;
 }
 
-/** The query words that count (stop words out unless nothing else), each with whether it is a prefix. */
+/**
+ * The query words that count (stop words out unless nothing else), each with whether it is a
+ * prefix: the last word of q, not exact, and of one character only when it is the only word left.
+ */
 function kept(q: string, m: SearchModel) {
   const all = queryWords(q).map((w, i, ws) => ({ ...w, prefix: i === ws.length - 1 && !w.exact }));
   const some = all.filter((w) => !m.stop.has(w.word));
-  return some.length > 0 ? some : all;
+  const words = some.length > 0 ? some : all;
+  return words.map((w) => ({ ...w, prefix: w.prefix && (words.length === 1 || [...w.word].length > 1) }));
 }
 
-/** For each query word, the typos and score of its best matches in p; null when one matches nothing. */
-function search(p: SourceProduct, q: string, m: SearchModel): { typos: number; score: number } | null {
-  let memo = m.memo.get(q);
-  if (!memo) m.memo.set(q, (memo = new Map()));
-  if (!memo.has(p)) memo.set(p, searchOnce(p, q, m));
-  return memo.get(p) ?? null;
-}
+type Kept = ReturnType<typeof kept>[number];
 
-function searchOnce(p: SourceProduct, q: string, m: SearchModel): { typos: number; score: number } | null {
-  const s = m.products.get(p) as Searched;
-  let typos = 0;
-  let score = 0;
-  for (const w of kept(q, m)) {
-    let fewest = Infinity;
-    let best = 0;
-    // A hyphenated q's words also match it written together, as a last word (prefix, typos).
-    const ways = [w, ...(w.also === undefined ? [] : [{ word: w.also, exact: false, prefix: true }])];
-    for (const x of s.all) {
-      const edits = ways.map((v) => {
-        const budget = v.exact ? 0 : typoBudget(v.word);
-        // Beyond the budget in length alone: more edits than the budget, no table needed.
-        const d =
-          x === v.word || (v.prefix && x.startsWith(v.word))
-            ? 0
-            : budget > 0 && Math.abs(x.length - v.word.length) <= budget
-              ? osa(v.word, x)
-              : Infinity;
-        return d > budget ? Infinity : d;
-      });
-      const d = Math.min(...edits);
-      if (d === Infinity) continue;
-      fewest = Math.min(fewest, d);
-      let weight = s.weights.get(x);
-      if (weight === undefined)
-        s.weights.set(
-          x,
-          (weight = wordWeight(
-            s.tf.map((t) => t.get(x) ?? 0),
-            s.length,
-            m.average,
-          )),
-        );
-      best = Math.max(best, idfScore(m.df.get(x) ?? 0, m.n) * weight);
+/** How much of index word x's weight query word w keeps (text.ts MATCH), -1 when w does not match x. */
+function factor(w: Kept, x: string): number {
+  // A hyphenated q's words match themselves scoring nothing (MATCH.part), and it written
+  // together, as a last word (prefix, forms, typos).
+  if (w.also !== undefined && x === w.word && x !== w.also)
+    return Math.max(MATCH.part, factor({ ...w, word: w.also, exact: false, prefix: true, also: undefined }, x));
+  const ways = w.also === undefined ? [w] : [{ word: w.also, exact: false, prefix: true }];
+  let best = -1;
+  for (const v of ways) {
+    if (x === v.word) return MATCH.exact;
+    if (v.exact) continue;
+    if (inflections(v.word).includes(x)) best = Math.max(best, MATCH.form);
+    if (v.prefix && x.startsWith(v.word)) best = Math.max(best, MATCH.completion);
+    const budget = typoBudget(v.word);
+    // Beyond the budget in length alone: more edits than the budget, no table needed.
+    if (budget > 0 && Math.abs(x.length - v.word.length) <= budget) {
+      const d = osa(v.word, x);
+      if (d <= budget) best = Math.max(best, typoFactor(d));
     }
-    if (fewest === Infinity) return null;
-    typos += fewest;
-    score += best;
   }
-  return { typos, score };
+  return best;
+}
+
+/**
+ * A query word's df for its idf: the typed word's in the catalog (a hyphenated q's: it written
+ * together), else its commonest match's; 0 when it matches nothing.
+ */
+function dfOf(w: Kept, m: SearchModel): number {
+  const own = m.df.get(w.also ?? w.word);
+  if (own !== undefined) return own;
+  let common = 0;
+  for (const [x, df] of m.df) if (df > common && factor(w, x) >= 0) common = df;
+  return common;
+}
+
+/** The weight x factor of w's best match in p (-1: none). */
+function bestIn(p: SourceProduct, w: Kept, m: SearchModel): number {
+  const s = m.products.get(p) as Searched;
+  let best = -1;
+  for (const x of s.all) {
+    const f = factor(w, x);
+    if (f < 0) continue;
+    let weight = s.weights.get(x);
+    if (weight === undefined)
+      s.weights.set(
+        x,
+        (weight = wordWeight(
+          s.tf.map((t) => t.get(x) ?? 0),
+          s.length,
+          m.average,
+        )),
+      );
+    best = Math.max(best, weight * f);
+  }
+  return best;
+}
+
+/**
+ * q's matches in `scope`: the products matching every word (strict), and when q may widen
+ * (text.ts mayWiden) and has fewer than SECOND_CHANCE_BELOW strict matches in the scope, those
+ * matching all but one (of two words, a one-character one never alone), those having the last
+ * word (the head of the phrase) first; each with its score, a sum over words of idf x best.
+ */
+function search(scope: readonly SourceProduct[], q: string, m: SearchModel): Map<SourceProduct, Hit> {
+  let byQ = m.memo.get(scope);
+  if (!byQ) m.memo.set(scope, (byQ = new Map()));
+  const known = byQ.get(q);
+  if (known) return known;
+  const words = kept(q, m);
+  const dfs = words.map((w) => dfOf(w, m));
+  const idf = dfs.map((df) => (df > 0 ? idfScore(df, m.n) : 0));
+  const hits = new Map<SourceProduct, Hit>();
+  const found = new Map<SourceProduct, number[]>();
+  for (const p of scope)
+    found.set(
+      p,
+      words.map((w) => bestIn(p, w, m)),
+    );
+  const score = (bests: number[]) => bests.reduce((sum, b, i) => sum + (idf[i] as number) * Math.max(0, b), 0);
+  for (const [p, bests] of found) if (bests.every((b) => b >= 0)) hits.set(p, { tier: 0, score: score(bests) });
+  const widens =
+    mayWiden(words.map((w, i) => ({ ...w, known: (dfs[i] as number) > 0 }))) && hits.size < SECOND_CHANCE_BELOW;
+  if (widens)
+    for (const [p, bests] of found) {
+      if (hits.has(p)) continue;
+      const matched = words.filter((_, i) => (bests[i] as number) >= 0);
+      const partial =
+        words.length === 3 ? matched.length === 2 : matched.length === 1 && [...(matched[0]?.word ?? "")].length > 1;
+      if (partial) hits.set(p, { tier: (bests.at(-1) as number) >= 0 ? 1 : 2, score: score(bests) });
+    }
+  byQ.set(q, hits);
+  return hits;
 }
 
 type Except = "vendor" | "product_type" | "tag" | "available" | "price" | `option.${string}` | null;
 
-export function matches(p: SourceProduct, q: ModelQuery, m: SearchModel, except: Except = null): boolean {
-  if (q.q !== undefined && search(p, q.q, m) === null) return false;
+export function matches(
+  p: SourceProduct,
+  q: ModelQuery,
+  m: SearchModel,
+  scope: readonly SourceProduct[],
+  except: Except = null,
+): boolean {
+  if (q.q !== undefined && !search(scope, q.q, m).has(p)) return false;
   const keys = (list?: string[]) => new Set((list ?? []).map(valueKey));
   if (q.available !== undefined && except !== "available" && p.available !== q.available) return false;
   if (q.vendor && except !== "vendor" && !keys(q.vendor).has(valueKey(p.vendor))) return false;
@@ -244,13 +338,21 @@ export function matches(p: SourceProduct, q: ModelQuery, m: SearchModel, except:
 
 const created = (p: SourceProduct) => (p.created_at ? Date.parse(p.created_at) : Number.NEGATIVE_INFINITY);
 
-/** The scope's products in scope order, with their rank. */
+const scopes = new WeakMap<SourceCatalog, Map<string, SourceProduct[]>>();
+
+/** The scope's products in scope order (one array per catalog and collection: q's matches are remembered by it). */
 export function scopeOf(catalog: SourceCatalog, collection?: string): SourceProduct[] {
   if (collection === undefined) return catalog.products;
+  let byCollection = scopes.get(catalog);
+  if (!byCollection) scopes.set(catalog, (byCollection = new Map()));
+  const known = byCollection.get(collection);
+  if (known) return known;
   const byHandle = new Map(catalog.products.map((p) => [p.handle, p]));
-  return (catalog.collections.find((c) => c.handle === collection)?.products ?? []).map(
+  const list = (catalog.collections.find((c) => c.handle === collection)?.products ?? []).map(
     (h) => byHandle.get(h) as SourceProduct,
   );
+  byCollection.set(collection, list);
+  return list;
 }
 
 export function sorted(scope: SourceProduct[], q: ModelQuery, catalog: SourceCatalog): SourceProduct[] {
@@ -260,9 +362,10 @@ export function sorted(scope: SourceProduct[], q: ModelQuery, catalog: SourceCat
   const key = (p: SourceProduct): number | string => {
     switch (sort) {
       case "relevance": {
-        // Fewest typos, then the highest score: one number (scores stay far below 1e9).
-        const r = search(p, q.q ?? "", m);
-        return r ? r.typos * 1e9 - r.score : 0;
+        // Strict matches first, then partial ones with the last word, then the others; then the
+        // highest score: one number (scores stay below 2^42).
+        const r = search(scope, q.q ?? "", m).get(p);
+        return r ? r.tier * 2 ** 42 - r.score : 0;
       }
       case "price_asc":
         return price(p);
@@ -278,7 +381,7 @@ export function sorted(scope: SourceProduct[], q: ModelQuery, catalog: SourceCat
     }
   };
   return scope
-    .filter((p) => matches(p, q, m))
+    .filter((p) => matches(p, q, m, scope))
     .sort((a, b) => {
       const ka = key(a);
       const kb = key(b);
@@ -357,7 +460,7 @@ export function facets(catalog: SourceCatalog, scope: SourceProduct[], q: ModelQ
   const count = (facet: string, valuesOf: (p: SourceProduct) => string[]) => {
     const counts = new Map<string, { value: string; count: number }>();
     for (const p of scope) {
-      if (!matches(p, q, m, facet as Except)) continue;
+      if (!matches(p, q, m, scope, facet as Except)) continue;
       for (const k of new Set(valuesOf(p).map(valueKey))) {
         const entry = counts.get(k) ?? {
           value: facet === "available" ? k : (first.get(`${facet}|${k}`) ?? k),
@@ -424,7 +527,7 @@ export function facets(catalog: SourceCatalog, scope: SourceProduct[], q: ModelQ
       values: top(count(`option.${name}`, values), sel(q.options?.[name]), given(q.options?.[name])),
     });
   }
-  const prices = scope.filter((p) => matches(p, q, m, "price")).map(price);
+  const prices = scope.filter((p) => matches(p, q, m, scope, "price")).map(price);
   const money = (m: number) => ({ amount: (m / 100).toFixed(2), currency: "USD" });
   out.push({
     name: "price",
@@ -432,5 +535,5 @@ export function facets(catalog: SourceCatalog, scope: SourceProduct[], q: ModelQ
     min: prices.length ? money(Math.min(...prices)) : null,
     max: prices.length ? money(Math.max(...prices)) : null,
   });
-  return { object: "facets", count: scope.filter((p) => matches(p, q, m)).length, facets: out };
+  return { object: "facets", count: scope.filter((p) => matches(p, q, m, scope)).length, facets: out };
 }

@@ -63,7 +63,9 @@ describe("the labelled query set on the seed catalog", () => {
       "harbor-zip-hoodie-heather-grey",
     ]);
     expect(await top3("heavywieght")).toEqual(["heavyweight-pocket-tee-navy"]);
-    expect(await top3("insulated bot")).toEqual(["insulated-bottle-750ml"]);
+    // The bottle, the one strict match, then the second chance's (every word but one, issue 37):
+    // the Ridge Puffer Vest, "insulated" too.
+    expect(await top3("insulated bot")).toEqual(["insulated-bottle-750ml", "ridge-puffer-vest-black"]);
     const response = await exports.default.fetch(`https://shop.example/api/v1/products?q=tshirt`);
     const body = (await response.json()) as { data: { handle: string }[] };
     // The synonym group tee / t-shirt / tshirt: the four tees, and "Example T-Shirt" by its title,
@@ -108,6 +110,40 @@ describe("the seed as shipped, without search settings", () => {
     ]);
     expect(handles.indexOf("linen-camp-shirt-natural")).toBe(5);
     expect(await top3("buttondown")).toEqual(["oxford-button-down-blue"]);
+  });
+
+  it("answers the reference's ranking examples (src/openapi/guide.ts, parameters.ts; issue 37)", async () => {
+    const answer = async (q: string) => {
+      const response = await exports.default.fetch(
+        `https://shop.example/api/v1/products?${new URLSearchParams({ q })}`,
+      );
+      return (await response.json()) as {
+        count: number;
+        strict_count?: number;
+        data: { handle: string; match?: string }[];
+      };
+    };
+    // Plurals and singulars, both ways.
+    expect(await top3("jeans")).toEqual(["selvedge-slim-jean-indigo"]);
+    expect(await top3("sock")).toEqual(["crew-sock-three-pack"]);
+    // British and American spellings answer alike.
+    expect(await answer("gray hoodie")).toEqual(await answer("grey hoodie"));
+    const hoodie = await answer("gray hoodie");
+    expect(hoodie.data[0]).toEqual(expect.objectContaining({ handle: "harbor-zip-hoodie-heather-grey" }));
+    expect(hoodie.data[0]?.match).toBeUndefined();
+    expect(hoodie.data.slice(1, 3).map((p) => [p.handle, p.match])).toEqual([
+      ["harbor-pullover-hoodie-forest", "partial"],
+      ["example-hoodie", "partial"],
+    ]);
+    // The second chance, and a q that finds nothing.
+    const bottle = await answer("insulated bot");
+    expect(bottle.strict_count).toBe(1);
+    expect(bottle.data.map((p) => [p.handle, p.match])).toEqual([
+      ["insulated-bottle-750ml", undefined],
+      ["ridge-puffer-vest-black", "partial"],
+    ]);
+    expect((await answer("chocolate bicycle")).count).toBe(0);
+    expect((await answer("sweatshrit")).data.map((p) => p.handle)).toEqual(["coastline-crewneck-sweatshirt-oat"]);
   });
 
   it("finds the T-Shirts for q=t-shirt too, not only the product titled T-Shirt", async () => {

@@ -45,7 +45,7 @@ function cutWords(words: WordPostings, from: number, to: number, size: number): 
     starts[i + 1] = (starts[i] as number) + b - a;
   });
   const ids = new Uint32Array(starts[kept.length] as number);
-  const weights = new Uint8Array(ids.length);
+  const weights = new Uint16Array(ids.length);
   ranges.forEach(([a, b], i) => {
     ids.set(rebased(words.ids, a, b, from), starts[i]);
     weights.set(words.weights.subarray(a, b), starts[i]);

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli, STACK_FRAME } from "../helpers/cli.ts";
+import { SNAPSHOT_FORMAT } from "../../src/browse/snapshot.ts";
 
 /** The operator CLIs as the README names them: file under src/cli/ and npm script. */
 const COMMANDS = [
@@ -165,8 +166,8 @@ describe("--remote --dry-run", () => {
     expect(run.stdout).not.toMatch(/\bentries written\b|the new catalog is live|\bPublished catalog/);
     expect(run.stdout).toContain("Would publish catalog");
     // The browse snapshot (built from a node:sqlite copy of the index) goes to R2 in chunks, then its manifest.
-    expect(run.stdout).toMatch(/wrangler r2 object put storefront-browse\/browse\/v2\/[\w-]+\/0 --file /);
-    expect(run.stdout).toMatch(/wrangler r2 object put storefront-browse\/browse\/v2\/[\w-]+ --file /);
+    expect(run.stdout).toMatch(/wrangler r2 object put storefront-browse\/browse\/v3\/[\w-]+\/0 --file /);
+    expect(run.stdout).toMatch(/wrangler r2 object put storefront-browse\/browse\/v3\/[\w-]+ --file /);
   });
 
   it("catalog:publish --shard-products cuts the browse index: one snapshot per shard, each in chunks under its manifest", async () => {
@@ -181,12 +182,16 @@ describe("--remote --dry-run", () => {
     expect(run.code, run.stderr).toBe(0);
     const shards = Math.ceil(seed.products.length / 10);
     expect(shards).toBeGreaterThan(1);
-    const manifests = run.stdout.match(/wrangler r2 object put storefront-browse\/browse\/v2\/[\w-]+\/s\d+ --file /g);
+    const manifests = run.stdout.match(
+      new RegExp(`wrangler r2 object put storefront-browse/browse/v${SNAPSHOT_FORMAT}/[\\w-]+/s\\d+ --file `, "g"),
+    );
     expect(manifests?.length).toBe(shards);
     for (let shard = 0; shard < shards; shard++)
-      expect(run.stdout).toMatch(new RegExp(`browse/v2/[\\w-]+/s${shard}/0 --file `));
+      expect(run.stdout).toMatch(new RegExp(`browse/v${SNAPSHOT_FORMAT}/[\\w-]+/s${shard}/0 --file `));
     // No snapshot of the whole version: the shards' only.
-    expect(run.stdout).not.toMatch(/wrangler r2 object put storefront-browse\/browse\/v2\/[\w-]+ --file /);
+    expect(run.stdout).not.toMatch(
+      new RegExp(`wrangler r2 object put storefront-browse/browse/v${SNAPSHOT_FORMAT}/[\\w-]+ --file `),
+    );
     const refused = await runCli("catalog-publish", ["--shard-products", "0"]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("--shard-products");

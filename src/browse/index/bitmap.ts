@@ -44,7 +44,8 @@ export function orInto(out: Uint32Array, a: Uint32Array): Uint32Array {
   return out;
 }
 
-function bitCount(word: number): number {
+/** Set bits of one 32-bit word. */
+export function bitCount(word: number): number {
   let x = word - ((word >>> 1) & 0x55555555);
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;

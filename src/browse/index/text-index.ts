@@ -1,20 +1,31 @@
-import { and, bitmap, members, setAll } from "./bitmap.ts";
-import { idfScore, type QueryWord, typoBudget } from "../text.ts";
+import { and, bitmap, has, members, setAll } from "./bitmap.ts";
+import {
+  idfScore,
+  inflections,
+  MATCH,
+  mayWiden,
+  type QueryWord,
+  SECOND_CHANCE_BELOW,
+  typoBudget,
+  typoFactor,
+} from "../text.ts";
 
 /**
  * `q` over one catalog version, in memory: every search word of the catalog (browse-text.ts
  * searchWords: folded, letters and digits; synonyms added and stop words left out at publish),
- * sorted, each with the products having it in any field and its weight in each (BM25F,
- * browse-text.ts wordWeight). A query word matches a word exactly, the last one also as a
+ * sorted, each with the products having it in any field and its weight in each (BM25F-like,
+ * text.ts wordWeight). A query word matches a word exactly, in another form (text.ts
+ * inflections: plural and singular, British and American spellings), the last one also as a
  * prefix (`cott` finds `cotton`; the sorted words make a prefix one contiguous range, found by
- * binary search), and a word of 5+ characters also the words within one edit of it (8+: two;
- * typoBudget), found by scanning the words of near lengths whose letters nearly agree. A quoted
- * word, or every word of a SKU-shaped q, matches only itself. Stop words are left out of q
- * unless q has nothing else.
+ * binary search; a one-character last word only when it is the whole q), and a word of 5+
+ * characters also the words within one edit of it (8+: two; typoBudget), found by scanning the
+ * words of near lengths whose letters nearly agree. A quoted word, or every word of a SKU-shaped
+ * q, matches only itself. Stop words are left out of q unless q has nothing else.
  *
- * Relevance: a product's typos (per query word the fewest edits among the words it matched by,
- * summed) ascending, then its score (per query word the best idf x weight among those words,
- * summed) descending; the caller breaks ties by scope order.
+ * Relevance (text.ts): per query word its idf (the typed word's, else its commonest match's)
+ * times the best weight x match factor among the words it matched in the product, summed; a
+ * second-chance match (all words but one: `partial`) ranks below every strict one. The caller
+ * breaks ties by scope order.
  */
 
 /** Every search word with its products and weights (what browse-source.ts reads from `x` and `z`). */
@@ -24,7 +35,8 @@ export interface WordPostings {
   /** Word w's products, ascending, at `ids[starts[w] .. starts[w + 1]]`, with its weight in each at the same places of `weights`. */
   starts: Uint32Array;
   ids: Uint32Array;
-  weights: Uint8Array;
+  /** 16 bits (text.ts wordWeight); an index published before 2026-11-27 holds bytes. */
+  weights: Uint16Array | Uint8Array;
   /** The catalog's stop words (folded): never indexed, left out of q. */
   stop: string[];
   /**
@@ -35,10 +47,30 @@ export interface WordPostings {
   catalog?: number;
 }
 
-/** A word of the index a query word matched, and by how many edits (0: itself, or a completion of the last word). */
+/** A word of the index a query word matched, and how much of its weight the match keeps (text.ts MATCH, percent). */
 export interface Term {
   at: number;
-  typos: number;
+  factor: number;
+}
+
+/**
+ * What the catalog says of a query word, for its idf: the products having the typed word itself
+ * (0: no word of the catalog), and the most any word it matched has (0: it matched none). A
+ * shard holds only its products' words, so a sharded version sums up every shard's (the largest
+ * of each) before it answers (shards.ts); a whole index knows them itself.
+ */
+export interface WordStats {
+  own: number;
+  common: number;
+}
+
+/**
+ * What a q's answer depends on beyond one shard: each kept word's WordStats and whether the
+ * second chance is taken (strict matches in the scope below SECOND_CHANCE_BELOW).
+ */
+export interface TextPlan {
+  relax: boolean;
+  words: WordStats[];
 }
 
 /**
@@ -51,6 +83,15 @@ export interface TextMatches {
   /** TextIndex's own bitmap, reused: valid until its next search (an engine answers one request at a time). */
   all: Uint32Array | null;
   terms: Term[][];
+  /** The kept words (stop words out), folded. */
+  kept: string[];
+  /** Per kept word: its idf (from `stats`), and what the catalog says of it. */
+  idf: number[];
+  stats: WordStats[];
+  /** Whether a kept word is exact (quoted, or q is SKU-shaped). */
+  exact: boolean;
+  /** Whether the second chance may apply (text.ts mayWiden). */
+  widenable: boolean;
 }
 
 /** The first index of `words` whose word is not below `word`. */
@@ -175,12 +216,10 @@ export class TextIndex {
    */
   readonly #all: Uint32Array;
   readonly #any: Uint32Array;
-  #scored = {
-    best: new Float64Array(0),
-    fewest: new Uint8Array(0),
-    typos: new Uint8Array(0),
-    key: new Float64Array(0),
-  };
+  /** The second chance's: each word's products, and the products matching all but one (partial). */
+  #words: Uint32Array[] = [];
+  readonly #partial: Uint32Array;
+  #scored = { best: new Float64Array(0), key: new Float64Array(0) };
 
   constructor(size: number, postings: WordPostings) {
     this.#size = size;
@@ -217,6 +256,7 @@ export class TextIndex {
     this.#slot = new Int32Array(size).fill(-1);
     this.#all = bitmap(size);
     this.#any = bitmap(size);
+    this.#partial = bitmap(size);
   }
 
   get bytes(): number {
@@ -233,39 +273,60 @@ export class TextIndex {
       this.#slot.byteLength +
       this.#all.byteLength +
       this.#any.byteLength +
-      this.#scored.key.length * 18
+      this.#partial.byteLength +
+      this.#words.reduce((n, w) => n + w.byteLength, 0) +
+      this.#scored.key.length * 16
     );
   }
 
-  /** The query words left to match: stop words out, unless q has nothing else; each with whether it is a prefix (the last word of q, not exact). */
+  /**
+   * The query words left to match: stop words out, unless q has nothing else; each with whether
+   * it is a prefix (the last word of q, not exact; of one character only when it is all of q).
+   */
   #kept(words: readonly QueryWord[]): (QueryWord & { prefix: boolean })[] {
     const all = words.map((w, i) => ({ ...w, prefix: i === words.length - 1 && !w.exact }));
-    const kept = all.filter((w) => !this.#stop.has(w.word));
-    return kept.length > 0 ? kept : all;
+    const some = all.filter((w) => !this.#stop.has(w.word));
+    const kept = some.length > 0 ? some : all;
+    for (const w of kept) if (w.prefix && kept.length > 1 && [...w.word].length === 1) w.prefix = false;
+    return kept;
   }
 
   /**
-   * The index words `q` matches: itself, its completions when a prefix, the words within its
-   * typo budget; and those of `q.also` (a hyphenated q written together) as a last word's.
+   * The index words `q` matches, each with its factor (the best way it was reached): itself, its
+   * other forms, its completions when a prefix, the words within its typo budget; and those of
+   * `q.also` (a hyphenated q written together) as a last word's.
    */
   #terms(q: QueryWord & { prefix: boolean }): Term[] {
-    if (q.also === undefined) return this.#termsOf(q);
-    const found = this.#termsOf(q);
-    for (const t of this.#termsOf({ word: q.also, exact: false, prefix: true }))
-      if (!found.some((f) => f.at === t.at)) found.push(t);
-    return found;
+    const found = new Map<number, number>();
+    if (q.also === undefined) this.#termsOf(q, found);
+    else {
+      // A word of a hyphenated q (`shirt` of `t-shirt`) matches by itself but scores nothing:
+      // the q scores as written together (`tshirt`), so both spellings rank alike.
+      const at = lowerBound(this.#postings.words, q.word);
+      if (this.#postings.words[at] === q.word) found.set(at, MATCH.part);
+      this.#termsOf({ word: q.also, exact: false, prefix: true }, found);
+    }
+    return [...found].map(([at, factor]) => ({ at, factor }));
   }
 
-  #termsOf(q: QueryWord & { prefix: boolean }): Term[] {
+  #termsOf(q: QueryWord & { prefix: boolean }, out: Map<number, number>): void {
     const { words } = this.#postings;
-    const out: Term[] = [];
+    const add = (at: number, factor: number) => {
+      if (factor > (out.get(at) ?? -1)) out.set(at, factor);
+    };
     const first = lowerBound(words, q.word);
     let end = first;
     if (q.prefix) while (end < words.length && (words[end] as string).startsWith(q.word)) end++;
     else if (words[first] === q.word) end = first + 1;
-    for (let at = first; at < end; at++) out.push({ at, typos: 0 });
-    const k = q.exact ? 0 : typoBudget(q.word);
-    if (k === 0) return out;
+    if (words[first] === q.word) add(first, MATCH.exact);
+    for (let at = first; at < end; at++) if (words[at] !== q.word) add(at, MATCH.completion);
+    if (q.exact) return;
+    for (const form of inflections(q.word)) {
+      const at = lowerBound(words, form);
+      if (words[at] === form) add(at, MATCH.form);
+    }
+    const k = typoBudget(q.word);
+    if (k === 0) return;
     const mask = letterMask(q.word);
     const lo = Math.min(MAX_LENGTH, Math.max(0, q.word.length - k));
     const hi = Math.min(MAX_LENGTH, q.word.length + k);
@@ -276,10 +337,21 @@ export class TextIndex {
         const at = this.#byLength[i] as number;
         if ((at >= first && at < end) || bitCount((this.#masks[at] as number) ^ mask) > 2 * k) continue;
         const d = editsWithin(q.word, words[at] as string, k);
-        if (d > 0 && d <= k) out.push({ at, typos: d });
+        if (d > 0 && d <= k) add(at, typoFactor(d));
       }
     }
-    return out;
+  }
+
+  /** A word's products (df): in the whole catalog for a shard's postings. */
+  #df(at: number): number {
+    const { starts, df } = this.#postings;
+    return df ? (df[at] as number) : (starts[at + 1] as number) - (starts[at] as number);
+  }
+
+  /** The idf a query word scores with (WordStats: the typed word's, else its commonest match's; 0 when it matched nothing). */
+  idfOf(stats: WordStats): number {
+    const df = stats.own > 0 ? stats.own : stats.common;
+    return df > 0 ? idfScore(df, this.#postings.catalog ?? this.#size) : 0;
   }
 
   /** Where product `id` is in word `at`'s postings (binary search), -1 if not there. */
@@ -302,9 +374,21 @@ export class TextIndex {
    * marking its postings in a bitmap (a SKU's rare number next to a size letter on half the
    * catalog). Probed candidates stay a sorted list, not a bitmap walked whole at each word.
    */
-  search(words: readonly QueryWord[]): TextMatches {
+  search(words: readonly QueryWord[], plan?: TextPlan): TextMatches {
     const { starts, ids } = this.#postings;
-    const terms = this.#kept(words).map((q) => this.#terms(q));
+    const kept = this.#kept(words);
+    const terms = kept.map((q) => this.#terms(q));
+    const stats =
+      plan?.words ??
+      kept.map((q, i): WordStats => {
+        // A hyphenated q's words score as it is written together: that word's idf.
+        const typed = q.also ?? q.word;
+        const at = lowerBound(this.#postings.words, typed);
+        const own = this.#postings.words[at] === typed ? this.#df(at) : 0;
+        return { own, common: (terms[i] as Term[]).reduce((most, t) => Math.max(most, this.#df(t.at)), 0) };
+      });
+    const idf = stats.map((st) => this.idfOf(st));
+    const widenable = mayWiden(kept.map((q, i) => ({ ...q, known: (stats[i] as WordStats).common > 0 })));
     const postings = (found: Term[]) =>
       found.reduce((n, t) => n + (starts[t.at + 1] as number) - (starts[t.at] as number), 0);
     const order = terms.map((found, i) => [postings(found), i] as const).sort((a, b) => a[0] - b[0]);
@@ -343,7 +427,57 @@ export class TextIndex {
         count = Math.min(count, n);
       }
     }
-    return { list, all: list ? null : matches, terms };
+    const exact = kept.some((q) => q.exact);
+    return { list, all: list ? null : matches, kept: kept.map((q) => q.word), exact, terms, idf, stats, widenable };
+  }
+
+  /** How many strict matches of `m` are in `scope` (a bitmap). */
+  countIn(m: TextMatches, scope: Uint32Array): number {
+    if (m.list) {
+      let n = 0;
+      for (const id of m.list) if (has(scope, id)) n++;
+      return n;
+    }
+    const all = m.all as Uint32Array;
+    let n = 0;
+    for (let i = 0; i < all.length; i++) n += bitCount((all[i] as number) & (scope[i] as number));
+    return n;
+  }
+
+  /** Whether the second chance applies to `m` in `scope` (a whole index decides alone; a shard is told: TextPlan). */
+  relaxes(m: TextMatches, scope: Uint32Array, plan?: TextPlan): boolean {
+    if (!m.widenable) return false;
+    return plan ? plan.relax : this.countIn(m, scope) < SECOND_CHANCE_BELOW;
+  }
+
+  /**
+   * The second chance: the products of `scope` matching all of q's words but one and not every
+   * one, as a bitmap (this index's own, reused: valid until its next call), for a q `widenable`.
+   */
+  partial(m: TextMatches, scope: Uint32Array): Uint32Array {
+    const { starts, ids } = this.#postings;
+    const n = this.#all.length;
+    if (this.#words.length < m.terms.length)
+      this.#words = Array.from({ length: m.terms.length }, () => new Uint32Array(n));
+    const per = m.terms.map((found, w) => {
+      const bits = (this.#words[w] as Uint32Array).fill(0);
+      for (const t of found) setAll(bits, ids.subarray(starts[t.at], starts[t.at + 1]));
+      return bits;
+    });
+    const strict = this.bits(m);
+    const out = this.#partial;
+    const [a, b, c] = per as [Uint32Array, Uint32Array, Uint32Array | undefined];
+    // Of two words, a one-character one (`m` in `tee m`) never matches alone.
+    const alone = m.kept.map((q) => [...q].length > 1);
+    const [ax, by] = [alone[0] ? -1 : 0, alone[1] ? -1 : 0];
+    for (let i = 0; i < n; i++) {
+      const x = a[i] as number;
+      const y = b[i] as number;
+      // Two words: either; three: at least two of them.
+      const some = c ? (x & y) | ((c[i] as number) & (x | y)) : (x & ax) | (y & by);
+      out[i] = some & (scope[i] as number) & ~(strict[i] as number);
+    }
+    return out;
   }
 
   /** The matches of a search as a bitmap (TextIndex's own, reused: valid until its next search). */
@@ -355,37 +489,30 @@ export class TextIndex {
   }
 
   /**
-   * Relevance of each product of `of` (ascending ids, all matches of `terms`) as one sort key at
-   * the same places (reused memory: valid until the next call), lower first: typos * 2^32 + (2^32 - 1 - score). A score is at most 10
-   * words x idf (16 bits) x 255, below 2^32, and the key below 2^53, so keys compare exactly:
-   * fewest typos, then the highest score.
+   * Relevance of each product of `of` (ascending ids, all matches of `m`, strict or, in
+   * `partial`, second-chance) as one sort key at the same places (reused memory: valid until the
+   * next call), lower first: tier * 2^42 + (2^42 - 1 - score), tier 0 for a strict match, 1 for
+   * a partial one having q's last word, 2 for one without it. A score is at most 10 words x idf
+   * (11 bits) x weight (16 bits) x factor (7 bits), below 2^42, and the key below 2^53, so keys
+   * compare exactly: every strict match first, then the highest score.
    */
-  relevance(of: Uint32Array, terms: readonly Term[][]): Float64Array {
+  relevance(of: Uint32Array, m: Pick<TextMatches, "terms" | "idf">, partial: Uint32Array | null): Float64Array {
     const { starts, ids, weights } = this.#postings;
     const slot = this.#slot;
-    const idfs = this.#idf;
     const n = of.length;
     for (let i = 0; i < n; i++) slot[of[i] as number] = i;
     if (this.#scored.key.length < n) {
-      const m = Math.min(this.#size, Math.max(n, 2 * this.#scored.key.length));
-      this.#scored = {
-        best: new Float64Array(m),
-        fewest: new Uint8Array(m),
-        typos: new Uint8Array(m),
-        key: new Float64Array(m),
-      };
+      const size = Math.min(this.#size, Math.max(n, 2 * this.#scored.key.length));
+      this.#scored = { best: new Float64Array(size), key: new Float64Array(size) };
     }
     const best = this.#scored.best.subarray(0, n);
-    const fewest = this.#scored.fewest.subarray(0, n);
-    const typos = this.#scored.typos.subarray(0, n).fill(0);
     const score = this.#scored.key.subarray(0, n).fill(0);
     try {
-      for (const found of terms) {
+      m.terms.forEach((found, w) => {
+        const idf = m.idf[w] as number;
         best.fill(0);
-        fewest.fill(255);
         for (const t of found) {
-          const idf = idfs[t.at] as number;
-          const edits = t.typos;
+          const factor = t.factor;
           const from = starts[t.at] as number;
           const to = starts[t.at + 1] as number;
           if (n * 16 < to - from) {
@@ -393,31 +520,34 @@ export class TextIndex {
             for (let i = 0; i < n; i++) {
               const j = this.#find(t.at, of[i] as number);
               if (j < 0) continue;
-              const s = idf * (weights[j] as number);
+              const s = (weights[j] as number) * factor;
               if (s > (best[i] as number)) best[i] = s;
-              if (edits < (fewest[i] as number)) fewest[i] = edits;
             }
             continue;
           }
           for (let j = from; j < to; j++) {
             const i = slot[ids[j] as number] as number;
             if (i < 0) continue;
-            const s = idf * (weights[j] as number);
+            const s = (weights[j] as number) * factor;
             if (s > (best[i] as number)) best[i] = s;
-            if (edits < (fewest[i] as number)) fewest[i] = edits;
           }
         }
-        for (let i = 0; i < n; i++) {
-          score[i] = (score[i] as number) + (best[i] as number);
-          typos[i] = Math.min(255, (typos[i] as number) + (fewest[i] as number));
-        }
-      }
+        for (let i = 0; i < n; i++) score[i] = (score[i] as number) + idf * (best[i] as number);
+        // A second-chance match missing the last word (the head of a noun phrase: `cupcakes` in
+        // `red velvet cupcakes`) ranks below one having it.
+        if (partial && w === m.terms.length - 1)
+          for (let i = 0; i < n; i++)
+            if (best[i] === 0 && has(partial, of[i] as number)) score[i] = -(score[i] as number) - 1;
+      });
     } finally {
       for (let i = 0; i < n; i++) slot[of[i] as number] = -1;
     }
     const key = score;
-    for (let i = 0; i < n; i++)
-      key[i] = Math.min(255, typos[i] as number) * 2 ** 32 + (2 ** 32 - 1 - (score[i] as number));
+    for (let i = 0; i < n; i++) {
+      const s = score[i] as number;
+      const tier = partial && has(partial, of[i] as number) ? (s < 0 ? 2 : 1) : 0;
+      key[i] = tier * 2 ** 42 + (2 ** 42 - 1 - (s < 0 ? -s - 1 : s));
+    }
     return key;
   }
 }

@@ -1,4 +1,4 @@
-import { and, bitmap, has, members, orInto, popcount, scan, setAll, where } from "./bitmap.ts";
+import { and, bitCount, bitmap, has, members, orInto, popcount, scan, setAll, where } from "./bitmap.ts";
 import { optionFacet } from "../layout.ts";
 import type { BrowseFilters, BrowsePageQuery } from "../query.ts";
 import type { Sort } from "../parameters.ts";
@@ -6,7 +6,7 @@ import { invalidParameter, notFound, unknownParameter } from "../../catalog/erro
 import { type ColumnArrays, FacetIndex, type FacetValueRow, type Group, type ProductSet } from "./facet-index.ts";
 import { collectionMember } from "../../catalog/render.ts";
 import { type FacetCounts, facetsAnswer, type PageSlice, pageBody, type Position } from "../slices.ts";
-import { type Term, TextIndex, type WordPostings } from "./text-index.ts";
+import { type TextMatches, TextIndex, type WordPostings, type WordStats } from "./text-index.ts";
 import { type Items, ItemTexts, type PackedItems, type PackedStrings, stringAt } from "./items.ts";
 
 export type { Items, PackedItems, PackedStrings } from "./items.ts";
@@ -108,8 +108,20 @@ interface Resolved {
    * yet narrowed to the base and groups; the page then works on them, not on bitmaps.
    */
   few: Uint32Array | null;
-  /** Per word of q, the index words it matched (for relevance). */
-  terms: Term[][];
+  /** What q matched (for relevance), null without q. */
+  text: TextMatches | null;
+  /** The second chance's matches (all of q's words but one), when q took it: ranked below the strict ones. */
+  partial: Uint32Array | null;
+}
+
+/** What one index tells a sharded version's Worker of a q before it answers (shards.ts: summed over the shards into a TextPlan). */
+export interface TextStats {
+  /** Strict matches of q in the scope. */
+  strict: number;
+  words: WordStats[];
+  /** q's kept words, and whether one is exact (text.ts mayWiden reads them with the words' stats). */
+  kept: string[];
+  exact: boolean;
 }
 
 export class VersionIndex {
@@ -254,13 +266,20 @@ export class VersionIndex {
         `option.${missing[0]}`,
       );
     const groups: Group[] = [];
-    let terms: Term[][] = [];
+    let text: TextMatches | null = null;
+    let partial: Uint32Array | null = null;
     let list: Uint32Array | null = null;
     if (filters.words.length > 0) {
-      const text = this.#text.search(filters.words);
-      if (few && text.list && text.list.length * SPARSE < this.size) list = text.list;
+      text = this.#text.search(filters.words, filters.plan);
+      if (this.#text.relaxes(text, base.bits, filters.plan)) {
+        // Second chance: the strict matches and those of all words but one, which rank below.
+        partial = this.#text.partial(text, base.bits);
+        const strict = this.#text.bits(text);
+        const either = bitmap(this.size);
+        for (let i = 0; i < either.length; i++) either[i] = (partial[i] as number) | (strict[i] as number);
+        groups.push({ facet: null, bits: either });
+      } else if (few && text.list && text.list.length * SPARSE < this.size) list = text.list;
       else groups.push({ facet: null, bits: this.#text.bits(text) });
-      terms = text.terms;
     }
     if (filters.vendor) groups.push(this.#anyOf("vendor", filters.vendor));
     if (filters.product_type) groups.push(this.#anyOf("product_type", filters.product_type));
@@ -276,7 +295,7 @@ export class VersionIndex {
         bits: where(this.size, (p) => (prices[p] as number) >= lo && (prices[p] as number) <= hi),
       });
     }
-    return { base, collection, groups, terms, few: list };
+    return { base, collection, groups, text, partial, few: list };
   }
 
   /** The facets answer of `filters` over `scope`. */
@@ -288,6 +307,13 @@ export class VersionIndex {
   counts(scope: Scope, filters: BrowseFilters): FacetCounts {
     const r = this.#resolve(scope, filters);
     return this.#facets.count(r.base, r.groups);
+  }
+
+  /** What this index knows of q's words and strict matches in `scope` (shards.ts sums every shard's into a TextPlan). */
+  textStats(scope: Scope, filters: BrowseFilters): TextStats {
+    const r = this.#resolve(scope, { ...filters, words: [] });
+    const text = this.#text.search(filters.words);
+    return { strict: this.#text.countIn(text, r.base.bits), words: text.stats, kept: text.kept, exact: text.exact };
   }
 
   /**
@@ -332,7 +358,7 @@ export class VersionIndex {
           backwards ? "ending_before" : "starting_after",
         );
       }
-      cursor = at = this.#position(q.sort, id, r.terms, ranks);
+      cursor = at = this.#position(q.sort, id, r, ranks);
     }
     const count = few ? few.length : popcount(matches);
     const { ids, keys } = this.#walk(
@@ -340,13 +366,19 @@ export class VersionIndex {
       few ?? matches,
       few !== null,
       count,
-      r.terms,
+      r,
       ranks,
       cursor,
       backwards,
       q.limit + 1,
     );
     const rendered = ids.slice(0, shown);
+    // Read before the await: the partial bitmap is the text index's own, reused by the next search.
+    const partial = r.partial;
+    const partials = rendered.map((id) => partial !== null && has(partial, id));
+    let strict = count;
+    if (partial)
+      for (let i = 0; i < matches.length; i++) strict -= bitCount((matches[i] as number) & (partial[i] as number));
     const ready = this.#items.ready(rendered);
     if (ready) await ready;
     const rank = ranks.rankOf();
@@ -354,23 +386,25 @@ export class VersionIndex {
       count,
       total: r.collection?.n ?? this.#products,
       collection: r.collection ? { title: r.collection.title, n: r.collection.n } : null,
-      items: rendered.map((id) => this.#itemLine(id, r.collection !== null, q.image)),
+      items: rendered.map((id, i) => this.#itemLine(id, r.collection !== null, q.image, partials[i] as boolean)),
       positions: ids.map((id, i) => ({ key: keys[i] as number, rank: rank(id) })),
       at,
+      ...(partial ? { strict } : {}),
     };
   }
 
   /** Where product `id` (one of the matches) stands in `sort` (slices.ts Position). */
-  #position(sort: Sort, id: number, terms: readonly Term[][], ranks: Ranks): Position {
+  #position(sort: Sort, id: number, r: Resolved, ranks: Ranks): Position {
     const rank = ranks.rankOf()(id);
     if (sort === "catalog") return { key: 0, rank };
-    if (sort === "relevance") return { key: this.#text.relevance(Uint32Array.of(id), terms)[0] as number, rank };
+    if (sort === "relevance")
+      return { key: this.#text.relevance(Uint32Array.of(id), r.text as TextMatches, r.partial)[0] as number, rank };
     const { key, desc } = KEYED[sort];
     const k = this.#orders[key].key[id] as number;
     return { key: desc ? -k : k, rank };
   }
 
-  #itemLine(id: number, inCollection: boolean, image: boolean): string {
+  #itemLine(id: number, inCollection: boolean, image: boolean, partial: boolean): string {
     const json = (k: number) => this.#items.json(k);
     let line = json(id * 2).slice(0, -1);
     if (inCollection) {
@@ -378,6 +412,7 @@ export class VersionIndex {
       line += `,${JSON.stringify(member).slice(1, -1)}`;
     }
     if (image) line += `,"image":${json(id * 2 + 1)}`;
+    if (partial) line += `,"match":"partial"`;
     return `${line}}`;
   }
 
@@ -394,7 +429,7 @@ export class VersionIndex {
     matches: Uint32Array,
     listed: boolean,
     count: number,
-    terms: readonly Term[][],
+    r: Resolved,
     ranks: Ranks,
     cursor: Position | undefined,
     backwards: boolean,
@@ -413,10 +448,10 @@ export class VersionIndex {
       return { ids, keys };
     }
     if (sort === "relevance") {
-      // Fewest typos first, then the highest score (text-index.ts), then scope order: the
+      // Strict matches first, then the highest score (text-index.ts), then scope order: the
       // first `take` after the cursor in that order (before it, nearest first, backwards).
       const list = matched();
-      const key = this.#text.relevance(list, terms);
+      const key = this.#text.relevance(list, r.text as TextMatches, r.partial);
       const rank = ranks.rankOf();
       const picked = firstInOrder(
         key,
