@@ -24,12 +24,13 @@ export interface OpenApiDocumentFile {
 /** Both documents, public first, with where the worker reads each. */
 export async function buildOpenApiDocuments(): Promise<OpenApiDocumentFile[]> {
   // Imported only now: a static import would load the app before the hook above is registered.
-  const [{ default: app }, { ApiReference }, { OPENAPI_ASSETS }] = await Promise.all([
+  const [{ default: app }, { ApiReference }, { OPENAPI_ASSETS }, { OPERATION_DOCS }] = await Promise.all([
     import("../index.ts"),
     import("../openapi/openapi.ts"),
     import("../openapi/assets.ts"),
+    import("../routes/reference/index.ts"),
   ]);
-  const reference = new ApiReference(app.routes);
+  const reference = new ApiReference(app.routes, OPERATION_DOCS);
   return [
     { asset: OPENAPI_ASSETS.public, document: reference.publicDocument() },
     { asset: OPENAPI_ASSETS.operator, document: reference.operatorDocument() },

@@ -2,7 +2,7 @@ import { describedOperations, type RouteEntry } from "./describe.ts";
 import { buildDocument, type DocumentInfo } from "./document.ts";
 import type { JsonSchema } from "./json-schema.ts";
 import { GUIDE } from "./guide.ts";
-import type { DescribedOperation } from "./spec.ts";
+import type { DescribedOperation, OperationDoc } from "./spec.ts";
 
 const INFO: DocumentInfo = {
   title: "Storefront API",
@@ -43,8 +43,8 @@ const OPERATOR_INFO: DocumentInfo = {
 };
 
 /**
- * The app's two OpenAPI documents, built from the `describe(...)` middleware in its routes
- * (`new ApiReference(app.routes)`). Built in Node, not in the worker: `npm run docs:assets` writes
+ * The app's two OpenAPI documents, built from the `describe(id)` middleware in its routes and the
+ * descriptions kept by id in src/routes/reference/ (`new ApiReference(app.routes, OPERATION_DOCS)`). Built in Node, not in the worker: `npm run docs:assets` writes
  * them where the worker serves them from (./assets.ts), and the tests build them to check what is
  * served. Operations that need the operator secret go to the operator document, every other one to
  * the public document.
@@ -54,8 +54,8 @@ export class ApiReference {
   #public: JsonSchema | undefined;
   #operator: JsonSchema | undefined;
 
-  constructor(routes: readonly RouteEntry[]) {
-    this.#operations = describedOperations(routes);
+  constructor(routes: readonly RouteEntry[], docs: Readonly<Record<string, OperationDoc>>) {
+    this.#operations = describedOperations(routes, docs);
   }
 
   /** Every described operation, public and operator, in route order. */

@@ -60,6 +60,12 @@ export interface OperationSpec {
   responses: Record<number, ResponseSpec>;
 }
 
+/**
+ * An operation's description without its id: what src/routes/reference/ keeps per operationId,
+ * beside the route that carries only the id (`describe("listProducts")`).
+ */
+export type OperationDoc = Omit<OperationSpec, "operationId">;
+
 /** An operation as the app serves it: the route's method (lower case) and OpenAPI path, and its spec. */
 export interface DescribedOperation {
   method: "get" | "head" | "post" | "patch" | "put" | "delete";

@@ -20,11 +20,7 @@ import { fromFailure, invalidRequest, rateLimited, resourceMissing } from "../ht
 import { docsUrlFor } from "../http/bearer.ts";
 import { validJson, validQuery } from "../http/validate.ts";
 import { describe } from "../openapi/describe.ts";
-import { CART_WRITE_ERRORS, errors, JSON_BODY_ERRORS, QUERY_ERRORS, BEARER_ERRORS } from "../openapi/errors.ts";
-import { CART_WRITES, cartOk, WRITE_HEADERS } from "../openapi/responses.ts";
-import { SEED_EXAMPLES } from "../openapi/seed-examples.ts";
 
-const IDEMPOTENCY = [{ name: "Idempotency-Key", schema: IdempotencyKeySchema }] as const;
 const RATE_LIMIT_NAME = "cart-writes";
 const RATE_LIMIT_POLICY = `"${RATE_LIMIT_NAME}";q=${WRITE_LIMIT};w=${WRITE_WINDOW_SECONDS}`;
 
@@ -84,61 +80,13 @@ const lineIdShape: MiddlewareHandler<AuthedEnv> = async (c, next) => {
  */
 export const cart = new Hono<AppEnv>()
   .use("*", noStore)
-  .get(
-    "/",
-    describe({
-      operationId: "getCart",
-      summary: "Get the cart",
-      description:
-        "The token holder's cart; an empty one when none exists or it expired. Lines are " +
-        "re-priced against the current catalog.",
-      tag: "Cart",
-      auth: "bearer",
-      query: CartQuerySchema,
-      responses: {
-        200: cartOk("The cart."),
-        ...errors(...BEARER_ERRORS, ...QUERY_ERRORS, "catalog_unavailable"),
-      },
-    }),
-    requireToken,
-    validQuery(CartQuerySchema),
-    async (c) => {
-      const { tokenId, holder } = c.var.principal;
-      return respond(c, await cartFor(c.env, holder).getCart({ tokenId }));
-    },
-  )
+  .get("/", describe("getCart"), requireToken, validQuery(CartQuerySchema), async (c) => {
+    const { tokenId, holder } = c.var.principal;
+    return respond(c, await cartFor(c.env, holder).getCart({ tokenId }));
+  })
   .patch(
     "/",
-    describe({
-      operationId: "updateCart",
-      summary: "Set the cart's note and attributes",
-      description:
-        "Sets the cart's `note` (plain text, at most 5,000 characters) and/or `attributes` (at most " +
-        "50 pairs; a key 1–100 characters, a value at most 1,000; characters are Unicode code " +
-        "points). `attributes` replaces the whole set; `null` clears either field; a field left " +
-        "out is left as it is. Both are stored and served exactly as written (no trimming, no " +
-        "HTML: escape them when you show them), and the checkout and the order keep them. A " +
-        "refusal names the field or the key at fault in `param` (`note`, `attributes`, " +
-        `\`attributes.Gift wrap\`). ${CART_WRITES}`,
-      tag: "Cart",
-      auth: "bearer",
-      query: CartQuerySchema,
-      requestHeaders: IDEMPOTENCY,
-      body: {
-        schema: UpdateCartRequestSchema,
-        examples: {
-          both: {
-            summary: "A note and attributes",
-            value: { note: "Please gift wrap.", attributes: { "Gift wrap": "yes" } },
-          },
-          clear: { summary: "Clear both", value: { note: null, attributes: null } },
-        },
-      },
-      responses: {
-        200: cartOk("The cart with its note and attributes.", WRITE_HEADERS),
-        ...errors(...CART_WRITE_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS),
-      },
-    }),
+    describe("updateCart"),
     requireToken,
     validQuery(CartQuerySchema),
     validJson(UpdateCartRequestSchema),
@@ -157,71 +105,14 @@ export const cart = new Hono<AppEnv>()
       );
     },
   )
-  .delete(
-    "/",
-    describe({
-      operationId: "emptyCart",
-      summary: "Empty the cart",
-      description: `Removes every line, the note and the attributes, and answers the emptied cart. ${CART_WRITES}`,
-      tag: "Cart",
-      auth: "bearer",
-      query: CartQuerySchema,
-      requestHeaders: IDEMPOTENCY,
-      responses: {
-        200: cartOk("The emptied cart.", WRITE_HEADERS),
-        ...errors(...CART_WRITE_ERRORS, ...QUERY_ERRORS),
-      },
-    }),
-    requireToken,
-    validQuery(CartQuerySchema),
-    async (c) => {
-      const { tokenId, holder } = c.var.principal;
-      const idempotency = await idempotencyClaim(c, null);
-      return respond(c, await cartFor(c.env, holder).clear({ tokenId, ...(idempotency ? { idempotency } : {}) }));
-    },
-  )
+  .delete("/", describe("emptyCart"), requireToken, validQuery(CartQuerySchema), async (c) => {
+    const { tokenId, holder } = c.var.principal;
+    const idempotency = await idempotencyClaim(c, null);
+    return respond(c, await cartFor(c.env, holder).clear({ tokenId, ...(idempotency ? { idempotency } : {}) }));
+  })
   .post(
     "/lines",
-    describe({
-      operationId: "addCartLine",
-      summary: "Add a variant to the cart",
-      description:
-        `200 with the cart for an available variant; 404 \`sold_out\` (message \`Sold out\`) for ` +
-        `a sold-out one, 404 \`resource_missing\` for an unknown one. Adding a variant already ` +
-        `in the cart with the same \`attributes\` (line properties such as an engraving; in any ` +
-        `key order) adds to its line; with other attributes it is another line, as at Shopify. ` +
-        `Line attributes have the limits of the cart's (50 pairs, keys 1–100 and values up to ` +
-        `1,000 characters; \`param\` names the key at fault) and are served as written. 503 ` +
-        `\`catalog_unavailable\` while no catalog has been published. ${CART_WRITES}`,
-      tag: "Cart",
-      auth: "bearer",
-      query: CartQuerySchema,
-      requestHeaders: IDEMPOTENCY,
-      body: {
-        schema: AddCartLineRequestSchema,
-        examples: {
-          available: { summary: "An available variant: 200", value: SEED_EXAMPLES.addAvailable },
-          soldOut: { summary: "A sold-out variant (Example T-Shirt): 404 Sold out", value: SEED_EXAMPLES.addSoldOut },
-          engraved: {
-            summary: "With line attributes: another line than the plain variant",
-            value: { ...SEED_EXAMPLES.addAvailable, attributes: { Engraving: "A.B." } },
-          },
-        },
-      },
-      responses: {
-        200: cartOk("The cart with the variant added.", WRITE_HEADERS),
-        ...errors(
-          ...CART_WRITE_ERRORS,
-          ...QUERY_ERRORS,
-          ...JSON_BODY_ERRORS,
-          "parameter_missing",
-          "quantity_exceeded",
-          "cart_full",
-          "resource_missing",
-          "sold_out",
-        ),
-      },
-    }),
+    describe("addCartLine"),
     requireToken,
     validQuery(CartQuerySchema),
     validJson(AddCartLineRequestSchema),
@@ -245,33 +136,7 @@ export const cart = new Hono<AppEnv>()
   )
   .patch(
     "/lines/:line_id",
-    describe({
-      operationId: "updateCartLine",
-      summary: "Change a line's quantity",
-      description:
-        `Sets the quantity; 0 removes the line. Another cart's line id answers 404 like an ` +
-        `unknown one. ${CART_WRITES}`,
-      tag: "Cart",
-      auth: "bearer",
-      params: CartLinePathParamsSchema,
-      query: CartQuerySchema,
-      requestHeaders: IDEMPOTENCY,
-      body: {
-        schema: UpdateCartLineRequestSchema,
-        examples: { two: { summary: "Two units", value: { quantity: 2 } } },
-      },
-      responses: {
-        200: cartOk("The cart with the line changed.", WRITE_HEADERS),
-        ...errors(
-          ...CART_WRITE_ERRORS,
-          ...QUERY_ERRORS,
-          ...JSON_BODY_ERRORS,
-          "parameter_missing",
-          "quantity_exceeded",
-          "resource_missing",
-        ),
-      },
-    }),
+    describe("updateCartLine"),
     requireToken,
     validQuery(CartQuerySchema),
     lineIdShape,
@@ -294,20 +159,7 @@ export const cart = new Hono<AppEnv>()
   )
   .delete(
     "/lines/:line_id",
-    describe({
-      operationId: "removeCartLine",
-      summary: "Remove a line",
-      description: `Another cart's line id answers 404 like an unknown one. ${CART_WRITES}`,
-      tag: "Cart",
-      auth: "bearer",
-      params: CartLinePathParamsSchema,
-      query: CartQuerySchema,
-      requestHeaders: IDEMPOTENCY,
-      responses: {
-        200: cartOk("The cart without the line.", WRITE_HEADERS),
-        ...errors(...CART_WRITE_ERRORS, ...QUERY_ERRORS, "resource_missing"),
-      },
-    }),
+    describe("removeCartLine"),
     requireToken,
     validQuery(CartQuerySchema),
     lineIdShape,

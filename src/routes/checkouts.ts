@@ -6,7 +6,6 @@ import { cartFor } from "../cart/cart-client.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { authenticationError, notImplemented } from "../http/errors.ts";
 import { describe } from "../openapi/describe.ts";
-import { errors, BEARER_ERRORS } from "../openapi/errors.ts";
 
 /**
  * Checkout is reserved: a valid token gets 501 `not_implemented` (`retry: false`), anything
@@ -14,22 +13,12 @@ import { errors, BEARER_ERRORS } from "../openapi/errors.ts";
  * whether the token was revoked, so a revoked token is refused here at once as well, not only
  * once KV has propagated.
  */
-export const checkouts = new Hono<AppEnv>().use("*", noStore).post(
-  "/",
-  describe({
-    operationId: "createCheckout",
-    summary: "Create a checkout (reserved)",
-    description: "401 without a valid token; with one, 501 `not_implemented` with `retry: false`.",
-    tag: "Auth",
-    auth: "bearer",
-    responses: errors(...BEARER_ERRORS, "not_implemented"),
-  }),
-  requireToken,
-  async (c) => {
+export const checkouts = new Hono<AppEnv>()
+  .use("*", noStore)
+  .post("/", describe("createCheckout"), requireToken, async (c) => {
     const { tokenId, holder } = c.var.principal;
     if (await cartFor(c.env, holder).isRevoked(tokenId)) {
       throw authenticationError(docsUrlFor(c.req.url, c.env.DOCS_URL), "The token has been revoked.", "token_revoked");
     }
     throw notImplemented("Checkout is not available yet.");
-  },
-);
+  });

@@ -42,4 +42,14 @@ describe("the production bundle", () => {
     ];
     expect(inputs.filter((input) => builder.includes(input))).toEqual([]);
   });
+
+  // Regression: every route's description (summaries, prose, examples, response schemas) rode in
+  // the worker beside its handler, about 11 KiB gzip; routes now carry only an operationId.
+  it("leaves the operations' descriptions (src/routes/reference/) out of the worker", () => {
+    const meta = JSON.parse(readFileSync(join(outdir, "meta.json"), "utf8")) as { inputs: Record<string, unknown> };
+    const inputs = Object.keys(meta.inputs);
+    expect(inputs).toContain("src/routes/products.ts");
+    expect(inputs.filter((input) => input.startsWith("src/routes/reference/"))).toEqual([]);
+    expect(inputs.filter((input) => input.endsWith("src/openapi/seed-examples.ts"))).toEqual([]);
+  });
 });

@@ -43,7 +43,7 @@ const ROOMS: Record<string, { may: readonly string[]; packages: RegExp }> = {
   },
   // The cli builds the OpenAPI documents from the app's routes (docs:assets), so it may load the app.
   cli: {
-    may: ["shared", "auth", "catalog", "browse", "stock", "cart", "checkout", "publish", "openapi", "app"],
+    may: ["shared", "auth", "catalog", "browse", "stock", "cart", "checkout", "publish", "openapi", "routes", "app"],
     packages: /^(zod|node:.*|miniflare|wrangler)$/,
   },
 };

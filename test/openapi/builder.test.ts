@@ -5,7 +5,7 @@ import { describe as describeRoute, describedOperations, toOpenApiPath } from ".
 import { buildDocument } from "../../src/openapi/document.ts";
 import { CART_WRITE_ERRORS, errors } from "../../src/openapi/errors.ts";
 import { SchemaComponents } from "../../src/openapi/json-schema.ts";
-import type { OperationSpec } from "../../src/openapi/spec.ts";
+import type { OperationDoc, OperationSpec } from "../../src/openapi/spec.ts";
 
 const INFO = { title: "t", version: "1", description: "d", tags: [{ name: "T", description: "t" }] };
 
@@ -127,21 +127,28 @@ describe("OpenAPI builder", () => {
     expect(doc.paths["/thing"]?.get?.operationId).toBe("getThing");
   });
 
-  it("reads each operation's method and path from the route that carries its describe()", () => {
-    const spec = (operationId: string): OperationSpec => ({
-      operationId,
-      summary: "s",
-      tag: "T",
-      auth: "none",
-      responses: {},
-    });
+  it("reads each operation's method and path from the route that names it, its description by that name", () => {
+    const doc: OperationDoc = { summary: "s", tag: "T", auth: "none", responses: {} };
     const sub = new Hono()
-      .get("/:id", describeRoute(spec("getThing")), (c) => c.text("x"))
+      .get("/:id", describeRoute("getThing"), (c) => c.text("x"))
       .post("/", (c) => c.text("undocumented"));
     const app = new Hono().use(async (_c, next) => next()).route("/things", sub);
-    expect(describedOperations(app.routes).map(({ method, path, spec }) => [method, path, spec.operationId])).toEqual([
-      ["get", "/things/{id}", "getThing"],
-    ]);
+    expect(
+      describedOperations(app.routes, { getThing: doc }).map(({ method, path, spec }) => [
+        method,
+        path,
+        spec.operationId,
+      ]),
+    ).toEqual([["get", "/things/{id}", "getThing"]]);
+  });
+
+  it("refuses a route whose name has no description, and a description no route names", () => {
+    const doc: OperationDoc = { summary: "s", tag: "T", auth: "none", responses: {} };
+    const app = new Hono().get("/thing", describeRoute("getThing"), (c) => c.text("x"));
+    expect(() => describedOperations(app.routes, {})).toThrow(/"getThing", which has no description/);
+    expect(() => describedOperations(app.routes, { getThing: doc, getGone: doc })).toThrow(
+      /Descriptions no route names: getGone/,
+    );
   });
 
   it("refuses two descriptions of one method and path", () => {

@@ -6,13 +6,14 @@ import { ERROR_STATUSES } from "../../src/openapi/errors.ts";
 import { toOpenApiPath } from "../../src/openapi/describe.ts";
 import { documentBytes } from "../../src/openapi/assets.ts";
 import { ApiReference } from "../../src/openapi/openapi.ts";
+import { OPERATION_DOCS } from "../../src/routes/reference/index.ts";
 import { SEED_EXAMPLES } from "../../src/openapi/seed-examples.ts";
 import { publishSeedCatalog, seedCatalog } from "../helpers/catalog.ts";
 import { pagingNotIntegers, seedExampleProblems, seedNames, unusedComponents } from "./rules.ts";
 
 const OPERATOR_AUTH = { Authorization: "Bearer test-operator-secret" };
 /** The documents as the routes describe them, built here as `npm run docs:assets` builds them. */
-const apiReference = new ApiReference(app.routes);
+const apiReference = new ApiReference(app.routes, OPERATION_DOCS);
 
 import { fetchAs, ORIGIN as BASE } from "../helpers/worker.ts";
 type Json = { [key: string]: unknown };

@@ -1,0 +1,150 @@
+import type { OperationDoc } from "../../openapi/spec.ts";
+import {
+  AddCartLineRequestSchema,
+  CartLinePathParamsSchema,
+  CartQuerySchema,
+  IdempotencyKeySchema,
+  UpdateCartLineRequestSchema,
+  UpdateCartRequestSchema,
+} from "../../cart/api.ts";
+import { CART_WRITE_ERRORS, errors, JSON_BODY_ERRORS, QUERY_ERRORS, BEARER_ERRORS } from "../../openapi/errors.ts";
+import { CART_WRITES, cartOk, WRITE_HEADERS } from "../../openapi/responses.ts";
+import { SEED_EXAMPLES } from "../../openapi/seed-examples.ts";
+
+const IDEMPOTENCY = [{ name: "Idempotency-Key", schema: IdempotencyKeySchema }] as const;
+
+/** The OpenAPI description of src/routes/cart.ts's operations, by operationId (never in the Worker bundle). */
+export const CART_DOCS = {
+  getCart: {
+    summary: "Get the cart",
+    description:
+      "The token holder's cart; an empty one when none exists or it expired. Lines are " +
+      "re-priced against the current catalog.",
+    tag: "Cart",
+    auth: "bearer",
+    query: CartQuerySchema,
+    responses: {
+      200: cartOk("The cart."),
+      ...errors(...BEARER_ERRORS, ...QUERY_ERRORS, "catalog_unavailable"),
+    },
+  },
+  updateCart: {
+    summary: "Set the cart's note and attributes",
+    description:
+      "Sets the cart's `note` (plain text, at most 5,000 characters) and/or `attributes` (at most " +
+      "50 pairs; a key 1–100 characters, a value at most 1,000; characters are Unicode code " +
+      "points). `attributes` replaces the whole set; `null` clears either field; a field left " +
+      "out is left as it is. Both are stored and served exactly as written (no trimming, no " +
+      "HTML: escape them when you show them), and the checkout and the order keep them. A " +
+      "refusal names the field or the key at fault in `param` (`note`, `attributes`, " +
+      `\`attributes.Gift wrap\`). ${CART_WRITES}`,
+    tag: "Cart",
+    auth: "bearer",
+    query: CartQuerySchema,
+    requestHeaders: IDEMPOTENCY,
+    body: {
+      schema: UpdateCartRequestSchema,
+      examples: {
+        both: {
+          summary: "A note and attributes",
+          value: { note: "Please gift wrap.", attributes: { "Gift wrap": "yes" } },
+        },
+        clear: { summary: "Clear both", value: { note: null, attributes: null } },
+      },
+    },
+    responses: {
+      200: cartOk("The cart with its note and attributes.", WRITE_HEADERS),
+      ...errors(...CART_WRITE_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS),
+    },
+  },
+  emptyCart: {
+    summary: "Empty the cart",
+    description: `Removes every line, the note and the attributes, and answers the emptied cart. ${CART_WRITES}`,
+    tag: "Cart",
+    auth: "bearer",
+    query: CartQuerySchema,
+    requestHeaders: IDEMPOTENCY,
+    responses: {
+      200: cartOk("The emptied cart.", WRITE_HEADERS),
+      ...errors(...CART_WRITE_ERRORS, ...QUERY_ERRORS),
+    },
+  },
+  addCartLine: {
+    summary: "Add a variant to the cart",
+    description:
+      `200 with the cart for an available variant; 404 \`sold_out\` (message \`Sold out\`) for ` +
+      `a sold-out one, 404 \`resource_missing\` for an unknown one. Adding a variant already ` +
+      `in the cart with the same \`attributes\` (line properties such as an engraving; in any ` +
+      `key order) adds to its line; with other attributes it is another line, as at Shopify. ` +
+      `Line attributes have the limits of the cart's (50 pairs, keys 1–100 and values up to ` +
+      `1,000 characters; \`param\` names the key at fault) and are served as written. 503 ` +
+      `\`catalog_unavailable\` while no catalog has been published. ${CART_WRITES}`,
+    tag: "Cart",
+    auth: "bearer",
+    query: CartQuerySchema,
+    requestHeaders: IDEMPOTENCY,
+    body: {
+      schema: AddCartLineRequestSchema,
+      examples: {
+        available: { summary: "An available variant: 200", value: SEED_EXAMPLES.addAvailable },
+        soldOut: { summary: "A sold-out variant (Example T-Shirt): 404 Sold out", value: SEED_EXAMPLES.addSoldOut },
+        engraved: {
+          summary: "With line attributes: another line than the plain variant",
+          value: { ...SEED_EXAMPLES.addAvailable, attributes: { Engraving: "A.B." } },
+        },
+      },
+    },
+    responses: {
+      200: cartOk("The cart with the variant added.", WRITE_HEADERS),
+      ...errors(
+        ...CART_WRITE_ERRORS,
+        ...QUERY_ERRORS,
+        ...JSON_BODY_ERRORS,
+        "parameter_missing",
+        "quantity_exceeded",
+        "cart_full",
+        "resource_missing",
+        "sold_out",
+      ),
+    },
+  },
+  updateCartLine: {
+    summary: "Change a line's quantity",
+    description:
+      `Sets the quantity; 0 removes the line. Another cart's line id answers 404 like an ` +
+      `unknown one. ${CART_WRITES}`,
+    tag: "Cart",
+    auth: "bearer",
+    params: CartLinePathParamsSchema,
+    query: CartQuerySchema,
+    requestHeaders: IDEMPOTENCY,
+    body: {
+      schema: UpdateCartLineRequestSchema,
+      examples: { two: { summary: "Two units", value: { quantity: 2 } } },
+    },
+    responses: {
+      200: cartOk("The cart with the line changed.", WRITE_HEADERS),
+      ...errors(
+        ...CART_WRITE_ERRORS,
+        ...QUERY_ERRORS,
+        ...JSON_BODY_ERRORS,
+        "parameter_missing",
+        "quantity_exceeded",
+        "resource_missing",
+      ),
+    },
+  },
+  removeCartLine: {
+    summary: "Remove a line",
+    description: `Another cart's line id answers 404 like an unknown one. ${CART_WRITES}`,
+    tag: "Cart",
+    auth: "bearer",
+    params: CartLinePathParamsSchema,
+    query: CartQuerySchema,
+    requestHeaders: IDEMPOTENCY,
+    responses: {
+      200: cartOk("The cart without the line.", WRITE_HEADERS),
+      ...errors(...CART_WRITE_ERRORS, ...QUERY_ERRORS, "resource_missing"),
+    },
+  },
+} satisfies Record<string, OperationDoc>;

@@ -1,0 +1,29 @@
+import { AUTH_DOCS } from "./auth.ts";
+import { CART_DOCS } from "./cart.ts";
+import { CARTS_DOCS } from "./carts.ts";
+import { CHECKOUTS_DOCS } from "./checkouts.ts";
+import { COLLECTIONS_DOCS } from "./collections.ts";
+import { DOCS_DOCS } from "./docs.ts";
+import { HEALTH_DOCS } from "./health.ts";
+import { OPENAPI_DOCS } from "./openapi.ts";
+import { OPERATOR_DOCS } from "./operator.ts";
+import { PRODUCTS_DOCS } from "./products.ts";
+import type { OperationDoc } from "../../openapi/spec.ts";
+
+/**
+ * Every operation's OpenAPI description, by operationId. Routes carry only the id
+ * (`describe("listProducts")`); the document builder (Node: `npm run docs:assets`, and the tests)
+ * joins the two, so the descriptions, examples and response schemas stay out of the Worker bundle.
+ */
+export const OPERATION_DOCS: Record<string, OperationDoc> = {
+  ...AUTH_DOCS,
+  ...CART_DOCS,
+  ...CARTS_DOCS,
+  ...CHECKOUTS_DOCS,
+  ...COLLECTIONS_DOCS,
+  ...DOCS_DOCS,
+  ...HEALTH_DOCS,
+  ...OPENAPI_DOCS,
+  ...OPERATOR_DOCS,
+  ...PRODUCTS_DOCS,
+};
