@@ -15,6 +15,7 @@ import { products } from "./routes/products.ts";
 
 export { Cart } from "./cart/cart-object.ts";
 export { BrowseEngine } from "./browse/engine.ts";
+export { Stock } from "./stock/stock-object.ts";
 
 const routeTable = new RouteTable();
 const catalogCors = publicCors(routeTable);

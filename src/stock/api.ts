@@ -1,0 +1,158 @@
+import * as z from "zod";
+
+/**
+ * What crosses the stock room's boundary: the limits, the operator's batch of changes (one zod
+ * schema shared by the route, the OpenAPI document and the CLI) and the typed results of the
+ * `Stock` object's RPC methods. Results are plain data: errors crossing RPC lose their class.
+ */
+
+/** Most changes in one operator batch. */
+export const MAX_STOCK_CHANGES = 1000;
+/** Highest level a `set` may write, and the bound an `adjust` may not cross either way. */
+export const MAX_STOCK_LEVEL = 1_000_000_000;
+/** Largest step of one `adjust` (either sign). */
+export const MAX_STOCK_ADJUST = 1_000_000_000;
+/** The movement log and settled holds are kept this long, then pruned by the object's alarm. */
+export const STOCK_HISTORY_MS = 90 * 24 * 60 * 60 * 1000;
+/** A batch id (the operator's Idempotency-Key, a publish's version) is remembered this long. */
+export const STOCK_BATCH_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** `deny`: a tracked variant sells while units are left. `continue`: it keeps selling at 0. */
+export const InventoryPolicySchema = z.enum(["deny", "continue"]).meta({
+  id: "InventoryPolicy",
+  description:
+    "`deny` (the default): a tracked variant is sold out once nothing is left. `continue`: it keeps selling when out of stock (Shopify's “Continue selling when out of stock”).",
+});
+export type InventoryPolicy = z.infer<typeof InventoryPolicySchema>;
+
+/** Who changed a level: the movement log keeps it with every change. */
+export type StockSource = "publish" | "operator" | "checkout";
+
+const VariantIdSchema = z
+  .string()
+  .regex(/^(\d{1,20}|gid:\/\/shopify\/ProductVariant\/\d{1,20})$/, "digits or gid://shopify/ProductVariant/<digits>");
+
+export const StockChangeSchema = z
+  .union([
+    z.strictObject({
+      variant_id: VariantIdSchema,
+      set: z
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_STOCK_LEVEL)
+        .meta({ description: `The new on-hand level, 0–${MAX_STOCK_LEVEL.toLocaleString("en")}.` }),
+    }),
+    z.strictObject({
+      variant_id: VariantIdSchema,
+      adjust: z
+        .number()
+        .int()
+        .min(-MAX_STOCK_ADJUST)
+        .max(MAX_STOCK_ADJUST)
+        .meta({ description: "Units to add (negative: remove). The level may not leave ±1,000,000,000." }),
+    }),
+  ])
+  .meta({
+    id: "StockChange",
+    description: "One change: `set` writes the on-hand level, `adjust` adds to it. Exactly one of the two.",
+    example: { variant_id: "44102938475602", set: 12 },
+  });
+export type StockChange = z.infer<typeof StockChangeSchema>;
+
+/** A change as a shard applies it: the variant id in digits, the operation spelled out. */
+export interface ShardChange {
+  /** Index of the change in the caller's batch, so a refusal can name it. */
+  index: number;
+  variantId: string;
+  op: "set" | "adjust";
+  value: number;
+  /** Written by a publish only: the catalog file's policy. An operator change keeps the stored one. */
+  policy?: InventoryPolicy;
+}
+
+/** One variant's stock as the object holds it. `tracked: false`: no level was ever written. */
+export interface StockLevel {
+  variant_id: string;
+  tracked: boolean;
+  /** On-hand units (held ones included). */
+  quantity: number;
+  /** Units held by open checkouts. */
+  held: number;
+  /** What a shopper may still take: `quantity - held` (never below 0). */
+  available_quantity: number;
+  policy: InventoryPolicy;
+  /** Whether the variant can be sold now by stock alone: policy `continue`, or units left. */
+  in_stock: boolean;
+}
+
+/** What one applied change did. */
+export interface AppliedChange {
+  index: number;
+  variant_id: string;
+  /** The level before and after. */
+  previous: number;
+  quantity: number;
+  /** `in_stock` flipped (sold out <-> in stock). */
+  flipped: boolean;
+  /** The level or policy actually changed (a `set` to the same value did not). */
+  changed: boolean;
+}
+
+export type ApplyResult =
+  | { ok: true; replayed: boolean; applied: AppliedChange[]; levels: StockLevel[] }
+  | { ok: false; code: "idempotency_key_reused"; message: string }
+  | { ok: false; code: "quantity_out_of_range"; message: string; index: number };
+
+/** One line of a hold (and of a commit). */
+export interface HoldLine {
+  variant_id: string;
+  quantity: number;
+}
+
+export interface HoldRefusal {
+  variant_id: string;
+  code: "sold_out" | "insufficient_stock";
+  available_quantity: number;
+}
+
+export type HoldResult =
+  | { ok: true; replayed: boolean; levels: StockLevel[] }
+  | { ok: false; code: "hold_refused"; refusals: HoldRefusal[] }
+  | { ok: false; code: "hold_closed"; message: string; state: "released" | "committed" };
+
+export type HoldState = "held" | "released" | "committed" | "unknown";
+
+export interface ReleaseResult {
+  /** The hold's state before the call: releasing twice, or an unknown id, changes nothing. */
+  previous: HoldState;
+  levels: StockLevel[];
+}
+
+export interface CommittedLine {
+  variant_id: string;
+  quantity: number;
+  /** The units were not covered when committed (the hold had been released or never existed). */
+  oversold: boolean;
+}
+
+export interface CommitResult {
+  replayed: boolean;
+  lines: CommittedLine[];
+  levels: StockLevel[];
+}
+
+/** One row of the movement log. */
+export interface StockMovement {
+  seq: number;
+  at: number;
+  variant_id: string;
+  source: StockSource;
+  /** The batch id, hold id or catalog version that made the change. */
+  ref: string;
+  kind: "set" | "adjust" | "hold" | "release" | "commit" | "expire";
+  delta_quantity: number;
+  delta_held: number;
+  quantity: number;
+  held: number;
+}

@@ -1,0 +1,73 @@
+/**
+ * The stock shard's SQLite schema as numbered, append-only migrations: entry N (1-based) moves a
+ * shard from schema version N-1 to N. Never edit a shipped entry; append a new one.
+ */
+export const MIGRATIONS: readonly (readonly string[])[] = [
+  [
+    // One row per tracked variant: on-hand units (held ones included) and units held by checkouts.
+    `CREATE TABLE levels (
+       variant_id TEXT PRIMARY KEY,
+       quantity INTEGER NOT NULL,
+       held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0),
+       policy TEXT NOT NULL DEFAULT 'deny' CHECK (policy IN ('deny', 'continue')),
+       -- The level the last publish wrote (what the catalog's own "available" was built from).
+       published INTEGER,
+       updated_at INTEGER NOT NULL
+     )`,
+    // Holds by the caller's id; lines below. Settled holds are kept (a late retry replays them).
+    `CREATE TABLE holds (
+       hold_id TEXT PRIMARY KEY,
+       state TEXT NOT NULL CHECK (state IN ('held', 'released', 'committed')),
+       created_at INTEGER NOT NULL,
+       expires_at INTEGER,
+       settled_at INTEGER,
+       result TEXT
+     )`,
+    `CREATE TABLE hold_lines (
+       hold_id TEXT NOT NULL,
+       variant_id TEXT NOT NULL,
+       quantity INTEGER NOT NULL CHECK (quantity > 0),
+       PRIMARY KEY (hold_id, variant_id)
+     )`,
+    `CREATE INDEX holds_open_by_expiry ON holds (expires_at) WHERE state = 'held'`,
+    `CREATE INDEX holds_settled ON holds (settled_at) WHERE state != 'held'`,
+    // Set/adjust batches by the caller's id (an Idempotency-Key, a catalog version): a retry replays.
+    `CREATE TABLE batches (
+       batch_id TEXT PRIMARY KEY,
+       fingerprint TEXT NOT NULL,
+       result TEXT NOT NULL,
+       created_at INTEGER NOT NULL
+     )`,
+    `CREATE INDEX batches_by_age ON batches (created_at)`,
+    // Append-only: every change of a level or of held units, with who made it.
+    `CREATE TABLE movements (
+       seq INTEGER PRIMARY KEY AUTOINCREMENT,
+       at INTEGER NOT NULL,
+       variant_id TEXT NOT NULL,
+       source TEXT NOT NULL,
+       ref TEXT NOT NULL,
+       kind TEXT NOT NULL,
+       delta_quantity INTEGER NOT NULL,
+       delta_held INTEGER NOT NULL,
+       quantity INTEGER NOT NULL,
+       held INTEGER NOT NULL
+     )`,
+    `CREATE INDEX movements_by_variant ON movements (variant_id, seq)`,
+    `CREATE INDEX movements_by_age ON movements (at)`,
+  ],
+];
+
+/** Brings `sql` up to the newest schema; returns the version it found (0: a new shard). */
+export function migrateFrom(sql: SqlStorage): number {
+  sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+  const row = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0];
+  const found = row?.version ?? 0;
+  let version = found;
+  if (!row) sql.exec("INSERT INTO schema_version (version) VALUES (0)");
+  while (version < MIGRATIONS.length) {
+    for (const statement of MIGRATIONS[version] ?? []) sql.exec(statement);
+    version += 1;
+    sql.exec("UPDATE schema_version SET version = ?", version);
+  }
+  return found;
+}
