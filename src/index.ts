@@ -11,6 +11,7 @@ import { docs } from "./routes/docs.ts";
 import { health } from "./routes/health.ts";
 import { openapi, operatorOpenapi } from "./routes/openapi.ts";
 import { operator } from "./routes/operator.ts";
+import { operatorStock } from "./routes/operator-stock.ts";
 import { products } from "./routes/products.ts";
 
 export { Cart } from "./cart/cart-object.ts";
@@ -43,7 +44,10 @@ const api = new Hono<AppEnv>()
   .route("/health", health);
 
 /** The operator's token surface and its own document, behind the operator secret (see `requireOperator`). */
-const operatorApi = new Hono<AppEnv>().route("/", operator).route("/openapi.json", operatorOpenapi);
+const operatorApi = new Hono<AppEnv>()
+  .route("/stock", operatorStock)
+  .route("/", operator)
+  .route("/openapi.json", operatorOpenapi);
 
 const app = new Hono<AppEnv>()
   .use(requestContext())
