@@ -626,7 +626,7 @@ export class Stock extends DurableObject<Env> {
    */
   async #pushOverlay(): Promise<void> {
     const state = this.#sql.exec<{ seq: number; dirty: number }>("SELECT seq, dirty FROM overlay_push").toArray()[0];
-    if (!state || state.dirty !== 1) return;
+    if (state?.dirty !== 1) return;
     const entries = this.#sql
       .exec<{ variant_id: string; in_stock: number; available: number; base_in_stock: number; base_available: number }>(
         "SELECT * FROM overlay",
