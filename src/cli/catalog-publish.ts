@@ -92,6 +92,12 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
         `products, ${result.entries} entries in ${seconds} s. Previous: ` +
         `${result.previous ?? "none"}; ${result.deleted} stale keys deleted.`,
     );
+  if (result.stock_tracked > 0 && !dryRun)
+    say(
+      `Live stock: ${result.stock_tracked} tracked variant levels go with this version; the worker writes them ` +
+        "into the Stock objects on the version's first stock read or change, and `npm run stock -- show` " +
+        "(no id) says how many levels that publish changed.",
+    );
 }
 
 await runCli(cli, async () => {
