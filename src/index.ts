@@ -12,10 +12,12 @@ import { docs } from "./routes/docs.ts";
 import { health } from "./routes/health.ts";
 import { openapi, operatorOpenapi } from "./routes/openapi.ts";
 import { operator } from "./routes/operator.ts";
+import { operatorStock } from "./routes/operator-stock.ts";
 import { products } from "./routes/products.ts";
 
 export { Cart } from "./cart/cart-object.ts";
 export { BrowseEngine } from "./browse/engine.ts";
+export { Stock } from "./stock/stock-object.ts";
 
 const routeTable = new RouteTable();
 const catalogCors = publicCors(routeTable);
@@ -45,7 +47,10 @@ const api = new Hono<AppEnv>()
   .route("/health", health);
 
 /** The operator's token surface and its own document, behind the operator secret (see `requireOperator`). */
-const operatorApi = new Hono<AppEnv>().route("/", operator).route("/openapi.json", operatorOpenapi);
+const operatorApi = new Hono<AppEnv>()
+  .route("/stock", operatorStock)
+  .route("/", operator)
+  .route("/openapi.json", operatorOpenapi);
 
 const app = new Hono<AppEnv>()
   .use(requestContext())

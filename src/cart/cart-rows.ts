@@ -1,5 +1,6 @@
 import { randomBase62 } from "../random.ts";
 import type { VariantRecord } from "../catalog/store.ts";
+import type { StockLevel } from "../stock/api.ts";
 import { type CartHead, type LineRow, NO_ATTRIBUTES } from "./view.ts";
 
 /**
@@ -131,10 +132,13 @@ export class CartRows {
       currency: variant.currency,
       available: 1,
       catalog_version: version,
+      tracked: variant.tracked ? 1 : 0,
+      in_stock: 1,
     };
     this.#sql.exec(
       `INSERT INTO cart_lines (id, variant_id, attributes, position, quantity, handle, title, variant_title,
-         unit_price_minor, currency, available, catalog_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         unit_price_minor, currency, available, catalog_version, tracked, in_stock)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       line.id,
       line.variant_id,
       line.attributes,
@@ -147,6 +151,8 @@ export class CartRows {
       line.currency,
       line.available,
       line.catalog_version,
+      line.tracked,
+      line.in_stock,
     );
     lines.push(line);
   }
@@ -155,7 +161,7 @@ export class CartRows {
   growLine(lineId: string, variant: VariantRecord, version: string, quantity: number): void {
     this.#sql.exec(
       `UPDATE cart_lines SET quantity = ?, handle = ?, title = ?, variant_title = ?, unit_price_minor = ?,
-         currency = ?, available = 1, catalog_version = ? WHERE id = ?`,
+         currency = ?, available = 1, catalog_version = ?, tracked = ? WHERE id = ?`,
       quantity,
       variant.product_handle,
       variant.product_title,
@@ -163,6 +169,7 @@ export class CartRows {
       variant.price_minor,
       variant.currency,
       version,
+      variant.tracked ? 1 : 0,
       lineId,
     );
     this.#changeLine(lineId, (line) => ({ ...line, ...priced(variant, version), available: 1, quantity }));
@@ -183,6 +190,42 @@ export class CartRows {
     const rows = this.#rows();
     this.#sql.exec("DELETE FROM cart_lines");
     rows.lines = [];
+  }
+
+  /** Variant ids (each once) of the lines whose stock is tracked. */
+  trackedVariants(): string[] {
+    return [
+      ...new Set(
+        this.#rows()
+          .lines.filter((l) => l.tracked === 1)
+          .map((l) => l.variant_id),
+      ),
+    ];
+  }
+
+  /** Units of `variantId` over every line that holds it (one line per set of line attributes). */
+  quantityOfVariant(variantId: string): number {
+    let units = 0;
+    for (const line of this.#rows().lines) if (line.variant_id === variantId) units += line.quantity;
+    return units;
+  }
+
+  /**
+   * Live stock on tracked lines: `available` follows whether anything is left (stock decides for
+   * a tracked variant, section 9.3), `in_stock` whether what the cart holds of the variant, over
+   * all its lines, is covered. Only rows that change are written (and re-rendered).
+   */
+  applyStock(levels: ReadonlyMap<string, StockLevel>): void {
+    for (const line of this.#rows().lines) {
+      const level = levels.get(line.variant_id);
+      if (line.tracked !== 1 || !level?.tracked) continue;
+      const available = level.in_stock ? 1 : 0;
+      const held = this.quantityOfVariant(line.variant_id);
+      const inStock = level.policy === "continue" || level.available_quantity >= held ? 1 : 0;
+      if (available === line.available && inStock === line.in_stock) continue;
+      this.#sql.exec("UPDATE cart_lines SET available = ?, in_stock = ? WHERE id = ?", available, inStock, line.id);
+      this.#changeLine(line.id, (l) => ({ ...l, available, in_stock: inStock }));
+    }
   }
 
   /** Variant ids (each once) of lines priced under another catalog version than `version`. */
@@ -206,7 +249,7 @@ export class CartRows {
       if (variant) {
         this.#sql.exec(
           `UPDATE cart_lines SET handle = ?, title = ?, variant_title = ?, unit_price_minor = ?, currency = ?,
-             available = ?, catalog_version = ? WHERE variant_id = ? AND catalog_version != ?`,
+             available = ?, catalog_version = ?, tracked = ? WHERE variant_id = ? AND catalog_version != ?`,
           variant.product_handle,
           variant.product_title,
           variant.title,
@@ -214,12 +257,14 @@ export class CartRows {
           variant.currency,
           variant.available ? 1 : 0,
           version,
+          variant.tracked ? 1 : 0,
           variantId,
           version,
         );
       } else {
         this.#sql.exec(
-          "UPDATE cart_lines SET available = 0, catalog_version = ? WHERE variant_id = ? AND catalog_version != ?",
+          // Gone from the catalog: live stock no longer speaks for it (tracked = 0).
+          "UPDATE cart_lines SET available = 0, tracked = 0, catalog_version = ? WHERE variant_id = ? AND catalog_version != ?",
           version,
           variantId,
           version,
@@ -229,7 +274,9 @@ export class CartRows {
       for (const line of this.#rows().lines) {
         if (line.variant_id !== variantId || line.catalog_version === version) continue;
         this.#changeLine(line.id, (l) =>
-          variant ? { ...l, ...priced(variant, version) } : { ...l, available: 0, catalog_version: version },
+          variant
+            ? { ...l, ...priced(variant, version) }
+            : { ...l, available: 0, tracked: 0, catalog_version: version },
         );
       }
     }
@@ -242,7 +289,7 @@ function priced(
   version: string,
 ): Pick<
   LineRow,
-  "handle" | "title" | "variant_title" | "unit_price_minor" | "currency" | "available" | "catalog_version"
+  "handle" | "title" | "variant_title" | "unit_price_minor" | "currency" | "available" | "catalog_version" | "tracked"
 > {
   return {
     handle: variant.product_handle,
@@ -252,5 +299,6 @@ function priced(
     currency: variant.currency,
     available: variant.available ? 1 : 0,
     catalog_version: version,
+    tracked: variant.tracked ? 1 : 0,
   };
 }

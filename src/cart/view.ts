@@ -21,6 +21,10 @@ export interface LineRow extends Record<string, SqlStorageValue> {
   currency: string;
   available: number;
   catalog_version: string;
+  /** 1: the variant's stock is tracked (live levels in the Stock objects). */
+  tracked: number;
+  /** 1: the line's quantity was covered by live stock when last read (always 1 when untracked). */
+  in_stock: number;
 }
 
 /** The `cart` row's timestamps (epoch milliseconds). */
@@ -68,6 +72,7 @@ function toLine(row: LineRow): CartLine {
     line_total: fromMinor(row.unit_price_minor * row.quantity, currency),
     available: row.available === 1,
     attributes: parseAttributes(row.attributes),
+    in_stock: row.available === 1 && row.in_stock === 1,
   };
 }
 

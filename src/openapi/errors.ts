@@ -113,11 +113,19 @@ const ERRORS = {
   },
   409: {
     description:
-      "A request with the same Idempotency-Key is still running (`idempotency_key_in_use`), or " +
+      "A request with the same Idempotency-Key is still running (`idempotency_key_in_use`), " +
       "a page names a catalog version that is no longer live (`cursor_stale`: restart from the " +
-      "first page), or a token to rotate is revoked already (`token_already_revoked`: only a " +
-      "live token rotates).",
+      "first page), a token to rotate is revoked already (`token_already_revoked`: only a " +
+      "live token rotates), or more units were asked for than live stock has left " +
+      "(`insufficient_stock`, with `available_quantity`).",
     examples: {
+      insufficient_stock: example("More than is left", {
+        type: "invalid_request_error",
+        code: "insufficient_stock",
+        message: "Only 3 left; the line would hold 4.",
+        param: "quantity",
+        available_quantity: 3,
+      }),
       cursor_stale: example("A cursor of a catalog that is no longer live", {
         type: "invalid_request_error",
         code: "cursor_stale",
@@ -140,7 +148,7 @@ const ERRORS = {
     },
   },
   413: {
-    description: "The request body is larger than 16 KiB.",
+    description: "The request body is larger than 16 KiB (128 KiB for an operator stock batch).",
     examples: {
       body_too_large: example("Too large", {
         type: "invalid_request_error",

@@ -149,6 +149,7 @@ export const SEED_EXAMPLES = {
         line_total: usd("28.00"),
         available: true,
         attributes: {},
+        in_stock: true,
       },
     ],
     total_quantity: 1,

@@ -94,6 +94,7 @@ describe("POST /cart/lines", () => {
       "line_total",
       "available",
       "attributes",
+      "in_stock",
     ]);
     expect(text).toBe(JSON.stringify(CartSchema.parse(cart)));
   });

@@ -122,6 +122,8 @@ describe("the cart's JSON text", () => {
           },
         )
         .map(canonicalAttributes),
+      tracked: fc.constantFrom(0, 1),
+      in_stock: fc.constantFrom(0, 1),
     });
 
   it("is JSON.stringify of the Cart byte for byte, however often rows are rendered and whichever is replaced", () => {

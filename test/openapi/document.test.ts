@@ -195,6 +195,8 @@ describe("GET /api/v1/openapi.json", () => {
     const operatorDoc = (await res.json()) as Json;
     expect(Object.keys(operatorDoc.paths as Json).sort()).toEqual([
       "/api/v1/operator/openapi.json",
+      "/api/v1/operator/stock",
+      "/api/v1/operator/stock/{variant_id}",
       "/api/v1/operator/tokens",
       "/api/v1/operator/tokens/revoke",
       "/api/v1/operator/tokens/revoke-shopper",

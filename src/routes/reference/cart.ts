@@ -78,7 +78,12 @@ export const CART_DOCS = {
       `key order) adds to its line; with other attributes it is another line, as at Shopify. ` +
       `Line attributes have the limits of the cart's (50 pairs, keys 1–100 and values up to ` +
       `1,000 characters; \`param\` names the key at fault) and are served as written. 503 ` +
-      `\`catalog_unavailable\` while no catalog has been published. ${CART_WRITES}`,
+      `\`catalog_unavailable\` while no catalog has been published. Live stock (section 9.3): for a ` +
+      `variant whose stock the catalog tracks, the add reads the variant's Stock object itself, never ` +
+      `a cached copy: nothing left is 404 \`sold_out\`; more than is left (counting what the cart ` +
+      `already holds of the variant, on every line; units held by open checkouts are gone) is 409 ` +
+      `\`insufficient_stock\` with \`param: "quantity"\` and \`available_quantity\`, and changes ` +
+      `nothing. A cart does not reserve stock: a checkout does. ${CART_WRITES}`,
     tag: "Cart",
     auth: "bearer",
     query: CartQuerySchema,
@@ -105,6 +110,7 @@ export const CART_DOCS = {
         "cart_full",
         "resource_missing",
         "sold_out",
+        "insufficient_stock",
       ),
     },
   },
@@ -112,7 +118,9 @@ export const CART_DOCS = {
     summary: "Change a line's quantity",
     description:
       `Sets the quantity; 0 removes the line. Another cart's line id answers 404 like an ` +
-      `unknown one. ${CART_WRITES}`,
+      `unknown one. Growing a line of a tracked variant reads live stock as an add does (404 ` +
+      `\`sold_out\`, 409 \`insufficient_stock\` with \`available_quantity\`); shrinking always works. ` +
+      `${CART_WRITES}`,
     tag: "Cart",
     auth: "bearer",
     params: CartLinePathParamsSchema,
@@ -131,6 +139,8 @@ export const CART_DOCS = {
         "parameter_missing",
         "quantity_exceeded",
         "resource_missing",
+        "sold_out",
+        "insufficient_stock",
       ),
     },
   },

@@ -6,6 +6,7 @@ import { COLLECTIONS_DOCS } from "./collections.ts";
 import { DOCS_DOCS } from "./docs.ts";
 import { HEALTH_DOCS } from "./health.ts";
 import { OPENAPI_DOCS } from "./openapi.ts";
+import { OPERATOR_STOCK_DOCS } from "./operator-stock.ts";
 import { OPERATOR_DOCS } from "./operator.ts";
 import { PRODUCTS_DOCS } from "./products.ts";
 import type { OperationDoc } from "../../openapi/spec.ts";
@@ -24,6 +25,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   ...DOCS_DOCS,
   ...HEALTH_DOCS,
   ...OPENAPI_DOCS,
+  ...OPERATOR_STOCK_DOCS,
   ...OPERATOR_DOCS,
   ...PRODUCTS_DOCS,
 };

@@ -1,0 +1,114 @@
+import type { OperationDoc } from "../../openapi/spec.ts";
+import { STOCK_BATCH_MAX_BYTES } from "../operator-stock.ts";
+import { Hono } from "hono";
+import { IdempotencyKeySchema } from "../../cart/api.ts";
+import { variantDigits } from "../../catalog/ids.ts";
+import { CatalogStore, pointerTtlMs } from "../../catalog/store.ts";
+import type { AppEnv } from "../../http/app-env.ts";
+import { ApiError, catalogUnavailable, invalidRequest } from "../../http/errors.ts";
+import { noStore } from "../../http/no-store.ts";
+import { requireOperator } from "../../http/operator-auth.ts";
+import { validJson } from "../../http/validate.ts";
+import { errors, JSON_BODY_ERRORS, TOKEN_ERRORS } from "../../openapi/errors.ts";
+import {
+  levelView,
+  type ShardChange,
+  StockBatchRequestSchema,
+  StockBatchResultSchema,
+  StockDetailSchema,
+  StockStatusSchema,
+} from "../../stock/api.ts";
+import { batchFingerprint, stockStore } from "../../stock/store.ts";
+import * as z from "zod";
+
+const NO_STORE = ["X-Request-Id", "Cache-Control"] as const;
+
+const STOCK_DOCS =
+  "Live stock (section 9.3 of the contract): each tracked variant's level lives in one Stock " +
+  "Durable Object (shards by variant id, `STOCK_SHARDS`), outside catalog versions, so a change " +
+  "needs no publish. A variant is tracked when the live catalog gives it an `inventory_quantity`; " +
+  "each publish writes the file's levels once (a rollback does not reset them). What is live: add " +
+  "to cart and checkout read the Stock object itself. What is cached: catalog answers (product, " +
+  "variants, lists, collections, browse, facets) follow a change of availability within 10 s where " +
+  "it was made and within the catalog freshness bound (about 61 s) everywhere.";
+
+/** The OpenAPI description of src/routes/operator-stock.ts's operations, by operationId (never in the Worker bundle). */
+export const OPERATOR_STOCK_DOCS = {
+  changeStock: {
+    summary: "Set or adjust stock levels",
+    description:
+      `${STOCK_DOCS}\n\n` +
+      "A batch of 1 to 1,000 changes, each `set` (the on-hand level, 0–1,000,000,000) or " +
+      "`adjust` (add, or remove with a negative number), applied in order. Every variant is " +
+      "first checked against the live catalog: a variant it does not have, or whose stock it " +
+      "does not track, is 400 `parameter_invalid` naming each one (`param` names the first), and " +
+      "nothing is changed. An `adjust` that would take a level beyond ±1,000,000,000 is 400 " +
+      "`parameter_invalid` naming the change's index (`changes.<i>.adjust`), nothing changed. " +
+      "With an `Idempotency-Key` (kept 7 days), a retry of the same batch replays it " +
+      "(`Idempotent-Replayed: true` once every change had been applied); a batch cut short (a " +
+      "timeout, a crash) completes when retried with the same key, and each change says whether " +
+      "this request applied it (`now`) or an earlier try did (`earlier`). The same key with other " +
+      "changes is 422. The body may be up to 128 KiB. The answer gives every change's level " +
+      "before and after and each variant's live level. Every change is kept in the variant's " +
+      "movement log (90 days).",
+    tag: "Operator",
+    auth: "operator",
+    requestHeaders: [{ name: "Idempotency-Key", schema: IdempotencyKeySchema }],
+    body: {
+      schema: StockBatchRequestSchema,
+      examples: {
+        restock: {
+          summary: "Restock one size, count another",
+          value: {
+            changes: [
+              { variant_id: "44102938475615", adjust: 12 },
+              { variant_id: "44102938475614", set: 4 },
+            ],
+          },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description: "The changes applied and the new levels.",
+        schema: StockBatchResultSchema,
+        headers: [...NO_STORE, "Idempotent-Replayed"],
+      },
+      ...errors(
+        ...TOKEN_ERRORS,
+        ...JSON_BODY_ERRORS,
+        "parameter_unknown",
+        "parameter_invalid",
+        "parameter_missing",
+        "idempotency_key_reused",
+        "catalog_unavailable",
+      ),
+    },
+  },
+  stockStatus: {
+    summary: "Live stock for the live catalog version",
+    description:
+      `${STOCK_DOCS}\n\nThe live version, the shard count, how many variants it tracks and how ` +
+      "many levels its publish changed in live stock (written on the version's first stock read " +
+      "or change; this call writes them if nothing has yet).",
+    tag: "Operator",
+    auth: "operator",
+    responses: {
+      200: { description: "The status.", schema: StockStatusSchema, headers: NO_STORE },
+      ...errors(...TOKEN_ERRORS),
+    },
+  },
+  showStock: {
+    summary: "A variant's live stock and movement log",
+    description:
+      `${STOCK_DOCS}\n\nThe variant's level (untracked when no level was ever written) and its ` +
+      "newest 50 movements (what changed it: `publish`, `operator` or `checkout`).",
+    tag: "Operator",
+    auth: "operator",
+    params: z.strictObject({ variant_id: z.string().meta({ description: "`<digits>` or the variant's gid." }) }),
+    responses: {
+      200: { description: "The level and movements.", schema: StockDetailSchema, headers: NO_STORE },
+      ...errors(...TOKEN_ERRORS, "parameter_invalid"),
+    },
+  },
+} satisfies Record<string, OperationDoc>;

@@ -1,0 +1,249 @@
+import * as z from "zod";
+import { type InventoryPolicy, InventoryPolicySchema, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
+
+export { type InventoryPolicy, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
+
+/**
+ * What crosses the stock room's boundary: the limits, the operator's batch of changes (one zod
+ * schema shared by the route, the OpenAPI document and the CLI) and the typed results of the
+ * `Stock` object's RPC methods. Results are plain data: errors crossing RPC lose their class.
+ */
+
+/** Most changes in one operator batch. */
+export const MAX_STOCK_CHANGES = 1000;
+/** Largest step of one `adjust` (either sign). */
+export const MAX_STOCK_ADJUST = 1_000_000_000;
+/** The movement log and settled holds are kept this long, then pruned by the object's alarm. */
+export const STOCK_HISTORY_MS = 90 * 24 * 60 * 60 * 1000;
+/** A batch id (the operator's Idempotency-Key, a publish's version) is remembered this long. */
+export const STOCK_BATCH_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Who changed a level: the movement log keeps it with every change. */
+export type StockSource = "publish" | "operator" | "checkout";
+
+const VariantIdSchema = z
+  .string()
+  .regex(/^(\d{1,20}|gid:\/\/shopify\/ProductVariant\/\d{1,20})$/, "digits or gid://shopify/ProductVariant/<digits>");
+
+export const StockChangeSchema = z
+  .strictObject({
+    variant_id: VariantIdSchema.meta({ description: "The variant: `<digits>` or its gid." }),
+    set: z
+      .int()
+      .min(0)
+      .max(MAX_STOCK_LEVEL)
+      .optional()
+      .meta({ description: "The new on-hand level, 0–1,000,000,000 (units held by open checkouts included)." }),
+    adjust: z.int().min(-MAX_STOCK_ADJUST).max(MAX_STOCK_ADJUST).optional().meta({
+      description: "Units to add (negative: remove). The resulting level may not leave ±1,000,000,000.",
+    }),
+  })
+  .refine((c) => (c.set === undefined) !== (c.adjust === undefined), {
+    message: "give exactly one of set and adjust",
+  })
+  .meta({
+    id: "StockChange",
+    description: "One change: `set` writes the on-hand level, `adjust` adds to it. Exactly one of the two.",
+    example: { variant_id: "44102938475615", set: 12 },
+  });
+export type StockChange = z.infer<typeof StockChangeSchema>;
+
+export const StockBatchRequestSchema = z
+  .strictObject({
+    changes: z.array(StockChangeSchema).min(1).max(MAX_STOCK_CHANGES).meta({
+      description: "1 to 1,000 changes, applied in order (two changes of one variant apply one after the other).",
+    }),
+  })
+  .meta({
+    id: "StockBatchRequest",
+    description: "A batch of stock changes.",
+    example: {
+      changes: [
+        { variant_id: "44102938475615", set: 12 },
+        { variant_id: "44102938475614", adjust: 5 },
+      ],
+    },
+  });
+export type StockBatchRequest = z.infer<typeof StockBatchRequestSchema>;
+
+export const StockLevelSchema = z
+  .object({
+    object: z.literal("stock_level"),
+    variant_id: z.string(),
+    tracked: z.boolean().meta({ description: "False: no level was ever written for the variant." }),
+    quantity: z.int().meta({ description: "On-hand units, units held by open checkouts included." }),
+    held: z.int().min(0).meta({ description: "Units held by open checkouts." }),
+    available_quantity: z
+      .int()
+      .min(0)
+      .meta({ description: "What shoppers may still take: `quantity - held`, at least 0." }),
+    inventory_policy: InventoryPolicySchema,
+    in_stock: z.boolean().meta({ description: "Sells now: policy `continue`, or `available_quantity` above 0." }),
+  })
+  .meta({ id: "StockLevel", description: "One variant's live stock, as its Stock object holds it." });
+export type StockLevelView = z.infer<typeof StockLevelSchema>;
+
+export const StockBatchResultSchema = z
+  .object({
+    object: z.literal("stock_batch"),
+    changes: z.array(
+      z.object({
+        index: z.int().min(0).meta({ description: "The change's position in the request." }),
+        variant_id: z.string(),
+        previous: z.int().meta({ description: "The level before the change." }),
+        quantity: z.int().meta({ description: "The level the change left." }),
+        applied: z.enum(["now", "earlier"]).meta({
+          description:
+            "`now`: applied by this request. `earlier`: applied by an earlier try with the same Idempotency-Key (a batch cut short completes on retry; what it had applied is not applied again).",
+        }),
+      }),
+    ),
+    levels: z.array(StockLevelSchema).meta({ description: "Each changed variant's level now." }),
+  })
+  .meta({ id: "StockBatchResult", description: "What the batch did, change by change, and the new levels." });
+export type StockBatchResult = z.infer<typeof StockBatchResultSchema>;
+
+export const StockMovementSchema = z.object({
+  seq: z.int(),
+  at: z.iso.datetime(),
+  source: z.enum(["publish", "operator", "checkout"]),
+  ref: z.string().meta({ description: "The batch (`op:<Idempotency-Key>`, `publish:<version>:<chunk>`) or hold id." }),
+  kind: z.enum(["set", "adjust", "hold", "release", "commit", "expire"]),
+  delta_quantity: z.int(),
+  delta_held: z.int(),
+  quantity: z.int(),
+  held: z.int(),
+});
+
+export const StockDetailSchema = z
+  .object({
+    object: z.literal("stock"),
+    level: StockLevelSchema,
+    movements: z.array(StockMovementSchema).meta({ description: "The newest 50 movements, oldest first." }),
+  })
+  .meta({ id: "StockDetail", description: "A variant's live level and its movement log." });
+export type StockDetail = z.infer<typeof StockDetailSchema>;
+
+export const StockStatusSchema = z
+  .object({
+    object: z.literal("stock_status"),
+    catalog_version: z.string().nullable().meta({ description: "The live catalog version; null before any publish." }),
+    shards: z.int().min(1).meta({ description: "`STOCK_SHARDS`: the Stock objects variant ids are spread over." }),
+    tracked: z.int().min(0).meta({ description: "Variants the live version tracks." }),
+    changed_by_publish: z.int().min(0).meta({
+      description: "Levels the live version's publish changed in live stock (its file's levels, written once).",
+    }),
+  })
+  .meta({ id: "StockStatus", description: "Live stock for the live catalog version." });
+export type StockStatus = z.infer<typeof StockStatusSchema>;
+
+/** The wire form of a level. */
+export function levelView(level: StockLevel): StockLevelView {
+  return {
+    object: "stock_level",
+    variant_id: level.variant_id,
+    tracked: level.tracked,
+    quantity: level.quantity,
+    held: level.held,
+    available_quantity: level.available_quantity,
+    inventory_policy: level.policy,
+    in_stock: level.in_stock,
+  };
+}
+
+/** A change as a shard applies it: the variant id in digits, the operation spelled out. */
+export interface ShardChange {
+  /** Index of the change in the caller's batch, so a refusal can name it. */
+  index: number;
+  variantId: string;
+  op: "set" | "adjust";
+  value: number;
+  /** Written by a publish only: the catalog file's policy. An operator change keeps the stored one. */
+  policy?: InventoryPolicy;
+}
+
+/** One variant's stock as the object holds it. `tracked: false`: no level was ever written. */
+export interface StockLevel {
+  variant_id: string;
+  tracked: boolean;
+  /** On-hand units (held ones included). */
+  quantity: number;
+  /** Units held by open checkouts. */
+  held: number;
+  /** What a shopper may still take: `quantity - held` (never below 0). */
+  available_quantity: number;
+  policy: InventoryPolicy;
+  /** Whether the variant can be sold now by stock alone: policy `continue`, or units left. */
+  in_stock: boolean;
+}
+
+/** What one applied change did. */
+export interface AppliedChange {
+  index: number;
+  variant_id: string;
+  /** The level before and after. */
+  previous: number;
+  quantity: number;
+  /** `in_stock` flipped (sold out <-> in stock). */
+  flipped: boolean;
+  /** The level or policy actually changed (a `set` to the same value did not). */
+  changed: boolean;
+}
+
+export type ApplyResult =
+  | { ok: true; replayed: boolean; applied: AppliedChange[]; levels: StockLevel[] }
+  | { ok: false; code: "idempotency_key_reused"; message: string }
+  | { ok: false; code: "quantity_out_of_range"; message: string; index: number };
+
+/** One line of a hold (and of a commit). */
+export interface HoldLine {
+  variant_id: string;
+  quantity: number;
+}
+
+export interface HoldRefusal {
+  variant_id: string;
+  code: "sold_out" | "insufficient_stock";
+  available_quantity: number;
+}
+
+export type HoldResult =
+  | { ok: true; replayed: boolean; levels: StockLevel[] }
+  | { ok: false; code: "hold_refused"; refusals: HoldRefusal[] }
+  | { ok: false; code: "hold_closed"; message: string; state: "released" | "committed" };
+
+export type HoldState = "held" | "released" | "committed" | "unknown";
+
+export interface ReleaseResult {
+  /** The hold's state before the call: releasing twice, or an unknown id, changes nothing. */
+  previous: HoldState;
+  levels: StockLevel[];
+}
+
+export interface CommittedLine {
+  variant_id: string;
+  quantity: number;
+  /** The units were not covered when committed (the hold had been released or never existed). */
+  oversold: boolean;
+}
+
+export interface CommitResult {
+  replayed: boolean;
+  lines: CommittedLine[];
+  levels: StockLevel[];
+}
+
+/** One row of the movement log. */
+export interface StockMovement {
+  seq: number;
+  at: number;
+  variant_id: string;
+  source: StockSource;
+  /** The batch id, hold id or catalog version that made the change. */
+  ref: string;
+  kind: "set" | "adjust" | "hold" | "release" | "commit" | "expire";
+  delta_quantity: number;
+  delta_held: number;
+  quantity: number;
+  held: number;
+}

@@ -1,0 +1,263 @@
+import { shardOf } from "../catalog/layout.ts";
+import { sha256Hex } from "../sha256.ts";
+import {
+  type AppliedChange,
+  type CommitResult,
+  type HoldLine,
+  type HoldRefusal,
+  MAX_STOCK_LEVEL,
+  type ShardChange,
+  type StockLevel,
+  type StockMovement,
+  type StockSource,
+} from "./api.ts";
+import type { ShardBatch, Stock } from "./stock-object.ts";
+
+/** Shards when `STOCK_SHARDS` is unset or not a whole number 1–256. */
+export const DEFAULT_STOCK_SHARDS = 16;
+export const MAX_STOCK_SHARDS = 256;
+
+/** `STOCK_SHARDS` as a number (1–256), else the default. */
+export function stockShards(setting: unknown): number {
+  const n = typeof setting === "string" && setting.trim() !== "" ? Number(setting) : Number.NaN;
+  return Number.isInteger(n) && n >= 1 && n <= MAX_STOCK_SHARDS ? n : DEFAULT_STOCK_SHARDS;
+}
+
+/** What writing a published version's levels did: `changed` levels differed from live stock. */
+export interface PublishSync {
+  version: string;
+  tracked: number;
+  changed: number;
+}
+
+/** What makes two operator batches "the same" under one Idempotency-Key: their changes, in order. */
+export function batchFingerprint(changes: readonly ShardChange[]): Promise<string> {
+  return sha256Hex(JSON.stringify(changes.map((c) => [c.index, c.variantId, c.op, c.value])));
+}
+
+/** Versions this isolate knows are synced (their levels are in the shards). */
+const syncedVersions = new Set<string>();
+
+/** A change as the batch's answer shows it: `replayed` when an earlier try had applied it. */
+export interface BatchChange extends AppliedChange {
+  replayed: boolean;
+}
+
+export type BatchOutcome =
+  | { ok: true; applied: BatchChange[]; levels: StockLevel[] }
+  | { ok: false; code: "idempotency_key_reused"; message: string; applied: BatchChange[] }
+  | { ok: false; code: "quantity_out_of_range"; message: string; index: number; applied: BatchChange[] };
+
+export type HoldOutcome =
+  | { ok: true; levels: StockLevel[] }
+  | { ok: false; code: "hold_refused"; refusals: HoldRefusal[] }
+  | { ok: false; code: "hold_closed"; message: string };
+
+/**
+ * The stock room's adapter: the only code that reaches the `STOCK` namespace. It routes each
+ * variant id to its shard (FNV-1a of the id modulo `STOCK_SHARDS`), so every variant has one
+ * writer, and spreads a multi-variant call over the shards it touches, in parallel.
+ *
+ * The shard count is part of each shard's name (`stock/16/3`): a different count addresses new,
+ * empty objects instead of two counts writing one variant, so changing it means publishing the
+ * catalog again to write its levels (README, Operating).
+ */
+export class StockStore {
+  readonly #namespace: DurableObjectNamespace<Stock>;
+  readonly #shards: number;
+
+  constructor(namespace: DurableObjectNamespace<Stock>, shards: number) {
+    this.#namespace = namespace;
+    this.#shards = shards;
+  }
+
+  get shards(): number {
+    return this.#shards;
+  }
+
+  /** Which shard holds `variantId` (digits). */
+  shardOf(variantId: string): number {
+    return shardOf(variantId, this.#shards);
+  }
+
+  /** The stub of one shard, by number. */
+  shard(index: number): DurableObjectStub<Stock> {
+    return this.#namespace.get(this.#namespace.idFromName(`stock/${this.#shards}/${index}`));
+  }
+
+  /** The object that writes each published version's levels into the shards (see `Stock.syncVersion`). */
+  coordinator(): DurableObjectStub<Stock> {
+    return this.#namespace.get(this.#namespace.idFromName(`stock/${this.#shards}/publish`));
+  }
+
+  /**
+   * Makes sure the live version's levels are in the shards before stock is read or changed: one
+   * RPC per isolate per version (then remembered), none for a version that tracks nothing.
+   */
+  async ensureSynced(meta: { version: string; stock_tracked?: number }): Promise<PublishSync | null> {
+    if (!meta.stock_tracked || syncedVersions.has(`${this.#shards}/${meta.version}`)) return null;
+    const result = await this.coordinator().syncVersion(meta.version);
+    if (result) syncedVersions.add(`${this.#shards}/${meta.version}`);
+    return result;
+  }
+
+  /** The stub holding `variantId`. */
+  shardFor(variantId: string): DurableObjectStub<Stock> {
+    return this.shard(this.shardOf(variantId));
+  }
+
+  /** Levels of `variantIds` (digits), one RPC per shard touched. */
+  async levels(variantIds: readonly string[]): Promise<Map<string, StockLevel>> {
+    const groups = this.#group(variantIds, (id) => id);
+    const parts = await Promise.all([...groups].map(([shard, ids]) => this.shard(shard).levels(ids)));
+    return new Map(parts.flat().map((level) => [level.variant_id, level]));
+  }
+
+  /** One variant's level: what an add to cart reads. */
+  async level(variantId: string): Promise<StockLevel> {
+    const [level] = await this.shardFor(variantId).levels([variantId]);
+    if (!level) throw new Error("a stock shard answered no level");
+    return level;
+  }
+
+  /**
+   * Applies a batch of set/adjust changes, idempotent by `batchId`. A batch over several shards
+   * first claims the id with its fingerprint (so a different batch under the same id is refused
+   * before anything is applied) and checks every `adjust` against today's levels; then each shard
+   * applies its part, all or none. A batch cut short (a crash, a lost answer) completes when
+   * retried with the same id: shards that had applied their part replay it (`replayed: true`).
+   */
+  async apply(
+    batchId: string,
+    fingerprint: string,
+    source: StockSource,
+    changes: readonly ShardChange[],
+  ): Promise<BatchOutcome> {
+    const groups = this.#group(changes, (c) => c.variantId);
+    if (groups.size > 1) {
+      const claim = await this.shard(shardOf(`batch:${batchId}`, this.#shards)).apply({
+        batchId: `claim:${batchId}`,
+        fingerprint,
+        source,
+        changes: [],
+      });
+      if (!claim.ok) return { ...claim, ok: false, code: "idempotency_key_reused", applied: [] } as BatchOutcome;
+      if (!claim.replayed) {
+        const refused = await this.#precheck(changes);
+        if (refused) return { ...refused, applied: [] };
+      }
+    }
+    const parts = await Promise.all(
+      [...groups].map(([shard, part]) =>
+        this.shard(shard).apply({ batchId, fingerprint, source, changes: part } satisfies ShardBatch),
+      ),
+    );
+    const applied: BatchChange[] = [];
+    const levels: StockLevel[] = [];
+    let refusal: BatchOutcome | undefined;
+    for (const part of parts) {
+      if (part.ok) {
+        applied.push(...part.applied.map((a) => ({ ...a, replayed: part.replayed })));
+        levels.push(...part.levels);
+      } else if (!refusal) {
+        refusal = { ...part, applied: [] };
+      }
+    }
+    applied.sort((a, b) => a.index - b.index);
+    if (refusal) return { ...refusal, applied };
+    return { ok: true, applied, levels };
+  }
+
+  /**
+   * Holds `lines` for a checkout across every shard they touch, all or none: if any shard
+   * refuses, the parts other shards held are released before answering. A refused hold id is
+   * spent (its released parts stay released): try again with a new id.
+   */
+  async hold(holdId: string, lines: readonly HoldLine[], expiresAt?: number): Promise<HoldOutcome> {
+    const groups = this.#group(lines, (l) => l.variant_id);
+    const settled = await Promise.allSettled(
+      [...groups].map(([shard, part]) => this.shard(shard).hold(holdId, part, expiresAt)),
+    );
+    const failed = settled.find((s) => s.status === "rejected");
+    const results = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+    if (!failed && results.every((r) => r.ok)) {
+      return { ok: true, levels: results.flatMap((r) => (r.ok ? r.levels : [])) };
+    }
+    // All or none: give back what the other shards held, then answer the refusal (or rethrow).
+    await this.release(
+      holdId,
+      lines.map((l) => l.variant_id),
+    );
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    const refusals = results.flatMap((r) => (!r.ok && r.code === "hold_refused" ? r.refusals : []));
+    if (refusals.length > 0) return { ok: false, code: "hold_refused", refusals };
+    const closed = results.find((r) => !r.ok && r.code === "hold_closed");
+    return {
+      ok: false,
+      code: "hold_closed",
+      message: closed && !closed.ok && "message" in closed ? closed.message : `Hold ${holdId} is closed.`,
+    };
+  }
+
+  /** Gives back a hold's units on every shard holding one of `variantIds`. Idempotent. */
+  async release(holdId: string, variantIds: readonly string[]): Promise<void> {
+    const shards = [...this.#group(variantIds, (id) => id).keys()];
+    await Promise.all(shards.map((shard) => this.shard(shard).release(holdId)));
+  }
+
+  /** Commits a hold on every shard `lines` touch (see `Stock.commit`). Idempotent. */
+  async commit(holdId: string, lines: readonly HoldLine[]): Promise<CommitResult> {
+    const groups = this.#group(lines, (l) => l.variant_id);
+    const parts = await Promise.all([...groups].map(([shard, part]) => this.shard(shard).commit(holdId, part)));
+    return {
+      replayed: parts.every((p) => p.replayed),
+      lines: parts.flatMap((p) => p.lines),
+      levels: parts.flatMap((p) => p.levels),
+    };
+  }
+
+  /** One variant's movement log, oldest first: the first `limit`, or the newest `limit` with `newest`. */
+  async movements(variantId: string, limit = 100, newest = false): Promise<StockMovement[]> {
+    return this.shardFor(variantId).movements({ variantId, limit, newest });
+  }
+
+  /** Would any adjust take its level out of range? Read before a multi-shard batch applies. */
+  async #precheck(
+    changes: readonly ShardChange[],
+  ): Promise<{ ok: false; code: "quantity_out_of_range"; message: string; index: number } | undefined> {
+    const adjusted = changes.filter((c) => c.op === "adjust").map((c) => c.variantId);
+    if (adjusted.length === 0) return undefined;
+    const levels = await this.levels(adjusted);
+    const planned = new Map<string, number>();
+    for (const change of changes) {
+      const before = planned.get(change.variantId) ?? levels.get(change.variantId)?.quantity ?? 0;
+      const after = change.op === "set" ? change.value : before + change.value;
+      if (Math.abs(after) > MAX_STOCK_LEVEL) {
+        return {
+          ok: false,
+          code: "quantity_out_of_range",
+          message: `Change ${change.index} would take variant ${change.variantId} to ${after}, beyond ±${MAX_STOCK_LEVEL}.`,
+          index: change.index,
+        };
+      }
+      planned.set(change.variantId, after);
+    }
+    return undefined;
+  }
+
+  #group<T>(items: readonly T[], idOf: (item: T) => string): Map<number, T[]> {
+    const groups = new Map<number, T[]>();
+    for (const item of items) {
+      const shard = this.shardOf(idOf(item));
+      const group = groups.get(shard);
+      if (group) group.push(item);
+      else groups.set(shard, [item]);
+    }
+    return groups;
+  }
+}
+
+/** The stock adapter for this Worker's bindings. */
+export function stockStore(env: Env): StockStore {
+  return new StockStore(env.STOCK as DurableObjectNamespace<Stock>, stockShards(env.STOCK_SHARDS));
+}
