@@ -79,7 +79,7 @@ if (import.meta.main) {
     if (found.length === 0) return;
     const lines = [
       `npm run deploy: ${values.config} still has the placeholder ids of local development; nothing was deployed.`,
-      "Create each of these in your Cloudflare account and put its id in " + `${values.config}:`,
+      `Create each of these in your Cloudflare account and put its id in ${values.config}:`,
       ...found.map((b) => `  [[${b.table}]] ${b.binding}: ${b.create}  (then set ${b.key} to the id it prints)`),
     ];
     process.stderr.write(`${lines.join("\n")}\n`);

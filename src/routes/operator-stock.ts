@@ -8,17 +8,8 @@ import { noStore } from "../http/no-store.ts";
 import { requireOperator } from "../http/operator-auth.ts";
 import { validJson } from "../http/validate.ts";
 import { describe } from "../openapi/describe.ts";
-import { errors, JSON_BODY_ERRORS, TOKEN_ERRORS } from "../openapi/errors.ts";
-import {
-  levelView,
-  type ShardChange,
-  StockBatchRequestSchema,
-  StockBatchResultSchema,
-  StockDetailSchema,
-  StockStatusSchema,
-} from "../stock/api.ts";
+import { levelView, type ShardChange, StockBatchRequestSchema } from "../stock/api.ts";
 import { batchFingerprint, stockStore } from "../stock/store.ts";
-import * as z from "zod";
 
 /** A batch of 1,000 changes in the gid form with the widest numbers is about 90 KiB. */
 export const STOCK_BATCH_MAX_BYTES = 128 * 1024;

@@ -1,24 +1,12 @@
 import type { OperationDoc } from "../../openapi/spec.ts";
-import { STOCK_BATCH_MAX_BYTES } from "../operator-stock.ts";
-import { Hono } from "hono";
 import { IdempotencyKeySchema } from "../../cart/api.ts";
-import { variantDigits } from "../../catalog/ids.ts";
-import { CatalogStore, pointerTtlMs } from "../../catalog/store.ts";
-import type { AppEnv } from "../../http/app-env.ts";
-import { ApiError, catalogUnavailable, invalidRequest } from "../../http/errors.ts";
-import { noStore } from "../../http/no-store.ts";
-import { requireOperator } from "../../http/operator-auth.ts";
-import { validJson } from "../../http/validate.ts";
 import { errors, JSON_BODY_ERRORS, TOKEN_ERRORS } from "../../openapi/errors.ts";
 import {
-  levelView,
-  type ShardChange,
   StockBatchRequestSchema,
   StockBatchResultSchema,
   StockDetailSchema,
   StockStatusSchema,
 } from "../../stock/api.ts";
-import { batchFingerprint, stockStore } from "../../stock/store.ts";
 import * as z from "zod";
 
 const NO_STORE = ["X-Request-Id", "Cache-Control"] as const;
