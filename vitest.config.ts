@@ -1,8 +1,11 @@
-import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { quietConsole, quietRun } from "./test/helpers/quiet.ts";
 
 quietRun();
+
+/** The orders database's migrations, applied to each test file's D1 by test/helpers/orders-setup.ts. */
+const ORDERS_MIGRATIONS = await readD1Migrations("src/checkout/migrations");
 
 /**
  * Three projects, one `npm test`:
@@ -31,12 +34,16 @@ export default defineConfig({
                 CATALOG_POINTER_TTL_MS: "0",
                 ALLOWED_ORIGINS: "http://localhost:*,https://shop.example",
                 OPERATOR_SECRET: "test-operator-secret",
+                CHECKOUT_WEBHOOK_SECRET: "dev-checkout-webhook-secret",
+                STRIPE_WEBHOOK_SECRET: "whsec_test_0123456789abcdefghijklmnopqrstuv",
+                ORDERS_MIGRATIONS,
               },
             },
           }),
         ],
         test: {
           name: "workerd",
+          setupFiles: ["test/helpers/orders-setup.ts"],
           include: ["test/**/*.test.ts"],
           exclude: ["**/node_modules/**", "test/e2e/**", "test/browser/**", "test/house/**"],
         },

@@ -11,11 +11,15 @@ import { docs } from "./routes/docs.ts";
 import { health } from "./routes/health.ts";
 import { openapi, operatorOpenapi } from "./routes/openapi.ts";
 import { operator } from "./routes/operator.ts";
+import { orders } from "./routes/orders.ts";
+import { webhooks } from "./routes/webhooks.ts";
+import { devPay } from "./routes/dev-pay.ts";
 import { products } from "./routes/products.ts";
 
 export { Cart } from "./cart/cart-object.ts";
 export { BrowseEngine } from "./browse/engine.ts";
 export { Stock } from "./stock/stock-object.ts";
+export { Checkouts } from "./checkout/checkout-object.ts";
 
 const routeTable = new RouteTable();
 const catalogCors = publicCors(routeTable);
@@ -33,22 +37,25 @@ const api = new Hono<AppEnv>()
   .use("/openapi.json", catalogCors)
   .use("/cart/*", privateCors)
   .use("/checkouts", privateCors)
+  .use("/checkouts/*", privateCors)
   .use("/auth/*", privateCors)
   .route("/products", products)
   .route("/collections", collections)
   .route("/cart", cart)
   .route("/checkouts", checkouts)
+  .route("/webhooks", webhooks)
   .route("/auth", auth)
   .route("/openapi.json", openapi)
   .route("/health", health);
 
 /** The operator's token surface and its own document, behind the operator secret (see `requireOperator`). */
-const operatorApi = new Hono<AppEnv>().route("/", operator).route("/openapi.json", operatorOpenapi);
+const operatorApi = new Hono<AppEnv>().route("/", operator).route("/", orders).route("/openapi.json", operatorOpenapi);
 
 const app = new Hono<AppEnv>()
   .use(requestContext())
   .route("/api/v1", api)
   .route("/api/v1/operator", operatorApi)
+  .route("/dev/pay", devPay)
   .route("/", docs);
 
 app.onError(onError);

@@ -1,35 +1,195 @@
-import { Hono } from "hono";
-import { docsUrlFor } from "../http/bearer.ts";
-import { noStore } from "../http/no-store.ts";
-import { requireToken } from "../http/require-token.ts";
-import { cartFor } from "../cart/cart-client.ts";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { IdempotencyKeySchema } from "../cart/api.ts";
+import { cartFor, requestFingerprint } from "../cart/cart-client.ts";
+import {
+  CheckoutPathParamsSchema,
+  CheckoutSchema,
+  CreateCheckoutRequestSchema,
+  NoQuerySchema,
+} from "../checkout/api.ts";
+import { checkoutsFor } from "../checkout/client.ts";
+import type { CheckoutReply } from "../checkout/failure.ts";
 import type { AppEnv } from "../http/app-env.ts";
-import { authenticationError, notImplemented } from "../http/errors.ts";
+import { docsUrlFor } from "../http/bearer.ts";
+import { JSON_CONTENT_TYPE } from "../http/cache.ts";
+import { authenticationError, fromCheckoutFailure, invalidRequest, resourceMissing } from "../http/errors.ts";
+import { noStore } from "../http/no-store.ts";
+import { type AuthedEnv, requireToken } from "../http/require-token.ts";
+import { parseJsonBody, validQuery } from "../http/validate.ts";
+import { writeLimit } from "../http/write-limit.ts";
 import { describe } from "../openapi/describe.ts";
-import { errors, TOKEN_ERRORS } from "../openapi/errors.ts";
+import { CART_WRITE_ERRORS, errors, JSON_BODY_ERRORS, QUERY_ERRORS, TOKEN_ERRORS } from "../openapi/errors.ts";
+import type { ResponseSpec } from "../openapi/spec.ts";
+
+const HEADERS = ["X-Request-Id", "Cache-Control", "Vary"] as const;
+
+/** Answers a checkout reply: its JSON text with its status, or the contract's error. */
+export function respondCheckout(c: Context, reply: CheckoutReply, docsUrl?: string): Response {
+  if (reply.replayed) c.header("Idempotent-Replayed", "true");
+  if (!reply.ok) throw fromCheckoutFailure(reply.failure, docsUrl);
+  return c.body(reply.json, reply.status, { "Content-Type": JSON_CONTENT_TYPE });
+}
+
+/** A malformed checkout id cannot name a checkout: 404 before any storage is touched. */
+const checkoutIdShape: MiddlewareHandler<AuthedEnv> = async (c, next) => {
+  if (!CheckoutPathParamsSchema.safeParse({ id: c.req.param("id") }).success) {
+    throw resourceMissing("No such checkout.", "id");
+  }
+  await next();
+};
+
+/** KV may still believe in a revoked token; the holder's cart object knows at once. */
+async function refuseRevoked(c: Context<AuthedEnv>): Promise<void> {
+  const { tokenId, holder } = c.var.principal;
+  if (await cartFor(c.env, holder).isRevoked(tokenId)) {
+    throw authenticationError(docsUrlFor(c.req.url, c.env.DOCS_URL), "The token has been revoked.", "token_revoked");
+  }
+}
+
+function checkoutOk(description: string, extra: readonly "Idempotent-Replayed"[] = []): ResponseSpec {
+  return { description, schema: CheckoutSchema, headers: [...HEADERS, ...extra] };
+}
+
+const STATES =
+  "A checkout is `open` (units held, waiting for payment) until `expires_at`, then `expired` " +
+  "(a Durable Object alarm releases the holds, and the units show again in what the next " +
+  "shopper sees). `DELETE` makes it `canceled`, as does a newer checkout of the same holder. " +
+  "Payment makes it `completed`, with `order_id`: through the operator surface " +
+  "(`POST /operator/checkouts/{id}/complete`) or the signed webhook (`POST /webhooks/checkouts`). " +
+  "A checkout paid after it expired or was canceled still becomes an order, since the payment " +
+  "is real; stock is then taken from what is left, and the order is flagged `oversold` where " +
+  "it no longer covered a line.";
+
+const HANDOFF =
+  "`url` is the hand-off to payment, from the operator's settings: the `CHECKOUT_URL` template " +
+  "with `{checkout_id}` filled in (`https://pay.example.com/c/{checkout_id}`); else, when " +
+  "`SHOPIFY_STORE_DOMAIN` is set and the live catalog's variant ids are the store's own Shopify " +
+  "ids (imported from `products.json`; ids derived from a CSV never qualify), a Shopify cart " +
+  "permalink `https://<domain>/cart/<variant_id>:<quantity>,…`; else `null` (the store's own " +
+  "system completes the checkout). Under `npm run dev` it is the local test payment page " +
+  "(`/dev/pay/{checkout_id}`), which completes the checkout through the signed webhook. " +
+  "`url` is null once the checkout is no longer open.";
 
 /**
- * Checkout is reserved: a valid token gets 501 `not_implemented` (`retry: false`), anything
- * else the same 401 as the cart. Besides the KV record, the holder's cart object is asked
- * whether the token was revoked, so a revoked token is refused here at once as well, not only
- * once KV has propagated.
+ * Checkouts: the holder's cart frozen for payment, its units held in stock. Every handler
+ * authenticates first and hands the work to the holder's checkout object; none reads storage.
  */
-export const checkouts = new Hono<AppEnv>().use("*", noStore).post(
-  "/",
-  describe({
-    operationId: "createCheckout",
-    summary: "Create a checkout (reserved)",
-    description: "401 without a valid token; with one, 501 `not_implemented` with `retry: false`.",
-    tag: "Auth",
-    auth: "bearer",
-    responses: errors(...TOKEN_ERRORS, "not_implemented"),
-  }),
-  requireToken,
-  async (c) => {
-    const { tokenId, holder } = c.var.principal;
-    if (await cartFor(c.env, holder).isRevoked(tokenId)) {
-      throw authenticationError(docsUrlFor(c.req.url, c.env.DOCS_URL), "The token has been revoked.", "token_revoked");
-    }
-    throw notImplemented("Checkout is not available yet.");
-  },
-);
+export const checkouts = new Hono<AppEnv>()
+  .use("*", noStore)
+  .post(
+    "/",
+    describe({
+      operationId: "createCheckout",
+      summary: "Check out the cart",
+      description:
+        "Re-prices the token holder's cart at the live catalog and holds every line's units in " +
+        "stock for `CHECKOUT_HOLD_SECONDS` (default 900 s), all lines or none: a line that is " +
+        "sold out, short of stock (`available_quantity` says how many are left) or no longer in " +
+        "the catalog answers 409 `checkout_unavailable`, naming each line at fault in `lines`, " +
+        "and nothing is held. 201 with the Checkout: its lines are frozen copies of the cart " +
+        "lines with their unit prices, with the cart's note and attributes. A holder has at " +
+        "most one open checkout: a new one cancels the previous one first and releases its " +
+        "holds (if the new one then fails, the previous one stays canceled). An empty cart is " +
+        '400 `cart_empty`. The body is `{}` (or none) or `{"return_url": "https://…"}`, an ' +
+        "absolute https URL the payment page sends the shopper back to (anything else is 400 " +
+        "`parameter_invalid`). An `Idempotency-Key` replays the first answer for 24 h (a " +
+        "concurrent retry waits for the first and replays it). Counts as a cart write " +
+        `(120 per minute per token). ${STATES} ${HANDOFF}`,
+      tag: "Checkout",
+      auth: "bearer",
+      query: NoQuerySchema,
+      requestHeaders: [{ name: "Idempotency-Key", schema: IdempotencyKeySchema }],
+      body: {
+        schema: CreateCheckoutRequestSchema,
+        required: false,
+        examples: {
+          empty: { summary: "No return URL", value: {} },
+          returnUrl: { summary: "With a return URL", value: { return_url: "https://shop.example/thanks" } },
+        },
+      },
+      responses: {
+        201: checkoutOk("The open checkout.", ["Idempotent-Replayed"]),
+        ...errors(...CART_WRITE_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "cart_empty", "checkout_unavailable"),
+      },
+    }),
+    requireToken,
+    writeLimit,
+    validQuery(NoQuerySchema),
+    async (c) => {
+      // A revoked token is refused before its body is even read, as on every cart route.
+      await refuseRevoked(c);
+      // No body at all is `{}`: a checkout needs nothing but the token.
+      const empty = c.req.header("content-length") === "0" || c.req.raw.body === null;
+      const body = empty ? {} : await parseJsonBody(c, CreateCheckoutRequestSchema);
+      const key = c.req.header("idempotency-key");
+      if (key !== undefined && !IdempotencyKeySchema.safeParse(key).success) {
+        throw invalidRequest(
+          "parameter_invalid",
+          "Idempotency-Key must be 1–255 printable ASCII characters.",
+          "Idempotency-Key",
+        );
+      }
+      const { tokenId, holder } = c.var.principal;
+      const reply = await checkoutsFor(c.env, holder).create({
+        holder,
+        tokenId,
+        returnUrl: body.return_url ?? null,
+        origin: new URL(c.req.url).origin,
+        ...(key !== undefined
+          ? { idempotency: { key, fingerprint: await requestFingerprint("POST", c.req.path, body) } }
+          : {}),
+      });
+      return respondCheckout(c, reply, docsUrlFor(c.req.url, c.env.DOCS_URL));
+    },
+  )
+  .get(
+    "/:id",
+    describe({
+      operationId: "getCheckout",
+      summary: "Get a checkout",
+      description:
+        `The token holder's own checkout; any other id (another holder's included) is 404 ` +
+        `\`resource_missing\`. ${STATES}`,
+      tag: "Checkout",
+      auth: "bearer",
+      params: CheckoutPathParamsSchema,
+      query: NoQuerySchema,
+      responses: {
+        200: checkoutOk("The checkout and its status."),
+        ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, "resource_missing"),
+      },
+    }),
+    requireToken,
+    validQuery(NoQuerySchema),
+    checkoutIdShape,
+    async (c) => {
+      await refuseRevoked(c);
+      return respondCheckout(c, await checkoutsFor(c.env, c.var.principal.holder).get(c.req.param("id")));
+    },
+  )
+  .delete(
+    "/:id",
+    describe({
+      operationId: "cancelCheckout",
+      summary: "Cancel a checkout",
+      description:
+        "Cancels the holder's open checkout and releases its holds at once; canceling a " +
+        "canceled checkout answers it again. A completed or expired one is 409 " +
+        "`checkout_not_open`. Another holder's id is 404.",
+      tag: "Checkout",
+      auth: "bearer",
+      params: CheckoutPathParamsSchema,
+      query: NoQuerySchema,
+      responses: {
+        200: checkoutOk("The canceled checkout."),
+        ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, "resource_missing", "checkout_not_open"),
+      },
+    }),
+    requireToken,
+    validQuery(NoQuerySchema),
+    checkoutIdShape,
+    async (c) => {
+      await refuseRevoked(c);
+      return respondCheckout(c, await checkoutsFor(c.env, c.var.principal.holder).cancel(c.req.param("id")));
+    },
+  );
