@@ -96,6 +96,10 @@ export const CartLineSchema = z
     available: z
       .boolean()
       .meta({ description: "False when the variant went sold out; such lines are left out of the subtotal." }),
+    in_stock: z.boolean().meta({
+      description:
+        "Whether live stock still covers the line's whole quantity (section 9.3): read from the Stock object on every cart read. False when fewer units are left than the line holds (the checkout would refuse it with `insufficient_stock`) or none (then `available` is false too). Always equal to `available` for a variant whose stock is not tracked.",
+    }),
   })
   .meta({ id: "CartLine", description: "One variant in the cart, priced against the current catalog." });
 export type CartLine = z.infer<typeof CartLineSchema>;

@@ -9,6 +9,9 @@ import { Revocations } from "./revocations.ts";
 import type { CartFailure, CartJson, CartReply, IdempotencyClaim } from "./failure.ts";
 import { cartJson } from "./view.ts";
 import { type Currency, DEFAULT_CURRENCY } from "../money.ts";
+import type { VersionMeta } from "../catalog/layout.ts";
+import type { StockLevel } from "../stock/api.ts";
+import { type StockStore, stockStore } from "../stock/store.ts";
 
 /** A cart expires this long after its last write. */
 export const CART_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -61,6 +64,23 @@ function fail(code: CartFailure["code"], message: string, param?: string, record
   return { reply: { ok: false, failure: { code, message, ...(param ? { param } : {}) }, replayed: false }, record };
 }
 
+/** More units asked for than live stock has left (409). */
+function insufficient(left: number, wanted: number): Outcome {
+  return {
+    reply: {
+      ok: false,
+      failure: {
+        code: "insufficient_stock",
+        message: `Only ${left} left; the line would hold ${wanted}.`,
+        param: "quantity",
+        available_quantity: left,
+      },
+      replayed: false,
+    },
+    record: true,
+  };
+}
+
 /**
  * One token holder's cart: a SQLite Durable Object named from the token record's `holder`.
  *
@@ -77,6 +97,9 @@ export class Cart extends DurableObject<Env> {
   readonly #revocations: Revocations;
   readonly #ledger: IdempotencyLedger;
   readonly #catalog: CatalogStore;
+  readonly #stock: StockStore;
+  /** The live catalog's meta as last read (whether stock is synced for it is the stock store's concern). */
+  #meta: VersionMeta | null = null;
   /** The live catalog's currency as last read: an empty cart's subtotal is in it. */
   #currency: Currency = DEFAULT_CURRENCY;
   /** Whether this instance has armed the expiry alarm (an alarm that is due re-arms itself). */
@@ -89,6 +112,7 @@ export class Cart extends DurableObject<Env> {
     this.#revocations = new Revocations(sql);
     this.#ledger = new IdempotencyLedger(sql);
     this.#catalog = new CatalogStore(env.CATALOG, { pointerTtlMs: pointerTtlMs(env.CATALOG_POINTER_TTL_MS) });
+    this.#stock = stockStore(env);
     void ctx.blockConcurrencyWhile(async () => {
       // A new cart's tables were just created: nothing to read back.
       if (migrateFrom(sql) === 0) {
@@ -105,6 +129,7 @@ export class Cart extends DurableObject<Env> {
     const outcome = await guarded(async () => {
       const version = await this.#liveVersion();
       if (version) await this.#reprice(version);
+      await this.#refreshStock();
       return { reply: { ok: true, cartJson: this.#view(), replayed: false }, record: false };
     });
     return outcome.reply;
@@ -131,8 +156,12 @@ export class Cart extends DurableObject<Env> {
           "variant_title",
         );
       }
-      if (!variant.available) return fail("sold_out", "Sold out", "variant_id");
-      return this.#applyAdd(variant, version, input.quantity);
+      // A tracked variant: the Stock object decides (section 9.3), not the catalog's flag.
+      const level = variant.tracked ? await this.#level(variant.id) : null;
+      if (level?.tracked) {
+        if (!level.in_stock) return fail("sold_out", "Sold out", "variant_id");
+      } else if (!variant.available) return fail("sold_out", "Sold out", "variant_id");
+      return this.#applyAdd(variant, version, input.quantity, level);
     });
   }
 
@@ -146,6 +175,17 @@ export class Cart extends DurableObject<Env> {
         this.#rows.removeLine(input.lineId);
       } else {
         if (line.available !== 1 && input.quantity > line.quantity) return fail("sold_out", "Sold out", "line_id");
+        if (line.tracked === 1 && input.quantity > line.quantity) {
+          const level = await this.#level(line.variant_id);
+          const current = this.#rows.line(input.lineId);
+          if (!current) return fail("resource_missing", `No line ${input.lineId} in this cart.`, "line_id");
+          if (level.tracked && !level.in_stock) return fail("sold_out", "Sold out", "line_id");
+          if (level.tracked && level.policy === "deny" && input.quantity > level.available_quantity)
+            return insufficient(level.available_quantity, input.quantity);
+          this.#rows.setQuantity(input.lineId, input.quantity);
+          this.#rows.applyStock(new Map([[level.variant_id, level]]));
+          return this.#touched();
+        }
         this.#rows.setQuantity(input.lineId, input.quantity);
       }
       return this.#touched();
@@ -253,30 +293,49 @@ export class Cart extends DurableObject<Env> {
     }
   }
 
-  /** The synchronous part of an add: no await between reading the line and writing it. */
-  #applyAdd(variant: VariantRecord, version: string, quantity: number): Outcome {
+  /**
+   * The synchronous part of an add: no await between reading the line and writing it, so the
+   * stock check (`level`, read just before) holds against the line as it is written.
+   */
+  #applyAdd(variant: VariantRecord, version: string, quantity: number, level: StockLevel | null): Outcome {
     const existing = this.#rows.lineForVariant(variant.id);
-    if (existing) {
-      const total = existing.quantity + quantity;
-      if (total > MAX_LINE_QUANTITY) {
-        return fail(
-          "quantity_exceeded",
-          `A line holds at most ${MAX_LINE_QUANTITY} units; this one would hold ${total}.`,
-          "quantity",
-        );
-      }
-      this.#rows.growLine(existing.id, variant, version, total);
-      return this.#touched();
+    const total = (existing?.quantity ?? 0) + quantity;
+    if (existing && total > MAX_LINE_QUANTITY) {
+      return fail(
+        "quantity_exceeded",
+        `A line holds at most ${MAX_LINE_QUANTITY} units; this one would hold ${total}.`,
+        "quantity",
+      );
     }
-    if (this.#rows.lineCount() >= MAX_LINES)
+    if (!existing && this.#rows.lineCount() >= MAX_LINES)
       return fail("cart_full", `A cart holds at most ${MAX_LINES} lines.`, "variant_id");
-    this.#rows.insertLine(variant, version, quantity);
+    if (level?.tracked && level.policy === "deny" && total > level.available_quantity)
+      return insufficient(level.available_quantity, total);
+    if (existing) this.#rows.growLine(existing.id, variant, version, total);
+    else this.#rows.insertLine(variant, version, quantity);
+    if (level) this.#rows.applyStock(new Map([[level.variant_id, level]]));
     return this.#touched();
+  }
+
+  /** One variant's live level, the live version's published levels written first. */
+  async #level(variantId: string): Promise<StockLevel> {
+    if (this.#meta) await this.#stock.ensureSynced(this.#meta);
+    return this.#stock.level(variantId);
+  }
+
+  /** Live stock on the tracked lines (one read per shard they live in), for a cart read. */
+  async #refreshStock(): Promise<void> {
+    const tracked = this.#rows.trackedVariants();
+    if (tracked.length === 0) return;
+    if (this.#meta) await this.#stock.ensureSynced(this.#meta);
+    const levels = await this.#stock.levels(tracked);
+    this.#rows.applyStock(levels);
   }
 
   /** The live catalog version (null before any publish), noting the catalog's currency. */
   async #liveVersion(): Promise<string | null> {
     const meta = await this.#catalog.currentMeta();
+    this.#meta = meta;
     if (meta) this.#currency = meta.currency ?? DEFAULT_CURRENCY;
     return meta?.version ?? null;
   }

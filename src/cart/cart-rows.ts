@@ -1,5 +1,6 @@
 import { randomBase62 } from "../random.ts";
 import type { VariantRecord } from "../catalog/store.ts";
+import type { StockLevel } from "../stock/api.ts";
 import type { CartTimes, LineRow } from "./view.ts";
 
 /**
@@ -107,10 +108,12 @@ export class CartRows {
       currency: variant.currency,
       available: 1,
       catalog_version: version,
+      tracked: variant.tracked ? 1 : 0,
+      in_stock: 1,
     };
     this.#sql.exec(
       `INSERT INTO cart_lines (id, variant_id, position, quantity, handle, title, variant_title, unit_price_minor,
-         currency, available, catalog_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         currency, available, catalog_version, tracked, in_stock) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       line.id,
       line.variant_id,
       line.position,
@@ -122,6 +125,8 @@ export class CartRows {
       line.currency,
       line.available,
       line.catalog_version,
+      line.tracked,
+      line.in_stock,
     );
     lines.push(line);
   }
@@ -130,7 +135,7 @@ export class CartRows {
   growLine(lineId: string, variant: VariantRecord, version: string, quantity: number): void {
     this.#sql.exec(
       `UPDATE cart_lines SET quantity = ?, handle = ?, title = ?, variant_title = ?, unit_price_minor = ?,
-         currency = ?, available = 1, catalog_version = ? WHERE id = ?`,
+         currency = ?, available = 1, catalog_version = ?, tracked = ? WHERE id = ?`,
       quantity,
       variant.product_handle,
       variant.product_title,
@@ -138,6 +143,7 @@ export class CartRows {
       variant.price_minor,
       variant.currency,
       version,
+      variant.tracked ? 1 : 0,
       lineId,
     );
     this.#changeLine(lineId, (line) => ({ ...line, ...priced(variant, version), available: 1, quantity }));
@@ -160,6 +166,30 @@ export class CartRows {
     rows.lines = [];
   }
 
+  /** Variant ids of the lines whose stock is tracked. */
+  trackedVariants(): string[] {
+    return this.#rows()
+      .lines.filter((l) => l.tracked === 1)
+      .map((l) => l.variant_id);
+  }
+
+  /**
+   * Live stock on tracked lines: `available` follows whether anything is left (stock decides for
+   * a tracked variant, section 9.3), `in_stock` whether the line's quantity is covered. Only rows
+   * that change are written (and re-rendered).
+   */
+  applyStock(levels: ReadonlyMap<string, StockLevel>): void {
+    for (const line of this.#rows().lines) {
+      const level = levels.get(line.variant_id);
+      if (line.tracked !== 1 || !level?.tracked) continue;
+      const available = level.in_stock ? 1 : 0;
+      const inStock = level.policy === "continue" || level.available_quantity >= line.quantity ? 1 : 0;
+      if (available === line.available && inStock === line.in_stock) continue;
+      this.#sql.exec("UPDATE cart_lines SET available = ?, in_stock = ? WHERE id = ?", available, inStock, line.id);
+      this.#changeLine(line.id, (l) => ({ ...l, available, in_stock: inStock }));
+    }
+  }
+
   /** Variant ids of lines priced under another catalog version than `version`. */
   stalePricing(version: string): string[] {
     return this.#rows()
@@ -177,7 +207,7 @@ export class CartRows {
       if (variant) {
         this.#sql.exec(
           `UPDATE cart_lines SET handle = ?, title = ?, variant_title = ?, unit_price_minor = ?, currency = ?,
-             available = ?, catalog_version = ? WHERE variant_id = ? AND catalog_version != ?`,
+             available = ?, catalog_version = ?, tracked = ? WHERE variant_id = ? AND catalog_version != ?`,
           variant.product_handle,
           variant.product_title,
           variant.title,
@@ -185,12 +215,14 @@ export class CartRows {
           variant.currency,
           variant.available ? 1 : 0,
           version,
+          variant.tracked ? 1 : 0,
           variantId,
           version,
         );
       } else {
         this.#sql.exec(
-          "UPDATE cart_lines SET available = 0, catalog_version = ? WHERE variant_id = ? AND catalog_version != ?",
+          // Gone from the catalog: live stock no longer speaks for it (tracked = 0).
+          "UPDATE cart_lines SET available = 0, tracked = 0, catalog_version = ? WHERE variant_id = ? AND catalog_version != ?",
           version,
           variantId,
           version,
@@ -199,7 +231,9 @@ export class CartRows {
       const line = this.lineForVariant(variantId);
       if (line && line.catalog_version !== version) {
         this.#changeLine(line.id, (l) =>
-          variant ? { ...l, ...priced(variant, version) } : { ...l, available: 0, catalog_version: version },
+          variant
+            ? { ...l, ...priced(variant, version) }
+            : { ...l, available: 0, tracked: 0, catalog_version: version },
         );
       }
     }
@@ -212,7 +246,7 @@ function priced(
   version: string,
 ): Pick<
   LineRow,
-  "handle" | "title" | "variant_title" | "unit_price_minor" | "currency" | "available" | "catalog_version"
+  "handle" | "title" | "variant_title" | "unit_price_minor" | "currency" | "available" | "catalog_version" | "tracked"
 > {
   return {
     handle: variant.product_handle,
@@ -222,5 +256,6 @@ function priced(
     currency: variant.currency,
     available: variant.available ? 1 : 0,
     catalog_version: version,
+    tracked: variant.tracked ? 1 : 0,
   };
 }

@@ -4,6 +4,7 @@ import type { Cart } from "./api.ts";
 export type CartFailureCode =
   | "resource_missing"
   | "sold_out"
+  | "insufficient_stock"
   | "parameter_invalid"
   | "quantity_exceeded"
   | "cart_full"
@@ -16,6 +17,8 @@ export interface CartFailure {
   code: CartFailureCode;
   message: string;
   param?: string;
+  /** `insufficient_stock`: units left to take. */
+  available_quantity?: number;
 }
 
 /**

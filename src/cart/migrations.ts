@@ -34,6 +34,12 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
      )`,
     `CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at)`,
   ],
+  [
+    // Live stock (section 9.3): whether the line's variant is tracked, and whether its quantity
+    // was still covered by what was left when the cart last read the Stock object.
+    "ALTER TABLE cart_lines ADD COLUMN tracked INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE cart_lines ADD COLUMN in_stock INTEGER NOT NULL DEFAULT 1",
+  ],
 ];
 
 /** Brings `sql` up to the newest schema and returns its version. */

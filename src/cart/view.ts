@@ -14,6 +14,10 @@ export interface LineRow extends Record<string, SqlStorageValue> {
   currency: string;
   available: number;
   catalog_version: string;
+  /** 1: the variant's stock is tracked (live levels in the Stock objects). */
+  tracked: number;
+  /** 1: the line's quantity was covered by live stock when last read (always 1 when untracked). */
+  in_stock: number;
 }
 
 /** The `cart` row's timestamps (epoch milliseconds). */
@@ -36,6 +40,7 @@ function toLine(row: LineRow): CartLine {
     unit_price: fromMinor(row.unit_price_minor, currency),
     line_total: fromMinor(row.unit_price_minor * row.quantity, currency),
     available: row.available === 1,
+    in_stock: row.available === 1 && row.in_stock === 1,
   };
 }
 

@@ -43,6 +43,15 @@ export interface VersionMeta {
   currency?: string;
   /** How many shards its browse index is cut into (browse/shards.ts); absent for one (every catalog up to the publish's shard size). */
   browse_shards?: number;
+  /**
+   * Tracked variants (with an `inventory_quantity`) and the chunks listing their levels
+   * (`keys.stockChunk`), which the worker writes into the Stock objects once per version.
+   * Absent: none tracked.
+   */
+  stock_tracked?: number;
+  stock_chunks?: number;
+  /** `quantity`: variants answer `quantity_available`. Absent: `availability`. */
+  stock_display?: "quantity";
 }
 
 /** The value under POINTER_KEY: the live version and the one a rollback returns to. */
@@ -92,7 +101,12 @@ export const keys = {
   collectionProductsChunk: (version: string, handle: string, chunk: number) => `v/${version}/c/${handle}/${chunk}`,
   collectionProductsImageChunk: (version: string, handle: string, chunk: number) =>
     `v/${version}/ci/${handle}/${chunk}`,
+  /** Tracked variants' levels from the file, STOCK_CHUNK lines of `<id>\t<quantity>\t<policy>`. */
+  stockChunk: (version: string, chunk: number) => `v/${version}/st/${chunk}`,
 };
+
+/** Levels per stock chunk of a version. */
+export const STOCK_CHUNK = 5000;
 
 /** FNV-1a, 32 bits: stable across runtimes (Node at publish, workerd at read). */
 export function fnv1a(text: string): number {
@@ -135,6 +149,10 @@ export type StoredProductVariant = [
   /** Only when above the price; dropped at publish otherwise. */
   compare_at_minor?: number | null,
   image?: string | null,
+  /** Tracked variants only: the file's quantity (live levels are in the Stock objects). */
+  inventory_quantity?: number | null,
+  /** Tracked variants that keep selling at 0. */
+  inventory_policy?: "continue" | null,
 ];
 
 /**
@@ -170,6 +188,10 @@ export interface StoredVariant {
   a: boolean;
   /** The catalog's currency when it is not USD. */
   c?: string;
+  /** Tracked: the file's quantity (live levels are in the Stock objects). */
+  q?: number;
+  /** Tracked with policy `continue`. */
+  pc?: 1;
 }
 
 /** An image as the API answers it; `alt`, `width` and `height` are null when unknown. */

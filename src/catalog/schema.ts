@@ -101,6 +101,21 @@ export const SourceOptionSchema = z.strictObject({
 });
 export type SourceOption = z.infer<typeof SourceOptionSchema>;
 
+/** The most units a level may hold either way (a file's quantity, a `set`, an `adjust`'s result). */
+export const MAX_STOCK_LEVEL = 1_000_000_000;
+
+/** `deny`: a tracked variant is sold out once nothing is left. `continue`: it keeps selling at 0. */
+export const InventoryPolicySchema = z.enum(["deny", "continue"]).meta({
+  id: "InventoryPolicy",
+  description:
+    "`deny` (the default): a tracked variant is sold out once nothing is left. `continue`: it keeps selling when out of stock (Shopify's “Continue selling when out of stock”).",
+});
+export type InventoryPolicy = z.infer<typeof InventoryPolicySchema>;
+
+/** Whether the API shows stock counts (`quantity_available`) or only availability (the default). */
+export const StockDisplaySchema = z.enum(["availability", "quantity"]);
+export type StockDisplay = z.infer<typeof StockDisplaySchema>;
+
 export const SourceVariantSchema = z.strictObject({
   id: VariantIdSchema,
   /** Option name (as the product spells it) to value; empty for a single-variant (`Default Title`) product. */
@@ -111,8 +126,33 @@ export const SourceVariantSchema = z.strictObject({
   /** Dropped at publish when not above `price`. */
   compare_at_price: SourceAmountSchema.nullable().optional(),
   image: UrlSchema.nullable().optional(),
+  /**
+   * Units in stock: a variant with a quantity is tracked, and its level lives in the Stock
+   * objects from the publish on (src/stock). Absent: untracked (unknown stock is not zero).
+   */
+  inventory_quantity: z.int().min(-MAX_STOCK_LEVEL).max(MAX_STOCK_LEVEL).optional(),
+  /** Only meaningful with `inventory_quantity`; `deny` when absent. */
+  inventory_policy: InventoryPolicySchema.optional(),
 });
 export type SourceVariant = z.infer<typeof SourceVariantSchema>;
+
+/**
+ * Whether a variant sells by the file: a tracked `deny` variant while its quantity is above 0
+ * (its `available` is derived, section 9.3), any other as its `available` says.
+ */
+export function variantSells(v: SourceVariant): boolean {
+  if (v.inventory_quantity !== undefined && v.inventory_policy !== "continue") return v.inventory_quantity > 0;
+  return v.available;
+}
+
+/**
+ * Whether a product sells by the file: one with a tracked variant when any variant sells (stock
+ * decides, section 9.3); any other as its `available` says.
+ */
+export function productSells(p: SourceProduct): boolean {
+  if (p.variants.some((v) => v.inventory_quantity !== undefined)) return p.variants.some(variantSells);
+  return p.available;
+}
 
 export const SourceImageSchema = z.strictObject({
   url: UrlSchema,
@@ -253,7 +293,7 @@ function checkProduct(
       });
     combos.add(combo);
   });
-  if (product.available && !product.variants.some((v) => v.available)) {
+  if (product.available && !product.variants.some(variantSells)) {
     ctx.addIssue({
       code: "custom",
       path: at("available"),
@@ -391,6 +431,8 @@ const CATALOG_SHAPE = {
   products: z.array(SourceProductSchema),
   collections: z.array(SourceCollectionSchema).default([]),
   search: SearchSettingsSchema.optional(),
+  /** `quantity`: variants answer `quantity_available`; by default (`availability`) counts stay private. */
+  stock_display: StockDisplaySchema.optional(),
 };
 
 /** A whole catalog. Cross-record rules (unique ids and handles, known members) live here too. */

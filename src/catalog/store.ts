@@ -24,8 +24,12 @@ export interface VariantRecord {
   price_minor: number;
   /** The catalog's ISO 4217 code. */
   currency: Currency;
-  /** False if the variant or its product is sold out. */
+  /** False if the variant or its product is sold out (by the file; live stock may say otherwise). */
   available: boolean;
+  /** The variant's stock is tracked: its live level is in the Stock objects (src/stock). */
+  tracked: boolean;
+  /** Tracked: `continue` keeps selling at 0. */
+  inventory_policy: "deny" | "continue";
 }
 
 /**
@@ -169,6 +173,28 @@ export class CatalogStore {
     return { header: JSON.parse(head) as CollectionHeader, lines: old ? addNoImage(lines) : lines };
   }
 
+  /**
+   * One chunk of a version's tracked levels (`[id, quantity, policy]` each), read straight from
+   * KV (not kept: the Stock objects read each once per version).
+   */
+  async stockChunk(meta: VersionMeta, chunk: number): Promise<[string, number, "deny" | "continue"][]> {
+    const text = await this.#kv.get(keys.stockChunk(meta.version, chunk), "text");
+    if (text === null) throw catalogUnavailable();
+    return splitLines(text).map((line) => {
+      const [id = "", quantity = "0", policy] = line.split("\t");
+      return [id, Number(quantity), policy === "continue" ? "continue" : "deny"];
+    });
+  }
+
+  /** A version's meta (the live one's, the previous one's, or read from KV); null once deleted. */
+  async versionMeta(version: string): Promise<VersionMeta | null> {
+    try {
+      return await this.#meta(version);
+    } catch {
+      return null;
+    }
+  }
+
   /** A variant by id (digits or gid), or null for an unknown one. One read, plus the meta when the version is unknown here. */
   async getVariant(version: string, id: string): Promise<VariantRecord | null> {
     return (await this.getVariants(version, [id])).get(variantDigits(id)) ?? null;
@@ -218,5 +244,7 @@ function expandVariant(id: string, v: StoredVariant): VariantRecord {
     price_minor: v.p,
     currency: v.c ?? DEFAULT_CURRENCY,
     available: v.a,
+    tracked: v.q !== undefined,
+    inventory_policy: v.pc === 1 ? "continue" : "deny",
   };
 }

@@ -56,6 +56,11 @@ export const ErrorBodySchema = z
       )
       .optional()
       .meta({ description: "`checkout_unavailable`: each cart line that stops the checkout, and why." }),
+    available_quantity: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: "`insufficient_stock`: how many units are left to take (live stock)." }),
   })
   .strict()
   .meta({
@@ -121,6 +126,17 @@ export function soldOut(param?: string): ApiError {
     code: "sold_out",
     message: "Sold out",
     ...(param ? { param } : {}),
+  });
+}
+
+/** 409: asking for more units than live stock has left (section 9.3); says how many are. */
+export function insufficientStock(message: string, available: number): ApiError {
+  return new ApiError(409, {
+    type: "invalid_request_error",
+    code: "insufficient_stock",
+    message,
+    param: "quantity",
+    available_quantity: available,
   });
 }
 
@@ -230,6 +246,7 @@ export interface DomainFailure {
   code: CatalogFailureCode | CartFailureCode;
   message: string;
   param?: string | undefined;
+  available_quantity?: number | undefined;
 }
 
 /**
@@ -244,6 +261,8 @@ export function fromFailure(failure: DomainFailure, docsUrl?: string): ApiError 
       return resourceMissing(failure.message, failure.param);
     case "sold_out":
       return soldOut(failure.param);
+    case "insufficient_stock":
+      return insufficientStock(failure.message, failure.available_quantity ?? 0);
     case "parameter_invalid":
     case "parameter_unknown":
     case "quantity_exceeded":

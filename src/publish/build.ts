@@ -11,6 +11,7 @@ import {
   type ProductRecord,
   shardCount,
   shardOf,
+  STOCK_CHUNK,
   type StoredProductVariant,
   type StoredVariant,
   VARIANTS_PER_SHARD,
@@ -19,7 +20,13 @@ import {
   variantTitle,
 } from "../catalog/layout.ts";
 import { renderCollectionProduct, renderListItem } from "../catalog/render.ts";
-import { optionApiName, type SourceProduct, type SourceVariant } from "../catalog/schema.ts";
+import {
+  optionApiName,
+  productSells,
+  type SourceProduct,
+  type SourceVariant,
+  variantSells,
+} from "../catalog/schema.ts";
 import { DEFAULT_CURRENCY, toMinor } from "../money.ts";
 import { contentEstimate, contentLine, featuredImage } from "./content.ts";
 import { sha256Hex } from "../sha256.ts";
@@ -80,10 +87,12 @@ export class CatalogDigest {
 export function planVersion(catalog: PublishCatalog, version: string, digest: string, now = new Date()): VersionMeta {
   let variants = 0;
   let contentBytes = 0;
+  let tracked = 0;
   for (let pos = 0; pos < catalog.products.length; pos++) {
     const p = productAt(catalog.products, pos);
     variants += p.variants.length;
     contentBytes += contentEstimate(p);
+    for (const v of p.variants) if (v.inventory_quantity !== undefined) tracked++;
   }
   return {
     version,
@@ -98,6 +107,8 @@ export function planVersion(catalog: PublishCatalog, version: string, digest: st
       Math.ceil(contentBytes / CONTENT_SHARD_BYTES),
     ),
     ...(catalog.currency !== DEFAULT_CURRENCY ? { currency: catalog.currency } : {}),
+    ...(tracked > 0 ? { stock_tracked: tracked, stock_chunks: Math.ceil(tracked / STOCK_CHUNK) } : {}),
+    ...(catalog.stock_display === "quantity" ? { stock_display: "quantity" as const } : {}),
   };
 }
 
@@ -108,9 +119,16 @@ export function planVersion(catalog: PublishCatalog, version: string, digest: st
 function storedVariant(v: SourceVariant, names: readonly string[], currency: string): StoredProductVariant {
   const price = toMinor(v.price, currency);
   const compareAt = v.compare_at_price ? toMinor(v.compare_at_price, currency) : null;
-  const extra = [v.sku || null, compareAt !== null && compareAt > price ? compareAt : null, v.image || null];
+  const tracked = v.inventory_quantity !== undefined;
+  const extra = [
+    v.sku || null,
+    compareAt !== null && compareAt > price ? compareAt : null,
+    v.image || null,
+    tracked ? v.inventory_quantity : null,
+    tracked && v.inventory_policy === "continue" ? "continue" : null,
+  ];
   while (extra.length > 0 && extra.at(-1) === null) extra.pop();
-  return [v.id, names.map((n) => v.options[n] ?? ""), price, v.available, ...extra] as StoredProductVariant;
+  return [v.id, names.map((n) => v.options[n] ?? ""), price, variantSells(v), ...extra] as StoredProductVariant;
 }
 
 /** Each product's rank in each collection that holds it: handle -> collection handle -> rank. */
@@ -142,7 +160,7 @@ export function productRecord(
     vendor: p.vendor,
     product_type: p.product_type,
     tags: p.tags,
-    available: p.available,
+    available: productSells(p),
     options: p.options.map((o) => ({ name: optionApiName(o.name), label: o.name, values: o.values })),
     variants: p.variants.map((v) => storedVariant(v, names, currency)),
     in: ranks,
@@ -202,6 +220,7 @@ export function entryCount(catalog: PublishCatalog, meta: VersionMeta): number {
     meta.product_shards +
     meta.variant_shards +
     (meta.content_shards ?? 0) +
+    (meta.stock_chunks ?? 0) +
     2 * listChunks +
     chunkCount(meta.collections)
   );
@@ -250,8 +269,9 @@ export async function* buildEntries(catalog: PublishCatalog, meta: VersionMeta):
     const shard: Record<string, StoredVariant> = {};
     for (let m = 0; m < members.length; m += 2) {
       const p = productAt(products, members[m]!);
+      const source = p.variants[members[m + 1]!]!;
       const [id, values, price, available] = storedVariant(
-        p.variants[members[m + 1]!]!,
+        source,
         p.options.map((o) => o.name),
         catalog.currency,
       );
@@ -262,12 +282,34 @@ export async function* buildEntries(catalog: PublishCatalog, meta: VersionMeta):
         vt: variantTitle(values),
         o: variantOptions(names, values),
         p: price,
-        a: p.available && available,
+        a: productSells(p) && available,
         ...(catalog.currency !== DEFAULT_CURRENCY ? { c: catalog.currency } : {}),
+        ...(source.inventory_quantity !== undefined ? { q: source.inventory_quantity } : {}),
+        ...(source.inventory_quantity !== undefined && source.inventory_policy === "continue"
+          ? { pc: 1 as const }
+          : {}),
       };
     }
     variantShards[i] = [];
     yield { key: keys.variantShard(v, i), value: JSON.stringify(shard) };
+  }
+
+  // The tracked variants' levels, for the Stock objects (src/stock/publish-levels.ts).
+  if (meta.stock_chunks) {
+    let lines: string[] = [];
+    let chunk = 0;
+    for (let pos = 0; pos < products.length; pos++) {
+      await pause(pos);
+      for (const variant of productAt(products, pos).variants) {
+        if (variant.inventory_quantity === undefined) continue;
+        lines.push(`${variant.id}\t${variant.inventory_quantity}\t${variant.inventory_policy ?? "deny"}`);
+        if (lines.length === STOCK_CHUNK) {
+          yield { key: keys.stockChunk(meta.version, chunk++), value: lines.join("\n") };
+          lines = [];
+        }
+      }
+    }
+    if (lines.length > 0) yield { key: keys.stockChunk(meta.version, chunk++), value: lines.join("\n") };
   }
 
   // Shard by shard, so only one shard's sanitised content is in memory at a time.

@@ -1,4 +1,5 @@
 import type { SourceCatalog, SourceCollection, SourceImage, SourceProduct, SourceVariant } from "../catalog/schema.ts";
+import { fnv1a } from "../catalog/layout.ts";
 
 /**
  * Synthetic catalogs of any size for scale tests and benchmarks. Deterministic: the same
@@ -340,12 +341,15 @@ export function generateCatalog(options: GenerateOptions): SourceCatalog {
         images.length > 1 && family.kind === "options" && rand() < 0.5
           ? (images[v % images.length]?.url ?? null)
           : null;
+      const id = String(variantId++);
+      // Every available product keeps its first variant in stock.
+      const inStock = available && (v === 0 || rand() >= 0.1);
       return {
-        id: String(variantId++),
+        id,
         options: Object.fromEntries(optionList.map(([name], o) => [name, values[o] as string])),
         price: sourcePrice(minor, rand),
-        // Every available product keeps its first variant in stock.
-        available: available && (v === 0 || rand() >= 0.1),
+        available: inStock,
+        ...generatedStock(id, inStock),
         ...(sku !== null ? { sku } : {}),
         ...(onSale
           ? {
@@ -440,6 +444,17 @@ function csvRow(cells: Record<string, string>): string {
 }
 
 /**
+ * A generated variant's stock, as a store tracks it: sold-out variants tracked at 0, about 70% of
+ * the others tracked with 1-40 units, the rest untracked. Drawn from a hash of the variant id, not
+ * from the catalog's random sequence, so every other generated field stays as it was.
+ */
+function generatedStock(id: string, inStock: boolean): { inventory_quantity?: number } {
+  if (!inStock) return { inventory_quantity: 0 };
+  const h = fnv1a(`stock:${id}`);
+  return h % 10 < 7 ? { inventory_quantity: 1 + ((h >>> 8) % 40) } : {};
+}
+
+/**
  * A catalog as a Shopify product CSV of the current header generation, one chunk of rows per
  * product: the first row carries the product and its first variant and image, later rows the
  * other variants (with the next images), then image-only rows. Availability is written the way
@@ -454,7 +469,8 @@ export function* shopifyCsvChunks(catalog: SourceCatalog, seed = 1): Generator<s
     const images = p.images ?? [];
     let text = "";
     p.variants.forEach((v, k) => {
-      const tracked = !v.available || rand() < 0.7;
+      rand(); // once decided whether the variant is tracked; kept so barcodes stay as they were
+      const tracked = v.inventory_quantity !== undefined;
       const cells: Record<string, string> = {
         "URL handle": p.handle,
         SKU: v.sku ?? "",
@@ -468,8 +484,8 @@ export function* shopifyCsvChunks(catalog: SourceCatalog, seed = 1): Generator<s
         "Compare-at price": v.compare_at_price ?? "",
         "Charge tax": "TRUE",
         "Inventory tracker": tracked ? "shopify" : "",
-        "Inventory quantity": tracked ? String(v.available ? 1 + Math.floor(rand() * 40) : 0) : "0",
-        "Continue selling when out of stock": "DENY",
+        "Inventory quantity": tracked ? String(v.inventory_quantity) : "0",
+        "Continue selling when out of stock": v.inventory_policy === "continue" ? "TRUE" : "DENY",
         "Weight value (grams)": "350",
         "Weight unit for display": "g",
         "Requires shipping": "TRUE",

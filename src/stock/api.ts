@@ -1,4 +1,7 @@
 import * as z from "zod";
+import { type InventoryPolicy, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
+
+export { InventoryPolicySchema, type InventoryPolicy, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
 
 /**
  * What crosses the stock room's boundary: the limits, the operator's batch of changes (one zod
@@ -8,22 +11,12 @@ import * as z from "zod";
 
 /** Most changes in one operator batch. */
 export const MAX_STOCK_CHANGES = 1000;
-/** Highest level a `set` may write, and the bound an `adjust` may not cross either way. */
-export const MAX_STOCK_LEVEL = 1_000_000_000;
 /** Largest step of one `adjust` (either sign). */
 export const MAX_STOCK_ADJUST = 1_000_000_000;
 /** The movement log and settled holds are kept this long, then pruned by the object's alarm. */
 export const STOCK_HISTORY_MS = 90 * 24 * 60 * 60 * 1000;
 /** A batch id (the operator's Idempotency-Key, a publish's version) is remembered this long. */
 export const STOCK_BATCH_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-
-/** `deny`: a tracked variant sells while units are left. `continue`: it keeps selling at 0. */
-export const InventoryPolicySchema = z.enum(["deny", "continue"]).meta({
-  id: "InventoryPolicy",
-  description:
-    "`deny` (the default): a tracked variant is sold out once nothing is left. `continue`: it keeps selling when out of stock (Shopify's “Continue selling when out of stock”).",
-});
-export type InventoryPolicy = z.infer<typeof InventoryPolicySchema>;
 
 /** Who changed a level: the movement log keeps it with every change. */
 export type StockSource = "publish" | "operator" | "checkout";

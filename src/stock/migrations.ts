@@ -55,6 +55,15 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
     `CREATE INDEX movements_by_variant ON movements (variant_id, seq)`,
     `CREATE INDEX movements_by_age ON movements (at)`,
   ],
+  [
+    // The coordinator (the object named `stock/<shards>/publish`): versions whose levels are written.
+    `CREATE TABLE synced_versions (
+       version TEXT PRIMARY KEY,
+       tracked INTEGER NOT NULL,
+       changed INTEGER NOT NULL,
+       at INTEGER NOT NULL
+     )`,
+  ],
 ];
 
 /** Brings `sql` up to the newest schema; returns the version it found (0: a new shard). */

@@ -19,6 +19,8 @@ import {
   type StockSource,
 } from "./api.ts";
 import { migrateFrom } from "./migrations.ts";
+import { CatalogStore } from "../catalog/store.ts";
+import { type PublishSync, StockStore, stockShards } from "./store.ts";
 
 /** A set/adjust batch as one shard receives it (its part of the caller's batch). */
 export interface ShardBatch {
@@ -91,6 +93,8 @@ function validLines(lines: readonly HoldLine[]): boolean {
  */
 export class Stock extends DurableObject<Env> {
   readonly #sql: SqlStorage;
+  /** Coordinator role: the sync of each version running in this instance (one at a time per version). */
+  readonly #syncing = new Map<string, Promise<PublishSync | null>>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -294,6 +298,66 @@ export class Stock extends DurableObject<Env> {
     });
     await this.#armHousekeeping();
     return { replayed: false, lines: committed, levels: this.#levelsOf(committed.map((l) => l.variant_id)) };
+  }
+
+  /**
+   * Coordinator role (only the object `StockStore.coordinator()` names): writes a published
+   * version's levels (its `stock` chunks in KV) into the shards, once per version, as a batch
+   * `publish:<version>` that each shard applies once. Returns how many levels changed, or null
+   * for a version that is gone. A rollback's version was synced when it was published, so
+   * rolling back never resets live stock.
+   */
+  async syncVersion(version: string): Promise<PublishSync | null> {
+    const done = this.#sql
+      .exec<{ tracked: number; changed: number }>(
+        "SELECT tracked, changed FROM synced_versions WHERE version = ?",
+        version,
+      )
+      .toArray()[0];
+    if (done) return { version, tracked: done.tracked, changed: done.changed };
+    let running = this.#syncing.get(version);
+    if (!running) {
+      running = this.#sync(version).finally(() => this.#syncing.delete(version));
+      this.#syncing.set(version, running);
+    }
+    return running;
+  }
+
+  async #sync(version: string): Promise<PublishSync | null> {
+    const catalog = new CatalogStore(this.env.CATALOG);
+    const meta = await catalog.versionMeta(version);
+    if (!meta) return null;
+    const store = new StockStore(this.env.STOCK as DurableObjectNamespace<Stock>, stockShards(this.env.STOCK_SHARDS));
+    let index = 0;
+    let changed = 0;
+    // Chunk by chunk: one batch per shard per chunk, each idempotent by its own id.
+    for (let chunk = 0; chunk < (meta.stock_chunks ?? 0); chunk++) {
+      const levels = await catalog.stockChunk(meta, chunk);
+      const changes: ShardChange[] = levels.map(([variantId, value, policy]) => ({
+        index: index++,
+        variantId,
+        op: "set",
+        value,
+        policy,
+      }));
+      const outcome = await store.apply(
+        `publish:${version}:${chunk}`,
+        `publish:${version}:${chunk}`,
+        "publish",
+        changes,
+      );
+      if (!outcome.ok) throw new Error(`stock sync of ${version} failed: ${outcome.message}`);
+      changed += outcome.applied.filter((a) => a.changed).length;
+    }
+    const tracked = meta.stock_tracked ?? 0;
+    this.#sql.exec(
+      "INSERT OR IGNORE INTO synced_versions (version, tracked, changed, at) VALUES (?, ?, ?, ?)",
+      version,
+      tracked,
+      changed,
+      Date.now(),
+    );
+    return { version, tracked, changed };
   }
 
   /** The hold's state here: `unknown` when this shard never saw it (or has pruned it). */

@@ -22,6 +22,16 @@ export function stockShards(setting: unknown): number {
   return Number.isInteger(n) && n >= 1 && n <= MAX_STOCK_SHARDS ? n : DEFAULT_STOCK_SHARDS;
 }
 
+/** What writing a published version's levels did: `changed` levels differed from live stock. */
+export interface PublishSync {
+  version: string;
+  tracked: number;
+  changed: number;
+}
+
+/** Versions this isolate knows are synced (their levels are in the shards). */
+const syncedVersions = new Set<string>();
+
 /** A change as the batch's answer shows it: `replayed` when an earlier try had applied it. */
 export interface BatchChange extends AppliedChange {
   replayed: boolean;
@@ -67,6 +77,22 @@ export class StockStore {
   /** The stub of one shard, by number. */
   shard(index: number): DurableObjectStub<Stock> {
     return this.#namespace.get(this.#namespace.idFromName(`stock/${this.#shards}/${index}`));
+  }
+
+  /** The object that writes each published version's levels into the shards (see `Stock.syncVersion`). */
+  coordinator(): DurableObjectStub<Stock> {
+    return this.#namespace.get(this.#namespace.idFromName(`stock/${this.#shards}/publish`));
+  }
+
+  /**
+   * Makes sure the live version's levels are in the shards before stock is read or changed: one
+   * RPC per isolate per version (then remembered), none for a version that tracks nothing.
+   */
+  async ensureSynced(meta: { version: string; stock_tracked?: number }): Promise<PublishSync | null> {
+    if (!meta.stock_tracked || syncedVersions.has(`${this.#shards}/${meta.version}`)) return null;
+    const result = await this.coordinator().syncVersion(meta.version);
+    if (result) syncedVersions.add(`${this.#shards}/${meta.version}`);
+    return result;
   }
 
   /** The stub holding `variantId`. */

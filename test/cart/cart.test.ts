@@ -91,6 +91,7 @@ describe("POST /cart/lines", () => {
       "unit_price",
       "line_total",
       "available",
+      "in_stock",
     ]);
     expect(text).toBe(JSON.stringify(CartSchema.parse(cart)));
   });

@@ -113,6 +113,8 @@ describe("the cart's JSON text", () => {
       currency: fc.constant("USD"),
       available: fc.constantFrom(0, 1),
       catalog_version: fc.constant("v1"),
+      tracked: fc.constantFrom(0, 1),
+      in_stock: fc.constantFrom(0, 1),
     });
 
   it("is JSON.stringify of the Cart byte for byte, however often rows are rendered and whichever is replaced", () => {

@@ -35,6 +35,8 @@ const row = (i: number, unit: number, quantity: number): LineRow => ({
   currency: "USD",
   available: 1,
   catalog_version: "v",
+  tracked: 0,
+  in_stock: 1,
 });
 
 describe("money at the edges", () => {

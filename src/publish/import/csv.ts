@@ -12,9 +12,10 @@ import {
   readUrl,
   servedHandle,
   splitTags,
+  inventoryOf,
   stockRule,
 } from "./model.ts";
-import type { SourceImage } from "../../catalog/schema.ts";
+import { MAX_STOCK_LEVEL, type SourceImage } from "../../catalog/schema.ts";
 
 /**
  * Shopify product CSVs, both header generations. A product spans the rows sharing its handle:
@@ -398,8 +399,14 @@ function productOf(
     let quantity: number | null = null;
     const quantityText = get(row, "quantity");
     if (tracked && quantityText !== "") {
-      if (/^-?\d+(\.0+)?$/.test(quantityText)) quantity = Number.parseInt(quantityText, 10);
-      else issues.add({ ...where(row, "quantity"), message: `${JSON.stringify(quantityText)} is not a whole number` });
+      if (!/^-?\d+(\.0+)?$/.test(quantityText))
+        issues.add({ ...where(row, "quantity"), message: `${JSON.stringify(quantityText)} is not a whole number` });
+      else if (Math.abs(Number.parseInt(quantityText, 10)) > MAX_STOCK_LEVEL)
+        issues.add({
+          ...where(row, "quantity"),
+          message: `${quantityText} is out of range (at most ${MAX_STOCK_LEVEL} either way)`,
+        });
+      else quantity = Number.parseInt(quantityText, 10);
     }
     const image = readUrl(get(row, "variantImage"));
     if ("error" in image) issues.add({ ...where(row, "variantImage"), message: image.error });
@@ -411,6 +418,7 @@ function productOf(
       price: price.amount,
       compare_at_price: kept,
       ...stockRule(tracked, policy === "continue" || policy === "true", quantity, at[INDEX.quantity] === -1),
+      ...inventoryOf(tracked, policy === "continue" || policy === "true", quantity),
       sku: get(row, "sku") || null,
       image: "url" in image ? image.url : null,
     });

@@ -1,4 +1,4 @@
-import type { SourceImage } from "../../catalog/schema.ts";
+import { MAX_STOCK_LEVEL, type SourceImage } from "../../catalog/schema.ts";
 import { JsonText, Lines } from "../json-text.ts";
 import { IssueList } from "./errors.ts";
 import {
@@ -12,8 +12,8 @@ import {
   readUrl,
   servedHandle,
   splitTags,
+  inventoryOf,
   stockRule,
-  type StockRule,
 } from "./model.ts";
 
 /**
@@ -234,7 +234,7 @@ function productOf(
     }
     // The storefront's `available` when present; else the Admin fields, where a missing
     // inventory_quantity is unknown stock, not zero.
-    let availability: { available: boolean; stock: StockRule };
+    let availability: Pick<DraftVariant, "available" | "stock" | "inventory">;
     if (typeof v.available === "boolean")
       availability = { available: v.available, stock: v.available ? "explicit" : "explicitSoldOut" };
     else {
@@ -242,8 +242,17 @@ function productOf(
         typeof v.inventory_management === "string"
           ? v.inventory_management !== ""
           : v.inventory_management === undefined && typeof v.inventory_quantity === "number";
-      const quantity = typeof v.inventory_quantity === "number" ? v.inventory_quantity : null;
+      let quantity: number | null = null;
+      const raw = v.inventory_quantity;
+      if (raw !== undefined && raw !== null) {
+        if (typeof raw !== "number" || !Number.isInteger(raw))
+          fail(["variants", k, "inventory_quantity"], `${JSON.stringify(raw)} is not a whole number`);
+        else if (Math.abs(raw) > MAX_STOCK_LEVEL)
+          fail(["variants", k, "inventory_quantity"], `${raw} is out of range (at most ${MAX_STOCK_LEVEL} either way)`);
+        else quantity = raw;
+      }
       availability = stockRule(tracked, v.inventory_policy === "continue", quantity, !("inventory_quantity" in v));
+      Object.assign(availability, inventoryOf(tracked, v.inventory_policy === "continue", quantity));
     }
     const featured =
       isObject(v.featured_image) && typeof v.featured_image.src === "string" ? v.featured_image.src : null;

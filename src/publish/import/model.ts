@@ -62,6 +62,8 @@ export interface DraftVariant {
   available: boolean;
   /** Which availability rule applied. */
   stock: StockRule;
+  /** A tracked variant with a known quantity: kept as `inventory_quantity` (and its policy). */
+  inventory?: { quantity: number; policy: "deny" | "continue" };
   sku: string | null;
   image: string | null;
 }
@@ -207,6 +209,16 @@ export function stockRule(
   if (continueSelling) return { available: true, stock: "continues" };
   if (quantity === null) return { available: true, stock: noColumn ? "noColumn" : "emptyCell" };
   return quantity > 0 ? { available: true, stock: "inStock" } : { available: false, stock: "soldOut" };
+}
+
+/** A tracked variant's known quantity, kept in the catalog (section 9.3); unknown or untracked: nothing. */
+export function inventoryOf(
+  tracked: boolean,
+  continueSelling: boolean,
+  quantity: number | null,
+): { inventory: { quantity: number; policy: "deny" | "continue" } } | Record<string, never> {
+  if (!tracked || quantity === null) return {};
+  return { inventory: { quantity, policy: continueSelling ? "continue" : "deny" } };
 }
 
 /** Whether an option name is Shopify's `Title` (any case), which the API serves as `title-1`. */
@@ -462,6 +474,12 @@ export function assemble(drafts: readonly DraftProduct[], opts: AssembleOptions,
         options: Object.fromEntries(d.optionNames.map((name, o) => [name, v.values[o] ?? ""])),
         price: v.price,
         available: v.available,
+        ...(v.inventory
+          ? {
+              inventory_quantity: v.inventory.quantity,
+              ...(v.inventory.policy === "continue" ? { inventory_policy: "continue" as const } : {}),
+            }
+          : {}),
         ...(v.sku !== null ? { sku: v.sku } : {}),
         ...(v.compare_at_price !== null ? { compare_at_price: v.compare_at_price } : {}),
         ...(v.image !== null ? { image: v.image } : {}),
