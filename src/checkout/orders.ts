@@ -60,6 +60,16 @@ interface OrderLineRow extends Record<string, unknown> {
   oversold: number;
 }
 
+/** One order line's units, for reconciliation. */
+export interface OrderUnits {
+  id: string;
+  checkout_id: string;
+  created_at: number;
+  variant_id: string;
+  quantity: number;
+  oversold: number;
+}
+
 /** A page of orders, newest first. */
 export interface OrderPage {
   count: number;
@@ -233,15 +243,13 @@ export class OrdersStore {
   }
 
   /** Every order's id, checkout and units per variant: what `orders -- check` reconciles. */
-  async unitsByOrder(): Promise<
-    { id: string; checkout_id: string; variant_id: string; quantity: number; oversold: number }[]
-  > {
+  async unitsByOrder(): Promise<OrderUnits[]> {
     const { results } = await this.#db
       .prepare(
-        `SELECT o.id, o.checkout_id, l.variant_id, l.quantity, l.oversold
+        `SELECT o.id, o.checkout_id, o.created_at, l.variant_id, l.quantity, l.oversold
          FROM orders o JOIN order_lines l ON l.order_id = o.id ORDER BY o.created_at, o.id, l.position`,
       )
-      .all<{ id: string; checkout_id: string; variant_id: string; quantity: number; oversold: number }>();
+      .all<OrderUnits>();
     return results;
   }
 

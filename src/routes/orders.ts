@@ -10,6 +10,7 @@ import {
 } from "../checkout/api.ts";
 import { completeById } from "../checkout/client.ts";
 import { OrdersStore } from "../checkout/orders.ts";
+import { ReconciliationSchema, reconcile } from "../checkout/reconcile.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { invalidRequest, resourceMissing } from "../http/errors.ts";
 import { noStore } from "../http/no-store.ts";
@@ -118,4 +119,30 @@ export const orders = new Hono<AppEnv>()
       if (!order) throw resourceMissing("No such order.", "id");
       return c.json(order, 200);
     },
+  )
+  .get(
+    "/reconciliation",
+    describe({
+      operationId: "reconcileOrders",
+      summary: "Reconcile orders, holds and stock",
+      description:
+        "Compares the orders (D1) with the stock movement log of every Stock shard and the " +
+        "checkouts still holding units, and lists every difference: an order whose tracked line " +
+        "has no stock commit or a commit of another quantity (`order_without_stock_commit`, " +
+        "`commit_quantity_differs`), a stock commit by a checkout that has no order " +
+        "(`stock_commit_without_order`: a completion cut short; completing the checkout again " +
+        "writes the order), and a hold still holding units for a checkout that is not open " +
+        "(`hold_left_open`). Orders older than the stock history (90 days) are not compared. " +
+        "`npm run orders -- check` prints it and exits 1 on any difference. Reads every shard's " +
+        "log: run it off-peak on a large store.",
+      tag: "Operator",
+      auth: "operator",
+      query: NoQuerySchema,
+      responses: {
+        200: { description: "The comparison.", schema: ReconciliationSchema, headers: NO_STORE },
+        ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS),
+      },
+    }),
+    validQuery(NoQuerySchema),
+    async (c) => c.json(await reconcile(c.env), 200),
   );

@@ -382,6 +382,13 @@ const checkoutCases: Case[] = withHead([
     request: () => [`/api/v1/operator/orders/${state.orderId}?x=1`, { headers: OPERATOR }],
   },
   { status: 401, name: "no secret", request: () => [`/api/v1/operator/orders/${state.orderId}`] },
+  { status: 200, name: "in agreement", request: () => ["/api/v1/operator/reconciliation", { headers: OPERATOR }] },
+  {
+    status: 400,
+    name: "query parameter",
+    request: () => ["/api/v1/operator/reconciliation?x=1", { headers: OPERATOR }],
+  },
+  { status: 401, name: "no secret", request: () => ["/api/v1/operator/reconciliation"] },
   {
     status: 200,
     name: "a second line",

@@ -197,6 +197,7 @@ describe("GET /api/v1/openapi.json", () => {
       "/api/v1/operator/openapi.json",
       "/api/v1/operator/orders",
       "/api/v1/operator/orders/{id}",
+      "/api/v1/operator/reconciliation",
       "/api/v1/operator/tokens",
       "/api/v1/operator/tokens/revoke",
       "/api/v1/operator/tokens/{id}/revoke",
