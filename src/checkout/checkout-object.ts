@@ -40,8 +40,8 @@ export interface CreateCheckoutInput {
   holder: string;
   tokenId: string;
   returnUrl: string | null;
-  /** The origin the request came to: the local test payment page is under it in development. */
-  origin: string;
+  /** The operator's hand-off settings, as the request's worker reads them (the catalog decides `storeIds`). */
+  handoff: Omit<HandoffSettings, "storeIds">;
   idempotency?: IdempotencyClaim;
 }
 
@@ -215,7 +215,7 @@ export class Checkouts extends DurableObject<Env> {
       const meta = await this.#catalog.currentMeta();
       if (!meta) return fail({ code: "catalog_unavailable", message: "No catalog has been published yet." });
       currency = meta.currency ?? DEFAULT_CURRENCY;
-      storeIds = (meta as { id_source?: string }).id_source === "store";
+      storeIds = meta.variant_ids === "store";
       const variants = await this.#catalog.getVariants(
         meta.version,
         cart.lines.map((l) => l.variant_id),
@@ -271,7 +271,7 @@ export class Checkouts extends DurableObject<Env> {
       status: "open",
       content,
       return_url: input.returnUrl,
-      url: handoffUrl(this.#handoffSettings(storeIds, input.origin), id, frozen),
+      url: handoffUrl({ ...input.handoff, storeIds }, id, frozen),
       created_at: now,
       expires_at: expiresAt,
       payment: null,
@@ -280,15 +280,6 @@ export class Checkouts extends DurableObject<Env> {
     this.#rows.insert(record);
     await this.#armAlarm();
     return { ok: true, status: 201, json: checkoutJson(record), replayed: false };
-  }
-
-  #handoffSettings(storeIds: boolean, origin: string): HandoffSettings {
-    return {
-      checkoutUrl: this.env.CHECKOUT_URL ?? "",
-      shopifyDomain: this.env.SHOPIFY_STORE_DOMAIN ?? "",
-      storeIds,
-      devPayBase: this.env.ENVIRONMENT === "development" ? `${origin}/dev/pay/` : null,
-    };
   }
 
   /** Releases an open checkout's holds and gives it its final status. */

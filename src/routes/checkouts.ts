@@ -134,7 +134,12 @@ export const checkouts = new Hono<AppEnv>()
         holder,
         tokenId,
         returnUrl: body.return_url ?? null,
-        origin: new URL(c.req.url).origin,
+        handoff: {
+          checkoutUrl: c.env.CHECKOUT_URL ?? "",
+          shopifyDomain: c.env.SHOPIFY_STORE_DOMAIN ?? "",
+          // The local test payment page exists only in development (src/routes/dev-pay.ts).
+          devPayBase: c.env.ENVIRONMENT === "development" ? `${new URL(c.req.url).origin}/dev/pay/` : null,
+        },
         ...(key !== undefined
           ? { idempotency: { key, fingerprint: await requestFingerprint("POST", c.req.path, body) } }
           : {}),
