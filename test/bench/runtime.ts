@@ -13,6 +13,9 @@ import { BENCH_ENTRY, CEILING_BINDING, CEILING_CLASS } from "./entry.ts";
  */
 export const BENCH_RATE_LIMIT = 1_000_000_000;
 
+/** The operator secret the bench's worker runs with: the checkout-complete workload uses the operator surface. */
+export const BENCH_OPERATOR_SECRET = "bench-operator-secret-0123456789";
+
 export interface RuntimeOptions {
   bundle: Bundle;
   port: number;
@@ -104,6 +107,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime & {
             ...(options.counting ? {} : { [CEILING_BINDING]: { className: CEILING_CLASS, useSQLite: true } }),
           },
           modulesRoot: options.bundle.dir,
+          bindings: {
+            ...((bindings as { bindings?: Record<string, unknown> }).bindings ?? {}),
+            OPERATOR_SECRET: BENCH_OPERATOR_SECRET,
+          },
           ratelimits: limits,
           cacheAPI: options.cacheAPI,
         },

@@ -16,15 +16,19 @@ import {
   type Scenario,
   type WorkloadFigures,
 } from "./report.ts";
-import { PeakSampler, processRssMiB, startRuntime } from "./runtime.ts";
+import { BENCH_OPERATOR_SECRET, PeakSampler, processRssMiB, startRuntime } from "./runtime.ts";
 import {
   bareWorkloads,
   cartCeilingWorkloads,
   cartWorkloads,
   catalogWorkloads,
   ceilingWorkload,
+  checkoutCompleteWorkload,
+  checkoutCreateWorkload,
+  openCheckouts,
   withEtags,
 } from "./workloads.ts";
+import { applyD1Migrations } from "../../src/cli/d1-migrations.ts";
 
 /** How long and how hard each workload runs, and which ones (`--only`). */
 export interface RunSettings {
@@ -151,7 +155,12 @@ async function measureCart(
 ): Promise<{ workloads: WorkloadFigures[]; ceilings: Partial<Record<CartCeilingField, [LoadResult, LoadResult]>> }> {
   const workloads: WorkloadFigures[] = [];
   const ceilings: Partial<Record<CartCeilingField, [LoadResult, LoadResult]>> = {};
-  const selected = cartWorkloads(input.catalog, ["t"], "t")
+  // The checkout workloads need the carts the cart workloads fill, so selecting one runs them too.
+  const selected = [
+    ...cartWorkloads(input.catalog, ["t"], "t"),
+    checkoutCreateWorkload(["t"]),
+    checkoutCompleteWorkload(["t"], ""),
+  ]
     .filter(settings.selected)
     .map((w) => w.name);
   if (selected.length === 0) return { workloads, ceilings };
@@ -179,6 +188,16 @@ async function measureCart(
       continue;
     }
     ceilings[field] = [before, after];
+  }
+  // Checkout (contract 9.4), on the carts the workloads above filled: create, then complete.
+  const create = checkoutCreateWorkload(distinct);
+  if (settings.selected(create)) {
+    // The orders database, as npm run dev and a deploy migrate it.
+    await applyD1Migrations((await runtime.mf.getD1Database("ORDERS")) as unknown as D1Database);
+    workloads.push(await measure(create, options, settings));
+    const ids = await openCheckouts(runtime.url, distinct);
+    const complete = checkoutCompleteWorkload(ids, BENCH_OPERATOR_SECRET);
+    if (settings.selected(complete)) workloads.push(await measure(complete, options, settings));
   }
   return { workloads, ceilings };
 }
