@@ -14,6 +14,7 @@ import { operator } from "./routes/operator.ts";
 import { orders } from "./routes/orders.ts";
 import { webhooks } from "./routes/webhooks.ts";
 import { devPay } from "./routes/dev-pay.ts";
+import { operatorStock } from "./routes/operator-stock.ts";
 import { products } from "./routes/products.ts";
 
 export { Cart } from "./cart/cart-object.ts";
@@ -49,7 +50,11 @@ const api = new Hono<AppEnv>()
   .route("/health", health);
 
 /** The operator's token surface and its own document, behind the operator secret (see `requireOperator`). */
-const operatorApi = new Hono<AppEnv>().route("/", operator).route("/", orders).route("/openapi.json", operatorOpenapi);
+const operatorApi = new Hono<AppEnv>()
+  .route("/stock", operatorStock)
+  .route("/", operator)
+  .route("/", orders)
+  .route("/openapi.json", operatorOpenapi);
 
 const app = new Hono<AppEnv>()
   .use(requestContext())

@@ -4,12 +4,7 @@
 // straight to KV: revocation must reach the holder's cart Durable Object, and only the running
 // worker can reach it. For --local with no dev server answering, this starts `wrangler dev` for
 // the one command, on the same persisted local state, and stops it.
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { createServer } from "node:net";
-import { dirname, join } from "node:path";
 import {
   OperatorClient,
   OperatorError,
@@ -19,7 +14,9 @@ import {
 } from "./operator-client.ts";
 import { hashToken, isWellFormedToken } from "../auth/token.ts";
 import { defineCli, runCli, UsageError } from "./args.ts";
-import { quietWranglerEnv } from "./local-env.ts";
+import { answers, DEFAULT_LOCAL_URL, DEV_OPERATOR_SECRET, remoteUrl, startLocalWorker } from "./operator-target.ts";
+
+export { remoteUrl } from "./operator-target.ts";
 
 const cli = defineCli({
   command: "npm run token",
@@ -94,103 +91,6 @@ async function parseTokenCommand(argv?: readonly string[]): Promise<TokenCommand
   if ((command.action === "issue" || command.action === "list") && values.id !== undefined)
     throw new UsageError(`--id applies to revoke and rotate only.`);
   return command;
-}
-
-/** Where `npm run dev` serves (it honours PORT too). */
-const DEFAULT_LOCAL_URL = `http://localhost:${process.env.PORT ?? "8787"}`;
-/** What `npm run dev` passes as OPERATOR_SECRET; override with the OPERATOR_SECRET variable. */
-const DEV_OPERATOR_SECRET = "dev-operator-secret";
-const START_TIMEOUT_MS = 90_000;
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    const res = await fetch(`${url}/api/v1/health`, { signal: AbortSignal.timeout(3000) });
-    return res.ok;
-  } catch {
-    return false;
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts `wrangler dev` on the default local state with a one-off operator secret. */
-async function startLocalWorker(
-  persistTo: string | undefined,
-): Promise<{ url: string; secret: string; stop: () => void }> {
-  const port = await freePort();
-  const secret = randomBytes(32).toString("base64url");
-  const wranglerBin = join(
-    dirname(createRequire(import.meta.url).resolve("wrangler/package.json")),
-    "bin",
-    "wrangler.js",
-  );
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      wranglerBin,
-      "dev",
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      "--var",
-      `OPERATOR_SECRET:${secret}`,
-      "--var",
-      "ENVIRONMENT:development",
-      "--show-interactive-dev-session=false",
-      ...(persistTo ? ["--persist-to", persistTo] : []),
-    ],
-    { stdio: ["ignore", "ignore", "pipe"], detached: true, env: quietWranglerEnv() },
-  );
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
-  const stop = () => {
-    if (child.pid !== undefined && child.exitCode === null) {
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {
-        child.kill("SIGTERM");
-      }
-    }
-  };
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${stderr}`);
-    if (await answers(url)) return { url, secret, stop };
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  stop();
-  throw new Error(`wrangler dev did not answer within ${START_TIMEOUT_MS / 1000} s:\n${stderr}`);
-}
-
-/** Hosts a plain `http:` URL may name: this machine only. */
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-/**
- * The --remote URL, checked before the operator secret is sent to it: `https:`, or plain `http:`
- * only to this machine (a worker under `wrangler dev`), never in clear text across a network.
- */
-export function remoteUrl(url: string): string {
-  if (!URL.canParse(url)) throw new UsageError(`--url is not a URL: ${JSON.stringify(url)}.`);
-  const { protocol, hostname } = new URL(url);
-  if (protocol === "https:" || (protocol === "http:" && LOOPBACK.has(hostname))) return url;
-  throw new UsageError(
-    `--remote sends the operator secret, so --url must be https:// (plain http:// only for ` +
-      `localhost, 127.0.0.1 or [::1]); got ${protocol}//${hostname}.`,
-  );
 }
 
 async function run(command: TokenCommand): Promise<string[]> {

@@ -260,7 +260,11 @@ export function duplicateKey(json: string): string | undefined {
  * Reads a JSON body and validates it against a strict schema, in the order the contract lists
  * the failures: media type (415), size (413), syntax (400 invalid_json), shape (400).
  */
-export async function parseJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+export async function parseJsonBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  maxBytes = MAX_BODY_BYTES,
+): Promise<z.infer<S>> {
   if (!isJsonContentType(c.req.header("content-type"))) {
     throw new ApiError(415, {
       type: "invalid_request_error",
@@ -268,7 +272,7 @@ export async function parseJsonBody<S extends z.ZodType>(c: Context, schema: S):
       message: "Send the body as JSON with Content-Type: application/json.",
     });
   }
-  const bytes = await readCapped(c.req.raw, MAX_BODY_BYTES);
+  const bytes = await readCapped(c.req.raw, maxBytes);
   let value: unknown;
   let text: string;
   try {
@@ -337,9 +341,10 @@ export function validQuery<S extends z.ZodType>(
 /** `parseJsonBody` as middleware (415, 413, invalid_json, then the strict schema). */
 export function validJson<S extends z.ZodType>(
   schema: S,
+  maxBytes = MAX_BODY_BYTES,
 ): MiddlewareHandler<AnyEnv, string, Validated<"json", z.input<S>, z.output<S>>> {
   return async (c, next) => {
-    c.req.addValidatedData("json", (await parseJsonBody(c, schema)) as object);
+    c.req.addValidatedData("json", (await parseJsonBody(c, schema, maxBytes)) as object);
     await next();
   };
 }

@@ -122,10 +122,18 @@ const ERRORS = {
     description:
       "A checkout's lines cannot all be held (`checkout_unavailable`, with `lines`), a checkout " +
       "is no longer open (`checkout_not_open`), a request with the same Idempotency-Key is still " +
-      "running (`idempotency_key_in_use`), or " +
+      "running (`idempotency_key_in_use`), " +
       "a page names a catalog version that is no longer live (`cursor_stale`: restart from the " +
-      "first page).",
+      "first page), or more units were asked for than live stock has left (`insufficient_stock`, " +
+      "with `available_quantity`).",
     examples: {
+      insufficient_stock: example("More than is left", {
+        type: "invalid_request_error",
+        code: "insufficient_stock",
+        message: "Only 3 left; the line would hold 4.",
+        param: "quantity",
+        available_quantity: 3,
+      }),
       cursor_stale: example("A cursor of a catalog that is no longer live", {
         type: "invalid_request_error",
         code: "cursor_stale",
@@ -156,7 +164,7 @@ const ERRORS = {
     },
   },
   413: {
-    description: "The request body is larger than 16 KiB.",
+    description: "The request body is larger than 16 KiB (128 KiB for an operator stock batch).",
     examples: {
       body_too_large: example("Too large", {
         type: "invalid_request_error",

@@ -148,6 +148,7 @@ export const SEED_EXAMPLES = {
         unit_price: usd("28.00"),
         line_total: usd("28.00"),
         available: true,
+        in_stock: true,
       },
     ],
     total_quantity: 1,

@@ -116,7 +116,12 @@ export const cart = new Hono<AppEnv>()
         `200 with the cart for an available variant; 404 \`sold_out\` (message \`Sold out\`) for ` +
         `a sold-out one, 404 \`resource_missing\` for an unknown one. Adding a variant already ` +
         `in the cart adds to its line. 503 \`catalog_unavailable\` while no catalog has been ` +
-        `published. ${CART_WRITES}`,
+        `published. Live stock (section 9.3): for a variant whose stock the catalog tracks, the add ` +
+        `reads the variant's Stock object itself, never a cached copy: nothing left is 404 ` +
+        `\`sold_out\`; more than is left (counting what the line already holds; units held by open ` +
+        `checkouts are gone) is 409 \`insufficient_stock\` with \`param: "quantity"\` and ` +
+        `\`available_quantity\`, and changes nothing. A cart does not reserve stock: a checkout does. ` +
+        `${CART_WRITES}`,
       tag: "Cart",
       auth: "bearer",
       query: CartQuerySchema,
@@ -139,6 +144,7 @@ export const cart = new Hono<AppEnv>()
           "cart_full",
           "resource_missing",
           "sold_out",
+          "insufficient_stock",
         ),
       },
     }),
@@ -170,7 +176,9 @@ export const cart = new Hono<AppEnv>()
       summary: "Change a line's quantity",
       description:
         `Sets the quantity; 0 removes the line. Another cart's line id answers 404 like an ` +
-        `unknown one. ${CART_WRITES}`,
+        `unknown one. Growing a line of a tracked variant reads live stock as an add does (404 ` +
+        `\`sold_out\`, 409 \`insufficient_stock\` with \`available_quantity\`); shrinking always works. ` +
+        `${CART_WRITES}`,
       tag: "Cart",
       auth: "bearer",
       params: CartLinePathParamsSchema,
@@ -189,6 +197,8 @@ export const cart = new Hono<AppEnv>()
           "parameter_missing",
           "quantity_exceeded",
           "resource_missing",
+          "sold_out",
+          "insufficient_stock",
         ),
       },
     }),

@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { type InventoryPolicy, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
+import { type InventoryPolicy, InventoryPolicySchema, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
 
-export { InventoryPolicySchema, type InventoryPolicy, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
+export { type InventoryPolicy, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
 
 /**
  * What crosses the stock room's boundary: the limits, the operator's batch of changes (one zod
@@ -26,32 +26,117 @@ const VariantIdSchema = z
   .regex(/^(\d{1,20}|gid:\/\/shopify\/ProductVariant\/\d{1,20})$/, "digits or gid://shopify/ProductVariant/<digits>");
 
 export const StockChangeSchema = z
-  .union([
-    z.strictObject({
-      variant_id: VariantIdSchema,
-      set: z
-        .number()
-        .int()
-        .min(0)
-        .max(MAX_STOCK_LEVEL)
-        .meta({ description: `The new on-hand level, 0–${MAX_STOCK_LEVEL.toLocaleString("en")}.` }),
+  .strictObject({
+    variant_id: VariantIdSchema.meta({ description: "The variant: `<digits>` or its gid." }),
+    set: z
+      .int()
+      .min(0)
+      .max(MAX_STOCK_LEVEL)
+      .optional()
+      .meta({ description: "The new on-hand level, 0–1,000,000,000 (units held by open checkouts included)." }),
+    adjust: z.int().min(-MAX_STOCK_ADJUST).max(MAX_STOCK_ADJUST).optional().meta({
+      description: "Units to add (negative: remove). The resulting level may not leave ±1,000,000,000.",
     }),
-    z.strictObject({
-      variant_id: VariantIdSchema,
-      adjust: z
-        .number()
-        .int()
-        .min(-MAX_STOCK_ADJUST)
-        .max(MAX_STOCK_ADJUST)
-        .meta({ description: "Units to add (negative: remove). The level may not leave ±1,000,000,000." }),
-    }),
-  ])
+  })
+  .refine((c) => (c.set === undefined) !== (c.adjust === undefined), {
+    message: "give exactly one of set and adjust",
+  })
   .meta({
     id: "StockChange",
     description: "One change: `set` writes the on-hand level, `adjust` adds to it. Exactly one of the two.",
-    example: { variant_id: "44102938475602", set: 12 },
+    example: { variant_id: "44102938475615", set: 12 },
   });
 export type StockChange = z.infer<typeof StockChangeSchema>;
+
+export const StockBatchRequestSchema = z
+  .strictObject({
+    changes: z.array(StockChangeSchema).min(1).max(MAX_STOCK_CHANGES).meta({
+      description: "1 to 1,000 changes, applied in order (two changes of one variant apply one after the other).",
+    }),
+  })
+  .meta({
+    id: "StockBatchRequest",
+    description: "A batch of stock changes.",
+    example: {
+      changes: [
+        { variant_id: "44102938475615", set: 12 },
+        { variant_id: "44102938475614", adjust: 5 },
+      ],
+    },
+  });
+export type StockBatchRequest = z.infer<typeof StockBatchRequestSchema>;
+
+export const StockLevelSchema = z
+  .object({
+    object: z.literal("stock_level"),
+    variant_id: z.string(),
+    tracked: z.boolean().meta({ description: "False: no level was ever written for the variant." }),
+    quantity: z.int().meta({ description: "On-hand units, units held by open checkouts included." }),
+    held: z.int().min(0).meta({ description: "Units held by open checkouts." }),
+    available_quantity: z
+      .int()
+      .min(0)
+      .meta({ description: "What shoppers may still take: `quantity - held`, at least 0." }),
+    inventory_policy: InventoryPolicySchema,
+    in_stock: z.boolean().meta({ description: "Sells now: policy `continue`, or `available_quantity` above 0." }),
+  })
+  .meta({ id: "StockLevel", description: "One variant's live stock, as its Stock object holds it." });
+export type StockLevelView = z.infer<typeof StockLevelSchema>;
+
+export const StockBatchResultSchema = z
+  .object({
+    object: z.literal("stock_batch"),
+    changes: z.array(
+      z.object({
+        index: z.int().min(0).meta({ description: "The change's position in the request." }),
+        variant_id: z.string(),
+        previous: z.int().meta({ description: "The level before the change." }),
+        quantity: z.int().meta({ description: "The level the change left." }),
+        applied: z.enum(["now", "earlier"]).meta({
+          description:
+            "`now`: applied by this request. `earlier`: applied by an earlier try with the same Idempotency-Key (a batch cut short completes on retry; what it had applied is not applied again).",
+        }),
+      }),
+    ),
+    levels: z.array(StockLevelSchema).meta({ description: "Each changed variant's level now." }),
+  })
+  .meta({ id: "StockBatchResult", description: "What the batch did, change by change, and the new levels." });
+export type StockBatchResult = z.infer<typeof StockBatchResultSchema>;
+
+export const StockMovementSchema = z.object({
+  seq: z.int(),
+  at: z.iso.datetime(),
+  source: z.enum(["publish", "operator", "checkout"]),
+  ref: z.string().meta({ description: "The batch (`op:<Idempotency-Key>`, `publish:<version>:<chunk>`) or hold id." }),
+  kind: z.enum(["set", "adjust", "hold", "release", "commit", "expire"]),
+  delta_quantity: z.int(),
+  delta_held: z.int(),
+  quantity: z.int(),
+  held: z.int(),
+});
+
+export const StockDetailSchema = z
+  .object({
+    object: z.literal("stock"),
+    level: StockLevelSchema,
+    movements: z.array(StockMovementSchema).meta({ description: "The newest 50 movements, oldest first." }),
+  })
+  .meta({ id: "StockDetail", description: "A variant's live level and its movement log." });
+export type StockDetail = z.infer<typeof StockDetailSchema>;
+
+/** The wire form of a level. */
+export function levelView(level: StockLevel): StockLevelView {
+  return {
+    object: "stock_level",
+    variant_id: level.variant_id,
+    tracked: level.tracked,
+    quantity: level.quantity,
+    held: level.held,
+    available_quantity: level.available_quantity,
+    inventory_policy: level.policy,
+    in_stock: level.in_stock,
+  };
+}
 
 /** A change as a shard applies it: the variant id in digits, the operation spelled out. */
 export interface ShardChange {

@@ -369,9 +369,21 @@ export class Stock extends DurableObject<Env> {
    * The movement log, oldest first: every variant's, or one's, after `afterSeq`. What the
    * operator's `stock show` prints and what an audit sums (the log agrees with the levels).
    */
-  async movements(options: { variantId?: string; afterSeq?: number; limit?: number } = {}): Promise<StockMovement[]> {
+  async movements(
+    options: { variantId?: string; afterSeq?: number; limit?: number; newest?: boolean } = {},
+  ): Promise<StockMovement[]> {
     const limit = Math.min(Math.max(options.limit ?? 100, 1), 1000);
     const after = options.afterSeq ?? 0;
+    if (options.newest && options.variantId !== undefined) {
+      return this.#sql
+        .exec<StockMovement & Record<string, SqlStorageValue>>(
+          "SELECT * FROM (SELECT * FROM movements WHERE variant_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+          options.variantId,
+          limit,
+        )
+        .toArray()
+        .map((r) => ({ ...r }));
+    }
     const rows =
       options.variantId === undefined
         ? this.#sql.exec<StockMovement & Record<string, SqlStorageValue>>(

@@ -1,4 +1,5 @@
 import { shardOf } from "../catalog/layout.ts";
+import { sha256Hex } from "../sha256.ts";
 import {
   type AppliedChange,
   type CommitResult,
@@ -27,6 +28,11 @@ export interface PublishSync {
   version: string;
   tracked: number;
   changed: number;
+}
+
+/** What makes two operator batches "the same" under one Idempotency-Key: their changes, in order. */
+export function batchFingerprint(changes: readonly ShardChange[]): Promise<string> {
+  return sha256Hex(JSON.stringify(changes.map((c) => [c.index, c.variantId, c.op, c.value])));
 }
 
 /** Versions this isolate knows are synced (their levels are in the shards). */
@@ -210,9 +216,9 @@ export class StockStore {
     };
   }
 
-  /** One variant's movement log, oldest first. */
-  async movements(variantId: string, limit = 100): Promise<StockMovement[]> {
-    return this.shardFor(variantId).movements({ variantId, limit });
+  /** One variant's movement log, oldest first: the first `limit`, or the newest `limit` with `newest`. */
+  async movements(variantId: string, limit = 100, newest = false): Promise<StockMovement[]> {
+    return this.shardFor(variantId).movements({ variantId, limit, newest });
   }
 
   /** Would any adjust take its level out of range? Read before a multi-shard batch applies. */

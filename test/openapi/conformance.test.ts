@@ -126,6 +126,18 @@ const label = (c: Case) => {
 };
 
 const unpublished: Case[] = withHead([
+  {
+    status: 503,
+    name: "no catalog published yet",
+    request: () => [
+      "/api/v1/operator/stock",
+      {
+        method: "POST",
+        headers: { ...OPERATOR, "Content-Type": "application/json" },
+        body: JSON.stringify({ changes: [{ variant_id: "44102938475615", set: 1 }] }),
+      },
+    ],
+  },
   { status: 503, name: "no catalog published yet", request: () => ["/api/v1/products"] },
   { status: 503, name: "no catalog published yet", request: () => ["/api/v1/products/essential-crew-tee-black"] },
   {
@@ -678,6 +690,58 @@ const operator: Case[] = withHead([
   },
   { status: 200, name: "with the secret", request: () => ["/api/v1/operator/openapi.json", { headers: OPERATOR }] },
   { status: 401, name: "without it", request: () => ["/api/v1/operator/openapi.json"] },
+  // Live stock: the seed tracks 44102938475615 (M / Navy, 3 left) and 44102938475614 (S / Navy, none).
+  {
+    status: 200,
+    name: "a batch",
+    request: () =>
+      post(
+        "/api/v1/operator/stock",
+        { changes: [{ variant_id: "44102938475615", adjust: 1 }] },
+        { ...OPERATOR, ...JSON_TYPE, "Idempotency-Key": "conformance-stock" },
+      ),
+  },
+  {
+    status: 422,
+    name: "its key with other changes",
+    request: () =>
+      post(
+        "/api/v1/operator/stock",
+        { changes: [{ variant_id: "44102938475615", adjust: 2 }] },
+        { ...OPERATOR, ...JSON_TYPE, "Idempotency-Key": "conformance-stock" },
+      ),
+  },
+  {
+    status: 400,
+    name: "a variant the catalog does not have",
+    request: () =>
+      post("/api/v1/operator/stock", { changes: [{ variant_id: "1", set: 1 }] }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 401,
+    name: "no secret",
+    request: () => post("/api/v1/operator/stock", { changes: [{ variant_id: "1", set: 1 }] }, JSON_TYPE),
+  },
+  {
+    status: 413,
+    name: "over 128 KiB",
+    request: () => post("/api/v1/operator/stock", { changes: "x".repeat(132000) }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 415,
+    name: "not JSON",
+    request: () => [
+      "/api/v1/operator/stock",
+      { method: "POST", headers: { ...OPERATOR, "Content-Type": "text/plain" }, body: "{}" },
+    ],
+  },
+  {
+    status: 200,
+    name: "a tracked variant",
+    request: () => ["/api/v1/operator/stock/44102938475615", { headers: OPERATOR }],
+  },
+  { status: 400, name: "not a variant id", request: () => ["/api/v1/operator/stock/abc", { headers: OPERATOR }] },
+  { status: 401, name: "no secret", request: () => ["/api/v1/operator/stock/44102938475615"] },
 ]);
 
 const service: Case[] = withHead([

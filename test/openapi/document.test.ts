@@ -198,6 +198,8 @@ describe("GET /api/v1/openapi.json", () => {
       "/api/v1/operator/orders",
       "/api/v1/operator/orders/{id}",
       "/api/v1/operator/reconciliation",
+      "/api/v1/operator/stock",
+      "/api/v1/operator/stock/{variant_id}",
       "/api/v1/operator/tokens",
       "/api/v1/operator/tokens/revoke",
       "/api/v1/operator/tokens/{id}/revoke",

@@ -1,0 +1,101 @@
+// npm run stock -- <set|adjust|show> [options]   (--help for usage)
+//
+// Live stock through the worker's operator surface (/api/v1/operator/stock), never straight to
+// storage: the Stock Durable Objects are reachable only through the running worker. For --local
+// with no dev server answering, this starts `wrangler dev` for the one command, like npm run token.
+import { randomUUID } from "node:crypto";
+import { defineCli, runCli, UsageError } from "./args.ts";
+import { OperatorError } from "./operator-client.ts";
+import { withOperator } from "./operator-target.ts";
+import { parseChange, runStockCommand, StockClient, type StockCommand } from "./stock-client.ts";
+
+const cli = defineCli({
+  command: "npm run stock",
+  args: "<set|adjust|show> <variant_id>[=<number>] ...",
+  summary: `Sets, adjusts and shows live stock levels (no publish needed).
+
+  set     ID=QUANTITY ...   write on-hand levels (0 to 1,000,000,000)
+  adjust  ID=DELTA ...      add units (a negative DELTA removes them)
+  show    ID ...            a variant's level and its movement log (publish, operator, checkout)
+
+Changes go in one batch, applied in order, all checked first against the live catalog (an unknown
+or untracked variant changes nothing). IDs are digits or gid://shopify/ProductVariant/<digits>.`,
+  positionals: { min: 1, max: 1001 },
+  options: {
+    local: { type: "boolean", help: "the running npm run dev server (the default), or one started for this command" },
+    remote: {
+      type: "boolean",
+      help: "the deployed worker at --url (or STOREFRONT_URL); needs OPERATOR_SECRET in the environment",
+    },
+    key: {
+      type: "string",
+      value: "KEY",
+      help: "set, adjust: the batch's Idempotency-Key (default: a new one, printed); run again with it after a failure and nothing is applied twice",
+    },
+    url: {
+      type: "string",
+      value: "URL",
+      help: "the worker's address (--local default: http://localhost:$PORT, PORT default 8787)",
+    },
+    "persist-to": {
+      type: "string",
+      value: "DIR",
+      help: "--local: the local state of a dev server started for this command",
+    },
+  },
+  notes: `--local uses OPERATOR_SECRET from the environment or npm run dev's development value.
+Examples:
+  npm run stock -- set 44102938475615=12 44102938475614=0
+  npm run stock -- adjust 44102938475615=-2 --remote --url https://shop.example.workers.dev
+  npm run stock -- show 44102938475615`,
+});
+
+function parseStockCommand(argv?: readonly string[]): {
+  command: StockCommand;
+  target: Parameters<typeof withOperator>[0];
+} {
+  const { values, positionals } = cli.parse(argv);
+  const [action, ...rest] = positionals;
+  if (action !== "set" && action !== "adjust" && action !== "show")
+    throw new UsageError(`Unknown command ${JSON.stringify(action)}: use one of set, adjust, show.`);
+  if (values.local && values.remote) throw new UsageError("Give --local or --remote, not both.");
+  if (rest.length === 0)
+    throw new UsageError(`${action} needs at least one variant${action === "show" ? " id" : " ID=NUMBER"}.`);
+  if (rest.length > 1000) throw new UsageError("At most 1,000 changes in one batch.");
+  const command: StockCommand = { action, changes: [], show: [], key: values.key ?? `cli-${randomUUID()}` };
+  if (action === "show") {
+    if (values.key !== undefined) throw new UsageError("--key applies to set and adjust only.");
+    for (const id of rest) {
+      if (!/^(gid:\/\/shopify\/ProductVariant\/)?\d{1,20}$/.test(id))
+        throw new UsageError(`${JSON.stringify(id)} is not a variant id (digits or its gid).`);
+      command.show.push(id);
+    }
+  } else {
+    for (const text of rest) {
+      const change = parseChange(action, text);
+      if (!change)
+        throw new UsageError(`${JSON.stringify(text)} is not ID=${action === "set" ? "QUANTITY" : "DELTA"}.`);
+      command.changes.push(change);
+    }
+  }
+  const target: Parameters<typeof withOperator>[0] = { target: values.remote ? "remote" : "local" };
+  if (values.url !== undefined) target.url = values.url;
+  if (values["persist-to"] !== undefined) {
+    if (target.target === "remote") throw new UsageError("--persist-to applies to --local only.");
+    target.persistTo = values["persist-to"];
+  }
+  return { command, target };
+}
+
+await runCli(
+  cli,
+  async () => {
+    const { command, target } = parseStockCommand();
+    const lines = await withOperator(target, (url, secret) => runStockCommand(command, new StockClient(url, secret)));
+    for (const line of lines) process.stdout.write(`${line}\n`);
+  },
+  (error) =>
+    error instanceof OperatorError
+      ? { message: `The operator surface answered ${error.status}: ${error.message}`, exitCode: 1 }
+      : undefined,
+);
