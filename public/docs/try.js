@@ -231,10 +231,10 @@
       var parts = [resultView(result, `POST ${API}/checkouts`)];
       if (result.status === 201) {
         checkoutId = result.json.id;
-        var next = [];
+        const next = [];
         // Only a same-origin or https hand-off is offered as a link (never javascript: or data:).
-        var url = result.json.url;
-        var safe = url && (url.indexOf(`${location.origin}/`) === 0 || url.indexOf("https://") === 0);
+        const url = result.json.url;
+        const safe = url && (url.indexOf(`${location.origin}/`) === 0 || url.indexOf("https://") === 0);
         if (safe) {
           next.push(
             el("a", { id: "pay-link", class: "button primary", href: url, target: "_blank", rel: "noopener" }, "Pay"),

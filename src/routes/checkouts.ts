@@ -50,25 +50,8 @@ function checkoutOk(description: string, extra: readonly "Idempotent-Replayed"[]
   return { description, schema: CheckoutSchema, headers: [...HEADERS, ...extra] };
 }
 
-const STATES =
-  "A checkout is `open` (units held, waiting for payment) until `expires_at`, then `expired` " +
-  "(a Durable Object alarm releases the holds, and the units show again in what the next " +
-  "shopper sees). `DELETE` makes it `canceled`, as does a newer checkout of the same holder. " +
-  "Payment makes it `completed`, with `order_id`: through the operator surface " +
-  "(`POST /operator/checkouts/{id}/complete`) or the signed webhook (`POST /webhooks/checkouts`). " +
-  "A checkout paid after it expired or was canceled still becomes an order, since the payment " +
-  "is real; stock is then taken from what is left, and the order is flagged `oversold` where " +
-  "it no longer covered a line.";
-
-const HANDOFF =
-  "`url` is the hand-off to payment, from the operator's settings: the `CHECKOUT_URL` template " +
-  "with `{checkout_id}` filled in (`https://pay.example.com/c/{checkout_id}`); else, when " +
-  "`SHOPIFY_STORE_DOMAIN` is set and the live catalog's variant ids are the store's own Shopify " +
-  "ids (imported from `products.json`; ids derived from a CSV never qualify), a Shopify cart " +
-  "permalink `https://<domain>/cart/<variant_id>:<quantity>,…`; else `null` (the store's own " +
-  "system completes the checkout). Under `npm run dev` it is the local test payment page " +
-  "(`/dev/pay/{checkout_id}`), which completes the checkout through the signed webhook. " +
-  "`url` is null once the checkout is no longer open.";
+/** The states, the hand-off and completion are told once, in the reference's "Checkout and orders" (src/openapi/guide.ts, not bundled). */
+const SEE = "States, the hand-off `url` and completion: the reference's Checkout and orders section.";
 
 /**
  * Checkouts: the holder's cart frozen for payment, its units held in stock. Every handler
@@ -82,19 +65,12 @@ export const checkouts = new Hono<AppEnv>()
       operationId: "createCheckout",
       summary: "Check out the cart",
       description:
-        "Re-prices the token holder's cart at the live catalog and holds every line's units in " +
-        "stock for `CHECKOUT_HOLD_SECONDS` (default 900 s), all lines or none: a line that is " +
-        "sold out, short of stock (`available_quantity` says how many are left) or no longer in " +
-        "the catalog answers 409 `checkout_unavailable`, naming each line at fault in `lines`, " +
-        "and nothing is held. 201 with the Checkout: its lines are frozen copies of the cart " +
-        "lines with their unit prices, with the cart's note and attributes. A holder has at " +
-        "most one open checkout: a new one cancels the previous one first and releases its " +
-        "holds (if the new one then fails, the previous one stays canceled). An empty cart is " +
-        '400 `cart_empty`. The body is `{}` (or none) or `{"return_url": "https://…"}`, an ' +
-        "absolute https URL the payment page sends the shopper back to (anything else is 400 " +
-        "`parameter_invalid`). An `Idempotency-Key` replays the first answer for 24 h (a " +
-        "concurrent retry waits for the first and replays it). Counts as a cart write " +
-        `(120 per minute per token). ${STATES} ${HANDOFF}`,
+        "Re-prices the holder's cart at the live catalog and holds every line's units in stock " +
+        "(all or none) for `CHECKOUT_HOLD_SECONDS`: 201 with the Checkout (lines frozen with " +
+        "their prices). 409 `checkout_unavailable` names each line at fault in `lines` and holds " +
+        "nothing; 400 `cart_empty`. One open checkout per holder: a new one cancels the previous " +
+        "first. Body `{}`, none, or `{return_url}` (https only). `Idempotency-Key` replays the " +
+        `first answer; counts as a cart write. ${SEE}`,
       tag: "Checkout",
       auth: "bearer",
       query: NoQuerySchema,
@@ -152,9 +128,7 @@ export const checkouts = new Hono<AppEnv>()
     describe({
       operationId: "getCheckout",
       summary: "Get a checkout",
-      description:
-        `The token holder's own checkout; any other id (another holder's included) is 404 ` +
-        `\`resource_missing\`. ${STATES}`,
+      description: `The holder's own checkout; any other id (another holder's included) is 404. ${SEE}`,
       tag: "Checkout",
       auth: "bearer",
       params: CheckoutPathParamsSchema,
@@ -178,9 +152,8 @@ export const checkouts = new Hono<AppEnv>()
       operationId: "cancelCheckout",
       summary: "Cancel a checkout",
       description:
-        "Cancels the holder's open checkout and releases its holds at once; canceling a " +
-        "canceled checkout answers it again. A completed or expired one is 409 " +
-        "`checkout_not_open`. Another holder's id is 404.",
+        "Cancels the holder's open checkout and releases its holds; again answers the same. " +
+        "Completed or expired: 409 `checkout_not_open`. Another holder's id: 404.",
       tag: "Checkout",
       auth: "bearer",
       params: CheckoutPathParamsSchema,

@@ -57,11 +57,7 @@ export const devPay = new Hono<AppEnv>()
     describe({
       operationId: "getTestPaymentPage",
       summary: "Test payment page (development only)",
-      description:
-        "Under `npm run dev` a checkout's `url` points here. Shows the checkout's lines and " +
-        "subtotal and a Pay button; paying posts to this page, which completes the checkout " +
-        "through `POST /api/v1/webhooks/checkouts`, signed with the development secret. Answers " +
-        "404 wherever `ENVIRONMENT` is not `development`.",
+      description: "A checkout's hand-off under `npm run dev`: its lines and a Pay button. 404 outside development.",
       tag: "Service",
       auth: "none",
       params: ParamsSchema,
@@ -96,10 +92,7 @@ export const devPay = new Hono<AppEnv>()
     describe({
       operationId: "payTestPaymentPage",
       summary: "Pay on the test payment page (development only)",
-      description:
-        "Completes the checkout through the signed webhook, as a payment provider would, and " +
-        "shows the order (with a link back to the checkout's `return_url`, if any). 404 " +
-        "wherever `ENVIRONMENT` is not `development`.",
+      description: "Completes the checkout through the signed webhook. 404 outside development.",
       tag: "Service",
       auth: "none",
       params: ParamsSchema,

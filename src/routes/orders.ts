@@ -35,13 +35,10 @@ export const orders = new Hono<AppEnv>()
       operationId: "completeCheckout",
       summary: "Complete a checkout",
       description:
-        "Marks a checkout paid, exactly once: writes one order (D1) with its lines, prices, note, " +
-        "attributes and this `payment_reference`, turns its stock holds into decrements and " +
-        "clears the holder's cart. Any number of repeated or concurrent completions (mixed with " +
-        "the webhook) answer the same order; the first payment reference is the one kept. A " +
-        "checkout that expired or was canceled is completed too (the payment is real): stock is " +
-        "taken from what is left and the order is flagged `oversold` where it no longer covered " +
-        "a line. An unknown checkout is 404.",
+        "Marks a checkout paid, exactly once: one order in D1, holds turned into stock " +
+        "decrements, the cart cleared. Repeats (with the webhook too) answer the same order, " +
+        "keeping the first `payment_reference`. An expired or canceled checkout still becomes an " +
+        "order, `oversold` where stock no longer covered it.",
       tag: "Operator",
       auth: "operator",
       params: CheckoutPathParamsSchema,
@@ -72,10 +69,8 @@ export const orders = new Hono<AppEnv>()
       operationId: "listOrders",
       summary: "List orders",
       description:
-        "Newest first (by creation, then id), `limit` per page (1–250, default 50); " +
-        "`starting_after=<order id>` gives the next page, `since=<ISO 8601>` keeps orders created " +
-        "at or after that instant (a poller passes the last time it saw). `count` is the number " +
-        "of orders matching `since`. An unknown `starting_after` is 400 `parameter_invalid`.",
+        "Newest first; `starting_after=<order id>` pages, `since=<ISO 8601>` keeps orders " +
+        "created at or after it; `count` counts the matches.",
       tag: "Operator",
       auth: "operator",
       query: OrdersQuerySchema,
@@ -101,7 +96,7 @@ export const orders = new Hono<AppEnv>()
     describe({
       operationId: "getOrder",
       summary: "Get an order",
-      description: "One order, as its completion answered it. An unknown id is 404.",
+      description: "One order, as its completion answered it.",
       tag: "Operator",
       auth: "operator",
       params: OrderPathParamsSchema,
@@ -126,15 +121,8 @@ export const orders = new Hono<AppEnv>()
       operationId: "reconcileOrders",
       summary: "Reconcile orders, holds and stock",
       description:
-        "Compares the orders (D1) with the stock movement log of every Stock shard and the " +
-        "checkouts still holding units, and lists every difference: an order whose tracked line " +
-        "has no stock commit or a commit of another quantity (`order_without_stock_commit`, " +
-        "`commit_quantity_differs`), a stock commit by a checkout that has no order " +
-        "(`stock_commit_without_order`: a completion cut short; completing the checkout again " +
-        "writes the order), and a hold still holding units for a checkout that is not open " +
-        "(`hold_left_open`). Orders older than the stock history (90 days) are not compared. " +
-        "`npm run orders -- check` prints it and exits 1 on any difference. Reads every shard's " +
-        "log: run it off-peak on a large store.",
+        "Orders (D1) against every Stock shard's movement log and the holds still held; each " +
+        "difference named (`kind`). `npm run orders -- check` prints it. Reads every shard's log.",
       tag: "Operator",
       auth: "operator",
       query: NoQuerySchema,

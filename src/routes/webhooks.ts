@@ -124,14 +124,6 @@ async function complete(
   return { object: "webhook_receipt", handled: true, type, checkout_id: checkoutId, order_id: order.id };
 }
 
-const WORKED_EXAMPLE =
-  "Worked example (the development secret `dev-checkout-webhook-secret`): for the body " +
-  '`{"type":"checkout.completed","data":{"checkout_id":"chk_…","payment_reference":"pay_1"}}` ' +
-  "sent at unix time 1767225600, sign the string `1767225600.` followed by the exact body bytes " +
-  "with HMAC-SHA256 and send `Storefront-Signature: t=1767225600,v1=<64 lower-case hex digits>`. " +
-  'In a shell: `printf \'%s.%s\' "$T" "$BODY" | openssl dgst -sha256 -hmac "$SECRET" -hex`; in ' +
-  "Node: `createHmac('sha256', secret).update(t + '.' + body).digest('hex')`.";
-
 /**
  * The payment side's signed webhook. No token and no CORS: the signature is the credential.
  */
@@ -141,26 +133,14 @@ export const webhooks = new Hono<AppEnv>().use("*", noStore).post(
     operationId: "receiveCheckoutWebhook",
     summary: "Complete a checkout (signed webhook)",
     description:
-      "Completes a checkout when its payment succeeded, exactly once: repeated or concurrent " +
-      "deliveries of one checkout (any mix with the operator surface) make one order and answer " +
-      "the same `order_id`. Two signature schemes, both HMAC-SHA256 of `<timestamp>.<raw body>` " +
-      "checked in constant time, refused with 400 and nothing changed when missing, malformed " +
-      "or wrong (`signature_invalid`) or when the timestamp is more than 300 seconds from now " +
-      "(`timestamp_out_of_range`): " +
-      "**`Storefront-Signature: t=<unix seconds>,v1=<hex>`**, keyed with `CHECKOUT_WEBHOOK_SECRET` " +
-      "(development: `dev-checkout-webhook-secret`, refused by a deployed worker), for the event " +
-      '`{"type": "checkout.completed", "data": {"checkout_id": "chk_…", "payment_reference": "…"}}`; ' +
-      "and **`Stripe-Signature`** (Stripe's own scheme, the same construction), keyed with " +
-      "`STRIPE_WEBHOOK_SECRET` (the endpoint's `whsec_…`), for `checkout.session.completed` " +
-      "(when `payment_status` is `paid` or `no_payment_required`) and " +
-      "`checkout.session.async_payment_succeeded`, whose `client_reference_id` is the checkout " +
-      "id (set it when creating the Stripe Checkout Session or Payment Link); the payment " +
-      "reference kept is the session's `payment_intent`, else its id. Any other event type, a " +
-      "session not yet paid, or one without a `chk_` reference is acknowledged with 200 and " +
-      "`handled: false`, and ignored, so the payment side stops retrying it. An unknown " +
-      "checkout is 404 `resource_missing`; a body that is not JSON is 400 `invalid_json` (up " +
-      "to 64 KiB). A checkout paid after it expired still becomes an order (flagged `oversold` " +
-      `where stock no longer covered it). ${WORKED_EXAMPLE}`,
+      "Completes a checkout whose payment succeeded, exactly once (repeats answer the same " +
+      '`order_id`). `Storefront-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` ' +
+      "keyed with `CHECKOUT_WEBHOOK_SECRET`, for `checkout.completed`; or Stripe's " +
+      "`Stripe-Signature` keyed with `STRIPE_WEBHOOK_SECRET`, for `checkout.session.completed` " +
+      "(paid) and `checkout.session.async_payment_succeeded`, `client_reference_id` = the " +
+      "checkout id. A missing or wrong signature is 400 `signature_invalid`, one over 300 s " +
+      "old 400 `timestamp_out_of_range`, nothing changed; other events 200 `handled: false`. " +
+      "The reference's Checkout and orders section has a worked signing example.",
     tag: "Checkout",
     auth: "none",
     query: NoQuerySchema,
