@@ -16,6 +16,7 @@ import {
 } from "./checkout-rows.ts";
 import type { CheckoutFailure, CheckoutReply, UnavailableLine } from "./failure.ts";
 import { handoffUrl, type HandoffSettings } from "./handoff.ts";
+import type { Order } from "./api.ts";
 import { type CompletedBy, type FrozenLine, OrdersStore } from "./orders.ts";
 import { holdLines, type StockHolds } from "./stock-port.ts";
 import { stockHolds } from "./stock-adapter.ts";
@@ -27,6 +28,8 @@ export const DEFAULT_HOLD_SECONDS = 900;
 const SETTLED_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 /** Idempotency-Keys of checkout creation are kept this long. */
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** How soon the alarm finishes a completion a crash cut short. */
+const RESUME_MS = 10_000;
 /** The stock objects release a hold on their own this long after the checkout should have: a safety net. */
 const STOCK_GRACE_MS = 5 * 60 * 1000;
 
@@ -150,27 +153,38 @@ export class Checkouts extends DurableObject<Env> {
         if (order) return { ok: true, status: 200, json: JSON.stringify(order), replayed: true };
       }
       const payment: Payment = record.payment ?? { reference: input.paymentReference, by: input.by, at: Date.now() };
-      this.#rows.setPayment(record.id, payment);
-      const lines = holdLines(record.content.lines);
-      const oversold = await this.#stock.commit(record.id, lines);
-      const order = await this.#orders.record({
-        checkoutId: record.id,
-        currency: record.content.currency,
-        lines: record.content.lines,
-        note: record.content.note,
-        attributes: record.content.attributes,
-        paymentReference: payment.reference,
-        completedBy: payment.by,
-        oversold,
-        checkoutCreatedAt: record.created_at,
-        createdAt: payment.at,
-      });
-      this.#rows.complete(record.id, order.id, Date.now());
-      const holder = this.#rows.holder();
-      if (holder) await cartFor(this.env, holder).checkedOut();
-      await this.#armAlarm();
+      if (!record.payment) {
+        // Recorded (and a resume alarm armed) before anything leaves this object: the runtime
+        // holds outgoing calls until these writes are durable, so if the stock commit happened,
+        // a crash after it finds the payment here and the alarm finishes the completion.
+        this.#rows.setPayment(record.id, payment);
+        await this.ctx.storage.setAlarm(Date.now() + RESUME_MS);
+      }
+      const order = await this.#finish(record, payment);
       return { ok: true, status: 200, json: JSON.stringify(order), replayed: false };
     });
+  }
+
+  /** The rest of a completion, from the recorded payment: stock commit, order, status, cart. Each step is idempotent. */
+  async #finish(record: CheckoutRecord, payment: Payment): Promise<Order> {
+    const oversold = await this.#stock.commit(record.id, holdLines(record.content.lines));
+    const order = await this.#orders.record({
+      checkoutId: record.id,
+      currency: record.content.currency,
+      lines: record.content.lines,
+      note: record.content.note,
+      attributes: record.content.attributes,
+      paymentReference: payment.reference,
+      completedBy: payment.by,
+      oversold,
+      checkoutCreatedAt: record.created_at,
+      createdAt: payment.at,
+    });
+    this.#rows.complete(record.id, order.id, Date.now());
+    const holder = this.#rows.holder();
+    if (holder) await cartFor(this.env, holder).checkedOut();
+    await this.#armAlarm();
+    return order;
   }
 
   /** Every checkout this object holds (status, hold lines, order): what `orders -- check` reconciles. */
@@ -186,6 +200,8 @@ export class Checkouts extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     await this.#serial(async () => {
       const now = Date.now();
+      // Completions a crash cut short (payment recorded, no order yet) are finished first.
+      for (const record of this.#rows.paidUnfinished()) await this.#finish(record, record.payment!);
       for (const record of this.#rows.open()) await this.#expireIfDue(record, now);
       this.#rows.purgeSettled(now - SETTLED_KEPT_MS);
       this.ctx.storage.sql.exec("DELETE FROM idempotency_keys WHERE created_at <= ?", now - IDEMPOTENCY_TTL_MS);
@@ -250,16 +266,6 @@ export class Checkouts extends DurableObject<Env> {
     const now = Date.now();
     const id = `chk_${this.ctx.id.toString()}${randomBase62(16)}`;
     const expiresAt = now + holdSeconds(this.env.CHECKOUT_HOLD_SECONDS) * 1000;
-    const held = await this.#stock.hold(id, holdLines(frozen), expiresAt + STOCK_GRACE_MS);
-    if (!held.ok) {
-      const refused = new Map(held.refusals.map((r) => [r.variant_id, r]));
-      return unavailable(
-        frozen.flatMap((line) => {
-          const refusal = refused.get(line.variant_id);
-          return refusal ? [{ id: line.id, code: refusal.code, available_quantity: refusal.available_quantity }] : [];
-        }),
-      );
-    }
     const content: CheckoutContent = {
       lines: frozen,
       currency,
@@ -277,8 +283,23 @@ export class Checkouts extends DurableObject<Env> {
       payment: null,
       order_id: null,
     };
+    // The checkout and its expiry alarm exist before its hold does (outgoing calls wait for
+    // these writes): a crash mid-hold leaves an open checkout whose alarm releases what was held.
     this.#rows.insert(record);
     await this.#armAlarm();
+    const held = await this.#stock.hold(id, holdLines(frozen), expiresAt + STOCK_GRACE_MS);
+    if (!held.ok) {
+      // Refused: the stock adapter gave back any part held; this attempt leaves no checkout.
+      this.#rows.remove(id);
+      await this.#armAlarm();
+      const refused = new Map(held.refusals.map((r) => [r.variant_id, r]));
+      return unavailable(
+        frozen.flatMap((line) => {
+          const refusal = refused.get(line.variant_id);
+          return refusal ? [{ id: line.id, code: refusal.code, available_quantity: refusal.available_quantity }] : [];
+        }),
+      );
+    }
     return { ok: true, status: 201, json: checkoutJson(record), replayed: false };
   }
 
@@ -289,13 +310,16 @@ export class Checkouts extends DurableObject<Env> {
   }
 
   async #expireIfDue(record: CheckoutRecord, now = Date.now()): Promise<CheckoutRecord> {
-    if (record.status !== "open" || record.expires_at > now) return record;
+    // A paid checkout is being completed: it never expires under its payment.
+    if (record.status !== "open" || record.expires_at > now || record.payment) return record;
     await this.#settle(record, "expired");
     return this.#rows.get(record.id)!;
   }
 
   async #armAlarm(): Promise<void> {
-    const next = this.#rows.nextExpiry();
+    const resume = this.#rows.paidUnfinished().length > 0 ? Date.now() + RESUME_MS : undefined;
+    const expiry = this.#rows.nextExpiry();
+    const next = resume !== undefined && (expiry === undefined || resume < expiry) ? resume : expiry;
     if (next !== undefined) await this.ctx.storage.setAlarm(next);
     else if (this.#rows.all().length > 0) await this.ctx.storage.setAlarm(Date.now() + SETTLED_KEPT_MS);
   }

@@ -125,6 +125,19 @@ export class CheckoutRows {
       .map(toRecord);
   }
 
+  /** Checkouts whose payment was recorded but whose order was not yet written (a crash in between). */
+  paidUnfinished(): CheckoutRecord[] {
+    return this.#sql
+      .exec<Row>("SELECT * FROM checkouts WHERE payment IS NOT NULL AND status != 'completed' ORDER BY created_at")
+      .toArray()
+      .map(toRecord);
+  }
+
+  /** Forgets a checkout that never held anything (its hold was refused). */
+  remove(id: string): void {
+    this.#sql.exec("DELETE FROM checkouts WHERE id = ?", id);
+  }
+
   /** Every checkout, oldest first: what `orders -- check` reconciles. */
   all(): CheckoutRecord[] {
     return this.#sql.exec<Row>("SELECT * FROM checkouts ORDER BY created_at").toArray().map(toRecord);

@@ -276,4 +276,25 @@ describe("completing a checkout", () => {
     expect(await stockOf(a.id)).toMatchObject({ quantity: 0, held: 2, available_quantity: 0 });
     expect(await stockOf(b.id)).toMatchObject({ quantity: 1, held: 0 });
   });
+
+  it("finishes a completion a crash cut short (payment recorded, no order yet) from its alarm", async () => {
+    const a = variants[11]!;
+    const { token, holder, checkout } = await openCheckout({ 11: 2 }, 5);
+    const stub = checkoutsFor(env, holder);
+    // The state a crash right after recording the payment leaves: payment kept, nothing else done.
+    await runInDurableObject(stub, async (_i, state) => {
+      const payment = JSON.stringify({ reference: "pay_cut_short", by: "webhook", at: Date.now() });
+      state.storage.sql.exec("UPDATE checkouts SET payment = ? WHERE id = ?", payment, checkout.id);
+      await state.storage.setAlarm(Date.now() - 1);
+    });
+    expect(await ordersInD1(checkout.id)).toBe(0);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await ordersInD1(checkout.id)).toBe(1);
+    const done = await checkoutFrom(await cartCall(token, `/checkouts/${checkout.id}`), 200);
+    expect(done.status).toBe("completed");
+    const order = await orderFrom(await operator(`/orders/${done.order_id}`));
+    expect(order).toMatchObject({ payment_reference: "pay_cut_short", completed_by: "webhook", oversold: false });
+    expect(await stockOf(a.id)).toMatchObject({ quantity: 3, held: 0 });
+    expect((await readCart(token)).lines).toEqual([]);
+  });
 });
