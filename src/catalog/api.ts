@@ -92,7 +92,14 @@ export const VariantSchema = z
         `Title"} for a product without options. Names and values are plain text: escape them.`,
     }),
     price: MoneySchema,
-    available: z.boolean().meta({ description: "False when the variant or its product is sold out." }),
+    available: z.boolean().meta({
+      description:
+        "False when the variant or its product is sold out. For a variant whose stock is tracked it follows live stock (section 9.3): within 10 s where the change was made, within the catalog freshness bound everywhere.",
+    }),
+    quantity_available: z.int().min(0).nullable().optional().meta({
+      description:
+        'Only when the catalog says `"stock_display": "quantity"`: units left to take (live stock, minus units held by open checkouts), null when the variant\'s stock is not tracked. By default stores do not disclose counts and the field is absent.',
+    }),
     sku: z
       .string()
       .nullable()

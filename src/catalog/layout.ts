@@ -107,6 +107,25 @@ export const keys = {
   stockChunk: (version: string, chunk: number) => `v/${version}/st/${chunk}`,
 };
 
+/**
+ * Live stock's overlay on every catalog version: the variants (and so the products) whose
+ * availability, or with `stock_display: quantity` whose count, live stock has changed since the
+ * file's levels were written. Written by the stock room (src/stock, one writer, at most once a
+ * second), read beside the pointer; outside `v/`, so no cleanup touches it.
+ */
+export const STOCK_OVERLAY_KEY = "stock:overlay";
+
+export interface StockOverlay {
+  /** Grows with every write: part of every catalog cache key, so a change misses old answers. */
+  gen: number;
+  /** Product handle -> 1 available / 0 sold out, where live stock differs from the file. */
+  p: Record<string, 0 | 1>;
+  /** Variant id -> [1 in stock / 0 sold out, units left to take]. */
+  v: Record<string, [0 | 1, number]>;
+}
+
+export const EMPTY_OVERLAY: StockOverlay = { gen: 0, p: {}, v: {} };
+
 /** Levels per stock chunk of a version. */
 export const STOCK_CHUNK = 5000;
 

@@ -118,7 +118,8 @@ export async function productDetail(
   const members: string[] = [];
   for (const field of ["description", "images", "seo"] as const)
     if (include.includes(field)) members.push(content[field]);
-  if (include.includes("variants")) members.push(`"variants":${JSON.stringify(renderVariants(record))}`);
+  if (include.includes("variants"))
+    members.push(`"variants":${JSON.stringify(renderVariants(record, meta.stock_display === "quantity"))}`);
   return `${body.slice(0, -1)},${members.join(",")}}`;
 }
 
@@ -168,7 +169,7 @@ export async function variantList(
   const record = await store.getProduct(meta, handle);
   if (!record) throw notFound(`No product has the handle "${handle}".`, "handle");
   const selectors = selectorsOf(record, q);
-  const all = renderVariants(record);
+  const all = renderVariants(record, meta.stock_display === "quantity");
   const title = selectors.find(([name]) => name === "title")?.[1];
   if (title !== undefined && !all.some((v) => v.title === title)) {
     throw invalidParameter(`"${title}" is not a title of this product (${oneOf(all.map((v) => v.title))}).`, "title");

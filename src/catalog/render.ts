@@ -75,10 +75,15 @@ export function renderProduct(record: ProductRecord): Product {
   };
 }
 
-export function renderVariants(record: ProductRecord): Variant[] {
+/**
+ * The variants endpoint's objects. `showQuantity` (the catalog's `stock_display: quantity`) adds
+ * `quantity_available`: units left to take for a tracked variant (live, through the stock
+ * overlay), null for an untracked one.
+ */
+export function renderVariants(record: ProductRecord, showQuantity = false): Variant[] {
   const names = record.options.map((o) => o.name);
   const fromMinor = priced(record);
-  return record.variants.map(([id, values, price, available, sku, compareAt, image]) => ({
+  return record.variants.map(([id, values, price, available, sku, compareAt, image, quantity]) => ({
     object: "variant",
     id,
     gid: variantGid(id),
@@ -90,5 +95,6 @@ export function renderVariants(record: ProductRecord): Variant[] {
     sku: sku ?? null,
     compare_at_price: compareAt == null ? null : fromMinor(compareAt),
     image: image ?? null,
+    ...(showQuantity ? { quantity_available: quantity == null ? null : Math.max(0, quantity) } : {}),
   }));
 }

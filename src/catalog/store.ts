@@ -9,6 +9,10 @@ import {
   POINTER_KEY,
   type ProductRecord,
   shardOf,
+  EMPTY_OVERLAY,
+  STOCK_OVERLAY_KEY,
+  type StockOverlay,
+  type StoredProductVariant,
   type StoredVariant,
   type VersionMeta,
 } from "./layout.ts";
@@ -53,6 +57,74 @@ export function pointerTtlMs(setting: unknown): number {
   return Number.isInteger(ms) && ms >= 0 && ms <= 60_000 ? ms : DEFAULT_POINTER_TTL_MS;
 }
 
+/**
+ * How long an isolate keeps the stock overlay: the pointer's TTL, but at least 1 s (so a hot
+ * isolate reads it once a second, not on every request, even where the pointer is read every
+ * time) and at most 5 s (so a change shows within 10 s where it was made, whatever the pointer's
+ * TTL; elsewhere Workers KV's own propagation adds up to about 60 s).
+ */
+export function overlayTtlMs(pointerTtl: number): number {
+  return Math.min(Math.max(pointerTtl, 1000), 5000);
+}
+
+/** The stock overlay this isolate read last, per namespace, and when. */
+const keptOverlays = new WeakMap<KVNamespace, { overlay: StockOverlay; readAt: number }>();
+
+/** A product record with live stock's overlay applied (a copy; the kept record is never changed). */
+export function overlaid(record: ProductRecord, overlay: StockOverlay): ProductRecord {
+  const product = overlay.p[record.handle];
+  let changed = product !== undefined && (product === 1) !== record.available;
+  const variants = record.variants.map((v): StoredProductVariant => {
+    const live = overlay.v[v[0]];
+    if (!live) return v;
+    changed = true;
+    const copy = [...v] as StoredProductVariant;
+    copy[3] = live[0] === 1;
+    while (copy.length < 8) copy.push(null);
+    copy[7] = live[1];
+    return copy;
+  });
+  if (!changed) return record;
+  return { ...record, available: product === undefined ? record.available : product === 1, variants };
+}
+
+/** A list or collection item line with the overlay's availability (and `endpoint_status`). */
+function overlaidLine(line: string, overlay: StockOverlay): string {
+  const start = line.indexOf('"handle":"');
+  if (start < 0) return line;
+  const end = line.indexOf('"', start + 10);
+  const live = overlay.p[line.slice(start + 10, end)];
+  if (live === undefined) return line;
+  const item = JSON.parse(line) as { available: boolean; endpoint_status?: number };
+  item.available = live === 1;
+  if (item.endpoint_status !== undefined) item.endpoint_status = live === 1 ? 200 : 404;
+  return JSON.stringify(item);
+}
+
+/** Item lines with the overlay applied (the same array when it changes none). */
+export function overlaidLines(lines: string[], overlay: StockOverlay): string[] {
+  if (overlay.gen === 0 || Object.keys(overlay.p).length === 0) return lines;
+  return lines.map((line) => overlaidLine(line, overlay));
+}
+
+/**
+ * A list or collection answer (a browse page, rendered by an engine) with the overlay's
+ * availability on its items: the text as it was when the overlay names none of them.
+ */
+export function overlaidBody(text: string, overlay: StockOverlay): string {
+  const handles = Object.keys(overlay.p);
+  if (handles.length === 0 || !handles.some((h) => text.includes(`"handle":${JSON.stringify(h)}`))) return text;
+  type Item = { handle?: string; available?: boolean; endpoint_status?: number };
+  const body = JSON.parse(text) as { data?: Item[]; products?: { data?: Item[] } };
+  for (const item of [...(body.data ?? []), ...(body.products?.data ?? [])]) {
+    const live = item.handle === undefined ? undefined : overlay.p[item.handle];
+    if (live === undefined) continue;
+    item.available = live === 1;
+    if (item.endpoint_status !== undefined) item.endpoint_status = live === 1 ? 200 : 404;
+  }
+  return JSON.stringify(body);
+}
+
 /** The pointer this isolate read last, per namespace, and when; only kept when a TTL is set. */
 const keptPointers = new WeakMap<KVNamespace, { pointer: Pointer; readAt: number }>();
 
@@ -67,6 +139,8 @@ export class CatalogStore {
   readonly #kv: KVNamespace;
   readonly #pointerTtlMs: number;
   readonly #metas = new Map<string, VersionMeta>();
+  /** Live stock's overlay for this request (see `useStockOverlay`); none until set. */
+  #overlay: StockOverlay = EMPTY_OVERLAY;
 
   /** `pointerTtlMs`: how long this isolate may answer from a pointer it read (0: read it every time). */
   constructor(kv: KVNamespace, options: { pointerTtlMs?: number } = {}) {
@@ -89,6 +163,29 @@ export class CatalogStore {
     this.#metas.set(pointer.current.version, pointer.current);
     if (pointer.previous) this.#metas.set(pointer.previous.version, pointer.previous);
     return pointer.current;
+  }
+
+  /**
+   * Live stock's overlay (STOCK_OVERLAY_KEY): one read, or none while this isolate's copy is
+   * younger than the pointer's TTL, so a stock change shows within the same bound as a publish.
+   */
+  async stockOverlay(): Promise<StockOverlay> {
+    const ttl = overlayTtlMs(this.#pointerTtlMs);
+    const kept = keptOverlays.get(this.#kv);
+    if (kept !== undefined && Date.now() - kept.readAt < ttl) return kept.overlay;
+    const overlay = (await this.#kv.get<StockOverlay>(STOCK_OVERLAY_KEY, "json")) ?? EMPTY_OVERLAY;
+    keptOverlays.set(this.#kv, { overlay, readAt: Date.now() });
+    return overlay;
+  }
+
+  /** Applies `overlay` to every product and item this store returns from now on (one request). */
+  useStockOverlay(overlay: StockOverlay): void {
+    this.#overlay = overlay;
+  }
+
+  /** The overlay in use. */
+  get overlay(): StockOverlay {
+    return this.#overlay;
   }
 
   /** The live catalog version, or null when nothing was ever published. One read. */
@@ -121,7 +218,8 @@ export class CatalogStore {
       keys.productShard(meta.version, shardOf(handle, meta.product_shards)),
       "json",
     );
-    return Object.hasOwn(shard, handle) ? (shard[handle] ?? null) : null;
+    const record = Object.hasOwn(shard, handle) ? (shard[handle] ?? null) : null;
+    return record && this.#overlay.gen > 0 ? overlaid(record, this.#overlay) : record;
   }
 
   /**
@@ -147,7 +245,7 @@ export class CatalogStore {
   async productChunk(meta: VersionMeta, chunk: number, withImage = false): Promise<string[]> {
     if (withImage && meta.content_shards === undefined) return addNoImage(await this.productChunk(meta, chunk));
     const key = withImage ? keys.productImageChunk(meta.version, chunk) : keys.productChunk(meta.version, chunk);
-    return splitLines(await this.#required<string>(key, "text"));
+    return overlaidLines(splitLines(await this.#required<string>(key, "text")), this.#overlay);
   }
 
   /** One chunk of the collection list, as JSON lines. */
@@ -170,7 +268,10 @@ export class CatalogStore {
     const text = await this.#kv.get(key, "text");
     if (text === null) return null;
     const [head = "", ...lines] = text.split("\n");
-    return { header: JSON.parse(head) as CollectionHeader, lines: old ? addNoImage(lines) : lines };
+    return {
+      header: JSON.parse(head) as CollectionHeader,
+      lines: overlaidLines(old ? addNoImage(lines) : lines, this.#overlay),
+    };
   }
 
   /**

@@ -4,7 +4,7 @@ import { CatalogValidationError } from "../catalog/schema.ts";
 import { formatReport, ImportError, type ImportProgress, importCatalog } from "../publish/import/index.ts";
 import { newVersionName } from "../publish/publish.ts";
 import { WAIT_OPTION } from "./locked-state.ts";
-import { runPublish } from "./publish-run.ts";
+import { runPublish, stockReport } from "./publish-run.ts";
 import { catalogJsonChunks, outputSink, writeChunks } from "./catalog-file.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { isCurrency } from "../money.ts";
@@ -145,6 +145,8 @@ async function main(): Promise<void> {
       `${dryRun ? "Would publish" : "Published"} catalog ${result.version}: ${result.products} ` +
         `products, ${result.entries} entries. Previous: ${result.previous ?? "none"}.`,
     );
+    const stock = stockReport(result);
+    if (stock && !dryRun) say(stock);
   }
   if (values.out === undefined && !values.publish)
     console.log("Nothing written: add --out FILE to save the catalog, or --publish to make it live.");

@@ -2,7 +2,7 @@
 import { setFlagsFromString } from "node:v8";
 import { newVersionName } from "../publish/publish.ts";
 import { WAIT_OPTION } from "./locked-state.ts";
-import { runPublish } from "./publish-run.ts";
+import { runPublish, stockReport } from "./publish-run.ts";
 import { DEFAULT_SHARD_PRODUCTS } from "../browse/shards.ts";
 import { CatalogValidationError } from "../catalog/schema.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
@@ -92,6 +92,8 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
         `products, ${result.entries} entries in ${seconds} s. Previous: ` +
         `${result.previous ?? "none"}; ${result.deleted} stale keys deleted.`,
     );
+  const stock = stockReport(result);
+  if (stock && !dryRun) say(stock);
 }
 
 await runCli(cli, async () => {

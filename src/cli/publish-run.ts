@@ -22,6 +22,16 @@ export interface PublishRun {
   say: (line: string) => void;
 }
 
+/** What a publish's report says of live stock: the tracked levels the version carries, and where to see what they changed. */
+export function stockReport(result: PublishResult): string | null {
+  if (result.stock_tracked === 0) return null;
+  return (
+    `Live stock: ${result.stock_tracked} tracked variant levels go with this version; the worker writes them ` +
+    "into the Stock objects on the version's first stock read or change, and `npm run stock -- show` " +
+    "(no id) says how many levels that publish changed."
+  );
+}
+
 /**
  * Progress on one line (a TTY) or every 10% (logs), so long publishes show they are alive. A dry
  * run says what would happen, never that it happened.

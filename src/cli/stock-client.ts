@@ -1,4 +1,4 @@
-import type { StockBatchRequest, StockBatchResult, StockDetail } from "../stock/api.ts";
+import type { StockBatchRequest, StockBatchResult, StockDetail, StockStatus } from "../stock/api.ts";
 import { OperatorError } from "./operator-client.ts";
 
 /**
@@ -56,6 +56,11 @@ export class StockClient {
     };
   }
 
+  async status(): Promise<StockStatus> {
+    const res = await this.#fetch(this.#base, { headers: { Authorization: `Bearer ${this.#secret}` } });
+    return this.#read<StockStatus>(res);
+  }
+
   async show(variantId: string): Promise<StockDetail> {
     const res = await this.#fetch(`${this.#base}/${encodeURIComponent(variantId)}`, {
       headers: { Authorization: `Bearer ${this.#secret}` },
@@ -77,6 +82,15 @@ const levelLine = (l: StockDetail["level"]) =>
 
 /** Runs a parsed command and returns the lines to print. */
 export async function runStockCommand(command: StockCommand, client: StockClient): Promise<string[]> {
+  if (command.action === "show" && command.show.length === 0) {
+    const s = await client.status();
+    return [
+      s.catalog_version === null
+        ? "No catalog is live."
+        : `Catalog ${s.catalog_version}: ${s.tracked} tracked variants; its publish changed ${s.changed_by_publish} levels in live stock.`,
+      `Stock objects: ${s.shards} shards (STOCK_SHARDS).`,
+    ];
+  }
   if (command.action === "show") {
     const lines: string[] = [];
     for (const id of command.show) {

@@ -17,6 +17,7 @@ const cli = defineCli({
   set     ID=QUANTITY ...   write on-hand levels (0 to 1,000,000,000)
   adjust  ID=DELTA ...      add units (a negative DELTA removes them)
   show    ID ...            a variant's level and its movement log (publish, operator, checkout)
+  show                      the live version: variants tracked, levels its publish changed
 
 Changes go in one batch, applied in order, all checked first against the live catalog (an unknown
 or untracked variant changes nothing). IDs are digits or gid://shopify/ProductVariant/<digits>.`,

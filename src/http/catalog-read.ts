@@ -144,7 +144,8 @@ export function catalogReadWith<I, O>(
       throw withHeaders(resourceMissing("No resource has this handle.", "handle"), { "Cache-Control": "no-store" });
     }
     const store = new CatalogStore(c.env.CATALOG, { pointerTtlMs: pointerTtlMs(c.env.CATALOG_POINTER_TTL_MS) });
-    const meta = await store.currentMeta();
+    const [meta, overlay] = await Promise.all([store.currentMeta(), store.stockOverlay()]);
+    store.useStockOverlay(overlay);
     if (!meta) {
       c.set("cacheStatus", "bypass");
       throw withHeaders(catalogUnavailable(), { "Cache-Control": "no-store" });
@@ -213,7 +214,9 @@ export async function serveCatalogRead<Q extends object>(
   const meta = c.var.catalogMeta;
   // catalog_version was checked against the live version (catalogReadWith): the key holds that version already.
   const { catalog_version: _checked, ...keyed } = query as Record<string, unknown>;
-  const key = catalogCacheKey(originOf(c.req.url), meta.version, c.req.path, keyed);
+  // Live stock's overlay generation joins the version: a change of availability misses old answers.
+  const gen = c.var.catalogStore.overlay.gen;
+  const key = catalogCacheKey(originOf(c.req.url), gen ? `${meta.version}~s${gen}` : meta.version, c.req.path, keyed);
   const ifNoneMatch = c.req.header("If-None-Match");
   const kept = answers.get(key);
   if (kept) {

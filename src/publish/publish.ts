@@ -80,6 +80,8 @@ export interface PublishResult {
   products: number;
   entries: number;
   deleted: number;
+  /** Tracked variants whose levels the version carries (the worker writes them into live stock). */
+  stock_tracked: number;
 }
 
 const VERSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -289,6 +291,7 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
         products: catalog.products.length,
         entries: 0,
         deleted: 0,
+        stock_tracked: pointer.current.stock_tracked ?? 0,
       };
     }
     const history = await historyOf(target, pointer);
@@ -340,6 +343,7 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
       products: meta.products,
       entries: total,
       deleted,
+      stock_tracked: meta.stock_tracked ?? 0,
     };
   });
 }

@@ -8,6 +8,7 @@ import type { ListOptions } from "../catalog/pages.ts";
 import type { CatalogStore } from "../catalog/store.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import { type CatalogEnv, serveCatalogRead } from "../http/catalog-read.ts";
+import { overlaidBody } from "../catalog/store.ts";
 
 /**
  * The handlers the product and collection routes share for browse: a plain list (no q, filter
@@ -71,8 +72,17 @@ export function serveBrowsePage(
       plain(store, meta, query),
     );
   }
-  return serveCatalogRead(c, browseCacheKey(q, q), (_store, meta) =>
-    browsePage(browseEngine(c.env.BROWSE_ENGINE, meta, placement(c)), meta, scope, inCurrency(q, meta.currency)),
+  // Items follow live stock (the overlay); the engine's filters and facet counts follow the version's file.
+  return serveCatalogRead(c, browseCacheKey(q, q), async (store, meta) =>
+    overlaidBody(
+      await browsePage(
+        browseEngine(c.env.BROWSE_ENGINE, meta, placement(c)),
+        meta,
+        scope,
+        inCurrency(q, meta.currency),
+      ),
+      store.overlay,
+    ),
   );
 }
 

@@ -15,6 +15,7 @@ import {
   StockBatchRequestSchema,
   StockBatchResultSchema,
   StockDetailSchema,
+  StockStatusSchema,
 } from "../stock/api.ts";
 import { batchFingerprint, stockStore } from "../stock/store.ts";
 import * as z from "zod";
@@ -162,6 +163,39 @@ export const operatorStock = new Hono<AppEnv>()
             applied: a.replayed ? ("earlier" as const) : ("now" as const),
           })),
           levels: outcome.levels.map(levelView),
+        },
+        200,
+      );
+    },
+  )
+  .get(
+    "/",
+    describe({
+      operationId: "stockStatus",
+      summary: "Live stock for the live catalog version",
+      description:
+        `${STOCK_DOCS}\n\nThe live version, the shard count, how many variants it tracks and how ` +
+        "many levels its publish changed in live stock (written on the version's first stock read " +
+        "or change; this call writes them if nothing has yet).",
+      tag: "Operator",
+      auth: "operator",
+      responses: {
+        200: { description: "The status.", schema: StockStatusSchema, headers: NO_STORE },
+        ...errors(...TOKEN_ERRORS),
+      },
+    }),
+    async (c) => {
+      const stock = stockStore(c.env);
+      const meta = await new CatalogStore(c.env.CATALOG).currentMeta();
+      const sync = meta?.stock_tracked ? await stock.coordinator().syncVersion(meta.version) : null;
+      if (meta) await stock.ensureSynced(meta);
+      return c.json(
+        {
+          object: "stock_status" as const,
+          catalog_version: meta?.version ?? null,
+          shards: stock.shards,
+          tracked: meta?.stock_tracked ?? 0,
+          changed_by_publish: sync?.changed ?? 0,
         },
         200,
       );

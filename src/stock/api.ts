@@ -124,6 +124,19 @@ export const StockDetailSchema = z
   .meta({ id: "StockDetail", description: "A variant's live level and its movement log." });
 export type StockDetail = z.infer<typeof StockDetailSchema>;
 
+export const StockStatusSchema = z
+  .object({
+    object: z.literal("stock_status"),
+    catalog_version: z.string().nullable().meta({ description: "The live catalog version; null before any publish." }),
+    shards: z.int().min(1).meta({ description: "`STOCK_SHARDS`: the Stock objects variant ids are spread over." }),
+    tracked: z.int().min(0).meta({ description: "Variants the live version tracks." }),
+    changed_by_publish: z.int().min(0).meta({
+      description: "Levels the live version's publish changed in live stock (its file's levels, written once).",
+    }),
+  })
+  .meta({ id: "StockStatus", description: "Live stock for the live catalog version." });
+export type StockStatus = z.infer<typeof StockStatusSchema>;
+
 /** The wire form of a level. */
 export function levelView(level: StockLevel): StockLevelView {
   return {

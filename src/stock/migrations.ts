@@ -64,6 +64,23 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
        at INTEGER NOT NULL
      )`,
   ],
+  [
+    // Each shard: its variants whose live stock differs from what the last publish wrote (the
+    // catalog's own answer), pushed to the coordinator after every change (seq orders the pushes).
+    `CREATE TABLE overlay (
+       variant_id TEXT PRIMARY KEY,
+       in_stock INTEGER NOT NULL,
+       available INTEGER NOT NULL,
+       base_in_stock INTEGER NOT NULL,
+       base_available INTEGER NOT NULL
+     )`,
+    `CREATE TABLE overlay_push (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), seq INTEGER NOT NULL, dirty INTEGER NOT NULL)`,
+    // The coordinator: every shard's last fragment, and what it last wrote to KV.
+    `CREATE TABLE fragments (shard TEXT PRIMARY KEY, seq INTEGER NOT NULL, entries TEXT NOT NULL)`,
+    `CREATE TABLE overlay_written (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), gen INTEGER NOT NULL, at INTEGER NOT NULL, digest TEXT NOT NULL)`,
+    // A write held back by the one-a-second rule, done by the alarm.
+    `CREATE TABLE overlay_pending (singleton INTEGER PRIMARY KEY CHECK (singleton = 1))`,
+  ],
 ];
 
 /** Brings `sql` up to the newest schema; returns the version it found (0: a new shard). */

@@ -19,6 +19,7 @@ import {
   type StockSource,
 } from "./api.ts";
 import { migrateFrom } from "./migrations.ts";
+import { STOCK_OVERLAY_KEY, type StockOverlay } from "../catalog/layout.ts";
 import { CatalogStore } from "../catalog/store.ts";
 import { type PublishSync, StockStore, stockShards } from "./store.ts";
 
@@ -39,6 +40,18 @@ interface LevelRow extends Record<string, SqlStorageValue> {
   policy: InventoryPolicy;
   published: number | null;
 }
+
+/** One shard's overlay entry: variant, in stock now, units left, and both as the last publish wrote them. */
+export type OverlayEntry = [
+  variantId: string,
+  inStock: number,
+  available: number,
+  baseInStock: number,
+  baseAvailable: number,
+];
+
+/** The overlay key is written at most this often (Workers KV takes one write a second per key). */
+export const OVERLAY_WRITE_INTERVAL_MS = 1000;
 
 /** How often the alarm prunes when nothing else is due. */
 const HOUSEKEEPING_MS = 24 * 60 * 60 * 1000;
@@ -95,6 +108,10 @@ export class Stock extends DurableObject<Env> {
   readonly #sql: SqlStorage;
   /** Coordinator role: the sync of each version running in this instance (one at a time per version). */
   readonly #syncing = new Map<string, Promise<PublishSync | null>>();
+  /** Variants whose level or held units this call changed: their overlay entries are redone after it. */
+  readonly #touched = new Set<string>();
+  /** Coordinator role: overlay writes run one at a time, in order. */
+  #overlayWrite: Promise<void> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -160,6 +177,7 @@ export class Stock extends DurableObject<Env> {
       );
       return done;
     });
+    await this.#afterChange();
     await this.#armHousekeeping();
     return { ok: true, replayed: false, applied, levels: this.#levelsOf(applied.map((a) => a.variant_id)) };
   }
@@ -215,6 +233,7 @@ export class Stock extends DurableObject<Env> {
         this.#move(row, now, { source: "checkout", ref: holdId, kind: "hold", dq: 0, dh: line.quantity });
       }
     });
+    await this.#afterChange();
     if (expiresAt !== undefined) await this.#armAt(expiresAt);
     else await this.#armHousekeeping();
     return { ok: true, replayed: false, levels: this.#levelsOf(wanted.map((l) => l.variant_id)) };
@@ -226,6 +245,7 @@ export class Stock extends DurableObject<Env> {
     const variants = this.#holdLines(holdId).map((l) => l.variant_id);
     if (previous === "held") {
       this.ctx.storage.transactionSync(() => this.#settleRelease(holdId, "release", Date.now()));
+      await this.#afterChange();
     }
     return { previous, levels: this.#levelsOf(variants) };
   }
@@ -296,6 +316,7 @@ export class Stock extends DurableObject<Env> {
       }
       return done;
     });
+    await this.#afterChange();
     await this.#armHousekeeping();
     return { replayed: false, lines: committed, levels: this.#levelsOf(committed.map((l) => l.variant_id)) };
   }
@@ -424,10 +445,22 @@ export class Stock extends DurableObject<Env> {
       this.#sql.exec("DELETE FROM holds WHERE state != 'held' AND settled_at < ?", old);
       this.#sql.exec("DELETE FROM batches WHERE created_at < ?", now - STOCK_BATCH_TTL_MS);
     });
+    await this.#afterChange();
+    // A push that failed, or (coordinator) an overlay write held back by the one-a-second rule.
+    await this.#pushOverlay();
+    if (this.#sql.exec("SELECT 1 FROM overlay_pending").toArray().length > 0) await this.#scheduleOverlayWrite();
     const next = this.#sql
       .exec<{ at: number | null }>("SELECT MIN(expires_at) AS at FROM holds WHERE state = 'held'")
       .one().at;
-    await this.ctx.storage.setAlarm(Math.min(next ?? Number.POSITIVE_INFINITY, now + HOUSEKEEPING_MS));
+    let at = Math.min(next ?? Number.POSITIVE_INFINITY, now + HOUSEKEEPING_MS);
+    // Still owed: an overlay push that failed (retry soon), an overlay write held back.
+    if (this.#sql.exec("SELECT 1 FROM overlay_push WHERE dirty = 1").toArray().length > 0)
+      at = Math.min(at, Date.now() + 2000);
+    if (this.#sql.exec("SELECT 1 FROM overlay_pending").toArray().length > 0) {
+      const written = this.#sql.exec<{ at: number }>("SELECT at FROM overlay_written").toArray()[0];
+      at = Math.min(at, Math.max(Date.now() + 50, (written?.at ?? 0) + OVERLAY_WRITE_INTERVAL_MS));
+    }
+    await this.ctx.storage.setAlarm(at);
   }
 
   #row(variantId: string): LevelRow | undefined {
@@ -470,6 +503,7 @@ export class Stock extends DurableObject<Env> {
 
   /** Inside a transaction: one set/adjust, logged. */
   #applyOne(change: ShardChange, batch: ShardBatch, now: number): AppliedChange {
+    this.#touched.add(change.variantId);
     const row = this.#row(change.variantId);
     const before = levelOf(change.variantId, row);
     const previous = row?.quantity ?? 0;
@@ -526,6 +560,7 @@ export class Stock extends DurableObject<Env> {
     now: number,
     m: { source: StockSource; ref: string; kind: StockMovement["kind"]; dq: number; dh: number },
   ): void {
+    this.#touched.add(row.variant_id);
     const quantity = row.quantity + m.dq;
     const held = row.held + m.dh;
     this.#sql.exec(
@@ -538,6 +573,157 @@ export class Stock extends DurableObject<Env> {
     this.#log(row.variant_id, now, m.source, m.ref, m.kind, m.dq, m.dh, quantity, held);
     row.quantity = quantity;
     row.held = held;
+  }
+
+  /** Inside a transaction: redoes the overlay entries of the variants this call touched; true if any changed. */
+  #refreshOverlay(): boolean {
+    let changed = false;
+    for (const id of this.#touched) {
+      const row = this.#row(id);
+      const old = this.#sql
+        .exec<{ in_stock: number; available: number }>(
+          "SELECT in_stock, available FROM overlay WHERE variant_id = ?",
+          id,
+        )
+        .toArray()[0];
+      let entry: [number, number, number, number] | null = null;
+      if (row && row.published !== null) {
+        const level = levelOf(id, row);
+        const baseInStock = row.policy === "continue" || row.published > 0 ? 1 : 0;
+        const baseAvailable = Math.max(0, row.published);
+        const inStock = level.in_stock ? 1 : 0;
+        if (inStock !== baseInStock || level.available_quantity !== baseAvailable)
+          entry = [inStock, level.available_quantity, baseInStock, baseAvailable];
+      }
+      if (entry) {
+        if (old && old.in_stock === entry[0] && old.available === entry[1]) continue;
+        this.#sql.exec(
+          `INSERT INTO overlay (variant_id, in_stock, available, base_in_stock, base_available) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (variant_id) DO UPDATE SET in_stock = excluded.in_stock, available = excluded.available,
+             base_in_stock = excluded.base_in_stock, base_available = excluded.base_available`,
+          id,
+          ...entry,
+        );
+        changed = true;
+      } else if (old) {
+        this.#sql.exec("DELETE FROM overlay WHERE variant_id = ?", id);
+        changed = true;
+      }
+    }
+    this.#touched.clear();
+    if (changed) {
+      this.#sql.exec(
+        `INSERT INTO overlay_push (singleton, seq, dirty) VALUES (1, 1, 1)
+         ON CONFLICT (singleton) DO UPDATE SET seq = seq + 1, dirty = 1`,
+      );
+    }
+    return changed;
+  }
+
+  /**
+   * Sends this shard's overlay entries to the coordinator when they changed and were not sent
+   * yet. At least once: a failed push stays marked and the alarm retries it within seconds.
+   */
+  async #pushOverlay(): Promise<void> {
+    const state = this.#sql.exec<{ seq: number; dirty: number }>("SELECT seq, dirty FROM overlay_push").toArray()[0];
+    if (state?.dirty !== 1) return;
+    const entries = this.#sql
+      .exec<{ variant_id: string; in_stock: number; available: number; base_in_stock: number; base_available: number }>(
+        "SELECT * FROM overlay",
+      )
+      .toArray()
+      .map((r): OverlayEntry => [r.variant_id, r.in_stock, r.available, r.base_in_stock, r.base_available]);
+    try {
+      const store = new StockStore(this.env.STOCK as DurableObjectNamespace<Stock>, stockShards(this.env.STOCK_SHARDS));
+      await store.coordinator().putFragment(this.ctx.id.toString(), state.seq, entries);
+      this.#sql.exec("UPDATE overlay_push SET dirty = 0 WHERE seq = ?", state.seq);
+    } catch {
+      await this.#armAt(Date.now() + 2000);
+    }
+  }
+
+  /** After a change: the overlay entries redone (in their own transaction) and pushed if they changed. */
+  async #afterChange(): Promise<void> {
+    if (this.#touched.size === 0) return;
+    const changed = this.ctx.storage.transactionSync(() => this.#refreshOverlay());
+    if (changed) await this.#pushOverlay();
+  }
+
+  /**
+   * Coordinator role: one shard's overlay entries (all of them, numbered so a late push never
+   * undoes a newer one). The merged overlay goes to KV at most once a second.
+   */
+  async putFragment(shard: string, seq: number, entries: OverlayEntry[]): Promise<void> {
+    const known = this.#sql.exec<{ seq: number }>("SELECT seq FROM fragments WHERE shard = ?", shard).toArray()[0];
+    if (known && known.seq >= seq) return;
+    this.#sql.exec(
+      `INSERT INTO fragments (shard, seq, entries) VALUES (?, ?, ?)
+       ON CONFLICT (shard) DO UPDATE SET seq = excluded.seq, entries = excluded.entries`,
+      shard,
+      seq,
+      JSON.stringify(entries),
+    );
+    await this.#scheduleOverlayWrite();
+  }
+
+  /** Writes the overlay now, or arms the alarm for when a second has passed since the last write. */
+  async #scheduleOverlayWrite(): Promise<void> {
+    const written = this.#sql.exec<{ at: number }>("SELECT at FROM overlay_written").toArray()[0];
+    const due = (written?.at ?? 0) + OVERLAY_WRITE_INTERVAL_MS;
+    if (Date.now() < due) {
+      this.#sql.exec("INSERT OR IGNORE INTO overlay_pending (singleton) VALUES (1)");
+      await this.#armAt(due);
+      return;
+    }
+    const run = this.#overlayWrite.then(() => this.#writeOverlay());
+    this.#overlayWrite = run.catch(() => undefined);
+    await run;
+  }
+
+  /**
+   * Coordinator role: merges every shard's entries into the overlay the catalog reads
+   * (STOCK_OVERLAY_KEY): variants whose availability (with `stock_display: quantity`, whose
+   * count) differs from the file, and the products whose availability that changes, found from
+   * the live version's records. Written only when it differs from the last one, with a new `gen`.
+   */
+  async #writeOverlay(): Promise<void> {
+    this.#sql.exec("DELETE FROM overlay_pending");
+    const catalog = new CatalogStore(this.env.CATALOG);
+    const meta = await catalog.currentMeta();
+    const quantities = meta?.stock_display === "quantity";
+    const v: StockOverlay["v"] = {};
+    const flipped: string[] = [];
+    for (const { entries } of this.#sql.exec<{ entries: string }>("SELECT entries FROM fragments").toArray()) {
+      for (const [id, inStock, available, baseInStock, baseAvailable] of JSON.parse(entries) as OverlayEntry[]) {
+        if (inStock !== baseInStock) flipped.push(id);
+        if (inStock !== baseInStock || (quantities && available !== baseAvailable))
+          v[id] = [inStock === 1 ? 1 : 0, available];
+      }
+    }
+    const p: StockOverlay["p"] = {};
+    if (meta && flipped.length > 0) {
+      const variants = await catalog.getVariants(meta.version, flipped);
+      const handles = [...new Set([...variants.values()].map((r) => r.product_handle))];
+      const records = await Promise.all(handles.map((h) => catalog.getProduct(meta, h)));
+      for (const record of records) {
+        if (!record) continue;
+        const live = record.variants.some(([id, , , available]) => (v[id] ? v[id][0] === 1 : available));
+        if (live !== record.available) p[record.handle] = live ? 1 : 0;
+      }
+    }
+    const digest = JSON.stringify([p, v]);
+    const written = this.#sql
+      .exec<{ gen: number; digest: string }>("SELECT gen, digest FROM overlay_written")
+      .toArray()[0];
+    if (written?.digest === digest) return;
+    const gen = (written?.gen ?? 0) + 1;
+    await this.env.CATALOG.put(STOCK_OVERLAY_KEY, JSON.stringify({ gen, p, v } satisfies StockOverlay));
+    this.#sql.exec(
+      "INSERT OR REPLACE INTO overlay_written (singleton, gen, at, digest) VALUES (1, ?, ?, ?)",
+      gen,
+      Date.now(),
+      digest,
+    );
   }
 
   #log(

@@ -30,6 +30,8 @@ export interface RuntimeOptions {
    * entry (entry.ts, with the cart ceiling). Never for timed runs.
    */
   counting?: boolean;
+  /** Vars and secrets added to wrangler.toml's (stock.ts: an OPERATOR_SECRET, so it can change stock). */
+  extraVars?: Record<string, string>;
 }
 
 /** A running workerd with the production bundle, and what it cost to start. */
@@ -82,6 +84,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime & {
       workers: [
         {
           ...bindings,
+          ...(options.extraVars
+            ? {
+                bindings: {
+                  ...((bindings as { bindings?: Record<string, unknown> }).bindings ?? {}),
+                  ...options.extraVars,
+                },
+              }
+            : {}),
           name: "storefront-api",
           modules: [
             options.counting

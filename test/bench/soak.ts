@@ -82,9 +82,14 @@ interface CartLine {
 
 /** Variants the seed can always sell: an available product's available variants. */
 export function sellableVariants(catalog: SourceCatalog): string[] {
-  return catalog.products
-    .filter((p) => p.available)
-    .flatMap((p) => p.variants.filter((v) => v.available).map((v) => String(v.id)));
+  return (
+    catalog.products
+      .filter((p) => p.available)
+      // Untracked only: a tracked variant's live level (the seed's M / Navy has 3) refuses more adds.
+      .flatMap((p) =>
+        p.variants.filter((v) => v.available && v.inventory_quantity === undefined).map((v) => String(v.id)),
+      )
+  );
 }
 
 /** Lines owned by one client for PATCHes per ordinary cart, and at most this many in the hot cart. */

@@ -28,6 +28,8 @@ describe("CatalogStore (the adapter the cart reads variants through)", () => {
       price_minor: 2800,
       currency: "USD",
       available: true,
+      tracked: false,
+      inventory_policy: "deny",
     });
   });
 

@@ -41,7 +41,10 @@ export function cartCall(
 
 export interface SeedVariants {
   version: string;
-  /** Available variants, in seed order, as the catalog adapter returns them. */
+  /**
+   * Available variants whose stock is not tracked, in seed order, as the catalog adapter returns
+   * them: any number of units can be added (the tracked ones, 3 left, are test/stock's).
+   */
   available: VariantRecord[];
   /** Sold-out variants (the variant or its product). */
   soldOut: VariantRecord[];
@@ -53,7 +56,11 @@ export async function seedVariants(): Promise<SeedVariants> {
   const ids = seedCatalog().products.flatMap((p) => p.variants.map((v) => v.id));
   const found = await new CatalogStore(env.CATALOG).getVariants(version, ids);
   const all = ids.map((id) => found.get(id)).filter((v): v is VariantRecord => v !== undefined);
-  return { version, available: all.filter((v) => v.available), soldOut: all.filter((v) => !v.available) };
+  return {
+    version,
+    available: all.filter((v) => v.available && !v.tracked),
+    soldOut: all.filter((v) => !v.available),
+  };
 }
 
 /** The Cart a cart response carries; any status but 200 fails the test. */

@@ -741,6 +741,8 @@ const operator: Case[] = withHead([
     request: () => ["/api/v1/operator/stock/44102938475615", { headers: OPERATOR }],
   },
   { status: 400, name: "not a variant id", request: () => ["/api/v1/operator/stock/abc", { headers: OPERATOR }] },
+  { status: 200, name: "the status", request: () => ["/api/v1/operator/stock", { headers: OPERATOR }] },
+  { status: 401, name: "no secret", request: () => ["/api/v1/operator/stock"] },
   { status: 401, name: "no secret", request: () => ["/api/v1/operator/stock/44102938475615"] },
 ]);
 

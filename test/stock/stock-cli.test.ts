@@ -54,6 +54,12 @@ describe("npm run stock", () => {
     ]);
   });
 
+  it("show without an id says what the live version's publish changed in live stock", async () => {
+    const lines = await runStockCommand(command("show", []), client());
+    expect(lines[0]).toMatch(/^Catalog \S+: 2 tracked variants; its publish changed 2 levels in live stock\.$/);
+    expect(lines[1]).toBe("Stock objects: 16 shards (STOCK_SHARDS).");
+  });
+
   it("reports the operator surface's refusal (an unknown variant) and changes nothing", async () => {
     const before = await runStockCommand(command("show", [M_NAVY]), client());
     const failed = runStockCommand(command("set", ["123=1", `${M_NAVY}=0`]), client());

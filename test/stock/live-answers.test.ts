@@ -1,0 +1,130 @@
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SourceCatalog } from "../../src/catalog/schema.ts";
+import { d1Target } from "../../src/publish/browse-index.ts";
+import { publishCatalog } from "../../src/publish/publish.ts";
+import { stockStore } from "../../src/stock/store.ts";
+import { call, operator } from "../helpers/cart.ts";
+import { seedCatalog } from "../helpers/catalog.ts";
+
+/**
+ * Section 9.3: every catalog answer that shows availability follows live stock without a
+ * publish: product, variants, list and collection items, browse pages, with ETags changing.
+ */
+
+const stock = stockStore(env);
+let tote: string;
+let navyS: string;
+
+function get(path: string, headers: Record<string, string> = {}): Promise<Response> {
+  return call(`/api/v1${path}`, { headers });
+}
+
+async function setLevels(levels: Record<string, number>): Promise<void> {
+  const res = await operator("/stock", {
+    method: "POST",
+    body: JSON.stringify({ changes: Object.entries(levels).map(([variant_id, set]) => ({ variant_id, set })) }),
+  });
+  expect(res.status).toBe(200);
+}
+
+/** Waits out the overlay's one-write-a-second rule and runs the coordinator's alarm (the held-back write). */
+async function settle(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 1100));
+  await runDurableObjectAlarm(stock.coordinator());
+}
+
+async function json(path: string): Promise<{ status: number; etag: string | null; body: Record<string, unknown> }> {
+  const res = await get(path);
+  return { status: res.status, etag: res.headers.get("ETag"), body: (await res.json()) as Record<string, unknown> };
+}
+
+function item(list: unknown, handle: string): Record<string, unknown> | undefined {
+  return (list as { data: Record<string, unknown>[] }).data.find((i) => i.handle === handle);
+}
+
+beforeAll(async () => {
+  const catalog: SourceCatalog = seedCatalog();
+  const toteProduct = catalog.products.find((p) => p.handle === "canvas-market-tote")!;
+  toteProduct.variants[0]!.inventory_quantity = 2;
+  tote = toteProduct.variants[0]!.id;
+  navyS = "44102938475614";
+  await publishCatalog(env.CATALOG, catalog, { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) });
+});
+
+describe("catalog answers follow live stock", () => {
+  it("a product sold out by the operator answers 404 sold_out, and is listed, collected and browsed as unavailable", async () => {
+    const before = await json("/products/canvas-market-tote");
+    expect(before.status).toBe(200);
+    expect(item((await json("/products?limit=250")).body, "canvas-market-tote")?.available).toBe(true);
+    await setLevels({ [tote]: 0 });
+    await settle();
+    const after = await json("/products/canvas-market-tote");
+    expect(after.status).toBe(404);
+    expect(after.body).toEqual({
+      error: { type: "not_found_error", code: "sold_out", message: "Sold out", param: "handle" },
+    });
+    expect(item((await json("/products?limit=250")).body, "canvas-market-tote")?.available).toBe(false);
+    const frontpage = (await json("/collections/frontpage?limit=250")).body.products;
+    expect(item(frontpage, "canvas-market-tote")).toMatchObject({ available: false, endpoint_status: 404 });
+    const variants = (await json("/products/canvas-market-tote/variants")).body;
+    expect((variants as { data: { available: boolean }[] }).data[0]!.available).toBe(false);
+    const browsed = (await json("/products?q=tote")).body;
+    expect(item(browsed, "canvas-market-tote")?.available).toBe(false);
+    // Restocked: sells again, with the answer it had before (same ETag: same content).
+    await setLevels({ [tote]: 5 });
+    await settle();
+    const again = await json("/products/canvas-market-tote");
+    expect(again.status).toBe(200);
+    expect(again.etag).toBe(before.etag);
+    expect(item((await json("/products?q=tote")).body, "canvas-market-tote")?.available).toBe(true);
+  });
+
+  it("a size restocked after the file said 0 shows available, and the ETag changes with it", async () => {
+    const before = await json("/products/heavyweight-pocket-tee-navy/variants");
+    const s = (before.body as { data: { id: string; available: boolean }[] }).data.find((v) => v.id === navyS)!;
+    expect(s.available).toBe(false);
+    await setLevels({ [navyS]: 4 });
+    await settle();
+    const after = await json("/products/heavyweight-pocket-tee-navy/variants");
+    expect(
+      (after.body as { data: { id: string; available: boolean }[] }).data.find((v) => v.id === navyS)!.available,
+    ).toBe(true);
+    expect(after.etag).not.toBe(before.etag);
+    // Counts stay private by default.
+    expect(JSON.stringify(after.body)).not.toContain("quantity_available");
+    const revalidated = await get("/products/heavyweight-pocket-tee-navy/variants", { "If-None-Match": before.etag! });
+    expect(revalidated.status).toBe(200);
+  });
+
+  it("units held by a checkout count: the last units held make the product sold out, released they come back", async () => {
+    await setLevels({ [tote]: 1 });
+    await settle();
+    expect((await json("/products/canvas-market-tote")).status).toBe(200);
+    const held = await stock.hold(`chk-${crypto.randomUUID()}`, [{ variant_id: tote, quantity: 1 }]);
+    expect(held.ok).toBe(true);
+    await settle();
+    expect((await json("/products/canvas-market-tote")).status).toBe(404);
+  });
+});
+
+describe('"stock_display": "quantity"', () => {
+  it("adds quantity_available to variants, live, and null for untracked ones", async () => {
+    const catalog: SourceCatalog = seedCatalog();
+    catalog.stock_display = "quantity";
+    await publishCatalog(env.CATALOG, catalog, { browse: null });
+    await setLevels({ "44102938475615": 7 });
+    await settle();
+    const variants = (await json("/products/heavyweight-pocket-tee-navy/variants")).body as {
+      data: { id: string; quantity_available: number | null }[];
+    };
+    const byId = Object.fromEntries(variants.data.map((v) => [v.id, v.quantity_available]));
+    expect(byId["44102938475615"]).toBe(7);
+    expect(byId["44102938475616"]).toBeNull();
+    const detail = (await json("/products/heavyweight-pocket-tee-navy?include=variants")).body as {
+      variants: { id: string; quantity_available: number | null }[];
+    };
+    expect(detail.variants.find((v) => v.id === "44102938475615")?.quantity_available).toBe(7);
+  });
+});
