@@ -126,11 +126,13 @@ export class Checkouts extends DurableObject<Env> {
       const found = this.#rows.get(checkoutId);
       if (!found) return missing();
       const record = await this.#expireIfDue(found);
-      if (record.status === "open") await this.#settle(record, "canceled");
+      if (record.status === "open" && !record.payment) await this.#settle(record, "canceled");
       else if (record.status !== "canceled") {
         return fail({
           code: "checkout_not_open",
-          message: `This checkout is ${record.status}; only an open checkout can be canceled.`,
+          message: record.payment
+            ? "This checkout is paid and being completed; it cannot be canceled."
+            : `This checkout is ${record.status}; only an open checkout can be canceled.`,
         });
       }
       return { ok: true, status: 200, json: checkoutJson(this.#rows.get(checkoutId)!), replayed: false };
@@ -261,7 +263,8 @@ export class Checkouts extends DurableObject<Env> {
       throw error;
     }
     // One open checkout per holder: the previous one goes first, so its units count for this one.
-    for (const previous of this.#rows.open()) await this.#settle(previous, "canceled");
+    // A checkout already paid (its completion under way) is never canceled under its payment.
+    for (const previous of this.#rows.open()) if (!previous.payment) await this.#settle(previous, "canceled");
 
     const now = Date.now();
     const id = `chk_${this.ctx.id.toString()}${randomBase62(16)}`;

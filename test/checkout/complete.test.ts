@@ -297,4 +297,23 @@ describe("completing a checkout", () => {
     expect(await stockOf(a.id)).toMatchObject({ quantity: 3, held: 0 });
     expect((await readCart(token)).lines).toEqual([]);
   });
+
+  it("never cancels a checkout whose payment is being completed: not by DELETE, not by a newer checkout", async () => {
+    const a = variants[12]!;
+    const { token, holder, checkout } = await openCheckout({ 12: 1 }, 5);
+    const stub = checkoutsFor(env, holder);
+    await runInDurableObject(stub, (_i, state) => {
+      const payment = JSON.stringify({ reference: "pay_in_flight", by: "stripe", at: Date.now() });
+      state.storage.sql.exec("UPDATE checkouts SET payment = ? WHERE id = ?", payment, checkout.id);
+    });
+    const cancel = await cartCall(token, `/checkouts/${checkout.id}`, { method: "DELETE" });
+    expect(cancel.status).toBe(409);
+    expect(await cancel.json()).toMatchObject({ error: { code: "checkout_not_open" } });
+    expect((await postCheckout(token)).status).toBe(201);
+    expect((await checkoutFrom(await cartCall(token, `/checkouts/${checkout.id}`), 200)).status).toBe("open");
+    // Its units are still held for it (1 of 5), beside the newer checkout's.
+    expect((await stockOf(a.id)).held).toBe(2);
+    const order = await orderFrom(await operatorComplete(checkout.id, "pay_other"));
+    expect(order.payment_reference).toBe("pay_in_flight");
+  });
 });
