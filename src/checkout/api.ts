@@ -46,7 +46,8 @@ export const AttributesSchema = z
 export const CreateCheckoutRequestSchema = z
   .strictObject({
     return_url: z
-      .url({ protocol: /^https$/, hostname: z.regexes.domain })
+      .string()
+      .regex(/^https:\/\/[A-Za-z0-9.-]+(:\d{1,5})?([/?#][^\s]*)?$/, "an absolute https URL")
       .max(2048)
       .optional()
       .meta({ description: "Where the payment page sends the shopper back: an absolute `https:` URL." }),
