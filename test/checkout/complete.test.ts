@@ -316,4 +316,27 @@ describe("completing a checkout", () => {
     const order = await orderFrom(await operatorComplete(checkout.id, "pay_other"));
     expect(order.payment_reference).toBe("pay_in_flight");
   });
+
+  it("keeps the checkout's note and attributes, and each line's attributes, on the order", async () => {
+    const { holder, checkout } = await openCheckout({ 13: 1 });
+    // What a cart with a note and attributes (contract 9.2) freezes into its checkout.
+    await runInDurableObject(checkoutsFor(env, holder), (_i, state) => {
+      const row = state.storage.sql
+        .exec<{ content: string }>("SELECT content FROM checkouts WHERE id = ?", checkout.id)
+        .one();
+      const content = JSON.parse(row.content) as {
+        note: string | null;
+        attributes: object;
+        lines: { attributes: object }[];
+      };
+      content.note = "Leave at the door <b>please</b>";
+      content.attributes = { "Gift wrap": "yes" };
+      content.lines[0]!.attributes = { Engraving: "A.B." };
+      state.storage.sql.exec("UPDATE checkouts SET content = ? WHERE id = ?", JSON.stringify(content), checkout.id);
+    });
+    const order = await orderFrom(await operatorComplete(checkout.id));
+    expect(order).toMatchObject({ note: "Leave at the door <b>please</b>", attributes: { "Gift wrap": "yes" } });
+    expect(order.lines[0]!.attributes).toEqual({ Engraving: "A.B." });
+    expect(await orderFrom(await operator(`/orders/${order.id}`))).toEqual(order);
+  });
 });
