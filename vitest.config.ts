@@ -1,8 +1,11 @@
-import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { quietConsole, quietRun } from "./test/helpers/quiet.ts";
 
 quietRun();
+
+/** The orders database's migrations, applied to each test file's D1 by test/helpers/orders-setup.ts. */
+const ORDERS_MIGRATIONS = await readD1Migrations("src/checkout/migrations");
 
 /**
  * Three projects, one `npm test`:
@@ -33,12 +36,16 @@ export default defineConfig({
                 OPERATOR_SECRET: "test-operator-secret",
                 // The contract's fixed development value (contract 9.1), as npm run dev passes it.
                 CART_TOKEN_SECRET: "dev-cart-token-secret-0123456789abcdef",
+                CHECKOUT_WEBHOOK_SECRET: "dev-checkout-webhook-secret",
+                STRIPE_WEBHOOK_SECRET: "whsec_test_0123456789abcdefghijklmnopqrstuv",
+                ORDERS_MIGRATIONS,
               },
             },
           }),
         ],
         test: {
           name: "workerd",
+          setupFiles: ["test/helpers/orders-setup.ts"],
           include: ["test/**/*.test.ts"],
           exclude: ["**/node_modules/**", "test/e2e/**", "test/browser/**", "test/house/**"],
         },

@@ -12,12 +12,16 @@ import { docs } from "./routes/docs.ts";
 import { health } from "./routes/health.ts";
 import { openapi, operatorOpenapi } from "./routes/openapi.ts";
 import { operator } from "./routes/operator.ts";
+import { orders } from "./routes/orders.ts";
+import { webhooks } from "./routes/webhooks.ts";
+import { devPay } from "./routes/dev-pay.ts";
 import { operatorStock } from "./routes/operator-stock.ts";
 import { products } from "./routes/products.ts";
 
 export { Cart } from "./cart/cart-object.ts";
 export { BrowseEngine } from "./browse/engine.ts";
 export { Stock } from "./stock/stock-object.ts";
+export { Checkouts } from "./checkout/checkout-object.ts";
 
 const routeTable = new RouteTable();
 const catalogCors = publicCors(routeTable);
@@ -36,12 +40,14 @@ const api = new Hono<AppEnv>()
   .use("/cart/*", privateCors)
   .use("/carts", privateCors)
   .use("/checkouts", privateCors)
+  .use("/checkouts/*", privateCors)
   .use("/auth/*", privateCors)
   .route("/products", products)
   .route("/collections", collections)
   .route("/cart", cart)
   .route("/carts", carts)
   .route("/checkouts", checkouts)
+  .route("/webhooks", webhooks)
   .route("/auth", auth)
   .route("/openapi.json", openapi)
   .route("/health", health);
@@ -50,12 +56,14 @@ const api = new Hono<AppEnv>()
 const operatorApi = new Hono<AppEnv>()
   .route("/stock", operatorStock)
   .route("/", operator)
+  .route("/", orders)
   .route("/openapi.json", operatorOpenapi);
 
 const app = new Hono<AppEnv>()
   .use(requestContext())
   .route("/api/v1", api)
   .route("/api/v1/operator", operatorApi)
+  .route("/dev/pay", devPay)
   .route("/", docs);
 
 app.onError(onError);

@@ -1,7 +1,9 @@
 // The catalog walk-through of /docs/try: list the products, pick one, choose its size and color,
-// add it to the cart and see what the API answered (200, or 404 Sold out). Plain browser
-// JavaScript, no framework; every call goes to this same origin. The cart is this browser's own:
-// its shopper token comes from POST /carts, as a storefront's would, and is kept in localStorage.
+// add it to the cart and see what the API answered (200, or 404 Sold out), then check out, pay on
+// the checkout's hand-off page (under npm run dev, the local test payment page) and read the
+// checkout again to see its order. Plain browser JavaScript, no framework; every call goes to
+// this same origin. The cart is this browser's own: its shopper token comes from POST /carts, as
+// a storefront's would, and is kept in localStorage.
 (() => {
   var API = "/api/v1";
   var TOKEN_KEY = "storefront-try.cart-token";
@@ -272,6 +274,49 @@
     async function readCart() {
       output.replaceChildren(resultView(await call("GET", `${API}/cart`, { auth: true }), `GET ${API}/cart`));
     }
+    var checkoutId = null;
+    async function checkOut() {
+      var result = await call("POST", `${API}/checkouts`, { auth: true, body: "{}" });
+      var parts = [resultView(result, `POST ${API}/checkouts`)];
+      if (result.status === 201) {
+        checkoutId = result.json.id;
+        const next = [];
+        // Only a same-origin or https hand-off is offered as a link (never javascript: or data:).
+        const url = result.json.url;
+        const safe = url && (url.indexOf(`${location.origin}/`) === 0 || url.indexOf("https://") === 0);
+        if (safe) {
+          next.push(
+            el("a", { id: "pay-link", class: "button primary", href: url, target: "_blank", rel: "noopener" }, "Pay"),
+            " ",
+          );
+        } else {
+          next.push("No hand-off is configured: the store completes this checkout itself. ");
+        }
+        next.push(el("button", { type: "button", id: "read-checkout", onclick: readCheckout }, "Read the checkout"));
+        parts.push(el("p", { class: "actions" }, next));
+      }
+      output.replaceChildren.apply(output, parts);
+    }
+    async function readCheckout() {
+      if (!checkoutId) return;
+      var path = `${API}/checkouts/${encodeURIComponent(checkoutId)}`;
+      var result = await call("GET", path, { auth: true });
+      var parts = [resultView(result, `GET ${path}`)];
+      if (result.status === 200 && result.json.order_id) {
+        parts.unshift(
+          el("p", { class: "status ok", id: "order-placed" }, [
+            "Order ",
+            el("code", {}, result.json.order_id),
+            " placed.",
+          ]),
+        );
+      }
+      var actions = output.querySelector(".actions");
+      // Only an open checkout can still be paid.
+      var payLink = actions?.querySelector("#pay-link");
+      if (payLink && result.status === 200 && result.json.status !== "open") payLink.remove();
+      output.replaceChildren.apply(output, actions ? parts.concat([actions]) : parts);
+    }
     update();
     return el(
       "form",
@@ -293,6 +338,7 @@
         el("p", { class: "actions" }, [
           el("button", { type: "button", id: "add-to-cart", class: "primary", onclick: addToCart }, "Add to cart"),
           el("button", { type: "button", id: "read-cart", onclick: readCart }, "Read the cart"),
+          el("button", { type: "button", id: "check-out", onclick: checkOut }, "Check out"),
         ]),
         output,
       ],

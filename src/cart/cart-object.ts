@@ -255,6 +255,17 @@ export class Cart extends DurableObject<Env> {
     this.#revocations.add(tokenId, Date.now());
   }
 
+  /**
+   * Empties the cart after its checkout became an order. Called by the holder's checkout object
+   * (a webhook or the operator completed it), so no token is involved; calling it again is harmless.
+   */
+  async checkedOut(): Promise<void> {
+    this.#expireIfDue(Date.now());
+    if (this.#rows.lineCount() === 0) return;
+    this.#rows.removeAllLines();
+    this.#touched();
+  }
+
   /** Whether `tokenId` was revoked: lets non-cart surfaces (checkout) refuse at once too. */
   async isRevoked(tokenId: string): Promise<boolean> {
     return this.#revocations.has(tokenId);

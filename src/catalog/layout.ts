@@ -52,6 +52,8 @@ export interface VersionMeta {
   stock_chunks?: number;
   /** `quantity`: variants answer `quantity_available`. Absent: `availability`. */
   stock_display?: "quantity";
+  /** Present when the catalog's variant ids are the store's own Shopify ids (a checkout may hand off to a Shopify cart permalink). */
+  variant_ids?: "store";
 }
 
 /** The value under POINTER_KEY: the live version and the one a rollback returns to. */

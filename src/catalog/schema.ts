@@ -444,6 +444,12 @@ const CATALOG_SHAPE = {
   search: SearchSettingsSchema.optional(),
   /** `quantity`: variants answer `quantity_available`; by default (`availability`) counts stay private. */
   stock_display: StockDisplaySchema.optional(),
+  /**
+   * Where the variant ids came from: `store` (the store's own Shopify ids: a products.json or
+   * Admin JSON import), `derived` (computed by a CSV import). Absent: not known. Only `store`
+   * ids make a Shopify cart permalink for a checkout's hand-off.
+   */
+  variant_ids: z.enum(["store", "derived"]).optional(),
 };
 
 /** A whole catalog. Cross-record rules (unique ids and handles, known members) live here too. */

@@ -10,6 +10,7 @@ import { recordDevServer } from "./dev-server-record.ts";
 import { seedDevTokens } from "./dev-tokens.ts";
 import { DEV_CART_TOKEN_SECRET } from "../auth/shopper-token.ts";
 import { quietWranglerEnv } from "./local-env.ts";
+import { applyD1Migrations } from "./d1-migrations.ts";
 import { operatorName, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
 import { d1Target } from "../publish/browse-index.ts";
 import { catalogDigest } from "../publish/build.ts";
@@ -99,6 +100,9 @@ async function prepare(persistTo: string | undefined, forceSeed: boolean): Promi
       );
       console.log(`Serving catalog ${result.version} (the seed, ${result.products} products).`);
     }
+    // The orders database (D1), as `wrangler d1 migrations apply storefront-orders --local` leaves it.
+    const migrated = await applyD1Migrations(local.env.ORDERS);
+    if (migrated.length > 0) console.log(`Orders database migrated: ${migrated.join(", ")}.`);
     const tokens = await seedDevTokens(local.env);
     if (tokens.working.length > 0) console.log(`Dev tokens ready: ${tokens.working.join(", ")}.`);
     if (tokens.revokedIds.length > 0) {
@@ -157,6 +161,9 @@ function serve(port: number, persistTo: string | undefined): void {
     "OPERATOR_SECRET:dev-operator-secret",
     "--var",
     `CART_TOKEN_SECRET:${DEV_CART_TOKEN_SECRET}`,
+    // Signs the local test payment page's webhook (contract 9.1: refused where ENVIRONMENT is not development).
+    "--var",
+    "CHECKOUT_WEBHOOK_SECRET:dev-checkout-webhook-secret",
     ...(persistTo ? ["--persist-to", persistTo] : []),
   ];
   const child = spawn(existsSync(local) ? local : "wrangler", args, { stdio: "inherit", env: quietWranglerEnv() });

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 /** The KV bindings of the project's wrangler.toml, backed by the state `wrangler dev` reads. */
 export interface LocalEnv {
-  env: Pick<Env, "CATALOG" | "TOKENS" | "BROWSE" | "BROWSE_SNAPSHOTS">;
+  env: Pick<Env, "CATALOG" | "TOKENS" | "BROWSE" | "BROWSE_SNAPSHOTS" | "ORDERS">;
   dispose: () => Promise<void>;
 }
 
@@ -49,13 +49,14 @@ export async function openLocalEnv(persistPath: string = DEFAULT_STATE): Promise
       ],
     }),
   );
-  const env = await mf.getBindings<Pick<Env, "CATALOG" | "TOKENS" | "BROWSE" | "BROWSE_SNAPSHOTS">>();
+  const env = await mf.getBindings<Pick<Env, "CATALOG" | "TOKENS" | "BROWSE" | "BROWSE_SNAPSHOTS" | "ORDERS">>();
   return {
     env: {
       CATALOG: retrying(env.CATALOG, RETRIED_CALLS.kv),
       TOKENS: retrying(env.TOKENS, RETRIED_CALLS.kv),
       BROWSE: retrying(env.BROWSE, RETRIED_CALLS.d1),
       BROWSE_SNAPSHOTS: retrying(env.BROWSE_SNAPSHOTS, RETRIED_CALLS.r2),
+      ORDERS: retrying(env.ORDERS, RETRIED_CALLS.d1),
     },
     dispose: () => mf.dispose(),
   };

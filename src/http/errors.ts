@@ -2,6 +2,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import * as z from "zod";
 import type { CartFailureCode } from "../cart/failure.ts";
 import type { CatalogFailureCode } from "../catalog/errors.ts";
+import type { CheckoutFailure } from "../checkout/failure.ts";
 
 /** The `error.type` values of the contract's envelope. */
 export const ErrorTypeSchema = z
@@ -40,6 +41,21 @@ export const ErrorBodySchema = z
       .boolean()
       .optional()
       .meta({ description: "Whether retrying can ever succeed (`false` for reserved operations)." }),
+    lines: z
+      .array(
+        z.strictObject({
+          id: z.string().meta({ description: "The cart line at fault." }),
+          code: z.enum(["sold_out", "insufficient_stock", "resource_missing"]),
+          available_quantity: z
+            .number()
+            .int()
+            .min(0)
+            .optional()
+            .meta({ description: "Units left, where stock is counted." }),
+        }),
+      )
+      .optional()
+      .meta({ description: "`checkout_unavailable`: each cart line that stops the checkout, and why." }),
     available_quantity: z
       .int()
       .min(0)
@@ -300,4 +316,28 @@ export function fromFailure(failure: DomainFailure, docsUrl?: string): ApiError 
     case "browse_unavailable":
       return browseUnavailable(failure.message);
   }
+}
+
+/** The contract's answer to a failure the checkout object reported. */
+export function fromCheckoutFailure(failure: CheckoutFailure, docsUrl?: string): ApiError {
+  switch (failure.code) {
+    case "cart_empty":
+      return invalidRequest("cart_empty", failure.message);
+    case "checkout_unavailable":
+      return new ApiError(409, {
+        type: "invalid_request_error",
+        code: "checkout_unavailable",
+        message: failure.message,
+        lines: failure.lines ?? [],
+      });
+    case "checkout_not_open":
+      return new ApiError(409, { type: "invalid_request_error", code: "checkout_not_open", message: failure.message });
+    default:
+      return fromFailure({ code: failure.code, message: failure.message, param: failure.param }, docsUrl);
+  }
+}
+
+/** A webhook whose signature is missing, malformed, wrong, or from outside the 5-minute window. */
+export function signatureRefused(code: "signature_invalid" | "timestamp_out_of_range", message: string): ApiError {
+  return invalidRequest(code, message);
 }

@@ -15,17 +15,46 @@ export function operatorSecret(env: Env | undefined): string | undefined {
   return typeof value === "string" && value.length >= MIN_SECRET_LENGTH ? value : undefined;
 }
 
+/** The documented development value of CHECKOUT_WEBHOOK_SECRET: refused outside development. */
+export const DEV_CHECKOUT_WEBHOOK_SECRET = "dev-checkout-webhook-secret";
+
+function secretVar(env: Env | undefined, name: string): string | undefined {
+  const value = (env as (Env & Record<string, unknown>) | undefined)?.[name];
+  return typeof value === "string" && value.length >= MIN_SECRET_LENGTH ? value : undefined;
+}
+
+/**
+ * CHECKOUT_WEBHOOK_SECRET, the key of `Storefront-Signature`. The development value counts only
+ * where ENVIRONMENT is `development`: a deployed worker left with it verifies nothing.
+ */
+export function checkoutWebhookSecret(env: Env | undefined): string | undefined {
+  const secret = secretVar(env, "CHECKOUT_WEBHOOK_SECRET");
+  if (secret === DEV_CHECKOUT_WEBHOOK_SECRET && env?.ENVIRONMENT !== "development") return undefined;
+  return secret;
+}
+
+/** STRIPE_WEBHOOK_SECRET, the endpoint's `whsec_…` signing secret for `Stripe-Signature`. */
+export function stripeWebhookSecret(env: Env | undefined): string | undefined {
+  return secretVar(env, "STRIPE_WEBHOOK_SECRET");
+}
+
 /** Anything shaped like a token inside a text: its prefix and the token alphabet after it. */
 const TOKEN_IN_TEXT = /sf_[A-Za-z0-9_]*/gi;
 /** The prefixes of issued tokens (`sf_live_`, `sf_dev_`, shoppers' `sf_cart_`), wherever they occur in a value. */
 const TOKEN_PREFIX = /sf_(live|dev|cart)_/i;
 
-/** The secrets a worker must never repeat: the operator's and the shopper-token signing secrets. */
+/**
+ * The secrets a worker must never repeat: the operator's, the shopper-token signing secrets and
+ * the two webhook signing secrets.
+ */
 function secretsOf(env: Env | undefined): string[] {
-  const e = env as (Env & { CART_TOKEN_SECRET?: unknown; CART_TOKEN_SECRET_PREVIOUS?: unknown }) | undefined;
-  return [operatorSecret(env), e?.CART_TOKEN_SECRET, e?.CART_TOKEN_SECRET_PREVIOUS].filter(
-    (s): s is string => typeof s === "string" && s.length >= MIN_SECRET_LENGTH,
-  );
+  return [
+    operatorSecret(env),
+    secretVar(env, "CART_TOKEN_SECRET"),
+    secretVar(env, "CART_TOKEN_SECRET_PREVIOUS"),
+    secretVar(env, "CHECKOUT_WEBHOOK_SECRET"),
+    stripeWebhookSecret(env),
+  ].filter((s): s is string => s !== undefined);
 }
 
 /** Every token-shaped value as `sf_…` and every occurrence of a secret of the worker as `[redacted]`. */

@@ -289,6 +289,26 @@ export async function parseJsonBody<S extends z.ZodType>(
   return result.data;
 }
 
+/**
+ * The raw body as UTF-8 text, for a signature over its exact bytes (a webhook): 415 without a JSON
+ * Content-Type, 413 over `limit` bytes, 400 `invalid_json` for bytes that are not UTF-8.
+ */
+export async function readJsonText(c: Context, limit: number): Promise<string> {
+  if (!isJsonContentType(c.req.header("content-type"))) {
+    throw new ApiError(415, {
+      type: "invalid_request_error",
+      code: "unsupported_media_type",
+      message: "Send the body as JSON with Content-Type: application/json.",
+    });
+  }
+  const bytes = await readCapped(c.req.raw, limit);
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw invalidRequest("invalid_json", "The request body is not valid UTF-8 JSON.");
+  }
+}
+
 /** The query a client sends for a schema: its keys, each a string. This is what `hc` offers. */
 export type QueryInput<S extends z.ZodType> = { [K in keyof z.input<S>]?: string };
 

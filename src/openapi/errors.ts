@@ -47,6 +47,21 @@ const ERRORS = {
         code: "cart_full",
         message: "A cart holds at most 250 lines.",
       }),
+      cart_empty: example("Checking out an empty cart", {
+        type: "invalid_request_error",
+        code: "cart_empty",
+        message: "The cart is empty: add a line before checking out.",
+      }),
+      signature_invalid: example("A webhook without a valid signature", {
+        type: "invalid_request_error",
+        code: "signature_invalid",
+        message: "The Storefront-Signature does not match this body.",
+      }),
+      timestamp_out_of_range: example("A genuine signature from more than 5 minutes ago", {
+        type: "invalid_request_error",
+        code: "timestamp_out_of_range",
+        message: "The signature's timestamp is more than 300 seconds from now: a replay, or a clock far off.",
+      }),
       invalid_json: example("The body is not JSON", {
         type: "invalid_request_error",
         code: "invalid_json",
@@ -113,7 +128,9 @@ const ERRORS = {
   },
   409: {
     description:
-      "A request with the same Idempotency-Key is still running (`idempotency_key_in_use`), " +
+      "A checkout's lines cannot all be held (`checkout_unavailable`, with `lines`), a checkout " +
+      "is no longer open (`checkout_not_open`), a request with the same Idempotency-Key is still " +
+      "running (`idempotency_key_in_use`), " +
       "a page names a catalog version that is no longer live (`cursor_stale`: restart from the " +
       "first page), a token to rotate is revoked already (`token_already_revoked`: only a " +
       "live token rotates), or more units were asked for than live stock has left " +
@@ -139,6 +156,20 @@ const ERRORS = {
         code: "token_already_revoked",
         message: "That token is revoked; only a live token rotates.",
         param: "id",
+      }),
+      checkout_unavailable: example("A line sold out or short of stock", {
+        type: "invalid_request_error",
+        code: "checkout_unavailable",
+        message: "Some lines cannot be bought as they are: see lines. Nothing was held.",
+        lines: [
+          { id: "cl_4f9XbQ2mZk7LwR1tYc8e", code: "insufficient_stock", available_quantity: 2 },
+          { id: "cl_9aKd3Lm2Qp8Rt5Vx1Zb6", code: "sold_out", available_quantity: 0 },
+        ],
+      }),
+      checkout_not_open: example("Canceling a completed or expired checkout", {
+        type: "invalid_request_error",
+        code: "checkout_not_open",
+        message: "This checkout is completed; only an open checkout can be canceled.",
       }),
       idempotency_key_in_use: example("Concurrent retry", {
         type: "idempotency_error",

@@ -11,7 +11,14 @@ const INFO: DocumentInfo = {
   tags: [
     { name: "Catalog", description: "Products, variants and collections. Anonymous." },
     { name: "Cart", description: "The token holder's cart, one per token holder. Bearer token required." },
-    { name: "Auth", description: "Checkout and login are reserved for a future release." },
+    {
+      name: "Checkout",
+      description:
+        "The cart frozen for payment, its units held in stock until it is paid, canceled or " +
+        "expires; the hand-off URL to payment; the signed webhook that completes a checkout into " +
+        "an order, exactly once.",
+    },
+    { name: "Auth", description: "Login is reserved for a future release." },
     { name: "Service", description: "Health, this document and the interactive reference." },
   ],
 };
@@ -21,8 +28,9 @@ const OPERATOR_INFO: DocumentInfo = {
   title: "Storefront API: operator",
   version: INFO.version,
   description: [
-    "The operator's surface: issuing, listing, rotating and revoking customer tokens. `npm " +
-      "run token` drives it; it is not part of the storefront's reference " +
+    "The operator's surface: issuing, listing, rotating and revoking customer tokens (`npm " +
+      "run token` drives it), completing checkouts paid outside the webhook, and reading " +
+      "orders (`npm run orders`). It is not part of the storefront's reference " +
       "(`/api/v1/openapi.json`) or of a client generated from it.",
     "",
     "Every operation needs `Authorization: Bearer <OPERATOR_SECRET>` (a Wrangler secret; " +
@@ -39,7 +47,13 @@ const OPERATOR_INFO: DocumentInfo = {
     "",
     'Errors follow the storefront\'s envelope: `{"error": {"type", "message", "code", "param"}}`.',
   ].join("\n"),
-  tags: [{ name: "Operator", description: "Issuing and revoking customer tokens. Operator secret required." }],
+  tags: [
+    {
+      name: "Operator",
+      description:
+        "Issuing and revoking customer tokens, completing checkouts, reading orders. Operator secret required.",
+    },
+  ],
 };
 
 /**

@@ -109,6 +109,7 @@ export function planVersion(catalog: PublishCatalog, version: string, digest: st
     ...(catalog.currency !== DEFAULT_CURRENCY ? { currency: catalog.currency } : {}),
     ...(tracked > 0 ? { stock_tracked: tracked, stock_chunks: Math.ceil(tracked / STOCK_CHUNK) } : {}),
     ...(catalog.stock_display === "quantity" ? { stock_display: "quantity" as const } : {}),
+    ...(catalog.variant_ids === "store" ? { variant_ids: "store" as const } : {}),
   };
 }
 

@@ -1,24 +1,84 @@
-import { Hono } from "hono";
-import { docsUrlFor } from "../http/bearer.ts";
-import { noStore } from "../http/no-store.ts";
-import { requireToken } from "../http/require-token.ts";
-import { cartFor } from "../cart/cart-client.ts";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { IdempotencyKeySchema } from "../cart/api.ts";
+import { cartFor, requestFingerprint } from "../cart/cart-client.ts";
+import { CheckoutPathParamsSchema, CreateCheckoutRequestSchema, NoQuerySchema } from "../checkout/api.ts";
+import { checkoutsFor } from "../checkout/client.ts";
+import type { CheckoutReply } from "../checkout/failure.ts";
 import type { AppEnv } from "../http/app-env.ts";
-import { authenticationError, notImplemented } from "../http/errors.ts";
+import { docsUrlFor } from "../http/bearer.ts";
+import { JSON_CONTENT_TYPE } from "../http/cache.ts";
+import { authenticationError, fromCheckoutFailure, invalidRequest, resourceMissing } from "../http/errors.ts";
+import { noStore } from "../http/no-store.ts";
+import { type AuthedEnv, requireToken } from "../http/require-token.ts";
+import { parseJsonBody, validQuery } from "../http/validate.ts";
+import { writeLimit } from "../http/write-limit.ts";
 import { describe } from "../openapi/describe.ts";
 
+/** Answers a checkout reply: its JSON text with its status, or the contract's error. */
+export function respondCheckout(c: Context, reply: CheckoutReply, docsUrl?: string): Response {
+  if (reply.replayed) c.header("Idempotent-Replayed", "true");
+  if (!reply.ok) throw fromCheckoutFailure(reply.failure, docsUrl);
+  return c.body(reply.json, reply.status, { "Content-Type": JSON_CONTENT_TYPE });
+}
+
+/** A malformed checkout id cannot name a checkout: 404 before any storage is touched. */
+const checkoutIdShape: MiddlewareHandler<AuthedEnv> = async (c, next) => {
+  if (!CheckoutPathParamsSchema.safeParse({ id: c.req.param("id") }).success) {
+    throw resourceMissing("No such checkout.", "id");
+  }
+  await next();
+};
+
+/** KV may still believe in a revoked token; the holder's cart object knows at once. */
+async function refuseRevoked(c: Context<AuthedEnv>): Promise<void> {
+  const { tokenId, holder } = c.var.principal;
+  if (await cartFor(c.env, holder).isRevoked(tokenId)) {
+    throw authenticationError(docsUrlFor(c.req.url, c.env.DOCS_URL), "The token has been revoked.", "token_revoked");
+  }
+}
+
 /**
- * Checkout is reserved: a valid token gets 501 `not_implemented` (`retry: false`), anything
- * else the same 401 as the cart. Besides the KV record, the holder's cart object is asked
- * whether the token was revoked, so a revoked token is refused here at once as well, not only
- * once KV has propagated.
+ * Checkouts: the holder's cart frozen for payment, its units held in stock. Every handler
+ * authenticates first and hands the work to the holder's checkout object; none reads storage.
  */
 export const checkouts = new Hono<AppEnv>()
   .use("*", noStore)
-  .post("/", describe("createCheckout"), requireToken, async (c) => {
-    const { tokenId, holder } = c.var.principal;
-    if (await cartFor(c.env, holder).isRevoked(tokenId)) {
-      throw authenticationError(docsUrlFor(c.req.url, c.env.DOCS_URL), "The token has been revoked.", "token_revoked");
+  .post("/", describe("createCheckout"), requireToken, writeLimit, validQuery(NoQuerySchema), async (c) => {
+    // A revoked token is refused before its body is even read, as on every cart route.
+    await refuseRevoked(c);
+    // No body at all is `{}`: a checkout needs nothing but the token.
+    const empty = c.req.header("content-length") === "0" || c.req.raw.body === null;
+    const body = empty ? {} : await parseJsonBody(c, CreateCheckoutRequestSchema);
+    const key = c.req.header("idempotency-key");
+    if (key !== undefined && !IdempotencyKeySchema.safeParse(key).success) {
+      throw invalidRequest(
+        "parameter_invalid",
+        "Idempotency-Key must be 1–255 printable ASCII characters.",
+        "Idempotency-Key",
+      );
     }
-    throw notImplemented("Checkout is not available yet.");
+    const { tokenId, holder } = c.var.principal;
+    const reply = await checkoutsFor(c.env, holder).create({
+      holder,
+      tokenId,
+      returnUrl: body.return_url ?? null,
+      handoff: {
+        checkoutUrl: c.env.CHECKOUT_URL ?? "",
+        shopifyDomain: c.env.SHOPIFY_STORE_DOMAIN ?? "",
+        // The local test payment page exists only in development (src/routes/dev-pay.ts).
+        devPayBase: c.env.ENVIRONMENT === "development" ? `${new URL(c.req.url).origin}/dev/pay/` : null,
+      },
+      ...(key !== undefined
+        ? { idempotency: { key, fingerprint: await requestFingerprint("POST", c.req.path, body) } }
+        : {}),
+    });
+    return respondCheckout(c, reply, docsUrlFor(c.req.url, c.env.DOCS_URL));
+  })
+  .get("/:id", describe("getCheckout"), requireToken, validQuery(NoQuerySchema), checkoutIdShape, async (c) => {
+    await refuseRevoked(c);
+    return respondCheckout(c, await checkoutsFor(c.env, c.var.principal.holder).get(c.req.param("id")));
+  })
+  .delete("/:id", describe("cancelCheckout"), requireToken, validQuery(NoQuerySchema), checkoutIdShape, async (c) => {
+    await refuseRevoked(c);
+    return respondCheckout(c, await checkoutsFor(c.env, c.var.principal.holder).cancel(c.req.param("id")));
   });

@@ -178,11 +178,11 @@ describe("POST /checkouts", () => {
     );
   });
 
-  it("answers 501 not_implemented with retry false for a valid token", async () => {
+  it("is no longer reserved: a valid token with an empty cart gets 400 cart_empty (contract 9.4)", async () => {
     const { token } = await issueToken();
     const res = await call("/api/v1/checkouts", { method: "POST", headers: { Authorization: `Bearer ${token}` } });
-    expect(res.status).toBe(501);
-    expect(await res.json()).toMatchObject({ error: { type: "not_implemented", retry: false } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { type: "invalid_request_error", code: "cart_empty" } });
     expect(res.headers.get("cache-control")).toBe("no-store");
   });
 

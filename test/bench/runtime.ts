@@ -18,6 +18,8 @@ export const BENCH_RATE_LIMIT = 1_000_000_000;
  * runtime runs with ENVIRONMENT=production, which refuses the development value).
  */
 export const BENCH_CART_TOKEN_SECRET = "bench-cart-token-secret-not-for-production-0123456789";
+/** The operator secret the bench's worker runs with: the checkout-complete workload uses the operator surface. */
+export const BENCH_OPERATOR_SECRET = "bench-operator-secret-0123456789";
 
 export interface RuntimeOptions {
   bundle: Bundle;
@@ -90,6 +92,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime & {
           bindings: {
             ...((bindings as { bindings?: Record<string, unknown> }).bindings ?? {}),
             CART_TOKEN_SECRET: BENCH_CART_TOKEN_SECRET,
+            OPERATOR_SECRET: BENCH_OPERATOR_SECRET,
             ...(options.extraVars ?? {}),
           },
           name: "storefront-api",

@@ -17,7 +17,7 @@ import {
   SHOPPER_CART_ROWS,
   type WorkloadFigures,
 } from "./report.ts";
-import { BENCH_CART_TOKEN_SECRET, PeakSampler, processRssMiB, startRuntime } from "./runtime.ts";
+import { BENCH_CART_TOKEN_SECRET, BENCH_OPERATOR_SECRET, PeakSampler, processRssMiB, startRuntime } from "./runtime.ts";
 import { issueShopperToken } from "../../src/auth/shopper-token.ts";
 import {
   bareWorkloads,
@@ -27,8 +27,12 @@ import {
   shopperCartWorkloads,
   catalogWorkloads,
   ceilingWorkload,
+  checkoutCompleteWorkload,
+  checkoutCreateWorkload,
+  openCheckouts,
   withEtags,
 } from "./workloads.ts";
+import { applyD1Migrations } from "../../src/cli/d1-migrations.ts";
 
 /** How long and how hard each workload runs, and which ones (`--only`). */
 export interface RunSettings {
@@ -155,7 +159,12 @@ async function measureCart(
 ): Promise<{ workloads: WorkloadFigures[]; ceilings: Partial<Record<CartCeilingField, [LoadResult, LoadResult]>> }> {
   const workloads: WorkloadFigures[] = [];
   const ceilings: Partial<Record<CartCeilingField, [LoadResult, LoadResult]>> = {};
-  const selected = cartWorkloads(input.catalog, ["t"], "t")
+  // The checkout workloads need the carts the cart workloads fill, so selecting one runs them too.
+  const selected = [
+    ...cartWorkloads(input.catalog, ["t"], "t"),
+    checkoutCreateWorkload(["t"]),
+    checkoutCompleteWorkload(["t"], ""),
+  ]
     .filter(settings.selected)
     .map((w) => w.name);
   const shopperSelected = [...shopperCartWorkloads(input.catalog, ["t"]), issueCartWorkload].some(settings.selected);
@@ -186,6 +195,16 @@ async function measureCart(
     ceilings[field] = [before, after];
   }
   if (shopperSelected) workloads.push(...(await measureShopperCarts(input, distinct.length, options, settings)));
+  // Checkout (contract 9.4), on the carts the workloads above filled: create, then complete.
+  const create = checkoutCreateWorkload(distinct);
+  if (settings.selected(create)) {
+    // The orders database, as npm run dev and a deploy migrate it.
+    await applyD1Migrations((await runtime.mf.getD1Database("ORDERS")) as unknown as D1Database);
+    workloads.push(await measure(create, options, settings));
+    const ids = await openCheckouts(runtime.url, distinct);
+    const complete = checkoutCompleteWorkload(ids, BENCH_OPERATOR_SECRET);
+    if (settings.selected(complete)) workloads.push(await measure(complete, options, settings));
+  }
   return { workloads, ceilings };
 }
 

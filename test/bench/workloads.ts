@@ -286,3 +286,61 @@ export function cartCeilingWorkloads(count: number, round = "a"): Record<CartCei
     cartCeilingHot: { name: name("cartCeilingHot"), requests: [ceilingWrite("hot")], ok: [200] },
   };
 }
+
+/** The checkout workloads' names (contract 9.4), measured after the cart workloads. */
+export const CHECKOUT_WORKLOADS = {
+  create: "checkout: create (re-price, hold stock)",
+  complete: "checkout: complete (order in D1)",
+} as const;
+
+function checkoutOf(token: string): BenchRequest {
+  return {
+    method: "POST",
+    path: `${API}/checkouts`,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: "{}",
+  };
+}
+
+/**
+ * One checkout per token (each cart holds the lines the cart workloads added): every request
+ * re-prices a cart, cancels the holder's previous checkout and holds its units.
+ */
+export function checkoutCreateWorkload(tokens: readonly string[]): Workload {
+  const requests = tokens.map(checkoutOf);
+  return { name: CHECKOUT_WORKLOADS.create, requests, ok: [201], amount: requests.length };
+}
+
+/** Completes each of `checkoutIds` once through the operator surface: one order written to D1 per request. */
+export function checkoutCompleteWorkload(checkoutIds: readonly string[], operatorSecret: string): Workload {
+  const requests = checkoutIds.map(
+    (id): BenchRequest => ({
+      method: "POST",
+      path: `${API}/operator/checkouts/${id}/complete`,
+      headers: { authorization: `Bearer ${operatorSecret}`, "content-type": "application/json" },
+      body: JSON.stringify({ payment_reference: `bench_${id.slice(-8)}` }),
+    }),
+  );
+  return { name: CHECKOUT_WORKLOADS.complete, requests, ok: [200], amount: requests.length };
+}
+
+/** Opens one checkout per token (unmeasured), `width` at a time, for the complete workload: their ids. */
+export async function openCheckouts(origin: URL, tokens: readonly string[], width = 16): Promise<string[]> {
+  const ids: string[] = [];
+  for (let at = 0; at < tokens.length; at += width) {
+    const answers = await Promise.all(
+      tokens.slice(at, at + width).map(async (token) => {
+        const r = checkoutOf(token);
+        const res = await fetch(new URL(r.path, origin), {
+          method: "POST",
+          headers: r.headers ?? {},
+          body: r.body ?? null,
+        });
+        const body = (await res.json()) as { id?: string };
+        return res.status === 201 ? body.id : undefined;
+      }),
+    );
+    for (const id of answers) if (id) ids.push(id);
+  }
+  return ids;
+}

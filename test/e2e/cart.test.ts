@@ -100,14 +100,17 @@ describe("authentication over real HTTP", () => {
     expect(res.status).toBe(200);
   });
 
-  it("reserves checkout (401, then 501 with a token) and login (always 501)", async () => {
+  it("no longer reserves checkout (401 without a token, never 501 with one) and keeps login reserved (always 501)", async () => {
     expect((await api("/api/v1/checkouts", { method: "POST" })).status).toBe(401);
     const checkout = await withToken(TOKEN_B, "/api/v1/checkouts", { method: "POST" });
-    expect(checkout.status).toBe(501);
-    expect(ErrorResponseSchema.parse(await checkout.json()).error).toMatchObject({
-      type: "not_implemented",
-      retry: false,
-    });
+    // Contract 9.4: a checkout (201), or the cart's own reason it cannot be one (400 cart_empty, 409).
+    expect([201, 400, 409]).toContain(checkout.status);
+    if (checkout.status === 201) {
+      const { id } = (await checkout.json()) as { id: string };
+      expect((await withToken(TOKEN_B, `/api/v1/checkouts/${id}`, { method: "DELETE" })).status).toBe(200);
+    } else {
+      expect(ErrorResponseSchema.parse(await checkout.json()).error.type).toBe("invalid_request_error");
+    }
     const login = await api("/api/v1/auth/login", {
       method: "POST",
       headers: { "Content-Type": "application/json" },

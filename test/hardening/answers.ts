@@ -7,7 +7,17 @@ export function originAllowedInTests(origin: string): boolean {
   return origin === "https://shop.example" || /^http:\/\/localhost:\d{1,5}$/.test(origin);
 }
 
-const PRIVATE = new Set(["cart", "cart-lines", "cart-line", "checkouts", "login", "operator"]);
+const PRIVATE = new Set([
+  "cart",
+  "cart-lines",
+  "cart-line",
+  "checkouts",
+  "checkout",
+  "webhook",
+  "dev-pay",
+  "login",
+  "operator",
+]);
 
 /** What was sent, as far as the checks need it. */
 export interface Sent {

@@ -16,6 +16,9 @@ export type EndpointName =
   | "cart-line"
   | "carts"
   | "checkouts"
+  | "checkout"
+  | "webhook"
+  | "dev-pay"
   | "login"
   | "operator"
   | "openapi"
@@ -44,7 +47,13 @@ const TABLE: Record<EndpointName, Record<string, number[]>> = {
   "cart-line": { PATCH: CART_WRITE, DELETE: [200, 400, 401, 404, 409, 422, 429] },
   // POST /carts: anonymous; a body field, bad JSON, size or media type, or the per-address issuing limit.
   carts: { POST: [201, 400, 413, 415, 429] },
-  checkouts: { POST: [400, 401, 501] },
+  // Checkout (contract 9.4): a cart write that holds stock (409 checkout_unavailable, 400 cart_empty).
+  checkouts: { POST: [201, 400, 401, 409, 413, 415, 422, 429, 503] },
+  checkout: { GET: [200, 400, 401, 404], HEAD: [200, 400, 401, 404], DELETE: [200, 400, 401, 404, 409] },
+  // The signed webhook: no token; a bad signature or body is 400, an unknown checkout 404.
+  webhook: { POST: [200, 400, 404, 413, 415] },
+  // The local test payment page (development only; the tests run as development).
+  "dev-pay": { GET: [200, 404], HEAD: [200, 404], POST: [200, 400, 404] },
   login: { POST: [501] },
   // The operator guard runs before routing inside the surface: any method without the secret is 401 (400 for two credentials).
   operator: { GET: [200, 400, 401], HEAD: [200, 400, 401], POST: [200, 201, 400, 401, 404, 413, 415], "*": [400, 401] },
@@ -61,6 +70,7 @@ export function endpointOf(path: string): EndpointName {
   const p = path.length > 1 ? path.replace(/\/$/, "") : path;
   // The reference pages and their files (static assets the worker serves; an unknown file is 404).
   if (p === "/" || p === "/docs" || p === "/favicon.svg" || /^\/docs\/[^/]+$/.test(p)) return "docs";
+  if (/^\/dev\/pay\/[^/]+$/.test(p)) return "dev-pay";
   if (!p.startsWith(`${V1}/`)) return "unknown";
   const rest = p.slice(V1.length + 1).split("/");
   const [head, second, third] = rest;
@@ -78,7 +88,9 @@ export function endpointOf(path: string): EndpointName {
     case "carts":
       return rest.length === 1 ? "carts" : "unknown";
     case "checkouts":
-      return rest.length === 1 ? "checkouts" : "unknown";
+      return rest.length === 1 ? "checkouts" : rest.length === 2 ? "checkout" : "unknown";
+    case "webhooks":
+      return rest.length === 2 && second === "checkouts" ? "webhook" : "unknown";
     case "auth":
       return rest.length === 2 && second === "login" ? "login" : "unknown";
     case "operator":
@@ -109,8 +121,8 @@ export function allowedStatuses(rawMethod: string, path: string): Set<number> {
 /** The 5xx answers the contract itself prescribes on an endpoint (501 reserved, 503 unpublished). */
 export function contractFiveHundreds(path: string): Set<number> {
   const name = endpointOf(path);
-  if (name === "login" || name === "checkouts") return new Set([501]);
-  if (["products", "product", "variants", "collections", "collection", "cart-lines"].includes(name))
+  if (name === "login") return new Set([501]);
+  if (["products", "product", "variants", "collections", "collection", "cart-lines", "checkouts"].includes(name))
     return new Set([503]);
   return new Set();
 }

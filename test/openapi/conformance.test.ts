@@ -1,5 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { signatureHeader } from "../../src/checkout/signature.ts";
 import { publishSeedCatalog } from "../helpers/catalog.ts";
 import { ORIGIN as BASE } from "../helpers/worker.ts";
 import type { Json } from "./rules.ts";
@@ -33,6 +34,10 @@ const UNPROVOKABLE: [RegExp, string][] = [
     /^(GET|HEAD|DELETE|PATCH) \/api\/v1\/cart 503$|^(PATCH|DELETE) \/api\/v1\/cart\/lines\/\{line_id\} 503$/,
     "a catalog version vanishing under a cart read or update: a race with a publish",
   ],
+  [
+    /^POST \/api\/v1\/checkouts 503$/,
+    "a cart with lines before any publish cannot exist: only a catalog version vanishing under a checkout",
+  ],
 ];
 
 interface Case {
@@ -48,6 +53,11 @@ const state = {
   lineId: "{line_id}",
   leakedHash: "",
   limitedToken: "",
+  checkoutToken: "",
+  checkoutId: "{id}",
+  orderId: "{order_id}",
+  /** Signed webhook deliveries, made in beforeAll (signing is asynchronous, a case's request is not). */
+  hooks: {} as Record<"unknown" | "ignored" | "badJson", { body: string; signature: string }>,
   etags: new Map<string, string>(),
 };
 const documents: ServedDocument[] = [];
@@ -222,6 +232,205 @@ const post = (path: string, body: unknown, headers = bearer(JSON_TYPE)): [string
   path,
   { method: "POST", headers, body: JSON.stringify(body) },
 ];
+const checkoutBearer = (extra: Record<string, string> = {}) => bearer(extra, state.checkoutToken);
+const hook = (name: keyof typeof state.hooks): [string, RequestInit] => [
+  "/api/v1/webhooks/checkouts",
+  {
+    method: "POST",
+    headers: { ...JSON_TYPE, "Storefront-Signature": state.hooks[name]?.signature ?? "" },
+    body: state.hooks[name]?.body ?? "",
+  },
+];
+
+/** Checkout and orders, in order: a checkout made, read, paid (by the operator), then a second one canceled and paid late. */
+const checkoutCases: Case[] = withHead([
+  { status: 401, name: "no token", request: () => ["/api/v1/checkouts", { method: "POST" }] },
+  { status: 400, name: "empty cart", request: () => post("/api/v1/checkouts", {}, checkoutBearer(JSON_TYPE)) },
+  {
+    status: 400,
+    name: "http return_url",
+    request: () => post("/api/v1/checkouts", { return_url: "http://shop.example/" }, checkoutBearer(JSON_TYPE)),
+  },
+  {
+    status: 413,
+    name: "over 16 KiB",
+    request: () => post("/api/v1/checkouts", { return_url: "x".repeat(17000) }, checkoutBearer(JSON_TYPE)),
+  },
+  {
+    status: 415,
+    name: "not JSON",
+    request: () => [
+      "/api/v1/checkouts",
+      { method: "POST", headers: checkoutBearer({ "Content-Type": "text/plain" }), body: "{}" },
+    ],
+  },
+  {
+    status: 200,
+    name: "a line to check out",
+    request: () => post("/api/v1/cart/lines", { variant_id: "44102938475602", quantity: 2 }, checkoutBearer(JSON_TYPE)),
+  },
+  {
+    status: 201,
+    name: "the cart held",
+    request: () =>
+      post("/api/v1/checkouts", {}, checkoutBearer({ ...JSON_TYPE, "Idempotency-Key": "conformance-checkout" })),
+  },
+  {
+    status: 422,
+    name: "Idempotency-Key reused",
+    request: () =>
+      post(
+        "/api/v1/checkouts",
+        { return_url: "https://shop.example/thanks" },
+        checkoutBearer({ ...JSON_TYPE, "Idempotency-Key": "conformance-checkout" }),
+      ),
+  },
+  {
+    status: 200,
+    name: "own checkout",
+    request: () => [`/api/v1/checkouts/${state.checkoutId}`, { headers: checkoutBearer() }],
+  },
+  {
+    status: 404,
+    name: "another holder's",
+    request: () => [`/api/v1/checkouts/${state.checkoutId}`, { headers: bearer() }],
+  },
+  { status: 401, name: "no token", request: () => [`/api/v1/checkouts/${state.checkoutId}`] },
+  {
+    status: 400,
+    name: "query parameter",
+    request: () => [`/api/v1/checkouts/${state.checkoutId}?expand=lines`, { headers: checkoutBearer() }],
+  },
+  { status: 200, name: "the test payment page", request: () => [`/dev/pay/${state.checkoutId}`] },
+  { status: 404, name: "no such checkout", request: () => [`/dev/pay/chk_${"0".repeat(64)}AAAAAAAAAAAAAAAA`] },
+  { status: 400, name: "no signature", request: () => post("/api/v1/webhooks/checkouts", { type: "x" }, JSON_TYPE) },
+  { status: 400, name: "signed, not JSON", request: () => hook("badJson") },
+  { status: 404, name: "signed, unknown checkout", request: () => hook("unknown") },
+  { status: 200, name: "signed, an event not acted on", request: () => hook("ignored") },
+  {
+    status: 413,
+    name: "over 64 KiB",
+    request: () => post("/api/v1/webhooks/checkouts", { type: "x".repeat(70000) }, JSON_TYPE),
+  },
+  {
+    status: 415,
+    name: "not JSON",
+    request: () => [
+      "/api/v1/webhooks/checkouts",
+      { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{}" },
+    ],
+  },
+  {
+    status: 401,
+    name: "no secret",
+    request: () =>
+      post(`/api/v1/operator/checkouts/${state.checkoutId}/complete`, { payment_reference: "p" }, JSON_TYPE),
+  },
+  {
+    status: 400,
+    name: "no payment_reference",
+    request: () => post(`/api/v1/operator/checkouts/${state.checkoutId}/complete`, {}, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 413,
+    name: "over 16 KiB",
+    request: () =>
+      post(
+        `/api/v1/operator/checkouts/${state.checkoutId}/complete`,
+        { payment_reference: "p".repeat(17000) },
+        { ...OPERATOR, ...JSON_TYPE },
+      ),
+  },
+  {
+    status: 415,
+    name: "not JSON",
+    request: () => [
+      `/api/v1/operator/checkouts/${state.checkoutId}/complete`,
+      { method: "POST", headers: { ...OPERATOR, "Content-Type": "text/plain" }, body: "{}" },
+    ],
+  },
+  {
+    status: 404,
+    name: "unknown checkout",
+    request: () =>
+      post(`/api/v1/operator/checkouts/chk_nope/complete`, { payment_reference: "p" }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 200,
+    name: "paid",
+    request: () =>
+      post(
+        `/api/v1/operator/checkouts/${state.checkoutId}/complete`,
+        { payment_reference: "pi_conformance" },
+        { ...OPERATOR, ...JSON_TYPE },
+      ),
+  },
+  {
+    status: 409,
+    name: "a completed checkout",
+    request: () => [`/api/v1/checkouts/${state.checkoutId}`, { method: "DELETE", headers: checkoutBearer() }],
+  },
+  {
+    status: 404,
+    name: "unknown",
+    request: () => ["/api/v1/checkouts/chk_nope", { method: "DELETE", headers: checkoutBearer() }],
+  },
+  { status: 401, name: "no token", request: () => [`/api/v1/checkouts/${state.checkoutId}`, { method: "DELETE" }] },
+  {
+    status: 400,
+    name: "query parameter",
+    request: () => [`/api/v1/checkouts/${state.checkoutId}?now=1`, { method: "DELETE", headers: checkoutBearer() }],
+  },
+  { status: 200, name: "newest first", request: () => ["/api/v1/operator/orders", { headers: OPERATOR }] },
+  {
+    status: 200,
+    name: "since",
+    request: () => ["/api/v1/operator/orders?since=2026-01-01T00:00:00Z&limit=1", { headers: OPERATOR }],
+  },
+  { status: 400, name: "limit 0", request: () => ["/api/v1/operator/orders?limit=0", { headers: OPERATOR }] },
+  { status: 401, name: "no secret", request: () => ["/api/v1/operator/orders"] },
+  { status: 200, name: "an order", request: () => [`/api/v1/operator/orders/${state.orderId}`, { headers: OPERATOR }] },
+  {
+    status: 404,
+    name: "unknown",
+    request: () => [`/api/v1/operator/orders/ord_${"0".repeat(32)}`, { headers: OPERATOR }],
+  },
+  {
+    status: 400,
+    name: "query parameter",
+    request: () => [`/api/v1/operator/orders/${state.orderId}?x=1`, { headers: OPERATOR }],
+  },
+  { status: 401, name: "no secret", request: () => [`/api/v1/operator/orders/${state.orderId}`] },
+  { status: 200, name: "in agreement", request: () => ["/api/v1/operator/reconciliation", { headers: OPERATOR }] },
+  {
+    status: 400,
+    name: "query parameter",
+    request: () => ["/api/v1/operator/reconciliation?x=1", { headers: OPERATOR }],
+  },
+  { status: 401, name: "no secret", request: () => ["/api/v1/operator/reconciliation"] },
+  {
+    status: 200,
+    name: "a second line",
+    request: () => post("/api/v1/cart/lines", { variant_id: "44102938475602", quantity: 1 }, checkoutBearer(JSON_TYPE)),
+  },
+  { status: 201, name: "a second checkout", request: () => post("/api/v1/checkouts", {}, checkoutBearer(JSON_TYPE)) },
+  {
+    status: 200,
+    name: "canceled",
+    request: () => [`/api/v1/checkouts/${state.checkoutId}`, { method: "DELETE", headers: checkoutBearer() }],
+  },
+  {
+    status: 200,
+    name: "paid late on the test page",
+    request: () => [`/dev/pay/${state.checkoutId}`, { method: "POST" }],
+  },
+  {
+    status: 404,
+    name: "no such checkout",
+    request: () => [`/dev/pay/chk_${"0".repeat(64)}AAAAAAAAAAAAAAAA`, { method: "POST" }],
+  },
+]);
+
 const patchLine = (body: unknown, headers = bearer(JSON_TYPE)): [string, RequestInit] => [
   `/api/v1/cart/lines/${state.lineId}`,
   { method: "PATCH", headers, body: JSON.stringify(body) },
@@ -414,8 +623,6 @@ const cart: Case[] = withHead([
     name: "Idempotency-Key reused",
     request: () => ["/api/v1/cart", { method: "DELETE", headers: bearer({ "Idempotency-Key": "conformance-1" }) }],
   },
-  { status: 501, name: "with a token", request: () => ["/api/v1/checkouts", { method: "POST", headers: bearer() }] },
-  { status: 401, name: "without a token", request: () => ["/api/v1/checkouts", { method: "POST" }] },
   {
     status: 501,
     name: "the seed's body",
@@ -426,6 +633,11 @@ const cart: Case[] = withHead([
 
 /** Cart writes with a token that has spent its 120 writes a minute. */
 const limited: Case[] = [
+  {
+    status: 429,
+    name: "rate limited",
+    request: () => post("/api/v1/checkouts", {}, bearer(JSON_TYPE, state.limitedToken)),
+  },
   {
     status: 429,
     name: "rate limited",
@@ -747,15 +959,34 @@ describe("real responses conform to the served documents", () => {
     const leaked = await issue("leaked");
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(leaked.token)));
     state.leakedHash = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
+    state.checkoutToken = (await issue("checkout")).token;
+    const sign = async (body: string) => ({
+      body,
+      signature: await signatureHeader("dev-checkout-webhook-secret", body),
+    });
+    state.hooks = {
+      unknown: await sign(
+        JSON.stringify({
+          type: "checkout.completed",
+          data: { checkout_id: `chk_${"0".repeat(64)}AAAAAAAAAAAAAAAA`, payment_reference: "p" },
+        }),
+      ),
+      ignored: await sign(JSON.stringify({ type: "checkout.viewed" })),
+      badJson: await sign("{not json"),
+    };
   });
 
-  it.each([...catalog, ...cart, ...operator, ...service].map((c) => [label(c), c] as const))(
+  it.each([...catalog, ...cart, ...checkoutCases, ...operator, ...service].map((c) => [label(c), c] as const))(
     "%s",
     async (_label, c) => {
       const res = await conform(c);
       const [path, init] = c.request();
       const etag = res.headers.get("etag");
       if (res.status === 200 && etag && (init?.method ?? "GET") === "GET") state.etags.set(path, etag);
+      if (path === "/api/v1/checkouts" && res.status === 201)
+        state.checkoutId = ((await res.clone().json()) as { id: string }).id;
+      if (path.endsWith("/complete") && res.status === 200)
+        state.orderId = ((await res.clone().json()) as { id: string }).id;
       if (path === "/api/v1/cart/lines" && c.name === "available variant") {
         const answer = (await res.json()) as Json & { lines: { id: string }[] };
         state.lineId = answer.lines[0]?.id ?? "";

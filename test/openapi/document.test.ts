@@ -194,7 +194,11 @@ describe("GET /api/v1/openapi.json", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     const operatorDoc = (await res.json()) as Json;
     expect(Object.keys(operatorDoc.paths as Json).sort()).toEqual([
+      "/api/v1/operator/checkouts/{id}/complete",
       "/api/v1/operator/openapi.json",
+      "/api/v1/operator/orders",
+      "/api/v1/operator/orders/{id}",
+      "/api/v1/operator/reconciliation",
       "/api/v1/operator/stock",
       "/api/v1/operator/stock/{variant_id}",
       "/api/v1/operator/tokens",

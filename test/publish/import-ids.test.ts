@@ -22,6 +22,12 @@ describe("ids", () => {
     }
   });
 
+  it("are recorded as the store's own from JSON and as derived from a CSV (only the store's make a Shopify permalink)", async () => {
+    expect((await run(productsJson, "c.json")).catalog.variant_ids).toBe("store");
+    expect((await run(classicCsv, "a.csv")).catalog.variant_ids).toBe("derived");
+    expect((await run(currentCsv, "b.csv")).catalog.variant_ids).toBe("derived");
+  });
+
   it("are derived from the handle and option values, so reordered products and rows keep them", async () => {
     const catalog = generateCatalog({ products: 60, seed: 7 });
     const chunks = [...shopifyCsvChunks(catalog)];

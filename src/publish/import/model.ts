@@ -453,11 +453,16 @@ export function assemble(drafts: readonly DraftProduct[], opts: AssembleOptions,
   report.idCollisions = productIds.collisions + variantIds.collisions;
 
   let emptyVendors = 0;
+  /** Variants whose id the import derived (a CSV has none): any one means the ids are not the store's. */
+  let derivedVariantIds = 0;
   const stock: Partial<Record<StockRule, number>>[] = [];
   const soldOut: (string | null)[] = [];
   const built = drafts.map((d): SourceProduct => {
     const counts: Partial<Record<StockRule, number>> = {};
-    for (const v of d.variants) counts[v.stock] = (counts[v.stock] ?? 0) + 1;
+    for (const v of d.variants) {
+      counts[v.stock] = (counts[v.stock] ?? 0) + 1;
+      if (v.id === undefined) derivedVariantIds += 1;
+    }
     stock.push(counts);
     soldOut.push(d.variants.some((v) => v.available) ? null : soldOutReason(counts));
     if (d.optionNames.some(isTitleOption)) {
@@ -538,6 +543,8 @@ export function assemble(drafts: readonly DraftProduct[], opts: AssembleOptions,
     currency: opts.currency,
     store: { name: opts.store },
     ...httpSetting(opts),
+    // Where the variant ids came from: only the store's own ids make a Shopify cart permalink.
+    variant_ids: derivedVariantIds === 0 ? "store" : "derived",
     products,
     collections,
   };

@@ -1,13 +1,75 @@
 import type { OperationDoc } from "../../openapi/spec.ts";
-import { errors, BEARER_ERRORS } from "../../openapi/errors.ts";
+import { IdempotencyKeySchema } from "../../cart/api.ts";
+import {
+  CheckoutPathParamsSchema,
+  CheckoutSchema,
+  CreateCheckoutRequestSchema,
+  NoQuerySchema,
+} from "../../checkout/api.ts";
+import { CART_WRITE_ERRORS, errors, JSON_BODY_ERRORS, QUERY_ERRORS, TOKEN_ERRORS } from "../../openapi/errors.ts";
+import type { ResponseSpec } from "../../openapi/spec.ts";
+
+const HEADERS = ["X-Request-Id", "Cache-Control", "Vary"] as const;
+
+function checkoutOk(description: string, extra: readonly "Idempotent-Replayed"[] = []): ResponseSpec {
+  return { description, schema: CheckoutSchema, headers: [...HEADERS, ...extra] };
+}
+
+/** The states, the hand-off and completion are told once, in the reference's "Checkout and orders" (src/openapi/guide.ts, not bundled). */
+const SEE = "States, the hand-off `url` and completion: the reference's Checkout and orders section.";
 
 /** The OpenAPI description of src/routes/checkouts.ts's operations, by operationId (never in the Worker bundle). */
 export const CHECKOUTS_DOCS = {
   createCheckout: {
-    summary: "Create a checkout (reserved)",
-    description: "401 without a valid token; with one, 501 `not_implemented` with `retry: false`.",
-    tag: "Auth",
+    summary: "Check out the cart",
+    description:
+      "Re-prices the holder's cart at the live catalog and holds every line's units in stock " +
+      "(all or none) for `CHECKOUT_HOLD_SECONDS`: 201 with the Checkout (lines frozen with " +
+      "their prices). 409 `checkout_unavailable` names each line at fault in `lines` and holds " +
+      "nothing; 400 `cart_empty`. One open checkout per holder: a new one cancels the previous " +
+      "first. Body `{}`, none, or `{return_url}` (https only). `Idempotency-Key` replays the " +
+      `first answer; counts as a cart write. ${SEE}`,
+    tag: "Checkout",
     auth: "bearer",
-    responses: errors(...BEARER_ERRORS, "not_implemented"),
+    query: NoQuerySchema,
+    requestHeaders: [{ name: "Idempotency-Key", schema: IdempotencyKeySchema }],
+    body: {
+      schema: CreateCheckoutRequestSchema,
+      required: false,
+      examples: {
+        empty: { summary: "No return URL", value: {} },
+        returnUrl: { summary: "With a return URL", value: { return_url: "https://shop.example/thanks" } },
+      },
+    },
+    responses: {
+      201: checkoutOk("The open checkout.", ["Idempotent-Replayed"]),
+      ...errors(...CART_WRITE_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "cart_empty", "checkout_unavailable"),
+    },
+  },
+  getCheckout: {
+    summary: "Get a checkout",
+    description: `The holder's own checkout; any other id (another holder's included) is 404. ${SEE}`,
+    tag: "Checkout",
+    auth: "bearer",
+    params: CheckoutPathParamsSchema,
+    query: NoQuerySchema,
+    responses: {
+      200: checkoutOk("The checkout and its status."),
+      ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, "resource_missing"),
+    },
+  },
+  cancelCheckout: {
+    summary: "Cancel a checkout",
+    description:
+      "Cancels the holder's open checkout and releases its holds; again answers the same. " +
+      "Completed or expired: 409 `checkout_not_open`. Another holder's id: 404.",
+    tag: "Checkout",
+    auth: "bearer",
+    params: CheckoutPathParamsSchema,
+    query: NoQuerySchema,
+    responses: {
+      200: checkoutOk("The canceled checkout."),
+      ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, "resource_missing", "checkout_not_open"),
+    },
   },
 } satisfies Record<string, OperationDoc>;

@@ -3,12 +3,15 @@ import { CART_DOCS } from "./cart.ts";
 import { CARTS_DOCS } from "./carts.ts";
 import { CHECKOUTS_DOCS } from "./checkouts.ts";
 import { COLLECTIONS_DOCS } from "./collections.ts";
+import { DEV_PAY_DOCS } from "./dev-pay.ts";
 import { DOCS_DOCS } from "./docs.ts";
 import { HEALTH_DOCS } from "./health.ts";
 import { OPENAPI_DOCS } from "./openapi.ts";
 import { OPERATOR_STOCK_DOCS } from "./operator-stock.ts";
 import { OPERATOR_DOCS } from "./operator.ts";
+import { ORDERS_DOCS } from "./orders.ts";
 import { PRODUCTS_DOCS } from "./products.ts";
+import { WEBHOOKS_DOCS } from "./webhooks.ts";
 import type { OperationDoc } from "../../openapi/spec.ts";
 
 /**
@@ -22,10 +25,13 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   ...CARTS_DOCS,
   ...CHECKOUTS_DOCS,
   ...COLLECTIONS_DOCS,
+  ...DEV_PAY_DOCS,
   ...DOCS_DOCS,
   ...HEALTH_DOCS,
   ...OPENAPI_DOCS,
   ...OPERATOR_STOCK_DOCS,
   ...OPERATOR_DOCS,
+  ...ORDERS_DOCS,
   ...PRODUCTS_DOCS,
+  ...WEBHOOKS_DOCS,
 };

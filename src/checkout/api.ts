@@ -1,0 +1,220 @@
+import * as z from "zod";
+import { CurrencySchema, MoneySchema } from "../money.ts";
+
+/**
+ * Request and response schemas of checkouts, orders and the checkout webhook: the routes validate
+ * with them, the OpenAPI document is generated from them, tests parse real answers with them.
+ */
+
+/** `chk_` + the holder's checkout Durable Object id (64 hex) + 16 random base62 characters. */
+export const CHECKOUT_ID_PATTERN = /^chk_([0-9a-f]{64})([A-Za-z0-9]{16})$/;
+
+export const CheckoutIdSchema = z
+  .string()
+  .regex(CHECKOUT_ID_PATTERN)
+  .meta({
+    id: "CheckoutId",
+    description:
+      "A checkout id (`chk_…`). It names the holder's checkout object, so a webhook can reach " +
+      "the checkout with nothing else; the object still checks the checkout is one of its own.",
+    example: `chk_${"0".repeat(64)}AbCdEfGhIjKlMnOp`,
+  });
+
+export const OrderIdSchema = z
+  .string()
+  .regex(/^ord_[0-9a-f]{32}$/)
+  .meta({
+    id: "OrderId",
+    description: "An order id (`ord_…`), derived from its checkout's id.",
+    example: `ord_${"a".repeat(32)}`,
+  });
+
+export const CheckoutStatusSchema = z.enum(["open", "completed", "expired", "canceled"]).meta({
+  id: "CheckoutStatus",
+  description:
+    "`open`: units held, waiting for payment, until `expires_at`. `completed`: paid, " +
+    "`order_id` names the order. `expired`: nobody paid in time; the holds were released. " +
+    "`canceled`: the shopper canceled it (`DELETE`) or started a newer checkout; holds released.",
+});
+export type CheckoutStatus = z.infer<typeof CheckoutStatusSchema>;
+
+/** Attributes (cart note attributes, line properties): plain-text pairs. */
+export const AttributesSchema = z
+  .record(z.string(), z.string())
+  .meta({ id: "Attributes", description: "Plain-text pairs carried from the cart (escape them when shown)." });
+
+export const CreateCheckoutRequestSchema = z
+  .strictObject({
+    return_url: z
+      .string()
+      .regex(/^https:\/\/[A-Za-z0-9.-]+(:\d{1,5})?([/?#][^\s]*)?$/, "an absolute https URL")
+      .max(2048)
+      .optional()
+      .meta({ description: "Where the payment page sends the shopper back: an absolute `https:` URL." }),
+  })
+  .meta({
+    id: "CreateCheckoutRequest",
+    description: "`{}`, or a `return_url` for the payment page to send the shopper back to.",
+    example: { return_url: "https://shop.example/thanks" },
+  });
+export type CreateCheckoutRequest = z.infer<typeof CreateCheckoutRequestSchema>;
+
+export const CheckoutPathParamsSchema = z.strictObject({ id: CheckoutIdSchema });
+export const OrderPathParamsSchema = z.strictObject({ id: OrderIdSchema });
+export const NoQuerySchema = z.strictObject({});
+
+export const CheckoutLineSchema = z
+  .object({
+    object: z.literal("checkout_line"),
+    id: z.string().meta({ description: "The cart line it was copied from." }),
+    variant_id: z.string(),
+    handle: z.string(),
+    title: z.string().meta({ description: "Plain text, not HTML (escape it)." }),
+    variant_title: z.string().meta({ description: "Plain text, not HTML (escape it)." }),
+    quantity: z.number().int().min(1),
+    unit_price: MoneySchema,
+    line_total: MoneySchema,
+    attributes: AttributesSchema,
+  })
+  .meta({
+    id: "CheckoutLine",
+    description: "A frozen copy of a cart line, priced at the live catalog when the checkout was made.",
+  });
+export type CheckoutLine = z.infer<typeof CheckoutLineSchema>;
+
+export const CheckoutSchema = z
+  .object({
+    object: z.literal("checkout"),
+    id: CheckoutIdSchema,
+    status: CheckoutStatusSchema,
+    lines: z.array(CheckoutLineSchema),
+    total_quantity: z.number().int().min(1),
+    subtotal: MoneySchema,
+    currency: CurrencySchema,
+    note: z.string().nullable(),
+    attributes: AttributesSchema,
+    return_url: z.string().nullable(),
+    url: z.string().nullable().meta({
+      description: "The hand-off to payment (see the operation's description); null when none is configured.",
+    }),
+    order_id: OrderIdSchema.nullable().meta({ description: "The order, once `completed`." }),
+    created_at: z.iso.datetime(),
+    expires_at: z.iso.datetime(),
+  })
+  .meta({ id: "Checkout", description: "A cart frozen for payment, its units held in stock until `expires_at`." });
+export type Checkout = z.infer<typeof CheckoutSchema>;
+
+export const CompleteCheckoutRequestSchema = z
+  .strictObject({
+    payment_reference: z
+      .string()
+      .min(1)
+      .max(255)
+      .meta({ description: "The payment's id in the payment system (plain text, kept on the order)." }),
+  })
+  .meta({ id: "CompleteCheckoutRequest", example: { payment_reference: "pi_3PqZx2Lk" } });
+
+export const OrderLineSchema = z
+  .object({
+    object: z.literal("order_line"),
+    line_id: z.string(),
+    variant_id: z.string(),
+    handle: z.string(),
+    title: z.string(),
+    variant_title: z.string(),
+    quantity: z.number().int().min(1),
+    unit_price: MoneySchema,
+    line_total: MoneySchema,
+    attributes: AttributesSchema,
+    oversold: z
+      .boolean()
+      .meta({ description: "Stock did not cover this line's units when the order was made (a late completion)." }),
+  })
+  .meta({ id: "OrderLine" });
+
+export const OrderSchema = z
+  .object({
+    object: z.literal("order"),
+    id: OrderIdSchema,
+    checkout_id: CheckoutIdSchema,
+    lines: z.array(OrderLineSchema),
+    total_quantity: z.number().int().min(1),
+    subtotal: MoneySchema,
+    currency: CurrencySchema,
+    note: z.string().nullable(),
+    attributes: AttributesSchema,
+    payment_reference: z.string(),
+    completed_by: z.enum(["operator", "webhook", "stripe"]),
+    oversold: z.boolean().meta({
+      description:
+        "True when the checkout was completed after it expired or was canceled and stock no " +
+        "longer covered every unit: the payment is real, so the order stands; fulfil or refund by hand.",
+    }),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "Order", description: "A paid checkout: written once, never changed." });
+export type Order = z.infer<typeof OrderSchema>;
+
+export const OrderListSchema = z
+  .object({
+    object: z.literal("list"),
+    count: z.number().int().min(0),
+    data: z.array(OrderSchema),
+    has_more: z.boolean(),
+  })
+  .meta({ id: "OrderList" });
+
+export const OrdersQuerySchema = z
+  .strictObject({
+    limit: z.coerce.number().int().min(1).max(250).optional().meta({ description: "1–250, default 50." }),
+    starting_after: OrderIdSchema.optional().meta({ description: "The next page: orders older than this one." }),
+    since: z.iso
+      .datetime()
+      .optional()
+      .meta({ description: "Only orders created at or after this instant (ISO 8601 UTC)." }),
+  })
+  .meta({ id: "OrdersQuery" });
+export type OrdersQuery = z.infer<typeof OrdersQuerySchema>;
+
+export const WebhookReceiptSchema = z
+  .object({
+    object: z.literal("webhook_receipt"),
+    handled: z
+      .boolean()
+      .meta({ description: "False for an event this endpoint does not act on (acknowledged, ignored)." }),
+    type: z.string(),
+    checkout_id: CheckoutIdSchema.nullable(),
+    order_id: OrderIdSchema.nullable(),
+  })
+  .meta({ id: "WebhookReceipt", description: "What the webhook did with the event." });
+export type WebhookReceipt = z.infer<typeof WebhookReceiptSchema>;
+
+/** The storefront's own event: `checkout.completed`. */
+export const StorefrontEventSchema = z
+  .object({
+    type: z.string().min(1).max(100),
+    data: z.object({ checkout_id: z.string(), payment_reference: z.string().min(1).max(255) }).optional(),
+  })
+  .meta({
+    id: "StorefrontCheckoutEvent",
+    description: "Signed with `Storefront-Signature`. The only type acted on is `checkout.completed`.",
+    example: {
+      type: "checkout.completed",
+      data: { checkout_id: `chk_${"0".repeat(64)}AbCdEfGhIjKlMnOp`, payment_reference: "pay_123" },
+    },
+  });
+
+/** The part of a Stripe event this endpoint reads (Stripe sends much more; the rest is ignored). */
+export const StripeEventSchema = z.looseObject({
+  type: z.string(),
+  data: z
+    .looseObject({
+      object: z.looseObject({
+        id: z.string().optional(),
+        client_reference_id: z.string().nullable().optional(),
+        payment_intent: z.string().nullable().optional(),
+        payment_status: z.string().optional(),
+      }),
+    })
+    .optional(),
+});

@@ -1,0 +1,372 @@
+import { DurableObject } from "cloudflare:workers";
+import { CatalogError } from "../catalog/errors.ts";
+import { CatalogStore, pointerTtlMs } from "../catalog/store.ts";
+import type { Cart } from "../cart/api.ts";
+import { cartFor } from "../cart/cart-client.ts";
+import type { IdempotencyClaim } from "../cart/failure.ts";
+import { DEFAULT_CURRENCY } from "../money.ts";
+import { randomBase62 } from "../random.ts";
+import type { CheckoutStatus } from "./api.ts";
+import {
+  type CheckoutContent,
+  type CheckoutRecord,
+  CheckoutRows,
+  migrateCheckouts,
+  type Payment,
+} from "./checkout-rows.ts";
+import type { CheckoutFailure, CheckoutReply, UnavailableLine } from "./failure.ts";
+import { handoffUrl, type HandoffSettings } from "./handoff.ts";
+import type { Order } from "./api.ts";
+import { type CompletedBy, type FrozenLine, OrdersStore } from "./orders.ts";
+import { holdLines, type StockHolds } from "./stock-port.ts";
+import { stockHolds } from "./stock-adapter.ts";
+import { checkoutJson } from "./view.ts";
+
+/** CHECKOUT_HOLD_SECONDS when unset or out of range (60 s to 7 days). */
+export const DEFAULT_HOLD_SECONDS = 900;
+/** Settled checkouts are kept this long in the object (their orders stay in D1 for good). */
+const SETTLED_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+/** Idempotency-Keys of checkout creation are kept this long. */
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** How soon the alarm finishes a completion a crash cut short. */
+const RESUME_MS = 10_000;
+/** The stock objects release a hold on their own this long after the checkout should have: a safety net. */
+const STOCK_GRACE_MS = 5 * 60 * 1000;
+
+/** CHECKOUT_HOLD_SECONDS as set, else the default. */
+export function holdSeconds(setting: unknown): number {
+  const value = typeof setting === "string" && /^\d{1,7}$/.test(setting.trim()) ? Number(setting) : Number.NaN;
+  return Number.isInteger(value) && value >= 60 && value <= 7 * 24 * 3600 ? value : DEFAULT_HOLD_SECONDS;
+}
+
+export interface CreateCheckoutInput {
+  holder: string;
+  tokenId: string;
+  returnUrl: string | null;
+  /** The operator's hand-off settings, as the request's worker reads them (the catalog decides `storeIds`). */
+  handoff: Omit<HandoffSettings, "storeIds">;
+  idempotency?: IdempotencyClaim;
+}
+
+export interface CompleteCheckoutInput {
+  checkoutId: string;
+  paymentReference: string;
+  by: CompletedBy;
+}
+
+function fail(failure: CheckoutFailure): CheckoutReply {
+  return { ok: false, failure, replayed: false };
+}
+
+function missing(): CheckoutReply {
+  return fail({ code: "resource_missing", message: "No such checkout.", param: "id" });
+}
+
+/**
+ * One holder's checkouts: a SQLite Durable Object named from the token record's holder, beside
+ * the holder's cart. The checkout id carries this object's id, so the payment side (the operator
+ * surface, a webhook) reaches it with the id alone; the object answers only for checkouts it made.
+ *
+ * Why its own object: it is the single writer of the holder's checkouts, so "one open checkout
+ * per holder" and "one order per checkout" are decided in one place. Every operation runs through
+ * one queue (`#serial`), because each awaits other objects (cart, stock) and D1, and two
+ * completions interleaving across those awaits is exactly how a store makes two orders of one
+ * cart. The order is also idempotent in D1 (its id derives from the checkout id), and stock calls
+ * by the hold id, so a crash anywhere is cured by completing again.
+ *
+ * Every method returns a `CheckoutReply` (data, not exceptions: errors crossing RPC lose their class).
+ */
+export class Checkouts extends DurableObject<Env> {
+  readonly #rows: CheckoutRows;
+  readonly #catalog: CatalogStore;
+  readonly #orders: OrdersStore;
+  readonly #stock: StockHolds;
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#rows = new CheckoutRows(ctx.storage.sql);
+    this.#catalog = new CatalogStore(env.CATALOG, { pointerTtlMs: pointerTtlMs(env.CATALOG_POINTER_TTL_MS) });
+    this.#orders = new OrdersStore(env.ORDERS);
+    this.#stock = stockHolds(env);
+    void ctx.blockConcurrencyWhile(async () => migrateCheckouts(ctx.storage.sql));
+  }
+
+  /**
+   * Freezes the holder's cart into a new open checkout: re-priced at the live catalog, every
+   * line's units held in stock (all or none). The previous open checkout is canceled first, so
+   * its units count for this one. An Idempotency-Key replays the first answer.
+   */
+  async create(input: CreateCheckoutInput): Promise<CheckoutReply> {
+    return this.#serial(async () => {
+      const claim = input.idempotency;
+      if (claim) {
+        const admitted = this.#admit(claim);
+        if (admitted) return admitted;
+      }
+      const reply = await this.#create(input);
+      const transient = !reply.ok && ["token_revoked", "catalog_unavailable"].includes(reply.failure.code);
+      if (claim && !transient) this.#record(claim, reply);
+      return reply;
+    });
+  }
+
+  /** The checkout, if it is this holder's; an open one past `expires_at` is expired first. */
+  async get(checkoutId: string): Promise<CheckoutReply> {
+    return this.#serial(async () => {
+      const record = this.#rows.get(checkoutId);
+      if (!record) return missing();
+      return { ok: true, status: 200, json: checkoutJson(await this.#expireIfDue(record)), replayed: false };
+    });
+  }
+
+  /** Cancels an open checkout and releases its holds; canceling twice answers the same. */
+  async cancel(checkoutId: string): Promise<CheckoutReply> {
+    return this.#serial(async () => {
+      const found = this.#rows.get(checkoutId);
+      if (!found) return missing();
+      const record = await this.#expireIfDue(found);
+      if (record.status === "open" && !record.payment) await this.#settle(record, "canceled");
+      else if (record.status !== "canceled") {
+        return fail({
+          code: "checkout_not_open",
+          message: record.payment
+            ? "This checkout is paid and being completed; it cannot be canceled."
+            : `This checkout is ${record.status}; only an open checkout can be canceled.`,
+        });
+      }
+      return { ok: true, status: 200, json: checkoutJson(this.#rows.get(checkoutId)!), replayed: false };
+    });
+  }
+
+  /**
+   * Completes a checkout exactly once: records the payment, turns the holds into stock
+   * decrements, writes the order (D1), marks the checkout completed and clears the cart. A
+   * completed checkout answers its order again, whatever payment reference the repeat carries
+   * (the first one is kept). An expired or canceled checkout is completed too (the payment is
+   * real): stock is taken from what is left, and lines it no longer covered are flagged oversold.
+   */
+  async complete(input: CompleteCheckoutInput): Promise<CheckoutReply> {
+    return this.#serial(async () => {
+      const record = this.#rows.get(input.checkoutId);
+      if (!record) return missing();
+      if (record.status === "completed" && record.order_id) {
+        const order = await this.#orders.get(record.order_id);
+        if (order) return { ok: true, status: 200, json: JSON.stringify(order), replayed: true };
+      }
+      const payment: Payment = record.payment ?? { reference: input.paymentReference, by: input.by, at: Date.now() };
+      if (!record.payment) {
+        // Recorded (and a resume alarm armed) before anything leaves this object: the runtime
+        // holds outgoing calls until these writes are durable, so if the stock commit happened,
+        // a crash after it finds the payment here and the alarm finishes the completion.
+        this.#rows.setPayment(record.id, payment);
+        await this.ctx.storage.setAlarm(Date.now() + RESUME_MS);
+      }
+      const order = await this.#finish(record, payment);
+      return { ok: true, status: 200, json: JSON.stringify(order), replayed: false };
+    });
+  }
+
+  /** The rest of a completion, from the recorded payment: stock commit, order, status, cart. Each step is idempotent. */
+  async #finish(record: CheckoutRecord, payment: Payment): Promise<Order> {
+    const oversold = await this.#stock.commit(record.id, holdLines(record.content.lines));
+    const order = await this.#orders.record({
+      checkoutId: record.id,
+      currency: record.content.currency,
+      lines: record.content.lines,
+      note: record.content.note,
+      attributes: record.content.attributes,
+      paymentReference: payment.reference,
+      completedBy: payment.by,
+      oversold,
+      checkoutCreatedAt: record.created_at,
+      createdAt: payment.at,
+    });
+    this.#rows.complete(record.id, order.id, Date.now());
+    const holder = this.#rows.holder();
+    if (holder) await cartFor(this.env, holder).checkedOut();
+    await this.#armAlarm();
+    return order;
+  }
+
+  /** Every checkout this object holds (status, hold lines, order): what `orders -- check` reconciles. */
+  async inventory(): Promise<
+    { id: string; status: CheckoutStatus; order_id: string | null; lines: { variant_id: string; quantity: number }[] }[]
+  > {
+    return this.#rows
+      .all()
+      .map((r) => ({ id: r.id, status: r.status, order_id: r.order_id, lines: holdLines(r.content.lines) }));
+  }
+
+  /** Expires open checkouts that are due (releasing their holds), then re-arms for the next one. */
+  override async alarm(): Promise<void> {
+    await this.#serial(async () => {
+      const now = Date.now();
+      // Completions a crash cut short (payment recorded, no order yet) are finished first.
+      for (const record of this.#rows.paidUnfinished()) await this.#finish(record, record.payment!);
+      for (const record of this.#rows.open()) await this.#expireIfDue(record, now);
+      this.#rows.purgeSettled(now - SETTLED_KEPT_MS);
+      this.ctx.storage.sql.exec("DELETE FROM idempotency_keys WHERE created_at <= ?", now - IDEMPOTENCY_TTL_MS);
+      await this.#armAlarm();
+    });
+  }
+
+  async #create(input: CreateCheckoutInput): Promise<CheckoutReply> {
+    this.#rows.setHolder(input.holder);
+    const cartReply = await cartFor(this.env, input.holder).getCart({ tokenId: input.tokenId });
+    if (!cartReply.ok) {
+      const { code, message } = cartReply.failure;
+      return fail({ code: code === "token_revoked" ? "token_revoked" : "catalog_unavailable", message });
+    }
+    const cart = JSON.parse(cartReply.cartJson) as Cart & {
+      note?: string | null;
+      attributes?: Record<string, string>;
+      lines: (Cart["lines"][number] & { attributes?: Record<string, string> })[];
+    };
+    if (cart.lines.length === 0) {
+      return fail({ code: "cart_empty", message: "The cart is empty: add a line before checking out." });
+    }
+    let frozen: FrozenLine[];
+    let currency: string;
+    let storeIds: boolean;
+    try {
+      const meta = await this.#catalog.currentMeta();
+      if (!meta) return fail({ code: "catalog_unavailable", message: "No catalog has been published yet." });
+      currency = meta.currency ?? DEFAULT_CURRENCY;
+      storeIds = meta.variant_ids === "store";
+      const variants = await this.#catalog.getVariants(
+        meta.version,
+        cart.lines.map((l) => l.variant_id),
+      );
+      const faults: UnavailableLine[] = [];
+      frozen = [];
+      for (const line of cart.lines) {
+        const variant = variants.get(line.variant_id);
+        if (!variant) faults.push({ id: line.id, code: "resource_missing" });
+        else if (!variant.available) faults.push({ id: line.id, code: "sold_out", available_quantity: 0 });
+        else {
+          frozen.push({
+            id: line.id,
+            variant_id: variant.id,
+            handle: variant.product_handle,
+            title: variant.product_title,
+            variant_title: variant.title,
+            quantity: line.quantity,
+            unit_price_minor: variant.price_minor,
+            attributes: line.attributes ?? {},
+          });
+        }
+      }
+      if (faults.length > 0) return unavailable(faults);
+    } catch (error) {
+      if (error instanceof CatalogError) return fail({ code: "catalog_unavailable", message: error.message });
+      throw error;
+    }
+    // One open checkout per holder: the previous one goes first, so its units count for this one.
+    // A checkout already paid (its completion under way) is never canceled under its payment.
+    for (const previous of this.#rows.open()) if (!previous.payment) await this.#settle(previous, "canceled");
+
+    const now = Date.now();
+    const id = `chk_${this.ctx.id.toString()}${randomBase62(16)}`;
+    const expiresAt = now + holdSeconds(this.env.CHECKOUT_HOLD_SECONDS) * 1000;
+    const content: CheckoutContent = {
+      lines: frozen,
+      currency,
+      note: typeof cart.note === "string" ? cart.note : null,
+      attributes: cart.attributes ?? {},
+    };
+    const record: CheckoutRecord = {
+      id,
+      status: "open",
+      content,
+      return_url: input.returnUrl,
+      url: handoffUrl({ ...input.handoff, storeIds }, id, frozen),
+      created_at: now,
+      expires_at: expiresAt,
+      payment: null,
+      order_id: null,
+    };
+    // The checkout and its expiry alarm exist before its hold does (outgoing calls wait for
+    // these writes): a crash mid-hold leaves an open checkout whose alarm releases what was held.
+    this.#rows.insert(record);
+    await this.#armAlarm();
+    const held = await this.#stock.hold(id, holdLines(frozen), expiresAt + STOCK_GRACE_MS);
+    if (!held.ok) {
+      // Refused: the stock adapter gave back any part held; this attempt leaves no checkout.
+      this.#rows.remove(id);
+      await this.#armAlarm();
+      const refused = new Map(held.refusals.map((r) => [r.variant_id, r]));
+      return unavailable(
+        frozen.flatMap((line) => {
+          const refusal = refused.get(line.variant_id);
+          return refusal ? [{ id: line.id, code: refusal.code, available_quantity: refusal.available_quantity }] : [];
+        }),
+      );
+    }
+    return { ok: true, status: 201, json: checkoutJson(record), replayed: false };
+  }
+
+  /** Releases an open checkout's holds and gives it its final status. */
+  async #settle(record: CheckoutRecord, status: "canceled" | "expired"): Promise<void> {
+    await this.#stock.release(record.id, holdLines(record.content.lines));
+    this.#rows.setStatus(record.id, status, Date.now());
+  }
+
+  async #expireIfDue(record: CheckoutRecord, now = Date.now()): Promise<CheckoutRecord> {
+    // A paid checkout is being completed: it never expires under its payment.
+    if (record.status !== "open" || record.expires_at > now || record.payment) return record;
+    await this.#settle(record, "expired");
+    return this.#rows.get(record.id)!;
+  }
+
+  async #armAlarm(): Promise<void> {
+    const resume = this.#rows.paidUnfinished().length > 0 ? Date.now() + RESUME_MS : undefined;
+    const expiry = this.#rows.nextExpiry();
+    const next = resume !== undefined && (expiry === undefined || resume < expiry) ? resume : expiry;
+    if (next !== undefined) await this.ctx.storage.setAlarm(next);
+    else if (this.#rows.all().length > 0) await this.ctx.storage.setAlarm(Date.now() + SETTLED_KEPT_MS);
+  }
+
+  /** Runs `operation` after every operation queued before it: one at a time, awaits included. */
+  #serial<T>(operation: () => Promise<T>): Promise<T> {
+    const run = this.#tail.then(operation, operation);
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** A recorded answer for this key (replayed), a refusal (reused), or undefined: run it. */
+  #admit(claim: IdempotencyClaim): CheckoutReply | undefined {
+    const stored = this.ctx.storage.sql
+      .exec<{ fingerprint: string; reply: string }>(
+        "SELECT fingerprint, reply FROM idempotency_keys WHERE key = ?",
+        claim.key,
+      )
+      .toArray()[0];
+    if (!stored) return undefined;
+    if (stored.fingerprint !== claim.fingerprint) {
+      return fail({
+        code: "idempotency_key_reused",
+        message: "This Idempotency-Key was used with a different request.",
+      });
+    }
+    return { ...(JSON.parse(stored.reply) as CheckoutReply), replayed: true };
+  }
+
+  #record(claim: IdempotencyClaim, reply: CheckoutReply): void {
+    this.ctx.storage.sql.exec(
+      "INSERT OR REPLACE INTO idempotency_keys (key, fingerprint, reply, created_at) VALUES (?, ?, ?, ?)",
+      claim.key,
+      claim.fingerprint,
+      JSON.stringify(reply),
+      Date.now(),
+    );
+  }
+}
+
+function unavailable(lines: UnavailableLine[]): CheckoutReply {
+  return fail({
+    code: "checkout_unavailable",
+    message: "Some lines cannot be bought as they are: see lines. Nothing was held.",
+    lines,
+  });
+}

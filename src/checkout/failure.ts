@@ -1,0 +1,31 @@
+/** A cart line that stops a checkout, and why (contract 9.4). */
+export interface UnavailableLine {
+  id: string;
+  code: "sold_out" | "insufficient_stock" | "resource_missing";
+  available_quantity?: number;
+}
+
+/** Why a checkout operation did not happen. Crosses RPC as data, since thrown errors lose their class. */
+export type CheckoutFailureCode =
+  | "resource_missing"
+  | "cart_empty"
+  | "checkout_unavailable"
+  | "checkout_not_open"
+  | "idempotency_key_reused"
+  | "token_revoked"
+  | "catalog_unavailable";
+
+export interface CheckoutFailure {
+  code: CheckoutFailureCode;
+  message: string;
+  param?: string;
+  lines?: UnavailableLine[];
+}
+
+/**
+ * What every Checkouts RPC method returns: the answer's JSON text (a Checkout or an Order) with
+ * its status, or the reason nothing happened.
+ */
+export type CheckoutReply =
+  | { ok: true; status: 200 | 201; json: string; replayed: boolean }
+  | { ok: false; failure: CheckoutFailure; replayed: boolean };

@@ -1,0 +1,275 @@
+import { type Currency, fromMinor } from "../money.ts";
+import { sha256Hex } from "../sha256.ts";
+import type { Order } from "./api.ts";
+
+/** Who completed a checkout. */
+export type CompletedBy = Order["completed_by"];
+
+/** A frozen checkout line as the checkout object keeps it (integer minor units). */
+export interface FrozenLine {
+  id: string;
+  variant_id: string;
+  handle: string;
+  title: string;
+  variant_title: string;
+  quantity: number;
+  unit_price_minor: number;
+  attributes: Record<string, string>;
+}
+
+/** What an order is made of: the checkout's frozen content and how it was paid. */
+export interface NewOrder {
+  checkoutId: string;
+  currency: Currency;
+  lines: readonly FrozenLine[];
+  note: string | null;
+  attributes: Record<string, string>;
+  paymentReference: string;
+  completedBy: CompletedBy;
+  /** Variant ids whose units stock did not cover (a late completion). */
+  oversold: ReadonlySet<string>;
+  checkoutCreatedAt: number;
+  createdAt: number;
+}
+
+interface OrderRow extends Record<string, unknown> {
+  id: string;
+  checkout_id: string;
+  currency: string;
+  subtotal_minor: number;
+  total_quantity: number;
+  note: string | null;
+  attributes: string;
+  payment_reference: string;
+  completed_by: CompletedBy;
+  oversold: number;
+  created_at: number;
+}
+
+interface OrderLineRow extends Record<string, unknown> {
+  order_id: string;
+  position: number;
+  line_id: string;
+  variant_id: string;
+  handle: string;
+  title: string;
+  variant_title: string;
+  quantity: number;
+  unit_price_minor: number;
+  attributes: string;
+  oversold: number;
+}
+
+/** One order line's units, for reconciliation. */
+export interface OrderUnits {
+  id: string;
+  checkout_id: string;
+  created_at: number;
+  variant_id: string;
+  quantity: number;
+  oversold: number;
+}
+
+/** A page of orders, newest first. */
+export interface OrderPage {
+  count: number;
+  data: Order[];
+  has_more: boolean;
+}
+
+/**
+ * The order id of a checkout: derived, not drawn, so every completion of one checkout (a retry
+ * after a crash, a concurrent webhook) writes the same rows and the batch below is idempotent.
+ */
+export async function orderIdFor(checkoutId: string): Promise<string> {
+  return `ord_${await sha256Hex(`order:${checkoutId}`, 16)}`;
+}
+
+function toOrder(row: OrderRow, lines: readonly OrderLineRow[]): Order {
+  const currency = row.currency;
+  return {
+    object: "order",
+    id: row.id,
+    checkout_id: row.checkout_id,
+    lines: lines.map((line) => ({
+      object: "order_line",
+      line_id: line.line_id,
+      variant_id: line.variant_id,
+      handle: line.handle,
+      title: line.title,
+      variant_title: line.variant_title,
+      quantity: line.quantity,
+      unit_price: fromMinor(line.unit_price_minor, currency),
+      line_total: fromMinor(line.unit_price_minor * line.quantity, currency),
+      attributes: JSON.parse(line.attributes) as Record<string, string>,
+      oversold: line.oversold === 1,
+    })),
+    total_quantity: row.total_quantity,
+    subtotal: fromMinor(row.subtotal_minor, currency),
+    currency,
+    note: row.note,
+    attributes: JSON.parse(row.attributes) as Record<string, string>,
+    payment_reference: row.payment_reference,
+    completed_by: row.completed_by,
+    oversold: row.oversold === 1,
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}
+
+/**
+ * The orders adapter: the only code that reads or writes the ORDERS database (D1). An order is
+ * written once, in one batch (one transaction), with `INSERT OR IGNORE` on a primary key derived
+ * from the checkout and a UNIQUE checkout_id: writing it again, from a retry or a racing
+ * completion, changes nothing, and whoever wrote first decides what it says.
+ */
+export class OrdersStore {
+  readonly #db: D1Database;
+
+  constructor(db: D1Database) {
+    this.#db = db;
+  }
+
+  /** Writes the order of a checkout unless it exists, and answers the order as stored. */
+  async record(order: NewOrder): Promise<Order> {
+    const id = await orderIdFor(order.checkoutId);
+    let subtotal = 0;
+    let quantity = 0;
+    for (const line of order.lines) {
+      subtotal += line.unit_price_minor * line.quantity;
+      quantity += line.quantity;
+    }
+    const oversold = order.lines.some((line) => order.oversold.has(line.variant_id));
+    const statements = [
+      this.#db
+        .prepare(
+          `INSERT OR IGNORE INTO orders (id, checkout_id, currency, subtotal_minor, total_quantity, note, attributes,
+             payment_reference, completed_by, oversold, checkout_created_at, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(
+          id,
+          order.checkoutId,
+          order.currency,
+          subtotal,
+          quantity,
+          order.note,
+          JSON.stringify(order.attributes),
+          order.paymentReference,
+          order.completedBy,
+          oversold ? 1 : 0,
+          order.checkoutCreatedAt,
+          order.createdAt,
+        ),
+      ...order.lines.map((line, position) =>
+        this.#db
+          .prepare(
+            `INSERT OR IGNORE INTO order_lines (order_id, position, line_id, variant_id, handle, title, variant_title,
+               quantity, unit_price_minor, attributes, oversold) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .bind(
+            id,
+            position,
+            line.id,
+            line.variant_id,
+            line.handle,
+            line.title,
+            line.variant_title,
+            line.quantity,
+            line.unit_price_minor,
+            JSON.stringify(line.attributes),
+            order.oversold.has(line.variant_id) ? 1 : 0,
+          ),
+      ),
+    ];
+    await this.#db.batch(statements);
+    const stored = await this.get(id);
+    if (!stored) throw new Error(`Order ${id} was written but cannot be read back.`);
+    return stored;
+  }
+
+  /** One order by id, or null. */
+  async get(id: string): Promise<Order | null> {
+    const [orders, lines] = await this.#db.batch([
+      this.#db.prepare("SELECT * FROM orders WHERE id = ?").bind(id),
+      this.#db.prepare("SELECT * FROM order_lines WHERE order_id = ? ORDER BY position").bind(id),
+    ]);
+    const row = orders?.results[0] as OrderRow | undefined;
+    return row ? toOrder(row, (lines?.results ?? []) as OrderLineRow[]) : null;
+  }
+
+  /** The order of a checkout, or null. */
+  async forCheckout(checkoutId: string): Promise<Order | null> {
+    return this.get(await orderIdFor(checkoutId));
+  }
+
+  /**
+   * Orders newest first (created_at, then id, both descending: a total order, so pages never
+   * skip or repeat), `limit` per page, after the order `startingAfter`, created at or after `since`.
+   * Answers null when `startingAfter` names no order.
+   */
+  async list(options: { limit: number; startingAfter?: string; since?: number }): Promise<OrderPage | null> {
+    const since = options.since ?? 0;
+    let cursor: { created_at: number; id: string } | undefined;
+    if (options.startingAfter !== undefined) {
+      cursor =
+        (await this.#db
+          .prepare("SELECT created_at, id FROM orders WHERE id = ?")
+          .bind(options.startingAfter)
+          .first<{ created_at: number; id: string }>()) ?? undefined;
+      if (!cursor) return null;
+    }
+    const page = cursor
+      ? this.#db
+          .prepare(
+            `SELECT * FROM orders WHERE created_at >= ? AND (created_at < ? OR (created_at = ? AND id < ?))
+             ORDER BY created_at DESC, id DESC LIMIT ?`,
+          )
+          .bind(since, cursor.created_at, cursor.created_at, cursor.id, options.limit + 1)
+      : this.#db
+          .prepare("SELECT * FROM orders WHERE created_at >= ? ORDER BY created_at DESC, id DESC LIMIT ?")
+          .bind(since, options.limit + 1);
+    const [rows, counted] = await this.#db.batch([
+      page,
+      this.#db.prepare("SELECT COUNT(*) AS n FROM orders WHERE created_at >= ?").bind(since),
+    ]);
+    const found = (rows?.results ?? []) as OrderRow[];
+    const kept = found.slice(0, options.limit);
+    const lines = await this.#linesOf(kept.map((row) => row.id));
+    return {
+      count: Number((counted?.results[0] as { n: number } | undefined)?.n ?? 0),
+      data: kept.map((row) => toOrder(row, lines.get(row.id) ?? [])),
+      has_more: found.length > options.limit,
+    };
+  }
+
+  /** Every order's id, checkout and units per variant: what `orders -- check` reconciles. */
+  async unitsByOrder(): Promise<OrderUnits[]> {
+    const { results } = await this.#db
+      .prepare(
+        `SELECT o.id, o.checkout_id, o.created_at, l.variant_id, l.quantity, l.oversold
+         FROM orders o JOIN order_lines l ON l.order_id = o.id ORDER BY o.created_at, o.id, l.position`,
+      )
+      .all<OrderUnits>();
+    return results;
+  }
+
+  async #linesOf(ids: readonly string[]): Promise<Map<string, OrderLineRow[]>> {
+    const out = new Map<string, OrderLineRow[]>();
+    // D1 binds at most 100 parameters per statement: a page of up to 250 orders is read in slices.
+    const slices: string[][] = [];
+    for (let at = 0; at < ids.length; at += 90) slices.push(ids.slice(at, at + 90));
+    if (slices.length === 0) return out;
+    const answers = await this.#db.batch(
+      slices.map((slice) =>
+        this.#db
+          .prepare(`SELECT * FROM order_lines WHERE order_id IN (${slice.map(() => "?").join(",")}) ORDER BY position`)
+          .bind(...slice),
+      ),
+    );
+    for (const answer of answers) {
+      for (const line of answer.results as OrderLineRow[])
+        out.set(line.order_id, [...(out.get(line.order_id) ?? []), line]);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,171 @@
+import * as z from "zod";
+import { STOCK_HISTORY_MS, type StockMovement } from "../stock/api.ts";
+import { stockStore } from "../stock/store.ts";
+import { checkoutsById } from "./client.ts";
+import { OrdersStore } from "./orders.ts";
+
+export const DifferenceSchema = z
+  .object({
+    kind: z.enum([
+      "order_without_stock_commit",
+      "commit_quantity_differs",
+      "stock_commit_without_order",
+      "hold_left_open",
+    ]),
+    checkout_id: z.string(),
+    order_id: z.string().nullable(),
+    variant_id: z.string().nullable(),
+    expected: z.number().int().nullable(),
+    found: z.number().int().nullable(),
+    message: z.string(),
+  })
+  .meta({ id: "ReconciliationDifference" });
+export type Difference = z.infer<typeof DifferenceSchema>;
+
+export const ReconciliationSchema = z
+  .object({
+    object: z.literal("reconciliation"),
+    orders: z.number().int().min(0).meta({ description: "Orders checked (those within the stock history, 90 days)." }),
+    order_lines: z.number().int().min(0),
+    movements: z.number().int().min(0).meta({ description: "Stock movements read, every shard." }),
+    open_holds: z.number().int().min(0).meta({ description: "Checkout holds still holding units." }),
+    differences: z.array(DifferenceSchema),
+  })
+  .meta({
+    id: "Reconciliation",
+    description: "Orders, holds and stock movements compared; `differences` is empty when they agree.",
+  });
+export type Reconciliation = z.infer<typeof ReconciliationSchema>;
+
+/** Per checkout (the hold id), per variant: units committed and units still held, from the movement log. */
+interface Ledger {
+  committed: Map<string, number>;
+  held: Map<string, number>;
+}
+
+function ledgerOf(map: Map<string, Ledger>, ref: string): Ledger {
+  let ledger = map.get(ref);
+  if (!ledger) {
+    ledger = { committed: new Map(), held: new Map() };
+    map.set(ref, ledger);
+  }
+  return ledger;
+}
+
+async function allMovements(env: Env): Promise<StockMovement[]> {
+  const store = stockStore(env);
+  const out: StockMovement[] = [];
+  await Promise.all(
+    Array.from({ length: store.shards }, async (_, shard) => {
+      let after = 0;
+      for (;;) {
+        const page = await store.shard(shard).movements({ afterSeq: after, limit: 1000 });
+        out.push(...page);
+        if (page.length < 1000) break;
+        after = page.at(-1)!.seq;
+      }
+    }),
+  );
+  return out;
+}
+
+/**
+ * Compares what three places say about every sale: the orders (D1), the stock movement log (the
+ * Stock shards) and the checkouts that hold units. A paid checkout must be one order whose every
+ * tracked line was committed in stock for exactly its quantity, under the checkout's id; every
+ * stock commit made by a checkout must have its order; a hold still holding units must belong to
+ * an open checkout. `npm run orders -- check` prints the differences. A completion cut short (a
+ * crash between the stock commit and the order) shows as `stock_commit_without_order` and is
+ * cured by completing the checkout again.
+ */
+export async function reconcile(env: Env, now = Date.now()): Promise<Reconciliation> {
+  const [rows, movements] = await Promise.all([new OrdersStore(env.ORDERS).unitsByOrder(), allMovements(env)]);
+  const ledgers = new Map<string, Ledger>();
+  for (const m of movements) {
+    if (m.source !== "checkout") continue;
+    const ledger = ledgerOf(ledgers, m.ref);
+    if (m.kind === "commit")
+      ledger.committed.set(m.variant_id, (ledger.committed.get(m.variant_id) ?? 0) - m.delta_quantity);
+    ledger.held.set(m.variant_id, (ledger.held.get(m.variant_id) ?? 0) + m.delta_held);
+  }
+  const checked = rows.filter((r) => r.created_at > now - STOCK_HISTORY_MS);
+  const tracked = await stockStore(env).levels([...new Set(checked.map((r) => r.variant_id))]);
+  const differences: Difference[] = [];
+  const ordered = new Set(rows.map((r) => r.checkout_id));
+  // Expected commits per checkout and variant (one order may name a variant on several lines).
+  const expected = new Map<string, { order_id: string; checkout_id: string; variant_id: string; quantity: number }>();
+  for (const r of checked) {
+    if (!tracked.get(r.variant_id)?.tracked) continue;
+    const key = `${r.checkout_id}\n${r.variant_id}`;
+    const at = expected.get(key);
+    if (at) at.quantity += r.quantity;
+    else
+      expected.set(key, { order_id: r.id, checkout_id: r.checkout_id, variant_id: r.variant_id, quantity: r.quantity });
+  }
+  for (const e of expected.values()) {
+    const found = ledgers.get(e.checkout_id)?.committed.get(e.variant_id);
+    if (found === undefined) {
+      differences.push({
+        kind: "order_without_stock_commit",
+        checkout_id: e.checkout_id,
+        order_id: e.order_id,
+        variant_id: e.variant_id,
+        expected: e.quantity,
+        found: 0,
+        message: `Order ${e.order_id} sold ${e.quantity} of ${e.variant_id}, but stock has no commit for its checkout.`,
+      });
+    } else if (found !== e.quantity) {
+      differences.push({
+        kind: "commit_quantity_differs",
+        checkout_id: e.checkout_id,
+        order_id: e.order_id,
+        variant_id: e.variant_id,
+        expected: e.quantity,
+        found,
+        message: `Order ${e.order_id} sold ${e.quantity} of ${e.variant_id}; stock committed ${found}.`,
+      });
+    }
+  }
+  let openHolds = 0;
+  for (const [checkoutId, ledger] of ledgers) {
+    if ([...ledger.committed.values()].some((q) => q !== 0) && !ordered.has(checkoutId)) {
+      differences.push({
+        kind: "stock_commit_without_order",
+        checkout_id: checkoutId,
+        order_id: null,
+        variant_id: null,
+        expected: null,
+        found: null,
+        message: `Stock was committed for checkout ${checkoutId}, which has no order: complete it again to write it.`,
+      });
+    }
+    const held = [...ledger.held.values()].reduce((a, b) => a + b, 0);
+    if (held <= 0) continue;
+    openHolds += 1;
+    const reply = await checkoutsById(env, checkoutId)?.get(checkoutId);
+    const status = reply?.ok ? (JSON.parse(reply.json) as { status: string }).status : "unknown";
+    // Reading a checkout past its expiry expires it and releases the hold: look again.
+    const variant = [...ledger.held].find(([, units]) => units > 0)?.[0];
+    const stillHeld =
+      variant !== undefined && (await stockStore(env).shardFor(variant).holdState(checkoutId)) === "held";
+    if (status !== "open" && stillHeld) {
+      differences.push({
+        kind: "hold_left_open",
+        checkout_id: checkoutId,
+        order_id: null,
+        variant_id: null,
+        expected: 0,
+        found: held,
+        message: `Checkout ${checkoutId} is ${status} but still holds ${held} units in stock.`,
+      });
+    }
+  }
+  return {
+    object: "reconciliation",
+    orders: new Set(checked.map((r) => r.id)).size,
+    order_lines: checked.length,
+    movements: movements.length,
+    open_holds: openHolds,
+    differences,
+  };
+}

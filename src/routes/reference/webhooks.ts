@@ -1,0 +1,50 @@
+import type { OperationDoc } from "../../openapi/spec.ts";
+import { StorefrontEventSchema, WebhookReceiptSchema } from "../../checkout/api.ts";
+import { errors, JSON_BODY_ERRORS, QUERY_ERRORS } from "../../openapi/errors.ts";
+import { NoQuerySchema } from "../../checkout/api.ts";
+
+/** The OpenAPI description of src/routes/webhooks.ts's operations, by operationId (never in the Worker bundle). */
+export const WEBHOOKS_DOCS = {
+  receiveCheckoutWebhook: {
+    summary: "Complete a checkout (signed webhook)",
+    description:
+      "Completes a checkout whose payment succeeded, exactly once (repeats answer the same " +
+      '`order_id`). `Storefront-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` ' +
+      "keyed with `CHECKOUT_WEBHOOK_SECRET`, for `checkout.completed`; or Stripe's " +
+      "`Stripe-Signature` keyed with `STRIPE_WEBHOOK_SECRET`, for `checkout.session.completed` " +
+      "(paid) and `checkout.session.async_payment_succeeded`, `client_reference_id` = the " +
+      "checkout id. A missing or wrong signature is 400 `signature_invalid`, one over 300 s " +
+      "old 400 `timestamp_out_of_range`, nothing changed; other events 200 `handled: false`. " +
+      "The reference's Checkout and orders section has a worked signing example.",
+    tag: "Checkout",
+    auth: "none",
+    query: NoQuerySchema,
+    body: {
+      schema: StorefrontEventSchema,
+      examples: {
+        storefront: {
+          summary: "checkout.completed",
+          value: {
+            type: "checkout.completed",
+            data: { checkout_id: `chk_${"0".repeat(64)}AbCdEfGhIjKlMnOp`, payment_reference: "pay_1" },
+          },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description: "The event was handled (`order_id` names the order) or acknowledged and ignored.",
+        schema: WebhookReceiptSchema,
+        headers: ["X-Request-Id", "Cache-Control"],
+      },
+      ...errors(
+        ...QUERY_ERRORS,
+        ...JSON_BODY_ERRORS,
+        "signature_invalid",
+        "timestamp_out_of_range",
+        "parameter_missing",
+        "resource_missing",
+      ),
+    },
+  },
+} satisfies Record<string, OperationDoc>;

@@ -1,0 +1,133 @@
+import { Hono } from "hono";
+import { CHECKOUT_ID_PATTERN, StorefrontEventSchema, StripeEventSchema, type WebhookReceipt } from "../checkout/api.ts";
+import { completeById } from "../checkout/client.ts";
+import type { CompletedBy } from "../checkout/orders.ts";
+import { checkSignature } from "../checkout/signature.ts";
+import type { AppEnv } from "../http/app-env.ts";
+import { fromCheckoutFailure, invalidRequest, signatureRefused } from "../http/errors.ts";
+import { noStore } from "../http/no-store.ts";
+import { checkoutWebhookSecret, stripeWebhookSecret } from "../http/secrets.ts";
+import { readJsonText, validQuery } from "../http/validate.ts";
+import { describe } from "../openapi/describe.ts";
+import { NoQuerySchema } from "../checkout/api.ts";
+
+/** A webhook body may be larger than an API write: Stripe's events run to a few KiB, some more. */
+export const MAX_WEBHOOK_BYTES = 64 * 1024;
+
+/** The events that complete a checkout, per scheme. */
+const STRIPE_COMPLETING = new Set(["checkout.session.completed", "checkout.session.async_payment_succeeded"]);
+/** A Stripe Checkout Session paid (or needing no payment); `unpaid` waits for async_payment_succeeded. */
+const STRIPE_PAID = new Set(["paid", "no_payment_required"]);
+
+function ignored(type: string): WebhookReceipt {
+  return { object: "webhook_receipt", handled: false, type, checkout_id: null, order_id: null };
+}
+
+/** The signed request as the webhook reads it: the two signature headers and the raw body. */
+export interface SignedDelivery {
+  storefrontSignature: string | undefined;
+  stripeSignature: string | undefined;
+  body: string;
+}
+
+/**
+ * Verifies a delivery and acts on it: completes the checkout it names, exactly once. Throws the
+ * contract's errors (nothing changed) for a missing, malformed or wrong signature, one from
+ * outside the 5-minute window, a body that is not JSON, or an unknown checkout; answers a receipt
+ * with `handled: false` for events it does not act on. Never echoes a signature or secret.
+ */
+export async function receiveCheckoutWebhook(env: Env, delivery: SignedDelivery): Promise<WebhookReceipt> {
+  const scheme = delivery.stripeSignature !== undefined ? "stripe" : "storefront";
+  const header = scheme === "stripe" ? delivery.stripeSignature : delivery.storefrontSignature;
+  const name = scheme === "stripe" ? "Stripe-Signature" : "Storefront-Signature";
+  if (header === undefined) {
+    throw signatureRefused("signature_invalid", "Sign the event: send Storefront-Signature (or Stripe-Signature).");
+  }
+  const secret = scheme === "stripe" ? stripeWebhookSecret(env) : checkoutWebhookSecret(env);
+  if (secret === undefined) {
+    throw signatureRefused(
+      "signature_invalid",
+      `This server has no secret to check ${name} with (${scheme === "stripe" ? "STRIPE_WEBHOOK_SECRET" : "CHECKOUT_WEBHOOK_SECRET"} is not set).`,
+    );
+  }
+  const check = await checkSignature(header, delivery.body, secret);
+  if (check === "malformed") {
+    throw signatureRefused("signature_invalid", `${name} must be t=<unix seconds>,v1=<64 hex digits>.`);
+  }
+  if (check === "mismatch") throw signatureRefused("signature_invalid", `The ${name} does not match this body.`);
+  if (check === "outside_window") {
+    throw signatureRefused(
+      "timestamp_out_of_range",
+      "The signature's timestamp is more than 300 seconds from now: a replay, or a clock far off.",
+    );
+  }
+  let event: unknown;
+  try {
+    event = JSON.parse(delivery.body);
+  } catch {
+    throw invalidRequest("invalid_json", "The request body is not valid JSON.");
+  }
+  return scheme === "stripe" ? stripeEvent(env, event) : storefrontEvent(env, event);
+}
+
+async function storefrontEvent(env: Env, raw: unknown): Promise<WebhookReceipt> {
+  const parsed = StorefrontEventSchema.safeParse(raw);
+  if (!parsed.success) throw invalidRequest("parameter_invalid", "The event must be {type, data}.", "type");
+  const event = parsed.data;
+  if (event.type !== "checkout.completed") return ignored(event.type);
+  if (!event.data)
+    throw invalidRequest(
+      "parameter_missing",
+      "checkout.completed needs data.checkout_id and data.payment_reference.",
+      "data",
+    );
+  return complete(env, event.type, event.data.checkout_id, event.data.payment_reference, "webhook");
+}
+
+async function stripeEvent(env: Env, raw: unknown): Promise<WebhookReceipt> {
+  const parsed = StripeEventSchema.safeParse(raw);
+  if (!parsed.success)
+    throw invalidRequest("parameter_invalid", "The event must be a Stripe event {type, data.object}.", "type");
+  const event = parsed.data;
+  const session = event.data?.object;
+  if (!STRIPE_COMPLETING.has(event.type) || !session) return ignored(event.type);
+  // Not paid yet (a delayed payment method): the async_payment_succeeded event completes it.
+  if (event.type === "checkout.session.completed" && !STRIPE_PAID.has(session.payment_status ?? "paid")) {
+    return ignored(event.type);
+  }
+  const checkoutId = session.client_reference_id;
+  // A session this store did not start (no client_reference_id of ours): the account's, not ours.
+  if (!checkoutId?.startsWith("chk_")) return ignored(event.type);
+  const reference = session.payment_intent ?? session.id ?? checkoutId;
+  return complete(env, event.type, checkoutId, reference, "stripe");
+}
+
+async function complete(
+  env: Env,
+  type: string,
+  checkoutId: string,
+  paymentReference: string,
+  by: CompletedBy,
+): Promise<WebhookReceipt> {
+  if (!CHECKOUT_ID_PATTERN.test(checkoutId))
+    throw fromCheckoutFailure({ code: "resource_missing", message: "No such checkout.", param: "checkout_id" });
+  const reply = await completeById(env, checkoutId, paymentReference, by);
+  if (!reply.ok) throw fromCheckoutFailure({ ...reply.failure, param: "checkout_id" });
+  const order = JSON.parse(reply.json) as { id: string };
+  return { object: "webhook_receipt", handled: true, type, checkout_id: checkoutId, order_id: order.id };
+}
+
+/**
+ * The payment side's signed webhook. No token and no CORS: the signature is the credential.
+ */
+export const webhooks = new Hono<AppEnv>()
+  .use("*", noStore)
+  .post("/checkouts", describe("receiveCheckoutWebhook"), validQuery(NoQuerySchema), async (c) => {
+    const body = await readJsonText(c, MAX_WEBHOOK_BYTES);
+    const receipt = await receiveCheckoutWebhook(c.env, {
+      storefrontSignature: c.req.header("storefront-signature"),
+      stripeSignature: c.req.header("stripe-signature"),
+      body,
+    });
+    return c.json(receipt, 200);
+  });

@@ -1,0 +1,109 @@
+import { env, exports } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { OrderListSchema, type Order } from "../../src/checkout/api.ts";
+import { ReconciliationSchema } from "../../src/checkout/reconcile.ts";
+import type { VariantRecord } from "../../src/catalog/store.ts";
+import { OrdersClient, runOrdersCommand } from "../../src/cli/orders-client.ts";
+import { stockStore } from "../../src/stock/store.ts";
+import { addLine, BASE, issueToken, operator, OPERATOR_SECRET, seedVariants } from "../helpers/cart.ts";
+import { checkoutFrom, operatorComplete, orderFrom, postCheckout, setStock } from "../helpers/checkout.ts";
+
+let variants: VariantRecord[];
+const made: Order[] = [];
+const client = new OrdersClient(BASE, OPERATOR_SECRET, (input, init) => exports.default.fetch(input, init));
+
+async function orderOf(index: number, quantity: number): Promise<Order> {
+  const issued = await issueToken();
+  expect((await addLine(issued.token, variants[index]!.id, quantity)).status).toBe(200);
+  const checkout = await checkoutFrom(await postCheckout(issued.token));
+  return orderFrom(await operatorComplete(checkout.id, `pay_${index}_${quantity}`));
+}
+
+beforeAll(async () => {
+  variants = (await seedVariants()).available;
+  await setStock({ [variants[0]!.id]: 100, [variants[1]!.id]: 100 });
+  for (let i = 0; i < 5; i++) {
+    made.push(await orderOf(i % 2, i + 1));
+    // Distinct creation times, so "newest first" has one answer.
+    await new Promise((r) => setTimeout(r, 5));
+  }
+});
+
+describe("GET /operator/orders", () => {
+  it("lists newest first, cursor-paged, with count", async () => {
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const res = await operator(`/orders?limit=2${after ? `&starting_after=${after}` : ""}`);
+      expect(res.status).toBe(200);
+      const page = OrderListSchema.parse(await res.json());
+      expect(page.count).toBe(5);
+      seen.push(...page.data.map((o) => o.id));
+      if (!page.has_more) break;
+      after = page.data.at(-1)!.id;
+    }
+    expect(seen).toEqual(made.map((o) => o.id).reverse());
+  });
+
+  it("keeps orders created at or after ?since=", async () => {
+    const since = made[3]!.created_at;
+    const page = OrderListSchema.parse(await (await operator(`/orders?since=${since}`)).json());
+    expect(page.data.map((o) => o.id)).toEqual([made[4]!.id, made[3]!.id]);
+    expect(page.count).toBe(2);
+  });
+
+  it("refuses an unknown cursor, a bad since and a customer token", async () => {
+    const cursor = await operator(`/orders?starting_after=ord_${"0".repeat(32)}`);
+    expect(cursor.status).toBe(400);
+    expect(await cursor.json()).toMatchObject({ error: { code: "parameter_invalid", param: "starting_after" } });
+    expect((await operator("/orders?since=yesterday")).status).toBe(400);
+    const issued = await issueToken();
+    const res = await exports.default.fetch(`${BASE}/api/v1/operator/orders`, {
+      headers: { Authorization: `Bearer ${issued.token}` },
+    });
+    expect(res.status).toBe(401);
+    expect((await operator(`/orders/ord_${"0".repeat(32)}`)).status).toBe(404);
+  });
+});
+
+describe("npm run orders", () => {
+  it("lists and shows orders", async () => {
+    const list = await runOrdersCommand({ action: "list", limit: 2, all: true }, client);
+    expect(list.lines).toHaveLength(5);
+    expect(list.lines[0]).toContain(made[4]!.id);
+    const show = await runOrdersCommand({ action: "show", id: made[0]!.id }, client);
+    expect(show.lines[0]).toContain(made[0]!.payment_reference);
+    expect(show.lines[1]).toContain(`1 × ${variants[0]!.product_title}`);
+  });
+
+  it("check finds orders, holds and stock movements in agreement", async () => {
+    const report = ReconciliationSchema.parse(await (await operator("/reconciliation")).json());
+    expect(report).toMatchObject({ orders: 5, order_lines: 5, differences: [] });
+    expect(report.movements).toBeGreaterThanOrEqual(10);
+    const check = await runOrdersCommand({ action: "check" }, client);
+    expect(check).toEqual({ ok: true, lines: [expect.stringContaining("no difference")] });
+  });
+
+  it("check names a stock commit without its order, a stray hold and a commit of another quantity", async () => {
+    const stock = stockStore(env);
+    const ghost = `chk_${"1".repeat(64)}GhostGhostGhost0`;
+    const stray = `chk_${"2".repeat(64)}StrayStrayStray0`;
+    await stock.commit(ghost, [{ variant_id: variants[0]!.id, quantity: 1 }]);
+    await stock.hold(stray, [{ variant_id: variants[1]!.id, quantity: 1 }]);
+    // An order whose line claims more than its checkout committed.
+    await env.ORDERS.prepare("UPDATE order_lines SET quantity = quantity + 1 WHERE order_id = ?")
+      .bind(made[2]!.id)
+      .run();
+    const report = ReconciliationSchema.parse(await (await operator("/reconciliation")).json());
+    expect(report.differences.map((d) => [d.kind, d.checkout_id]).sort()).toEqual(
+      [
+        ["commit_quantity_differs", made[2]!.checkout_id],
+        ["hold_left_open", stray],
+        ["stock_commit_without_order", ghost],
+      ].sort(),
+    );
+    const check = await runOrdersCommand({ action: "check" }, client);
+    expect(check.ok).toBe(false);
+    expect(check.lines[0]).toContain("3 difference(s)");
+  });
+});
