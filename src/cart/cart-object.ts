@@ -261,9 +261,11 @@ export class Cart extends DurableObject<Env> {
    */
   async checkedOut(): Promise<void> {
     this.#expireIfDue(Date.now());
-    if (this.#rows.lineCount() === 0) return;
+    if (this.#rows.lineCount() === 0 && this.#rows.isBare()) return;
     this.#rows.removeAllLines();
     this.#touched();
+    // Bought: the cart starts again empty, its note and attributes too (as DELETE /cart leaves it).
+    this.#rows.setDetails(null, NO_ATTRIBUTES);
   }
 
   /** Whether `tokenId` was revoked: lets non-cart surfaces (checkout) refuse at once too. */

@@ -83,6 +83,12 @@ export class CartRows {
     rows.times = next;
   }
 
+  /** Whether the cart has no note and no attributes (or no row at all yet). */
+  isBare(): boolean {
+    const head = this.#rows().times;
+    return !head || (head.note === null && head.attributes === NO_ATTRIBUTES);
+  }
+
   /** Deletes the cart and its lines (expiry). */
   deleteCart(): void {
     const rows = this.#rows();

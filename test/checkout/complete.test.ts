@@ -317,26 +317,43 @@ describe("completing a checkout", () => {
     expect(order.payment_reference).toBe("pay_in_flight");
   });
 
-  it("keeps the checkout's note and attributes, and each line's attributes, on the order", async () => {
-    const { holder, checkout } = await openCheckout({ 13: 1 });
-    // What a cart with a note and attributes (contract 9.2) freezes into its checkout.
-    await runInDurableObject(checkoutsFor(env, holder), (_i, state) => {
-      const row = state.storage.sql
-        .exec<{ content: string }>("SELECT content FROM checkouts WHERE id = ?", checkout.id)
-        .one();
-      const content = JSON.parse(row.content) as {
-        note: string | null;
-        attributes: object;
-        lines: { attributes: object }[];
-      };
-      content.note = "Leave at the door <b>please</b>";
-      content.attributes = { "Gift wrap": "yes" };
-      content.lines[0]!.attributes = { Engraving: "A.B." };
-      state.storage.sql.exec("UPDATE checkouts SET content = ? WHERE id = ?", JSON.stringify(content), checkout.id);
+  it("carries a real cart's note, attributes and line attributes into the checkout and the order, then clears them", async () => {
+    const variant = variants[13]!;
+    await setStock({ [variant.id]: 10 });
+    const { token } = await issueToken();
+    // Contract 9.2 through the API: a note and attributes on the cart, line properties on an add.
+    const patched = await cartCall(token, "/cart", {
+      method: "PATCH",
+      body: { note: "Leave at the door <b>please</b>", attributes: { "Gift wrap": "yes" } },
     });
+    expect(patched.status).toBe(200);
+    const engraved = await cartCall(token, "/cart/lines", {
+      method: "POST",
+      body: { variant_id: variant.id, quantity: 1, attributes: { Engraving: "A.B." } },
+    });
+    expect(engraved.status).toBe(200);
+    expect((await addLine(token, variant.id, 2)).status).toBe(200);
+    const checkout = await checkoutFrom(await postCheckout(token));
+    expect(checkout).toMatchObject({ note: "Leave at the door <b>please</b>", attributes: { "Gift wrap": "yes" } });
+    expect(checkout.lines.map((l) => [l.quantity, l.attributes])).toEqual([
+      [1, { Engraving: "A.B." }],
+      [2, {}],
+    ]);
+    // Both lines of the variant are held from its one level.
+    expect((await stockOf(variant.id)).held).toBe(3);
     const order = await orderFrom(await operatorComplete(checkout.id));
     expect(order).toMatchObject({ note: "Leave at the door <b>please</b>", attributes: { "Gift wrap": "yes" } });
-    expect(order.lines[0]!.attributes).toEqual({ Engraving: "A.B." });
+    expect(order.lines.map((l) => [l.quantity, l.attributes])).toEqual([
+      [1, { Engraving: "A.B." }],
+      [2, {}],
+    ]);
     expect(await orderFrom(await operator(`/orders/${order.id}`))).toEqual(order);
+    expect(await stockOf(variant.id)).toMatchObject({ quantity: 7, held: 0 });
+    // The bought cart is empty again: lines, note and attributes.
+    const cart = (await readCart(token)) as Awaited<ReturnType<typeof readCart>> & {
+      note: unknown;
+      attributes: unknown;
+    };
+    expect([cart.lines, cart.note, cart.attributes]).toEqual([[], null, {}]);
   });
 });

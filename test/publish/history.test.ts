@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { HISTORY_KEY, type HistoryEntry, type Pointer, POINTER_KEY } from "../../src/catalog/layout.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
 import { browseTableVersion } from "../../src/browse/layout.ts";
+import { SNAPSHOT_FORMAT } from "../../src/browse/snapshot.ts";
 import { processLock, LockBusyError, sqlLock, type SqlQuery } from "../../src/publish/lock.ts";
 import {
   bindingTarget,
@@ -239,14 +240,16 @@ describe("a publish killed mid-way (issue 33 point 3)", () => {
     expect((await versionsStored()).has("killed-before-switch")).toBe(true);
     expect((await browseTablesOf("killed-before-switch")).length).toBeGreaterThan(0);
     expect(
-      (await env.BROWSE_SNAPSHOTS.list({ prefix: "browse/v2/killed-before-switch" })).objects.length,
+      (await env.BROWSE_SNAPSHOTS.list({ prefix: `browse/v${SNAPSHOT_FORMAT}/killed-before-switch` })).objects.length,
     ).toBeGreaterThan(0);
 
     await rollbackCatalog(env.CATALOG, { browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS) });
     expect((await history()).find((e) => e.version === "killed-before-switch")?.state).toBe("abandoned");
     expect((await versionsStored()).has("killed-before-switch")).toBe(false);
     expect(await browseTablesOf("killed-before-switch")).toEqual([]);
-    expect((await env.BROWSE_SNAPSHOTS.list({ prefix: "browse/v2/killed-before-switch" })).objects).toEqual([]);
+    expect(
+      (await env.BROWSE_SNAPSHOTS.list({ prefix: `browse/v${SNAPSHOT_FORMAT}/killed-before-switch` })).objects,
+    ).toEqual([]);
     // An abandoned entry is never a rollback target nor counted among the kept versions.
     expect((await pointer()).current.version).not.toBe("killed-before-switch");
   }, 60_000);
