@@ -1,5 +1,5 @@
 import { type Context, Hono } from "hono";
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { AppEnv } from "../http/app-env.ts";
 import { routeNotFound } from "../http/errors.ts";
 import { describe } from "../openapi/describe.ts";
@@ -7,17 +7,17 @@ import { errors } from "../openapi/errors.ts";
 import type { ResponseSpec } from "../openapi/spec.ts";
 
 /** A file of the reference pages: markup, script, style sheet or icon. */
-const DocsAssetSchema = z
-  .string()
-  .min(1)
-  .meta({ id: "DocsAsset", description: "A file of the API reference or the catalog walk-through." });
+const DocsAssetSchema = z.string().check(z.minLength(1)).register(z.globalRegistry, {
+  id: "DocsAsset",
+  description: "A file of the API reference or the catalog walk-through.",
+});
 
 /** `/docs/{file}`: one of the reference's static files; any other name is 404 `route_not_found`. */
 const DocsFileParamsSchema = z.strictObject({
   file: z
     .string()
-    .regex(/^[a-z0-9][a-z0-9.-]*\.(?:js|css|svg)$/)
-    .meta({
+    .check(z.regex(/^[a-z0-9][a-z0-9.-]*\.(?:js|css|svg)$/))
+    .register(z.globalRegistry, {
       description: "A file name such as `scalar.js`, `reference.js`, `try.js` or `docs.css`.",
       example: "try.js",
     }),

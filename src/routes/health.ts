@@ -1,11 +1,13 @@
 import { Hono } from "hono";
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { AppEnv } from "../http/app-env.ts";
 import { describe } from "../openapi/describe.ts";
 
-const HealthSchema = z
-  .strictObject({ status: z.literal("ok") })
-  .meta({ id: "Health", description: "The worker is up. Touches no storage.", example: { status: "ok" } });
+const HealthSchema = z.strictObject({ status: z.literal("ok") }).register(z.globalRegistry, {
+  id: "Health",
+  description: "The worker is up. Touches no storage.",
+  example: { status: "ok" },
+});
 
 /**
  * The cheapest route the worker has: no binding is touched. Readiness probes use it, and the

@@ -1,5 +1,5 @@
 import { type Context, Hono } from "hono";
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { AppEnv } from "../http/app-env.ts";
 import { openApiDocumentMissing } from "../http/errors.ts";
 import { OPENAPI_ASSETS } from "../openapi/assets.ts";
@@ -14,7 +14,7 @@ const OpenApiDocumentSchema = z
     paths: z.record(z.string(), z.record(z.string(), z.unknown())),
     components: z.record(z.string(), z.unknown()),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "OpenApiDocument",
     description: "An OpenAPI 3.1 document, generated from the routes and the zod schemas their handlers use.",
   });
