@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /**
  * ISO 4217 currencies and their minor units: a catalog carries one code,
@@ -45,9 +45,11 @@ export function minorDigits(currency: Currency): number {
 
 export const CurrencySchema = z
   .string()
-  .regex(/^[A-Z]{3}$/, "an ISO 4217 currency code: three capital letters")
-  .refine(isCurrency, "an ISO 4217 currency code in capitals, such as USD, EUR, JPY or KWD")
-  .meta({
+  .check(
+    z.regex(/^[A-Z]{3}$/, "an ISO 4217 currency code: three capital letters"),
+    z.refine(isCurrency, "an ISO 4217 currency code in capitals, such as USD, EUR, JPY or KWD"),
+  )
+  .register(z.globalRegistry, {
     description: "ISO 4217 code of the catalog's currency (one per catalog; the seed's is USD).",
     example: "USD",
   });
@@ -55,10 +57,10 @@ export const CurrencySchema = z
 /** What clients see: the amount as a decimal string with the currency's minor digits. */
 export const MoneySchema = z
   .object({
-    amount: z.string().regex(/^\d+(\.\d{1,4})?$/),
+    amount: z.string().check(z.regex(/^\d+(\.\d{1,4})?$/)),
     currency: CurrencySchema,
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "Money",
     description:
       'An amount in the catalog\'s currency. `currency` is the ISO 4217 code the catalog was published with (one per catalog; every Money of every answer, cart included, has it). `amount` is a decimal string written with exactly that currency\'s minor-unit digits: `"100.00"` USD, `"1500"` JPY (no decimals), `"2.500"` KWD. Never a number: parse it as a decimal, not a float.',
@@ -79,7 +81,9 @@ export const MAX_UNIT_MINOR = 999_999_999;
  * decimals a price may have, and its highest value, depend on the catalog's currency: the
  * catalog schema checks them with sourceAmountIssue.
  */
-export const SourceAmountSchema = z.string().regex(/^\d{1,9}(\.\d{1,4})?$/, "a decimal string such as 25 or 19.99");
+export const SourceAmountSchema = z
+  .string()
+  .check(z.regex(/^\d{1,9}(\.\d{1,4})?$/, "a decimal string such as 25 or 19.99"));
 
 /** Why `amount` is not a price in `currency` (too many decimals, above the cap), or null. */
 export function sourceAmountIssue(amount: string, currency: Currency = DEFAULT_CURRENCY): string | null {

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /**
  * Schemas of the operator's token surface (`/api/v1/operator/tokens`), shared by the worker, the
@@ -9,19 +9,21 @@ const TOKEN_ID = /^tok_[A-Za-z0-9_]{1,64}$/;
 
 export const TokenIdSchema = z
   .string()
-  .regex(TOKEN_ID)
-  .meta({ id: "TokenId", description: "A token's id (`tok_…`), safe to log and list." });
+  .check(z.regex(TOKEN_ID))
+  .register(z.globalRegistry, { id: "TokenId", description: "A token's id (`tok_…`), safe to log and list." });
 
 export const TokenRecordSchema = z
   .object({
     object: z.literal("token"),
     id: TokenIdSchema,
-    holder: z.string().describe("Whose cart the token opens. Rotation keeps it, so the cart survives."),
-    label: z.string().nullable(),
+    holder: z.string().register(z.globalRegistry, {
+      description: "Whose cart the token opens. Rotation keeps it, so the cart survives.",
+    }),
+    label: z.nullable(z.string()),
     created_at: z.iso.datetime(),
-    revoked_at: z.iso.datetime().nullable(),
+    revoked_at: z.nullable(z.iso.datetime()),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "TokenRecord",
     description: "What is stored about a token (under the SHA-256 of the token, never the token).",
     example: {
@@ -35,34 +37,49 @@ export const TokenRecordSchema = z
   });
 export type TokenRecord = z.infer<typeof TokenRecordSchema>;
 
-export const IssuedTokenSchema = TokenRecordSchema.extend({
-  token: z.string().describe("The bearer token. Shown in this response only; store it now."),
-}).meta({ id: "IssuedToken", description: "A newly issued token: the record plus the token itself, shown once." });
+export const IssuedTokenSchema = z
+  .extend(TokenRecordSchema, {
+    token: z
+      .string()
+      .register(z.globalRegistry, { description: "The bearer token. Shown in this response only; store it now." }),
+  })
+  .register(z.globalRegistry, {
+    id: "IssuedToken",
+    description: "A newly issued token: the record plus the token itself, shown once.",
+  });
 export type IssuedToken = z.infer<typeof IssuedTokenSchema>;
 
 export const IssueTokenRequestSchema = z
-  .strictObject({ label: z.string().min(1).max(100).optional() })
-  .meta({ id: "IssueTokenRequest", description: "Issue a token for a new holder (a new, empty cart)." });
+  .strictObject({ label: z.optional(z.string().check(z.minLength(1), z.maxLength(100))) })
+  .register(z.globalRegistry, {
+    id: "IssueTokenRequest",
+    description: "Issue a token for a new holder (a new, empty cart).",
+  });
 export type IssueTokenRequest = z.infer<typeof IssueTokenRequestSchema>;
 
 export const TokenListSchema = z
   .object({
     object: z.literal("list"),
-    count: z.number().int().nonnegative(),
+    count: z.number().check(z.int(), z.nonnegative()),
     data: z.array(TokenRecordSchema),
     has_more: z.literal(false),
   })
-  .meta({ id: "TokenList", description: "Every token record, revoked ones included, newest first." });
+  .register(z.globalRegistry, {
+    id: "TokenList",
+    description: "Every token record, revoked ones included, newest first.",
+  });
 export type TokenList = z.infer<typeof TokenListSchema>;
 
 export const RevokeByHashRequestSchema = z
   .strictObject({
     token_sha256: z
       .string()
-      .regex(/^[0-9a-f]{64}$/)
-      .meta({ description: "The SHA-256 of the token, as 64 lower-case hex digits. Never the token itself." }),
+      .check(z.regex(/^[0-9a-f]{64}$/))
+      .register(z.globalRegistry, {
+        description: "The SHA-256 of the token, as 64 lower-case hex digits. Never the token itself.",
+      }),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "RevokeByHashRequest",
     description:
       "Names a token by its SHA-256, the form it is stored in, so a leaked token can be " +
@@ -76,10 +93,12 @@ export const RevokeShopperRequestSchema = z
   .strictObject({
     holder: z
       .string()
-      .regex(/^shp_[0-9a-f]{32}$/)
-      .meta({ description: "The holder a shopper token names (`shp_` and 32 hex digits). Never the token itself." }),
+      .check(z.regex(/^shp_[0-9a-f]{32}$/))
+      .register(z.globalRegistry, {
+        description: "The holder a shopper token names (`shp_` and 32 hex digits). Never the token itself.",
+      }),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "RevokeShopperRequest",
     description:
       "Names a shopper token (`sf_cart_…`) by its holder, which `npm run token -- revoke --token -` reads " +
@@ -94,7 +113,7 @@ export const ShopperRevocationSchema = z
     holder: z.string(),
     revoked_at: z.iso.datetime(),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "ShopperRevocation",
     description:
       "A revoked shopper token: its holder's cart refuses it, and every token renewed from it, on " +

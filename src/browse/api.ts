@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { MoneySchema } from "../money.ts";
 import { FILTER_PARAMETERS, MAX_FILTER_VALUES, MAX_OPTION_FILTERS, PAGE_PARAMETERS } from "./parameters.ts";
 
@@ -14,29 +14,33 @@ import { FILTER_PARAMETERS, MAX_FILTER_VALUES, MAX_OPTION_FILTERS, PAGE_PARAMETE
  * `{option: {size: "M"}}` as `option[size]=M` (openapi-fetch's default for an object), which the
  * parser reads exactly as `option.size=M`.
  */
-export const OptionFiltersSchema = z.record(z.string().regex(/^[^\s.[\]]{1,255}$/), z.string().min(1).max(255)).meta({
-  description:
-    `Option filters, for ANY option name of the catalog, by its API name, in either form: ` +
-    `\`option[size]=M\` (this parameter as a \`deepObject\`, what generated clients send for ` +
-    `\`{option: {size: "M"}}\`) or \`option.size=M\`; the two are one filter (one answer, one ` +
-    `cache entry). Names as in \`option[color]=Black\`, \`option[material]=Oak\`, ` +
-    `\`option[frame-style]=Round\`: the product has an *available* variant with that value ` +
-    `(case-insensitive), which is what a shopper filtering by size means. Option names compare ` +
-    `case-insensitively too: \`option[Color]\` is \`option[color]\`. Repeat a name to match any ` +
-    `of its values (\`option[size]=M&option[size]=L\`, forms mixed or not); two option names ` +
-    `combine with AND, each satisfied by any available variant. At most ${MAX_OPTION_FILTERS} ` +
-    `option names; a name no product has is 400 parameter_unknown. At most ` +
-    `${MAX_FILTER_VALUES} filter values in all.`,
-});
+export const OptionFiltersSchema = z
+  .record(z.string().check(z.regex(/^[^\s.[\]]{1,255}$/)), z.string().check(z.minLength(1), z.maxLength(255)))
+  .register(z.globalRegistry, {
+    description:
+      `Option filters, for ANY option name of the catalog, by its API name, in either form: ` +
+      `\`option[size]=M\` (this parameter as a \`deepObject\`, what generated clients send for ` +
+      `\`{option: {size: "M"}}\`) or \`option.size=M\`; the two are one filter (one answer, one ` +
+      `cache entry). Names as in \`option[color]=Black\`, \`option[material]=Oak\`, ` +
+      `\`option[frame-style]=Round\`: the product has an *available* variant with that value ` +
+      `(case-insensitive), which is what a shopper filtering by size means. Option names compare ` +
+      `case-insensitively too: \`option[Color]\` is \`option[color]\`. Repeat a name to match any ` +
+      `of its values (\`option[size]=M&option[size]=L\`, forms mixed or not); two option names ` +
+      `combine with AND, each satisfied by any available variant. At most ${MAX_OPTION_FILTERS} ` +
+      `option names; a name no product has is 400 parameter_unknown. At most ` +
+      `${MAX_FILTER_VALUES} filter values in all.`,
+  });
 
-export const BrowseQuerySchema = z.strictObject({ ...FILTER_PARAMETERS, ...PAGE_PARAMETERS }).meta({
-  id: "BrowseQuery",
-  description:
-    "Search, filters, sort and paging. Unknown parameters are rejected (400 " +
-    "parameter_unknown); equivalent queries share one cache entry.",
-});
+export const BrowseQuerySchema = z
+  .strictObject({ ...FILTER_PARAMETERS, ...PAGE_PARAMETERS })
+  .register(z.globalRegistry, {
+    id: "BrowseQuery",
+    description:
+      "Search, filters, sort and paging. Unknown parameters are rejected (400 " +
+      "parameter_unknown); equivalent queries share one cache entry.",
+  });
 
-export const FacetsQuerySchema = z.strictObject(FILTER_PARAMETERS).meta({
+export const FacetsQuerySchema = z.strictObject(FILTER_PARAMETERS).register(z.globalRegistry, {
   id: "FacetsQuery",
   description:
     "The same filters and q as the list; sort, limit, starting_after, ending_before, " +
@@ -44,14 +48,14 @@ export const FacetsQuerySchema = z.strictObject(FILTER_PARAMETERS).meta({
 });
 
 const FacetValueSchema = z.object({
-  value: z.string().meta({
+  value: z.string().register(z.globalRegistry, {
     description: "As the catalog first spells it (filters match it case-insensitively); `true`/`false` for available.",
   }),
-  count: z.int().min(0).meta({
+  count: z.int().check(z.gte(0)).register(z.globalRegistry, {
     description:
       "Matches if this value were chosen (disjunctive: every other active filter applies, this facet's own does not).",
   }),
-  selected: z.boolean().meta({
+  selected: z.boolean().register(z.globalRegistry, {
     description:
       "Whether the request filters on this value. Selected values are always listed, with a " +
       "count of 0 when nothing matches; a selected value no product has is spelled as the " +
@@ -60,13 +64,15 @@ const FacetValueSchema = z.object({
 });
 
 const ValuesFacetSchema = z.object({
-  name: z.string().meta({
+  name: z.string().register(z.globalRegistry, {
     description:
       "`vendor`, `product_type`, `tag`, `available`, or `option.<name>` for every option name " +
       "of the catalog (in order of first appearance).",
   }),
-  type: z.literal("values").meta({ description: "A facet of values (every facet but price): narrow on it." }),
-  values: z.array(FacetValueSchema).meta({
+  type: z
+    .literal("values")
+    .register(z.globalRegistry, { description: "A facet of values (every facet but price): narrow on it." }),
+  values: z.array(FacetValueSchema).register(z.globalRegistry, {
     description:
       "By count (most first), then value; at most 100, selected ones always among them. Option " +
       "values come from available variants only; an empty product type is not a value.",
@@ -75,31 +81,36 @@ const ValuesFacetSchema = z.object({
 
 const PriceFacetSchema = z.object({
   name: z.literal("price"),
-  type: z.literal("range").meta({ description: "The price range facet: `min` and `max` instead of values." }),
-  min: MoneySchema.nullable().meta({
+  type: z
+    .literal("range")
+    .register(z.globalRegistry, { description: "The price range facet: `min` and `max` instead of values." }),
+  min: z.nullable(MoneySchema).register(z.globalRegistry, {
     description: "Lowest `price` among the matches of every filter but price_min/price_max; null when none.",
   }),
-  max: MoneySchema.nullable(),
+  max: z.nullable(MoneySchema),
 });
 
 export const FacetsSchema = z
   .object({
     object: z.literal("facets"),
-    count: z.int().min(0).meta({ description: "Matches of the whole query, as the list's `count`." }),
+    count: z
+      .int()
+      .check(z.gte(0))
+      .register(z.globalRegistry, { description: "Matches of the whole query, as the list's `count`." }),
     facets: z
       .array(
         z
           .discriminatedUnion("type", [ValuesFacetSchema, PriceFacetSchema])
           // OpenAPI's discriminator keyword, for generators that narrow on it rather than on `const`.
-          .meta({ discriminator: { propertyName: "type" } }),
+          .register(z.globalRegistry, { discriminator: { propertyName: "type" } }),
       )
-      .meta({
+      .register(z.globalRegistry, {
         description:
           'Each facet says its shape in `type`: `"values"` (`values: [{value, count, selected}]`) ' +
           'or `"range"` (the price: `min`, `max`), so a typed client narrows on it.',
       }),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "Facets",
     description:
       "Disjunctive facet counts of a query, as Shopify or Algolia count them: what choosing another value would give.",

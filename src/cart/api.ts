@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { HandleSchema } from "../catalog/schema.ts";
 import { MoneySchema } from "../money.ts";
 
@@ -19,8 +19,13 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 export const VariantIdInputSchema = z
   .string()
-  .regex(/^(\d{1,20}|gid:\/\/shopify\/ProductVariant\/\d{1,20})$/, "digits or gid://shopify/ProductVariant/<digits>")
-  .meta({
+  .check(
+    z.regex(
+      /^(\d{1,20}|gid:\/\/shopify\/ProductVariant\/\d{1,20})$/,
+      "digits or gid://shopify/ProductVariant/<digits>",
+    ),
+  )
+  .register(z.globalRegistry, {
     id: "VariantIdInput",
     description: "A variant id: `<digits>` or `gid://shopify/ProductVariant/<digits>`.",
     example: "44102938475602",
@@ -46,7 +51,7 @@ function chars(text: string): number {
  * (`attributes.Engraving`). `__proto__` is refused by name: as a key of the parsed object it is
  * real, but zod's record (like any plain object) would silently drop it.
  */
-function checkAttributes(value: unknown, ctx: z.core.$RefinementCtx): void {
+function checkAttributes(value: unknown, ctx: z.core.ParsePayload): void {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return;
   const keys = Object.keys(value);
   const issue = (message: string, path: PropertyKey[] = []) =>
@@ -63,17 +68,17 @@ function checkAttributes(value: unknown, ctx: z.core.$RefinementCtx): void {
 }
 
 export const AttributesSchema = z
-  .preprocess(
-    (value, ctx) => {
+  .pipe(
+    z.transform((value, ctx) => {
       checkAttributes(value, ctx);
       return value;
-    },
+    }),
     z.record(
-      z.string().min(1).meta({ maxLength: MAX_ATTRIBUTE_KEY_CHARS }),
-      z.string().meta({ maxLength: MAX_ATTRIBUTE_VALUE_CHARS }),
+      z.string().check(z.minLength(1)).register(z.globalRegistry, { maxLength: MAX_ATTRIBUTE_KEY_CHARS }),
+      z.string().register(z.globalRegistry, { maxLength: MAX_ATTRIBUTE_VALUE_CHARS }),
     ),
   )
-  .meta({
+  .register(z.globalRegistry, {
     id: "Attributes",
     description:
       `Key-value pairs of plain text (at most ${MAX_ATTRIBUTES}; a key is 1–${MAX_ATTRIBUTE_KEY_CHARS} ` +
@@ -86,8 +91,8 @@ export type Attributes = z.infer<typeof AttributesSchema>;
 
 export const NoteSchema = z
   .string()
-  .refine((text) => chars(text) <= MAX_NOTE_CHARS, `text of at most ${MAX_NOTE_CHARS} characters`)
-  .meta({
+  .check(z.refine((text) => chars(text) <= MAX_NOTE_CHARS, `text of at most ${MAX_NOTE_CHARS} characters`))
+  .register(z.globalRegistry, {
     description: `A note for the order: plain text, at most ${MAX_NOTE_CHARS} characters, stored and served as written.`,
     maxLength: MAX_NOTE_CHARS,
     example: "Please leave the parcel with the neighbour at number 12.",
@@ -95,14 +100,14 @@ export const NoteSchema = z
 
 export const UpdateCartRequestSchema = z
   .strictObject({
-    note: NoteSchema.nullable()
-      .optional()
-      .meta({ description: "The cart's note; `null` clears it; absent leaves it." }),
-    attributes: AttributesSchema.nullable().optional().meta({
+    note: z
+      .optional(z.nullable(NoteSchema))
+      .register(z.globalRegistry, { description: "The cart's note; `null` clears it; absent leaves it." }),
+    attributes: z.optional(z.nullable(AttributesSchema)).register(z.globalRegistry, {
       description: "Replaces the cart's whole set of attributes; `null` or `{}` clears them; absent leaves them.",
     }),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "UpdateCartRequest",
     description: "Set the cart's note and/or attributes. A field left out is left as it is.",
     example: { note: "Please gift wrap.", attributes: { "Gift wrap": "yes" } },
@@ -112,21 +117,23 @@ export type UpdateCartRequest = z.infer<typeof UpdateCartRequestSchema>;
 export const AddCartLineRequestSchema = z
   .strictObject({
     variant_id: VariantIdInputSchema,
-    quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY).meta({ description: "Units to add, 1–999." }),
-    handle: HandleSchema.optional().meta({ description: "When given, must be the variant's product handle." }),
-    variant_title: z
-      .string()
-      .min(1)
-      .max(255)
-      .optional()
-      .meta({ description: "When given, must be the variant's title (`M / Black`, `Default Title`)." }),
-    attributes: AttributesSchema.optional().meta({
+    quantity: z
+      .number()
+      .check(z.int(), z.gte(1), z.lte(MAX_LINE_QUANTITY))
+      .register(z.globalRegistry, { description: "Units to add, 1–999." }),
+    handle: z
+      .optional(HandleSchema)
+      .register(z.globalRegistry, { description: "When given, must be the variant's product handle." }),
+    variant_title: z.optional(z.string().check(z.minLength(1), z.maxLength(255))).register(z.globalRegistry, {
+      description: "When given, must be the variant's title (`M / Black`, `Default Title`).",
+    }),
+    attributes: z.optional(AttributesSchema).register(z.globalRegistry, {
       description:
         "Line properties (an engraving, a gift message). The same variant with other attributes is " +
         "another line; with the same attributes (in any key order) it adds to that line.",
     }),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "AddCartLineRequest",
     description: "Add units of a variant. A variant already in the cart with the same attributes adds to its line.",
     example: { variant_id: "44102938475602", quantity: 1 },
@@ -137,18 +144,20 @@ export const UpdateCartLineRequestSchema = z
   .strictObject({
     quantity: z
       .number()
-      .int()
-      .min(0)
-      .max(MAX_LINE_QUANTITY)
-      .meta({ description: "The line's new quantity; 0 removes the line." }),
+      .check(z.int(), z.gte(0), z.lte(MAX_LINE_QUANTITY))
+      .register(z.globalRegistry, { description: "The line's new quantity; 0 removes the line." }),
   })
-  .meta({ id: "UpdateCartLineRequest", description: "Set a line's quantity.", example: { quantity: 2 } });
+  .register(z.globalRegistry, {
+    id: "UpdateCartLineRequest",
+    description: "Set a line's quantity.",
+    example: { quantity: 2 },
+  });
 export type UpdateCartLineRequest = z.infer<typeof UpdateCartLineRequestSchema>;
 
 export const LineIdSchema = z
   .string()
-  .regex(/^cl_[A-Za-z0-9]{1,64}$/)
-  .meta({
+  .check(z.regex(/^cl_[A-Za-z0-9]{1,64}$/))
+  .register(z.globalRegistry, {
     id: "CartLineId",
     description: "A cart line id (`cl_…`). Another cart's line id answers 404 like an unknown one.",
   });
@@ -161,10 +170,12 @@ export const CartQuerySchema = z.strictObject({});
 
 export const IdempotencyKeySchema = z
   .string()
-  .min(1)
-  .max(MAX_IDEMPOTENCY_KEY_LENGTH)
-  .regex(/^[\x21-\x7e]+$/, "printable ASCII without spaces")
-  .meta({
+  .check(
+    z.minLength(1),
+    z.maxLength(MAX_IDEMPOTENCY_KEY_LENGTH),
+    z.regex(/^[\x21-\x7e]+$/, "printable ASCII without spaces"),
+  )
+  .register(z.globalRegistry, {
     id: "IdempotencyKey",
     description:
       "Optional header on cart writes. The same key with the same request replays the first answer for 24 h. " +
@@ -179,27 +190,30 @@ export const CartLineSchema = z
     id: LineIdSchema,
     variant_id: z.string(),
     handle: z.string(),
-    title: z
-      .string()
-      .meta({ description: "The product title: plain text as the store wrote it, not HTML (escape it)." }),
-    variant_title: z
-      .string()
-      .meta({ description: "The variant's title (`M / Black`, `Default Title`): plain text, not HTML (escape it)." }),
-    quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY),
+    title: z.string().register(z.globalRegistry, {
+      description: "The product title: plain text as the store wrote it, not HTML (escape it).",
+    }),
+    variant_title: z.string().register(z.globalRegistry, {
+      description: "The variant's title (`M / Black`, `Default Title`): plain text, not HTML (escape it).",
+    }),
+    quantity: z.number().check(z.int(), z.gte(1), z.lte(MAX_LINE_QUANTITY)),
     unit_price: MoneySchema,
     line_total: MoneySchema,
-    available: z
-      .boolean()
-      .meta({ description: "False when the variant went sold out; such lines are left out of the subtotal." }),
-    attributes: z
-      .record(z.string(), z.string())
-      .meta({ description: "The line's attributes as written (`{}` when none), keys in code-point order." }),
-    in_stock: z.boolean().meta({
+    available: z.boolean().register(z.globalRegistry, {
+      description: "False when the variant went sold out; such lines are left out of the subtotal.",
+    }),
+    attributes: z.record(z.string(), z.string()).register(z.globalRegistry, {
+      description: "The line's attributes as written (`{}` when none), keys in code-point order.",
+    }),
+    in_stock: z.boolean().register(z.globalRegistry, {
       description:
         "Whether live stock still covers the line's whole quantity (section 9.3): read from the Stock object on every cart read. False when fewer units are left than the line holds (the checkout would refuse it with `insufficient_stock`) or none (then `available` is false too). Always equal to `available` for a variant whose stock is not tracked.",
     }),
   })
-  .meta({ id: "CartLine", description: "One variant in the cart, priced against the current catalog." });
+  .register(z.globalRegistry, {
+    id: "CartLine",
+    description: "One variant in the cart, priced against the current catalog.",
+  });
 export type CartLine = z.infer<typeof CartLineSchema>;
 
 export const CartSchema = z
@@ -207,17 +221,17 @@ export const CartSchema = z
     object: z.literal("cart"),
     id: z.string(),
     lines: z.array(CartLineSchema),
-    total_quantity: z.number().int().nonnegative(),
+    total_quantity: z.number().check(z.int(), z.nonnegative()),
     subtotal: MoneySchema,
-    note: z.string().nullable().meta({ description: "The cart's note as written, or null." }),
-    attributes: z
-      .record(z.string(), z.string())
-      .meta({ description: "The cart's attributes as written (`{}` when none), keys in code-point order." }),
+    note: z.nullable(z.string()).register(z.globalRegistry, { description: "The cart's note as written, or null." }),
+    attributes: z.record(z.string(), z.string()).register(z.globalRegistry, {
+      description: "The cart's attributes as written (`{}` when none), keys in code-point order.",
+    }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
     expires_at: z.iso.datetime(),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "Cart",
     description: "The token holder's cart. Expires 30 days after the last write; an expired cart reads as empty.",
   });
@@ -226,17 +240,17 @@ export type Cart = z.infer<typeof CartSchema>;
 export const CartTokenSchema = z
   .object({
     object: z.literal("cart_token"),
-    token: z.string().meta({
+    token: z.string().register(z.globalRegistry, {
       description:
         "The shopper token (`sf_cart_…`): send it as `Authorization: Bearer <token>` on every cart " +
         "call. Keep it (for example in `localStorage`); it is shown in this response only.",
     }),
-    expires_at: z.iso.datetime().meta({
+    expires_at: z.iso.datetime().register(z.globalRegistry, {
       description: "When the token stops working, 30 days from now unless renewed (see `Cart-Token`).",
     }),
     cart: CartSchema,
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "CartToken",
     description: "A new shopper token and the new, empty cart it opens.",
   });
@@ -245,4 +259,4 @@ export type CartToken = z.infer<typeof CartTokenSchema>;
 /** `POST /carts` takes no body, or an empty object; any field is 400 `parameter_unknown`. */
 export const CreateCartRequestSchema = z
   .strictObject({})
-  .meta({ id: "CreateCartRequest", description: "Nothing: send no body, or `{}`.", example: {} });
+  .register(z.globalRegistry, { id: "CreateCartRequest", description: "Nothing: send no body, or `{}`.", example: {} });

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { MoneySchema } from "../money.ts";
 import { HandleSchema, handleWithout, VariantIdSchema } from "./schema.ts";
 
@@ -14,73 +14,73 @@ const URL_KIND =
   "form, with `'`, `` ` `` and `\\` percent-encoded too: never a quote, `<`, `>`, " +
   "back-tick, backslash or white space.";
 
-const ProductIdSchema = z
-  .string()
-  .meta({ description: "Global id: gid://shopify/Product/<digits>.", example: "gid://shopify/Product/8012345670100" });
+const ProductIdSchema = z.string().register(z.globalRegistry, {
+  description: "Global id: gid://shopify/Product/<digits>.",
+  example: "gid://shopify/Product/8012345670100",
+});
 
 export const ImageSchema = z
   .object({
-    url: z.string().meta({
+    url: z.string().register(z.globalRegistry, {
       description: URL_KIND,
       example: "https://images.northwind-threads.example/products/essential-crew-tee-black-front.jpg",
     }),
     alt: z
-      .string()
-      .nullable()
-      .meta({ description: `Alternative text; null when the catalog has none. ${PLAIN}` }),
-    width: z.int().nullable().meta({ description: "Pixels; null when unknown." }),
-    height: z.int().nullable().meta({ description: "Pixels; null when unknown." }),
+      .nullable(z.string())
+      .register(z.globalRegistry, { description: `Alternative text; null when the catalog has none. ${PLAIN}` }),
+    width: z.nullable(z.int()).register(z.globalRegistry, { description: "Pixels; null when unknown." }),
+    height: z.nullable(z.int()).register(z.globalRegistry, { description: "Pixels; null when unknown." }),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "Image",
     description: "A product image. The URL is the catalog's own; the API does not host or resize images.",
   });
 export type Image = z.infer<typeof ImageSchema>;
 
-const FeaturedImageSchema = ImageSchema.nullable()
-  .optional()
-  .meta({ description: "Only with `?include=image`: the product's featured (first) image, null when it has none." });
+const FeaturedImageSchema = z.optional(z.nullable(ImageSchema)).register(z.globalRegistry, {
+  description: "Only with `?include=image`: the product's featured (first) image, null when it has none.",
+});
 
 /** Set on a search's second-chance matches only (browse: text.ts SECOND_CHANCE_BELOW). */
-const SecondChanceSchema = z
-  .literal("partial")
-  .optional()
-  .meta({
-    description:
-      "Only with `q`, on the second chance's matches: the product matches all of q's words but " +
-      "one (q had 2-3 words and fewer than 20 products in the scope matched every word). They come " +
-      "after every product matching all the words under `sort=relevance`; absent on those.",
-  });
+const SecondChanceSchema = z.optional(z.literal("partial")).register(z.globalRegistry, {
+  description:
+    "Only with `q`, on the second chance's matches: the product matches all of q's words but " +
+    "one (q had 2-3 words and fewer than 20 products in the scope matched every word). They come " +
+    "after every product matching all the words under `sort=relevance`; absent on those.",
+});
 
 /** One product in `GET /products`: the price is the lowest variant price. */
 export const ProductListItemSchema = z
   .object({
     id: ProductIdSchema,
     handle: HandleSchema,
-    title: z.string().meta({ description: PLAIN }),
+    title: z.string().register(z.globalRegistry, { description: PLAIN }),
     price: MoneySchema,
     available: z.boolean(),
     image: FeaturedImageSchema,
     match: SecondChanceSchema,
   })
-  .meta({ id: "ProductListItem", description: "A product in a list. `price` is the lowest variant price." });
+  .register(z.globalRegistry, {
+    id: "ProductListItem",
+    description: "A product in a list. `price` is the lowest variant price.",
+  });
 export type ProductListItem = z.infer<typeof ProductListItemSchema>;
 
 export const ProductOptionSchema = z
   .object({
-    name: z.string().meta({
+    name: z.string().register(z.globalRegistry, {
       description:
         `The API name: the catalog's option name in lower case, spaces as hyphens (\`size\`, ` +
         `\`frame-style\`). Selects variants (\`?frame-style=Round\`). ${PLAIN}`,
     }),
-    label: z.string().meta({
+    label: z.string().register(z.globalRegistry, {
       description: `The option name as the catalog spells it, for display (\`Size\`, \`Frame style\`). ${PLAIN}`,
     }),
-    values: z.array(z.string()).meta({
+    values: z.array(z.string()).register(z.globalRegistry, {
       description: `The values, in the catalog's order. Each is ${PLAIN.charAt(0).toLowerCase()}${PLAIN.slice(1)}`,
     }),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "ProductOption",
     description: "An option a product's variants differ by, with the values it takes (at most 3 options).",
   });
@@ -89,106 +89,102 @@ export const VariantSchema = z
   .object({
     object: z.literal("variant"),
     id: VariantIdSchema,
-    gid: z
-      .string()
-      .meta({ description: "gid://shopify/ProductVariant/<digits>; accepted wherever a variant id is read." }),
+    gid: z.string().register(z.globalRegistry, {
+      description: "gid://shopify/ProductVariant/<digits>; accepted wherever a variant id is read.",
+    }),
     product_handle: HandleSchema,
-    title: z.string().meta({
+    title: z.string().register(z.globalRegistry, {
       description:
         `The option values joined by \` / \` in option order (\`M / Black\`, \`Oak / Large / ` +
         `Matte\`), or \`Default Title\`. ${PLAIN}`,
     }),
-    options: z.record(z.string(), z.string()).meta({
+    options: z.record(z.string(), z.string()).register(z.globalRegistry, {
       description:
         `Option API name to value, e.g. {"size": "M", "color": "Black"}, or {"title": "Default ` +
         `Title"} for a product without options. Names and values are plain text: escape them.`,
     }),
     price: MoneySchema,
-    available: z.boolean().meta({
+    available: z.boolean().register(z.globalRegistry, {
       description:
         "False when the variant or its product is sold out. For a variant whose stock is tracked it follows live stock (section 9.3): within 10 s where the change was made, within the catalog freshness bound everywhere.",
     }),
-    quantity_available: z.int().min(0).nullable().optional().meta({
+    quantity_available: z.optional(z.nullable(z.int().check(z.minimum(0)))).register(z.globalRegistry, {
       description:
         'Only when the catalog says `"stock_display": "quantity"`: units left to take (live stock, minus units held by open checkouts), null when the variant\'s stock is not tracked. By default stores do not disclose counts and the field is absent.',
     }),
     sku: z
-      .string()
-      .nullable()
-      .meta({ description: `The store's stock-keeping unit; null when it has none. ${PLAIN}` }),
-    compare_at_price: MoneySchema.nullable().meta({
+      .nullable(z.string())
+      .register(z.globalRegistry, { description: `The store's stock-keeping unit; null when it has none. ${PLAIN}` }),
+    compare_at_price: z.nullable(MoneySchema).register(z.globalRegistry, {
       description:
         "The price before a reduction, for a struck-through price; only ever above `price` " +
         "(publish drops one that is not), else null.",
     }),
-    image: z
-      .string()
-      .nullable()
-      .meta({ description: `URL of the variant's own image (e.g. its colour); null when it has none. ${URL_KIND}` }),
+    image: z.nullable(z.string()).register(z.globalRegistry, {
+      description: `URL of the variant's own image (e.g. its colour); null when it has none. ${URL_KIND}`,
+    }),
   })
-  .meta({ id: "Variant", description: "One purchasable variant of a product." });
+  .register(z.globalRegistry, { id: "Variant", description: "One purchasable variant of a product." });
 export type Variant = z.infer<typeof VariantSchema>;
 
 export const SeoSchema = z
   .object({
-    title: z.string().meta({ description: `The catalog's SEO title, else the product title. ${PLAIN}` }),
-    description: z
+    title: z
       .string()
-      .nullable()
-      .meta({
-        description:
-          "The catalog's SEO description (plain text as the store wrote it: escape it), else " +
-          "`description_text` cut to at most 320 characters at a word boundary (ending in `…` when " +
-          "cut; no `<` or `>` then); null when the product has neither.",
-      }),
+      .register(z.globalRegistry, { description: `The catalog's SEO title, else the product title. ${PLAIN}` }),
+    description: z.nullable(z.string()).register(z.globalRegistry, {
+      description:
+        "The catalog's SEO description (plain text as the store wrote it: escape it), else " +
+        "`description_text` cut to at most 320 characters at a word boundary (ending in `…` when " +
+        "cut; no `<` or `>` then); null when the product has neither.",
+    }),
   })
-  .meta({ id: "Seo", description: "What a storefront puts in `<title>` and `<meta name=description>`." });
+  .register(z.globalRegistry, {
+    id: "Seo",
+    description: "What a storefront puts in `<title>` and `<meta name=description>`.",
+  });
 
 export const ProductSchema = z
   .object({
     object: z.literal("product"),
     id: ProductIdSchema,
     handle: HandleSchema,
-    title: z.string().meta({ description: PLAIN }),
-    vendor: z.string().meta({ description: PLAIN }),
-    product_type: z.string().meta({ description: `May be empty. ${PLAIN}` }),
-    tags: z
-      .array(z.string())
-      .meta({ description: `May be empty. Each tag is ${PLAIN.charAt(0).toLowerCase()}${PLAIN.slice(1)}` }),
+    title: z.string().register(z.globalRegistry, { description: PLAIN }),
+    vendor: z.string().register(z.globalRegistry, { description: PLAIN }),
+    product_type: z.string().register(z.globalRegistry, { description: `May be empty. ${PLAIN}` }),
+    tags: z.array(z.string()).register(z.globalRegistry, {
+      description: `May be empty. Each tag is ${PLAIN.charAt(0).toLowerCase()}${PLAIN.slice(1)}`,
+    }),
     available: z.boolean(),
     price: z.object({ min: MoneySchema, max: MoneySchema }),
-    variants_count: z.int().min(1),
-    options: z.array(ProductOptionSchema).meta({ description: "Empty for single-variant (Default Title) products." }),
-    description_html: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          "Only with `?include=description`. The one HTML field: sanitised when the catalog was " +
-          "published, formatting tags only (p, br, headings, lists, emphasis, links, images, " +
-          "tables...), no script, style, iframe, event handler, class, inline style, or " +
-          "`javascript:`/`data:` URL. Empty when the product has no description.",
-      }),
-    description_text: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          "Only with `?include=description`: the description as plain text, whitespace collapsed " +
-          "(for meta tags and search snippets). It never holds `<` or `>`: each is replaced by `‹` " +
-          "or `›` (U+2039, U+203A), so text the store wrote as `&lt;img …&gt;` cannot become a " +
-          "tag. Still escape it like any text.",
-      }),
-    images: z.array(ImageSchema).optional().meta({
+    variants_count: z.int().check(z.gte(1)),
+    options: z
+      .array(ProductOptionSchema)
+      .register(z.globalRegistry, { description: "Empty for single-variant (Default Title) products." }),
+    description_html: z.optional(z.string()).register(z.globalRegistry, {
+      description:
+        "Only with `?include=description`. The one HTML field: sanitised when the catalog was " +
+        "published, formatting tags only (p, br, headings, lists, emphasis, links, images, " +
+        "tables...), no script, style, iframe, event handler, class, inline style, or " +
+        "`javascript:`/`data:` URL. Empty when the product has no description.",
+    }),
+    description_text: z.optional(z.string()).register(z.globalRegistry, {
+      description:
+        "Only with `?include=description`: the description as plain text, whitespace collapsed " +
+        "(for meta tags and search snippets). It never holds `<` or `>`: each is replaced by `‹` " +
+        "or `›` (U+2039, U+203A), so text the store wrote as `&lt;img …&gt;` cannot become a " +
+        "tag. Still escape it like any text.",
+    }),
+    images: z.optional(z.array(ImageSchema)).register(z.globalRegistry, {
       description:
         "Only with `?include=images`: in display order, the first being the featured image; empty when there are none.",
     }),
-    seo: SeoSchema.optional().meta({ description: "Only with `?include=seo`." }),
-    variants: z.array(VariantSchema).optional().meta({
+    seo: z.optional(SeoSchema).register(z.globalRegistry, { description: "Only with `?include=seo`." }),
+    variants: z.optional(z.array(VariantSchema)).register(z.globalRegistry, {
       description: "Only with `?include=variants`: every variant, as `GET /products/{handle}/variants` answers them.",
     }),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "Product",
     description:
       "A product of the catalog. Sold-out products answer 404 sold_out instead. The last five " +
@@ -201,39 +197,39 @@ export const CollectionListItemSchema = z
   .object({
     object: z.literal("collection"),
     handle: HandleSchema,
-    title: z.string().meta({ description: PLAIN }),
-    products_count: z.int().min(0),
+    title: z.string().register(z.globalRegistry, { description: PLAIN }),
+    products_count: z.int().check(z.gte(0)),
   })
-  .meta({ id: "CollectionListItem", description: "A collection in `GET /collections`." });
+  .register(z.globalRegistry, { id: "CollectionListItem", description: "A collection in `GET /collections`." });
 export type CollectionListItem = z.infer<typeof CollectionListItemSchema>;
 
 export const CollectionProductSchema = z
   .object({
     id: ProductIdSchema,
     handle: HandleSchema,
-    title: z.string().meta({ description: PLAIN }),
+    title: z.string().register(z.globalRegistry, { description: PLAIN }),
     price: MoneySchema,
     available: z.boolean(),
     endpoint_status: z
       .union([z.literal(200), z.literal(404)])
-      .meta({ description: "What GET `url` answers: 404 for sold-out products." }),
-    url: z.string().meta({ example: "/api/v1/products/essential-crew-tee-black" }),
+      .register(z.globalRegistry, { description: "What GET `url` answers: 404 for sold-out products." }),
+    url: z.string().register(z.globalRegistry, { example: "/api/v1/products/essential-crew-tee-black" }),
     image: FeaturedImageSchema,
     match: SecondChanceSchema,
   })
-  .meta({ id: "CollectionProduct", description: "A product as listed in a collection." });
+  .register(z.globalRegistry, { id: "CollectionProduct", description: "A product as listed in a collection." });
 export type CollectionProduct = z.infer<typeof CollectionProductSchema>;
 
 /** The Stripe-style list envelope; `count` is the total matching, `data` one page of it. */
-function listOf<T extends z.ZodType>(item: T, id: string, description: string) {
+function listOf<T extends z.ZodMiniType>(item: T, id: string, description: string) {
   return z
     .object({
       object: z.literal("list"),
-      count: z.int().min(0),
+      count: z.int().check(z.gte(0)),
       data: z.array(item),
       has_more: z.boolean(),
     })
-    .meta({ id, description: `${description} ${PAGING}` });
+    .register(z.globalRegistry, { id, description: `${description} ${PAGING}` });
 }
 
 /** What every list envelope says about paging, the Link header included. */
@@ -242,21 +238,17 @@ const PAGING =
   "request with the cursor and `catalog_version` filled in, absent at the end of the list.";
 
 /** A list of products a search may answer: `strict_count` when q took the second chance. */
-function productListOf<T extends z.ZodType>(item: T, id: string, description: string) {
-  return listOf(item, id, description)
-    .extend({
-      strict_count: z
-        .int()
-        .min(0)
-        .optional()
-        .meta({
-          description:
-            "Only when q took the second chance (2-3 words, fewer than 20 products in the scope " +
-            "matching every word): how many of `count` match every word; the others carry " +
-            '`match: "partial"`. Absent otherwise.',
-        }),
+function productListOf<T extends z.ZodMiniType>(item: T, id: string, description: string) {
+  return z
+    .extend(listOf(item, id, description), {
+      strict_count: z.optional(z.int().check(z.gte(0))).register(z.globalRegistry, {
+        description:
+          "Only when q took the second chance (2-3 words, fewer than 20 products in the scope " +
+          "matching every word): how many of `count` match every word; the others carry " +
+          '`match: "partial"`. Absent otherwise.',
+      }),
     })
-    .meta({ id, description: `${description} ${PAGING}` });
+    .register(z.globalRegistry, { id, description: `${description} ${PAGING}` });
 }
 
 export const ProductListSchema = productListOf(
@@ -284,11 +276,11 @@ export const CollectionSchema = z
   .object({
     object: z.literal("collection"),
     handle: HandleSchema,
-    title: z.string().meta({ description: PLAIN }),
-    products_count: z.int().min(0),
+    title: z.string().register(z.globalRegistry, { description: PLAIN }),
+    products_count: z.int().check(z.gte(0)),
     products: CollectionProductListSchema,
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "Collection",
     description: "A collection with one page of its products (paged by limit/starting_after/ending_before).",
   });
@@ -305,11 +297,13 @@ export const CollectionHandleParamSchema = z.strictObject({
 // Digits first (a format error, so "ten" reads as parameter_invalid), then the numeric range. The
 // OpenAPI document shows the number (`integer`, 1–250, default 50) that a client writes as digits.
 export const LimitSchema = z
-  .string()
-  .regex(/^\d{1,4}$/, "an integer from 1 to 250")
-  .pipe(z.coerce.number<string>().int().min(1).max(250))
-  .optional()
-  .meta({ description: "Page size, 1 to 250.", default: 50 });
+  .optional(
+    z.pipe(
+      z.string().check(z.regex(/^\d{1,4}$/, "an integer from 1 to 250")),
+      z.coerce.number<string>().check(z.int(), z.gte(1), z.lte(250)),
+    ),
+  )
+  .register(z.globalRegistry, { description: "Page size, 1 to 250.", default: 50 });
 
 function notBoth(query: { starting_after?: string | undefined; ending_before?: string | undefined }): boolean {
   return !(query.starting_after !== undefined && query.ending_before !== undefined);
@@ -322,10 +316,10 @@ const NOT_BOTH = { message: "starting_after and ending_before cannot be used tog
  * cursor_stale instead of walking a different catalog.
  */
 export const CatalogVersionParamSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, "a catalog version: the X-Catalog-Version of the first page")
-  .optional()
-  .meta({
+  .optional(
+    z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, "a catalog version: the X-Catalog-Version of the first page")),
+  )
+  .register(z.globalRegistry, {
     description:
       "The catalog version this page belongs to: send the `X-Catalog-Version` of the first " +
       "page with every following page's cursor. When another version is live the answer is 409 " +
@@ -338,15 +332,18 @@ export const CatalogVersionParamSchema = z
 const PAGE_SHAPE = {
   limit: LimitSchema,
   catalog_version: CatalogVersionParamSchema,
-  starting_after: handleWithout({ description: "Handle of the item the page starts after." }).optional(),
-  ending_before: handleWithout({ description: "Handle of the item the page ends before." }).optional(),
+  starting_after: z.optional(handleWithout({ description: "Handle of the item the page starts after." })),
+  ending_before: z.optional(handleWithout({ description: "Handle of the item the page ends before." })),
 };
 
 /** `limit`, `starting_after`, `ending_before` (handles): every product and collection list. */
-export const PageQuerySchema = z.strictObject(PAGE_SHAPE).refine(notBoth, NOT_BOTH).meta({
-  id: "PageQuery",
-  description: "Stripe-style cursor paging in catalog order. Unknown parameters are rejected.",
-});
+export const PageQuerySchema = z
+  .strictObject(PAGE_SHAPE)
+  .check(z.refine(notBoth, NOT_BOTH))
+  .register(z.globalRegistry, {
+    id: "PageQuery",
+    description: "Stripe-style cursor paging in catalog order. Unknown parameters are rejected.",
+  });
 export type PageQuery = z.infer<typeof PageQuerySchema>;
 
 /** What `?include=` may name on a product detail. */
@@ -383,11 +380,13 @@ export function includeMessage(raw: string, allowed: readonly string[]): string 
  */
 export function includeSchema(allowed: readonly string[], description: string, example: string) {
   return z
-    .string()
-    .regex(includePattern(allowed), { error: (issue) => includeMessage(String(issue.input), allowed) })
-    .overwrite((raw) => [...new Set(includeNames(raw))].sort().join(","))
-    .optional()
-    .meta({ description, example });
+    .optional(
+      z.string().check(
+        z.regex(includePattern(allowed), { error: (issue) => includeMessage(String(issue.input), allowed) }),
+        z.overwrite((raw) => [...new Set(includeNames(raw))].sort().join(",")),
+      ),
+    )
+    .register(z.globalRegistry, { description, example });
 }
 
 /** The names of a parsed (canonical) `include`; none when it is absent. */
@@ -408,34 +407,43 @@ export const ProductQuerySchema = z
       "description,images,seo",
     ),
   })
-  .meta({ id: "ProductQuery", description: "Fields to add to the product. Unknown parameters are rejected." });
+  .register(z.globalRegistry, {
+    id: "ProductQuery",
+    description: "Fields to add to the product. Unknown parameters are rejected.",
+  });
 export type ProductQuery = z.infer<typeof ProductQuerySchema>;
 
 /** The variants endpoint's parameters that are not option selectors. */
 export const VARIANT_PAGING_PARAMS = ["limit", "starting_after", "ending_before", "catalog_version"] as const;
 
-const SelectorValueSchema = z.string().min(1).max(255);
+const SelectorValueSchema = z.string().check(z.minLength(1), z.maxLength(255));
 
 const VariantQueryObject = z
-  .object({
-    size: SelectorValueSchema.optional().meta({
-      description: "Keep variants of this size (the seed's products; one of the product's `size` values).",
+  .catchall(
+    z.object({
+      size: z.optional(SelectorValueSchema).register(z.globalRegistry, {
+        description: "Keep variants of this size (the seed's products; one of the product's `size` values).",
+      }),
+      color: z.optional(SelectorValueSchema).register(z.globalRegistry, {
+        description: "Keep variants of this color (the seed's products; one of the product's `color` values).",
+      }),
+      title: z.optional(SelectorValueSchema).register(z.globalRegistry, {
+        description: "Keep the variant with this title (`Default Title`, or the values joined by ` / `).",
+      }),
+      limit: LimitSchema,
+      starting_after: z
+        .optional(VariantIdSchema)
+        .register(z.globalRegistry, { description: "Variant id the page starts after." }),
+      ending_before: z
+        .optional(VariantIdSchema)
+        .register(z.globalRegistry, { description: "Variant id the page ends before." }),
+      catalog_version: CatalogVersionParamSchema,
     }),
-    color: SelectorValueSchema.optional().meta({
-      description: "Keep variants of this color (the seed's products; one of the product's `color` values).",
-    }),
-    title: SelectorValueSchema.optional().meta({
-      description: "Keep the variant with this title (`Default Title`, or the values joined by ` / `).",
-    }),
-    limit: LimitSchema,
-    starting_after: VariantIdSchema.optional().meta({ description: "Variant id the page starts after." }),
-    ending_before: VariantIdSchema.optional().meta({ description: "Variant id the page ends before." }),
-    catalog_version: CatalogVersionParamSchema,
-  })
-  // Any other parameter is a selector named by an option's API name (`?material=Oak`); whether
-  // the product has that option is known only once it is read (catalog/pages.ts).
-  .catchall(SelectorValueSchema)
-  .refine(notBoth, NOT_BOTH);
+    // Any other parameter is a selector named by an option's API name (`?material=Oak`); whether
+    // the product has that option is known only once it is read (catalog/pages.ts).
+    SelectorValueSchema,
+  )
+  .check(z.refine(notBoth, NOT_BOTH));
 
 /**
  * Selectors and paging of `GET /products/{handle}/variants`; cursors are variant ids. zod
@@ -444,18 +452,21 @@ const VariantQueryObject = z
  * preprocess step changes nothing it lets through.)
  */
 export const VariantQuerySchema = z
-  .preprocess((input, ctx) => {
-    if (typeof input === "object" && input !== null && Object.hasOwn(input, "__proto__")) {
-      ctx.addIssue({
-        code: "unrecognized_keys",
-        keys: ["__proto__"],
-        input: input as Record<string, unknown>,
-        message: "Unknown parameter",
-      });
-    }
-    return input;
-  }, VariantQueryObject)
-  .meta({
+  .pipe(
+    z.transform((input, ctx) => {
+      if (typeof input === "object" && input !== null && Object.hasOwn(input, "__proto__")) {
+        ctx.issues.push({
+          code: "unrecognized_keys",
+          keys: ["__proto__"],
+          input: input as Record<string, unknown>,
+          message: "Unknown parameter",
+        });
+      }
+      return input;
+    }),
+    VariantQueryObject,
+  )
+  .register(z.globalRegistry, {
     id: "VariantQuery",
     description:
       "Option selectors and paging. Every option of the product selects by its API name " +
@@ -470,4 +481,4 @@ export const DEFAULT_LIMIT = 50;
 /** Endpoints without query parameters still reject unknown ones (cache keys stay canonical). */
 export const NoQuerySchema = z
   .strictObject({})
-  .meta({ id: "NoQuery", description: "This endpoint takes no query parameters." });
+  .register(z.globalRegistry, { id: "NoQuery", description: "This endpoint takes no query parameters." });

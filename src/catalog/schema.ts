@@ -1,4 +1,5 @@
-import * as z from "zod";
+import { en } from "zod/locales";
+import * as z from "zod/mini";
 import { CurrencySchema, isCurrency, SourceAmountSchema, sourceAmountIssue } from "../money.ts";
 
 /**
@@ -7,14 +8,27 @@ import { CurrencySchema, isCurrency, SourceAmountSchema, sourceAmountIssue } fro
  * so a catalog that passes here is one the API can serve.
  */
 
+let english: { error: z.core.$ZodErrorMap } | undefined;
+
+/**
+ * Parse options that word zod's own issues in English ("Too big: expected array to have <=3
+ * items"), as classic zod did by default: operators read them (catalog:publish, catalog:import,
+ * the dev server's seed check). zod/mini loads no locale, so without them every such issue says
+ * "Invalid input". They are passed per parse, not set with `z.config`, so the locale stays out of
+ * the Worker, which never shows zod's wording (http/validate.ts words its own answers).
+ */
+export function inEnglish(): { error: z.core.$ZodErrorMap } {
+  english ??= { error: en().localeError };
+  return english;
+}
+
 const HANDLE_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** Lower case words joined by hyphens, at most 255 characters. */
 export const HandleSchema = z
   .string()
-  .max(255)
-  .regex(HANDLE_PATTERN, "a handle: lower case words joined by hyphens")
-  .meta({
+  .check(z.maxLength(255), z.regex(HANDLE_PATTERN, "a handle: lower case words joined by hyphens"))
+  .register(z.globalRegistry, {
     id: "Handle",
     description: "URL slug: lower case words joined by hyphens, at most 255 characters.",
     example: "essential-crew-tee-black",
@@ -26,7 +40,10 @@ export const HandleSchema = z
  * set to it: a 400 on first use), and for path parameters that need an example of their own.
  */
 export function handleWithout(meta: { description: string; example?: string }) {
-  return z.string().max(255).regex(HANDLE_PATTERN, "a handle: lower case words joined by hyphens").meta(meta);
+  return z
+    .string()
+    .check(z.maxLength(255), z.regex(HANDLE_PATTERN, "a handle: lower case words joined by hyphens"))
+    .register(z.globalRegistry, meta);
 }
 
 /** Tests a path segment before any storage is touched. */
@@ -36,8 +53,8 @@ export function isHandle(value: string): boolean {
 
 export const ProductGidSchema = z
   .string()
-  .regex(/^gid:\/\/shopify\/Product\/\d{1,20}$/, "gid://shopify/Product/<digits>");
-export const VariantIdSchema = z.string().regex(/^\d{1,20}$/, "a variant id: digits");
+  .check(z.regex(/^gid:\/\/shopify\/Product\/\d{1,20}$/, "gid://shopify/Product/<digits>"));
+export const VariantIdSchema = z.string().check(z.regex(/^\d{1,20}$/, "a variant id: digits"));
 
 /**
  * An option's name in the API: the source spelling in lower case with spaces as hyphens
@@ -53,7 +70,7 @@ export function optionApiName(name: string): string {
 /** Names the variants endpoint already reads as parameters, so no option may take them. */
 const RESERVED_OPTION_NAMES = new Set(["title", "limit", "starting_after", "ending_before", "include"]);
 
-const OptionValueSchema = z.string().min(1).max(255);
+const OptionValueSchema = z.string().check(z.minLength(1), z.maxLength(255));
 /** Longest URL the catalog stores, in its normalised form. */
 export const URL_MAX = 2048;
 
@@ -95,20 +112,17 @@ export function normaliseUrl(raw: string, opts: { allowHttp: boolean }): { url: 
  * Any http(s) URL, normalised by normaliseUrl; whether `http:` is allowed is the catalog's
  * `allow_http_urls`, checked with the other cross-record rules (checkUrls).
  */
-const UrlSchema = z
-  .string()
-  .max(URL_MAX * 2)
-  .check((ctx) => {
-    // One parse: refused, or replaced by its normalised form (what `.overwrite` does, without a second parse).
-    const result = normaliseUrl(ctx.value, { allowHttp: true });
-    if ("error" in result) ctx.issues.push({ code: "custom", message: result.error, input: ctx.value });
-    else ctx.value = result.url;
-  });
+const UrlSchema = z.string().check(z.maxLength(URL_MAX * 2), (ctx) => {
+  // One parse: refused, or replaced by its normalised form (what `.overwrite` does, without a second parse).
+  const result = normaliseUrl(ctx.value, { allowHttp: true });
+  if ("error" in result) ctx.issues.push({ code: "custom", message: result.error, input: ctx.value });
+  else ctx.value = result.url;
+});
 
 export const SourceOptionSchema = z.strictObject({
   /** As the source spells it (`Size`, `Frame style`); the API name is derived by optionApiName. */
-  name: z.string().trim().min(1).max(255),
-  values: z.array(OptionValueSchema).min(1).max(2048),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(255)),
+  values: z.array(OptionValueSchema).check(z.minLength(1), z.maxLength(2048)),
 });
 export type SourceOption = z.infer<typeof SourceOptionSchema>;
 
@@ -116,7 +130,7 @@ export type SourceOption = z.infer<typeof SourceOptionSchema>;
 export const MAX_STOCK_LEVEL = 1_000_000_000;
 
 /** `deny`: a tracked variant is sold out once nothing is left. `continue`: it keeps selling at 0. */
-export const InventoryPolicySchema = z.enum(["deny", "continue"]).meta({
+export const InventoryPolicySchema = z.enum(["deny", "continue"]).register(z.globalRegistry, {
   id: "InventoryPolicy",
   description:
     "`deny` (the default): a tracked variant is sold out once nothing is left. `continue`: it keeps selling when out of stock (Shopify's “Continue selling when out of stock”).",
@@ -130,20 +144,20 @@ export type StockDisplay = z.infer<typeof StockDisplaySchema>;
 export const SourceVariantSchema = z.strictObject({
   id: VariantIdSchema,
   /** Option name (as the product spells it) to value; empty for a single-variant (`Default Title`) product. */
-  options: z.record(z.string(), OptionValueSchema).default({}),
+  options: z._default(z.record(z.string(), OptionValueSchema), {}),
   price: SourceAmountSchema,
   available: z.boolean(),
-  sku: z.string().max(255).nullable().optional(),
+  sku: z.optional(z.nullable(z.string().check(z.maxLength(255)))),
   /** Dropped at publish when not above `price`. */
-  compare_at_price: SourceAmountSchema.nullable().optional(),
-  image: UrlSchema.nullable().optional(),
+  compare_at_price: z.optional(z.nullable(SourceAmountSchema)),
+  image: z.optional(z.nullable(UrlSchema)),
   /**
    * Units in stock: a variant with a quantity is tracked, and its level lives in the Stock
    * objects from the publish on (src/stock). Absent: untracked (unknown stock is not zero).
    */
-  inventory_quantity: z.int().min(-MAX_STOCK_LEVEL).max(MAX_STOCK_LEVEL).optional(),
+  inventory_quantity: z.optional(z.int().check(z.minimum(-MAX_STOCK_LEVEL), z.maximum(MAX_STOCK_LEVEL))),
   /** Only meaningful with `inventory_quantity`; `deny` when absent. */
-  inventory_policy: InventoryPolicySchema.optional(),
+  inventory_policy: z.optional(InventoryPolicySchema),
 });
 export type SourceVariant = z.infer<typeof SourceVariantSchema>;
 
@@ -167,39 +181,39 @@ export function productSells(p: SourceProduct): boolean {
 
 export const SourceImageSchema = z.strictObject({
   url: UrlSchema,
-  alt: z.string().max(512).nullable().optional(),
-  width: z.int().positive().nullable().optional(),
-  height: z.int().positive().nullable().optional(),
+  alt: z.optional(z.nullable(z.string().check(z.maxLength(512)))),
+  width: z.optional(z.nullable(z.int().check(z.positive()))),
+  height: z.optional(z.nullable(z.int().check(z.positive()))),
 });
 export type SourceImage = z.infer<typeof SourceImageSchema>;
 
 export const SourceProductSchema = z.strictObject({
   id: ProductGidSchema,
   handle: HandleSchema,
-  title: z.string().min(1).max(255),
-  vendor: z.string().min(1).max(255),
-  product_type: z.string().max(255),
-  tags: z.array(z.string().min(1).max(255)).max(250),
+  title: z.string().check(z.minLength(1), z.maxLength(255)),
+  vendor: z.string().check(z.minLength(1), z.maxLength(255)),
+  product_type: z.string().check(z.maxLength(255)),
+  tags: z.array(z.string().check(z.minLength(1), z.maxLength(255))).check(z.maxLength(250)),
   available: z.boolean(),
-  options: z.array(SourceOptionSchema).max(3).default([]),
-  variants: z.array(SourceVariantSchema).min(1).max(2048),
+  options: z._default(z.array(SourceOptionSchema).check(z.maxLength(3)), []),
+  variants: z.array(SourceVariantSchema).check(z.minLength(1), z.maxLength(2048)),
   /** As the store wrote it: sanitised at publish, never served raw. */
-  description_html: z
-    .string()
-    .max(512 * 1024)
-    .optional(),
+  description_html: z.optional(z.string().check(z.maxLength(512 * 1024))),
   /** In display order; the first is the featured image. */
-  images: z.array(SourceImageSchema).max(250).optional(),
-  seo: z
-    .strictObject({ title: z.string().max(255).optional(), description: z.string().max(1024).optional() })
-    .optional(),
-  created_at: z.iso.datetime({ offset: true }).optional(),
+  images: z.optional(z.array(SourceImageSchema).check(z.maxLength(250))),
+  seo: z.optional(
+    z.strictObject({
+      title: z.optional(z.string().check(z.maxLength(255))),
+      description: z.optional(z.string().check(z.maxLength(1024))),
+    }),
+  ),
+  created_at: z.optional(z.iso.datetime({ offset: true })),
 });
 export type SourceProduct = z.infer<typeof SourceProductSchema>;
 
 export const SourceCollectionSchema = z.strictObject({
   handle: HandleSchema,
-  title: z.string().min(1).max(255),
+  title: z.string().check(z.minLength(1), z.maxLength(255)),
   /** Product handles, in the order the collection shows them. */
   products: z.array(HandleSchema),
 });
@@ -212,7 +226,7 @@ const RESERVED_PRODUCT_HANDLES = new Set(["facets"]);
 function checkUrls(
   product: SourceProduct,
   at: (...path: (string | number)[]) => (string | number)[],
-  ctx: z.RefinementCtx,
+  ctx: z.core.$RefinementCtx,
 ): void {
   const message = "an http: URL; only https: is allowed unless the catalog sets allow_http_urls";
   product.images?.forEach((image, i) => {
@@ -226,7 +240,7 @@ function checkUrls(
 function checkProduct(
   product: SourceProduct,
   index: number,
-  ctx: z.RefinementCtx,
+  ctx: z.core.$RefinementCtx,
   variantIds: Set<string>,
   allowHttp: boolean,
 ): void {
@@ -314,7 +328,7 @@ function checkProduct(
 }
 
 /** Prices in the catalog's currency: no more decimals than its minor units, at most the cap. */
-function checkPrices(product: SourceProduct, index: number, currency: string, ctx: z.RefinementCtx): void {
+function checkPrices(product: SourceProduct, index: number, currency: string, ctx: z.core.$RefinementCtx): void {
   if (!isCurrency(currency)) return; // the currency field's own issue says why
   product.variants.forEach((variant, v) => {
     for (const field of ["price", "compare_at_price"] as const) {
@@ -336,9 +350,9 @@ export class CatalogChecks {
   readonly #variantIds = new Set<string>();
   readonly #currency: string;
   readonly #allowHttp: boolean;
-  readonly #ctx: z.RefinementCtx;
+  readonly #ctx: z.core.$RefinementCtx;
 
-  constructor(head: { currency: string; allow_http_urls?: boolean | undefined }, ctx: z.RefinementCtx) {
+  constructor(head: { currency: string; allow_http_urls?: boolean | undefined }, ctx: z.core.$RefinementCtx) {
     this.#currency = head.currency;
     this.#allowHttp = head.allow_http_urls === true;
     this.#ctx = ctx;
@@ -401,7 +415,7 @@ function checkCatalog(
     collections: readonly SourceCollection[];
     allow_http_urls?: boolean | undefined;
   },
-  ctx: z.RefinementCtx,
+  ctx: z.core.$RefinementCtx,
 ): void {
   const checks = new CatalogChecks(catalog, ctx);
   catalog.products.forEach((product, index) => checks.product(product, index));
@@ -409,7 +423,7 @@ function checkCatalog(
 }
 
 /** One search word (browse-text.ts searchWords): letters and digits, anything else ends it. */
-const SearchWordText = z.string().min(1).max(100);
+const SearchWordText = z.string().check(z.minLength(1), z.maxLength(100));
 
 /**
  * The catalog's search settings, applied at publish to the browse index (src/publish/browse-index.ts):
@@ -417,43 +431,44 @@ const SearchWordText = z.string().min(1).max(100);
  * saying either is found by both); stop words are never indexed and are left out of q.
  */
 export const SearchSettingsSchema = z.strictObject({
-  synonyms: z
-    .array(
-      z
-        .array(SearchWordText.regex(/[\p{L}\p{N}]/u, "needs a letter or digit"))
-        .min(2)
-        .max(20),
-    )
-    .max(1000)
-    .optional(),
-  stop_words: z
-    .array(SearchWordText.regex(/^[\p{L}\p{N}]+$/u, "one word of letters and digits"))
-    .max(500)
-    .optional(),
+  synonyms: z.optional(
+    z
+      .array(
+        z
+          .array(SearchWordText.check(z.regex(/[\p{L}\p{N}]/u, "needs a letter or digit")))
+          .check(z.minLength(2), z.maxLength(20)),
+      )
+      .check(z.maxLength(1000)),
+  ),
+  stop_words: z.optional(
+    z
+      .array(SearchWordText.check(z.regex(/^[\p{L}\p{N}]+$/u, "one word of letters and digits")))
+      .check(z.maxLength(500)),
+  ),
 });
 export type SearchSettings = z.infer<typeof SearchSettingsSchema>;
 
 const CATALOG_SHAPE = {
   /** ISO 4217; every price of the catalog is in it. */
   currency: CurrencySchema,
-  store: z.strictObject({ name: z.string().min(1).max(255) }),
+  store: z.strictObject({ name: z.string().check(z.minLength(1), z.maxLength(255)) }),
   /** Image URLs may be plain `http:` (else only `https:`); `catalog:import --allow-http` sets it. */
-  allow_http_urls: z.boolean().optional(),
+  allow_http_urls: z.optional(z.boolean()),
   products: z.array(SourceProductSchema),
-  collections: z.array(SourceCollectionSchema).default([]),
-  search: SearchSettingsSchema.optional(),
+  collections: z._default(z.array(SourceCollectionSchema), []),
+  search: z.optional(SearchSettingsSchema),
   /** `quantity`: variants answer `quantity_available`; by default (`availability`) counts stay private. */
-  stock_display: StockDisplaySchema.optional(),
+  stock_display: z.optional(StockDisplaySchema),
   /**
    * Where the variant ids came from: `store` (the store's own Shopify ids: a products.json or
    * Admin JSON import), `derived` (computed by a CSV import). Absent: not known. Only `store`
    * ids make a Shopify cart permalink for a checkout's hand-off.
    */
-  variant_ids: z.enum(["store", "derived"]).optional(),
+  variant_ids: z.optional(z.enum(["store", "derived"])),
 };
 
 /** A whole catalog. Cross-record rules (unique ids and handles, known members) live here too. */
-export const SourceCatalogSchema = z.strictObject(CATALOG_SHAPE).superRefine(checkCatalog);
+export const SourceCatalogSchema = z.strictObject(CATALOG_SHAPE).check(z.superRefine(checkCatalog));
 export type SourceCatalog = z.infer<typeof SourceCatalogSchema>;
 
 /** A catalog that failed validation; `issues` name the product (by index and handle) and field. */
@@ -529,7 +544,7 @@ function parseByProduct(input: unknown): SourceCatalog | null {
   }
   const catalog: SourceCatalog = { ...shell.data, products };
   let valid = true;
-  checkCatalog(catalog, { addIssue: () => (valid = false) } as unknown as z.RefinementCtx);
+  checkCatalog(catalog, { addIssue: () => (valid = false) } as unknown as z.core.$RefinementCtx);
   return valid ? catalog : null;
 }
 
@@ -552,7 +567,7 @@ export function parseCatalog(input: unknown): SourceCatalog {
   const valid = parseByProduct(input);
   if (valid) return valid;
   // Something is wrong: the whole-catalog schema names every fault, in its order.
-  const result = SourceCatalogSchema.safeParse(input);
+  const result = SourceCatalogSchema.safeParse(input, inEnglish());
   if (result.success) return result.data;
   const issues = result.error.issues.slice(0, 20).map((issue) => issueLine(input, issue));
   throw new CatalogValidationError(cappedIssues(issues, result.error.issues.length));
@@ -583,7 +598,7 @@ export class CatalogStreamCheck {
       },
       {
         addIssue: (issue: z.core.$ZodIssue) => this.#add(this.#cross, this.#pending, issue),
-      } as unknown as z.RefinementCtx,
+      } as unknown as z.core.$RefinementCtx,
     );
   }
 
@@ -605,7 +620,7 @@ export class CatalogStreamCheck {
 
   product(raw: unknown): SourceProduct | null {
     const index = this.#count++;
-    const result = SourceProductSchema.safeParse(raw);
+    const result = SourceProductSchema.safeParse(raw, inEnglish());
     if (!result.success) {
       for (const issue of result.error.issues)
         this.#add(this.#schema, raw, { ...issue, path: ["products", index, ...issue.path] } as z.core.$ZodIssue);
@@ -623,7 +638,7 @@ export class CatalogStreamCheck {
    * throws a CatalogValidationError if anything (a product included) was wrong.
    */
   finish(head: Record<string, unknown>): Omit<SourceCatalog, "products"> {
-    const shell = CatalogShellSchema.safeParse(head);
+    const shell = CatalogShellSchema.safeParse(head, inEnglish());
     // The catalog's own fields first; faults of the schemas hide the cross-record ones, as in parseCatalog.
     const own = { lines: [] as string[], total: 0 };
     if (!shell.success) for (const issue of shell.error.issues) this.#add(own, head, issue);

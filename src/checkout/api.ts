@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { CurrencySchema, MoneySchema } from "../money.ts";
 
 /**
@@ -11,8 +11,8 @@ export const CHECKOUT_ID_PATTERN = /^chk_([0-9a-f]{64})([A-Za-z0-9]{16})$/;
 
 export const CheckoutIdSchema = z
   .string()
-  .regex(CHECKOUT_ID_PATTERN)
-  .meta({
+  .check(z.regex(CHECKOUT_ID_PATTERN))
+  .register(z.globalRegistry, {
     id: "CheckoutId",
     description:
       "A checkout id (`chk_…`). It names the holder's checkout object, so a webhook can reach " +
@@ -22,14 +22,14 @@ export const CheckoutIdSchema = z
 
 export const OrderIdSchema = z
   .string()
-  .regex(/^ord_[0-9a-f]{32}$/)
-  .meta({
+  .check(z.regex(/^ord_[0-9a-f]{32}$/))
+  .register(z.globalRegistry, {
     id: "OrderId",
     description: "An order id (`ord_…`), derived from its checkout's id.",
     example: `ord_${"a".repeat(32)}`,
   });
 
-export const CheckoutStatusSchema = z.enum(["open", "completed", "expired", "canceled"]).meta({
+export const CheckoutStatusSchema = z.enum(["open", "completed", "expired", "canceled"]).register(z.globalRegistry, {
   id: "CheckoutStatus",
   description:
     "`open`: units held, waiting for payment, until `expires_at`. `completed`: paid, " +
@@ -39,20 +39,27 @@ export const CheckoutStatusSchema = z.enum(["open", "completed", "expired", "can
 export type CheckoutStatus = z.infer<typeof CheckoutStatusSchema>;
 
 /** Attributes (cart note attributes, line properties): plain-text pairs. */
-export const AttributesSchema = z
-  .record(z.string(), z.string())
-  .meta({ id: "Attributes", description: "Plain-text pairs carried from the cart (escape them when shown)." });
+export const AttributesSchema = z.record(z.string(), z.string()).register(z.globalRegistry, {
+  id: "Attributes",
+  description: "Plain-text pairs carried from the cart (escape them when shown).",
+});
 
 export const CreateCheckoutRequestSchema = z
   .strictObject({
     return_url: z
-      .string()
-      .regex(/^https:\/\/[A-Za-z0-9.-]+(:\d{1,5})?([/?#][^\s]*)?$/, "an absolute https URL")
-      .max(2048)
-      .optional()
-      .meta({ description: "Where the payment page sends the shopper back: an absolute `https:` URL." }),
+      .optional(
+        z
+          .string()
+          .check(
+            z.regex(/^https:\/\/[A-Za-z0-9.-]+(:\d{1,5})?([/?#][^\s]*)?$/, "an absolute https URL"),
+            z.maxLength(2048),
+          ),
+      )
+      .register(z.globalRegistry, {
+        description: "Where the payment page sends the shopper back: an absolute `https:` URL.",
+      }),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "CreateCheckoutRequest",
     description: "`{}`, or a `return_url` for the payment page to send the shopper back to.",
     example: { return_url: "https://shop.example/thanks" },
@@ -66,17 +73,17 @@ export const NoQuerySchema = z.strictObject({});
 export const CheckoutLineSchema = z
   .object({
     object: z.literal("checkout_line"),
-    id: z.string().meta({ description: "The cart line it was copied from." }),
+    id: z.string().register(z.globalRegistry, { description: "The cart line it was copied from." }),
     variant_id: z.string(),
     handle: z.string(),
-    title: z.string().meta({ description: "Plain text, not HTML (escape it)." }),
-    variant_title: z.string().meta({ description: "Plain text, not HTML (escape it)." }),
-    quantity: z.number().int().min(1),
+    title: z.string().register(z.globalRegistry, { description: "Plain text, not HTML (escape it)." }),
+    variant_title: z.string().register(z.globalRegistry, { description: "Plain text, not HTML (escape it)." }),
+    quantity: z.number().check(z.int(), z.gte(1)),
     unit_price: MoneySchema,
     line_total: MoneySchema,
     attributes: AttributesSchema,
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "CheckoutLine",
     description: "A frozen copy of a cart line, priced at the live catalog when the checkout was made.",
   });
@@ -88,31 +95,32 @@ export const CheckoutSchema = z
     id: CheckoutIdSchema,
     status: CheckoutStatusSchema,
     lines: z.array(CheckoutLineSchema),
-    total_quantity: z.number().int().min(1),
+    total_quantity: z.number().check(z.int(), z.gte(1)),
     subtotal: MoneySchema,
     currency: CurrencySchema,
-    note: z.string().nullable(),
+    note: z.nullable(z.string()),
     attributes: AttributesSchema,
-    return_url: z.string().nullable(),
-    url: z.string().nullable().meta({
+    return_url: z.nullable(z.string()),
+    url: z.nullable(z.string()).register(z.globalRegistry, {
       description: "The hand-off to payment (see the operation's description); null when none is configured.",
     }),
-    order_id: OrderIdSchema.nullable().meta({ description: "The order, once `completed`." }),
+    order_id: z.nullable(OrderIdSchema).register(z.globalRegistry, { description: "The order, once `completed`." }),
     created_at: z.iso.datetime(),
     expires_at: z.iso.datetime(),
   })
-  .meta({ id: "Checkout", description: "A cart frozen for payment, its units held in stock until `expires_at`." });
+  .register(z.globalRegistry, {
+    id: "Checkout",
+    description: "A cart frozen for payment, its units held in stock until `expires_at`.",
+  });
 export type Checkout = z.infer<typeof CheckoutSchema>;
 
 export const CompleteCheckoutRequestSchema = z
   .strictObject({
-    payment_reference: z
-      .string()
-      .min(1)
-      .max(255)
-      .meta({ description: "The payment's id in the payment system (plain text, kept on the order)." }),
+    payment_reference: z.string().check(z.minLength(1), z.maxLength(255)).register(z.globalRegistry, {
+      description: "The payment's id in the payment system (plain text, kept on the order).",
+    }),
   })
-  .meta({ id: "CompleteCheckoutRequest", example: { payment_reference: "pi_3PqZx2Lk" } });
+  .register(z.globalRegistry, { id: "CompleteCheckoutRequest", example: { payment_reference: "pi_3PqZx2Lk" } });
 
 export const OrderLineSchema = z
   .object({
@@ -122,15 +130,15 @@ export const OrderLineSchema = z
     handle: z.string(),
     title: z.string(),
     variant_title: z.string(),
-    quantity: z.number().int().min(1),
+    quantity: z.number().check(z.int(), z.gte(1)),
     unit_price: MoneySchema,
     line_total: MoneySchema,
     attributes: AttributesSchema,
-    oversold: z
-      .boolean()
-      .meta({ description: "Stock did not cover this line's units when the order was made (a late completion)." }),
+    oversold: z.boolean().register(z.globalRegistry, {
+      description: "Stock did not cover this line's units when the order was made (a late completion).",
+    }),
   })
-  .meta({ id: "OrderLine" });
+  .register(z.globalRegistry, { id: "OrderLine" });
 
 export const OrderSchema = z
   .object({
@@ -138,64 +146,69 @@ export const OrderSchema = z
     id: OrderIdSchema,
     checkout_id: CheckoutIdSchema,
     lines: z.array(OrderLineSchema),
-    total_quantity: z.number().int().min(1),
+    total_quantity: z.number().check(z.int(), z.gte(1)),
     subtotal: MoneySchema,
     currency: CurrencySchema,
-    note: z.string().nullable(),
+    note: z.nullable(z.string()),
     attributes: AttributesSchema,
     payment_reference: z.string(),
     completed_by: z.enum(["operator", "webhook", "stripe"]),
-    oversold: z.boolean().meta({
+    oversold: z.boolean().register(z.globalRegistry, {
       description:
         "True when the checkout was completed after it expired or was canceled and stock no " +
         "longer covered every unit: the payment is real, so the order stands; fulfil or refund by hand.",
     }),
     created_at: z.iso.datetime(),
   })
-  .meta({ id: "Order", description: "A paid checkout: written once, never changed." });
+  .register(z.globalRegistry, { id: "Order", description: "A paid checkout: written once, never changed." });
 export type Order = z.infer<typeof OrderSchema>;
 
 export const OrderListSchema = z
   .object({
     object: z.literal("list"),
-    count: z.number().int().min(0),
+    count: z.number().check(z.int(), z.gte(0)),
     data: z.array(OrderSchema),
     has_more: z.boolean(),
   })
-  .meta({ id: "OrderList" });
+  .register(z.globalRegistry, { id: "OrderList" });
 
 export const OrdersQuerySchema = z
   .strictObject({
-    limit: z.coerce.number().int().min(1).max(250).optional().meta({ description: "1–250, default 50." }),
-    starting_after: OrderIdSchema.optional().meta({ description: "The next page: orders older than this one." }),
-    since: z.iso
-      .datetime()
-      .optional()
-      .meta({ description: "Only orders created at or after this instant (ISO 8601 UTC)." }),
+    limit: z
+      .optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(250)))
+      .register(z.globalRegistry, { description: "1–250, default 50." }),
+    starting_after: z
+      .optional(OrderIdSchema)
+      .register(z.globalRegistry, { description: "The next page: orders older than this one." }),
+    since: z
+      .optional(z.iso.datetime())
+      .register(z.globalRegistry, { description: "Only orders created at or after this instant (ISO 8601 UTC)." }),
   })
-  .meta({ id: "OrdersQuery" });
+  .register(z.globalRegistry, { id: "OrdersQuery" });
 export type OrdersQuery = z.infer<typeof OrdersQuerySchema>;
 
 export const WebhookReceiptSchema = z
   .object({
     object: z.literal("webhook_receipt"),
-    handled: z
-      .boolean()
-      .meta({ description: "False for an event this endpoint does not act on (acknowledged, ignored)." }),
+    handled: z.boolean().register(z.globalRegistry, {
+      description: "False for an event this endpoint does not act on (acknowledged, ignored).",
+    }),
     type: z.string(),
-    checkout_id: CheckoutIdSchema.nullable(),
-    order_id: OrderIdSchema.nullable(),
+    checkout_id: z.nullable(CheckoutIdSchema),
+    order_id: z.nullable(OrderIdSchema),
   })
-  .meta({ id: "WebhookReceipt", description: "What the webhook did with the event." });
+  .register(z.globalRegistry, { id: "WebhookReceipt", description: "What the webhook did with the event." });
 export type WebhookReceipt = z.infer<typeof WebhookReceiptSchema>;
 
 /** The storefront's own event: `checkout.completed`. */
 export const StorefrontEventSchema = z
   .object({
-    type: z.string().min(1).max(100),
-    data: z.object({ checkout_id: z.string(), payment_reference: z.string().min(1).max(255) }).optional(),
+    type: z.string().check(z.minLength(1), z.maxLength(100)),
+    data: z.optional(
+      z.object({ checkout_id: z.string(), payment_reference: z.string().check(z.minLength(1), z.maxLength(255)) }),
+    ),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "StorefrontCheckoutEvent",
     description: "Signed with `Storefront-Signature`. The only type acted on is `checkout.completed`.",
     example: {
@@ -207,14 +220,14 @@ export const StorefrontEventSchema = z
 /** The part of a Stripe event this endpoint reads (Stripe sends much more; the rest is ignored). */
 export const StripeEventSchema = z.looseObject({
   type: z.string(),
-  data: z
-    .looseObject({
+  data: z.optional(
+    z.looseObject({
       object: z.looseObject({
-        id: z.string().optional(),
-        client_reference_id: z.string().nullable().optional(),
-        payment_intent: z.string().nullable().optional(),
-        payment_status: z.string().optional(),
+        id: z.optional(z.string()),
+        client_reference_id: z.optional(z.nullable(z.string())),
+        payment_intent: z.optional(z.nullable(z.string())),
+        payment_status: z.optional(z.string()),
       }),
-    })
-    .optional(),
+    }),
+  ),
 });

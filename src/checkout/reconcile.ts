@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { STOCK_HISTORY_MS, type StockMovement } from "../stock/api.ts";
 import { stockStore } from "../stock/store.ts";
 import { checkoutsById } from "./client.ts";
@@ -13,25 +13,34 @@ export const DifferenceSchema = z
       "hold_left_open",
     ]),
     checkout_id: z.string(),
-    order_id: z.string().nullable(),
-    variant_id: z.string().nullable(),
-    expected: z.number().int().nullable(),
-    found: z.number().int().nullable(),
+    order_id: z.nullable(z.string()),
+    variant_id: z.nullable(z.string()),
+    expected: z.nullable(z.number().check(z.int())),
+    found: z.nullable(z.number().check(z.int())),
     message: z.string(),
   })
-  .meta({ id: "ReconciliationDifference" });
+  .register(z.globalRegistry, { id: "ReconciliationDifference" });
 export type Difference = z.infer<typeof DifferenceSchema>;
 
 export const ReconciliationSchema = z
   .object({
     object: z.literal("reconciliation"),
-    orders: z.number().int().min(0).meta({ description: "Orders checked (those within the stock history, 90 days)." }),
-    order_lines: z.number().int().min(0),
-    movements: z.number().int().min(0).meta({ description: "Stock movements read, every shard." }),
-    open_holds: z.number().int().min(0).meta({ description: "Checkout holds still holding units." }),
+    orders: z
+      .number()
+      .check(z.int(), z.gte(0))
+      .register(z.globalRegistry, { description: "Orders checked (those within the stock history, 90 days)." }),
+    order_lines: z.number().check(z.int(), z.gte(0)),
+    movements: z
+      .number()
+      .check(z.int(), z.gte(0))
+      .register(z.globalRegistry, { description: "Stock movements read, every shard." }),
+    open_holds: z
+      .number()
+      .check(z.int(), z.gte(0))
+      .register(z.globalRegistry, { description: "Checkout holds still holding units." }),
     differences: z.array(DifferenceSchema),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "Reconciliation",
     description: "Orders, holds and stock movements compared; `differences` is empty when they agree.",
   });

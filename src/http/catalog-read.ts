@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import type { AppEnv } from "./app-env.ts";
 import {
   CACHE_MISSING,
@@ -232,7 +232,7 @@ export function catalogReadWith<I, O>(
 }
 
 /** catalogReadWith a strict query schema (one value per parameter). */
-export function catalogRead<S extends z.ZodType>(
+export function catalogRead<S extends z.ZodMiniType>(
   schema: S,
 ): MiddlewareHandler<CatalogEnv, string, Validated<"query", QueryInput<S>, z.output<S>>> {
   return catalogReadWith<QueryInput<S>, z.output<S>>((c) => parseQueryPairs(catalogQuery(c), schema));

@@ -1,5 +1,5 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { CartFailureCode } from "../cart/failure.ts";
 import type { CatalogFailureCode } from "../catalog/errors.ts";
 import type { CheckoutFailure } from "../checkout/failure.ts";
@@ -15,7 +15,7 @@ export const ErrorTypeSchema = z
     "api_error",
     "not_implemented",
   ])
-  .meta({ id: "ErrorType", description: "The class of failure; `code` says which one exactly." });
+  .register(z.globalRegistry, { id: "ErrorType", description: "The class of failure; `code` says which one exactly." });
 export type ErrorType = z.infer<typeof ErrorTypeSchema>;
 
 /**
@@ -23,61 +23,57 @@ export type ErrorType = z.infer<typeof ErrorTypeSchema>;
  * handlers build, the OpenAPI document and the tests that check real responses against it.
  */
 export const ErrorBodySchema = z
-  .object({
+  .strictObject({
     type: ErrorTypeSchema,
-    message: z.string().meta({ description: "A human-readable explanation. Do not parse it." }),
-    code: z.string().meta({
+    message: z.string().register(z.globalRegistry, { description: "A human-readable explanation. Do not parse it." }),
+    code: z.string().register(z.globalRegistry, {
       description:
         "A machine-readable reason, e.g. `sold_out` or `parameter_unknown`: what a client " +
         "branches on. Every error has one.",
     }),
-    param: z.string().optional().meta({ description: "The parameter or field at fault, when there is one." }),
+    param: z
+      .optional(z.string())
+      .register(z.globalRegistry, { description: "The parameter or field at fault, when there is one." }),
     docs_url: z
-      .string()
-      .optional()
-      .meta({ description: "Where the docs explain this failure (authentication errors)." }),
-    request_id: z.string().optional().meta({ description: "The request id to quote to support (500s)." }),
-    retry: z
-      .boolean()
-      .optional()
-      .meta({ description: "Whether retrying can ever succeed (`false` for reserved operations)." }),
+      .optional(z.string())
+      .register(z.globalRegistry, { description: "Where the docs explain this failure (authentication errors)." }),
+    request_id: z
+      .optional(z.string())
+      .register(z.globalRegistry, { description: "The request id to quote to support (500s)." }),
+    retry: z.optional(z.boolean()).register(z.globalRegistry, {
+      description: "Whether retrying can ever succeed (`false` for reserved operations).",
+    }),
     lines: z
-      .array(
-        z.strictObject({
-          id: z.string().meta({ description: "The cart line at fault." }),
-          code: z.enum(["sold_out", "insufficient_stock", "resource_missing"]),
-          available_quantity: z
-            .number()
-            .int()
-            .min(0)
-            .optional()
-            .meta({ description: "Units left, where stock is counted." }),
-        }),
+      .optional(
+        z.array(
+          z.strictObject({
+            id: z.string().register(z.globalRegistry, { description: "The cart line at fault." }),
+            code: z.enum(["sold_out", "insufficient_stock", "resource_missing"]),
+            available_quantity: z
+              .optional(z.int().check(z.minimum(0)))
+              .register(z.globalRegistry, { description: "Units left, where stock is counted." }),
+          }),
+        ),
       )
-      .optional()
-      .meta({ description: "`checkout_unavailable`: each cart line that stops the checkout, and why." }),
-    available_quantity: z
-      .int()
-      .min(0)
-      .optional()
-      .meta({ description: "`insufficient_stock`: how many units are left to take (live stock)." }),
+      .register(z.globalRegistry, {
+        description: "`checkout_unavailable`: each cart line that stops the checkout, and why.",
+      }),
+    available_quantity: z.optional(z.int().check(z.minimum(0))).register(z.globalRegistry, {
+      description: "`insufficient_stock`: how many units are left to take (live stock).",
+    }),
   })
-  .strict()
-  .meta({
+  .register(z.globalRegistry, {
     id: "ErrorBody",
     description: "What went wrong. `type`, `code` and `message` are always present; the other fields where they apply.",
   });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** The envelope of every error response: `{"error": {...}}` and nothing else at the top. */
-export const ErrorResponseSchema = z
-  .object({ error: ErrorBodySchema })
-  .strict()
-  .meta({
-    id: "ErrorResponse",
-    description: "Every non-2xx response (but 304) has this envelope.",
-    example: { error: { type: "not_found_error", code: "sold_out", message: "Sold out", param: "handle" } },
-  });
+export const ErrorResponseSchema = z.strictObject({ error: ErrorBodySchema }).register(z.globalRegistry, {
+  id: "ErrorResponse",
+  description: "Every non-2xx response (but 304) has this envelope.",
+  example: { error: { type: "not_found_error", code: "sold_out", message: "Sold out", param: "handle" } },
+});
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
 
 /**

@@ -1,19 +1,19 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { ApiError, ClientAbort, invalidRequest } from "./errors.ts";
 
 /** Request bodies above this many bytes answer 413, whether or not Content-Length says so. */
 export const MAX_BODY_BYTES = 16 * 1024;
 
 /** A field's schema at an issue's path, through objects and the optional/nullable/default/pipe wrappers. */
-function fieldAt(schema: z.ZodType | undefined, path: readonly PropertyKey[]): z.ZodType | undefined {
-  let field: z.ZodType | undefined = schema;
+function fieldAt(schema: z.ZodMiniType | undefined, path: readonly PropertyKey[]): z.ZodMiniType | undefined {
+  let field: z.ZodMiniType | undefined = schema;
   for (let i = 0; field && i <= path.length; ) {
     const def = field._zod.def as {
       type: string;
-      innerType?: z.ZodType;
-      out?: z.ZodType;
-      shape?: Record<string, z.ZodType>;
+      innerType?: z.ZodMiniType;
+      out?: z.ZodMiniType;
+      shape?: Record<string, z.ZodMiniType>;
     };
     if (
       def.innerType &&
@@ -35,11 +35,41 @@ function fieldAt(schema: z.ZodType | undefined, path: readonly PropertyKey[]): z
 const ZOD_WORDING = /^(Invalid|Too (big|small)|Expected|Unrecognized)\b/;
 
 /**
+ * The bounds a field's checks add up to (a number's value, a string's length) and whether they
+ * make it an integer: what classic zod's `minValue`/`maxValue`/`isInt` and `minLength`/`maxLength`
+ * getters told, which zod/mini schemas do not have. A format schema (`z.int()`) is its own first check.
+ */
+function bounds(field: z.ZodMiniType | undefined): { low: number; high: number; isInt: boolean } {
+  const found = { low: Number.NEGATIVE_INFINITY, high: Number.POSITIVE_INFINITY, isInt: false };
+  if (!field) return found;
+  const own = field._zod.traits.has("$ZodCheck") ? [field as unknown as z.core.$ZodCheck] : [];
+  for (const check of [...own, ...(field._zod.def.checks ?? [])]) {
+    const def = check._zod.def as {
+      check: string;
+      value?: unknown;
+      minimum?: number;
+      maximum?: number;
+      length?: number;
+      format?: string;
+    };
+    const value = typeof def.value === "number" ? def.value : undefined;
+    if (def.check === "greater_than" && value !== undefined) found.low = Math.max(found.low, value);
+    else if (def.check === "less_than" && value !== undefined) found.high = Math.min(found.high, value);
+    else if (def.check === "min_length" && def.minimum !== undefined) found.low = Math.max(found.low, def.minimum);
+    else if (def.check === "max_length" && def.maximum !== undefined) found.high = Math.min(found.high, def.maximum);
+    else if (def.check === "length_equals" && def.length !== undefined) found.low = found.high = def.length;
+    else if (def.check === "number_format" && def.format?.includes("int")) found.isInt = true;
+    else if (def.check === "multiple_of" && Number.isSafeInteger(value)) found.isInt = true;
+  }
+  return found;
+}
+
+/**
  * What a field must be, in the words of the hand-written parameter messages ("an integer from 1
  * to 250", "true or false"), from the field's schema; never zod's own wording ("Too big: expected
  * number to be <=999").
  */
-function expectation(field: z.ZodType | undefined, issue: z.core.$ZodIssue): string {
+function expectation(field: z.ZodMiniType | undefined, issue: z.core.$ZodIssue): string {
   if (issue.code === "custom" || (issue.message && !ZOD_WORDING.test(issue.message))) return issue.message;
   const def = field?._zod.def as { type?: string; entries?: Record<string, unknown> } | undefined;
   const range = (low: number | null | undefined, high: number | null | undefined, unit = "") => {
@@ -50,14 +80,12 @@ function expectation(field: z.ZodType | undefined, issue: z.core.$ZodIssue): str
     if (ok(high)) return ` of at most ${high}${unit}`;
     return "";
   };
+  const { low, high, isInt } = bounds(field);
   switch (def?.type) {
-    case "number": {
-      const n = field as unknown as { isInt: boolean; minValue: number | null; maxValue: number | null };
-      return `${n.isInt ? "an integer" : "a number"}${range(n.minValue, n.maxValue)}`;
-    }
+    case "number":
+      return `${isInt ? "an integer" : "a number"}${range(low, high)}`;
     case "string": {
-      const s = field as unknown as { minLength: number | null; maxLength: number | null };
-      const length = range(s.minLength, s.maxLength, " characters")
+      const length = range(low, high, " characters")
         .replace(/^ from/, "")
         .replace(/^ of /, " ");
       return issue.code === "invalid_format"
@@ -82,7 +110,7 @@ function expectation(field: z.ZodType | undefined, issue: z.core.$ZodIssue): str
  * then absent required values (`parameter_missing`), then anything else (`parameter_invalid`),
  * worded like the hand-written parameter messages (`Invalid quantity: an integer from 1 to 999.`).
  */
-export function toValidationError(error: z.ZodError, where: "query" | "body", schema?: z.ZodType): ApiError {
+export function toValidationError(error: z.core.$ZodError, where: "query" | "body", schema?: z.ZodMiniType): ApiError {
   const issues = error.issues;
   const unknown = issues.find((i) => i.code === "unrecognized_keys");
   if (unknown && unknown.code === "unrecognized_keys") {
@@ -111,12 +139,12 @@ export function toValidationError(error: z.ZodError, where: "query" | "body", sc
  * Parses the query string against a strict schema. A parameter given twice is invalid: one
  * meaning per URL keeps cache keys canonical.
  */
-export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
+export function parseQuery<S extends z.ZodMiniType>(c: Context, schema: S): z.infer<S> {
   return parseQueryPairs(queryParams(c.req.url), schema);
 }
 
 /** `parseQuery` over pairs already read (a catalog read drops its tracking parameters first). */
-export function parseQueryPairs<S extends z.ZodType>(pairs: Iterable<[string, string]>, schema: S): z.infer<S> {
+export function parseQueryPairs<S extends z.ZodMiniType>(pairs: Iterable<[string, string]>, schema: S): z.infer<S> {
   // No prototype: `?__proto__=x` must be an unknown parameter, not a prototype assignment.
   const flat: Record<string, string> = Object.create(null);
   for (const [key, value] of pairs) {
@@ -260,7 +288,7 @@ export function duplicateKey(json: string): string | undefined {
  * Reads a JSON body and validates it against a strict schema, in the order the contract lists
  * the failures: media type (415), size (413), syntax (400 invalid_json), shape (400).
  */
-export async function parseJsonBody<S extends z.ZodType>(
+export async function parseJsonBody<S extends z.ZodMiniType>(
   c: Context,
   schema: S,
   maxBytes = MAX_BODY_BYTES,
@@ -310,7 +338,7 @@ export async function readJsonText(c: Context, limit: number): Promise<string> {
 }
 
 /** The query a client sends for a schema: its keys, each a string. This is what `hc` offers. */
-export type QueryInput<S extends z.ZodType> = { [K in keyof z.input<S>]?: string };
+export type QueryInput<S extends z.ZodMiniType> = { [K in keyof z.input<S>]?: string };
 
 /**
  * What a validating middleware declares to Hono, and through the app type to `hc`: the input a
@@ -329,7 +357,7 @@ type AnyEnv = any;
  * `parseQuery` as middleware, so the schema types the route for `hc`. Hono's own `validator`
  * is not used because its JSON target reads the body unbounded and answers outside the envelope.
  */
-export function validQuery<S extends z.ZodType>(
+export function validQuery<S extends z.ZodMiniType>(
   schema: S,
 ): MiddlewareHandler<AnyEnv, string, Validated<"query", QueryInput<S>, z.output<S>>> {
   return async (c, next) => {
@@ -339,7 +367,7 @@ export function validQuery<S extends z.ZodType>(
 }
 
 /** `parseJsonBody` as middleware (415, 413, invalid_json, then the strict schema). */
-export function validJson<S extends z.ZodType>(
+export function validJson<S extends z.ZodMiniType>(
   schema: S,
   maxBytes = MAX_BODY_BYTES,
 ): MiddlewareHandler<AnyEnv, string, Validated<"json", z.input<S>, z.output<S>>> {

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { type JsonSchema, SchemaComponents } from "./json-schema.ts";
 import type { DescribedOperation, HeaderName, OperationSpec, ResponseSpec } from "./spec.ts";
 
@@ -105,7 +105,7 @@ const SECURITY_SCHEMES = {
 } as const;
 
 /** Spreads an object schema (path or query) into one OpenAPI parameter per property. */
-function spread(schema: z.ZodType, where: "path" | "query", components: SchemaComponents): JsonSchema[] {
+function spread(schema: z.ZodMiniType, where: "path" | "query", components: SchemaComponents): JsonSchema[] {
   const root = components.add(schema, "input", { inline: true });
   const required = new Set((root.required as string[] | undefined) ?? []);
   return Object.entries((root.properties ?? {}) as Record<string, JsonSchema>).map(([name, property]) => {

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
 export type JsonSchema = { [key: string]: unknown };
@@ -20,7 +20,7 @@ function rewriteRefs(value: unknown, rename: Map<string, string>): unknown {
   return out;
 }
 
-type ZodDef = { type: string; in?: { _zod: { def: ZodDef } }; out?: z.ZodType & { _zod: { def: ZodDef } } };
+type ZodDef = { type: string; in?: { _zod: { def: ZodDef } }; out?: z.ZodMiniType & { _zod: { def: ZodDef } } };
 
 /**
  * A query value arrives as text, so its schema is often a string piped into a number
@@ -62,7 +62,7 @@ export class SchemaComponents {
    * becomes components: a query or path schema is spread into parameters, so a component of it
    * would be referenced by nothing.
    */
-  add(schema: z.ZodType, io: "input" | "output", { inline = false } = {}): JsonSchema {
+  add(schema: z.ZodMiniType, io: "input" | "output", { inline = false } = {}): JsonSchema {
     let converted = z.toJSONSchema(schema, {
       io,
       target: "draft-2020-12",

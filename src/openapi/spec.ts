@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod/mini";
 
 /** Response headers the document describes once, in `components.headers`, and operations name. */
 export type HeaderName =
@@ -22,7 +22,7 @@ export type HeaderName =
 export interface ResponseSpec {
   description: string;
   /** The body schema; absent for bodiless answers (304, redirects). */
-  schema?: z.ZodType;
+  schema?: z.ZodMiniType;
   /** Media type of the body; JSON unless said otherwise. */
   contentType?: string;
   headers?: readonly HeaderName[];
@@ -45,18 +45,18 @@ export interface OperationSpec {
   /** Who may call it: anyone, a customer Bearer token, or the operator secret (the operator document). */
   auth: "none" | "bearer" | "operator";
   /** The strict schema of the path parameters, one property per `:name` segment. */
-  params?: z.ZodType;
+  params?: z.ZodMiniType;
   /** The strict query schema the handler parses with `parseQuery`. */
-  query?: z.ZodType;
+  query?: z.ZodMiniType;
   /**
    * A family of query parameters named by a key (`option[<name>]`), as one `deepObject`
    * parameter: a record schema whose keys are the names.
    */
-  queryPattern?: { name: string; schema: z.ZodType };
+  queryPattern?: { name: string; schema: z.ZodMiniType };
   /** Request headers beyond Authorization that the operation reads, with the schema that checks them. */
-  requestHeaders?: readonly { name: "Idempotency-Key" | "If-None-Match"; schema?: z.ZodType }[];
+  requestHeaders?: readonly { name: "Idempotency-Key" | "If-None-Match"; schema?: z.ZodMiniType }[];
   /** The strict body schema the handler parses with `parseJsonBody`. */
-  body?: { schema: z.ZodType; required?: boolean; examples?: Record<string, { summary: string; value: unknown }> };
+  body?: { schema: z.ZodMiniType; required?: boolean; examples?: Record<string, { summary: string; value: unknown }> };
   responses: Record<number, ResponseSpec>;
 }
 

@@ -1,5 +1,5 @@
 import { type Context, Hono } from "hono";
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { AppEnv } from "../http/app-env.ts";
 import { routeNotFound } from "../http/errors.ts";
 import { describe } from "../openapi/describe.ts";
@@ -29,8 +29,8 @@ export const DOCS_CSP = [
 export const DocsFileParamsSchema = z.strictObject({
   file: z
     .string()
-    .regex(/^[a-z0-9][a-z0-9.-]*\.(?:js|css|svg)$/)
-    .meta({
+    .check(z.regex(/^[a-z0-9][a-z0-9.-]*\.(?:js|css|svg)$/))
+    .register(z.globalRegistry, {
       description: "A file name such as `scalar.js`, `reference.js`, `try.js` or `docs.css`.",
       example: "try.js",
     }),

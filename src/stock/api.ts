@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { type InventoryPolicy, InventoryPolicySchema, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
 
 export { type InventoryPolicy, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
@@ -23,25 +23,31 @@ export type StockSource = "publish" | "operator" | "checkout";
 
 const VariantIdSchema = z
   .string()
-  .regex(/^(\d{1,20}|gid:\/\/shopify\/ProductVariant\/\d{1,20})$/, "digits or gid://shopify/ProductVariant/<digits>");
+  .check(
+    z.regex(
+      /^(\d{1,20}|gid:\/\/shopify\/ProductVariant\/\d{1,20})$/,
+      "digits or gid://shopify/ProductVariant/<digits>",
+    ),
+  );
 
 export const StockChangeSchema = z
   .strictObject({
-    variant_id: VariantIdSchema.meta({ description: "The variant: `<digits>` or its gid." }),
-    set: z
-      .int()
-      .min(0)
-      .max(MAX_STOCK_LEVEL)
-      .optional()
-      .meta({ description: "The new on-hand level, 0–1,000,000,000 (units held by open checkouts included)." }),
-    adjust: z.int().min(-MAX_STOCK_ADJUST).max(MAX_STOCK_ADJUST).optional().meta({
+    variant_id: VariantIdSchema.clone().register(z.globalRegistry, {
+      description: "The variant: `<digits>` or its gid.",
+    }),
+    set: z.optional(z.int().check(z.gte(0), z.lte(MAX_STOCK_LEVEL))).register(z.globalRegistry, {
+      description: "The new on-hand level, 0–1,000,000,000 (units held by open checkouts included).",
+    }),
+    adjust: z.optional(z.int().check(z.gte(-MAX_STOCK_ADJUST), z.lte(MAX_STOCK_ADJUST))).register(z.globalRegistry, {
       description: "Units to add (negative: remove). The resulting level may not leave ±1,000,000,000.",
     }),
   })
-  .refine((c) => (c.set === undefined) !== (c.adjust === undefined), {
-    message: "give exactly one of set and adjust",
-  })
-  .meta({
+  .check(
+    z.refine((c) => (c.set === undefined) !== (c.adjust === undefined), {
+      message: "give exactly one of set and adjust",
+    }),
+  )
+  .register(z.globalRegistry, {
     id: "StockChange",
     description: "One change: `set` writes the on-hand level, `adjust` adds to it. Exactly one of the two.",
     example: { variant_id: "44102938475615", set: 12 },
@@ -50,11 +56,14 @@ export type StockChange = z.infer<typeof StockChangeSchema>;
 
 export const StockBatchRequestSchema = z
   .strictObject({
-    changes: z.array(StockChangeSchema).min(1).max(MAX_STOCK_CHANGES).meta({
-      description: "1 to 1,000 changes, applied in order (two changes of one variant apply one after the other).",
-    }),
+    changes: z
+      .array(StockChangeSchema)
+      .check(z.minLength(1), z.maxLength(MAX_STOCK_CHANGES))
+      .register(z.globalRegistry, {
+        description: "1 to 1,000 changes, applied in order (two changes of one variant apply one after the other).",
+      }),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "StockBatchRequest",
     description: "A batch of stock changes.",
     example: {
@@ -70,17 +79,26 @@ export const StockLevelSchema = z
   .object({
     object: z.literal("stock_level"),
     variant_id: z.string(),
-    tracked: z.boolean().meta({ description: "False: no level was ever written for the variant." }),
-    quantity: z.int().meta({ description: "On-hand units, units held by open checkouts included." }),
-    held: z.int().min(0).meta({ description: "Units held by open checkouts." }),
+    tracked: z
+      .boolean()
+      .register(z.globalRegistry, { description: "False: no level was ever written for the variant." }),
+    quantity: z
+      .int()
+      .register(z.globalRegistry, { description: "On-hand units, units held by open checkouts included." }),
+    held: z.int().check(z.gte(0)).register(z.globalRegistry, { description: "Units held by open checkouts." }),
     available_quantity: z
       .int()
-      .min(0)
-      .meta({ description: "What shoppers may still take: `quantity - held`, at least 0." }),
+      .check(z.gte(0))
+      .register(z.globalRegistry, { description: "What shoppers may still take: `quantity - held`, at least 0." }),
     inventory_policy: InventoryPolicySchema,
-    in_stock: z.boolean().meta({ description: "Sells now: policy `continue`, or `available_quantity` above 0." }),
+    in_stock: z
+      .boolean()
+      .register(z.globalRegistry, { description: "Sells now: policy `continue`, or `available_quantity` above 0." }),
   })
-  .meta({ id: "StockLevel", description: "One variant's live stock, as its Stock object holds it." });
+  .register(z.globalRegistry, {
+    id: "StockLevel",
+    description: "One variant's live stock, as its Stock object holds it.",
+  });
 export type StockLevelView = z.infer<typeof StockLevelSchema>;
 
 export const StockBatchResultSchema = z
@@ -88,26 +106,34 @@ export const StockBatchResultSchema = z
     object: z.literal("stock_batch"),
     changes: z.array(
       z.object({
-        index: z.int().min(0).meta({ description: "The change's position in the request." }),
+        index: z
+          .int()
+          .check(z.gte(0))
+          .register(z.globalRegistry, { description: "The change's position in the request." }),
         variant_id: z.string(),
-        previous: z.int().meta({ description: "The level before the change." }),
-        quantity: z.int().meta({ description: "The level the change left." }),
-        applied: z.enum(["now", "earlier"]).meta({
+        previous: z.int().register(z.globalRegistry, { description: "The level before the change." }),
+        quantity: z.int().register(z.globalRegistry, { description: "The level the change left." }),
+        applied: z.enum(["now", "earlier"]).register(z.globalRegistry, {
           description:
             "`now`: applied by this request. `earlier`: applied by an earlier try with the same Idempotency-Key (a batch cut short completes on retry; what it had applied is not applied again).",
         }),
       }),
     ),
-    levels: z.array(StockLevelSchema).meta({ description: "Each changed variant's level now." }),
+    levels: z.array(StockLevelSchema).register(z.globalRegistry, { description: "Each changed variant's level now." }),
   })
-  .meta({ id: "StockBatchResult", description: "What the batch did, change by change, and the new levels." });
+  .register(z.globalRegistry, {
+    id: "StockBatchResult",
+    description: "What the batch did, change by change, and the new levels.",
+  });
 export type StockBatchResult = z.infer<typeof StockBatchResultSchema>;
 
 export const StockMovementSchema = z.object({
   seq: z.int(),
   at: z.iso.datetime(),
   source: z.enum(["publish", "operator", "checkout"]),
-  ref: z.string().meta({ description: "The batch (`op:<Idempotency-Key>`, `publish:<version>:<chunk>`) or hold id." }),
+  ref: z.string().register(z.globalRegistry, {
+    description: "The batch (`op:<Idempotency-Key>`, `publish:<version>:<chunk>`) or hold id.",
+  }),
   kind: z.enum(["set", "adjust", "hold", "release", "commit", "expire"]),
   delta_quantity: z.int(),
   delta_held: z.int(),
@@ -119,22 +145,29 @@ export const StockDetailSchema = z
   .object({
     object: z.literal("stock"),
     level: StockLevelSchema,
-    movements: z.array(StockMovementSchema).meta({ description: "The newest 50 movements, oldest first." }),
+    movements: z
+      .array(StockMovementSchema)
+      .register(z.globalRegistry, { description: "The newest 50 movements, oldest first." }),
   })
-  .meta({ id: "StockDetail", description: "A variant's live level and its movement log." });
+  .register(z.globalRegistry, { id: "StockDetail", description: "A variant's live level and its movement log." });
 export type StockDetail = z.infer<typeof StockDetailSchema>;
 
 export const StockStatusSchema = z
   .object({
     object: z.literal("stock_status"),
-    catalog_version: z.string().nullable().meta({ description: "The live catalog version; null before any publish." }),
-    shards: z.int().min(1).meta({ description: "`STOCK_SHARDS`: the Stock objects variant ids are spread over." }),
-    tracked: z.int().min(0).meta({ description: "Variants the live version tracks." }),
-    changed_by_publish: z.int().min(0).meta({
+    catalog_version: z
+      .nullable(z.string())
+      .register(z.globalRegistry, { description: "The live catalog version; null before any publish." }),
+    shards: z
+      .int()
+      .check(z.gte(1))
+      .register(z.globalRegistry, { description: "`STOCK_SHARDS`: the Stock objects variant ids are spread over." }),
+    tracked: z.int().check(z.gte(0)).register(z.globalRegistry, { description: "Variants the live version tracks." }),
+    changed_by_publish: z.int().check(z.gte(0)).register(z.globalRegistry, {
       description: "Levels the live version's publish changed in live stock (its file's levels, written once).",
     }),
   })
-  .meta({ id: "StockStatus", description: "Live stock for the live catalog version." });
+  .register(z.globalRegistry, { id: "StockStatus", description: "Live stock for the live catalog version." });
 export type StockStatus = z.infer<typeof StockStatusSchema>;
 
 /** The wire form of a level. */

@@ -7,44 +7,47 @@ import { describe, expect, it } from "vitest";
  * A room is a folder of src/ (`src/browse/index/` belongs to `browse`); the files at the top of
  * src/ are the shared helpers, except src/index.ts, the app that mounts everything. Rooms are
  * listed bottom-up: a room may import only rooms listed in its `may` (never one above it), so
- * the graph between folders has no cycle.
+ * the graph between folders has no cycle. The rooms in the Worker import `zod/mini`, never
+ * classic `zod`: classic zod cannot be tree-shaken and cost the bundle about 19 KiB gzip of its
+ * 100 KiB budget (test/e2e/bundle.test.ts); `zod/locales` only where operators read zod's own
+ * wording (catalog/schema.ts inEnglish, tree-shaken out of the Worker).
  */
 const ROOMS: Record<string, { may: readonly string[]; packages: RegExp }> = {
-  shared: { may: [], packages: /^zod$/ },
-  auth: { may: ["shared"], packages: /^zod$/ },
-  catalog: { may: ["shared"], packages: /^zod$/ },
-  browse: { may: ["shared", "catalog"], packages: /^(zod|cloudflare:workers)$/ },
+  shared: { may: [], packages: /^zod\/mini$/ },
+  auth: { may: ["shared"], packages: /^zod\/mini$/ },
+  catalog: { may: ["shared"], packages: /^zod\/(mini|locales)$/ },
+  browse: { may: ["shared", "catalog"], packages: /^(zod\/mini|cloudflare:workers)$/ },
   // Live stock: one strongly consistent writer per variant (sharded Durable Objects), outside
   // catalog versions. The cart checks it on an add; checkout holds and commits through it.
-  stock: { may: ["shared", "catalog"], packages: /^(zod|cloudflare:workers)$/ },
-  cart: { may: ["shared", "catalog", "stock"], packages: /^(zod|cloudflare:workers)$/ },
+  stock: { may: ["shared", "catalog"], packages: /^(zod\/mini|cloudflare:workers)$/ },
+  cart: { may: ["shared", "catalog", "stock"], packages: /^(zod\/mini|cloudflare:workers)$/ },
   // Checkout and orders: holds a cart's units in stock, completes exactly once into an order (D1).
-  checkout: { may: ["shared", "catalog", "stock", "cart"], packages: /^(zod|cloudflare:workers)$/ },
+  checkout: { may: ["shared", "catalog", "stock", "cart"], packages: /^(zod\/mini|cloudflare:workers)$/ },
   http: {
     may: ["shared", "auth", "catalog", "browse", "stock", "cart", "checkout"],
-    packages: /^(zod|hono(\/.*)?)$/,
+    packages: /^(zod\/mini|hono(\/.*)?)$/,
   },
   openapi: {
     may: ["shared", "auth", "catalog", "browse", "stock", "cart", "checkout", "http"],
-    packages: /^(zod|hono(\/.*)?)$/,
+    packages: /^(zod\/mini|hono(\/.*)?)$/,
   },
   routes: {
     may: ["shared", "auth", "catalog", "browse", "stock", "cart", "checkout", "http", "openapi"],
-    packages: /^(zod|hono(\/.*)?)$/,
+    packages: /^(zod\/mini|hono(\/.*)?)$/,
   },
   app: {
     may: ["shared", "auth", "catalog", "browse", "stock", "cart", "checkout", "http", "openapi", "routes"],
-    packages: /^(zod|hono(\/.*)?|cloudflare:workers)$/,
+    packages: /^(zod\/mini|hono(\/.*)?|cloudflare:workers)$/,
   },
   // Node side: never in the Worker bundle, so never imported by the rooms above.
   publish: {
     may: ["shared", "catalog", "browse", "stock"],
-    packages: /^(zod|node:.*|csv-parse(\/.*)?|sanitize-html|htmlparser2)$/,
+    packages: /^(zod(\/mini)?|node:.*|csv-parse(\/.*)?|sanitize-html|htmlparser2)$/,
   },
   // The cli builds the OpenAPI documents from the app's routes (docs:assets), so it may load the app.
   cli: {
     may: ["shared", "auth", "catalog", "browse", "stock", "cart", "checkout", "publish", "openapi", "routes", "app"],
-    packages: /^(zod|node:.*|miniflare|wrangler)$/,
+    packages: /^(zod(\/mini)?|node:.*|miniflare|wrangler)$/,
   },
 };
 

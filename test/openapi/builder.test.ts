@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { Hono } from "hono";
 import { describe as describeRoute, describedOperations, toOpenApiPath } from "../../src/openapi/describe.ts";
 import { buildDocument } from "../../src/openapi/document.ts";
@@ -16,8 +16,8 @@ describe("OpenAPI builder", () => {
   });
 
   it("hoists named schemas into components and references them", () => {
-    const Money = z.object({ amount: z.string() }).meta({ id: "TestMoney" });
-    const Line = z.object({ price: Money, total: Money }).meta({ id: "TestLine" });
+    const Money = z.object({ amount: z.string() }).register(z.globalRegistry, { id: "TestMoney" });
+    const Line = z.object({ price: Money, total: Money }).register(z.globalRegistry, { id: "TestLine" });
     const components = new SchemaComponents();
     expect(components.add(Line, "output")).toEqual({ $ref: "#/components/schemas/TestLine" });
     expect(components.schemas.TestLine?.properties).toEqual({
@@ -28,7 +28,9 @@ describe("OpenAPI builder", () => {
   });
 
   it("keeps a request schema whose input differs from its output as <id>Input", () => {
-    const Quantity = z.object({ quantity: z.number().default(1) }).meta({ id: "TestQuantity" });
+    const Quantity = z
+      .object({ quantity: z._default(z.number(), 1) })
+      .register(z.globalRegistry, { id: "TestQuantity" });
     const components = new SchemaComponents();
     components.add(Quantity, "output");
     expect(components.add(Quantity, "input")).toEqual({ $ref: "#/components/schemas/TestQuantityInput" });
@@ -38,8 +40,10 @@ describe("OpenAPI builder", () => {
 
   it("refuses two different response schemas under one id", () => {
     const components = new SchemaComponents();
-    components.add(z.object({ a: z.string() }).meta({ id: "TestClash" }), "output");
-    expect(() => components.add(z.object({ b: z.string() }).meta({ id: "TestClash" }), "output")).toThrow(/TestClash/);
+    components.add(z.object({ a: z.string() }).register(z.globalRegistry, { id: "TestClash" }), "output");
+    expect(() =>
+      components.add(z.object({ b: z.string() }).register(z.globalRegistry, { id: "TestClash" }), "output"),
+    ).toThrow(/TestClash/);
   });
 
   it("spreads path and strict query schemas into parameters, coerced values as clients send them", () => {
@@ -48,8 +52,8 @@ describe("OpenAPI builder", () => {
       summary: "s",
       tag: "T",
       auth: "bearer",
-      params: z.strictObject({ id: z.string().meta({ description: "The id." }) }),
-      query: z.strictObject({ limit: z.coerce.number().int().max(9).optional(), q: z.string() }),
+      params: z.strictObject({ id: z.string().register(z.globalRegistry, { description: "The id." }) }),
+      query: z.strictObject({ limit: z.optional(z.coerce.number().check(z.int(), z.lte(9))), q: z.string() }),
       requestHeaders: [{ name: "Idempotency-Key" }],
       responses: { 200: { description: "ok", schema: z.object({ ok: z.boolean() }) }, ...errors("resource_missing") },
     };
@@ -73,11 +77,10 @@ describe("OpenAPI builder", () => {
 
   it("documents a limit written as digits as the integer it is, so generated clients type it as a number", () => {
     const Limit = z
-      .string()
-      .regex(/^\d{1,4}$/)
-      .pipe(z.coerce.number<string>().int().min(1).max(250))
-      .optional()
-      .meta({ description: "Page size.", default: 50 });
+      .optional(
+        z.pipe(z.string().check(z.regex(/^\d{1,4}$/)), z.coerce.number<string>().check(z.int(), z.gte(1), z.lte(250))),
+      )
+      .register(z.globalRegistry, { description: "Page size.", default: 50 });
     const components = new SchemaComponents();
     const query = components.add(z.strictObject({ limit: Limit }), "input", { inline: true }) as {
       properties: Record<string, unknown>;
@@ -92,7 +95,7 @@ describe("OpenAPI builder", () => {
   });
 
   it("spreads a named query schema into parameters without leaving an unreferenced component of it", () => {
-    const Query = z.strictObject({ q: z.string() }).meta({ id: "TestQuery" });
+    const Query = z.strictObject({ q: z.string() }).register(z.globalRegistry, { id: "TestQuery" });
     const doc = buildDocument(INFO, [
       {
         method: "get",

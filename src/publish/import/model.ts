@@ -1,5 +1,6 @@
 import {
   HandleSchema,
+  inEnglish,
   normaliseUrl,
   type SourceCatalog,
   SourceCatalogSchema,
@@ -336,13 +337,16 @@ function validate(
   const refused = new Map<number, string[]>();
   for (let start = 0; start < products.length || start === 0; start += SLICE) {
     const slice = products.slice(start, start + SLICE);
-    const result = SourceCatalogSchema.safeParse({
-      currency: opts.currency,
-      store,
-      ...httpSetting(opts),
-      products: slice,
-      collections: [],
-    });
+    const result = SourceCatalogSchema.safeParse(
+      {
+        currency: opts.currency,
+        store,
+        ...httpSetting(opts),
+        products: slice,
+        collections: [],
+      },
+      inEnglish(),
+    );
     if (result.success) continue;
     for (const issue of result.error.issues) {
       const [list, index, ...rest] = issue.path;
@@ -405,7 +409,7 @@ function validateAcross(
     });
   });
   for (const c of collections) {
-    const result = SourceCollectionSchema.safeParse(c);
+    const result = SourceCollectionSchema.safeParse(c, inEnglish());
     if (!result.success)
       issues.add({ message: `collection "${c.handle}": ${result.error.issues[0]?.message ?? "invalid"}` });
   }

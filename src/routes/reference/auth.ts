@@ -1,5 +1,5 @@
 import type { OperationDoc } from "../../openapi/spec.ts";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { errors } from "../../openapi/errors.ts";
 
 /**
@@ -8,10 +8,12 @@ import { errors } from "../../openapi/errors.ts";
  */
 const LoginRequestSchema = z
   .looseObject({
-    vibes: z.string().optional().meta({ description: "The token value, in the seed's example. Ignored." }),
-    linkedin_premium: z.boolean().optional().meta({ description: "Ignored." }),
+    vibes: z
+      .optional(z.string())
+      .register(z.globalRegistry, { description: "The token value, in the seed's example. Ignored." }),
+    linkedin_premium: z.optional(z.boolean()).register(z.globalRegistry, { description: "Ignored." }),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "LoginRequest",
     description: "Ignored: login is reserved and always answers 501.",
     example: { vibes: "<ACCESS_TOKEN>", linkedin_premium: true },

@@ -1,10 +1,10 @@
 import type { OperationDoc } from "../../openapi/spec.ts";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { CheckoutIdSchema } from "../../checkout/api.ts";
 import { errors } from "../../openapi/errors.ts";
 
 const ParamsSchema = z.strictObject({ id: CheckoutIdSchema });
-const PageSchema = z.string().meta({ id: "TestPaymentPage", description: "An HTML page." });
+const PageSchema = z.string().register(z.globalRegistry, { id: "TestPaymentPage", description: "An HTML page." });
 
 /** The OpenAPI description of src/routes/dev-pay.ts's operations, by operationId (never in the Worker bundle). */
 export const DEV_PAY_DOCS = {

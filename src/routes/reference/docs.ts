@@ -1,14 +1,14 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { OperationDoc } from "../../openapi/spec.ts";
 import { DocsFileParamsSchema } from "../docs.ts";
 import { errors } from "../../openapi/errors.ts";
 import type { ResponseSpec } from "../../openapi/spec.ts";
 
 /** A file of the reference pages: markup, script, style sheet or icon. */
-const DocsAssetSchema = z
-  .string()
-  .min(1)
-  .meta({ id: "DocsAsset", description: "A file of the API reference or the catalog walk-through." });
+const DocsAssetSchema = z.string().check(z.minLength(1)).register(z.globalRegistry, {
+  id: "DocsAsset",
+  description: "A file of the API reference or the catalog walk-through.",
+});
 
 /** The reference's files are static assets that revalidate with their ETag. */
 const DOCS_HEADERS = ["X-Request-Id", "Cache-Control", "ETag"] as const;

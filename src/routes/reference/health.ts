@@ -1,9 +1,11 @@
 import type { OperationDoc } from "../../openapi/spec.ts";
-import * as z from "zod";
+import * as z from "zod/mini";
 
-const HealthSchema = z
-  .strictObject({ status: z.literal("ok") })
-  .meta({ id: "Health", description: "The worker is up. Touches no storage.", example: { status: "ok" } });
+const HealthSchema = z.strictObject({ status: z.literal("ok") }).register(z.globalRegistry, {
+  id: "Health",
+  description: "The worker is up. Touches no storage.",
+  example: { status: "ok" },
+});
 
 /** The OpenAPI description of src/routes/health.ts's operations, by operationId (never in the Worker bundle). */
 export const HEALTH_DOCS = {

@@ -1,5 +1,5 @@
 import type { OperationDoc } from "../../openapi/spec.ts";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { errors, OPERATOR_ERRORS } from "../../openapi/errors.ts";
 
 /** An OpenAPI document, checked only at the top: the document tests and validator go deeper. */
@@ -10,7 +10,7 @@ const OpenApiDocumentSchema = z
     paths: z.record(z.string(), z.record(z.string(), z.unknown())),
     components: z.record(z.string(), z.unknown()),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: "OpenApiDocument",
     description: "An OpenAPI 3.1 document, generated from the routes and the zod schemas their handlers use.",
   });

@@ -7,7 +7,7 @@ import {
   StockDetailSchema,
   StockStatusSchema,
 } from "../../stock/api.ts";
-import * as z from "zod";
+import * as z from "zod/mini";
 
 const NO_STORE = ["X-Request-Id", "Cache-Control"] as const;
 
@@ -93,7 +93,9 @@ export const OPERATOR_STOCK_DOCS = {
       "newest 50 movements (what changed it: `publish`, `operator` or `checkout`).",
     tag: "Operator",
     auth: "operator",
-    params: z.strictObject({ variant_id: z.string().meta({ description: "`<digits>` or the variant's gid." }) }),
+    params: z.strictObject({
+      variant_id: z.string().register(z.globalRegistry, { description: "`<digits>` or the variant's gid." }),
+    }),
     responses: {
       200: { description: "The level and movements.", schema: StockDetailSchema, headers: NO_STORE },
       ...errors(...TOKEN_ERRORS, "parameter_invalid"),
