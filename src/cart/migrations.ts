@@ -1,3 +1,5 @@
+import { applyMigrations } from "../sqlite-migrations.ts";
+
 /**
  * The cart's SQLite schema as numbered, append-only migrations: entry N (1-based) moves a cart
  * from schema version N-1 to N. Never edit a shipped entry; append a new one. The applied
@@ -82,15 +84,5 @@ export function migrate(sql: SqlStorage): number {
  * whose tables are then known to be empty. Runs inside `blockConcurrencyWhile` in the constructor.
  */
 export function migrateFrom(sql: SqlStorage): number {
-  sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
-  const row = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0];
-  const found = row?.version ?? 0;
-  let version = found;
-  if (!row) sql.exec("INSERT INTO schema_version (version) VALUES (0)");
-  while (version < MIGRATIONS.length) {
-    for (const statement of MIGRATIONS[version] ?? []) sql.exec(statement);
-    version += 1;
-    sql.exec("UPDATE schema_version SET version = ?", version);
-  }
-  return found;
+  return applyMigrations(sql, MIGRATIONS);
 }

@@ -1,3 +1,4 @@
+import { applyMigrations } from "../sqlite-migrations.ts";
 import type { CheckoutStatus } from "./api.ts";
 import type { CompletedBy, FrozenLine } from "./orders.ts";
 
@@ -32,15 +33,7 @@ const MIGRATIONS: readonly (readonly string[])[] = [
 
 /** Brings `sql` up to the newest schema. */
 export function migrateCheckouts(sql: SqlStorage): void {
-  sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
-  const row = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0];
-  let version = row?.version ?? 0;
-  if (!row) sql.exec("INSERT INTO schema_version (version) VALUES (0)");
-  while (version < MIGRATIONS.length) {
-    for (const statement of MIGRATIONS[version] ?? []) sql.exec(statement);
-    version += 1;
-    sql.exec("UPDATE schema_version SET version = ?", version);
-  }
+  applyMigrations(sql, MIGRATIONS);
 }
 
 /** What a checkout froze: its lines priced at the live catalog, and the cart's note and attributes. */

@@ -1,3 +1,5 @@
+import { applyMigrations } from "../sqlite-migrations.ts";
+
 /**
  * The stock shard's SQLite schema as numbered, append-only migrations: entry N (1-based) moves a
  * shard from schema version N-1 to N. Never edit a shipped entry; append a new one.
@@ -85,15 +87,5 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
 
 /** Brings `sql` up to the newest schema; returns the version it found (0: a new shard). */
 export function migrateFrom(sql: SqlStorage): number {
-  sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
-  const row = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0];
-  const found = row?.version ?? 0;
-  let version = found;
-  if (!row) sql.exec("INSERT INTO schema_version (version) VALUES (0)");
-  while (version < MIGRATIONS.length) {
-    for (const statement of MIGRATIONS[version] ?? []) sql.exec(statement);
-    version += 1;
-    sql.exec("UPDATE schema_version SET version = ?", version);
-  }
-  return found;
+  return applyMigrations(sql, MIGRATIONS);
 }
