@@ -26,7 +26,7 @@ export async function openLocalEnv(persistPath: string = DEFAULT_STATE): Promise
   const [{ convertV4MiniflareOptions, Log, LogLevel, Miniflare }, { unstable_getMiniflareWorkerOptions }] =
     await Promise.all([import("miniflare"), import("wrangler")]);
   await bindWorkerdToParent();
-  const { workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml");
+  const { workerOptions } = quietly(() => unstable_getMiniflareWorkerOptions("wrangler.toml"));
   const kvNamespaces = (workerOptions as { kvNamespaces?: Record<string, string | { id: string }> }).kvNamespaces ?? {};
   // The browse index (D1) is written by every publish beside the KV entries.
   const d1Databases = (workerOptions as { d1Databases?: Record<string, string | { id: string }> }).d1Databases ?? {};
@@ -103,6 +103,22 @@ export function retrying<T extends object>(
       };
     },
   });
+}
+
+/**
+ * Runs `read` with wrangler's logger at errors only. Reading wrangler.toml warns that the secrets
+ * of `[secrets] required` are missing, but the tools open only the storage bindings (KV, D1, R2)
+ * and never run the API, so that warning would only bury the tool's own first line.
+ */
+function quietly<T>(read: () => T): T {
+  const before = process.env.WRANGLER_LOG;
+  process.env.WRANGLER_LOG = "error";
+  try {
+    return read();
+  } finally {
+    if (before === undefined) delete process.env.WRANGLER_LOG;
+    else process.env.WRANGLER_LOG = before;
+  }
 }
 
 /**

@@ -68,6 +68,7 @@ describe("npm run deploy refuses wrangler.toml's placeholder ids", () => {
       ["kv_namespaces", "CATALOG", "npx wrangler kv namespace create CATALOG"],
       ["kv_namespaces", "TOKENS", "npx wrangler kv namespace create TOKENS"],
       ["d1_databases", "BROWSE", "npx wrangler d1 create storefront-browse"],
+      ["d1_databases", "ORDERS", "npx wrangler d1 create storefront-orders"],
     ]);
     expect(isPlaceholderId("0123456789abcdef0123456789abcdef")).toBe(false);
     expect(isPlaceholderId("6f3c1a2e-7d4b-4e8a-9c1f-2b3d4e5f6a7b")).toBe(false);
@@ -79,10 +80,12 @@ describe("npm run deploy refuses wrangler.toml's placeholder ids", () => {
     expect(refused.stderr).toContain("placeholder ids");
     expect(refused.stderr).toContain("npx wrangler kv namespace create CATALOG");
     expect(refused.stderr).toContain("npx wrangler d1 create storefront-browse");
+    expect(refused.stderr).toContain("npx wrangler d1 create storefront-orders");
     const real = readFileSync("wrangler.toml", "utf8")
       .replace('"00000000000000000000000000000001"', '"0123456789abcdef0123456789abcdef"')
       .replace('"00000000000000000000000000000002"', '"fedcba9876543210fedcba9876543210"')
-      .replace('"00000000-0000-0000-0000-000000000003"', '"6f3c1a2e-7d4b-4e8a-9c1f-2b3d4e5f6a7b"');
+      .replace('"00000000-0000-0000-0000-000000000003"', '"6f3c1a2e-7d4b-4e8a-9c1f-2b3d4e5f6a7b"')
+      .replace('"00000000-0000-0000-0000-000000000004"', '"7a4d2b3f-8e5c-4f9b-8d2a-3c4e5f6a7b8c"');
     const file = join(scratch, "wrangler.toml");
     writeFileSync(file, real);
     const passed = await runCli("deploy-check", ["--config", file]);
