@@ -468,7 +468,7 @@ describe("the report", () => {
     const r = report([s]);
     const text = renderReport({ ...r, targets: evaluateTargets(r, "100k") });
     expect(text).toContain(
-      "stock: time to visibility (100k, edge cache on): an operator change of a tracked variant's availability until GET /products/{handle} answers it: p50 1009 ms, max 2041 ms over 100 changes",
+      "stock: time to visibility (100k, edge cache on): an operator change of a tracked variant's availability until GET /products/{handle}?include=variants answers it: p50 1009 ms, max 2041 ms over 100 changes",
     );
     expect(text.split("\n").find((l) => l.startsWith(`| ${STOCK_ROWS.hotReads}`))).toMatch(
       /\|\s+120 \|\s+1\.20 \|\s+300 \|$/,
@@ -581,11 +581,12 @@ describe("workloads", () => {
     const variant = product.variants.find((v) => v.id === flip?.variantId)!;
     expect(variant.inventory_quantity).toBeDefined();
     expect(variant.inventory_policy ?? "deny").toBe("deny");
+    expect(variant.available).toBe(true);
     // Another variant answers for the product whichever way the flipped one goes, so it stays 200.
     expect(product.variants.some((v) => v !== variant && v.available && v.inventory_quantity === undefined)).toBe(true);
     const [hot, browse] = stockReadWorkloads(catalog, flip!);
     expect(hot?.name).toBe(STOCK_ROWS.hotReads);
-    expect(hot?.requests[0]?.path).toBe(`/api/v1/products/${flip?.handle}`);
+    expect(hot?.requests[0]?.path).toBe(`/api/v1/products/${flip?.handle}?include=variants`);
     expect(hot?.requests.some((r) => r.path === "/api/v1/products")).toBe(true);
     const browsePaths = catalogWorkloads(catalog)
       .filter((w) =>
@@ -609,6 +610,7 @@ describe("workloads", () => {
     );
     const variant = catalog.products.flatMap((p) => p.variants).find((v) => v.id === id);
     expect(variant?.inventory_quantity).toBeDefined();
+    expect(variant?.available).toBe(true);
     expect(w.ok).toEqual([200]);
     // An untracked catalog has no such row.
     const untracked = generateCatalog({ products: 20 });

@@ -63,7 +63,7 @@ export const STOCK_ROWS = {
   visibility: "stock: time to visibility",
 } as const;
 
-/** Time from an operator's stock change (its 200) to `GET /products/{handle}` answering it, over `changes` changes. */
+/** Time from an operator's stock change (its 200) to `GET /products/{handle}?include=variants` answering it, over `changes` changes. */
 export interface StockVisibility {
   changes: number;
   p50Ms: number;
@@ -516,7 +516,7 @@ export function renderReport(report: BenchReport): string {
       out.push(
         "",
         `${STOCK_ROWS.visibility} (${s.catalog}, edge cache ${s.edgeCache ? "on" : "off"}): an operator change of a tracked ` +
-          `variant's availability until GET /products/{handle} answers it: p50 ${n(v.p50Ms)} ms, max ${n(v.maxMs)} ms over ${v.changes} changes`,
+          `variant's availability until GET /products/{handle}?include=variants answers it: p50 ${n(v.p50Ms)} ms, max ${n(v.maxMs)} ms over ${v.changes} changes`,
       );
   }
   if (notes.length > 0) out.push("", ...[...new Set(notes)].map((note) => `- ${note}`));

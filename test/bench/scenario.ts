@@ -35,6 +35,7 @@ import {
   addedVariant,
   setStock,
   stockFlipTarget,
+  stockProductPage,
   stockReadWorkloads,
   trackedAddWorkload,
   withEtags,
@@ -249,7 +250,8 @@ async function measureTrackedAdd(
 /**
  * Live stock on a catalog (issue 35): first the time to visibility (quiet: one change at a time,
  * `settings.stockChanges` of them, each flipping a tracked variant between 0 and 5 units and
- * polling `GET /products/{handle}` every 10 ms until that variant's `available` answers it), then
+ * polling `GET /products/{handle}?include=variants` every 10 ms until that variant's `available`
+ * answers it), then
  * the read rows while the same variant flips every second. A change the operator surface refuses
  * during a read row counts as one of that row's errors.
  */
@@ -272,7 +274,7 @@ async function measureStock(
   let visibility: StockVisibility | undefined;
   if (visibilitySelected) {
     const times: number[] = [];
-    const detail = new URL(`/api/v1/products/${flip.handle}`, runtime.url);
+    const detail = new URL(stockProductPage(flip.handle), runtime.url);
     for (let i = 0; i < settings.stockChanges; i++) {
       const level = i % 2 === 0 ? 0 : 5;
       const started = performance.now();

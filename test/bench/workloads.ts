@@ -256,23 +256,29 @@ function trackedDeny(v: { inventory_quantity?: number; inventory_policy?: string
 /**
  * The variant live stock's rows flip between sold out and in stock: the first tracked `deny`
  * variant of an available product with another available variant, so the product answers 200
- * either way and only that variant's `available` (and the product's ETag) follows the change.
+ * either way and only that variant's `available` (and the answer's ETag) follows the change.
  * Its product is on the first list page when the catalog has one there (the first 50 products).
  */
 export function stockFlipTarget(catalog: PublishCatalog): { handle: string; variantId: string } | undefined {
   for (let i = 0; i < catalog.products.length; i++) {
     const p = productAt(catalog.products, i);
     if (!p.available) continue;
-    const flip = p.variants.find((v) => trackedDeny(v));
+    // Available in the catalog: a variant the catalog says is sold out stays so whatever its level.
+    const flip = p.variants.find((v) => v.available && trackedDeny(v));
     if (flip && p.variants.some((v) => v !== flip && v.available && !trackedDeny(v)))
       return { handle: p.handle, variantId: flip.id };
   }
   return undefined;
 }
 
+/** A product page's read with its variants, where a variant's live availability shows. */
+export function stockProductPage(handle: string): string {
+  return `${API}/products/${handle}?include=variants`;
+}
+
 /**
- * Live stock's read rows (STOCK_ROWS): the hot catalog reads (product details including the
- * flipped product's, the first list page, collection pages) and the four browse reads, each
+ * Live stock's read rows (STOCK_ROWS): the hot catalog reads (the flipped product's page with its
+ * variants, the product details, the first list page, collection pages) and the four browse reads, each
  * mixed into one workload, run while the operator changes `flip`'s level every second.
  */
 export function stockReadWorkloads(catalog: PublishCatalog, flip: { handle: string }): Workload[] {
@@ -282,7 +288,7 @@ export function stockReadWorkloads(catalog: PublishCatalog, flip: { handle: stri
     {
       name: STOCK_ROWS.hotReads,
       requests: [
-        get(`${API}/products/${flip.handle}`),
+        get(stockProductPage(flip.handle)),
         ...of("product detail"),
         ...of("list first page"),
         ...of("collection page"),
@@ -300,7 +306,8 @@ export function stockReadWorkloads(catalog: PublishCatalog, flip: { handle: stri
  */
 export function trackedAddWorkload(catalog: PublishCatalog, tokens: readonly string[]): Workload | undefined {
   for (let i = 0; i < catalog.products.length; i++) {
-    const v = productAt(catalog.products, i).variants.find(trackedDeny);
+    const p = productAt(catalog.products, i);
+    const v = p.available ? p.variants.find((x) => x.available && trackedDeny(x)) : undefined;
     if (v) return { name: STOCK_ROWS.trackedAdd, requests: tokens.map((t) => addToCart(t, v.id)), ok: [200] };
   }
   return undefined;
