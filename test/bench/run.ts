@@ -96,6 +96,7 @@ const settings: RunSettings = {
   warmupS: quick ? 0.3 : 1,
   cartTokens: quick ? 200 : 1000,
   countedRequests: quick ? 5 : 20,
+  stockChanges: quick ? 10 : 100,
   // `--only A,B`: measure just the workloads whose names contain A or B (to iterate on one).
   selected: (workload) => !args.only || args.only.split(",").some((part) => workload.name.includes(part)),
 };
@@ -164,6 +165,7 @@ async function main(): Promise<void> {
               edgeCache,
               publish: edgeCache === cacheModes[0] && (cliPublished?.published ?? true),
               cart: label === "seed" && edgeCache,
+              stock: label !== "seed" && edgeCache,
               shardProducts: args["shard-products"],
             },
             settings,

@@ -35,8 +35,6 @@ export interface RuntimeOptions {
    * entry (entry.ts, with the cart ceiling). Never for timed runs.
    */
   counting?: boolean;
-  /** Vars and secrets added to wrangler.toml's (stock.ts: an OPERATOR_SECRET, so it can change stock). */
-  extraVars?: Record<string, string>;
 }
 
 /** A running workerd with the production bundle, and what it cost to start. */
@@ -93,7 +91,6 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime & {
             ...((bindings as { bindings?: Record<string, unknown> }).bindings ?? {}),
             CART_TOKEN_SECRET: BENCH_CART_TOKEN_SECRET,
             OPERATOR_SECRET: BENCH_OPERATOR_SECRET,
-            ...(options.extraVars ?? {}),
           },
           name: "storefront-api",
           modules: [

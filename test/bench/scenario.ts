@@ -15,6 +15,8 @@ import {
   type CeilingFigures,
   type Scenario,
   SHOPPER_CART_ROWS,
+  STOCK_ROWS,
+  type StockVisibility,
   type WorkloadFigures,
 } from "./report.ts";
 import { BENCH_CART_TOKEN_SECRET, BENCH_OPERATOR_SECRET, PeakSampler, processRssMiB, startRuntime } from "./runtime.ts";
@@ -30,6 +32,12 @@ import {
   checkoutCompleteWorkload,
   checkoutCreateWorkload,
   openCheckouts,
+  addedVariant,
+  setStock,
+  stockFlipTarget,
+  stockProductPage,
+  stockReadWorkloads,
+  trackedAddWorkload,
   withEtags,
 } from "./workloads.ts";
 import { applyD1Migrations } from "../../src/cli/d1-migrations.ts";
@@ -42,6 +50,8 @@ export interface RunSettings {
   cartTokens: number;
   /** Requests per workload in the counting pass (sequential, so cheap at any machine load). */
   countedRequests: number;
+  /** Live stock: how many operator changes the time to visibility is measured over. */
+  stockChanges: number;
   selected: (workload: Workload) => boolean;
 }
 
@@ -79,6 +89,8 @@ export interface ScenarioInput {
    */
   publish: boolean | CliPublish;
   cart: boolean;
+  /** Live stock's read rows and time to visibility (STOCK_ROWS): the large catalog, edge cache on. */
+  stock?: boolean;
   /** Products per browse shard (PublishOptions.shardProducts); the default when absent. */
   shardProducts?: number;
 }
@@ -168,7 +180,8 @@ async function measureCart(
     .filter(settings.selected)
     .map((w) => w.name);
   const shopperSelected = [...shopperCartWorkloads(input.catalog, ["t"]), issueCartWorkload].some(settings.selected);
-  if (selected.length === 0 && !shopperSelected) return { workloads, ceilings };
+  const trackedSelected = settings.selected({ name: STOCK_ROWS.trackedAdd, requests: [], ok: [] });
+  if (selected.length === 0 && !shopperSelected && !trackedSelected) return { workloads, ceilings };
   log(`  issuing ${settings.cartTokens + 1} tokens`);
   const tokens = await issueTokens(runtime.mf, settings.cartTokens + 1);
   const [hot, ...distinct] = tokens;
@@ -194,6 +207,7 @@ async function measureCart(
     }
     ceilings[field] = [before, after];
   }
+  if (trackedSelected) workloads.push(await measureTrackedAdd(input, runtime, distinct, options, settings));
   if (shopperSelected) workloads.push(...(await measureShopperCarts(input, distinct.length, options, settings)));
   // Checkout (contract 9.4), on the carts the workloads above filled: create, then complete.
   const create = checkoutCreateWorkload(distinct);
@@ -206,6 +220,108 @@ async function measureCart(
     if (settings.selected(complete)) workloads.push(await measure(complete, options, settings));
   }
   return { workloads, ceilings };
+}
+
+/**
+ * The tracked add (issue 35): the distinct-carts adds of one tracked variant, each also reading
+ * its Stock object, between two runs of the existing-object cart ceiling (round a's objects, as
+ * the distinct-carts row). The variant's level is first set to 1,000,000 through the operator
+ * surface, far above what a run can add, so every add answers 200. Runs before the checkout rows,
+ * whose checkouts then hold (and complete) real stock of that variant.
+ */
+async function measureTrackedAdd(
+  input: ScenarioInput,
+  runtime: Awaited<ReturnType<typeof startRuntime>>,
+  tokens: readonly string[],
+  options: LoadOptions,
+  settings: RunSettings,
+): Promise<WorkloadFigures> {
+  const workload = trackedAddWorkload(input.catalog, tokens);
+  if (!workload) return { name: STOCK_ROWS.trackedAdd, skipped: "the catalog tracks no variant's stock" };
+  await setStock(runtime.url, BENCH_OPERATOR_SECRET, [{ variant_id: addedVariant(workload), set: 1_000_000 }]);
+  const before = await measure(cartCeilingWorkloads(tokens.length, "a").cartCeiling, options, settings);
+  const row = await measure(workload, options, settings);
+  const after = await measure(cartCeilingWorkloads(tokens.length, "a").cartCeiling, options, settings);
+  if (!("skipped" in row) && !("skipped" in before) && !("skipped" in after))
+    row.ratioToCartCeiling = row.rps / ((before.rps + after.rps) / 2);
+  return row;
+}
+
+/**
+ * Live stock on a catalog (issue 35): first the time to visibility (quiet: one change at a time,
+ * `settings.stockChanges` of them, each flipping a tracked variant between 0 and 5 units and
+ * polling `GET /products/{handle}?include=variants` every 10 ms until that variant's `available`
+ * answers it), then
+ * the read rows while the same variant flips every second. A change the operator surface refuses
+ * during a read row counts as one of that row's errors.
+ */
+async function measureStock(
+  input: ScenarioInput,
+  runtime: Awaited<ReturnType<typeof startRuntime>>,
+  options: LoadOptions,
+  settings: RunSettings,
+): Promise<{ workloads: WorkloadFigures[]; visibility?: StockVisibility }> {
+  const workloads: WorkloadFigures[] = [];
+  const flip = stockFlipTarget(input.catalog);
+  const reads = flip ? stockReadWorkloads(input.catalog, flip).filter(settings.selected) : [];
+  const visibilitySelected = settings.selected({ name: STOCK_ROWS.visibility, requests: [], ok: [] });
+  if (!flip) {
+    if (visibilitySelected || reads.length > 0) log("  live stock: the catalog tracks no variant to flip");
+    return { workloads };
+  }
+  const change = (level: number) =>
+    setStock(runtime.url, BENCH_OPERATOR_SECRET, [{ variant_id: flip.variantId, set: level }]);
+  let visibility: StockVisibility | undefined;
+  if (visibilitySelected) {
+    const times: number[] = [];
+    const detail = new URL(stockProductPage(flip.handle), runtime.url);
+    for (let i = 0; i < settings.stockChanges; i++) {
+      const level = i % 2 === 0 ? 0 : 5;
+      const started = performance.now();
+      await change(level);
+      for (;;) {
+        const res = await fetch(detail);
+        const body = (await res.json()) as { variants?: { id: string; available: boolean }[] };
+        const shown = body.variants?.find((v) => v.id === flip.variantId)?.available;
+        if (res.status === 200 && shown === level > 0) break;
+        if (performance.now() - started > 70_000)
+          throw new Error(`a stock change of ${flip.variantId} was not visible in ${detail.pathname} within 70 s`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    visibility = {
+      changes: times.length,
+      p50Ms: times[Math.min(times.length - 1, Math.floor(0.5 * times.length))] ?? Number.NaN,
+      maxMs: times.at(-1) ?? Number.NaN,
+    };
+    log(
+      `  ${STOCK_ROWS.visibility}: p50 ${visibility.p50Ms.toFixed(0)} ms, max ${visibility.maxMs.toFixed(0)} ms over ${visibility.changes} changes`,
+    );
+  }
+  for (const workload of reads) {
+    await change(5);
+    let flips = 0;
+    let refused = 0;
+    const changer = setInterval(() => {
+      change(flips++ % 2 === 0 ? 0 : 5).catch(() => {
+        refused++;
+      });
+    }, 1000);
+    try {
+      const row = await measure(workload, options, settings);
+      if (!("skipped" in row) && refused > 0) {
+        row.errors += refused;
+        row.statuses["operator stock change refused"] = refused;
+      }
+      workloads.push(row);
+    } finally {
+      clearInterval(changer);
+    }
+  }
+  await change(5);
+  return { workloads, ...(visibility ? { visibility } : {}) };
 }
 
 /**
@@ -324,6 +440,8 @@ export async function runScenario(
         typeof ready === "string" ? { name: w.name, skipped: ready } : await measure(ready, options, settings),
       );
     }
+    const stock = input.stock ? await measureStock(input, runtime, options, settings) : { workloads: [] };
+    workloads.push(...stock.workloads);
     const cart = input.cart ? await measureCart(input, runtime, options, settings) : { workloads: [], ceilings: {} };
     workloads.push(...cart.workloads);
     // The ceiling again at the end: the machine is shared, so the ratio uses the mean of both.
@@ -345,6 +463,7 @@ export async function runScenario(
       ceilingRuns: [ceiling.rps, after.rps],
       workloads,
       workerdRss: { afterStartMiB, peakMiB, afterWorkloadsMiB },
+      ...(stock.visibility ? { stockVisibility: stock.visibility } : {}),
     };
     for (const [field, runs] of Object.entries(cart.ceilings) as [CartCeilingField, [LoadResult, LoadResult]][]) {
       scenario[field] = bracket(runs[0], runs[1], ceilingRps);

@@ -2,7 +2,14 @@ import { optionApiName, type SourceProduct } from "../../src/catalog/schema.ts";
 import { type PublishCatalog, type ProductList, productAt } from "../../src/publish/catalog-input.ts";
 import { BARE_HONO_PATH, BARE_WORKER_PATH, CEILING_PREFIX } from "./entry.ts";
 import type { BenchRequest, Workload } from "./load.ts";
-import { BROWSE_READS, CART_CEILING_FIELDS, type CartCeilingField, ISSUE_CART, SHOPPER_CART_ROWS } from "./report.ts";
+import {
+  BROWSE_READS,
+  CART_CEILING_FIELDS,
+  type CartCeilingField,
+  ISSUE_CART,
+  SHOPPER_CART_ROWS,
+  STOCK_ROWS,
+} from "./report.ts";
 
 const API = "/api/v1";
 
@@ -239,6 +246,91 @@ export function shopperCartWorkloads(catalog: PublishCatalog, tokens: readonly s
     { name: newCarts.workload, requests: adds, ok: [200], amount: adds.length },
     { name: distinct.workload, requests: adds, ok: [200] },
   ];
+}
+
+/** A tracked variant whose availability follows its Stock object alone (`deny`: sold out at 0). */
+function trackedDeny(v: { inventory_quantity?: number; inventory_policy?: string }): boolean {
+  return v.inventory_quantity !== undefined && v.inventory_policy !== "continue";
+}
+
+/**
+ * The variant live stock's rows flip between sold out and in stock: the first tracked `deny`
+ * variant of an available product with another available variant, so the product answers 200
+ * either way and only that variant's `available` (and the answer's ETag) follows the change.
+ * Its product is on the first list page when the catalog has one there (the first 50 products).
+ */
+export function stockFlipTarget(catalog: PublishCatalog): { handle: string; variantId: string } | undefined {
+  for (let i = 0; i < catalog.products.length; i++) {
+    const p = productAt(catalog.products, i);
+    if (!p.available) continue;
+    // Available in the catalog: a variant the catalog says is sold out stays so whatever its level.
+    const flip = p.variants.find((v) => v.available && trackedDeny(v));
+    if (flip && p.variants.some((v) => v !== flip && v.available && !trackedDeny(v)))
+      return { handle: p.handle, variantId: flip.id };
+  }
+  return undefined;
+}
+
+/** A product page's read with its variants, where a variant's live availability shows. */
+export function stockProductPage(handle: string): string {
+  return `${API}/products/${handle}?include=variants`;
+}
+
+/**
+ * Live stock's read rows (STOCK_ROWS): the hot catalog reads (the flipped product's page with its
+ * variants, the product details, the first list page, collection pages) and the four browse reads, each
+ * mixed into one workload, run while the operator changes `flip`'s level every second.
+ */
+export function stockReadWorkloads(catalog: PublishCatalog, flip: { handle: string }): Workload[] {
+  const reads = catalogWorkloads(catalog);
+  const of = (name: string) => reads.find((w) => w.name === name)?.requests ?? [];
+  return [
+    {
+      name: STOCK_ROWS.hotReads,
+      requests: [
+        get(stockProductPage(flip.handle)),
+        ...of("product detail"),
+        ...of("list first page"),
+        ...of("collection page"),
+      ],
+      ok: [200],
+    },
+    { name: STOCK_ROWS.browseReads, requests: BROWSE_READS.flatMap((name) => of(name)), ok: [200] },
+  ];
+}
+
+/**
+ * The tracked add (STOCK_ROWS.trackedAdd): the same adds as "add to cart, distinct carts", of one
+ * tracked `deny` variant, so each also reads its Stock object (the bench sets that variant's level
+ * far above what the run can add first). Undefined when the catalog tracks no variant.
+ */
+export function trackedAddWorkload(catalog: PublishCatalog, tokens: readonly string[]): Workload | undefined {
+  for (let i = 0; i < catalog.products.length; i++) {
+    const p = productAt(catalog.products, i);
+    const v = p.available ? p.variants.find((x) => x.available && trackedDeny(x)) : undefined;
+    if (v) return { name: STOCK_ROWS.trackedAdd, requests: tokens.map((t) => addToCart(t, v.id)), ok: [200] };
+  }
+  return undefined;
+}
+
+/** The variant a tracked-add workload adds (its first request's body). */
+export function addedVariant(workload: Workload): string {
+  return (JSON.parse(workload.requests[0]?.body ?? "{}") as { variant_id: string }).variant_id;
+}
+
+/** Sets variants' stock levels through the operator surface (POST /operator/stock); throws unless it answers 200. */
+export async function setStock(
+  origin: URL,
+  operatorSecret: string,
+  changes: { variant_id: string; set: number }[],
+): Promise<void> {
+  const res = await fetch(new URL(`${API}/operator/stock`, origin), {
+    method: "POST",
+    headers: { authorization: `Bearer ${operatorSecret}`, "content-type": "application/json" },
+    body: JSON.stringify({ changes }),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`POST ${API}/operator/stock answered ${res.status}: ${text}`);
 }
 
 /** POST /carts: a new shopper token and an empty cart, no body (what a browser sends). */
