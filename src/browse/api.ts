@@ -23,7 +23,8 @@ export const OptionFiltersSchema = z
       `\`{option: {size: "M"}}\`) or \`option.size=M\`; the two are one filter (one answer, one ` +
       `cache entry). Names as in \`option[color]=Black\`, \`option[material]=Oak\`, ` +
       `\`option[frame-style]=Round\`: the product has an *available* variant with that value ` +
-      `(case-insensitive), which is what a shopper filtering by size means. Option names compare ` +
+      `(case-insensitive; available as live stock says now, not only as published), which is ` +
+      `what a shopper filtering by size means. Option names compare ` +
       `case-insensitively too: \`option[Color]\` is \`option[color]\`. Repeat a name to match any ` +
       `of its values (\`option[size]=M&option[size]=L\`, forms mixed or not); two option names ` +
       `combine with AND, each satisfied by any available variant. At most ${MAX_OPTION_FILTERS} ` +
@@ -75,7 +76,8 @@ const ValuesFacetSchema = z.object({
   values: z.array(FacetValueSchema).register(z.globalRegistry, {
     description:
       "By count (most first), then value; at most 100, selected ones always among them. Option " +
-      "values come from available variants only; an empty product type is not a value.",
+      "values come from available variants only (live stock's availability; a value no variant " +
+      "had in stock at publish is counted from the next publish); an empty product type is not a value.",
   }),
 });
 

@@ -3,6 +3,7 @@ import { optionApiName } from "../catalog/schema.ts";
 import { includeMessage, LIST_INCLUDES } from "../catalog/api.ts";
 import { compareCodePoints, type QueryWord, queryWords, valueKey } from "./text.ts";
 import type { TextPlan } from "./index/text-index.ts";
+import type { LiveStock } from "./live-stock.ts";
 import { DEFAULT_CURRENCY, minorDigits, toUnits } from "../money.ts";
 import {
   BROWSE_PARAMETERS,
@@ -54,6 +55,12 @@ export interface BrowseFilters {
    * Derived from q and the scope, so never part of the cache key.
    */
   plan?: TextPlan;
+  /**
+   * Set by the Worker (live-stock.ts) when live stock differs from the version's file: what the
+   * engine applies to the `available` and option filters and the facet counts. Its generation is
+   * already part of the cache key (the stock overlay's), so it is never keyed here.
+   */
+  stock?: LiveStock;
 }
 
 export interface BrowsePageQuery extends BrowseFilters {

@@ -9,6 +9,7 @@ import type { CatalogStore } from "../catalog/store.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import { type CatalogEnv, type Paging, serveCatalogRead } from "../http/catalog-read.ts";
 import { overlaidBody } from "../catalog/store.ts";
+import { type LiveStock, liveStock } from "../browse/live-stock.ts";
 
 /**
  * The handlers the product and collection routes share for browse: a plain list (no q, filter
@@ -30,6 +31,10 @@ export const BROWSE_COST =
   "before it is decoded: a damaged chunk (or an item block that fails to inflate) is logged and " +
   "the index read from D1 instead, so damage costs time, never a wrong answer. A live version " +
   "without its browse index answers 503 `browse_unavailable` (the plain list still answers). " +
+  "Live stock: the `available` and `option.*` filters follow it as the items do (section " +
+  "Live stock of the guide): the Worker sends the engine the products live stock has changed " +
+  "(read once per stock overlay generation per isolate: at most a few KV reads a second), and " +
+  "the engine applies them as a delta on its bitmaps, made once per generation. " +
   "Without q, filters or sort the answer is the " +
   "plain list, read from KV as `GET /products` without parameters.";
 export const FACETS_COST =
@@ -40,7 +45,9 @@ export const FACETS_COST =
   "filter or a collection holding more than 1/32 of the products, counted once and kept), " +
   "that set's other products; so a count never visits more than half the catalog: at " +
   "100,000 products about 1 ms for three filters, 0.1 ms for available=true or one common " +
-  "tag. At most 100 values per facet (plus selected ones) are returned. A live version without its " +
+  "tag. Counts follow live stock as the product list's filters do: each count is moved from " +
+  "the file's to live stock's over the few products live stock has changed. " +
+  "At most 100 values per facet (plus selected ones) are returned. A live version without its " +
   "browse index answers 503 `browse_unavailable`.";
 
 type Plain = (store: CatalogStore, meta: VersionMeta, q: PageQuery & ListOptions) => Promise<string>;
@@ -82,7 +89,7 @@ export function serveBrowsePage(
       paging,
     );
   }
-  // Items follow live stock (the overlay); the engine's filters and facet counts follow the version's file.
+  // Items follow live stock (the overlay), and so do the engine's filters and facet counts (LiveStock).
   return serveCatalogRead(
     c,
     browseCacheKey(q, q),
@@ -92,7 +99,7 @@ export function serveBrowsePage(
           browseEngine(c.env.BROWSE_ENGINE, meta, placement(c)),
           meta,
           scope,
-          inCurrency(q, meta.currency),
+          withStock(inCurrency(q, meta.currency), await liveStock(store, meta)),
         ),
         store.overlay,
       ),
@@ -102,12 +109,17 @@ export function serveBrowsePage(
 
 /** Facet counts of a scope. */
 export function serveFacets(c: Context<CatalogEnv>, filters: BrowseFilters, scope: Scope): Promise<Response> {
-  return serveCatalogRead(c, browseCacheKey(filters), (_store, meta) =>
+  return serveCatalogRead(c, browseCacheKey(filters), async (store, meta) =>
     browseFacets(
       browseEngine(c.env.BROWSE_ENGINE, meta, placement(c)),
       meta,
       scope,
-      inCurrency(filters, meta.currency),
+      withStock(inCurrency(filters, meta.currency), await liveStock(store, meta)),
     ),
   );
+}
+
+/** `filters` with live stock's view, when it changes anything. */
+function withStock<F extends BrowseFilters>(filters: F, stock: LiveStock | undefined): F {
+  return stock ? { ...filters, stock } : filters;
 }

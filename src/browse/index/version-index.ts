@@ -3,7 +3,16 @@ import { optionFacet } from "../layout.ts";
 import type { BrowseFilters, BrowsePageQuery } from "../query.ts";
 import type { Sort } from "../parameters.ts";
 import { invalidParameter, notFound, unknownParameter } from "../../catalog/errors.ts";
-import { type ColumnArrays, FacetIndex, type FacetValueRow, type Group, type ProductSet } from "./facet-index.ts";
+import {
+  type ColumnArrays,
+  FacetIndex,
+  type FacetValueRow,
+  type Group,
+  type ProductSet,
+  type StockChange,
+} from "./facet-index.ts";
+import type { LiveStock } from "../live-stock.ts";
+import { valueKey } from "../text.ts";
 import { collectionMember } from "../../catalog/render.ts";
 import { type FacetCounts, facetsAnswer, type PageSlice, pageBody, type Position } from "../slices.ts";
 import { type TextMatches, TextIndex, type WordPostings, type WordStats } from "./text-index.ts";
@@ -112,6 +121,22 @@ interface Resolved {
   text: TextMatches | null;
   /** The second chance's matches (all of q's words but one), when q took it: ranked below the strict ones. */
   partial: Uint32Array | null;
+  /** Live stock's delta on the file, when the request carries one. */
+  live: Live | null;
+}
+
+/**
+ * Live stock applied to a version's index (LiveStock, one overlay generation): the `available`
+ * and option values whose products live stock changed, as bitmaps patched from the file's (each
+ * used instead of the file's, and never kept: ProductSet.keep), the changes themselves (what the
+ * facet counts move: StockChange), and the available products (a collection member's `available`).
+ * Made once per generation from the few changed products: a delta, never a rebuild.
+ */
+interface Live {
+  gen: number;
+  bits: Map<number, Uint32Array>;
+  changes: StockChange[];
+  available: Uint32Array;
 }
 
 /** What one index tells a sharded version's Worker of a q before it answers (shards.ts: summed over the shards into a TextPlan). */
@@ -144,6 +169,8 @@ export class VersionIndex {
   /** A page's matches, reused by every page (made once: a large typed array costs more to make than to fill). */
   readonly #matches: Uint32Array;
   readonly #items: ItemTexts;
+  /** Live stock's delta of the last generation a request carried (most requests carry the same one). */
+  #live: Live | null = null;
 
   constructor(data: BrowseData) {
     this.size = data.size;
@@ -228,15 +255,17 @@ export class VersionIndex {
    * The filter admitting the products having any of `keys` of `facet` (a key no product has
    * admits nothing). One value on more than 1/DENSE of the products is its bitmap, kept by name.
    */
-  #anyOf(facet: string, keys: readonly string[]): Group {
+  #anyOf(facet: string, keys: readonly string[], live: Live | null = null): Group {
     const one = keys.length === 1 ? this.#ids.get(`${facet}\u0000${keys[0]}`) : undefined;
+    const patched = one === undefined ? undefined : live?.bits.get(one);
+    if (patched) return { facet, bits: patched };
     const dense = one === undefined ? undefined : this.#dense.get(one);
     if (dense) return { facet, bits: dense, keep: `v${one}` };
     const bits = bitmap(this.size);
     for (const key of keys) {
       const id = this.#ids.get(`${facet}\u0000${key}`);
       if (id === undefined) continue;
-      const dense = this.#dense.get(id);
+      const dense = live?.bits.get(id) ?? this.#dense.get(id);
       if (dense) orInto(bits, dense);
       else setAll(bits, this.#data.postings[id] as Uint32Array);
     }
@@ -248,6 +277,7 @@ export class VersionIndex {
    * `few` allows). Throws 404 / 400 as a page or facets answer would.
    */
   #resolve(scope: Scope, filters: BrowseFilters, few = false): Resolved {
+    const live = this.#liveOf(filters.stock);
     let base: ProductSet = { bits: this.#catalog };
     let collection: CollectionData | null = null;
     if (scope.collection !== undefined) {
@@ -284,8 +314,8 @@ export class VersionIndex {
     if (filters.vendor) groups.push(this.#anyOf("vendor", filters.vendor));
     if (filters.product_type) groups.push(this.#anyOf("product_type", filters.product_type));
     if (filters.tag) groups.push(this.#anyOf("tag", filters.tag));
-    if (filters.available !== undefined) groups.push(this.#anyOf("available", [String(filters.available)]));
-    for (const [name, keys] of filters.options) groups.push(this.#anyOf(optionFacet(name), keys));
+    if (filters.available !== undefined) groups.push(this.#anyOf("available", [String(filters.available)], live));
+    for (const [name, keys] of filters.options) groups.push(this.#anyOf(optionFacet(name), keys, live));
     if (filters.price_min !== undefined || filters.price_max !== undefined) {
       const lo = filters.price_min ?? -Infinity;
       const hi = filters.price_max ?? Infinity;
@@ -295,7 +325,72 @@ export class VersionIndex {
         bits: where(this.size, (p) => (prices[p] as number) >= lo && (prices[p] as number) <= hi),
       });
     }
-    return { base, collection, groups, text, partial, few: list };
+    return { base, collection, groups, text, partial, few: list, live };
+  }
+
+  /**
+   * Live stock's delta (Live) for `stock`'s generation, made on the first request carrying it.
+   * A product's `available` value and its option values are the file's until live stock says
+   * otherwise; then they are what its in-stock variants have. An option value no variant of the
+   * catalog had in stock at publish has no value id in this index, so it stays out of filters
+   * and facets until the next publish (the product's other values follow stock at once).
+   */
+  #liveOf(stock: LiveStock | undefined): Live | null {
+    if (!stock) return null;
+    if (this.#live?.gen === stock.gen) return this.#live;
+    const values = this.#data.values;
+    const follows = (v: number) =>
+      (values[v] as FacetValueRow).f === "available" || (values[v] as FacetValueRow).f.startsWith("o:");
+    const yes = this.#ids.get("available\u0000true");
+    const no = this.#ids.get("available\u0000false");
+    const bits = new Map<number, Uint32Array>();
+    const patched = (v: number): Uint32Array => {
+      let b = bits.get(v);
+      if (!b) {
+        b = bitmap(this.size);
+        const dense = this.#dense.get(v);
+        if (dense) b.set(dense);
+        else setAll(b, this.#data.postings[v] as Uint32Array);
+        bits.set(v, b);
+      }
+      return b;
+    };
+    const changes: StockChange[] = [];
+    for (const [handle, [available, options]] of Object.entries(stock.products)) {
+      const id = this.#idOf(handle);
+      if (id === undefined) continue;
+      const file = this.#facets.valuesOf(id).filter(follows);
+      const now = new Set<number>();
+      const a = available === 1 ? yes : no;
+      if (a !== undefined) now.add(a);
+      if (available === 1)
+        for (const [name, value] of options) {
+          const v = this.#ids.get(`${optionFacet(name)}\u0000${valueKey(value)}`);
+          if (v !== undefined) now.add(v);
+        }
+      const minus = file.filter((v) => !now.has(v));
+      const plus = [...now].filter((v) => !file.includes(v));
+      if (minus.length === 0 && plus.length === 0) continue;
+      changes.push({ id, minus, plus });
+      const word = id >>> 5;
+      const bit = 1 << (id & 31);
+      for (const v of minus) {
+        const b = patched(v);
+        b[word] = (b[word] as number) & ~bit;
+      }
+      for (const v of plus) {
+        const b = patched(v);
+        b[word] = (b[word] as number) | bit;
+      }
+    }
+    const live: Live = {
+      gen: stock.gen,
+      bits,
+      changes,
+      available: (yes === undefined ? undefined : bits.get(yes)) ?? this.#available,
+    };
+    this.#live = live;
+    return live;
   }
 
   /** The facets answer of `filters` over `scope`. */
@@ -306,7 +401,7 @@ export class VersionIndex {
   /** The facet counts of `filters` over `scope` (what a shard answers: slices.ts sums them). */
   counts(scope: Scope, filters: BrowseFilters): FacetCounts {
     const r = this.#resolve(scope, filters);
-    return this.#facets.count(r.base, r.groups);
+    return this.#facets.count(r.base, r.groups, r.live?.changes);
   }
 
   /** What this index knows of q's words and strict matches in `scope` (shards.ts sums every shard's into a TextPlan). */
@@ -386,7 +481,15 @@ export class VersionIndex {
       count,
       total: r.collection?.n ?? this.#products,
       collection: r.collection ? { title: r.collection.title, n: r.collection.n } : null,
-      items: rendered.map((id, i) => this.#itemLine(id, r.collection !== null, q.image, partials[i] as boolean)),
+      items: rendered.map((id, i) =>
+        this.#itemLine(
+          id,
+          r.collection !== null,
+          q.image,
+          partials[i] as boolean,
+          r.live?.available ?? this.#available,
+        ),
+      ),
       positions: ids.map((id, i) => ({ key: keys[i] as number, rank: rank(id) })),
       at,
       ...(partial ? { strict } : {}),
@@ -404,11 +507,11 @@ export class VersionIndex {
     return { key: desc ? -k : k, rank };
   }
 
-  #itemLine(id: number, inCollection: boolean, image: boolean, partial: boolean): string {
+  #itemLine(id: number, inCollection: boolean, image: boolean, partial: boolean, available: Uint32Array): string {
     const json = (k: number) => this.#items.json(k);
     let line = json(id * 2).slice(0, -1);
     if (inCollection) {
-      const member = collectionMember(stringAt(this.#data.handles, id), has(this.#available, id));
+      const member = collectionMember(stringAt(this.#data.handles, id), has(available, id));
       line += `,${JSON.stringify(member).slice(1, -1)}`;
     }
     if (image) line += `,"image":${json(id * 2 + 1)}`;
