@@ -24,6 +24,7 @@ import {
   addedVariant,
   cartCeilingWorkloads,
   cartWorkloads,
+  shopperCartWorkloads,
   catalogWorkloads,
   stockFlipTarget,
   stockReadWorkloads,
@@ -634,6 +635,22 @@ describe("workloads", () => {
     );
     expect(hotVariants.size).toBeLessThanOrEqual(250);
     for (const w of [fresh, distinct, hot]) expect(w?.ok).toEqual([200]);
+  });
+
+  // Regression: the shopper-token rows added tracked variants too, whose few units answered 409
+  // insufficient_stock to repeated adds (6 errors in the recorded run of 2026-11-27).
+  it("adds only untracked variants in every cart row, live tokens and shopper tokens alike", () => {
+    const tokens = Array.from({ length: 300 }, (_, i) => `sf_cart_token${i}`);
+    const tracked = new Set(
+      catalog.products.flatMap((p) => p.variants.filter((v) => v.inventory_quantity !== undefined).map((v) => v.id)),
+    );
+    expect(tracked.size).toBeGreaterThan(0);
+    const rows = [...cartWorkloads(catalog, tokens, "sf_live_hot"), ...shopperCartWorkloads(catalog, tokens)];
+    expect(rows).toHaveLength(5);
+    const added = rows.flatMap((w) =>
+      w.requests.map((r) => (JSON.parse(r.body ?? "{}") as { variant_id: string }).variant_id),
+    );
+    expect(added.filter((id) => tracked.has(id))).toEqual([]);
   });
 
   it("shapes the cart ceilings like the cart workloads: as many new objects once each, then cycled, and one hot object", () => {

@@ -212,15 +212,23 @@ function addToCart(token: string, variantId: string): BenchRequest {
  * carts" then cycles over the same tokens (adds to many existing carts, the steady state); the
  * hot workload sends every add to one token (one object, writes serialised).
  */
-export function cartWorkloads(catalog: PublishCatalog, tokens: readonly string[], hotToken: string): Workload[] {
-  // Untracked variants only: a tracked one's live level (1-40 units in a generated catalog) would
-  // refuse the repeated adds with 409 insufficient_stock, and these rows measure the cart write.
+/**
+ * The variants the cart rows add: available and untracked only. A tracked one's live level (1-40
+ * units in a generated catalog, 3 in the seed) would refuse the repeated adds with 409
+ * insufficient_stock, and these rows measure the cart write (the tracked add has its own row).
+ */
+function untrackedVariants(catalog: PublishCatalog): string[] {
   const variants: string[] = [];
   for (let i = 0; i < catalog.products.length; i++) {
     const p = productAt(catalog.products, i);
     if (p.available)
       for (const v of p.variants) if (v.available && v.inventory_quantity === undefined) variants.push(v.id);
   }
+  return variants;
+}
+
+export function cartWorkloads(catalog: PublishCatalog, tokens: readonly string[], hotToken: string): Workload[] {
+  const variants = untrackedVariants(catalog);
   const hot = spread(variants, HOT_CART_VARIANTS);
   const distinct = tokens.map((t, i) => addToCart(t, variants[(i * 7) % variants.length]!));
   return [
@@ -235,11 +243,7 @@ export function cartWorkloads(catalog: PublishCatalog, tokens: readonly string[]
  * token (new carts), then cycling over them (distinct existing carts), as the live-token rows do.
  */
 export function shopperCartWorkloads(catalog: PublishCatalog, tokens: readonly string[]): Workload[] {
-  const variants: string[] = [];
-  for (let i = 0; i < catalog.products.length; i++) {
-    const p = productAt(catalog.products, i);
-    if (p.available) for (const v of p.variants) if (v.available) variants.push(v.id);
-  }
+  const variants = untrackedVariants(catalog);
   const adds = tokens.map((t, i) => addToCart(t, variants[(i * 7) % variants.length]!));
   const [newCarts, distinct] = SHOPPER_CART_ROWS;
   return [
