@@ -7,7 +7,7 @@ import { mayWiden, SECOND_CHANCE_BELOW } from "./text.ts";
 
 /**
  * A version's browse index in shards, for catalogs past what one engine holds (a Worker isolate
- * has 128 MB; the index takes ~0.7 KB a product, README "Browse"). Shard i of n holds the
+ * has 128 MB; the index takes ~0.7 KB a product, docs/operating.md, "Browse"). Shard i of n holds the
  * products at catalog positions [floor(i * size / n), floor((i + 1) * size / n)), numbered from 0
  * again, with what makes its answers comparable with the others': every facet value of the
  * catalog (value ids are the catalog's), the collections' whole headers and each member's rank

@@ -5,7 +5,7 @@ import type { ShardOf } from "./shards.ts";
 /**
  * A version's browse index as one blob (R2, written at publish by src/publish/browse-index.ts),
  * so a new BrowseEngine is ready after one read instead of rebuilding from D1's rows (at 100k:
- * ~4 s from D1, figures in README "Browse"). Layout, all little-endian:
+ * ~4 s from D1, figures in docs/operating.md, "Browse"). Layout, all little-endian:
  *
  *   "SFBX" | u32 format | u32 header bytes (deflated) | u32 parts bytes | header | pad to 8 | parts
  *
