@@ -123,15 +123,41 @@ export const keys = {
 export const STOCK_OVERLAY_KEY = "stock:overlay";
 
 export interface StockOverlay {
-  /** Grows with every write: part of every catalog cache key, so a change misses old answers. */
+  /** Grows with every write (the browse engine's memo key for its live-stock delta). */
   gen: number;
   /** Product handle -> 1 available / 0 sold out, where live stock differs from the file. */
   p: Record<string, 0 | 1>;
   /** Variant id -> [1 in stock / 0 sold out, units left to take]. */
   v: Record<string, [0 | 1, number]>;
+  /**
+   * Digests of what an answer can depend on, for the catalog's cache keys (see `stockKeyPart`):
+   * `d` of `p` and `v` (browse answers), `pd` of `p` (product lists), `h` per product handle of its
+   * own entries (a product and its variants). The empty string where there is nothing: such an
+   * answer is the file's, cached under the version alone. Equal digests mean equal answers, so
+   * stock flipping back to a state seen before finds that state's answers still cached.
+   */
+  d?: string;
+  pd?: string;
+  h?: Record<string, string>;
 }
 
-export const EMPTY_OVERLAY: StockOverlay = { gen: 0, p: {}, v: {} };
+export const EMPTY_OVERLAY: StockOverlay = { gen: 0, p: {}, v: {}, d: "", pd: "", h: {} };
+
+/** Which part of the overlay an answer shows: one product's, product lists' (`p`), or all of it (browse). */
+export type StockScope = { product: string } | "items" | "all";
+
+/**
+ * The part of a catalog cache key that stands for live stock: the digest of the overlay entries
+ * `scope` shows, or "" when it shows none (the answer is the file's). An overlay written before
+ * digests existed falls back to its generation (every change misses).
+ */
+export function stockKeyPart(overlay: StockOverlay, scope: StockScope): string {
+  if (overlay.gen === 0) return "";
+  if (overlay.d === undefined || overlay.pd === undefined || overlay.h === undefined) return `g${overlay.gen}`;
+  if (scope === "all") return overlay.d;
+  if (scope === "items") return overlay.pd;
+  return overlay.h[scope.product] ?? "";
+}
 
 /** Levels per stock chunk of a version. */
 export const STOCK_CHUNK = 5000;

@@ -17,7 +17,7 @@ import { redactedBody } from "./request-context.ts";
 import { holdsCredential } from "./secrets.ts";
 import { parseQueryPairs, queryParams, type QueryInput, type Validated } from "./validate.ts";
 import { CatalogError } from "../catalog/errors.ts";
-import type { VersionMeta } from "../catalog/layout.ts";
+import { type StockScope, stockKeyPart, type VersionMeta } from "../catalog/layout.ts";
 import { isHandle } from "../catalog/schema.ts";
 import { BoundedMemo } from "../memo.ts";
 import { CatalogStore, pointerTtlMs } from "../catalog/store.ts";
@@ -269,16 +269,17 @@ export function catalogQuery(c: Context<CatalogEnv>): [string, string][] {
 
 /**
  * The handler half of a catalog read: this isolate's memo, then the Workers Cache API, both under
- * a key holding the version and the parsed query, and only on a miss the store. Conditional requests are answered from
+ * a key holding the version, the live stock `stock` scopes (see `stockKeyPart`) and the parsed
+ * query, and only on a miss the store. Conditional requests are answered from
  * whichever copy is at hand.
  */
 export async function serveCatalogRead<Q extends object>(
   c: Context<CatalogEnv>,
   query: Q,
   body: CatalogBody<Q>,
-  paging?: Paging,
+  { stock, paging }: { stock: StockScope; paging?: Paging },
 ): Promise<Response> {
-  const answer = await storedAnswer(c, query, body, paging);
+  const answer = await storedAnswer(c, query, body, stock, paging);
   return linked(c.req.url, conditional(answer, c.req.header("If-None-Match")));
 }
 
@@ -297,14 +298,21 @@ async function storedAnswer<Q extends object>(
   c: Context<CatalogEnv>,
   query: Q,
   body: CatalogBody<Q>,
+  scope: StockScope,
   paging: Paging | undefined,
 ): Promise<StoredAnswer> {
   const meta = c.var.catalogMeta;
   // catalog_version was checked against the live version (catalogReadWith): the key holds that version already.
   const { catalog_version: _checked, ...keyed } = query as Record<string, unknown>;
-  // Live stock's overlay generation joins the version: a change of availability misses old answers.
-  const gen = c.var.catalogStore.overlay.gen;
-  const key = catalogCacheKey(originOf(c.req.url), gen ? `${meta.version}~s${gen}` : meta.version, c.req.path, keyed);
+  // Live stock joins the version: the digest of the overlay entries this answer shows, so a change
+  // of availability misses the answers it changes, and only those.
+  const stock = stockKeyPart(c.var.catalogStore.overlay, scope);
+  const key = catalogCacheKey(
+    originOf(c.req.url),
+    stock ? `${meta.version}~s${stock}` : meta.version,
+    c.req.path,
+    keyed,
+  );
   const kept = answers.get(key);
   if (kept) {
     c.set("cacheStatus", "hit");

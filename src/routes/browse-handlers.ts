@@ -86,7 +86,8 @@ export function serveBrowsePage(
       c,
       { ...query, include: query.include?.join(",") },
       (store, meta) => plain(store, meta, query),
-      paging,
+      // A plain page's items show products' availability alone.
+      { stock: "items", paging },
     );
   }
   // Items follow live stock (the overlay), and so do the engine's filters and facet counts (LiveStock).
@@ -103,19 +104,23 @@ export function serveBrowsePage(
         ),
         store.overlay,
       ),
-    paging,
+    { stock: "all", paging },
   );
 }
 
 /** Facet counts of a scope. */
 export function serveFacets(c: Context<CatalogEnv>, filters: BrowseFilters, scope: Scope): Promise<Response> {
-  return serveCatalogRead(c, browseCacheKey(filters), async (store, meta) =>
-    browseFacets(
-      browseEngine(c.env.BROWSE_ENGINE, meta, placement(c)),
-      meta,
-      scope,
-      withStock(inCurrency(filters, meta.currency), await liveStock(store, meta)),
-    ),
+  return serveCatalogRead(
+    c,
+    browseCacheKey(filters),
+    async (store, meta) =>
+      browseFacets(
+        browseEngine(c.env.BROWSE_ENGINE, meta, placement(c)),
+        meta,
+        scope,
+        withStock(inCurrency(filters, meta.currency), await liveStock(store, meta)),
+      ),
+    { stock: "all" },
   );
 }
 

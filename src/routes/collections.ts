@@ -11,7 +11,7 @@ import { describe } from "../openapi/describe.ts";
 /** Anonymous collection reads, cached at the edge per catalog version. */
 export const collections = new Hono<AppEnv>()
   .get("/", describe("listCollections"), catalogRead(PageQuerySchema), (c) =>
-    serveCatalogRead(c, c.req.valid("query"), collectionListPage, { cursor: "handle" }),
+    serveCatalogRead(c, c.req.valid("query"), collectionListPage, { stock: "items", paging: { cursor: "handle" } }),
   )
   .get("/:handle", describe("getCollection"), browseRead(parseBrowsePage), (c) =>
     serveBrowsePage(c, c.req.valid("query"), { collection: c.req.param("handle") }, (store, meta, q) =>

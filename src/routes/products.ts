@@ -17,12 +17,16 @@ export const products = new Hono<AppEnv>()
     serveFacets(c, c.req.valid("query"), {}),
   )
   .get("/:handle", describe("getProduct"), catalogRead(ProductQuerySchema), (c) =>
-    serveCatalogRead(c, c.req.valid("query"), (store, meta, q) =>
-      productDetail(store, meta, c.req.param("handle"), included<ProductInclude>(q.include)),
+    serveCatalogRead(
+      c,
+      c.req.valid("query"),
+      (store, meta, q) => productDetail(store, meta, c.req.param("handle"), included<ProductInclude>(q.include)),
+      { stock: { product: c.req.param("handle") } },
     ),
   )
   .get("/:handle/variants", describe("listProductVariants"), catalogRead(VariantQuerySchema), (c) =>
     serveCatalogRead(c, c.req.valid("query"), (store, meta, q) => variantList(store, meta, c.req.param("handle"), q), {
-      cursor: "id",
+      stock: { product: c.req.param("handle") },
+      paging: { cursor: "id" },
     }),
   );

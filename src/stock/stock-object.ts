@@ -22,6 +22,7 @@ import { migrateFrom } from "./migrations.ts";
 import { STOCK_OVERLAY_KEY, type StockOverlay } from "../catalog/layout.ts";
 import { CatalogStore } from "../catalog/store.ts";
 import { type PublishSync, StockStore, stockShards } from "./store.ts";
+import { sha256Hex } from "../sha256.ts";
 
 /** A set/adjust batch as one shard receives it (its part of the caller's batch). */
 export interface ShardBatch {
@@ -79,6 +80,16 @@ function levelOf(variantId: string, row: LevelRow | undefined): StockLevel {
     policy: row.policy,
     in_stock: row.policy === "continue" || available > 0,
   };
+}
+
+/** A record's entries in key order: the same content, the same digest. */
+function sortedEntries<T>(record: Record<string, T>): [string, T][] {
+  return Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** 64 bits of SHA-256: a cache key part that stands for `value` (see `stockKeyPart`). */
+function keyDigest(value: unknown): Promise<string> {
+  return sha256Hex(typeof value === "string" ? value : JSON.stringify(value), 8);
 }
 
 /** Sums quantities per variant, in first-seen order. */
@@ -677,7 +688,20 @@ export class Stock extends DurableObject<Env> {
     }
     const run = this.#overlayWrite.then(() => this.#writeOverlay());
     this.#overlayWrite = run.catch(() => undefined);
-    await run;
+    try {
+      await run;
+    } catch (error) {
+      // Still owed: the alarm tries again in a second (not the runtime's backoff of 2, 4, 8… s).
+      this.#sql.exec("INSERT OR IGNORE INTO overlay_pending (singleton) VALUES (1)");
+      console.error(
+        JSON.stringify({
+          level: "error",
+          error: "stock_overlay_write_failed",
+          message: error instanceof Error ? error.message : String(error),
+        }),
+      );
+      await this.#armAt(Date.now() + OVERLAY_WRITE_INTERVAL_MS);
+    }
   }
 
   /**
@@ -701,9 +725,13 @@ export class Stock extends DurableObject<Env> {
       }
     }
     const p: StockOverlay["p"] = {};
-    if (meta && flipped.length > 0) {
-      const variants = await catalog.getVariants(meta.version, flipped);
-      const handles = [...new Set([...variants.values()].map((r) => r.product_handle))];
+    // Each entry's product: its answers' cache keys carry a digest of that product's entries.
+    const byProduct = new Map<string, string[]>();
+    if (meta && Object.keys(v).length > 0) {
+      const variants = await catalog.getVariants(meta.version, Object.keys(v));
+      for (const [id, record] of variants)
+        byProduct.set(record.product_handle, [...(byProduct.get(record.product_handle) ?? []), id]);
+      const handles = [...new Set(flipped.flatMap((id) => variants.get(id)?.product_handle ?? []))];
       const records = await Promise.all(handles.map((h) => catalog.getProduct(meta, h)));
       for (const record of records) {
         if (!record) continue;
@@ -711,13 +739,19 @@ export class Stock extends DurableObject<Env> {
         if (live !== record.available) p[record.handle] = live ? 1 : 0;
       }
     }
-    const digest = JSON.stringify([p, v]);
+    const digest = JSON.stringify([sortedEntries(p), sortedEntries(v)]);
     const written = this.#sql
       .exec<{ gen: number; digest: string }>("SELECT gen, digest FROM overlay_written")
       .toArray()[0];
     if (written?.digest === digest) return;
     const gen = (written?.gen ?? 0) + 1;
-    await this.env.CATALOG.put(STOCK_OVERLAY_KEY, JSON.stringify({ gen, p, v } satisfies StockOverlay));
+    const h: Record<string, string> = {};
+    for (const [handle, ids] of [...byProduct].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      h[handle] = await keyDigest([p[handle] ?? null, ids.sort().map((id) => [id, v[id]])]);
+    for (const handle of Object.keys(p)) h[handle] ??= await keyDigest([p[handle], []]);
+    const d = Object.keys(v).length + Object.keys(p).length === 0 ? "" : await keyDigest(digest);
+    const pd = Object.keys(p).length === 0 ? "" : await keyDigest(sortedEntries(p));
+    await this.env.CATALOG.put(STOCK_OVERLAY_KEY, JSON.stringify({ gen, p, v, d, pd, h } satisfies StockOverlay));
     this.#sql.exec(
       "INSERT OR REPLACE INTO overlay_written (singleton, gen, at, digest) VALUES (1, ?, ?, ?)",
       gen,

@@ -1,6 +1,7 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { STOCK_OVERLAY_KEY, type StockOverlay, stockKeyPart } from "../../src/catalog/layout.ts";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
@@ -106,6 +107,100 @@ describe("catalog answers follow live stock", () => {
     expect(held.ok).toBe(true);
     await settle();
     expect((await json("/products/canvas-market-tote")).status).toBe(404);
+  });
+});
+
+/** A read and whether the catalog served it from a cache (its log line's `cache`). */
+async function cached(path: string): Promise<{ status: number; cache: string | null }> {
+  const logged: string[] = [];
+  const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => void logged.push(String(line)));
+  try {
+    const res = await get(path);
+    await res.arrayBuffer();
+    const line = logged.map((l) => JSON.parse(l) as { route?: string; cache?: string | null }).find((l) => l.route);
+    return { status: res.status, cache: line?.cache ?? null };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe("a stock change misses only the answers it changes", () => {
+  it("other products and product lists stay cached; a state seen before is cached again", async () => {
+    // Navy S in stock (the file said 0); the tote sold out (its last unit held, above).
+    await setLevels({ [navyS]: 4 });
+    await settle();
+    const paths = [
+      "/products/essential-crew-tee-black",
+      "/products?limit=250",
+      "/products/heavyweight-pocket-tee-navy/variants",
+    ];
+    for (const path of paths) await get(path); // now cached under today's stock
+    expect((await cached(paths[0]!)).cache).toBe("hit");
+    // Navy S back to the file's 0: the navy product's entries change; product availability does not.
+    await setLevels({ [navyS]: 0 });
+    await settle();
+    expect(await cached(paths[0]!)).toEqual({ status: 200, cache: "hit" });
+    expect(await cached(paths[1]!)).toEqual({ status: 200, cache: "hit" });
+    // The navy product's answers follow (the file's answer, cached by an earlier read, fits again).
+    const sold = (await json(paths[2]!)).body as { data: { id: string; available: boolean }[] };
+    expect(sold.data.find((v) => v.id === navyS)?.available).toBe(false);
+    // And in stock again: that state's answer is still cached, and right.
+    await setLevels({ [navyS]: 4 });
+    await settle();
+    expect(await cached(paths[2]!)).toEqual({ status: 200, cache: "hit" });
+    const variants = (await json(paths[2]!)).body as { data: { id: string; available: boolean }[] };
+    expect(variants.data.find((v) => v.id === navyS)?.available).toBe(true);
+  });
+
+  it("an overlay write that fails is owed, logged and tried again a second later", async () => {
+    const coordinator = stock.coordinator();
+    const before = await env.CATALOG.get<StockOverlay>(STOCK_OVERLAY_KEY, "json");
+    // The coordinator's next KV write fails, as a KV outage would.
+    await runInDurableObject(coordinator, (instance) => {
+      const target = instance as unknown as { env: Env };
+      const real = target.env.CATALOG;
+      let failures = 1;
+      const failing = new Proxy(real, {
+        get(kv, name) {
+          if (name === "put" && failures-- > 0) return () => Promise.reject(new Error("KV is down (test)"));
+          const value = Reflect.get(kv, name) as unknown;
+          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(kv) : value;
+        },
+      });
+      target.env = { ...target.env, CATALOG: failing };
+    });
+    await new Promise((r) => setTimeout(r, 1100)); // so the write is due at once
+    const errors: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((line: unknown) => void errors.push(String(line)));
+    try {
+      await setLevels({ [navyS]: 0 });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(errors.map((e) => (JSON.parse(e) as { error: string }).error)).toContain("stock_overlay_write_failed");
+    expect((await env.CATALOG.get<StockOverlay>(STOCK_OVERLAY_KEY, "json"))?.gen).toBe(before?.gen);
+    const alarm = await runInDurableObject(coordinator, (_, state) => state.storage.getAlarm());
+    expect(alarm).not.toBeNull();
+    expect(alarm! - Date.now()).toBeLessThanOrEqual(1000);
+    await runDurableObjectAlarm(coordinator);
+    expect((await env.CATALOG.get<StockOverlay>(STOCK_OVERLAY_KEY, "json"))?.gen).toBeGreaterThan(before?.gen ?? 0);
+    const variants = (await json("/products/heavyweight-pocket-tee-navy/variants")).body as {
+      data: { id: string; available: boolean }[];
+    };
+    expect(variants.data.find((v) => v.id === navyS)?.available).toBe(false);
+  });
+
+  it("keys an overlay written without digests by its generation", () => {
+    const old = { gen: 7, p: {}, v: { "1": [0, 0] } } as StockOverlay;
+    expect(stockKeyPart(old, { product: "x" })).toBe("g7");
+    expect(stockKeyPart(old, "items")).toBe("g7");
+    const now: StockOverlay = { gen: 8, p: { a: 0 }, v: {}, d: "dd", pd: "pp", h: { a: "ha" } };
+    expect([stockKeyPart(now, "all"), stockKeyPart(now, "items"), stockKeyPart(now, { product: "a" })]).toEqual([
+      "dd",
+      "pp",
+      "ha",
+    ]);
+    expect(stockKeyPart(now, { product: "b" })).toBe("");
   });
 });
 
