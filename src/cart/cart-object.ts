@@ -158,6 +158,9 @@ export class Cart extends DurableObject<Env> {
     return this.#write(input, async () => {
       const version = await this.#liveVersion();
       if (!version) return fail("catalog_unavailable", "No catalog has been published yet.", undefined, false);
+      // A variant already on a tracked line is read from its Stock object at once, beside the catalog.
+      const early = this.#rows.isTracked(input.variantId) ? this.#level(input.variantId) : undefined;
+      early?.catch(() => undefined); // awaited below, or not needed (the add is refused first)
       const [variant] = await Promise.all([this.#catalog.getVariant(version, input.variantId), this.#reprice(version)]);
       if (!variant) return fail("resource_missing", `No variant ${input.variantId}.`, "variant_id");
       if (input.handle !== undefined && input.handle !== variant.product_handle) {
@@ -175,7 +178,7 @@ export class Cart extends DurableObject<Env> {
         );
       }
       // A tracked variant: the Stock object decides (section 9.3), not the catalog's flag.
-      const level = variant.tracked ? await this.#level(variant.id) : null;
+      const level = variant.tracked ? await (early ?? this.#level(variant.id)) : null;
       if (level?.tracked) {
         if (!level.in_stock) return fail("sold_out", "Sold out", "variant_id");
       } else if (!variant.available) return fail("sold_out", "Sold out", "variant_id");

@@ -111,6 +111,11 @@ export class CartRows {
     return this.#rows().lines.find((l) => l.variant_id === variantId && l.attributes === attributes);
   }
 
+  /** Whether a line of `variantId` is a tracked one (its stock is checked on every add). */
+  isTracked(variantId: string): boolean {
+    return this.#rows().lines.some((l) => l.variant_id === variantId && l.tracked === 1);
+  }
+
   lineCount(): number {
     return this.#rows().lines.length;
   }

@@ -65,6 +65,7 @@ export type HoldOutcome =
 export class StockStore {
   readonly #namespace: DurableObjectNamespace<Stock>;
   readonly #shards: number;
+  readonly #stubs = new Map<number, DurableObjectStub<Stock>>();
 
   constructor(namespace: DurableObjectNamespace<Stock>, shards: number) {
     this.#namespace = namespace;
@@ -80,9 +81,14 @@ export class StockStore {
     return shardOf(variantId, this.#shards);
   }
 
-  /** The stub of one shard, by number. */
+  /** The stub of one shard, by number (kept: a cart object adds to one shard again and again). */
   shard(index: number): DurableObjectStub<Stock> {
-    return this.#namespace.get(this.#namespace.idFromName(`stock/${this.#shards}/${index}`));
+    let stub = this.#stubs.get(index);
+    if (!stub) {
+      stub = this.#namespace.get(this.#namespace.idFromName(`stock/${this.#shards}/${index}`));
+      this.#stubs.set(index, stub);
+    }
+    return stub;
   }
 
   /** The object that writes each published version's levels into the shards (see `Stock.syncVersion`). */
