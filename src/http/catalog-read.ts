@@ -21,6 +21,7 @@ import { type StockScope, stockKeyPart, type VersionMeta } from "../catalog/layo
 import { isHandle } from "../catalog/schema.ts";
 import { BoundedMemo } from "../memo.ts";
 import { CatalogStore, pointerTtlMs } from "../catalog/store.ts";
+import { stockStore } from "../stock/store.ts";
 
 /** What `catalogRead` hands the handler: the store and the version this request reads. */
 export interface CatalogEnv extends AppEnv {
@@ -143,14 +144,18 @@ async function render<Q>(
 /** Stores in the background when the runtime gives an execution context, else before answering. */
 async function keepInCache(c: Context<CatalogEnv>, cache: Cache, key: Request, answer: StoredAnswer): Promise<void> {
   const response = new Response(answer.body, { status: answer.status, headers: answer.headers });
-  let ctx: Pick<ExecutionContext, "waitUntil"> | undefined;
-  try {
-    ctx = c.executionCtx;
-  } catch {
-    ctx = undefined;
-  }
+  const ctx = executionContext(c);
   if (ctx) ctx.waitUntil(cache.put(key, response));
   else await cache.put(key, response);
+}
+
+/** The runtime's execution context, or undefined where there is none (a test calling the app bare). */
+function executionContext(c: Context<CatalogEnv>): Pick<ExecutionContext, "waitUntil"> | undefined {
+  try {
+    return c.executionCtx;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -215,6 +220,11 @@ export function catalogReadWith<I, O>(
     if (!meta) {
       c.set("cacheStatus", "bypass");
       throw withHeaders(catalogUnavailable(), { "Cache-Control": "no-store" });
+    }
+    // A newly published version's levels go to the Stock objects now, not on its first stock call.
+    if (meta.stock_tracked) {
+      const ctx = executionContext(c);
+      stockStore(c.env).startSync(meta, (work) => ctx?.waitUntil(work));
     }
     let query: O;
     try {

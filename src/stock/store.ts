@@ -37,6 +37,8 @@ export function batchFingerprint(changes: readonly ShardChange[]): Promise<strin
 
 /** Versions this isolate knows are synced (their levels are in the shards). */
 const syncedVersions = new Set<string>();
+/** Versions whose sync this isolate has started in the background (see `startSync`). */
+const startedVersions = new Set<string>();
 
 /** A change as the batch's answer shows it: `replayed` when an earlier try had applied it. */
 export interface BatchChange extends AppliedChange {
@@ -105,6 +107,26 @@ export class StockStore {
     const result = await this.coordinator().syncVersion(meta.version);
     if (result) syncedVersions.add(`${this.#shards}/${meta.version}`);
     return result;
+  }
+
+  /**
+   * Starts writing a version's levels into the shards without waiting for it, once per isolate
+   * per version (again after a failure): called on a version's first catalog read, so that at
+   * 100k products its first stock change or add does not wait for the sync (about 15 s there).
+   * Whoever needs the levels still awaits `ensureSynced`, which joins the sync under way.
+   */
+  startSync(meta: { version: string; stock_tracked?: number }, waitUntil: (work: Promise<unknown>) => void): void {
+    const key = `${this.#shards}/${meta.version}`;
+    if (!meta.stock_tracked || syncedVersions.has(key) || startedVersions.has(key)) return;
+    startedVersions.add(key);
+    waitUntil(
+      this.ensureSynced(meta).then(
+        (result) => {
+          if (!result) startedVersions.delete(key);
+        },
+        () => startedVersions.delete(key),
+      ),
+    );
   }
 
   /** The stub holding `variantId`. */

@@ -1,8 +1,11 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { parseCatalog, type SourceCatalog } from "../../src/catalog/schema.ts";
 import { CatalogStore } from "../../src/catalog/store.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
+import { stockStore } from "../../src/stock/store.ts";
+import app from "../../src/index.ts";
 import { product, run, issuesOf, CLASSIC_HEAD } from "../publish/import-helpers.ts";
 import { seedCatalog } from "../helpers/catalog.ts";
 
@@ -172,5 +175,24 @@ describe("the importer keeps the export's stock", () => {
       [2, 14, expect.stringContaining("out of range")],
       [3, 14, expect.stringContaining("not a whole number")],
     ]);
+  });
+});
+
+describe("a published version's levels", () => {
+  it("are written into the Stock objects when a catalog read first sees the version, before any stock call", async () => {
+    const catalog: SourceCatalog = seedCatalog();
+    const tee = catalog.products[0]!;
+    const variant = tee.variants[2]!;
+    const quantity = 11 + Math.floor(Math.random() * 1000);
+    Object.assign(variant, { inventory_quantity: quantity });
+    await publishCatalog(env.CATALOG, catalog, { browse: null });
+    const stock = stockStore(env);
+    // Nothing has asked for stock yet: the shard does not hold this version's level.
+    expect((await stock.level(variant.id)).quantity).not.toBe(quantity);
+    const ctx = createExecutionContext();
+    const res = await app.fetch(new Request(`https://storefront.test/api/v1/products/${tee.handle}`), env, ctx);
+    expect(res.status).toBe(200);
+    await waitOnExecutionContext(ctx);
+    expect(await stock.level(variant.id)).toMatchObject({ tracked: true, quantity });
   });
 });
