@@ -388,7 +388,7 @@ export class Cart extends DurableObject<Env> {
 
   /** One variant's live level, the live version's published levels written first. */
   async #level(variantId: string): Promise<StockLevel> {
-    if (this.#meta) await this.#stock.ensureSynced(this.#meta);
+    if (this.#meta) await this.#stock.ensureSynced(this.#meta, [variantId]);
     return this.#stock.level(variantId);
   }
 
@@ -396,7 +396,7 @@ export class Cart extends DurableObject<Env> {
   async #refreshStock(): Promise<void> {
     const tracked = this.#rows.trackedVariants();
     if (tracked.length === 0) return;
-    if (this.#meta) await this.#stock.ensureSynced(this.#meta);
+    if (this.#meta) await this.#stock.ensureSynced(this.#meta, tracked);
     const levels = await this.#stock.levels(tracked);
     this.#rows.applyStock(levels);
   }

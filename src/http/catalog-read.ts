@@ -221,11 +221,6 @@ export function catalogReadWith<I, O>(
       c.set("cacheStatus", "bypass");
       throw withHeaders(catalogUnavailable(), { "Cache-Control": "no-store" });
     }
-    // A newly published version's levels go to the Stock objects now, not on its first stock call.
-    if (meta.stock_tracked) {
-      const ctx = executionContext(c);
-      stockStore(c.env).startSync(meta, (work) => ctx?.waitUntil(work));
-    }
     let query: O;
     try {
       query = parse(c);
@@ -238,6 +233,12 @@ export function catalogReadWith<I, O>(
     c.set("catalogStore", store);
     c.set("catalogMeta", live);
     await next();
+    // Live stock differing from the file: make sure every shard holds this version's levels (in
+    // the background, after this answer), so no entry of an earlier version's stock lingers.
+    if (meta.stock_tracked && stockKeyPart(overlay, "all") !== "") {
+      const ctx = executionContext(c);
+      stockStore(c.env).startSync(meta, (work) => ctx?.waitUntil(work));
+    }
   };
 }
 

@@ -58,8 +58,12 @@ export const operatorStock = new Hono<AppEnv>()
       );
     }
     const stock = stockStore(c.env);
-    // The version's published levels first, so a late publish sync never overwrites this batch.
-    await stock.ensureSynced(meta);
+    // The version's published levels first (in the shards the batch touches), so a late publish
+    // sync never overwrites this batch.
+    await stock.ensureSynced(
+      meta,
+      changes.map((ch) => ch.variantId),
+    );
     const fingerprint = await batchFingerprint(changes);
     const batchId = `op:${key ?? crypto.randomUUID()}`;
     const outcome = await stock.apply(batchId, fingerprint, "operator", changes);
@@ -111,7 +115,7 @@ export const operatorStock = new Hono<AppEnv>()
       throw invalidRequest("parameter_invalid", "A variant id is digits or its gid.", "variant_id");
     const stock = stockStore(c.env);
     const meta = await new CatalogStore(c.env.CATALOG).currentMeta();
-    if (meta) await stock.ensureSynced(meta);
+    if (meta) await stock.ensureSynced(meta, [id]);
     const [level, movements] = await Promise.all([stock.level(id), stock.movements(id, 50, true)]);
     return c.json(
       {

@@ -19,7 +19,7 @@ import {
   type StockSource,
 } from "./api.ts";
 import { migrateFrom } from "./migrations.ts";
-import { STOCK_OVERLAY_KEY, type StockOverlay } from "../catalog/layout.ts";
+import { shardOf, STOCK_OVERLAY_KEY, type StockOverlay } from "../catalog/layout.ts";
 import { CatalogStore } from "../catalog/store.ts";
 import { type PublishSync, StockStore, stockShards } from "./store.ts";
 import { sha256Hex } from "../sha256.ts";
@@ -333,63 +333,84 @@ export class Stock extends DurableObject<Env> {
   }
 
   /**
-   * Coordinator role (only the object `StockStore.coordinator()` names): writes a published
-   * version's levels (its `stock` chunks in KV) into the shards, once per version, as a batch
-   * `publish:<version>` that each shard applies once. Returns how many levels changed, or null
-   * for a version that is gone. A rollback's version was synced when it was published, so
-   * rolling back never resets live stock.
+   * Coordinator role (only the object `StockStore.coordinator()` names): has every shard write its
+   * part of a published version's levels (`syncShard`, all at once) and records how many levels
+   * changed, once per version. Returns null for a version that is gone. A rollback's version was
+   * synced when it was published, so rolling back never resets live stock.
    */
   async syncVersion(version: string): Promise<PublishSync | null> {
-    const done = this.#sql
-      .exec<{ tracked: number; changed: number }>(
-        "SELECT tracked, changed FROM synced_versions WHERE version = ?",
-        version,
-      )
-      .toArray()[0];
-    if (done) return { version, tracked: done.tracked, changed: done.changed };
-    let running = this.#syncing.get(version);
-    if (!running) {
-      running = this.#sync(version).finally(() => this.#syncing.delete(version));
-      this.#syncing.set(version, running);
-    }
-    return running;
+    return this.#once(version, version, async () => {
+      const meta = await new CatalogStore(this.env.CATALOG).versionMeta(version);
+      if (!meta) return null;
+      const store = new StockStore(this.env.STOCK as DurableObjectNamespace<Stock>, stockShards(this.env.STOCK_SHARDS));
+      const parts = await Promise.all(
+        Array.from({ length: store.shards }, (_, shard) => store.shard(shard).syncShard(version, shard, store.shards)),
+      );
+      if (parts.some((part) => part === null)) return null;
+      const changed = parts.reduce((sum, part) => sum + (part?.changed ?? 0), 0);
+      return { version, tracked: meta.stock_tracked ?? 0, changed };
+    });
   }
 
-  async #sync(version: string): Promise<PublishSync | null> {
-    const catalog = new CatalogStore(this.env.CATALOG);
-    const meta = await catalog.versionMeta(version);
-    if (!meta) return null;
-    const store = new StockStore(this.env.STOCK as DurableObjectNamespace<Stock>, stockShards(this.env.STOCK_SHARDS));
-    let index = 0;
-    let changed = 0;
-    // Chunk by chunk: one batch per shard per chunk, each idempotent by its own id.
-    for (let chunk = 0; chunk < (meta.stock_chunks ?? 0); chunk++) {
-      const levels = await catalog.stockChunk(meta, chunk);
-      const changes: ShardChange[] = levels.map(([variantId, value, policy]) => ({
-        index: index++,
-        variantId,
-        op: "set",
-        value,
-        policy,
-      }));
-      const outcome = await store.apply(
-        `publish:${version}:${chunk}`,
-        `publish:${version}:${chunk}`,
-        "publish",
-        changes,
-      );
-      if (!outcome.ok) throw new Error(`stock sync of ${version} failed: ${outcome.message}`);
-      changed += outcome.applied.filter((a) => a.changed).length;
+  /**
+   * Shard role: writes this shard's part of a published version's levels (the lines of its
+   * `stock` chunks in KV whose variants hash to `shard` of `shards`), once per version, chunk by
+   * chunk as batches `publish:<version>:<chunk>` (the ids the whole-version sync has always used,
+   * so a part written before replays). Returns how many of its levels changed, or null for a
+   * version that is gone.
+   */
+  async syncShard(version: string, shard: number, shards: number): Promise<PublishSync | null> {
+    return this.#once(`shard:${version}`, version, async () => {
+      const catalog = new CatalogStore(this.env.CATALOG);
+      const meta = await catalog.versionMeta(version);
+      if (!meta) return null;
+      let index = 0;
+      let tracked = 0;
+      let changed = 0;
+      for (let chunk = 0; chunk < (meta.stock_chunks ?? 0); chunk++) {
+        const changes: ShardChange[] = [];
+        for (const [variantId, value, policy] of await catalog.stockChunk(meta, chunk)) {
+          const at = index++;
+          if (shardOf(variantId, shards) === shard) changes.push({ index: at, variantId, op: "set", value, policy });
+        }
+        if (changes.length === 0) continue;
+        tracked += changes.length;
+        const id = `publish:${version}:${chunk}`;
+        const outcome = await this.apply({ batchId: id, fingerprint: id, source: "publish", changes });
+        if (!outcome.ok) throw new Error(`stock sync of ${version} failed: ${outcome.message}`);
+        changed += outcome.applied.filter((a) => a.changed).length;
+      }
+      return { version, tracked, changed };
+    });
+  }
+
+  /**
+   * Runs a sync once: its result recorded under `key` (the version for the coordinator, as it
+   * always was; `shard:<version>` for a shard), one run at a time per key in this instance.
+   */
+  async #once(key: string, version: string, run: () => Promise<PublishSync | null>): Promise<PublishSync | null> {
+    const done = this.#sql
+      .exec<{ tracked: number; changed: number }>("SELECT tracked, changed FROM synced_versions WHERE version = ?", key)
+      .toArray()[0];
+    if (done) return { version, tracked: done.tracked, changed: done.changed };
+    let running = this.#syncing.get(key);
+    if (!running) {
+      running = run()
+        .then((result) => {
+          if (result)
+            this.#sql.exec(
+              "INSERT OR IGNORE INTO synced_versions (version, tracked, changed, at) VALUES (?, ?, ?, ?)",
+              key,
+              result.tracked,
+              result.changed,
+              Date.now(),
+            );
+          return result;
+        })
+        .finally(() => this.#syncing.delete(key));
+      this.#syncing.set(key, running);
     }
-    const tracked = meta.stock_tracked ?? 0;
-    this.#sql.exec(
-      "INSERT OR IGNORE INTO synced_versions (version, tracked, changed, at) VALUES (?, ?, ?, ?)",
-      version,
-      tracked,
-      changed,
-      Date.now(),
-    );
-    return { version, tracked, changed };
+    return running;
   }
 
   /** The hold's state here: `unknown` when this shard never saw it (or has pruned it). */

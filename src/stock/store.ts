@@ -37,7 +37,9 @@ export function batchFingerprint(changes: readonly ShardChange[]): Promise<strin
 
 /** Versions this isolate knows are synced (their levels are in the shards). */
 const syncedVersions = new Set<string>();
-/** Versions whose sync this isolate has started in the background (see `startSync`). */
+/** Shards this isolate knows hold a version's levels (`<shards>/<version>/<shard>`). */
+const syncedShards = new Set<string>();
+/** Versions whose whole sync this isolate has started in the background (see `startSync`). */
 const startedVersions = new Set<string>();
 
 /** A change as the batch's answer shows it: `replayed` when an earlier try had applied it. */
@@ -99,32 +101,45 @@ export class StockStore {
   }
 
   /**
-   * Makes sure the live version's levels are in the shards before stock is read or changed: one
-   * RPC per isolate per version (then remembered), none for a version that tracks nothing.
+   * Makes sure the live version's levels are in the shards before stock is read or changed: for
+   * `variantIds`, only the shards holding them (each writes its own part of the version's levels,
+   * about 1 s at 100k products, so the first add or change after a publish does not wait for all
+   * sixteen), else every shard through the coordinator. Remembered per isolate; nothing for a
+   * version that tracks nothing.
    */
-  async ensureSynced(meta: { version: string; stock_tracked?: number }): Promise<PublishSync | null> {
-    if (!meta.stock_tracked || syncedVersions.has(`${this.#shards}/${meta.version}`)) return null;
-    const result = await this.coordinator().syncVersion(meta.version);
-    if (result) syncedVersions.add(`${this.#shards}/${meta.version}`);
-    return result;
+  async ensureSynced(meta: { version: string; stock_tracked?: number }, variantIds?: readonly string[]): Promise<void> {
+    const whole = `${this.#shards}/${meta.version}`;
+    if (!meta.stock_tracked || syncedVersions.has(whole)) return;
+    if (variantIds === undefined) {
+      if (await this.coordinator().syncVersion(meta.version)) syncedVersions.add(whole);
+      return;
+    }
+    const needed = [...new Set(variantIds.map((id) => this.shardOf(id)))].filter(
+      (shard) => !syncedShards.has(`${whole}/${shard}`),
+    );
+    await Promise.all(
+      needed.map(async (shard) => {
+        if (await this.shard(shard).syncShard(meta.version, shard, this.#shards)) syncedShards.add(`${whole}/${shard}`);
+      }),
+    );
   }
 
   /**
-   * Starts writing a version's levels into the shards without waiting for it, once per isolate
-   * per version (again after a failure): called on a version's first catalog read, so that at
-   * 100k products its first stock change or add does not wait for the sync (about 15 s there).
-   * Whoever needs the levels still awaits `ensureSynced`, which joins the sync under way.
+   * Starts the whole sync of a version without waiting for it, once per isolate per version
+   * (again after a failure). Catalog reads call it while the stock overlay holds entries: those
+   * entries may belong to an earlier version's levels until each shard has written the live
+   * version's, so an untouched shard must not keep them.
    */
   startSync(meta: { version: string; stock_tracked?: number }, waitUntil: (work: Promise<unknown>) => void): void {
-    const key = `${this.#shards}/${meta.version}`;
-    if (!meta.stock_tracked || syncedVersions.has(key) || startedVersions.has(key)) return;
-    startedVersions.add(key);
+    const whole = `${this.#shards}/${meta.version}`;
+    if (!meta.stock_tracked || syncedVersions.has(whole) || startedVersions.has(whole)) return;
+    startedVersions.add(whole);
     waitUntil(
       this.ensureSynced(meta).then(
-        (result) => {
-          if (!result) startedVersions.delete(key);
+        () => {
+          if (!syncedVersions.has(whole)) startedVersions.delete(whole);
         },
-        () => startedVersions.delete(key),
+        () => startedVersions.delete(whole),
       ),
     );
   }

@@ -1,4 +1,4 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, runDurableObjectAlarm, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { parseCatalog, type SourceCatalog } from "../../src/catalog/schema.ts";
@@ -179,20 +179,50 @@ describe("the importer keeps the export's stock", () => {
 });
 
 describe("a published version's levels", () => {
-  it("are written into the Stock objects when a catalog read first sees the version, before any stock call", async () => {
+  /** A fresh version of the seed with `count` more tracked variants, each at a level no earlier test used. */
+  async function publishTracked(count: number): Promise<{ id: string; quantity: number }[]> {
     const catalog: SourceCatalog = seedCatalog();
-    const tee = catalog.products[0]!;
-    const variant = tee.variants[2]!;
-    const quantity = 11 + Math.floor(Math.random() * 1000);
-    Object.assign(variant, { inventory_quantity: quantity });
+    const base = 100 + Math.floor(Math.random() * 100_000);
+    const tracked = catalog.products.flatMap((p) => p.variants).slice(0, count);
+    tracked.forEach((v, i) => Object.assign(v, { inventory_quantity: base + i, available: true }));
     await publishCatalog(env.CATALOG, catalog, { browse: null });
+    return tracked.map((v, i) => ({ id: v.id, quantity: base + i }));
+  }
+
+  it("are written shard by shard: the first stock call for a variant waits for its own shard only", async () => {
     const stock = stockStore(env);
-    // Nothing has asked for stock yet: the shard does not hold this version's level.
-    expect((await stock.level(variant.id)).quantity).not.toBe(quantity);
+    const tracked = await publishTracked(12);
+    const [first] = tracked;
+    const elsewhere = tracked.find((t) => stock.shardOf(t.id) !== stock.shardOf(first!.id))!;
+    const meta = (await new CatalogStore(env.CATALOG).currentMeta())!;
+    await stock.ensureSynced(meta, [first!.id]);
+    expect(await stock.level(first!.id)).toMatchObject({ tracked: true, quantity: first!.quantity });
+    // Another shard has not written this version's levels yet.
+    expect((await stock.level(elsewhere.id)).quantity).not.toBe(elsewhere.quantity);
+    // The whole version (the operator's `stock show`): every shard, and the count of changed levels.
+    const whole = await stock.coordinator().syncVersion(meta.version);
+    expect(whole).toMatchObject({ version: meta.version, tracked: meta.stock_tracked });
+    expect(whole!.changed).toBeGreaterThanOrEqual(tracked.length);
+    expect(await stock.level(elsewhere.id)).toMatchObject({ tracked: true, quantity: elsewhere.quantity });
+  });
+
+  it("are written everywhere when a catalog read finds live stock differing from the file", async () => {
+    const stock = stockStore(env);
+    const tracked = await publishTracked(12);
+    const meta = (await new CatalogStore(env.CATALOG).currentMeta())!;
+    // Live stock differs from the file: one level changed by the operator, the overlay written.
+    await stock.ensureSynced(meta, [tracked[0]!.id]);
+    await stock.apply(`op:${crypto.randomUUID()}`, "fp", "operator", [
+      { index: 0, variantId: tracked[0]!.id, op: "set", value: 0 },
+    ]);
+    await new Promise((r) => setTimeout(r, 1100));
+    await runDurableObjectAlarm(stock.coordinator());
+    const untouched = tracked.find((t) => stock.shardOf(t.id) !== stock.shardOf(tracked[0]!.id))!;
+    expect((await stock.level(untouched.id)).quantity).not.toBe(untouched.quantity);
     const ctx = createExecutionContext();
-    const res = await app.fetch(new Request(`https://storefront.test/api/v1/products/${tee.handle}`), env, ctx);
+    const res = await app.fetch(new Request("https://storefront.test/api/v1/products?limit=1"), env, ctx);
     expect(res.status).toBe(200);
     await waitOnExecutionContext(ctx);
-    expect(await stock.level(variant.id)).toMatchObject({ tracked: true, quantity });
+    expect(await stock.level(untouched.id)).toMatchObject({ tracked: true, quantity: untouched.quantity });
   });
 });

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { CatalogStore } from "../../src/catalog/store.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
@@ -23,7 +24,10 @@ function post(body: unknown, key?: string): Promise<Response> {
   });
 }
 
+/** Live levels as the operator sees them: their shards hold the live version's levels first. */
 async function levels(ids: readonly string[]): Promise<number[]> {
+  const meta = await new CatalogStore(env.CATALOG).currentMeta();
+  if (meta) await stock.ensureSynced(meta, ids);
   const found = await stock.levels(ids);
   return ids.map((id) => found.get(id)!.quantity);
 }

@@ -77,8 +77,8 @@ export const OPERATOR_STOCK_DOCS = {
     summary: "Live stock for the live catalog version",
     description:
       `${STOCK_DOCS}\n\nThe live version, the shard count, how many variants it tracks and how ` +
-      "many levels its publish changed in live stock (written once per version, started by its " +
-      "first catalog read or stock call; this call waits for them if they are not written yet).",
+      "many levels its publish changed in live stock (written once per version, each shard's part " +
+      "on its first stock call; this call writes every shard's part not written yet, and waits for it).",
     tag: "Operator",
     auth: "operator",
     responses: {
