@@ -17,7 +17,7 @@ import { redactedBody } from "./request-context.ts";
 import { holdsCredential } from "./secrets.ts";
 import { parseQueryPairs, queryParams, type QueryInput, type Validated } from "./validate.ts";
 import { CatalogError } from "../catalog/errors.ts";
-import { type StockScope, stockKeyPart, type VersionMeta } from "../catalog/layout.ts";
+import { type StockOverlay, type StockScope, stockKeyPart, type VersionMeta } from "../catalog/layout.ts";
 import { isHandle } from "../catalog/schema.ts";
 import { BoundedMemo } from "../memo.ts";
 import { CatalogStore, pointerTtlMs } from "../catalog/store.ts";
@@ -233,14 +233,18 @@ export function catalogReadWith<I, O>(
     c.set("catalogStore", store);
     c.set("catalogMeta", live);
     await next();
-    // Live stock differing from the file: make sure every shard holds this version's levels (in
-    // the background, after this answer), so no entry of an earlier version's stock lingers.
-    if (meta.stock_tracked && stockKeyPart(overlay, "all") !== "") {
+    // The shards the overlay names hold this version's levels (written in the background, after
+    // this answer), so no entry of an earlier version's stock lingers. Once per overlay read.
+    if (meta.stock_tracked && !overlaysChecked.has(overlay)) {
+      overlaysChecked.add(overlay);
       const ctx = executionContext(c);
-      stockStore(c.env).startSync(meta, (work) => ctx?.waitUntil(work));
+      stockStore(c.env).startSync(meta, Object.keys(overlay.v), (work) => ctx?.waitUntil(work));
     }
   };
 }
+
+/** Overlays (as this isolate read them) whose shards' sync was started: a new one a second at most. */
+const overlaysChecked = new WeakSet<StockOverlay>();
 
 /** catalogReadWith a strict query schema (one value per parameter). */
 export function catalogRead<S extends z.ZodMiniType>(

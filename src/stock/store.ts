@@ -39,8 +39,8 @@ export function batchFingerprint(changes: readonly ShardChange[]): Promise<strin
 const syncedVersions = new Set<string>();
 /** Shards this isolate knows hold a version's levels (`<shards>/<version>/<shard>`). */
 const syncedShards = new Set<string>();
-/** Versions whose whole sync this isolate has started in the background (see `startSync`). */
-const startedVersions = new Set<string>();
+/** Shards whose sync this isolate has started in the background (see `startSync`). */
+const startedShards = new Set<string>();
 
 /** A change as the batch's answer shows it: `replayed` when an earlier try had applied it. */
 export interface BatchChange extends AppliedChange {
@@ -114,34 +114,39 @@ export class StockStore {
       if (await this.coordinator().syncVersion(meta.version)) syncedVersions.add(whole);
       return;
     }
-    const needed = [...new Set(variantIds.map((id) => this.shardOf(id)))].filter(
-      (shard) => !syncedShards.has(`${whole}/${shard}`),
-    );
-    await Promise.all(
-      needed.map(async (shard) => {
-        if (await this.shard(shard).syncShard(meta.version, shard, this.#shards)) syncedShards.add(`${whole}/${shard}`);
-      }),
-    );
+    await Promise.all(this.#unsynced(whole, variantIds).map((shard) => this.#syncShard(meta.version, shard)));
   }
 
   /**
-   * Starts the whole sync of a version without waiting for it, once per isolate per version
-   * (again after a failure). Catalog reads call it while the stock overlay holds entries: those
-   * entries may belong to an earlier version's levels until each shard has written the live
-   * version's, so an untouched shard must not keep them.
+   * Starts, without waiting, the sync of the shards holding `variantIds` (the variants the stock
+   * overlay names): catalog reads call it so that no overlay entry of an earlier version's levels
+   * lingers in a shard no stock call has touched since the publish. Once per shard per isolate
+   * (again after a failure).
    */
-  startSync(meta: { version: string; stock_tracked?: number }, waitUntil: (work: Promise<unknown>) => void): void {
+  startSync(
+    meta: { version: string; stock_tracked?: number },
+    variantIds: readonly string[],
+    waitUntil: (work: Promise<unknown>) => void,
+  ): void {
     const whole = `${this.#shards}/${meta.version}`;
-    if (!meta.stock_tracked || syncedVersions.has(whole) || startedVersions.has(whole)) return;
-    startedVersions.add(whole);
-    waitUntil(
-      this.ensureSynced(meta).then(
-        () => {
-          if (!syncedVersions.has(whole)) startedVersions.delete(whole);
-        },
-        () => startedVersions.delete(whole),
-      ),
+    if (!meta.stock_tracked || syncedVersions.has(whole)) return;
+    const shards = this.#unsynced(whole, variantIds).filter((shard) => !startedShards.has(`${whole}/${shard}`));
+    for (const shard of shards) {
+      startedShards.add(`${whole}/${shard}`);
+      waitUntil(this.#syncShard(meta.version, shard).finally(() => startedShards.delete(`${whole}/${shard}`)));
+    }
+  }
+
+  /** The shards of `variantIds` this isolate does not know to hold version `whole`'s levels. */
+  #unsynced(whole: string, variantIds: readonly string[]): number[] {
+    return [...new Set(variantIds.map((id) => this.shardOf(id)))].filter(
+      (shard) => !syncedShards.has(`${whole}/${shard}`),
     );
+  }
+
+  async #syncShard(version: string, shard: number): Promise<void> {
+    if (await this.shard(shard).syncShard(version, shard, this.#shards))
+      syncedShards.add(`${this.#shards}/${version}/${shard}`);
   }
 
   /** The stub holding `variantId`. */
