@@ -1,8 +1,7 @@
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { OrderListSchema } from "../../src/checkout/api.ts";
 import { runCli } from "../helpers/cli.ts";
-import { freePort, type LocalServer, newStateDir, removeState, startLocalServer } from "../hardening/local-server.ts";
+import { localServerForSuite } from "../hardening/local-server.ts";
 import { printFigures } from "../hardening/run-config.ts";
 
 /**
@@ -22,24 +21,8 @@ const figures = { crashes: 0, checkouts_acknowledged: 0, completions_acknowledge
 afterAll(() => printFigures("e2e-checkout-crash", figures));
 
 describe("checkout across a crash of npm run dev", () => {
-  let state: string;
-  let server: LocalServer | undefined;
-  let port: number;
-  let logFile: string;
-
-  beforeAll(async () => {
-    state = await newStateDir();
-    port = await freePort(PORTS);
-    logFile = join(state, "server.log");
-    server = await startLocalServer(state, port, logFile);
-  }, 200_000);
-
-  afterAll(async () => {
-    await server?.kill();
-    await removeState(state);
-  }, 60_000);
-
-  const url = (path: string) => `${server!.baseUrl}${path}`;
+  const local = localServerForSuite(PORTS);
+  const url = local.url;
   const post = (path: string, body: unknown, headers: Record<string, string>) =>
     fetch(url(path), { method: "POST", headers, body: JSON.stringify(body) });
 
@@ -85,14 +68,14 @@ describe("checkout across a crash of npm run dev", () => {
     // Kill it mid-storm, once some completions are through.
     const started = Date.now();
     while (completed.size < 3 && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 20));
-    await server!.kill();
+    await local.server.kill();
     figures.crashes += 1;
     await Promise.all(storm);
     figures.checkouts_acknowledged = created.size;
     figures.completions_acknowledged = completed.size;
     expect(completed.size).toBeGreaterThanOrEqual(3);
 
-    server = await startLocalServer(state, port, logFile);
+    await local.restart();
     // Every acknowledged completion is an order, for its checkout.
     for (const [checkoutId, orderId] of completed) {
       const res = await fetch(url(`/api/v1/operator/orders/${orderId}`), { headers: OPERATOR });
@@ -117,7 +100,7 @@ describe("checkout across a crash of npm run dev", () => {
     for (const order of list.data) perCheckout.set(order.checkout_id, (perCheckout.get(order.checkout_id) ?? 0) + 1);
     expect([...perCheckout.values()].every((n) => n === 1)).toBe(true);
     expect(perCheckout.size).toBe(created.size);
-    const check = await runCli("orders", ["check", "--url", server!.baseUrl]);
+    const check = await runCli("orders", ["check", "--url", local.server.baseUrl]);
     figures.differences = check.code === 0 ? 0 : check.stdout.split("\n").length - 2;
     expect(check.code, check.stdout + check.stderr).toBe(0);
     expect(check.stdout).toContain("no difference");

@@ -1,7 +1,6 @@
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { ErrorResponseSchema } from "../../src/http/errors.ts";
-import { freePort, type LocalServer, newStateDir, removeState, startLocalServer } from "../hardening/local-server.ts";
+import { localServerForSuite } from "../hardening/local-server.ts";
 import { rawRequest } from "../hardening/raw-http.ts";
 import { printFigures } from "../hardening/run-config.ts";
 import { AVAILABLE_VARIANT, TOKEN_A, TOKEN_B } from "./http.ts";
@@ -119,24 +118,8 @@ describe("raw HTTP the fetch API cannot send", () => {
 });
 
 describe("the local server stopped, crashed and started again", () => {
-  let state: string;
-  let server: LocalServer | undefined;
-  let port: number;
-  let logFile: string;
-
-  beforeAll(async () => {
-    state = await newStateDir();
-    port = await freePort(PORTS);
-    logFile = join(state, "server.log");
-    server = await startLocalServer(state, port, logFile);
-  }, 200_000);
-
-  afterAll(async () => {
-    await server?.kill();
-    await removeState(state);
-  }, 60_000);
-
-  const url = (path: string) => `${server!.baseUrl}${path}`;
+  const local = localServerForSuite(PORTS);
+  const url = local.url;
   const bearer = (token: string, extra: Record<string, string> = {}) => ({
     Authorization: `Bearer ${token}`,
     ...extra,
@@ -184,13 +167,13 @@ describe("the local server stopped, crashed and started again", () => {
 
     for (const how of ["stop", "crash"] as const) {
       if (how === "stop") {
-        await server!.stop();
+        await local.server.stop();
         figures.restarts += 1;
       } else {
-        await server!.kill();
+        await local.server.kill();
         figures.crashes += 1;
       }
-      server = await startLocalServer(state, port, logFile);
+      await local.restart();
 
       for (const [token, was] of [
         [TOKEN_A, before.a],

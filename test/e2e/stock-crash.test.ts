@@ -1,7 +1,6 @@
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StockDetailSchema } from "../../src/stock/api.ts";
-import { freePort, type LocalServer, newStateDir, removeState, startLocalServer } from "../hardening/local-server.ts";
+import { localServerForSuite } from "../hardening/local-server.ts";
 
 /**
  * Nothing is lost (issue 35): a kill -9 of the local server in the middle of a storm of stock
@@ -15,24 +14,8 @@ const M_NAVY = "44102938475615";
 const STORM = 40;
 
 describe("live stock across a crash", () => {
-  let state: string;
-  let server: LocalServer | undefined;
-  let port: number;
-  let logFile: string;
-
-  beforeAll(async () => {
-    state = await newStateDir();
-    port = await freePort(PORTS);
-    logFile = join(state, "server.log");
-    server = await startLocalServer(state, port, logFile);
-  }, 200_000);
-
-  afterAll(async () => {
-    await server?.kill();
-    await removeState(state);
-  }, 60_000);
-
-  const url = (path: string) => `${server!.baseUrl}${path}`;
+  const local = localServerForSuite(PORTS);
+  const url = local.url;
   const adjust = (key: string) =>
     fetch(url("/api/v1/operator/stock"), {
       method: "POST",
@@ -50,7 +33,7 @@ describe("live stock across a crash", () => {
     let next = 0;
     const killed = (async () => {
       while (acknowledged.size < STORM / 2) await new Promise((r) => setTimeout(r, 5));
-      await server!.kill();
+      await local.server.kill();
     })();
     await Promise.all(
       Array.from({ length: 10 }, async () => {
@@ -68,7 +51,7 @@ describe("live stock across a crash", () => {
     );
     await killed;
     expect(acknowledged.size).toBeGreaterThanOrEqual(STORM / 2);
-    server = await startLocalServer(state, port, logFile);
+    await local.restart();
     const after = (await detail()).level.quantity;
     // Every acknowledged change survived the crash; no change was applied twice.
     expect(after - start).toBeGreaterThanOrEqual(acknowledged.size);

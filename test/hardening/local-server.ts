@@ -1,30 +1,51 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { type DevServer, runDevServer } from "../helpers/dev-server.ts";
 import { firstFreePort } from "../helpers/ports.ts";
 
 /**
- * The restart tests' server: the same `npm run dev` as the e2e suite's, on a state directory
- * the test owns, so it can be stopped or killed and started again on the same state.
+ * The crash and restart tests' server: the same `npm run dev` as the e2e suite's, on a state
+ * directory the test owns, so it can be stopped or killed and started again on the same state.
  */
-export type LocalServer = DevServer;
-
-/** The first port of `ports` nothing listens on. */
-export function freePort(ports: readonly number[]): Promise<number> {
-  return firstFreePort("127.0.0.1", ports);
+export interface SuiteServer {
+  /** The server running now (the last one started). */
+  readonly server: DevServer;
+  /** `path` on the server running now. */
+  url(path: string): string;
+  /** Starts the server again on the same state and port, once the test has stopped or killed it. */
+  restart(): Promise<DevServer>;
 }
 
-/** A fresh state directory for `--persist-to`. */
-export function newStateDir(): Promise<string> {
-  return mkdtemp(join(tmpdir(), "storefront-restart-"));
-}
-
-export function removeState(dir: string): Promise<void> {
-  return rm(dir, { recursive: true, force: true });
-}
-
-/** Starts the dev server on `state` and `port` and waits for `/api/v1/health`. */
-export function startLocalServer(state: string, port: number, logFile: string): Promise<LocalServer> {
-  return runDevServer(state, port, logFile);
+/**
+ * Registers, in the calling `describe`, a server started before its tests on a fresh state
+ * directory and the first free port of `ports` (waiting for `/api/v1/health`), killed and its
+ * state removed after them.
+ */
+export function localServerForSuite(ports: readonly number[]): SuiteServer {
+  let state: string;
+  let port: number;
+  let current: DevServer | undefined;
+  const start = async () => {
+    current = await runDevServer(state, port, join(state, "server.log"));
+    return current;
+  };
+  beforeAll(async () => {
+    state = await mkdtemp(join(tmpdir(), "storefront-restart-"));
+    port = await firstFreePort("127.0.0.1", ports);
+    await start();
+  }, 200_000);
+  afterAll(async () => {
+    await current?.kill();
+    await rm(state, { recursive: true, force: true });
+  }, 60_000);
+  return {
+    get server() {
+      if (!current) throw new Error("the suite's server has not started");
+      return current;
+    },
+    url: (path) => `${current?.baseUrl}${path}`,
+    restart: start,
+  };
 }
