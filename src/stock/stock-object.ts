@@ -750,8 +750,11 @@ export class Stock extends DurableObject<Env> {
     const byProduct = new Map<string, string[]>();
     if (meta && Object.keys(v).length > 0) {
       const variants = await catalog.getVariants(meta.version, Object.keys(v));
-      for (const [id, record] of variants)
-        byProduct.set(record.product_handle, [...(byProduct.get(record.product_handle) ?? []), id]);
+      for (const [id, record] of variants) {
+        const ids = byProduct.get(record.product_handle);
+        if (ids) ids.push(id);
+        else byProduct.set(record.product_handle, [id]);
+      }
       const handles = [...new Set(flipped.flatMap((id) => variants.get(id)?.product_handle ?? []))];
       const records = await Promise.all(handles.map((h) => catalog.getProduct(meta, h)));
       for (const record of records) {
@@ -767,7 +770,7 @@ export class Stock extends DurableObject<Env> {
     if (written?.digest === digest) return;
     const gen = (written?.gen ?? 0) + 1;
     const h: Record<string, string> = {};
-    for (const [handle, ids] of [...byProduct].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    for (const [handle, ids] of byProduct)
       h[handle] = await keyDigest([p[handle] ?? null, ids.sort().map((id) => [id, v[id]])]);
     for (const handle of Object.keys(p)) h[handle] ??= await keyDigest([p[handle], []]);
     const d = Object.keys(v).length + Object.keys(p).length === 0 ? "" : await keyDigest(digest);
