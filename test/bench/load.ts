@@ -19,6 +19,33 @@ export interface Workload {
   ok: number[];
   /** Send exactly this many requests (no warm-up) instead of running for a duration. */
   amount?: number;
+  /**
+   * Each request names its own Durable Object (a cart, a ceiling object), cycled over. The local
+   * runtime evicts an object after 10 s without a request (Miniflare's `preventEviction` docs),
+   * and reopens it on the next one: with a thousand objects cycled over in runs of 5 s, part of
+   * one run's objects were evicted while the next run went on (their SQLite databases closed
+   * under it) and part had to start again in it, so an existing-object run measured a varying
+   * share of object start-up and shutdown (a tracked add ranged 2,100-4,100 µs of CPU per request
+   * from run to run, its ceiling 1,450-3,600). See `warmUp`.
+   */
+  objectPerRequest?: boolean;
+}
+
+/** How long the local runtime keeps an idle Durable Object (10 s, Miniflare's docs), and a second more. */
+export const OBJECT_EVICTION_S = 11;
+
+/**
+ * The warm-up before a timed run: `seconds` of the workload; for a workload whose requests each
+ * name their own object (`Workload.objectPerRequest`), first `OBJECT_EVICTION_S` idle, so every
+ * object the runs before touched has been evicted and none is closed during this run, then one
+ * pass over all of its own objects, so the timed run meets them open, as "existing" says.
+ */
+export async function warmUp(workload: Workload, options: LoadOptions, seconds: number): Promise<void> {
+  if (workload.amount) return;
+  if (workload.objectPerRequest) {
+    await new Promise((resolve) => setTimeout(resolve, OBJECT_EVICTION_S * 1000));
+    await runLoad({ ...workload, amount: workload.requests.length }, options);
+  } else await runLoad(workload, { ...options, durationS: seconds });
 }
 
 /** The figures of one workload run. */

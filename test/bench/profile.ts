@@ -17,6 +17,11 @@
  * ceiling, without the inspector, on the real (minified) build, and prints the ratio (for existing
  * objects the median of five runs, each against the ceiling runs either side of it; for new ones
  * one run between two ceilings).
+ * `--carts N` (default 500; the bench uses 1,000): how many carts and ceiling objects cart runs cycle over.
+ * `--hold` profiles nothing either: it prints workerd's pid, runs the workload once and prints its
+ * req/s and CPU per request, so a native profiler can attach from outside (`perf record -g -p PID`;
+ * `MINIFLARE_WORKERD_V8_FLAGS="--perf-basic-prof"` names the JavaScript frames); `--idle S` waits
+ * S seconds before that run. `--top N`: how many functions the summary lists (25).
  */
 import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -26,7 +31,7 @@ import { buildBundle, withoutMemos } from "./bundle.ts";
 import { issueTokens, publishInto, readSeedCatalog } from "./fixture.ts";
 import { inspector } from "./inspector.ts";
 import { largeCatalog } from "./large-catalog.ts";
-import { type LoadOptions, type LoadResult, runLoad, type Workload } from "./load.ts";
+import { type LoadOptions, type LoadResult, runLoad, warmUp, type Workload } from "./load.ts";
 import { CART_CEILING_FIELDS, type CartCeilingField, STOCK_ROWS } from "./report.ts";
 import { BENCH_OPERATOR_SECRET, processCpuMs, startRuntime } from "./runtime.ts";
 import {
@@ -53,6 +58,10 @@ const { values: args } = parseArgs({
     summarise: { type: "string" },
     requests: { type: "string" },
     "no-memos": { type: "boolean", default: false },
+    carts: { type: "string", default: "500" },
+    hold: { type: "boolean", default: false },
+    idle: { type: "string", default: "0" },
+    top: { type: "string", default: "25" },
   },
 });
 
@@ -162,7 +171,7 @@ function summarise(profile: CpuProfile, requests: number, bundleText: string): s
   const top = [...byFunction]
     .filter(([name]) => !name.startsWith("(idle)"))
     .sort((a, b) => b[1] - a[1])
-    .slice(0, 25);
+    .slice(0, Number(args.top));
   for (const [name, us] of top) lines.push(`  ${(us / requests).toFixed(1).padStart(8)}  ${name}`);
   lines.push("top total time, self and callees (µs per request):");
   const skip = new Set(["(root)", "(program)", "(idle)", "(garbage collector)"]);
@@ -192,7 +201,7 @@ async function ratio(
   const pair = CART_CEILING_FIELDS.find((c) => c.workload === name);
   if (!pair) throw new Error("--ratio takes a cart workload (add to cart, …)");
   const timed = async (w: Workload): Promise<LoadResult> => {
-    if (!w.amount) await runLoad(w, { ...options, durationS: 1 });
+    await warmUp(w, options, 1);
     const result = await runLoad(w, options);
     const cpu =
       result.workerdCpuUsPerRequest === undefined
@@ -240,26 +249,27 @@ async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), "storefront-profile-"));
   try {
     // Unminified, so the profile names functions; `--ratio` times the real build, as the bench does.
-    const built = await buildBundle(join(work, "bundle"), args.ratio ? [] : ["--no-minify"]);
+    const built = await buildBundle(join(work, "bundle"), args.ratio && !args.hold ? [] : ["--no-minify"]);
     const bundle = args["no-memos"] ? await withoutMemos(built, await mkdtemp(join(work, "no-memos-"))) : built;
     const catalog = args.products ? largeCatalog(Number(args.products)) : await readSeedCatalog();
     const runtime = await startRuntime({
       bundle,
       port: 8828,
       cacheAPI: args["edge-cache"] !== "off",
-      ...(args.ratio ? {} : { inspectorPort: INSPECTOR_PORT }),
+      ...(args.ratio || args.hold ? {} : { inspectorPort: INSPECTOR_PORT }),
     });
     try {
       await publishInto(runtime.mf, catalog, runtime.workerdPid);
       const cartRun = args.workload.startsWith("add to cart") || args.workload.startsWith("cart ceiling");
       // (POST /carts needs no token.)
-      // 500 carts (and objects) to profile, and 500 others the new-cart runs warm up on.
-      const tokens = cartRun ? await issueTokens(runtime.mf, 1001) : ["t", "t", "t"];
-      const carts = cartWorkloads(catalog, tokens.slice(1, 501), tokens[0]!);
-      const warmCarts = cartWorkloads(catalog, tokens.slice(501), tokens[0]!);
-      const ceilings = cartCeilingWorkloads(500, "a");
-      const warmCeilings = cartCeilingWorkloads(500, "w");
-      const tracked = trackedAddWorkload(catalog, tokens.slice(1, 501));
+      // `--carts` carts (and objects) to profile, and as many others the new-cart runs warm up on.
+      const n = Number(args.carts);
+      const tokens = cartRun ? await issueTokens(runtime.mf, 2 * n + 1) : ["t", "t", "t"];
+      const carts = cartWorkloads(catalog, tokens.slice(1, n + 1), tokens[0]!);
+      const warmCarts = cartWorkloads(catalog, tokens.slice(n + 1), tokens[0]!);
+      const ceilings = cartCeilingWorkloads(n, "a");
+      const warmCeilings = cartCeilingWorkloads(n, "w");
+      const tracked = trackedAddWorkload(catalog, tokens.slice(1, n + 1));
       const all: Workload[] = [
         ...Object.values(bareWorkloads),
         ceilingWorkload,
@@ -283,7 +293,7 @@ async function main(): Promise<void> {
         workerdPid: runtime.workerdPid,
       };
       const newCarts = carts[0]!;
-      const again = cartCeilingWorkloads(500, "b");
+      const again = cartCeilingWorkloads(n, "b");
       if (workload === newCarts) {
         await runLoad(warmCarts[0]!, options);
       } else if (workload === ceilings.cartCeilingNewObjects) {
@@ -304,7 +314,16 @@ async function main(): Promise<void> {
         await ratio(workload, options, { ceilings, again });
         return;
       }
-      if (!workload.amount) await runLoad(workload, { ...options, durationS: 1 });
+      await warmUp(workload, options, 1);
+      if (args.hold) {
+        // `--idle S` first: the runtime evicts objects idle 10 s, so the run then meets them closed.
+        await new Promise((resolve) => setTimeout(resolve, Number(args.idle) * 1000));
+        process.stdout.write(`workerd pid ${runtime.workerdPid}: running ${workload.name}\n`);
+        const result = await runLoad(workload, options);
+        const cpu = result.workerdCpuUsPerRequest?.toFixed(0) ?? "?";
+        process.stdout.write(`${workload.name}: ${result.rps.toFixed(0)} req/s, workerd CPU ${cpu} µs/request\n`);
+        return;
+      }
       const session = await inspector(INSPECTOR_PORT, "storefront-api");
       await session.send("Profiler.enable");
       await session.send("Profiler.setSamplingInterval", { interval: 50 });

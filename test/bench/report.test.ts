@@ -653,6 +653,32 @@ describe("workloads", () => {
     expect(added.filter((id) => tracked.has(id))).toEqual([]);
   });
 
+  // Regression: the local runtime evicts a Durable Object idle 10 s, so runs cycling over a thousand
+  // objects met a varying share of them closed, or being closed (a tracked add 2,100-4,100 µs of CPU
+  // per request from run to run, its ceiling 1,450-3,600). Those runs, and only those, first let the
+  // objects before them go, then touch each of their own once (load.ts, warmUp).
+  it("marks exactly the runs that cycle over many objects, each request naming its own: existing carts and their ceiling", () => {
+    const tokens = Array.from({ length: 300 }, (_, i) => `sf_live_token${i}`);
+    const cycled = [
+      ...cartWorkloads(catalog, tokens, "sf_live_hot"),
+      ...shopperCartWorkloads(catalog, tokens),
+      trackedAddWorkload(catalog, tokens)!,
+      ...Object.values(cartCeilingWorkloads(300, "a")),
+    ];
+    expect(cycled.filter((w) => w.objectPerRequest).map((w) => w.name)).toEqual([
+      "add to cart, distinct carts",
+      "add to cart, shopper tokens, distinct carts",
+      STOCK_ROWS.trackedAdd,
+      "cart ceiling: existing objects",
+    ]);
+    for (const w of cycled.filter((x) => x.objectPerRequest)) {
+      // One object per request: as many distinct targets (tokens or ceiling names) as requests.
+      const targets = new Set(w.requests.map((r) => r.headers?.authorization ?? r.path));
+      expect(targets.size).toBe(w.requests.length);
+      expect(w.amount).toBeUndefined();
+    }
+  });
+
   it("shapes the cart ceilings like the cart workloads: as many new objects once each, then cycled, and one hot object", () => {
     const first = cartCeilingWorkloads(300, "a");
     const again = cartCeilingWorkloads(300, "b");

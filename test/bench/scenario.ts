@@ -6,7 +6,7 @@ import type { Bundle } from "./bundle.ts";
 import { type Counts, countWorkloads } from "./counting.ts";
 import { issueTokens, measureColdStart, publishInto, type PublishFigures } from "./fixture.ts";
 import type { CliPublish } from "./publish-cli.ts";
-import { type LoadOptions, type LoadResult, probe, runLoad, type Workload } from "./load.ts";
+import { type LoadOptions, type LoadResult, probe, runLoad, warmUp, type Workload } from "./load.ts";
 import {
   applyBareCeiling,
   applyCartCeilings,
@@ -67,7 +67,7 @@ async function measure(workload: Workload, options: LoadOptions, settings: RunSe
     log(`  ${workload.name}: not measured (${reason})`);
     return { name: workload.name, skipped: reason };
   }
-  if (!workload.amount) await runLoad(workload, { ...options, durationS: settings.warmupS });
+  await warmUp(workload, options, settings.warmupS);
   const result = await runLoad(workload, options);
   log(`  ${workload.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, ${result.errors} errors`);
   return { ...result, ratioToCeiling: Number.NaN };
@@ -239,13 +239,8 @@ async function measureTrackedAdd(
   const workload = trackedAddWorkload(input.catalog, tokens);
   if (!workload) return { name: STOCK_ROWS.trackedAdd, skipped: "the catalog tracks no variant's stock" };
   await setStock(runtime.url, BENCH_OPERATOR_SECRET, [{ variant_id: addedVariant(workload), set: 1_000_000 }]);
-  // Every cart and every ceiling object touched once first (a line of the variant in each cart): the
-  // row is judged against warm objects, so it measures warm objects too, as the distinct-carts row
-  // does (its carts were just made). Without this pass most of its adds were each cart's first in
-  // a while, against a ceiling averaged over a cold and a warm run.
+  // Each run (ceiling, row, ceiling) first touches every one of its objects (`objectPerRequest`).
   const ceiling = cartCeilingWorkloads(tokens.length, "a").cartCeiling;
-  await runLoad({ ...workload, amount: workload.requests.length }, options);
-  await runLoad({ ...ceiling, amount: ceiling.requests.length }, options);
   const before = await measure(ceiling, options, settings);
   const row = await measure(workload, options, settings);
   const after = await measure(ceiling, options, settings);

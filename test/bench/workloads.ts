@@ -233,7 +233,7 @@ export function cartWorkloads(catalog: PublishCatalog, tokens: readonly string[]
   const distinct = tokens.map((t, i) => addToCart(t, variants[(i * 7) % variants.length]!));
   return [
     { name: "add to cart, new carts", requests: distinct, ok: [200], amount: distinct.length },
-    { name: "add to cart, distinct carts", requests: distinct, ok: [200] },
+    { name: "add to cart, distinct carts", requests: distinct, ok: [200], objectPerRequest: true },
     { name: "add to cart, one hot cart", requests: hot.map((v) => addToCart(hotToken, v)), ok: [200] },
   ];
 }
@@ -248,7 +248,7 @@ export function shopperCartWorkloads(catalog: PublishCatalog, tokens: readonly s
   const [newCarts, distinct] = SHOPPER_CART_ROWS;
   return [
     { name: newCarts.workload, requests: adds, ok: [200], amount: adds.length },
-    { name: distinct.workload, requests: adds, ok: [200] },
+    { name: distinct.workload, requests: adds, ok: [200], objectPerRequest: true },
   ];
 }
 
@@ -312,7 +312,13 @@ export function trackedAddWorkload(catalog: PublishCatalog, tokens: readonly str
   for (let i = 0; i < catalog.products.length; i++) {
     const p = productAt(catalog.products, i);
     const v = p.available ? p.variants.find((x) => x.available && trackedDeny(x)) : undefined;
-    if (v) return { name: STOCK_ROWS.trackedAdd, requests: tokens.map((t) => addToCart(t, v.id)), ok: [200] };
+    if (v)
+      return {
+        name: STOCK_ROWS.trackedAdd,
+        requests: tokens.map((t) => addToCart(t, v.id)),
+        ok: [200],
+        objectPerRequest: true,
+      };
   }
   return undefined;
 }
@@ -378,7 +384,7 @@ export function cartCeilingWorkloads(count: number, round = "a"): Record<CartCei
       ok: [200],
       amount: objects.length,
     },
-    cartCeiling: { name: name("cartCeiling"), requests: objects, ok: [200] },
+    cartCeiling: { name: name("cartCeiling"), requests: objects, ok: [200], objectPerRequest: true },
     cartCeilingHot: { name: name("cartCeilingHot"), requests: [ceilingWrite("hot")], ok: [200] },
   };
 }
