@@ -42,6 +42,9 @@ const syncedShards = new Set<string>();
 /** Shards whose sync this isolate has started in the background (see `startSync`). */
 const startedShards = new Set<string>();
 
+/** What syncing needs of a catalog version's meta: its id, and whether it tracks any stock. */
+type VersionStock = { version: string; stock_tracked?: number };
+
 /** A change as the batch's answer shows it: `replayed` when an earlier try had applied it. */
 export interface BatchChange extends AppliedChange {
   replayed: boolean;
@@ -107,14 +110,13 @@ export class StockStore {
    * sixteen), else every shard through the coordinator. Remembered per isolate; nothing for a
    * version that tracks nothing.
    */
-  async ensureSynced(meta: { version: string; stock_tracked?: number }, variantIds?: readonly string[]): Promise<void> {
-    const whole = `${this.#shards}/${meta.version}`;
-    if (!meta.stock_tracked || syncedVersions.has(whole)) return;
-    if (variantIds === undefined) {
-      if (await this.coordinator().syncVersion(meta.version)) syncedVersions.add(whole);
+  async ensureSynced(meta: VersionStock, variantIds?: readonly string[]): Promise<void> {
+    if (variantIds !== undefined) {
+      await Promise.all(this.#unsynced(meta, variantIds).map((shard) => this.#syncShard(meta.version, shard)));
       return;
     }
-    await Promise.all(this.#unsynced(whole, variantIds).map((shard) => this.#syncShard(meta.version, shard)));
+    if (this.#needsSync(meta) && (await this.coordinator().syncVersion(meta.version)))
+      syncedVersions.add(this.#versionKey(meta.version));
   }
 
   /**
@@ -123,30 +125,44 @@ export class StockStore {
    * lingers in a shard no stock call has touched since the publish. Once per shard per isolate
    * (again after a failure).
    */
-  startSync(
-    meta: { version: string; stock_tracked?: number },
-    variantIds: readonly string[],
-    waitUntil: (work: Promise<unknown>) => void,
-  ): void {
-    const whole = `${this.#shards}/${meta.version}`;
-    if (!meta.stock_tracked || syncedVersions.has(whole)) return;
-    const shards = this.#unsynced(whole, variantIds).filter((shard) => !startedShards.has(`${whole}/${shard}`));
-    for (const shard of shards) {
-      startedShards.add(`${whole}/${shard}`);
-      waitUntil(this.#syncShard(meta.version, shard).finally(() => startedShards.delete(`${whole}/${shard}`)));
+  startSync(meta: VersionStock, variantIds: readonly string[], waitUntil: (work: Promise<unknown>) => void): void {
+    for (const shard of this.#unsynced(meta, variantIds)) {
+      const key = this.#shardKey(meta.version, shard);
+      if (startedShards.has(key)) continue;
+      startedShards.add(key);
+      waitUntil(this.#syncShard(meta.version, shard).finally(() => startedShards.delete(key)));
     }
   }
 
-  /** The shards of `variantIds` this isolate does not know to hold version `whole`'s levels. */
-  #unsynced(whole: string, variantIds: readonly string[]): number[] {
+  /**
+   * The shards of `variantIds` this isolate does not know to hold `meta`'s levels: none for a
+   * version that tracks nothing or that this isolate knows synced whole.
+   */
+  #unsynced(meta: VersionStock, variantIds: readonly string[]): number[] {
+    if (!this.#needsSync(meta)) return [];
     return [...new Set(variantIds.map((id) => this.shardOf(id)))].filter(
-      (shard) => !syncedShards.has(`${whole}/${shard}`),
+      (shard) => !syncedShards.has(this.#shardKey(meta.version, shard)),
     );
+  }
+
+  /** Whether `meta` tracks stock and this isolate does not know its levels synced whole. */
+  #needsSync(meta: VersionStock): boolean {
+    return Boolean(meta.stock_tracked) && !syncedVersions.has(this.#versionKey(meta.version));
+  }
+
+  /** A version, as `syncedVersions` names it (the shard count is part of it). */
+  #versionKey(version: string): string {
+    return `${this.#shards}/${version}`;
+  }
+
+  /** A shard of a version, as `syncedShards` and `startedShards` name it. */
+  #shardKey(version: string, shard: number): string {
+    return `${this.#versionKey(version)}/${shard}`;
   }
 
   async #syncShard(version: string, shard: number): Promise<void> {
     if (await this.shard(shard).syncShard(version, shard, this.#shards))
-      syncedShards.add(`${this.#shards}/${version}/${shard}`);
+      syncedShards.add(this.#shardKey(version, shard));
   }
 
   /** The stub holding `variantId`. */
