@@ -12,6 +12,9 @@ import { describe, expect, it } from "vitest";
  * 100 KiB budget (test/e2e/bundle.test.ts); `zod/locales` only where operators read zod's own
  * wording (catalog/schema.ts inEnglish, tree-shaken out of the Worker).
  */
+/** The money rooms of contract section 10, bottom-up. */
+const MONEY = ["rules", "discounts", "pricing", "payment"] as const;
+
 const ROOMS: Record<string, { may: readonly string[]; packages: RegExp }> = {
   shared: { may: [], packages: /^zod\/mini$/ },
   auth: { may: ["shared"], packages: /^zod\/mini$/ },
@@ -20,23 +23,37 @@ const ROOMS: Record<string, { may: readonly string[]; packages: RegExp }> = {
   // Live stock: one strongly consistent writer per variant (sharded Durable Objects), outside
   // catalog versions. The cart checks it on an add; checkout holds and commits through it.
   stock: { may: ["shared", "catalog"], packages: /^(zod\/mini|cloudflare:workers)$/ },
-  cart: { may: ["shared", "catalog", "stock"], packages: /^(zod\/mini|cloudflare:workers)$/ },
+  // The store's rules document (contract 10.1): its schema and its store, published apart from the catalog.
+  rules: { may: ["shared"], packages: /^(zod\/mini|cloudflare:workers)$/ },
+  // Discounts: each kind a condition and an action (pure), combining, allocations; the usage-limit objects.
+  discounts: { may: ["shared", "rules"], packages: /^(zod\/mini|cloudflare:workers)$/ },
+  // The one pure pricing room: lines + rules + buyer -> cost (shipping, tax, discounts), no I/O.
+  pricing: { may: ["shared", "rules", "discounts"], packages: /^zod\/mini$/ },
+  cart: {
+    may: ["shared", "catalog", "stock", "rules", "discounts", "pricing"],
+    packages: /^(zod\/mini|cloudflare:workers)$/,
+  },
+  // The payment provider (Stripe's HTTP API over fetch): sessions made, expired, and what was paid.
+  payment: { may: ["shared", "rules", "discounts", "pricing"], packages: /^zod\/mini$/ },
   // Checkout and orders: holds a cart's units in stock, completes exactly once into an order (D1).
-  checkout: { may: ["shared", "catalog", "stock", "cart"], packages: /^(zod\/mini|cloudflare:workers)$/ },
+  checkout: {
+    may: ["shared", "catalog", "stock", "cart", "rules", "discounts", "pricing", "payment"],
+    packages: /^(zod\/mini|cloudflare:workers)$/,
+  },
   http: {
-    may: ["shared", "auth", "catalog", "browse", "stock", "cart", "checkout"],
+    may: ["shared", "auth", "catalog", "browse", "stock", ...MONEY, "cart", "checkout"],
     packages: /^(zod\/mini|hono(\/.*)?)$/,
   },
   openapi: {
-    may: ["shared", "auth", "catalog", "browse", "stock", "cart", "checkout", "http"],
+    may: ["shared", "auth", "catalog", "browse", "stock", ...MONEY, "cart", "checkout", "http"],
     packages: /^(zod\/mini|hono(\/.*)?)$/,
   },
   routes: {
-    may: ["shared", "auth", "catalog", "browse", "stock", "cart", "checkout", "http", "openapi"],
+    may: ["shared", "auth", "catalog", "browse", "stock", ...MONEY, "cart", "checkout", "http", "openapi"],
     packages: /^(zod\/mini|hono(\/.*)?)$/,
   },
   app: {
-    may: ["shared", "auth", "catalog", "browse", "stock", "cart", "checkout", "http", "openapi", "routes"],
+    may: ["shared", "auth", "catalog", "browse", "stock", ...MONEY, "cart", "checkout", "http", "openapi", "routes"],
     packages: /^(zod\/mini|hono(\/.*)?|cloudflare:workers)$/,
   },
   // Node side: never in the Worker bundle, so never imported by the rooms above.
@@ -46,7 +63,20 @@ const ROOMS: Record<string, { may: readonly string[]; packages: RegExp }> = {
   },
   // The cli builds the OpenAPI documents from the app's routes (docs:assets), so it may load the app.
   cli: {
-    may: ["shared", "auth", "catalog", "browse", "stock", "cart", "checkout", "publish", "openapi", "routes", "app"],
+    may: [
+      "shared",
+      "auth",
+      "catalog",
+      "browse",
+      "stock",
+      ...MONEY,
+      "cart",
+      "checkout",
+      "publish",
+      "openapi",
+      "routes",
+      "app",
+    ],
     packages: /^(zod(\/mini)?|node:.*|miniflare|wrangler)$/,
   },
 };
