@@ -221,6 +221,8 @@ export class Checkouts extends DurableObject<Env> {
     const cart = JSON.parse(cartReply.cartJson) as Cart & {
       note?: string | null;
       attributes?: Record<string, string>;
+      /** Contract 10.3's codes, once the cart carries them: the first applicable one goes to a Shopify permalink. */
+      discount_codes?: { code: string; applicable: boolean }[];
       lines: (Cart["lines"][number] & { attributes?: Record<string, string> })[];
     };
     if (cart.lines.length === 0) {
@@ -280,7 +282,11 @@ export class Checkouts extends DurableObject<Env> {
       status: "open",
       content,
       return_url: input.returnUrl,
-      url: handoffUrl({ ...input.handoff, storeIds }, id, frozen),
+      url: handoffUrl({ ...input.handoff, storeIds }, id, frozen, {
+        note: content.note,
+        attributes: content.attributes,
+        discountCode: cart.discount_codes?.find((c) => c.applicable)?.code ?? null,
+      }),
       created_at: now,
       expires_at: expiresAt,
       payment: null,
