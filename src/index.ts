@@ -17,6 +17,7 @@ import { webhooks } from "./routes/webhooks.ts";
 import { devPay } from "./routes/dev-pay.ts";
 import { operatorStock } from "./routes/operator-stock.ts";
 import { products } from "./routes/products.ts";
+import { shopperOrders } from "./routes/shopper-orders.ts";
 
 export { Cart } from "./cart/cart-object.ts";
 export { BrowseEngine } from "./browse/engine.ts";
@@ -41,12 +42,14 @@ const api = new Hono<AppEnv>()
   .use("/carts", privateCors)
   .use("/checkouts", privateCors)
   .use("/checkouts/*", privateCors)
+  .use("/orders/*", privateCors)
   .use("/auth/*", privateCors)
   .route("/products", products)
   .route("/collections", collections)
   .route("/cart", cart)
   .route("/carts", carts)
   .route("/checkouts", checkouts)
+  .route("/orders", shopperOrders)
   .route("/webhooks", webhooks)
   .route("/auth", auth)
   .route("/openapi.json", openapi)

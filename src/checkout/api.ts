@@ -44,6 +44,55 @@ export const AttributesSchema = z.record(z.string(), z.string()).register(z.glob
   description: "Plain-text pairs carried from the cart (escape them when shown).",
 });
 
+export const DiscountAllocationSchema = z
+  .object({ discount_id: z.string(), amount: MoneySchema })
+  .register(z.globalRegistry, { id: "DiscountAllocation", description: "A line's share of one discount." });
+
+/** The cost as the checkout froze it (contract 10.2's `cost`): integer minor units underneath, Money on the wire. */
+export const FrozenCostSchema = z
+  .object({
+    subtotal: MoneySchema,
+    discount_total: MoneySchema,
+    shipping: z.nullable(MoneySchema),
+    tax: z.nullable(MoneySchema),
+    total: MoneySchema,
+    tax_included: z.boolean(),
+  })
+  .register(z.globalRegistry, {
+    id: "FrozenCost",
+    description:
+      "What the checkout asked to be paid, frozen when it was made: total = subtotal − discount_total + " +
+      "shipping + tax (tax added only when prices exclude it). `shipping`/`tax` null when not charged.",
+  });
+
+export const AppliedDiscountSchema = z
+  .object({ id: z.string(), title: z.string(), code: z.nullable(z.string()), amount: MoneySchema })
+  .register(z.globalRegistry, { id: "AppliedDiscount" });
+
+export const BuyerSchema = z
+  .object({
+    email: z.optional(z.string()),
+    country: z.string(),
+    region: z.optional(z.string()),
+    postal_code: z.optional(z.string()),
+  })
+  .register(z.globalRegistry, {
+    id: "Buyer",
+    description: "Where the order goes and who to tell, as the cart carried it.",
+  });
+
+export const ShippingOptionSchema = z
+  .object({ id: z.string(), title: z.string(), price: MoneySchema })
+  .register(z.globalRegistry, { id: "ShippingOption" });
+
+export const PaymentStatusSchema = z.enum(["paid", "mismatch"]).register(z.globalRegistry, {
+  id: "PaymentStatus",
+  description:
+    "`paid`: the payment moved exactly `cost.total` in `currency`. `mismatch`: it moved something else " +
+    "(another amount or currency, a partial payment): the order is written because the money moved, " +
+    "but it is not a normal paid order: check `amount_paid`, then refund or collect by hand.",
+});
+
 export const CreateCheckoutRequestSchema = z
   .strictObject({
     return_url: z
@@ -97,6 +146,7 @@ export const CheckoutSchema = z
     lines: z.array(CheckoutLineSchema),
     total_quantity: z.number().check(z.int(), z.gte(1)),
     subtotal: MoneySchema,
+    cost: FrozenCostSchema,
     currency: CurrencySchema,
     note: z.nullable(z.string()),
     attributes: AttributesSchema,
@@ -114,13 +164,32 @@ export const CheckoutSchema = z
   });
 export type Checkout = z.infer<typeof CheckoutSchema>;
 
+/** What a payment moved, as the payment side says it: a decimal string in its currency's digits. */
+export const PaidAmountSchema = z
+  .string()
+  .check(z.regex(/^\d{1,13}(\.\d{1,4})?$/, "a decimal string such as 149.90"))
+  .register(z.globalRegistry, {
+    description:
+      "The amount the payment moved, as a decimal string (`149.90`; at most the currency's minor-unit " +
+      "digits). Compared with the checkout's total: equal in amount and currency is `paid`, anything else " +
+      "`mismatch` (the order is still written).",
+  });
+
+/** The ISO 4217 currency the payment moved (the catalog's schema: registering it again would rename it everywhere). */
+export const PaidCurrencySchema = CurrencySchema;
+
 export const CompleteCheckoutRequestSchema = z
   .strictObject({
     payment_reference: z.string().check(z.minLength(1), z.maxLength(255)).register(z.globalRegistry, {
       description: "The payment's id in the payment system (plain text, kept on the order).",
     }),
+    amount: PaidAmountSchema,
+    currency: PaidCurrencySchema,
   })
-  .register(z.globalRegistry, { id: "CompleteCheckoutRequest", example: { payment_reference: "pi_3PqZx2Lk" } });
+  .register(z.globalRegistry, {
+    id: "CompleteCheckoutRequest",
+    example: { payment_reference: "pi_3PqZx2Lk", amount: "149.90", currency: "USD" },
+  });
 
 export const OrderLineSchema = z
   .object({
@@ -134,6 +203,7 @@ export const OrderLineSchema = z
     unit_price: MoneySchema,
     line_total: MoneySchema,
     attributes: AttributesSchema,
+    discount_allocations: z.array(DiscountAllocationSchema),
     oversold: z.boolean().register(z.globalRegistry, {
       description: "Stock did not cover this line's units when the order was made (a late completion).",
     }),
@@ -151,6 +221,14 @@ export const OrderSchema = z
     currency: CurrencySchema,
     note: z.nullable(z.string()),
     attributes: AttributesSchema,
+    cost: FrozenCostSchema,
+    discounts: z.array(AppliedDiscountSchema),
+    buyer: z.nullable(BuyerSchema),
+    shipping_option: z.nullable(ShippingOptionSchema),
+    payment_status: PaymentStatusSchema,
+    amount_paid: z.nullable(MoneySchema).register(z.globalRegistry, {
+      description: "What the payment moved (null only for orders written before payments were checked).",
+    }),
     payment_reference: z.string(),
     completed_by: z.enum(["operator", "webhook", "stripe"]),
     oversold: z.boolean().register(z.globalRegistry, {
@@ -196,6 +274,9 @@ export const WebhookReceiptSchema = z
     type: z.string(),
     checkout_id: z.nullable(CheckoutIdSchema),
     order_id: z.nullable(OrderIdSchema),
+    payment_status: z.nullable(PaymentStatusSchema).register(z.globalRegistry, {
+      description: "The order's payment status when one was written (`mismatch`: it moved another amount).",
+    }),
   })
   .register(z.globalRegistry, { id: "WebhookReceipt", description: "What the webhook did with the event." });
 export type WebhookReceipt = z.infer<typeof WebhookReceiptSchema>;
@@ -205,15 +286,27 @@ export const StorefrontEventSchema = z
   .object({
     type: z.string().check(z.minLength(1), z.maxLength(100)),
     data: z.optional(
-      z.object({ checkout_id: z.string(), payment_reference: z.string().check(z.minLength(1), z.maxLength(255)) }),
+      z.object({
+        checkout_id: z.string(),
+        payment_reference: z.string().check(z.minLength(1), z.maxLength(255)),
+        amount: PaidAmountSchema,
+        currency: PaidCurrencySchema,
+      }),
     ),
   })
   .register(z.globalRegistry, {
     id: "StorefrontCheckoutEvent",
-    description: "Signed with `Storefront-Signature`. The only type acted on is `checkout.completed`.",
+    description:
+      "Signed with `Storefront-Signature`. The only type acted on is `checkout.completed`, whose `data` " +
+      "names the checkout and what the payment moved (`amount`, `currency`: required since payments are checked).",
     example: {
       type: "checkout.completed",
-      data: { checkout_id: `chk_${"0".repeat(64)}AbCdEfGhIjKlMnOp`, payment_reference: "pay_123" },
+      data: {
+        checkout_id: `chk_${"0".repeat(64)}AbCdEfGhIjKlMnOp`,
+        payment_reference: "pay_123",
+        amount: "149.90",
+        currency: "USD",
+      },
     },
   });
 
@@ -227,6 +320,8 @@ export const StripeEventSchema = z.looseObject({
         client_reference_id: z.optional(z.nullable(z.string())),
         payment_intent: z.optional(z.nullable(z.string())),
         payment_status: z.optional(z.string()),
+        amount_total: z.optional(z.nullable(z.number())),
+        currency: z.optional(z.nullable(z.string())),
       }),
     }),
   ),

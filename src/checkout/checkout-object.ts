@@ -4,7 +4,9 @@ import { CatalogStore, pointerTtlMs } from "../catalog/store.ts";
 import type { Cart } from "../cart/api.ts";
 import { cartFor } from "../cart/cart-client.ts";
 import type { IdempotencyClaim } from "../cart/failure.ts";
-import { DEFAULT_CURRENCY } from "../money.ts";
+import { DEFAULT_CURRENCY, fromMinor } from "../money.ts";
+import { paymentStatus, type Received } from "../payment/amounts.ts";
+import { type PaymentProvider, STRIPE_MAX_HOLD_SECONDS, STRIPE_MIN_HOLD_SECONDS } from "../payment/provider.ts";
 import { randomBase62 } from "../random.ts";
 import type { CheckoutStatus } from "./api.ts";
 import {
@@ -15,9 +17,12 @@ import {
   type Payment,
 } from "./checkout-rows.ts";
 import type { CheckoutFailure, CheckoutReply, UnavailableLine } from "./failure.ts";
+import { costOfLines, frozenCost, paymentAmounts } from "./cost.ts";
 import { handoffUrl, type HandoffSettings } from "./handoff.ts";
 import type { Order } from "./api.ts";
 import { type CompletedBy, type FrozenLine, OrdersStore } from "./orders.ts";
+import { stripeSessions } from "./payment-adapter.ts";
+import type { PaymentSessions, SessionRequest } from "./payment-port.ts";
 import { holdLines, type StockHolds } from "./stock-port.ts";
 import { stockHolds } from "./stock-adapter.ts";
 import { checkoutJson } from "./view.ts";
@@ -33,10 +38,18 @@ const RESUME_MS = 10_000;
 /** The stock objects release a hold on their own this long after the checkout should have: a safety net. */
 const STOCK_GRACE_MS = 5 * 60 * 1000;
 
-/** CHECKOUT_HOLD_SECONDS as set, else the default. */
-export function holdSeconds(setting: unknown): number {
+/** A session expiry the provider did not confirm is tried again after 10 s, doubling up to 10 minutes. */
+const EXPIRY_RETRY_MS = 10_000;
+const EXPIRY_RETRY_MAX_MS = 10 * 60_000;
+/** How long past a session's own end its expiry is still tried (the provider expires it by itself by then). */
+const EXPIRY_GIVE_UP_MS = 60 * 60_000;
+
+/** CHECKOUT_HOLD_SECONDS as set, else the default; with Stripe, within the session's 31 minutes to 24 hours. */
+export function holdSeconds(setting: unknown, provider: PaymentProvider = null): number {
   const value = typeof setting === "string" && /^\d{1,7}$/.test(setting.trim()) ? Number(setting) : Number.NaN;
-  return Number.isInteger(value) && value >= 60 && value <= 7 * 24 * 3600 ? value : DEFAULT_HOLD_SECONDS;
+  const seconds = Number.isInteger(value) && value >= 60 && value <= 7 * 24 * 3600 ? value : DEFAULT_HOLD_SECONDS;
+  if (provider !== "stripe") return seconds;
+  return Math.min(Math.max(seconds, STRIPE_MIN_HOLD_SECONDS), STRIPE_MAX_HOLD_SECONDS);
 }
 
 export interface CreateCheckoutInput {
@@ -44,7 +57,9 @@ export interface CreateCheckoutInput {
   tokenId: string;
   returnUrl: string | null;
   /** The operator's hand-off settings, as the request's worker reads them (the catalog decides `storeIds`). */
-  handoff: Omit<HandoffSettings, "storeIds">;
+  handoff: Omit<HandoffSettings, "storeIds" | "provider">;
+  /** PAYMENT_PROVIDER as the request's worker reads it. */
+  provider: PaymentProvider;
   idempotency?: IdempotencyClaim;
 }
 
@@ -52,6 +67,8 @@ export interface CompleteCheckoutInput {
   checkoutId: string;
   paymentReference: string;
   by: CompletedBy;
+  /** What the payment moved: checked against the checkout's frozen total (contract 10.6). */
+  received: Received;
 }
 
 function fail(failure: CheckoutFailure): CheckoutReply {
@@ -81,6 +98,7 @@ export class Checkouts extends DurableObject<Env> {
   readonly #catalog: CatalogStore;
   readonly #orders: OrdersStore;
   readonly #stock: StockHolds;
+  readonly #payments: PaymentSessions;
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -89,6 +107,7 @@ export class Checkouts extends DurableObject<Env> {
     this.#catalog = new CatalogStore(env.CATALOG, { pointerTtlMs: pointerTtlMs(env.CATALOG_POINTER_TTL_MS) });
     this.#orders = new OrdersStore(env.ORDERS);
     this.#stock = stockHolds(env);
+    this.#payments = stripeSessions(env);
     void ctx.blockConcurrencyWhile(async () => migrateCheckouts(ctx.storage.sql));
   }
 
@@ -105,7 +124,9 @@ export class Checkouts extends DurableObject<Env> {
         if (admitted) return admitted;
       }
       const reply = await this.#create(input);
-      const transient = !reply.ok && ["token_revoked", "catalog_unavailable"].includes(reply.failure.code);
+      const transient =
+        !reply.ok &&
+        ["token_revoked", "catalog_unavailable", "payment_provider_unavailable"].includes(reply.failure.code);
       if (claim && !transient) this.#record(claim, reply);
       return reply;
     });
@@ -154,8 +175,16 @@ export class Checkouts extends DurableObject<Env> {
         const order = await this.#orders.get(record.order_id);
         if (order) return { ok: true, status: 200, json: JSON.stringify(order), replayed: true };
       }
-      const payment: Payment = record.payment ?? { reference: input.paymentReference, by: input.by, at: Date.now() };
+      const expected = { total: frozenCost(record.content).total, currency: record.content.currency };
+      const payment: Payment = record.payment ?? {
+        reference: input.paymentReference,
+        by: input.by,
+        at: Date.now(),
+        received: input.received,
+        status: paymentStatus(expected, input.received),
+      };
       if (!record.payment) {
+        if (payment.status === "mismatch") logMismatch(record.id, expected, input.received, input.by);
         // Recorded (and a resume alarm armed) before anything leaves this object: the runtime
         // holds outgoing calls until these writes are durable, so if the stock commit happened,
         // a crash after it finds the payment here and the alarm finishes the completion.
@@ -170,12 +199,19 @@ export class Checkouts extends DurableObject<Env> {
   /** The rest of a completion, from the recorded payment: stock commit, order, status, cart. Each step is idempotent. */
   async #finish(record: CheckoutRecord, payment: Payment): Promise<Order> {
     const oversold = await this.#stock.commit(record.id, holdLines(record.content.lines));
+    const cost = frozenCost(record.content);
     const order = await this.#orders.record({
       checkoutId: record.id,
       currency: record.content.currency,
       lines: record.content.lines,
       note: record.content.note,
       attributes: record.content.attributes,
+      cost,
+      buyer: record.content.buyer ?? null,
+      shippingOption: record.content.shipping_option ?? null,
+      // A payment recorded before payments were checked was taken as the total.
+      received: payment.received ?? { amount_minor: cost.total, currency: record.content.currency },
+      paymentStatus: payment.status ?? "paid",
       paymentReference: payment.reference,
       completedBy: payment.by,
       oversold,
@@ -205,6 +241,7 @@ export class Checkouts extends DurableObject<Env> {
       // Completions a crash cut short (payment recorded, no order yet) are finished first.
       for (const record of this.#rows.paidUnfinished()) await this.#finish(record, record.payment!);
       for (const record of this.#rows.open()) await this.#expireIfDue(record, now);
+      await this.#expireSessions(now);
       this.#rows.purgeSettled(now - SETTLED_KEPT_MS);
       this.ctx.storage.sql.exec("DELETE FROM idempotency_keys WHERE created_at <= ?", now - IDEMPOTENCY_TTL_MS);
       await this.#armAlarm();
@@ -212,6 +249,13 @@ export class Checkouts extends DurableObject<Env> {
   }
 
   async #create(input: CreateCheckoutInput): Promise<CheckoutReply> {
+    if (input.provider === "stripe" && input.returnUrl === null) {
+      return fail({
+        code: "parameter_missing",
+        message: "Stripe's payment page needs somewhere to send the shopper back: send return_url.",
+        param: "return_url",
+      });
+    }
     this.#rows.setHolder(input.holder);
     const cartReply = await cartFor(this.env, input.holder).getCart({ tokenId: input.tokenId });
     if (!cartReply.ok) {
@@ -223,6 +267,8 @@ export class Checkouts extends DurableObject<Env> {
       attributes?: Record<string, string>;
       /** Contract 10.3's codes, once the cart carries them: the first applicable one goes to a Shopify permalink. */
       discount_codes?: { code: string; applicable: boolean }[];
+      /** Contract 10.4's buyer, once the cart carries it. */
+      buyer?: CheckoutContent["buyer"];
       lines: (Cart["lines"][number] & { attributes?: Record<string, string> })[];
     };
     if (cart.lines.length === 0) {
@@ -270,27 +316,35 @@ export class Checkouts extends DurableObject<Env> {
 
     const now = Date.now();
     const id = `chk_${this.ctx.id.toString()}${randomBase62(16)}`;
-    const expiresAt = now + holdSeconds(this.env.CHECKOUT_HOLD_SECONDS) * 1000;
+    const expiresAt = now + holdSeconds(this.env.CHECKOUT_HOLD_SECONDS, input.provider) * 1000;
     const content: CheckoutContent = {
       lines: frozen,
       currency,
       note: typeof cart.note === "string" ? cart.note : null,
       attributes: cart.attributes ?? {},
+      // Today's cost (total = subtotal); the pricing room's cost is frozen here once the cart carries it.
+      cost: costOfLines(frozen),
+      buyer: cart.buyer ?? null,
+      shipping_option: null,
     };
     const record: CheckoutRecord = {
       id,
       status: "open",
       content,
       return_url: input.returnUrl,
-      url: handoffUrl({ ...input.handoff, storeIds }, id, frozen, {
-        note: content.note,
-        attributes: content.attributes,
-        discountCode: cart.discount_codes?.find((c) => c.applicable)?.code ?? null,
-      }),
+      url:
+        input.provider === "stripe"
+          ? null
+          : handoffUrl({ ...input.handoff, provider: input.provider, storeIds }, id, frozen, {
+              note: content.note,
+              attributes: content.attributes,
+              discountCode: cart.discount_codes?.find((c) => c.applicable)?.code ?? null,
+            }),
       created_at: now,
       expires_at: expiresAt,
       payment: null,
       order_id: null,
+      session: null,
     };
     // The checkout and its expiry alarm exist before its hold does (outgoing calls wait for
     // these writes): a crash mid-hold leaves an open checkout whose alarm releases what was held.
@@ -309,13 +363,73 @@ export class Checkouts extends DurableObject<Env> {
         }),
       );
     }
+    if (input.provider === "stripe") {
+      const opened = await this.#payments.open(this.#sessionRequest(record));
+      if (!opened.ok) {
+        // Nothing half-made: the holds go back and the checkout does not stay open. A session
+        // the provider may have made unanswered is expired by the alarm (found by its key).
+        await this.#stock.release(id, holdLines(frozen));
+        if (opened.kind === "unanswered") {
+          this.#rows.setStatus(id, "canceled", Date.now());
+          this.#rows.oweExpiry(id, null, Date.now() + EXPIRY_RETRY_MS, record.expires_at + EXPIRY_GIVE_UP_MS);
+        } else this.#rows.remove(id);
+        await this.#armAlarm();
+        return fail({
+          code: "payment_provider_unavailable",
+          message: "The payment provider did not make the payment session; nothing was held. Try again.",
+        });
+      }
+      this.#rows.setSession(id, opened.session);
+      record.session = opened.session;
+      record.url = opened.session.url;
+    }
     return { ok: true, status: 201, json: checkoutJson(record), replayed: false };
+  }
+
+  /** The session request of a checkout, rebuilt the same from its record (a replay must send the same). */
+  #sessionRequest(record: CheckoutRecord): SessionRequest {
+    return {
+      checkoutId: record.id,
+      amounts: paymentAmounts(record.content),
+      email: record.content.buyer?.email ?? null,
+      returnUrl: record.return_url ?? "",
+      expiresAt: record.expires_at,
+    };
+  }
+
+  /**
+   * Expires at the provider the sessions of checkouts that can no longer be paid, so a released
+   * hold is never paid for: each owed expiry is tried, and tried again with backoff until the
+   * provider confirms or the session's own end is an hour past.
+   */
+  async #expireSessions(now: number): Promise<void> {
+    for (const owed of this.#rows.expiriesDue(now)) {
+      const record = this.#rows.get(owed.checkout_id);
+      const sessionId = owed.session_id ?? (record ? await this.#payments.recover(this.#sessionRequest(record)) : null);
+      if (sessionId !== null && (await this.#payments.expire(sessionId))) {
+        this.#rows.expiryDone(owed.checkout_id);
+      } else if (now > owed.give_up_at) {
+        this.#rows.expiryDone(owed.checkout_id);
+        console.error(
+          JSON.stringify({ level: "error", error: "payment_session_expiry_abandoned", checkout_id: owed.checkout_id }),
+        );
+      } else {
+        const delay = Math.min(EXPIRY_RETRY_MS * 2 ** owed.attempts, EXPIRY_RETRY_MAX_MS);
+        this.#rows.expiryRetry(owed.checkout_id, sessionId, now + delay);
+      }
+    }
   }
 
   /** Releases an open checkout's holds and gives it its final status. */
   async #settle(record: CheckoutRecord, status: "canceled" | "expired"): Promise<void> {
     await this.#stock.release(record.id, holdLines(record.content.lines));
-    this.#rows.setStatus(record.id, status, Date.now());
+    const now = Date.now();
+    this.#rows.setStatus(record.id, status, now);
+    // Owed, not awaited: the alarm expires the session right after this answer, and retries.
+    if (record.session) {
+      this.#rows.oweExpiry(record.id, record.session.id, now, Math.max(record.expires_at, now) + EXPIRY_GIVE_UP_MS);
+      await this.#armAlarm();
+    }
   }
 
   async #expireIfDue(record: CheckoutRecord, now = Date.now()): Promise<CheckoutRecord> {
@@ -327,8 +441,8 @@ export class Checkouts extends DurableObject<Env> {
 
   async #armAlarm(): Promise<void> {
     const resume = this.#rows.paidUnfinished().length > 0 ? Date.now() + RESUME_MS : undefined;
-    const expiry = this.#rows.nextExpiry();
-    const next = resume !== undefined && (expiry === undefined || resume < expiry) ? resume : expiry;
+    const times = [resume, this.#rows.nextExpiry(), this.#rows.nextExpiryOwed()].filter((t) => t !== undefined);
+    const next = times.length > 0 ? Math.min(...times) : undefined;
     if (next !== undefined) await this.ctx.storage.setAlarm(next);
     else if (this.#rows.all().length > 0) await this.ctx.storage.setAlarm(Date.now() + SETTLED_KEPT_MS);
   }
@@ -367,6 +481,28 @@ export class Checkouts extends DurableObject<Env> {
       Date.now(),
     );
   }
+}
+
+/** One error-level line for a payment that moved another amount than the checkout's total (no secrets: ids and amounts). */
+function logMismatch(
+  checkoutId: string,
+  expected: { total: number; currency: string },
+  received: Received,
+  by: CompletedBy,
+): void {
+  console.error(
+    JSON.stringify({
+      level: "error",
+      error: "payment_mismatch",
+      message: `Checkout ${checkoutId} was paid ${fromMinor(received.amount_minor, received.currency).amount} ${received.currency} instead of its total ${fromMinor(expected.total, expected.currency).amount} ${expected.currency}; its order is written with payment_status mismatch.`,
+      checkout_id: checkoutId,
+      expected_minor: expected.total,
+      expected_currency: expected.currency,
+      received_minor: received.amount_minor,
+      received_currency: received.currency,
+      completed_by: by,
+    }),
+  );
 }
 
 function unavailable(lines: UnavailableLine[]): CheckoutReply {

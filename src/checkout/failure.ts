@@ -13,7 +13,9 @@ export type CheckoutFailureCode =
   | "checkout_not_open"
   | "idempotency_key_reused"
   | "token_revoked"
-  | "catalog_unavailable";
+  | "catalog_unavailable"
+  | "parameter_missing"
+  | "payment_provider_unavailable";
 
 export interface CheckoutFailure {
   code: CheckoutFailureCode;

@@ -1,5 +1,7 @@
 /** The operator's hand-off settings, as the worker reads them from its vars. */
 export interface HandoffSettings {
+  /** PAYMENT_PROVIDER: `template` uses only CHECKOUT_URL, `shopify` only the permalink; unset, the first that applies. */
+  provider?: "template" | "shopify" | null;
   /** CHECKOUT_URL: a template with `{checkout_id}`, e.g. `https://pay.example.com/c/{checkout_id}`. */
   checkoutUrl: string;
   /** SHOPIFY_STORE_DOMAIN: the store's own domain (`shop.example.com` or `example.myshopify.com`). */
@@ -48,9 +50,9 @@ export function handoffUrl(
   lines: readonly { variant_id: string; quantity: number }[],
   extras: HandoffExtras = { note: null, attributes: {}, discountCode: null },
 ): string | null {
-  const template = settings.checkoutUrl.trim();
+  const template = settings.provider === "shopify" ? "" : settings.checkoutUrl.trim();
   if (template !== "") return template.replaceAll("{checkout_id}", encodeURIComponent(checkoutId));
-  const domain = settings.shopifyDomain.trim().toLowerCase();
+  const domain = settings.provider === "template" ? "" : settings.shopifyDomain.trim().toLowerCase();
   if (settings.storeIds && DOMAIN.test(domain)) {
     const items = lines.map((line) => `${line.variant_id}:${line.quantity}`).join(",");
     return `https://${domain}/cart/${items}${permalinkQuery(extras)}`;

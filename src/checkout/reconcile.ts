@@ -11,6 +11,7 @@ export const DifferenceSchema = z
       "commit_quantity_differs",
       "stock_commit_without_order",
       "hold_left_open",
+      "payment_mismatch",
     ]),
     checkout_id: z.string(),
     order_id: z.nullable(z.string()),
@@ -88,7 +89,12 @@ async function allMovements(env: Env): Promise<StockMovement[]> {
  * cured by completing the checkout again.
  */
 export async function reconcile(env: Env, now = Date.now()): Promise<Reconciliation> {
-  const [rows, movements] = await Promise.all([new OrdersStore(env.ORDERS).unitsByOrder(), allMovements(env)]);
+  const orders = new OrdersStore(env.ORDERS);
+  const [rows, movements, mismatched] = await Promise.all([
+    orders.unitsByOrder(),
+    allMovements(env),
+    orders.mismatched(now - STOCK_HISTORY_MS),
+  ]);
   const ledgers = new Map<string, Ledger>();
   for (const m of movements) {
     if (m.source !== "checkout") continue;
@@ -99,7 +105,18 @@ export async function reconcile(env: Env, now = Date.now()): Promise<Reconciliat
   }
   const checked = rows.filter((r) => r.created_at > now - STOCK_HISTORY_MS);
   const tracked = await stockStore(env).levels([...new Set(checked.map((r) => r.variant_id))]);
-  const differences: Difference[] = [];
+  // A payment that moved another amount than its checkout's total: written, but never a normal paid order.
+  const differences: Difference[] = mismatched.map((order) => ({
+    kind: "payment_mismatch",
+    checkout_id: order.checkout_id,
+    order_id: order.id,
+    variant_id: null,
+    expected: null,
+    found: null,
+    message:
+      `Order ${order.id} was paid ${order.amount_paid?.amount ?? "?"} ${order.amount_paid?.currency ?? ""} ` +
+      `(${order.payment_reference}), not its total ${order.cost.total.amount} ${order.cost.total.currency}: refund or collect the difference.`,
+  }));
   const ordered = new Set(rows.map((r) => r.checkout_id));
   // Expected commits per checkout and variant (one order may name a variant on several lines).
   const expected = new Map<string, { order_id: string; checkout_id: string; variant_id: string; quantity: number }>();

@@ -54,10 +54,31 @@ export class OrdersClient {
 }
 
 function summary(o: Order): string {
+  const mismatch =
+    o.payment_status === "mismatch"
+      ? `  PAYMENT MISMATCH (paid ${o.amount_paid?.amount} ${o.amount_paid?.currency})`
+      : "";
   return (
-    `${o.id}  ${o.created_at}  ${o.subtotal.amount} ${o.currency}  ${o.total_quantity} units  ` +
-    `${o.completed_by}:${o.payment_reference}${o.oversold ? "  OVERSOLD" : ""}  checkout=${o.checkout_id}`
+    `${o.id}  ${o.created_at}  ${o.cost.total.amount} ${o.currency}  ${o.total_quantity} units  ` +
+    `${o.completed_by}:${o.payment_reference}${mismatch}${o.oversold ? "  OVERSOLD" : ""}  checkout=${o.checkout_id}`
   );
+}
+
+/** `show`'s money and buyer lines: the frozen cost, what was paid, who and where. */
+function moneyLines(o: Order): string[] {
+  const money = (m: { amount: string; currency: string } | null) => (m ? `${m.amount} ${m.currency}` : "none");
+  const c = o.cost;
+  const lines = [
+    `cost: subtotal ${money(c.subtotal)}, discounts ${money(c.discount_total)}, shipping ${money(c.shipping)}, ` +
+      `tax ${money(c.tax)}${c.tax_included ? " (included)" : ""}, total ${money(c.total)}`,
+    `paid: ${money(o.amount_paid)}  payment_status: ${o.payment_status}` +
+      (o.payment_status === "mismatch" ? `  (expected ${money(c.total)}: refund or collect the difference)` : ""),
+  ];
+  for (const d of o.discounts) lines.push(`discount: ${d.title}${d.code ? ` (${d.code})` : ""} −${money(d.amount)}`);
+  if (o.buyer) lines.push(`buyer: ${JSON.stringify(o.buyer)}`);
+  if (o.shipping_option)
+    lines.push(`shipping: ${o.shipping_option.title} (${o.shipping_option.id}) ${money(o.shipping_option.price)}`);
+  return lines;
 }
 
 /** Runs one command; `ok` is false when `check` found a difference (the CLI exits 1). */
@@ -86,7 +107,7 @@ export async function runOrdersCommand(
     }
     case "show": {
       const order = await client.show(command.id);
-      const lines = [summary(order)];
+      const lines = [summary(order), ...moneyLines(order)];
       if (order.note) lines.push(`note: ${JSON.stringify(order.note)}`);
       if (Object.keys(order.attributes).length > 0) lines.push(`attributes: ${JSON.stringify(order.attributes)}`);
       for (const line of order.lines) {

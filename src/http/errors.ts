@@ -328,6 +328,11 @@ export function fromCheckoutFailure(failure: CheckoutFailure, docsUrl?: string):
       });
     case "checkout_not_open":
       return new ApiError(409, { type: "invalid_request_error", code: "checkout_not_open", message: failure.message });
+    case "parameter_missing":
+      return invalidRequest("parameter_missing", failure.message, failure.param);
+    case "payment_provider_unavailable":
+      // 502: an upstream the worker depends on failed; retrying later may succeed.
+      return new ApiError(502, { type: "api_error", code: "payment_provider_unavailable", message: failure.message });
     default:
       return fromFailure({ code: failure.code, message: failure.message, param: failure.param }, docsUrl);
   }

@@ -244,6 +244,19 @@ const ERRORS = {
       }),
     },
   },
+  502: {
+    description:
+      "The payment provider (`PAYMENT_PROVIDER=stripe`) did not make the checkout's payment session: " +
+      "down, timing out or refusing (`payment_provider_unavailable`). Nothing was held and no checkout " +
+      "stays open; retry (the same Idempotency-Key is safe).",
+    examples: {
+      payment_provider_unavailable: example("Stripe down or refusing", {
+        type: "api_error",
+        code: "payment_provider_unavailable",
+        message: "The payment provider did not make the payment session; nothing was held. Try again.",
+      }),
+    },
+  },
   503: {
     description:
       "No catalog has been published yet (`catalog_unavailable`, with `Retry-After`); the live " +

@@ -5,8 +5,8 @@
  */
 /** The worked signing example's body and its signature (test/checkout/signature.test.ts recomputes it). */
 export const WORKED_BODY =
-  '{"type":"checkout.completed","data":{"checkout_id":"chk_0000000000000000000000000000000000000000000000000000000000000000AbCdEfGhIjKlMnOp","payment_reference":"pay_1"}}';
-export const WORKED_SIGNATURE = "83e52e7d79d7e7e2338cd4251d597eb81053dcd01cc91b7c4d74acdd9a0d6cd0";
+  '{"type":"checkout.completed","data":{"checkout_id":"chk_0000000000000000000000000000000000000000000000000000000000000000AbCdEfGhIjKlMnOp","payment_reference":"pay_1","amount":"149.90","currency":"USD"}}';
+export const WORKED_SIGNATURE = "5b0278e50bfd9a6c520becec95a0730c9e94b442aae749997d344b4c68f2d846";
 
 export const GUIDE = [
   "A store's catalog and cart. Catalog reads are anonymous and cached at the edge; the " +
@@ -470,6 +470,38 @@ export const GUIDE = [
   "  first payment reference is kept). Completing turns the holds into stock decrements and",
   "  clears the cart. A checkout paid after it expired or was canceled still becomes an order",
   "  (the payment is real), flagged `oversold` on each line stock no longer covered.",
+  "- **Completion checks the money** (a contract change: `amount` and `currency` are required on",
+  "  the operator's completion and in a `checkout.completed` event's `data`): what the payment",
+  "  moved (`amount`, a decimal string in its currency's digits, and `currency`; Stripe's",
+  "  `amount_total` and `currency`) must equal the checkout's `cost.total`. Equal: the order is",
+  '  `payment_status: "paid"`. Anything else (a Payment Link of another amount naming this',
+  "  checkout, another currency, a partial or tampered payment) still writes the order, since the",
+  "  money moved and the shopper must be refunded or asked for the rest, but with",
+  '  `payment_status: "mismatch"`, `amount_paid` (what was received) beside `cost.total` (what',
+  "  was expected), an error-level log line (`payment_mismatch`), and `npm run orders -- check`",
+  "  exits 1 naming it. The first completion's amount is kept: a repeat cannot turn a mismatch",
+  "  into `paid`. A Stripe session completed `unpaid` (a delayed method) waits for",
+  "  `checkout.session.async_payment_succeeded`; `async_payment_failed` cancels the checkout (no",
+  "  order, holds released; the shopper checks out again). The shopper reads the order with",
+  "  `GET /orders/{id}` (the token holder whose checkout it was; anyone else 404), a receipt.",
+  "- **Stripe Checkout made by the worker** (`PAYMENT_PROVIDER=stripe`, `STRIPE_SECRET_KEY`):",
+  "  `POST /checkouts` creates the Checkout Session over Stripe's HTTP API and answers its page as",
+  "  `url`: each line at its frozen unit price (`price_data`), the buyer's email when known,",
+  "  `client_reference_id` and `metadata.checkout_id` naming the checkout, the checkout id as",
+  "  Stripe's `Idempotency-Key`, `success_url`/`cancel_url` = `return_url` (required with Stripe),",
+  "  and `expires_at` = the hold's end: with Stripe a hold lasts 31 minutes to 24 hours (Stripe's",
+  "  sessions last 30 minutes to 24 hours; the extra minute covers clocks and the request). The",
+  "  session's `amount_total` equals the checkout's `cost.total` to the minor unit, checked on",
+  "  Stripe's answer: a discount is one `amount_off` coupon of exactly the discount on the lines",
+  "  (Stripe applies coupons to line items only, so a free-shipping discount lowers the shipping",
+  "  rate instead), shipping one fixed-amount shipping rate, tax added on top of prices one line",
+  "  item of exactly the frozen tax (never Stripe tax rates, which Stripe rounds its own way).",
+  "  Stripe down, timing out (`STRIPE_TIMEOUT_MS`, default 10 s) or refusing: 502",
+  "  `payment_provider_unavailable`, holds released, no checkout left open. A checkout canceled,",
+  "  replaced or expired has its session expired at Stripe by the checkout object's alarm right",
+  "  after (retried with backoff until Stripe confirms, never holding up the cancel), so a released",
+  "  hold cannot be paid; a session whose creation went unanswered is found by replaying the",
+  "  creation (same Idempotency-Key) and expired the same way.",
   "- **Webhook signatures**: `Storefront-Signature: t=<unix seconds>,v1=<hex>` where `<hex>` is",
   "  HMAC-SHA256, keyed with `CHECKOUT_WEBHOOK_SECRET`, of `<t>.<raw body>`; or Stripe's own",
   "  `Stripe-Signature` (the same construction, keyed with `STRIPE_WEBHOOK_SECRET`, the endpoint's",

@@ -12,6 +12,7 @@ import { noStore } from "../http/no-store.ts";
 import { type AuthedEnv, requireToken } from "../http/require-token.ts";
 import { parseJsonBody, validQuery } from "../http/validate.ts";
 import { writeLimit } from "../http/write-limit.ts";
+import { paymentProvider } from "../payment/provider.ts";
 import { describe } from "../openapi/describe.ts";
 
 /** Answers a checkout reply: its JSON text with its status, or the contract's error. */
@@ -30,7 +31,7 @@ const checkoutIdShape: MiddlewareHandler<AuthedEnv> = async (c, next) => {
 };
 
 /** KV may still believe in a revoked token; the holder's cart object knows at once. */
-async function refuseRevoked(c: Context<AuthedEnv>): Promise<void> {
+export async function refuseRevoked(c: Context<AuthedEnv>): Promise<void> {
   const { tokenId, holder } = c.var.principal;
   if (await cartFor(c.env, holder).isRevoked(tokenId)) {
     throw authenticationError(docsUrlFor(c.req.url, c.env.DOCS_URL), "The token has been revoked.", "token_revoked");
@@ -62,6 +63,7 @@ export const checkouts = new Hono<AppEnv>()
       holder,
       tokenId,
       returnUrl: body.return_url ?? null,
+      provider: paymentProvider(c.env.PAYMENT_PROVIDER),
       handoff: {
         checkoutUrl: c.env.CHECKOUT_URL ?? "",
         shopifyDomain: c.env.SHOPIFY_STORE_DOMAIN ?? "",

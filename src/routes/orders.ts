@@ -7,6 +7,7 @@ import {
   OrdersQuerySchema,
 } from "../checkout/api.ts";
 import { completeById } from "../checkout/client.ts";
+import { receivedFrom } from "../payment/amounts.ts";
 import { OrdersStore } from "../checkout/orders.ts";
 import { reconcile } from "../checkout/reconcile.ts";
 import type { AppEnv } from "../http/app-env.ts";
@@ -36,7 +37,15 @@ export const orders = new Hono<AppEnv>()
     },
     validJson(CompleteCheckoutRequestSchema),
     async (c) => {
-      const reply = await completeById(c.env, c.req.param("id"), c.req.valid("json").payment_reference, "operator");
+      const body = c.req.valid("json");
+      const paid = receivedFrom(body.amount, body.currency);
+      if (!paid)
+        throw invalidRequest(
+          "parameter_invalid",
+          `${body.amount} has more decimals than ${body.currency} has.`,
+          "amount",
+        );
+      const reply = await completeById(c.env, c.req.param("id"), body.payment_reference, "operator", paid);
       // A repeat is not an Idempotency-Key replay: it answers the same order, without the header.
       return respondCheckout(c, { ...reply, replayed: false });
     },

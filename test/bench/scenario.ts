@@ -175,7 +175,7 @@ async function measureCart(
   const selected = [
     ...cartWorkloads(input.catalog, ["t"], "t"),
     checkoutCreateWorkload(["t"]),
-    checkoutCompleteWorkload(["t"], ""),
+    checkoutCompleteWorkload([{ id: "t", total: { amount: "1.00", currency: "USD" } }], ""),
   ]
     .filter(settings.selected)
     .map((w) => w.name);

@@ -5,7 +5,7 @@ import { ReconciliationSchema } from "../../src/checkout/reconcile.ts";
 import type { VariantRecord } from "../../src/catalog/store.ts";
 import { OrdersClient, runOrdersCommand } from "../../src/cli/orders-client.ts";
 import { stockStore } from "../../src/stock/store.ts";
-import { addLine, BASE, issueToken, operator, OPERATOR_SECRET, seedVariants } from "../helpers/cart.ts";
+import { addLine, BASE, cartCall, issueToken, operator, OPERATOR_SECRET, seedVariants } from "../helpers/cart.ts";
 import { checkoutFrom, operatorComplete, orderFrom, postCheckout, setStock } from "../helpers/checkout.ts";
 
 let variants: VariantRecord[];
@@ -16,7 +16,7 @@ async function orderOf(index: number, quantity: number): Promise<Order> {
   const issued = await issueToken();
   expect((await addLine(issued.token, variants[index]!.id, quantity)).status).toBe(200);
   const checkout = await checkoutFrom(await postCheckout(issued.token));
-  return orderFrom(await operatorComplete(checkout.id, `pay_${index}_${quantity}`));
+  return orderFrom(await operatorComplete(checkout, `pay_${index}_${quantity}`));
 }
 
 beforeAll(async () => {
@@ -73,7 +73,13 @@ describe("npm run orders", () => {
     expect(list.lines[0]).toContain(made[4]!.id);
     const show = await runOrdersCommand({ action: "show", id: made[0]!.id }, client);
     expect(show.lines[0]).toContain(made[0]!.payment_reference);
-    expect(show.lines[1]).toContain(`1 × ${variants[0]!.product_title}`);
+    // The money and the buyer (contract 10.7): the frozen cost, what was paid, the status.
+    const total = made[0]!.cost.total.amount;
+    expect(show.lines[1]).toBe(
+      `cost: subtotal ${total} USD, discounts 0.00 USD, shipping none, tax none, total ${total} USD`,
+    );
+    expect(show.lines[2]).toBe(`paid: ${total} USD  payment_status: paid`);
+    expect(show.lines.find((l) => l.includes(" × "))).toContain(`1 × ${variants[0]!.product_title}`);
   });
 
   it("check finds orders, holds and stock movements in agreement", async () => {
@@ -105,5 +111,32 @@ describe("npm run orders", () => {
     const check = await runOrdersCommand({ action: "check" }, client);
     expect(check.ok).toBe(false);
     expect(check.lines[0]).toContain("3 difference(s)");
+  });
+});
+
+describe("GET /orders/{id}: the shopper's receipt (contract 10.7)", () => {
+  it("answers the holder's own order with its money, and 404 to any other token", async () => {
+    const issued = await issueToken();
+    expect((await addLine(issued.token, variants[0]!.id, 2)).status).toBe(200);
+    const checkout = await checkoutFrom(await postCheckout(issued.token));
+    const order = await orderFrom(await operatorComplete(checkout, "pay_receipt"));
+    const mine = await cartCall(issued.token, `/orders/${order.id}`);
+    expect(mine.headers.get("cache-control")).toBe("no-store");
+    const receipt = await orderFrom(mine);
+    expect(receipt).toEqual(order);
+    expect(receipt).toMatchObject({ payment_status: "paid", amount_paid: checkout.cost.total, cost: checkout.cost });
+    // Another holder, an order of another holder, an unknown order and a malformed id: all the same 404.
+    const other = await issueToken();
+    for (const [token, id] of [
+      [other.token, order.id],
+      [issued.token, made[0]!.id],
+      [issued.token, `ord_${"0".repeat(32)}`],
+      [issued.token, "ord_nope"],
+    ] as const) {
+      const res = await cartCall(token, `/orders/${id}`);
+      expect(res.status, `${id}`).toBe(404);
+      expect(await res.json()).toMatchObject({ error: { code: "resource_missing", param: "id" } });
+    }
+    expect((await cartCall("", `/orders/${order.id}`)).status).toBe(401);
   });
 });

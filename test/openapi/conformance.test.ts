@@ -27,7 +27,11 @@ const UNPROVOKABLE: [RegExp, string][] = [
   [/ 500$/, "an unexpected failure"],
   [/ 409$/, "Idempotency-Key still in use: two requests racing inside one Durable Object"],
   [
-    /^POST \/api\/v1\/(carts|checkouts) 503$/,
+    /^POST \/api\/v1\/checkouts 502$/,
+    "Stripe down or refusing needs PAYMENT_PROVIDER=stripe and a failing Stripe (test/payment/stripe-checkout.test.ts)",
+  ],
+  [
+    /^POST \/api\/v1\/(carts|checkouts) 503$|^GET \/api\/v1\/orders\/\{id\} 503$/,
     "no usable CART_TOKEN_SECRET: a deployment's misconfiguration (test/cart/shopper-tokens.test.ts sets it up)",
   ],
   [
@@ -55,6 +59,7 @@ const state = {
   limitedToken: "",
   checkoutToken: "",
   checkoutId: "{id}",
+  checkoutTotal: "0.00",
   orderId: "{order_id}",
   /** Signed webhook deliveries, made in beforeAll (signing is asynchronous, a case's request is not). */
   hooks: {} as Record<"unknown" | "ignored" | "badJson", { body: string; signature: string }>,
@@ -361,7 +366,7 @@ const checkoutCases: Case[] = withHead([
     request: () =>
       post(
         `/api/v1/operator/checkouts/${state.checkoutId}/complete`,
-        { payment_reference: "pi_conformance" },
+        { payment_reference: "pi_conformance", amount: state.checkoutTotal, currency: "USD" },
         { ...OPERATOR, ...JSON_TYPE },
       ),
   },
@@ -369,6 +374,22 @@ const checkoutCases: Case[] = withHead([
     status: 409,
     name: "a completed checkout",
     request: () => [`/api/v1/checkouts/${state.checkoutId}`, { method: "DELETE", headers: checkoutBearer() }],
+  },
+  {
+    status: 200,
+    name: "the holder's receipt",
+    request: () => [`/api/v1/orders/${state.orderId}`, { headers: checkoutBearer() }],
+  },
+  {
+    status: 404,
+    name: "another holder's order",
+    request: () => [`/api/v1/orders/${state.orderId}`, { headers: bearer() }],
+  },
+  { status: 401, name: "no token", request: () => [`/api/v1/orders/${state.orderId}`] },
+  {
+    status: 400,
+    name: "query parameter",
+    request: () => [`/api/v1/orders/${state.orderId}?x=1`, { headers: checkoutBearer() }],
   },
   {
     status: 404,
@@ -968,7 +989,12 @@ describe("real responses conform to the served documents", () => {
       unknown: await sign(
         JSON.stringify({
           type: "checkout.completed",
-          data: { checkout_id: `chk_${"0".repeat(64)}AAAAAAAAAAAAAAAA`, payment_reference: "p" },
+          data: {
+            checkout_id: `chk_${"0".repeat(64)}AAAAAAAAAAAAAAAA`,
+            payment_reference: "p",
+            amount: "1.00",
+            currency: "USD",
+          },
         }),
       ),
       ignored: await sign(JSON.stringify({ type: "checkout.viewed" })),
@@ -983,8 +1009,11 @@ describe("real responses conform to the served documents", () => {
       const [path, init] = c.request();
       const etag = res.headers.get("etag");
       if (res.status === 200 && etag && (init?.method ?? "GET") === "GET") state.etags.set(path, etag);
-      if (path === "/api/v1/checkouts" && res.status === 201)
-        state.checkoutId = ((await res.clone().json()) as { id: string }).id;
+      if (path === "/api/v1/checkouts" && res.status === 201) {
+        const made = (await res.clone().json()) as { id: string; cost: { total: { amount: string } } };
+        state.checkoutId = made.id;
+        state.checkoutTotal = made.cost.total.amount;
+      }
       if (path.endsWith("/complete") && res.status === 200)
         state.orderId = ((await res.clone().json()) as { id: string }).id;
       if (path === "/api/v1/cart/lines" && c.name === "available variant") {

@@ -28,7 +28,11 @@ export const CHECKOUTS_DOCS = {
       "their prices). 409 `checkout_unavailable` names each line at fault in `lines` and holds " +
       "nothing; 400 `cart_empty`. One open checkout per holder: a new one cancels the previous " +
       "first. Body `{}`, none, or `{return_url}` (https only). `Idempotency-Key` replays the " +
-      `first answer; counts as a cart write. ${SEE}`,
+      "first answer; counts as a cart write. With `PAYMENT_PROVIDER=stripe` the worker creates the " +
+      "Stripe Checkout Session itself and `url` is its page; `return_url` is then required (400 " +
+      "`parameter_missing`: Stripe's page sends the shopper back there), and Stripe down, timing " +
+      "out or refusing is 502 `payment_provider_unavailable` with nothing held and no checkout " +
+      `left open. ${SEE}`,
     tag: "Checkout",
     auth: "bearer",
     query: NoQuerySchema,
@@ -43,7 +47,15 @@ export const CHECKOUTS_DOCS = {
     },
     responses: {
       201: checkoutOk("The open checkout.", ["Idempotent-Replayed"]),
-      ...errors(...CART_WRITE_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "cart_empty", "checkout_unavailable"),
+      ...errors(
+        ...CART_WRITE_ERRORS,
+        ...QUERY_ERRORS,
+        ...JSON_BODY_ERRORS,
+        "cart_empty",
+        "checkout_unavailable",
+        "parameter_missing",
+        "payment_provider_unavailable",
+      ),
     },
   },
   getCheckout: {
@@ -62,6 +74,8 @@ export const CHECKOUTS_DOCS = {
     summary: "Cancel a checkout",
     description:
       "Cancels the holder's open checkout and releases its holds; again answers the same. " +
+      "A Stripe session of the checkout is expired at Stripe right after (retried until Stripe " +
+      "confirms; the cancel never waits for it), so it cannot be paid. " +
       "Completed or expired: 409 `checkout_not_open`. Another holder's id: 404.",
     tag: "Checkout",
     auth: "bearer",

@@ -11,6 +11,7 @@ import { OPERATOR_STOCK_DOCS } from "./operator-stock.ts";
 import { OPERATOR_DOCS } from "./operator.ts";
 import { ORDERS_DOCS } from "./orders.ts";
 import { PRODUCTS_DOCS } from "./products.ts";
+import { SHOPPER_ORDERS_DOCS } from "./shopper-orders.ts";
 import { WEBHOOKS_DOCS } from "./webhooks.ts";
 import type { OperationDoc } from "../../openapi/spec.ts";
 
@@ -33,5 +34,6 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   ...OPERATOR_DOCS,
   ...ORDERS_DOCS,
   ...PRODUCTS_DOCS,
+  ...SHOPPER_ORDERS_DOCS,
   ...WEBHOOKS_DOCS,
 };

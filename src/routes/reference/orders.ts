@@ -19,14 +19,26 @@ export const ORDERS_DOCS = {
     summary: "Complete a checkout",
     description:
       "Marks a checkout paid, exactly once: one order in D1, holds turned into stock " +
-      "decrements, the cart cleared. Repeats (with the webhook too) answer the same order, " +
-      "keeping the first `payment_reference`. An expired or canceled checkout still becomes an " +
-      "order, `oversold` where stock no longer covered it.",
+      "decrements, the cart cleared. `amount` (decimal string) and `currency` say what the payment " +
+      "moved (required): equal to the checkout's `cost.total` the order is `paid`; anything else " +
+      "(another amount or currency, a partial payment) still writes the order, since the money " +
+      "moved, with `payment_status: mismatch` and `amount_paid`, logs an error and makes " +
+      "`npm run orders -- check` exit 1. Repeats (with the webhook too) answer the same order, " +
+      "keeping the first `payment_reference` and amount. An expired or canceled checkout still " +
+      "becomes an order, `oversold` where stock no longer covered it.",
     tag: "Operator",
     auth: "operator",
     params: CheckoutPathParamsSchema,
     query: NoQuerySchema,
-    body: { schema: CompleteCheckoutRequestSchema },
+    body: {
+      schema: CompleteCheckoutRequestSchema,
+      examples: {
+        paid: {
+          summary: "The checkout's total",
+          value: { payment_reference: "pi_3PqZx2Lk", amount: "149.90", currency: "USD" },
+        },
+      },
+    },
     responses: {
       200: { description: "The order.", schema: OrderSchema, headers: NO_STORE },
       ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "parameter_missing", "resource_missing"),
@@ -47,7 +59,9 @@ export const ORDERS_DOCS = {
   },
   getOrder: {
     summary: "Get an order",
-    description: "One order, as its completion answered it.",
+    description:
+      "One order, as its completion answered it: the cost the checkout froze, the buyer, what was " +
+      "paid (`amount_paid`) and `payment_status`.",
     tag: "Operator",
     auth: "operator",
     params: OrderPathParamsSchema,
@@ -60,8 +74,10 @@ export const ORDERS_DOCS = {
   reconcileOrders: {
     summary: "Reconcile orders, holds and stock",
     description:
-      "Orders (D1) against every Stock shard's movement log and the holds still held; each " +
-      "difference named (`kind`). `npm run orders -- check` prints it. Reads every shard's log.",
+      "Orders (D1) against every Stock shard's movement log and the holds still held, and every " +
+      "order whose payment did not match its total (`payment_mismatch`, within the 90 days of the " +
+      "stock history); each difference named (`kind`). `npm run orders -- check` prints it and " +
+      "exits 1 on any. Reads every shard's log.",
     tag: "Operator",
     auth: "operator",
     query: NoQuerySchema,

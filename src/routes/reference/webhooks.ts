@@ -10,10 +10,16 @@ export const WEBHOOKS_DOCS = {
     description:
       "Completes a checkout whose payment succeeded, exactly once (repeats answer the same " +
       '`order_id`). `Storefront-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` ' +
-      "keyed with `CHECKOUT_WEBHOOK_SECRET`, for `checkout.completed`; or Stripe's " +
-      "`Stripe-Signature` keyed with `STRIPE_WEBHOOK_SECRET`, for `checkout.session.completed` " +
-      "(paid) and `checkout.session.async_payment_succeeded`, `client_reference_id` = the " +
-      "checkout id. A missing or wrong signature is 400 `signature_invalid`, one over 300 s " +
+      "keyed with `CHECKOUT_WEBHOOK_SECRET`, for `checkout.completed` whose `data` carries " +
+      "`amount` and `currency` (required); or Stripe's `Stripe-Signature` keyed with " +
+      "`STRIPE_WEBHOOK_SECRET`, for `checkout.session.completed` (paid) and " +
+      "`checkout.session.async_payment_succeeded`, `client_reference_id` = the checkout id, whose " +
+      "`amount_total` and `currency` are what was paid. The amount is checked against the " +
+      "checkout's `cost.total`: equal, the order is `paid`; different, it is still written with " +
+      "`payment_status: mismatch` (the receipt says which). A session completed `unpaid` (a " +
+      "delayed payment method) waits for `async_payment_succeeded`; " +
+      "`checkout.session.async_payment_failed` cancels the checkout (no order, holds released). " +
+      "A missing or wrong signature is 400 `signature_invalid`, one over 300 s " +
       "old 400 `timestamp_out_of_range`, nothing changed; other events 200 `handled: false`. " +
       "The reference's Checkout and orders section has a worked signing example.",
     tag: "Checkout",
@@ -26,7 +32,12 @@ export const WEBHOOKS_DOCS = {
           summary: "checkout.completed",
           value: {
             type: "checkout.completed",
-            data: { checkout_id: `chk_${"0".repeat(64)}AbCdEfGhIjKlMnOp`, payment_reference: "pay_1" },
+            data: {
+              checkout_id: `chk_${"0".repeat(64)}AbCdEfGhIjKlMnOp`,
+              payment_reference: "pay_1",
+              amount: "149.90",
+              currency: "USD",
+            },
           },
         },
       },
@@ -43,6 +54,7 @@ export const WEBHOOKS_DOCS = {
         "signature_invalid",
         "timestamp_out_of_range",
         "parameter_missing",
+        "parameter_invalid",
         "resource_missing",
       ),
     },
