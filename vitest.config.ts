@@ -26,10 +26,15 @@ export default defineConfig({
         // FUZZ_RUNS (the hardening suites' run counts) reaches workerd as import.meta.env.FUZZ_RUNS.
         envPrefix: ["VITE_", "FUZZ_"],
         plugins: [
-          cloudflareTest({
+          // A function of `inject`: the Stripe stand-in's address (test/stripe/global-setup.ts) becomes a binding.
+          cloudflareTest(({ inject }) => ({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               bindings: {
+                // Every Stripe call of the test worker goes to the local stand-in (test/stripe/stand-in.ts).
+                STRIPE_API_BASE: inject("stripeStandIn"),
+                STRIPE_SECRET_KEY: "sk_test_standin0123456789",
+                STRIPE_TIMEOUT_MS: "1500",
                 ENVIRONMENT: "development",
                 CATALOG_POINTER_TTL_MS: "0",
                 ALLOWED_ORIGINS: "http://localhost:*,https://shop.example",
@@ -41,10 +46,11 @@ export default defineConfig({
                 ORDERS_MIGRATIONS,
               },
             },
-          }),
+          })),
         ],
         test: {
           name: "workerd",
+          globalSetup: ["test/stripe/global-setup.ts"],
           setupFiles: ["test/helpers/orders-setup.ts"],
           include: ["test/**/*.test.ts"],
           exclude: ["**/node_modules/**", "test/e2e/**", "test/browser/**", "test/house/**"],

@@ -145,6 +145,9 @@ function watchDocuments(): () => void {
   };
 }
 
+/** The payment settings `npm run dev` takes from its environment (contract 10.6). */
+const PAYMENT_VARS = ["PAYMENT_PROVIDER", "STRIPE_API_BASE", "STRIPE_SECRET_KEY", "STRIPE_TIMEOUT_MS"] as const;
+
 function serve(port: number, persistTo: string | undefined): void {
   const local = join(process.cwd(), "node_modules", ".bin", "wrangler");
   const args = [
@@ -164,6 +167,9 @@ function serve(port: number, persistTo: string | undefined): void {
     // Signs the local test payment page's webhook (contract 9.1: refused where ENVIRONMENT is not development).
     "--var",
     "CHECKOUT_WEBHOOK_SECRET:dev-checkout-webhook-secret",
+    // The payment provider from the environment, e.g. a local Stripe stand-in:
+    // PAYMENT_PROVIDER=stripe STRIPE_API_BASE=http://127.0.0.1:12111 STRIPE_SECRET_KEY=sk_test_… npm run dev
+    ...PAYMENT_VARS.flatMap((name) => (process.env[name] ? ["--var", `${name}:${process.env[name]}`] : [])),
     ...(persistTo ? ["--persist-to", persistTo] : []),
   ];
   const child = spawn(existsSync(local) ? local : "wrangler", args, { stdio: "inherit", env: quietWranglerEnv() });
