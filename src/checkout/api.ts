@@ -60,9 +60,7 @@ export const FrozenCostSchema = z
   })
   .register(z.globalRegistry, {
     id: "FrozenCost",
-    description:
-      "What the checkout asked to be paid, frozen when it was made: total = subtotal − discount_total + " +
-      "shipping + tax (tax added only when prices exclude it). `shipping`/`tax` null when not charged.",
+    description: "The cost frozen at checkout (the guide's Checkout and orders).",
   });
 
 export const AppliedDiscountSchema = z
@@ -76,10 +74,7 @@ export const BuyerSchema = z
     region: z.optional(z.string()),
     postal_code: z.optional(z.string()),
   })
-  .register(z.globalRegistry, {
-    id: "Buyer",
-    description: "Where the order goes and who to tell, as the cart carried it.",
-  });
+  .register(z.globalRegistry, { id: "Buyer" });
 
 export const ShippingOptionSchema = z
   .object({ id: z.string(), title: z.string(), price: MoneySchema })
@@ -87,10 +82,7 @@ export const ShippingOptionSchema = z
 
 export const PaymentStatusSchema = z.enum(["paid", "mismatch"]).register(z.globalRegistry, {
   id: "PaymentStatus",
-  description:
-    "`paid`: the payment moved exactly `cost.total` in `currency`. `mismatch`: it moved something else " +
-    "(another amount or currency, a partial payment): the order is written because the money moved, " +
-    "but it is not a normal paid order: check `amount_paid`, then refund or collect by hand.",
+  description: "`paid`: exactly `cost.total` was paid. `mismatch`: something else was (`amount_paid`).",
 });
 
 export const CreateCheckoutRequestSchema = z
@@ -168,12 +160,7 @@ export type Checkout = z.infer<typeof CheckoutSchema>;
 export const PaidAmountSchema = z
   .string()
   .check(z.regex(/^\d{1,13}(\.\d{1,4})?$/, "a decimal string such as 149.90"))
-  .register(z.globalRegistry, {
-    description:
-      "The amount the payment moved, as a decimal string (`149.90`; at most the currency's minor-unit " +
-      "digits). Compared with the checkout's total: equal in amount and currency is `paid`, anything else " +
-      "`mismatch` (the order is still written).",
-  });
+  .register(z.globalRegistry, { description: "What the payment moved (`149.90`), checked against the total." });
 
 /** The ISO 4217 currency the payment moved (the catalog's schema: registering it again would rename it everywhere). */
 export const PaidCurrencySchema = CurrencySchema;
@@ -226,9 +213,7 @@ export const OrderSchema = z
     buyer: z.nullable(BuyerSchema),
     shipping_option: z.nullable(ShippingOptionSchema),
     payment_status: PaymentStatusSchema,
-    amount_paid: z.nullable(MoneySchema).register(z.globalRegistry, {
-      description: "What the payment moved (null only for orders written before payments were checked).",
-    }),
+    amount_paid: z.nullable(MoneySchema),
     payment_reference: z.string(),
     completed_by: z.enum(["operator", "webhook", "stripe"]),
     oversold: z.boolean().register(z.globalRegistry, {
@@ -274,9 +259,7 @@ export const WebhookReceiptSchema = z
     type: z.string(),
     checkout_id: z.nullable(CheckoutIdSchema),
     order_id: z.nullable(OrderIdSchema),
-    payment_status: z.nullable(PaymentStatusSchema).register(z.globalRegistry, {
-      description: "The order's payment status when one was written (`mismatch`: it moved another amount).",
-    }),
+    payment_status: z.nullable(PaymentStatusSchema),
   })
   .register(z.globalRegistry, { id: "WebhookReceipt", description: "What the webhook did with the event." });
 export type WebhookReceipt = z.infer<typeof WebhookReceiptSchema>;
@@ -296,9 +279,7 @@ export const StorefrontEventSchema = z
   })
   .register(z.globalRegistry, {
     id: "StorefrontCheckoutEvent",
-    description:
-      "Signed with `Storefront-Signature`. The only type acted on is `checkout.completed`, whose `data` " +
-      "names the checkout and what the payment moved (`amount`, `currency`: required since payments are checked).",
+    description: "Signed with `Storefront-Signature`. Only `checkout.completed` is acted on.",
     example: {
       type: "checkout.completed",
       data: {

@@ -494,7 +494,7 @@ function logMismatch(
     JSON.stringify({
       level: "error",
       error: "payment_mismatch",
-      message: `Checkout ${checkoutId} was paid ${fromMinor(received.amount_minor, received.currency).amount} ${received.currency} instead of its total ${fromMinor(expected.total, expected.currency).amount} ${expected.currency}; its order is written with payment_status mismatch.`,
+      message: `Checkout ${checkoutId} paid ${fromMinor(received.amount_minor, received.currency).amount} ${received.currency}, not ${fromMinor(expected.total, expected.currency).amount} ${expected.currency}.`,
       checkout_id: checkoutId,
       expected_minor: expected.total,
       expected_currency: expected.currency,

@@ -113,9 +113,7 @@ export async function reconcile(env: Env, now = Date.now()): Promise<Reconciliat
     variant_id: null,
     expected: null,
     found: null,
-    message:
-      `Order ${order.id} was paid ${order.amount_paid?.amount ?? "?"} ${order.amount_paid?.currency ?? ""} ` +
-      `(${order.payment_reference}), not its total ${order.cost.total.amount} ${order.cost.total.currency}: refund or collect the difference.`,
+    message: `Order ${order.id} was paid ${order.amount_paid?.amount} ${order.amount_paid?.currency}, not ${order.cost.total.amount} ${order.cost.total.currency}.`,
   }));
   const ordered = new Set(rows.map((r) => r.checkout_id));
   // Expected commits per checkout and variant (one order may name a variant on several lines).
