@@ -43,6 +43,11 @@ export default defineConfig({
                 CART_TOKEN_SECRET: "dev-cart-token-secret-0123456789abcdef",
                 CHECKOUT_WEBHOOK_SECRET: "dev-checkout-webhook-secret",
                 STRIPE_WEBHOOK_SECRET: "whsec_test_0123456789abcdefghijklmnopqrstuv",
+                // Order events out: every order is delivered to the test receiver (test/events/global-setup.ts),
+                // retried after 1 s, 2 s, 4 s… so a test sees a few retries in seconds.
+                ORDER_WEBHOOK_URL: `${inject("orderReceiver")}/hook`,
+                ORDER_WEBHOOK_SECRET: "dev-order-webhook-secret",
+                ORDER_WEBHOOK_RETRY_SECONDS: "1",
                 ORDERS_MIGRATIONS,
               },
             },
@@ -50,7 +55,7 @@ export default defineConfig({
         ],
         test: {
           name: "workerd",
-          globalSetup: ["test/stripe/global-setup.ts"],
+          globalSetup: ["test/stripe/global-setup.ts", "test/events/global-setup.ts"],
           setupFiles: ["test/helpers/orders-setup.ts"],
           include: ["test/**/*.test.ts"],
           exclude: ["**/node_modules/**", "test/e2e/**", "test/browser/**", "test/house/**"],

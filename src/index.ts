@@ -18,6 +18,7 @@ import { devPay } from "./routes/dev-pay.ts";
 import { operatorStock } from "./routes/operator-stock.ts";
 import { products } from "./routes/products.ts";
 import { shopperOrders } from "./routes/shopper-orders.ts";
+import { deliverOrderEvents } from "./checkout/event-delivery.ts";
 
 export { Cart } from "./cart/cart-object.ts";
 export { BrowseEngine } from "./browse/engine.ts";
@@ -77,4 +78,5 @@ app.notFound(notFoundHandler(routeTable));
 export type AppType = typeof api;
 /** The operator's routes, for `hc<OperatorAppType>("https://…/api/v1/operator")` with the operator secret. */
 export type OperatorAppType = typeof operatorApi;
-export default app;
+/** The app, and beside its `fetch` the ORDER_EVENTS queue's consumer (order events out, contract 10.7). */
+export default Object.assign(app, { queue: deliverOrderEvents });

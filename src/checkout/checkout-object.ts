@@ -26,6 +26,8 @@ import type { PaymentSessions, SessionRequest } from "./payment-port.ts";
 import { holdLines, type StockHolds } from "./stock-port.ts";
 import { stockHolds } from "./stock-adapter.ts";
 import { checkoutJson } from "./view.ts";
+import { enqueue, eventsEnabled, REDRIVE_GRACE_MS, redriveOrderEvents } from "./event-delivery.ts";
+import { eventsOf } from "./order-events.ts";
 
 /** CHECKOUT_HOLD_SECONDS when unset or out of range (60 s to 7 days). */
 export const DEFAULT_HOLD_SECONDS = 900;
@@ -217,12 +219,60 @@ export class Checkouts extends DurableObject<Env> {
       oversold,
       checkoutCreatedAt: record.created_at,
       createdAt: payment.at,
+      emitEvents: eventsEnabled(this.env),
     });
+    if (eventsEnabled(this.env)) await this.#sendEvents(order);
     this.#rows.complete(record.id, order.id, Date.now());
     const holder = this.#rows.holder();
     if (holder) await cartFor(this.env, holder).checkedOut();
     await this.#armAlarm();
     return order;
+  }
+
+  /**
+   * Hands an order's events (written with it) to the queue, and has the alarm look at them after
+   * the grace. A failed send never fails the completion: the alarm sends what is still overdue.
+   */
+  async #sendEvents(order: Order): Promise<void> {
+    const events = await eventsOf(order.id, order.payment_status);
+    try {
+      await enqueue(
+        this.env,
+        events.map((event) => ({ event_id: event.id, send: 0 })),
+      );
+    } catch (error) {
+      console.error(
+        JSON.stringify({
+          level: "error",
+          error: "order_event_send_failed",
+          order_id: order.id,
+          message: String(error),
+        }),
+      );
+    }
+    this.#rows.checkEventsAt(order.id, Date.now() + REDRIVE_GRACE_MS);
+  }
+
+  /** Sends again the overdue events of orders due a look; each order looked at again until its events are done. */
+  async #checkEvents(now: number): Promise<void> {
+    for (const orderId of this.#rows.eventChecksDue(now)) {
+      let next: number | null;
+      try {
+        next = await redriveOrderEvents(this.env, orderId, now);
+      } catch (error) {
+        console.error(
+          JSON.stringify({
+            level: "error",
+            error: "order_event_redrive_failed",
+            order_id: orderId,
+            message: String(error),
+          }),
+        );
+        next = now + REDRIVE_GRACE_MS;
+      }
+      if (next === null) this.#rows.eventChecksDone(orderId);
+      else this.#rows.checkEventsAt(orderId, next);
+    }
   }
 
   /** Every checkout this object holds (status, hold lines, order): what `orders -- check` reconciles. */
@@ -242,6 +292,7 @@ export class Checkouts extends DurableObject<Env> {
       for (const record of this.#rows.paidUnfinished()) await this.#finish(record, record.payment!);
       for (const record of this.#rows.open()) await this.#expireIfDue(record, now);
       await this.#expireSessions(now);
+      await this.#checkEvents(now);
       this.#rows.purgeSettled(now - SETTLED_KEPT_MS);
       this.ctx.storage.sql.exec("DELETE FROM idempotency_keys WHERE created_at <= ?", now - IDEMPOTENCY_TTL_MS);
       await this.#armAlarm();
@@ -441,7 +492,9 @@ export class Checkouts extends DurableObject<Env> {
 
   async #armAlarm(): Promise<void> {
     const resume = this.#rows.paidUnfinished().length > 0 ? Date.now() + RESUME_MS : undefined;
-    const times = [resume, this.#rows.nextExpiry(), this.#rows.nextExpiryOwed()].filter((t) => t !== undefined);
+    const times = [resume, this.#rows.nextExpiry(), this.#rows.nextExpiryOwed(), this.#rows.nextEventCheck()].filter(
+      (t) => t !== undefined,
+    );
     const next = times.length > 0 ? Math.min(...times) : undefined;
     if (next !== undefined) await this.ctx.storage.setAlarm(next);
     else if (this.#rows.all().length > 0) await this.ctx.storage.setAlarm(Date.now() + SETTLED_KEPT_MS);

@@ -45,6 +45,11 @@ const MIGRATIONS: readonly (readonly string[])[] = [
        give_up_at INTEGER NOT NULL
      )`,
   ],
+  [
+    // Orders whose events (contract 10.7) the alarm looks at again: any overdue one is sent to the
+    // queue again (src/checkout/event-delivery.ts redriveOrderEvents), until all are delivered or given up.
+    `CREATE TABLE event_checks (order_id TEXT PRIMARY KEY, check_at INTEGER NOT NULL)`,
+  ],
 ];
 
 /** Brings `sql` up to the newest schema. */
@@ -232,6 +237,31 @@ export class CheckoutRows {
 
   expiryDone(checkoutId: string): void {
     this.#sql.exec("DELETE FROM session_expiries WHERE checkout_id = ?", checkoutId);
+  }
+
+  /** Looks at an order's events again at `at`. */
+  checkEventsAt(orderId: string, at: number): void {
+    this.#sql.exec("INSERT OR REPLACE INTO event_checks (order_id, check_at) VALUES (?, ?)", orderId, at);
+  }
+
+  /** Orders whose events are due a look by `now`. */
+  eventChecksDue(now: number): string[] {
+    return this.#sql
+      .exec<{ order_id: string }>("SELECT order_id FROM event_checks WHERE check_at <= ?", now)
+      .toArray()
+      .map((row) => row.order_id);
+  }
+
+  /** The earliest event check, for the alarm. */
+  nextEventCheck(): number | undefined {
+    return (
+      this.#sql.exec<{ at: number | null }>("SELECT MIN(check_at) AS at FROM event_checks").toArray()[0]?.at ??
+      undefined
+    );
+  }
+
+  eventChecksDone(orderId: string): void {
+    this.#sql.exec("DELETE FROM event_checks WHERE order_id = ?", orderId);
   }
 
   setStatus(id: string, status: CheckoutStatus, now: number): void {

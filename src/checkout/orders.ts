@@ -3,6 +3,7 @@ import type { PaymentStatus, Received } from "../payment/amounts.ts";
 import { sha256Hex } from "../sha256.ts";
 import type { Order } from "./api.ts";
 import { costJson, type FrozenBuyer, type FrozenCost, type FrozenShippingOption } from "./cost.ts";
+import { eventsOf, OrderEvents } from "./order-events.ts";
 
 /** Who completed a checkout. */
 export type CompletedBy = Order["completed_by"];
@@ -41,6 +42,8 @@ export interface NewOrder {
   oversold: ReadonlySet<string>;
   checkoutCreatedAt: number;
   createdAt: number;
+  /** Write the order's events too (ORDER_WEBHOOK_URL is set), in the same batch: the outbox. */
+  emitEvents: boolean;
 }
 
 interface OrderRow extends Record<string, unknown> {
@@ -169,10 +172,11 @@ function toOrder(row: OrderRow, lines: readonly OrderLineRow[]): Order {
 }
 
 /**
- * The orders adapter: the only code that reads or writes the ORDERS database (D1). An order is
- * written once, in one batch (one transaction), with `INSERT OR IGNORE` on a primary key derived
- * from the checkout and a UNIQUE checkout_id: writing it again, from a retry or a racing
- * completion, changes nothing, and whoever wrote first decides what it says.
+ * The orders adapter: the only code that reads or writes the ORDERS database's orders (D1; its
+ * events are ./order-events.ts's). An order is written once, in one batch (one transaction, its
+ * events included), with `INSERT OR IGNORE` on a primary key derived from the checkout and a
+ * UNIQUE checkout_id: writing it again, from a retry or a racing completion, changes nothing, and
+ * whoever wrote first decides what it says.
  */
 export class OrdersStore {
   readonly #db: D1Database;
@@ -245,6 +249,9 @@ export class OrdersStore {
             JSON.stringify(line.discount_allocations ?? []),
           ),
       ),
+      ...(order.emitEvents
+        ? new OrderEvents(this.#db).inserts(id, await eventsOf(id, order.paymentStatus), Date.now())
+        : []),
     ];
     await this.#db.batch(statements);
     const stored = await this.get(id);

@@ -10,6 +10,7 @@ import { recordDevServer } from "./dev-server-record.ts";
 import { seedDevTokens } from "./dev-tokens.ts";
 import { DEV_CART_TOKEN_SECRET } from "../auth/shopper-token.ts";
 import { quietWranglerEnv } from "./local-env.ts";
+import { DEV_ORDER_WEBHOOK_SECRET } from "../checkout/event-delivery.ts";
 import { applyD1Migrations } from "./d1-migrations.ts";
 import { operatorName, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
 import { d1Target } from "../publish/browse-index.ts";
@@ -147,6 +148,8 @@ function watchDocuments(): () => void {
 
 /** The payment settings `npm run dev` takes from its environment (contract 10.6). */
 const PAYMENT_VARS = ["PAYMENT_PROVIDER", "STRIPE_API_BASE", "STRIPE_SECRET_KEY", "STRIPE_TIMEOUT_MS"] as const;
+/** Order events out (contract 10.7): the receiver and the first retry's delay; no URL, no events. */
+const ORDER_EVENT_VARS = ["ORDER_WEBHOOK_URL", "ORDER_WEBHOOK_RETRY_SECONDS"] as const;
 
 function serve(port: number, persistTo: string | undefined): void {
   const local = join(process.cwd(), "node_modules", ".bin", "wrangler");
@@ -169,7 +172,12 @@ function serve(port: number, persistTo: string | undefined): void {
     "CHECKOUT_WEBHOOK_SECRET:dev-checkout-webhook-secret",
     // The payment provider from the environment, e.g. a local Stripe stand-in:
     // PAYMENT_PROVIDER=stripe STRIPE_API_BASE=http://127.0.0.1:12111 STRIPE_SECRET_KEY=sk_test_… npm run dev
-    ...PAYMENT_VARS.flatMap((name) => (process.env[name] ? ["--var", `${name}:${process.env[name]}`] : [])),
+    ...[...PAYMENT_VARS, ...ORDER_EVENT_VARS].flatMap((name) =>
+      process.env[name] ? ["--var", `${name}:${process.env[name]}`] : [],
+    ),
+    // Signs order events (contract 10.7): ORDER_WEBHOOK_URL=http://127.0.0.1:9000/hook npm run dev delivers them there.
+    "--var",
+    `ORDER_WEBHOOK_SECRET:${DEV_ORDER_WEBHOOK_SECRET}`,
     ...(persistTo ? ["--persist-to", persistTo] : []),
   ];
   const child = spawn(existsSync(local) ? local : "wrangler", args, { stdio: "inherit", env: quietWranglerEnv() });

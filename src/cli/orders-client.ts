@@ -1,4 +1,5 @@
 import type { Order } from "../checkout/api.ts";
+import type { OrderEvent, OrderEventList } from "../checkout/events-api.ts";
 import type { Reconciliation } from "../checkout/reconcile.ts";
 import { OperatorError } from "./operator-client.ts";
 
@@ -11,7 +12,8 @@ import { OperatorError } from "./operator-client.ts";
 export type OrdersCommand =
   | { action: "list"; limit: number; since?: string; all: boolean }
   | { action: "show"; id: string }
-  | { action: "check" };
+  | { action: "check" }
+  | { action: "events"; limit: number; all: boolean };
 
 type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -39,6 +41,12 @@ export class OrdersClient {
 
   show(id: string): Promise<Order> {
     return this.#get(`/orders/${encodeURIComponent(id)}`);
+  }
+
+  events(query: { limit: number; startingAfter?: string }): Promise<OrderEventList> {
+    const params = new URLSearchParams({ limit: String(query.limit) });
+    if (query.startingAfter) params.set("starting_after", query.startingAfter);
+    return this.#get(`/order-events?${params}`);
   }
 
   check(): Promise<Reconciliation> {
@@ -81,6 +89,14 @@ function moneyLines(o: Order): string[] {
   return lines;
 }
 
+/** One undelivered event: what it is, how often it was tried, why it failed, when it is tried next. */
+function eventLine(e: OrderEvent): string {
+  return (
+    `${e.id}  ${e.type}  order=${e.order_id}  created ${e.created_at}  attempts ${e.attempts}` +
+    `  last error: ${e.last_error ?? "none"}  next attempt: ${e.next_attempt_at ?? "none (gave up after 3 days)"}`
+  );
+}
+
 /** Runs one command; `ok` is false when `check` found a difference (the CLI exits 1). */
 export async function runOrdersCommand(
   command: OrdersCommand,
@@ -118,6 +134,19 @@ export async function runOrdersCommand(
         );
       }
       return { lines, ok: true };
+    }
+    case "events": {
+      const lines: string[] = [];
+      let after: string | undefined;
+      let page: OrderEventList;
+      do {
+        page = await client.events({ limit: command.limit, ...(after ? { startingAfter: after } : {}) });
+        lines.push(...page.data.map(eventLine));
+        after = page.data.at(-1)?.id;
+      } while (command.all && page.has_more && after);
+      if (page.has_more && !command.all) lines.push(`… more: --all lists every one (${page.count} in all).`);
+      if (!page.webhook_url_set) lines.push("ORDER_WEBHOOK_URL is not set: orders write no events.");
+      return { lines: lines.length === 0 ? ["No undelivered events."] : lines, ok: true };
     }
     case "check": {
       const report = await client.check();

@@ -1,4 +1,4 @@
-// npm run orders -- <list|show|check> [options]   (--help for usage)
+// npm run orders -- <list|show|check|events> [options]   (--help for usage)
 //
 // Reads orders through the worker's operator surface (/api/v1/operator/orders), like `npm run
 // token`: the local `npm run dev` by default, or a deployed worker with --remote.
@@ -8,12 +8,13 @@ import { type OrdersCommand, OrdersClient, runOrdersCommand } from "./orders-cli
 
 const cli = defineCli({
   command: "npm run orders",
-  args: "<list|show|check>",
-  summary: `Lists and shows orders, and reconciles them with stock, through the worker's operator surface.
+  args: "<list|show|check|events>",
+  summary: `Lists and shows orders, reconciles them with stock, and lists the order events not yet delivered, through the worker's operator surface.
 
   list   [--limit N] [--since ISO] [--all]   newest first (--all follows every page)
   show   ORDER_ID                           one order with its lines
-  check                                     orders, holds and stock movements compared; exit 1 on any difference`,
+  check                                     orders, holds and stock movements compared; exit 1 on any difference
+  events [--limit N] [--all]                order events not yet delivered to ORDER_WEBHOOK_URL, newest first`,
   positionals: { max: 2 },
   options: {
     remote: {
@@ -25,9 +26,9 @@ const cli = defineCli({
       value: "URL",
       help: "the worker's address (default: http://localhost:$PORT, PORT default 8787)",
     },
-    limit: { type: "integer", value: "N", min: 1, max: 250, default: 50, help: "list: orders per page" },
+    limit: { type: "integer", value: "N", min: 1, max: 250, default: 50, help: "list, events: per page" },
     since: { type: "string", value: "ISO", help: "list: only orders created at or after this instant" },
-    all: { type: "boolean", help: "list: every page, not just the first" },
+    all: { type: "boolean", help: "list, events: every page, not just the first" },
   },
   notes: `Without --remote it talks to the running npm run dev (start it first), with OPERATOR_SECRET
 from the environment or npm run dev's development value.`,
@@ -55,10 +56,13 @@ function parse(): { command: OrdersCommand; url: string; secret: string } {
   } else if (action === "check") {
     if (id !== undefined) throw new UsageError("check takes no argument.");
     command = { action: "check" };
+  } else if (action === "events") {
+    if (id !== undefined) throw new UsageError("events takes no argument.");
+    command = { action: "events", limit: values.limit, all: values.all };
   } else if (action === undefined) {
-    throw new UsageError("Missing command: one of list, show, check.");
+    throw new UsageError("Missing command: one of list, show, check, events.");
   } else {
-    throw new UsageError(`Unknown command ${JSON.stringify(action)}: use one of list, show, check.`);
+    throw new UsageError(`Unknown command ${JSON.stringify(action)}: use one of list, show, check, events.`);
   }
   if (values.remote) {
     const url = values.url ?? process.env.STOREFRONT_URL;

@@ -7,6 +7,9 @@ import {
   OrdersQuerySchema,
 } from "../checkout/api.ts";
 import { completeById } from "../checkout/client.ts";
+import { eventsEnabled } from "../checkout/event-delivery.ts";
+import { OrderEventsQuerySchema } from "../checkout/events-api.ts";
+import { eventJson, OrderEvents } from "../checkout/order-events.ts";
 import { receivedFrom } from "../payment/amounts.ts";
 import { OrdersStore } from "../checkout/orders.ts";
 import { reconcile } from "../checkout/reconcile.ts";
@@ -66,6 +69,19 @@ export const orders = new Hono<AppEnv>()
     const order = await new OrdersStore(c.env.ORDERS).get(id);
     if (!order) throw resourceMissing("No such order.", "id");
     return c.json(order, 200);
+  })
+  .get("/order-events", describe("listOrderEvents"), validQuery(OrderEventsQuerySchema), async (c) => {
+    const query = c.req.valid("query");
+    const page = await new OrderEvents(c.env.ORDERS).undelivered({
+      limit: query.limit ?? 50,
+      ...(query.starting_after !== undefined ? { startingAfter: query.starting_after } : {}),
+    });
+    if (!page) throw invalidRequest("parameter_invalid", "starting_after names no event.", "starting_after");
+    const { count, data, has_more } = page;
+    return c.json(
+      { object: "list" as const, count, data: data.map(eventJson), has_more, webhook_url_set: eventsEnabled(c.env) },
+      200,
+    );
   })
   .get("/reconciliation", describe("reconcileOrders"), validQuery(NoQuerySchema), async (c) =>
     c.json(await reconcile(c.env), 200),

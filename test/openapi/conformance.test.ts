@@ -429,6 +429,13 @@ const checkoutCases: Case[] = withHead([
     request: () => ["/api/v1/operator/reconciliation?x=1", { headers: OPERATOR }],
   },
   { status: 401, name: "no secret", request: () => ["/api/v1/operator/reconciliation"] },
+  { status: 200, name: "undelivered", request: () => ["/api/v1/operator/order-events", { headers: OPERATOR }] },
+  {
+    status: 400,
+    name: "starting_after no event",
+    request: () => [`/api/v1/operator/order-events?starting_after=evt_${"0".repeat(32)}`, { headers: OPERATOR }],
+  },
+  { status: 401, name: "no secret", request: () => ["/api/v1/operator/order-events"] },
   {
     status: 200,
     name: "a second line",

@@ -196,6 +196,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect(Object.keys(operatorDoc.paths as Json).sort()).toEqual([
       "/api/v1/operator/checkouts/{id}/complete",
       "/api/v1/operator/openapi.json",
+      "/api/v1/operator/order-events",
       "/api/v1/operator/orders",
       "/api/v1/operator/orders/{id}",
       "/api/v1/operator/reconciliation",

@@ -9,6 +9,7 @@ import {
   OrdersQuerySchema,
 } from "../../checkout/api.ts";
 import { ReconciliationSchema } from "../../checkout/reconcile.ts";
+import { OrderEventListSchema, OrderEventsQuerySchema } from "../../checkout/events-api.ts";
 import { errors, JSON_BODY_ERRORS, QUERY_ERRORS, TOKEN_ERRORS } from "../../openapi/errors.ts";
 
 const NO_STORE = ["X-Request-Id", "Cache-Control"] as const;
@@ -69,6 +70,24 @@ export const ORDERS_DOCS = {
     responses: {
       200: { description: "The order.", schema: OrderSchema, headers: NO_STORE },
       ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, "resource_missing"),
+    },
+  },
+  listOrderEvents: {
+    summary: "List undelivered order events",
+    description:
+      "The order events (`order.created`, `order.payment_mismatch`) not yet delivered to " +
+      "`ORDER_WEBHOOK_URL`, newest first (`limit` 1–250, default 50; `starting_after=<event id>` " +
+      "pages): each with its `attempts`, `last_error` (`HTTP 503`, `network error (…)`, `no answer " +
+      "within 10 s`, or a setting missing) and `next_attempt_at`, which is `null` once it was given " +
+      "up, 3 days after it was written. A delivered event leaves the list. `webhook_url_set: false` " +
+      "says orders write no events (`ORDER_WEBHOOK_URL` is empty). `npm run orders -- events` prints " +
+      "it. The reference's Order events section says what a receiver gets.",
+    tag: "Operator",
+    auth: "operator",
+    query: OrderEventsQuerySchema,
+    responses: {
+      200: { description: "A page of undelivered events.", schema: OrderEventListSchema, headers: NO_STORE },
+      ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS),
     },
   },
   reconcileOrders: {
