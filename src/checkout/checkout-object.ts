@@ -26,7 +26,7 @@ import type { PaymentSessions, SessionRequest } from "./payment-port.ts";
 import { holdLines, type StockHolds } from "./stock-port.ts";
 import { stockHolds } from "./stock-adapter.ts";
 import { checkoutJson } from "./view.ts";
-import { enqueue, eventsEnabled, REDRIVE_GRACE_MS, redriveOrderEvents } from "./event-delivery.ts";
+import { enqueue, eventsEnabled, logEvents, REDRIVE_GRACE_MS, redriveOrderEvents } from "./event-delivery.ts";
 import { eventsOf } from "./order-events.ts";
 
 /** CHECKOUT_HOLD_SECONDS when unset or out of range (60 s to 7 days). */
@@ -241,14 +241,7 @@ export class Checkouts extends DurableObject<Env> {
         events.map((event) => ({ event_id: event.id, send: 0 })),
       );
     } catch (error) {
-      console.error(
-        JSON.stringify({
-          level: "error",
-          error: "order_event_send_failed",
-          order_id: order.id,
-          message: String(error),
-        }),
-      );
+      logEvents("error", "order_event_send_failed", { order_id: order.id, message: String(error) });
     }
     this.#rows.checkEventsAt(order.id, Date.now() + REDRIVE_GRACE_MS);
   }
@@ -260,14 +253,7 @@ export class Checkouts extends DurableObject<Env> {
       try {
         next = await redriveOrderEvents(this.env, orderId, now);
       } catch (error) {
-        console.error(
-          JSON.stringify({
-            level: "error",
-            error: "order_event_redrive_failed",
-            order_id: orderId,
-            message: String(error),
-          }),
-        );
+        logEvents("error", "order_event_redrive_failed", { order_id: orderId, message: String(error) });
         next = now + REDRIVE_GRACE_MS;
       }
       if (next === null) this.#rows.eventChecksDone(orderId);

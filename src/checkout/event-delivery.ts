@@ -21,6 +21,11 @@ export const REDRIVE_GRACE_MS = 60_000;
 /** The documented development value of ORDER_WEBHOOK_SECRET: refused outside development. */
 export const DEV_ORDER_WEBHOOK_SECRET = "dev-order-webhook-secret";
 
+/** One log line about order events: ids, counts and reasons, never the URL or the secret. */
+export function logEvents(level: "error" | "warn", error: string, fields: Record<string, unknown>): void {
+  console[level](JSON.stringify({ level, error, ...fields }));
+}
+
 /** ORDER_WEBHOOK_RETRY_SECONDS as set (1 to 60), else 30: the first retry's delay. */
 export function retryBaseSeconds(setting: unknown): number {
   const value = typeof setting === "string" && /^\d{1,2}$/.test(setting) ? Number(setting) : 0;
@@ -40,8 +45,7 @@ export function eventsEnabled(env: Env): boolean {
 /** Where and how to deliver, or why not (each a retried failure: the operator may fix the setting). */
 function target(env: Env): { url: string; secret: string } | { error: string } {
   const url = (env.ORDER_WEBHOOK_URL ?? "").trim();
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
-    return { error: url ? "ORDER_WEBHOOK_URL is not an http(s) URL" : "ORDER_WEBHOOK_URL is not set" };
+  if (!/^https?:$/.test(URL.parse(url)?.protocol ?? "")) return { error: "ORDER_WEBHOOK_URL is not an http(s) URL" };
   const secret = (env as Env & { ORDER_WEBHOOK_SECRET?: unknown }).ORDER_WEBHOOK_SECRET;
   if (
     typeof secret !== "string" ||
@@ -109,8 +113,8 @@ async function deliver(env: Env, message: OrderEventMessage): Promise<number | n
   const giveUp = now + delay * 1000 > event.created_at + DELIVERY_WINDOW_MS;
   if (!(await events.failed(event.id, event.send, error, giveUp ? null : now + delay * 1000))) return null;
   const line = { event_id: event.id, type: event.type, order_id: event.order_id, attempts, last_error: error };
-  if (giveUp) console.error(JSON.stringify({ level: "error", error: "order_event_abandoned", ...line }));
-  else console.warn(JSON.stringify({ level: "warn", error: "order_event_not_delivered", ...line, retry_in_s: delay }));
+  if (giveUp) logEvents("error", "order_event_abandoned", line);
+  else logEvents("warn", "order_event_not_delivered", { ...line, retry_in_s: delay });
   return giveUp ? null : delay;
 }
 
@@ -124,7 +128,7 @@ export async function deliverOrderEvents(batch: MessageBatch<OrderEventMessage>,
         else message.retry({ delaySeconds: delay });
       } catch (error) {
         // D1 unreachable, say: the message comes back after the first retry's delay.
-        console.error(JSON.stringify({ level: "error", error: "order_event_delivery_error", message: String(error) }));
+        logEvents("error", "order_event_delivery_error", { message: String(error) });
         message.retry({ delaySeconds: retryBaseSeconds(env.ORDER_WEBHOOK_RETRY_SECONDS) });
       }
     }),

@@ -1,6 +1,21 @@
+import * as z from "zod/mini";
 import type { PaymentStatus } from "../payment/amounts.ts";
 import { sha256Hex } from "../sha256.ts";
+import { newestFirst } from "./d1-page.ts";
 import type { OrderEvent } from "./events-api.ts";
+
+export const OrderEventIdSchema = z
+  .string()
+  .check(z.regex(/^evt_[0-9a-f]{32}$/))
+  .register(z.globalRegistry, { id: "OrderEventId" });
+
+/** `GET /operator/order-events`: a page of the undelivered (./events-api.ts has the answer's schema). */
+export const OrderEventsQuerySchema = z
+  .strictObject({
+    limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(250))),
+    starting_after: z.optional(OrderEventIdSchema),
+  })
+  .register(z.globalRegistry, { id: "OrderEventsQuery" });
 
 /** What a store's systems are told (contract 10.7). */
 export type OrderEventType = "order.created" | "order.payment_mismatch";
@@ -94,8 +109,7 @@ export class OrderEvents {
   async delivered(id: string, now: number): Promise<void> {
     await this.#db
       .prepare(
-        `UPDATE order_events SET delivered_at = ?, attempts = attempts + 1, last_error = NULL, next_attempt_at = NULL
-         WHERE id = ? AND delivered_at IS NULL`,
+        "UPDATE order_events SET delivered_at = ?, attempts = attempts + 1, last_error = NULL, next_attempt_at = NULL WHERE id = ? AND delivered_at IS NULL",
       )
       .bind(now, id)
       .run();
@@ -108,8 +122,7 @@ export class OrderEvents {
   async failed(id: string, send: number, error: string, nextAt: number | null): Promise<boolean> {
     const { meta } = await this.#db
       .prepare(
-        `UPDATE order_events SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?
-         WHERE id = ? AND send = ? AND delivered_at IS NULL`,
+        "UPDATE order_events SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ? AND send = ? AND delivered_at IS NULL",
       )
       .bind(error.slice(0, 200), nextAt, id, send)
       .run();
@@ -126,35 +139,7 @@ export class OrderEvents {
   }
 
   /** Undelivered events, newest first, `limit` per page after the event `startingAfter` (null: no such event). */
-  async undelivered(options: {
-    limit: number;
-    startingAfter?: string;
-  }): Promise<{ count: number; data: OrderEventRow[]; has_more: boolean } | null> {
-    let after: OrderEventRow | null = null;
-    if (options.startingAfter !== undefined) {
-      after = await this.get(options.startingAfter);
-      if (!after) return null;
-    }
-    const where = "delivered_at IS NULL";
-    const page = after
-      ? this.#db
-          .prepare(
-            `SELECT * FROM order_events WHERE ${where} AND (created_at < ? OR (created_at = ? AND id < ?))
-             ORDER BY created_at DESC, id DESC LIMIT ?`,
-          )
-          .bind(after.created_at, after.created_at, after.id, options.limit + 1)
-      : this.#db
-          .prepare(`SELECT * FROM order_events WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ?`)
-          .bind(options.limit + 1);
-    const [rows, counted] = await this.#db.batch([
-      page,
-      this.#db.prepare(`SELECT COUNT(*) AS n FROM order_events WHERE ${where}`),
-    ]);
-    const found = (rows?.results ?? []) as OrderEventRow[];
-    return {
-      count: Number((counted?.results[0] as { n: number } | undefined)?.n ?? 0),
-      data: found.slice(0, options.limit),
-      has_more: found.length > options.limit,
-    };
+  undelivered(limit: number, startingAfter?: string) {
+    return newestFirst<OrderEventRow>(this.#db, "order_events", "delivered_at IS NULL", [], limit, startingAfter);
   }
 }

@@ -3,6 +3,7 @@ import type { PaymentStatus, Received } from "../payment/amounts.ts";
 import { sha256Hex } from "../sha256.ts";
 import type { Order } from "./api.ts";
 import { costJson, type FrozenBuyer, type FrozenCost, type FrozenShippingOption } from "./cost.ts";
+import { newestFirst } from "./d1-page.ts";
 import { eventsOf, OrderEvents } from "./order-events.ts";
 
 /** Who completed a checkout. */
@@ -274,43 +275,22 @@ export class OrdersStore {
     return this.get(await orderIdFor(checkoutId));
   }
 
-  /**
-   * Orders newest first (created_at, then id, both descending: a total order, so pages never
-   * skip or repeat), `limit` per page, after the order `startingAfter`, created at or after `since`.
-   * Answers null when `startingAfter` names no order.
-   */
+  /** Orders newest first, `limit` per page, after the order `startingAfter` (null: no such order), created at or after `since`. */
   async list(options: { limit: number; startingAfter?: string; since?: number }): Promise<OrderPage | null> {
-    const since = options.since ?? 0;
-    let cursor: { created_at: number; id: string } | undefined;
-    if (options.startingAfter !== undefined) {
-      cursor =
-        (await this.#db
-          .prepare("SELECT created_at, id FROM orders WHERE id = ?")
-          .bind(options.startingAfter)
-          .first<{ created_at: number; id: string }>()) ?? undefined;
-      if (!cursor) return null;
-    }
-    const page = cursor
-      ? this.#db
-          .prepare(
-            `SELECT * FROM orders WHERE created_at >= ? AND (created_at < ? OR (created_at = ? AND id < ?))
-             ORDER BY created_at DESC, id DESC LIMIT ?`,
-          )
-          .bind(since, cursor.created_at, cursor.created_at, cursor.id, options.limit + 1)
-      : this.#db
-          .prepare("SELECT * FROM orders WHERE created_at >= ? ORDER BY created_at DESC, id DESC LIMIT ?")
-          .bind(since, options.limit + 1);
-    const [rows, counted] = await this.#db.batch([
-      page,
-      this.#db.prepare("SELECT COUNT(*) AS n FROM orders WHERE created_at >= ?").bind(since),
-    ]);
-    const found = (rows?.results ?? []) as OrderRow[];
-    const kept = found.slice(0, options.limit);
-    const lines = await this.#linesOf(kept.map((row) => row.id));
+    const page = await newestFirst<OrderRow>(
+      this.#db,
+      "orders",
+      "created_at >= ?",
+      [options.since ?? 0],
+      options.limit,
+      options.startingAfter,
+    );
+    if (!page) return null;
+    const lines = await this.#linesOf(page.rows.map((row) => row.id));
     return {
-      count: Number((counted?.results[0] as { n: number } | undefined)?.n ?? 0),
-      data: kept.map((row) => toOrder(row, lines.get(row.id) ?? [])),
-      has_more: found.length > options.limit,
+      count: page.count,
+      data: page.rows.map((row) => toOrder(row, lines.get(row.id) ?? [])),
+      has_more: page.has_more,
     };
   }
 

@@ -8,8 +8,7 @@ import {
 } from "../checkout/api.ts";
 import { completeById } from "../checkout/client.ts";
 import { eventsEnabled } from "../checkout/event-delivery.ts";
-import { OrderEventsQuerySchema } from "../checkout/events-api.ts";
-import { eventJson, OrderEvents } from "../checkout/order-events.ts";
+import { eventJson, OrderEvents, OrderEventsQuerySchema } from "../checkout/order-events.ts";
 import { receivedFrom } from "../payment/amounts.ts";
 import { OrdersStore } from "../checkout/orders.ts";
 import { reconcile } from "../checkout/reconcile.ts";
@@ -72,14 +71,11 @@ export const orders = new Hono<AppEnv>()
   })
   .get("/order-events", describe("listOrderEvents"), validQuery(OrderEventsQuerySchema), async (c) => {
     const query = c.req.valid("query");
-    const page = await new OrderEvents(c.env.ORDERS).undelivered({
-      limit: query.limit ?? 50,
-      ...(query.starting_after !== undefined ? { startingAfter: query.starting_after } : {}),
-    });
+    const page = await new OrderEvents(c.env.ORDERS).undelivered(query.limit ?? 50, query.starting_after);
     if (!page) throw invalidRequest("parameter_invalid", "starting_after names no event.", "starting_after");
-    const { count, data, has_more } = page;
+    const { count, rows, has_more } = page;
     return c.json(
-      { object: "list" as const, count, data: data.map(eventJson), has_more, webhook_url_set: eventsEnabled(c.env) },
+      { object: "list" as const, count, data: rows.map(eventJson), has_more, webhook_url_set: eventsEnabled(c.env) },
       200,
     );
   })

@@ -9,7 +9,8 @@ import {
   OrdersQuerySchema,
 } from "../../checkout/api.ts";
 import { ReconciliationSchema } from "../../checkout/reconcile.ts";
-import { OrderEventListSchema, OrderEventsQuerySchema } from "../../checkout/events-api.ts";
+import { OrderEventListSchema } from "../../checkout/events-api.ts";
+import { OrderEventsQuerySchema } from "../../checkout/order-events.ts";
 import { errors, JSON_BODY_ERRORS, QUERY_ERRORS, TOKEN_ERRORS } from "../../openapi/errors.ts";
 
 const NO_STORE = ["X-Request-Id", "Cache-Control"] as const;
