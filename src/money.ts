@@ -48,23 +48,13 @@ export const CurrencySchema = z
   .check(
     z.regex(/^[A-Z]{3}$/, "an ISO 4217 currency code: three capital letters"),
     z.refine(isCurrency, "an ISO 4217 currency code in capitals, such as USD, EUR, JPY or KWD"),
-  )
-  .register(z.globalRegistry, {
-    description: "ISO 4217 code of the catalog's currency (one per catalog; the seed's is USD).",
-    example: "USD",
-  });
+  );
 
 /** What clients see: the amount as a decimal string with the currency's minor digits. */
-export const MoneySchema = z
-  .object({
-    amount: z.string().check(z.regex(/^\d+(\.\d{1,4})?$/)),
-    currency: CurrencySchema,
-  })
-  .register(z.globalRegistry, {
-    id: "Money",
-    description:
-      'An amount in the catalog\'s currency. `currency` is the ISO 4217 code the catalog was published with (one per catalog; every Money of every answer, cart included, has it). `amount` is a decimal string written with exactly that currency\'s minor-unit digits: `"100.00"` USD, `"1500"` JPY (no decimals), `"2.500"` KWD. Never a number: parse it as a decimal, not a float.',
-  });
+export const MoneySchema = z.object({
+  amount: z.string().check(z.regex(/^\d+(\.\d{1,4})?$/)),
+  currency: CurrencySchema,
+});
 export type Money = z.infer<typeof MoneySchema>;
 
 /**

@@ -27,23 +27,15 @@ const HANDLE_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** Lower case words joined by hyphens, at most 255 characters. */
 export const HandleSchema = z
   .string()
-  .check(z.maxLength(255), z.regex(HANDLE_PATTERN, "a handle: lower case words joined by hyphens"))
-  .register(z.globalRegistry, {
-    id: "Handle",
-    description: "URL slug: lower case words joined by hyphens, at most 255 characters.",
-    example: "essential-crew-tee-black",
-  });
+  .check(z.maxLength(255), z.regex(HANDLE_PATTERN, "a handle: lower case words joined by hyphens"));
 
 /**
  * A handle by the same rules, without the Handle component's example: for paging cursors, whose
  * example the reference's "Test Request" would send (`starting_after` and `ending_before` both
  * set to it: a 400 on first use), and for path parameters that need an example of their own.
  */
-export function handleWithout(meta: { description: string; example?: string }) {
-  return z
-    .string()
-    .check(z.maxLength(255), z.regex(HANDLE_PATTERN, "a handle: lower case words joined by hyphens"))
-    .register(z.globalRegistry, meta);
+export function handleWithout() {
+  return z.string().check(z.maxLength(255), z.regex(HANDLE_PATTERN, "a handle: lower case words joined by hyphens"));
 }
 
 /** Tests a path segment before any storage is touched. */
@@ -130,11 +122,7 @@ export type SourceOption = z.infer<typeof SourceOptionSchema>;
 export const MAX_STOCK_LEVEL = 1_000_000_000;
 
 /** `deny`: a tracked variant is sold out once nothing is left. `continue`: it keeps selling at 0. */
-export const InventoryPolicySchema = z.enum(["deny", "continue"]).register(z.globalRegistry, {
-  id: "InventoryPolicy",
-  description:
-    "`deny` (the default): a tracked variant is sold out once nothing is left. `continue`: it keeps selling when out of stock (Shopify's “Continue selling when out of stock”).",
-});
+export const InventoryPolicySchema = z.enum(["deny", "continue"]);
 export type InventoryPolicy = z.infer<typeof InventoryPolicySchema>;
 
 /** Whether the API shows stock counts (`quantity_available`) or only availability (the default). */

@@ -4,18 +4,13 @@ import { sha256Hex } from "../sha256.ts";
 import { newestFirst } from "./d1-page.ts";
 import type { OrderEvent } from "./events-api.ts";
 
-export const OrderEventIdSchema = z
-  .string()
-  .check(z.regex(/^evt_[0-9a-f]{32}$/))
-  .register(z.globalRegistry, { id: "OrderEventId" });
+export const OrderEventIdSchema = z.string().check(z.regex(/^evt_[0-9a-f]{32}$/));
 
 /** `GET /operator/order-events`: a page of the undelivered (./events-api.ts has the answer's schema). */
-export const OrderEventsQuerySchema = z
-  .strictObject({
-    limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(250))),
-    starting_after: z.optional(OrderEventIdSchema),
-  })
-  .register(z.globalRegistry, { id: "OrderEventsQuery" });
+export const OrderEventsQuerySchema = z.strictObject({
+  limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(250))),
+  starting_after: z.optional(OrderEventIdSchema),
+});
 
 /** What a store's systems are told (contract 10.7). */
 export type OrderEventType = "order.created" | "order.payment_mismatch";

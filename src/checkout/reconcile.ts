@@ -4,47 +4,31 @@ import { stockStore } from "../stock/store.ts";
 import { checkoutsById } from "./client.ts";
 import { OrdersStore } from "./orders.ts";
 
-export const DifferenceSchema = z
-  .object({
-    kind: z.enum([
-      "order_without_stock_commit",
-      "commit_quantity_differs",
-      "stock_commit_without_order",
-      "hold_left_open",
-      "payment_mismatch",
-    ]),
-    checkout_id: z.string(),
-    order_id: z.nullable(z.string()),
-    variant_id: z.nullable(z.string()),
-    expected: z.nullable(z.number().check(z.int())),
-    found: z.nullable(z.number().check(z.int())),
-    message: z.string(),
-  })
-  .register(z.globalRegistry, { id: "ReconciliationDifference" });
+export const DifferenceSchema = z.object({
+  kind: z.enum([
+    "order_without_stock_commit",
+    "commit_quantity_differs",
+    "stock_commit_without_order",
+    "hold_left_open",
+    "payment_mismatch",
+  ]),
+  checkout_id: z.string(),
+  order_id: z.nullable(z.string()),
+  variant_id: z.nullable(z.string()),
+  expected: z.nullable(z.number().check(z.int())),
+  found: z.nullable(z.number().check(z.int())),
+  message: z.string(),
+});
 export type Difference = z.infer<typeof DifferenceSchema>;
 
-export const ReconciliationSchema = z
-  .object({
-    object: z.literal("reconciliation"),
-    orders: z
-      .number()
-      .check(z.int(), z.gte(0))
-      .register(z.globalRegistry, { description: "Orders checked (those within the stock history, 90 days)." }),
-    order_lines: z.number().check(z.int(), z.gte(0)),
-    movements: z
-      .number()
-      .check(z.int(), z.gte(0))
-      .register(z.globalRegistry, { description: "Stock movements read, every shard." }),
-    open_holds: z
-      .number()
-      .check(z.int(), z.gte(0))
-      .register(z.globalRegistry, { description: "Checkout holds still holding units." }),
-    differences: z.array(DifferenceSchema),
-  })
-  .register(z.globalRegistry, {
-    id: "Reconciliation",
-    description: "Orders, holds and stock movements compared; `differences` is empty when they agree.",
-  });
+export const ReconciliationSchema = z.object({
+  object: z.literal("reconciliation"),
+  orders: z.number().check(z.int(), z.gte(0)),
+  order_lines: z.number().check(z.int(), z.gte(0)),
+  movements: z.number().check(z.int(), z.gte(0)),
+  open_holds: z.number().check(z.int(), z.gte(0)),
+  differences: z.array(DifferenceSchema),
+});
 export type Reconciliation = z.infer<typeof ReconciliationSchema>;
 
 /** Per checkout (the hold id), per variant: units committed and units still held, from the movement log. */

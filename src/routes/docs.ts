@@ -27,13 +27,7 @@ export const DOCS_CSP = [
 
 /** `/docs/{file}`: one of the reference's static files; any other name is 404 `route_not_found`. */
 export const DocsFileParamsSchema = z.strictObject({
-  file: z
-    .string()
-    .check(z.regex(/^[a-z0-9][a-z0-9.-]*\.(?:js|css|svg)$/))
-    .register(z.globalRegistry, {
-      description: "A file name such as `scalar.js`, `reference.js`, `try.js` or `docs.css`.",
-      example: "try.js",
-    }),
+  file: z.string().check(z.regex(/^[a-z0-9][a-z0-9.-]*\.(?:js|css|svg)$/)),
 });
 
 /** The two pages, by the path people type; their files live under public/docs/. */

@@ -32,108 +32,54 @@ const VariantIdSchema = z
 
 export const StockChangeSchema = z
   .strictObject({
-    variant_id: VariantIdSchema.clone().register(z.globalRegistry, {
-      description: "The variant: `<digits>` or its gid.",
-    }),
-    set: z.optional(z.int().check(z.gte(0), z.lte(MAX_STOCK_LEVEL))).register(z.globalRegistry, {
-      description: "The new on-hand level, 0–1,000,000,000 (units held by open checkouts included).",
-    }),
-    adjust: z.optional(z.int().check(z.gte(-MAX_STOCK_ADJUST), z.lte(MAX_STOCK_ADJUST))).register(z.globalRegistry, {
-      description: "Units to add (negative: remove). The resulting level may not leave ±1,000,000,000.",
-    }),
+    variant_id: VariantIdSchema.clone(),
+    set: z.optional(z.int().check(z.gte(0), z.lte(MAX_STOCK_LEVEL))),
+    adjust: z.optional(z.int().check(z.gte(-MAX_STOCK_ADJUST), z.lte(MAX_STOCK_ADJUST))),
   })
   .check(
     z.refine((c) => (c.set === undefined) !== (c.adjust === undefined), {
       message: "give exactly one of set and adjust",
     }),
-  )
-  .register(z.globalRegistry, {
-    id: "StockChange",
-    description: "One change: `set` writes the on-hand level, `adjust` adds to it. Exactly one of the two.",
-    example: { variant_id: "44102938475615", set: 12 },
-  });
+  );
 export type StockChange = z.infer<typeof StockChangeSchema>;
 
-export const StockBatchRequestSchema = z
-  .strictObject({
-    changes: z
-      .array(StockChangeSchema)
-      .check(z.minLength(1), z.maxLength(MAX_STOCK_CHANGES))
-      .register(z.globalRegistry, {
-        description: "1 to 1,000 changes, applied in order (two changes of one variant apply one after the other).",
-      }),
-  })
-  .register(z.globalRegistry, {
-    id: "StockBatchRequest",
-    description: "A batch of stock changes.",
-    example: {
-      changes: [
-        { variant_id: "44102938475615", set: 12 },
-        { variant_id: "44102938475614", adjust: 5 },
-      ],
-    },
-  });
+export const StockBatchRequestSchema = z.strictObject({
+  changes: z.array(StockChangeSchema).check(z.minLength(1), z.maxLength(MAX_STOCK_CHANGES)),
+});
 export type StockBatchRequest = z.infer<typeof StockBatchRequestSchema>;
 
-export const StockLevelSchema = z
-  .object({
-    object: z.literal("stock_level"),
-    variant_id: z.string(),
-    tracked: z
-      .boolean()
-      .register(z.globalRegistry, { description: "False: no level was ever written for the variant." }),
-    quantity: z
-      .int()
-      .register(z.globalRegistry, { description: "On-hand units, units held by open checkouts included." }),
-    held: z.int().check(z.gte(0)).register(z.globalRegistry, { description: "Units held by open checkouts." }),
-    available_quantity: z
-      .int()
-      .check(z.gte(0))
-      .register(z.globalRegistry, { description: "What shoppers may still take: `quantity - held`, at least 0." }),
-    inventory_policy: InventoryPolicySchema,
-    in_stock: z
-      .boolean()
-      .register(z.globalRegistry, { description: "Sells now: policy `continue`, or `available_quantity` above 0." }),
-  })
-  .register(z.globalRegistry, {
-    id: "StockLevel",
-    description: "One variant's live stock, as its Stock object holds it.",
-  });
+export const StockLevelSchema = z.object({
+  object: z.literal("stock_level"),
+  variant_id: z.string(),
+  tracked: z.boolean(),
+  quantity: z.int(),
+  held: z.int().check(z.gte(0)),
+  available_quantity: z.int().check(z.gte(0)),
+  inventory_policy: InventoryPolicySchema,
+  in_stock: z.boolean(),
+});
 export type StockLevelView = z.infer<typeof StockLevelSchema>;
 
-export const StockBatchResultSchema = z
-  .object({
-    object: z.literal("stock_batch"),
-    changes: z.array(
-      z.object({
-        index: z
-          .int()
-          .check(z.gte(0))
-          .register(z.globalRegistry, { description: "The change's position in the request." }),
-        variant_id: z.string(),
-        previous: z.int().register(z.globalRegistry, { description: "The level before the change." }),
-        quantity: z.int().register(z.globalRegistry, { description: "The level the change left." }),
-        applied: z.enum(["now", "earlier"]).register(z.globalRegistry, {
-          description:
-            "`now`: applied by this request. `earlier`: applied by an earlier try with the same Idempotency-Key (a batch cut short completes on retry; what it had applied is not applied again).",
-        }),
-      }),
-    ),
-    levels: z.array(StockLevelSchema).register(z.globalRegistry, { description: "Each changed variant's level now." }),
-  })
-  .register(z.globalRegistry, {
-    id: "StockBatchResult",
-    description: "What the batch did, change by change, and the new levels.",
-  });
+export const StockBatchResultSchema = z.object({
+  object: z.literal("stock_batch"),
+  changes: z.array(
+    z.object({
+      index: z.int().check(z.gte(0)),
+      variant_id: z.string(),
+      previous: z.int(),
+      quantity: z.int(),
+      applied: z.enum(["now", "earlier"]),
+    }),
+  ),
+  levels: z.array(StockLevelSchema),
+});
 export type StockBatchResult = z.infer<typeof StockBatchResultSchema>;
 
 export const StockMovementSchema = z.object({
   seq: z.int(),
   at: z.iso.datetime(),
   source: z.enum(["publish", "operator", "checkout"]),
-  ref: z.string().register(z.globalRegistry, {
-    description: "The batch (`op:<Idempotency-Key>`, `publish:<version>:<chunk>`) or hold id.",
-  }),
+  ref: z.string(),
   kind: z.enum(["set", "adjust", "hold", "release", "commit", "expire"]),
   delta_quantity: z.int(),
   delta_held: z.int(),
@@ -141,33 +87,20 @@ export const StockMovementSchema = z.object({
   held: z.int(),
 });
 
-export const StockDetailSchema = z
-  .object({
-    object: z.literal("stock"),
-    level: StockLevelSchema,
-    movements: z
-      .array(StockMovementSchema)
-      .register(z.globalRegistry, { description: "The newest 50 movements, oldest first." }),
-  })
-  .register(z.globalRegistry, { id: "StockDetail", description: "A variant's live level and its movement log." });
+export const StockDetailSchema = z.object({
+  object: z.literal("stock"),
+  level: StockLevelSchema,
+  movements: z.array(StockMovementSchema),
+});
 export type StockDetail = z.infer<typeof StockDetailSchema>;
 
-export const StockStatusSchema = z
-  .object({
-    object: z.literal("stock_status"),
-    catalog_version: z
-      .nullable(z.string())
-      .register(z.globalRegistry, { description: "The live catalog version; null before any publish." }),
-    shards: z
-      .int()
-      .check(z.gte(1))
-      .register(z.globalRegistry, { description: "`STOCK_SHARDS`: the Stock objects variant ids are spread over." }),
-    tracked: z.int().check(z.gte(0)).register(z.globalRegistry, { description: "Variants the live version tracks." }),
-    changed_by_publish: z.int().check(z.gte(0)).register(z.globalRegistry, {
-      description: "Levels the live version's publish changed in live stock (its file's levels, written once).",
-    }),
-  })
-  .register(z.globalRegistry, { id: "StockStatus", description: "Live stock for the live catalog version." });
+export const StockStatusSchema = z.object({
+  object: z.literal("stock_status"),
+  catalog_version: z.nullable(z.string()),
+  shards: z.int().check(z.gte(1)),
+  tracked: z.int().check(z.gte(0)),
+  changed_by_publish: z.int().check(z.gte(0)),
+});
 export type StockStatus = z.infer<typeof StockStatusSchema>;
 
 /** The wire form of a level. */

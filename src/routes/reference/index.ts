@@ -14,6 +14,8 @@ import { PRODUCTS_DOCS } from "./products.ts";
 import { SHOPPER_ORDERS_DOCS } from "./shopper-orders.ts";
 import { WEBHOOKS_DOCS } from "./webhooks.ts";
 import type { OperationDoc } from "../../openapi/spec.ts";
+// The schemas' documentation, attached to the schemas the operations below name.
+import "./schemas/index.ts";
 
 /**
  * Every operation's OpenAPI description, by operationId. Routes carry only the id
