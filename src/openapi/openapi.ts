@@ -57,6 +57,50 @@ const OPERATOR_INFO: DocumentInfo = {
 };
 
 /**
+ * What a document names without documentation: a parameter with no description, a request or
+ * response body whose schema is not a named component. Schemas carry only their shape in the
+ * Worker; their ids, descriptions and examples are attached in src/routes/reference/schemas/, so
+ * a schema missing there (or a module of it not loaded) shows up here instead of as a document
+ * that silently lost its prose.
+ */
+export function undocumented(document: JsonSchema): string[] {
+  const out: string[] = [];
+  const paths = document.paths as Record<string, Record<string, JsonSchema>>;
+  for (const [path, methods] of Object.entries(paths))
+    for (const [method, op] of Object.entries(methods)) {
+      const where = `${op.operationId} (${method.toUpperCase()} ${path})`;
+      for (const parameter of (op.parameters ?? []) as JsonSchema[])
+        if (!parameter.description)
+          out.push(`${where}: the ${parameter.in} parameter ${parameter.name} has no description`);
+      const bodies: [string, JsonSchema | undefined][] = [
+        ["request body", (op.requestBody as JsonSchema | undefined)?.content as JsonSchema | undefined],
+        ...Object.entries(op.responses as Record<string, JsonSchema>).map(
+          ([status, response]): [string, JsonSchema | undefined] => [
+            `${status} response`,
+            response.content as JsonSchema | undefined,
+          ],
+        ),
+      ];
+      for (const [what, content] of bodies)
+        for (const [type, media] of Object.entries(content ?? {}))
+          if (typeof (media as JsonSchema).schema !== "object" || !(media as { schema: JsonSchema }).schema.$ref)
+            out.push(`${where}: the ${what} (${type}) is not a documented schema (no id)`);
+    }
+  return out;
+}
+
+/** A built document, refused when anything in it is undocumented (see `undocumented`). */
+function checked(document: JsonSchema): JsonSchema {
+  const problems = undocumented(document);
+  if (problems.length > 0)
+    throw new Error(
+      `Undocumented in "${(document.info as DocumentInfo).title}" (document the schema in ` +
+        `src/routes/reference/schemas/<room>.ts):\n${problems.join("\n")}`,
+    );
+  return document;
+}
+
+/**
  * The app's two OpenAPI documents, built from the `describe(id)` middleware in its routes and the
  * descriptions kept by id in src/routes/reference/ (`new ApiReference(app.routes, OPERATION_DOCS)`). Built in Node, not in the worker: `npm run docs:assets` writes
  * them where the worker serves them from (./assets.ts), and the tests build them to check what is
@@ -79,18 +123,22 @@ export class ApiReference {
 
   /** The storefront's document, served at `/api/v1/openapi.json` and rendered at `/docs`. */
   publicDocument(): JsonSchema {
-    this.#public ??= buildDocument(
-      INFO,
-      this.#operations.filter((op) => op.spec.auth !== "operator"),
+    this.#public ??= checked(
+      buildDocument(
+        INFO,
+        this.#operations.filter((op) => op.spec.auth !== "operator"),
+      ),
     );
     return this.#public;
   }
 
   /** The operator's document, served at `/api/v1/operator/openapi.json` behind the operator secret. */
   operatorDocument(): JsonSchema {
-    this.#operator ??= buildDocument(
-      OPERATOR_INFO,
-      this.#operations.filter((op) => op.spec.auth === "operator"),
+    this.#operator ??= checked(
+      buildDocument(
+        OPERATOR_INFO,
+        this.#operations.filter((op) => op.spec.auth === "operator"),
+      ),
     );
     return this.#operator;
   }

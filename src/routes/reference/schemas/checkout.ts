@@ -178,6 +178,13 @@ documentSchema(OrderEventIdSchema, { id: "OrderEventId" });
 
 documentSchema(OrderEventsQuerySchema, { id: "OrderEventsQuery" });
 
+documentSchema(OrderEventsQuerySchema.shape.limit, { description: "Page size, 1–250; 50 when absent." });
+
+documentSchema(OrderEventsQuerySchema.shape.starting_after, {
+  description:
+    "The id (`evt_…`) of the previous page's last event: this page starts after it. An id that names no event is 400 `parameter_invalid`.",
+});
+
 // src/checkout/reconcile.ts
 
 documentSchema(DifferenceSchema, { id: "ReconciliationDifference" });
