@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono } from "./http/hono.ts";
 import type { AppEnv } from "./http/app-env.ts";
 import { allowlistCors, publicCors } from "./http/cors.ts";
 import { notFoundHandler, onError, requestContext } from "./http/request-context.ts";

@@ -1,4 +1,5 @@
-import { Hono, type Context, type MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { Hono } from "../http/hono.ts";
 import { JSON_CONTENT_TYPE } from "../http/cache.ts";
 import { noStore } from "../http/no-store.ts";
 import { requireToken, type AuthedEnv } from "../http/require-token.ts";

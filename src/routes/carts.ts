@@ -1,4 +1,5 @@
-import { Hono, type MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
+import { Hono } from "../http/hono.ts";
 import { issueShopperToken } from "../auth/shopper-token.ts";
 import { CreateCartRequestSchema } from "../cart/api.ts";
 import { newCartJson } from "../cart/cart-client.ts";

@@ -1,4 +1,5 @@
-import { type Context, Hono, type MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { Hono } from "../http/hono.ts";
 import { IdempotencyKeySchema } from "../cart/api.ts";
 import { cartFor, requestFingerprint } from "../cart/cart-client.ts";
 import { CheckoutPathParamsSchema, CreateCheckoutRequestSchema, NoQuerySchema } from "../checkout/api.ts";

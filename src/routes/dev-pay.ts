@@ -1,4 +1,5 @@
-import { type Context, Hono } from "hono";
+import type { Context } from "hono";
+import { Hono } from "../http/hono.ts";
 import { CheckoutIdSchema, type Checkout } from "../checkout/api.ts";
 import { checkoutsById } from "../checkout/client.ts";
 import { signatureHeader } from "../checkout/signature.ts";

@@ -1,4 +1,5 @@
-import { type Context, Hono } from "hono";
+import type { Context } from "hono";
+import { Hono } from "../http/hono.ts";
 import * as z from "zod/mini";
 import type { AppEnv } from "../http/app-env.ts";
 import { routeNotFound } from "../http/errors.ts";

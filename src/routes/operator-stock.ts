@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono } from "../http/hono.ts";
 import { IdempotencyKeySchema } from "../cart/api.ts";
 import { variantDigits } from "../catalog/ids.ts";
 import { CatalogStore, pointerTtlMs } from "../catalog/store.ts";

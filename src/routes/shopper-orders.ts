@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono } from "../http/hono.ts";
 import { NoQuerySchema, OrderPathParamsSchema } from "../checkout/api.ts";
 import { madeBy } from "../checkout/client.ts";
 import { OrdersStore } from "../checkout/orders.ts";

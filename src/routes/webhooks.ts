@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono } from "../http/hono.ts";
 import { CHECKOUT_ID_PATTERN, StorefrontEventSchema, StripeEventSchema, type WebhookReceipt } from "../checkout/api.ts";
 import { checkoutsById, completeById } from "../checkout/client.ts";
 import type { CompletedBy } from "../checkout/orders.ts";
