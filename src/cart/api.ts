@@ -38,6 +38,12 @@ export const MAX_ATTRIBUTES = 50;
 /** Longest attribute key and value, in characters (Unicode code points). */
 export const MAX_ATTRIBUTE_KEY_CHARS = 100;
 export const MAX_ATTRIBUTE_VALUE_CHARS = 1000;
+/**
+ * Most bytes (UTF-8) of a cart's note, its attribute keys and values and every line's attribute
+ * keys and values, together: what keeps a cart's checkout and order rows far below the 2 MB a
+ * SQLite or D1 value may hold (docs/decisions/0008-cart-bounds.md). Past it: 400 `attributes_too_large`.
+ */
+export const MAX_CART_ATTRIBUTE_BYTES = 65_536;
 
 /** Characters as a reader counts them (code points, so an emoji is one), as JSON Schema's `maxLength` does. */
 function chars(text: string): number {
@@ -84,8 +90,12 @@ export const AttributesSchema = z
       `Key-value pairs of plain text (at most ${MAX_ATTRIBUTES}; a key is 1–${MAX_ATTRIBUTE_KEY_CHARS} ` +
       `characters, a value at most ${MAX_ATTRIBUTE_VALUE_CHARS}; characters are Unicode code points). ` +
       "Stored and served exactly as written (no trimming, no HTML: escape them when you show them), " +
-      "keys in code-point order. A refusal names the key at fault in `param` (`attributes.Gift wrap`).",
+      "keys in code-point order. A refusal names the key at fault in `param` (`attributes.Gift wrap`). " +
+      "The 16 KiB body bounds one request first (50 pairs fit while their text stays under about " +
+      "16,000 bytes), and a cart's note and attributes, its lines' included, hold at most 65,536 " +
+      "bytes of UTF-8 together (400 `attributes_too_large`).",
     example: { "Gift wrap": "yes", "Delivery window": "Saturday morning" },
+    maxProperties: MAX_ATTRIBUTES,
   });
 export type Attributes = z.infer<typeof AttributesSchema>;
 
@@ -93,7 +103,10 @@ export const NoteSchema = z
   .string()
   .check(z.refine((text) => chars(text) <= MAX_NOTE_CHARS, `text of at most ${MAX_NOTE_CHARS} characters`))
   .register(z.globalRegistry, {
-    description: `A note for the order: plain text, at most ${MAX_NOTE_CHARS} characters, stored and served as written.`,
+    description:
+      `A note for the order: plain text, at most ${MAX_NOTE_CHARS} characters, stored and served as written. ` +
+      "The 16 KiB body bounds it first: 5,000 characters fit when each takes at most 3 bytes of UTF-8 " +
+      "(not 5,000 emoji); it counts toward the cart's 65,536 bytes of note and attributes.",
     maxLength: MAX_NOTE_CHARS,
     example: "Please leave the parcel with the neighbour at number 12.",
   });

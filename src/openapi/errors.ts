@@ -47,6 +47,14 @@ const ERRORS = {
         code: "cart_full",
         message: "A cart holds at most 250 lines.",
       }),
+      attributes_too_large: example("A note or attributes past the cart's 65,536 bytes", {
+        type: "invalid_request_error",
+        code: "attributes_too_large",
+        message:
+          "A cart's note and attributes, its lines' attributes included, hold at most 65,536 bytes of UTF-8 " +
+          "together; this write would make them 65,601.",
+        param: "attributes",
+      }),
       cart_empty: example("Checking out an empty cart", {
         type: "invalid_request_error",
         code: "cart_empty",
