@@ -28,7 +28,9 @@ export const CHECKOUTS_DOCS = {
       "their prices). 409 `checkout_unavailable` names each line at fault in `lines` and holds " +
       "nothing; 400 `cart_empty`. One open checkout per holder: a new one cancels the previous " +
       "first. Body `{}`, none, or `{return_url}` (https only). `Idempotency-Key` replays the " +
-      `first answer; counts as a cart write. ${SEE}`,
+      "first answer: a refusal as it was, a 201 with that checkout as it is at the replay (its " +
+      "`status` may have moved on; the key keeps the checkout's id, not a copy); counts as a cart " +
+      `write. ${SEE}`,
     tag: "Checkout",
     auth: "bearer",
     query: NoQuerySchema,
