@@ -16,6 +16,7 @@ import { d1Target } from "../publish/browse-index.ts";
 import { catalogDigest } from "../publish/build.ts";
 import { parseCatalog } from "../catalog/schema.ts";
 import { type Pointer, POINTER_KEY } from "../catalog/layout.ts";
+import { count } from "../count.ts";
 
 const SEED = "seed/catalog.json";
 
@@ -84,7 +85,7 @@ async function prepare(persistTo: string | undefined, forceSeed: boolean): Promi
     if (live && live.current.digest !== seedDigest && !forceSeed) {
       const meta = live.current;
       console.log(
-        `Serving catalog ${meta.version} (${meta.products} products${meta.currency ? `, ${meta.currency}` : ""}, published ${meta.published_at}): not the seed, kept as it is. ` +
+        `Serving catalog ${meta.version} (${count(meta.products, "product")}${meta.currency ? `, ${meta.currency}` : ""}, published ${meta.published_at}): not the seed, kept as it is. ` +
           "npm run dev -- --seed publishes the seed over it.",
       );
     } else {
@@ -98,7 +99,7 @@ async function prepare(persistTo: string | undefined, forceSeed: boolean): Promi
           ? `Seed catalog ${result.version} is already live.`
           : `Published the seed catalog as ${result.version}.`,
       );
-      console.log(`Serving catalog ${result.version} (the seed, ${result.products} products).`);
+      console.log(`Serving catalog ${result.version} (the seed, ${count(result.products, "product")}).`);
     }
     // The orders database (D1), as `wrangler d1 migrations apply storefront-orders --local` leaves it.
     const migrated = await applyD1Migrations(local.env.ORDERS);

@@ -1,6 +1,7 @@
 import type { Order } from "../checkout/api.ts";
 import type { Reconciliation } from "../checkout/reconcile.ts";
 import { OperatorError } from "./operator-client.ts";
+import { count } from "../count.ts";
 
 /**
  * The orders CLI's logic without Node: a client of the operator surface's orders endpoints and
@@ -55,7 +56,7 @@ export class OrdersClient {
 
 function summary(o: Order): string {
   return (
-    `${o.id}  ${o.created_at}  ${o.subtotal.amount} ${o.currency}  ${o.total_quantity} units  ` +
+    `${o.id}  ${o.created_at}  ${o.subtotal.amount} ${o.currency}  ${count(o.total_quantity, "unit")}  ` +
     `${o.completed_by}:${o.payment_reference}${o.oversold ? "  OVERSOLD" : ""}  checkout=${o.checkout_id}`
   );
 }
@@ -101,8 +102,8 @@ export async function runOrdersCommand(
     case "check": {
       const report = await client.check();
       const head =
-        `Checked ${report.orders} orders (${report.order_lines} lines) against ${report.movements} stock movements ` +
-        `and ${report.open_holds} open holds:`;
+        `Checked ${count(report.orders, "order")} (${count(report.order_lines, "line")}) against ` +
+        `${count(report.movements, "stock movement")} and ${count(report.open_holds, "open hold")}:`;
       if (report.differences.length === 0) return { lines: [`${head} no difference.`], ok: true };
       return {
         lines: [
