@@ -261,7 +261,8 @@ export async function settleInterrupted(
     );
     await target.writeHistory(history);
   }
-  const abandoned = [...new Set([...held.abandoned, ...dropped])];
+  // A dead holder's lock names its version even when it had gone live: live is never abandoned.
+  const abandoned = [...new Set([...held.abandoned, ...dropped])].filter((version) => version !== live);
   const deleted = pointer && abandoned.length > 0 ? await cleanUp(target, browse, pointer, history, abandoned) : 0;
   return { pointer, history, completed: done, abandoned, deleted };
 }
