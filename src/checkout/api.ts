@@ -51,12 +51,19 @@ export const CreateCheckoutRequestSchema = z
         z
           .string()
           .check(
-            z.regex(/^https:\/\/[A-Za-z0-9.-]+(:\d{1,5})?([/?#][^\s]*)?$/, "an absolute https URL"),
+            z.regex(
+              /^(https:\/\/[A-Za-z0-9.-]+|http:\/\/(localhost|127\.0\.0\.1))(:\d{1,5})?([/?#][^\s]*)?$/,
+              "an absolute https URL (or http://localhost or http://127.0.0.1 under npm run dev)",
+            ),
             z.maxLength(2048),
           ),
       )
       .register(z.globalRegistry, {
-        description: "Where the payment page sends the shopper back: an absolute `https:` URL.",
+        description:
+          "Where the payment page sends the shopper back: an absolute `https:` URL. In development " +
+          "(`npm run dev`, `ENVIRONMENT=development`) also `http://localhost` or `http://127.0.0.1` " +
+          "on any port, so a local storefront gets its shopper back; a deployed worker refuses those " +
+          "(400 `parameter_invalid`). Leave it out for none (`null` is refused).",
       }),
   })
   .register(z.globalRegistry, {
