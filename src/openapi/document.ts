@@ -95,7 +95,10 @@ const SECURITY_SCHEMES = {
   bearerAuth: {
     type: "http",
     scheme: "bearer",
-    description: "A customer token issued by the operator (`sf_…`). Case-sensitive; never in the query string.",
+    description:
+      "A shopper token from `POST /carts` (`sf_cart_…`: a storefront gets one per visitor, no " +
+      "operator involved), or a token the operator issued (`sf_live_…`; `sf_dev_…` only under " +
+      "`npm run dev`). Case-sensitive; never in the query string.",
   },
   operatorAuth: {
     type: "http",
