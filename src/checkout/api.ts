@@ -207,14 +207,31 @@ export const WebhookReceiptSchema = z
   .register(z.globalRegistry, { id: "WebhookReceipt", description: "What the webhook did with the event." });
 export type WebhookReceipt = z.infer<typeof WebhookReceiptSchema>;
 
-/** The storefront's own event: `checkout.completed`. */
+/** `checkout.completed`, the one event the storefront's webhook acts on: its `data` is required. */
+export const CheckoutCompletedEventSchema = z.object({
+  type: z.literal("checkout.completed"),
+  data: z.object({
+    checkout_id: z.string(),
+    payment_reference: z.string().check(z.minLength(1), z.maxLength(255)),
+  }),
+});
+
+/** Any other type: acknowledged and ignored (200 `handled: false`), whatever its `data`. */
+const IgnoredEventSchema = z.object({
+  type: z
+    .string()
+    .check(
+      z.minLength(1),
+      z.maxLength(100),
+      z.refine((type) => type !== "checkout.completed", "checkout.completed needs data"),
+    )
+    .register(z.globalRegistry, { not: { const: "checkout.completed" } }),
+  data: z.optional(z.unknown()),
+});
+
+/** The storefront's own event (issue 42, point 19: `data` was optional in the document, required by the route). */
 export const StorefrontEventSchema = z
-  .object({
-    type: z.string().check(z.minLength(1), z.maxLength(100)),
-    data: z.optional(
-      z.object({ checkout_id: z.string(), payment_reference: z.string().check(z.minLength(1), z.maxLength(255)) }),
-    ),
-  })
+  .union([CheckoutCompletedEventSchema, IgnoredEventSchema])
   .register(z.globalRegistry, {
     id: "StorefrontCheckoutEvent",
     description: "Signed with `Storefront-Signature`. The only type acted on is `checkout.completed`.",

@@ -187,7 +187,9 @@ const ERRORS = {
     },
   },
   413: {
-    description: "The request body is larger than 16 KiB (128 KiB for an operator stock batch).",
+    description:
+      "The request body is larger than 16 KiB (64 KiB for a checkout webhook delivery, 128 KiB for an " +
+      "operator stock batch).",
     examples: {
       body_too_large: example("Too large", {
         type: "invalid_request_error",

@@ -1,5 +1,11 @@
 import { Hono } from "hono";
-import { CHECKOUT_ID_PATTERN, StorefrontEventSchema, StripeEventSchema, type WebhookReceipt } from "../checkout/api.ts";
+import {
+  CHECKOUT_ID_PATTERN,
+  CheckoutCompletedEventSchema,
+  StorefrontEventSchema,
+  StripeEventSchema,
+  type WebhookReceipt,
+} from "../checkout/api.ts";
 import { completeById } from "../checkout/client.ts";
 import type { CompletedBy } from "../checkout/orders.ts";
 import { checkSignature } from "../checkout/signature.ts";
@@ -7,7 +13,7 @@ import type { AppEnv } from "../http/app-env.ts";
 import { fromCheckoutFailure, invalidRequest, signatureRefused } from "../http/errors.ts";
 import { noStore } from "../http/no-store.ts";
 import { checkoutWebhookSecret, stripeWebhookSecret } from "../http/secrets.ts";
-import { readJsonText, validQuery } from "../http/validate.ts";
+import { readJsonText, toValidationError, validQuery } from "../http/validate.ts";
 import { describe } from "../openapi/describe.ts";
 import { NoQuerySchema } from "../checkout/api.ts";
 
@@ -71,17 +77,16 @@ export async function receiveCheckoutWebhook(env: Env, delivery: SignedDelivery)
 }
 
 async function storefrontEvent(env: Env, raw: unknown): Promise<WebhookReceipt> {
+  if (typeof raw === "object" && raw !== null && (raw as { type?: unknown }).type === "checkout.completed") {
+    // The event acted on: a refusal names the field at fault (`data.payment_reference`).
+    const parsed = CheckoutCompletedEventSchema.safeParse(raw);
+    if (!parsed.success) throw toValidationError(parsed.error, "body", CheckoutCompletedEventSchema);
+    const { type, data } = parsed.data;
+    return complete(env, type, data.checkout_id, data.payment_reference, "webhook");
+  }
   const parsed = StorefrontEventSchema.safeParse(raw);
   if (!parsed.success) throw invalidRequest("parameter_invalid", "The event must be {type, data}.", "type");
-  const event = parsed.data;
-  if (event.type !== "checkout.completed") return ignored(event.type);
-  if (!event.data)
-    throw invalidRequest(
-      "parameter_missing",
-      "checkout.completed needs data.checkout_id and data.payment_reference.",
-      "data",
-    );
-  return complete(env, event.type, event.data.checkout_id, event.data.payment_reference, "webhook");
+  return ignored(parsed.data.type);
 }
 
 async function stripeEvent(env: Env, raw: unknown): Promise<WebhookReceipt> {

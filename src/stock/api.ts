@@ -51,6 +51,8 @@ export const StockChangeSchema = z
     id: "StockChange",
     description: "One change: `set` writes the on-hand level, `adjust` adds to it. Exactly one of the two.",
     example: { variant_id: "44102938475615", set: 12 },
+    // What the refine above checks, in the document (Schemathesis sent neither and both: issue 42, point 19).
+    oneOf: [{ required: ["set"] }, { required: ["adjust"] }],
   });
 export type StockChange = z.infer<typeof StockChangeSchema>;
 

@@ -713,6 +713,40 @@ const throttled: Case[] = withHead([
     name: "an address guessing the secret",
     request: () => ["/api/v1/operator/openapi.json", { headers: { ...OPERATOR, ...GUESSER } }],
   },
+  // Stock, orders, completion and reconciliation sit behind the same guard (issue 42, point 19).
+  ...[
+    "/api/v1/operator/stock",
+    "/api/v1/operator/stock/44102938475602",
+    "/api/v1/operator/orders",
+    `/api/v1/operator/orders/ord_${"0".repeat(32)}`,
+    "/api/v1/operator/reconciliation",
+  ].map(
+    (path): Case => ({
+      status: 429,
+      name: "an address guessing the secret",
+      request: () => [path, { headers: { ...OPERATOR, ...GUESSER } }],
+    }),
+  ),
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () =>
+      post(
+        "/api/v1/operator/stock",
+        { changes: [{ variant_id: "44102938475602", set: 1 }] },
+        { ...OPERATOR, ...JSON_TYPE, ...GUESSER },
+      ),
+  },
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () =>
+      post(
+        `/api/v1/operator/checkouts/chk_${"0".repeat(64)}AAAAAAAAAAAAAAAA/complete`,
+        { payment_reference: "p" },
+        { ...OPERATOR, ...JSON_TYPE, ...GUESSER },
+      ),
+  },
   {
     status: 429,
     name: "an address guessing the secret",

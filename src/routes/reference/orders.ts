@@ -9,7 +9,7 @@ import {
   OrdersQuerySchema,
 } from "../../checkout/api.ts";
 import { ReconciliationSchema } from "../../checkout/reconcile.ts";
-import { errors, JSON_BODY_ERRORS, QUERY_ERRORS, TOKEN_ERRORS } from "../../openapi/errors.ts";
+import { errors, JSON_BODY_ERRORS, QUERY_ERRORS, OPERATOR_ERRORS } from "../../openapi/errors.ts";
 
 const NO_STORE = ["X-Request-Id", "Cache-Control"] as const;
 
@@ -29,7 +29,7 @@ export const ORDERS_DOCS = {
     body: { schema: CompleteCheckoutRequestSchema },
     responses: {
       200: { description: "The order.", schema: OrderSchema, headers: NO_STORE },
-      ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "parameter_missing", "resource_missing"),
+      ...errors(...OPERATOR_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "parameter_missing", "resource_missing"),
     },
   },
   listOrders: {
@@ -42,7 +42,7 @@ export const ORDERS_DOCS = {
     query: OrdersQuerySchema,
     responses: {
       200: { description: "A page of orders.", schema: OrderListSchema, headers: NO_STORE },
-      ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS),
+      ...errors(...OPERATOR_ERRORS, ...QUERY_ERRORS),
     },
   },
   getOrder: {
@@ -54,7 +54,7 @@ export const ORDERS_DOCS = {
     query: NoQuerySchema,
     responses: {
       200: { description: "The order.", schema: OrderSchema, headers: NO_STORE },
-      ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, "resource_missing"),
+      ...errors(...OPERATOR_ERRORS, ...QUERY_ERRORS, "resource_missing"),
     },
   },
   reconcileOrders: {
@@ -67,7 +67,7 @@ export const ORDERS_DOCS = {
     query: NoQuerySchema,
     responses: {
       200: { description: "The comparison.", schema: ReconciliationSchema, headers: NO_STORE },
-      ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS),
+      ...errors(...OPERATOR_ERRORS, ...QUERY_ERRORS),
     },
   },
 } satisfies Record<string, OperationDoc>;
