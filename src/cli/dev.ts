@@ -8,7 +8,7 @@ import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { readJsonFile } from "./json-file.ts";
 import { recordDevServer } from "./dev-server-record.ts";
 import { seedDevTokens } from "./dev-tokens.ts";
-import { DEV_CART_TOKEN_SECRET } from "../auth/shopper-token.ts";
+import { describeSources, devVars, varArgs } from "./dev-vars.ts";
 import { quietWranglerEnv } from "./local-env.ts";
 import { applyD1Migrations } from "./d1-migrations.ts";
 import { operatorName, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
@@ -148,25 +148,11 @@ function watchDocuments(): () => void {
 
 function serve(port: number, persistTo: string | undefined): void {
   const local = join(process.cwd(), "node_modules", ".bin", "wrangler");
-  const args = [
-    "dev",
-    "--port",
-    String(port),
-    "--var",
-    "ENVIRONMENT:development",
-    "--var",
-    "CATALOG_POINTER_TTL_MS:0",
-    "--var",
-    "ALLOWED_ORIGINS:http://localhost:*,http://127.0.0.1:*",
-    "--var",
-    "OPERATOR_SECRET:dev-operator-secret",
-    "--var",
-    `CART_TOKEN_SECRET:${DEV_CART_TOKEN_SECRET}`,
-    // Signs the local test payment page's webhook (contract 9.1: refused where ENVIRONMENT is not development).
-    "--var",
-    "CHECKOUT_WEBHOOK_SECRET:dev-checkout-webhook-secret",
-    ...(persistTo ? ["--persist-to", persistTo] : []),
-  ];
+  // Defaults < .dev.vars < the environment, every name (src/cli/dev-vars.ts); values never printed.
+  const { values, sources } = devVars(process.cwd());
+  const said = describeSources(sources);
+  if (said) console.log(said);
+  const args = ["dev", "--port", String(port), ...varArgs(values), ...(persistTo ? ["--persist-to", persistTo] : [])];
   const child = spawn(existsSync(local) ? local : "wrangler", args, { stdio: "inherit", env: quietWranglerEnv() });
   const stopWatching = watchDocuments();
   // npm run token on this state finds this server by this record, whatever the port.
