@@ -14,8 +14,14 @@ import { FILTER_PARAMETERS, MAX_FILTER_VALUES, MAX_OPTION_FILTERS, PAGE_PARAMETE
  * `{option: {size: "M"}}` as `option[size]=M` (openapi-fetch's default for an object), which the
  * parser reads exactly as `option.size=M`.
  */
+const OptionValueSchema = z.string().check(z.minLength(1), z.maxLength(255));
+
 export const OptionFiltersSchema = z
-  .record(z.string().check(z.regex(/^[^\s.[\]]{1,255}$/)), z.string().check(z.minLength(1), z.maxLength(255)))
+  .record(
+    z.string().check(z.regex(/^[^\s.[\]]{1,255}$/)),
+    // A list is several values of one name (issue 42, point 17: a typed client could send only one).
+    z.union([OptionValueSchema, z.array(OptionValueSchema).check(z.minLength(1))]),
+  )
   .register(z.globalRegistry, {
     description:
       `Option filters, for ANY option name of the catalog, by its API name, in either form: ` +
@@ -26,7 +32,8 @@ export const OptionFiltersSchema = z
       `(case-insensitive; available as live stock says now, not only as published), which is ` +
       `what a shopper filtering by size means. Option names compare ` +
       `case-insensitively too: \`option[Color]\` is \`option[color]\`. Repeat a name to match any ` +
-      `of its values (\`option[size]=M&option[size]=L\`, forms mixed or not); two option names ` +
+      `of its values (\`option[size]=M&option[size]=L\`, forms mixed or not; a typed client's ` +
+      `\`{option: {size: ["M", "L"]}}\`: the guide's querySerializer sends it so); two option names ` +
       `combine with AND, each satisfied by any available variant. At most ${MAX_OPTION_FILTERS} ` +
       `option names; a name no product has is 400 parameter_unknown. At most ` +
       `${MAX_FILTER_VALUES} filter values in all.`,

@@ -162,7 +162,19 @@ function responseOf(spec: ResponseSpec, schema: JsonSchema | undefined): JsonSch
   const out: JsonSchema = { description: spec.description };
   if (Object.keys(headers).length > 0) out.headers = headers;
   if (schema) {
-    const media: JsonSchema = { schema };
+    // An error's codes narrow the shared envelope: `error.code` is one of this answer's codes.
+    const narrowed = spec.codes?.length
+      ? {
+          allOf: [
+            schema,
+            {
+              type: "object",
+              properties: { error: { type: "object", properties: { code: { type: "string", enum: spec.codes } } } },
+            },
+          ],
+        }
+      : schema;
+    const media: JsonSchema = { schema: narrowed };
     if (spec.examples) media.examples = spec.examples;
     out.content = { [spec.contentType ?? "application/json"]: media };
   }

@@ -327,11 +327,13 @@ export function errors(...codes: ErrorCode[]): Record<number, ResponseSpec> {
   const out: Record<number, ResponseSpec> = {};
   for (const status of new Set([...wanted].map((code) => STATUS_OF.get(code)!))) {
     const spec: { description: string; headers?: HeaderName[]; examples: Record<string, Example> } = ERRORS[status];
+    const examples = Object.fromEntries(Object.entries(spec.examples).filter(([code]) => wanted.has(code)));
     out[status] = {
       description: spec.description,
       schema: ErrorResponseSchema,
       headers: ["X-Request-Id", ...(spec.headers ?? [])],
-      examples: Object.fromEntries(Object.entries(spec.examples).filter(([code]) => wanted.has(code))),
+      examples,
+      codes: Object.keys(examples),
     };
   }
   return out;

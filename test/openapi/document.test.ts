@@ -326,7 +326,19 @@ describe("GET /api/v1/openapi.json", () => {
           if (Number(status) < 400) continue;
           seen.add(Number(status));
           const media = (response.content as Record<string, Json>)["application/json"];
-          expect(media?.schema).toEqual({ $ref: "#/components/schemas/ErrorResponse" });
+          // The envelope, its `code` narrowed to the codes this answer can carry (issue 42, point 17).
+          const codes = Object.values(
+            (media?.examples ?? {}) as Record<string, { value: { error: { code: string } } }>,
+          ).map((example) => example.value.error.code);
+          expect(media?.schema).toEqual({
+            allOf: [
+              { $ref: "#/components/schemas/ErrorResponse" },
+              {
+                type: "object",
+                properties: { error: { type: "object", properties: { code: { type: "string", enum: codes } } } },
+              },
+            ],
+          });
         }
       }
     }

@@ -226,7 +226,11 @@ describe("a publish killed mid-way (issue 33 point 3)", () => {
       },
     };
     await expect(
-      publishTo(dying, shiftedSeed(1051), { browse: null, version: "killed-lock-left", lock: processLock(env.CATALOG) }),
+      publishTo(dying, shiftedSeed(1051), {
+        browse: null,
+        version: "killed-lock-left",
+        lock: processLock(env.CATALOG),
+      }),
     ).rejects.toThrow("killed");
     // The dead publisher's lock names its version: the next holder breaks it and reports it.
     const settled = await settleInterrupted(base, null, { abandoned: ["killed-lock-left"] });
