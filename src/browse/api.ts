@@ -32,8 +32,8 @@ export const OptionFiltersSchema = z
       `(case-insensitive; available as live stock says now, not only as published), which is ` +
       `what a shopper filtering by size means. Option names compare ` +
       `case-insensitively too: \`option[Color]\` is \`option[color]\`. Repeat a name to match any ` +
-      `of its values (\`option[size]=M&option[size]=L\`, forms mixed or not; a typed client's ` +
-      `\`{option: {size: ["M", "L"]}}\`: the guide's querySerializer sends it so); two option names ` +
+      `of its values (\`option[size]=M&option[size]=L\`, forms mixed or not; a list in a typed ` +
+      `client: see the guide); two option names ` +
       `combine with AND, each satisfied by any available variant. At most ${MAX_OPTION_FILTERS} ` +
       `option names; a name no product has is 400 parameter_unknown. At most ` +
       `${MAX_FILTER_VALUES} filter values in all.`,

@@ -91,9 +91,7 @@ export const AttributesSchema = z
       `characters, a value at most ${MAX_ATTRIBUTE_VALUE_CHARS}; characters are Unicode code points). ` +
       "Stored and served exactly as written (no trimming, no HTML: escape them when you show them), " +
       "keys in code-point order. A refusal names the key at fault in `param` (`attributes.Gift wrap`). " +
-      "The 16 KiB body bounds one request first (50 pairs fit while their text stays under about " +
-      "16,000 bytes), and a cart's note and attributes, its lines' included, hold at most 65,536 " +
-      "bytes of UTF-8 together (400 `attributes_too_large`).",
+      "The real limits: the operation's description.",
     example: { "Gift wrap": "yes", "Delivery window": "Saturday morning" },
     maxProperties: MAX_ATTRIBUTES,
   });
@@ -105,8 +103,7 @@ export const NoteSchema = z
   .register(z.globalRegistry, {
     description:
       `A note for the order: plain text, at most ${MAX_NOTE_CHARS} characters, stored and served as written. ` +
-      "The 16 KiB body bounds it first: 5,000 characters fit when each takes at most 3 bytes of UTF-8 " +
-      "(not 5,000 emoji); it counts toward the cart's 65,536 bytes of note and attributes.",
+      "The real limits: the operation's description.",
     maxLength: MAX_NOTE_CHARS,
     example: "Please leave the parcel with the neighbour at number 12.",
   });

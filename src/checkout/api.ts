@@ -60,10 +60,8 @@ export const CreateCheckoutRequestSchema = z
       )
       .register(z.globalRegistry, {
         description:
-          "Where the payment page sends the shopper back: an absolute `https:` URL. In development " +
-          "(`npm run dev`, `ENVIRONMENT=development`) also `http://localhost` or `http://127.0.0.1` " +
-          "on any port, so a local storefront gets its shopper back; a deployed worker refuses those " +
-          "(400 `parameter_invalid`). Leave it out for none (`null` is refused).",
+          "Where the payment page sends the shopper back: an absolute `https:` URL (under `npm run dev` " +
+          "also `http://localhost` or `http://127.0.0.1`, any port). Leave it out for none.",
       }),
   })
   .register(z.globalRegistry, {

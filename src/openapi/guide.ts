@@ -68,7 +68,7 @@ export const GUIDE = [
   '  `{option: {size: ["M", "L"]}}`; openapi-fetch sends an object as `option[size]=M` but refuses',
   "  a list inside it, so give it a serializer that repeats the name, e.g.",
   '  `querySerializer: (q) => Object.entries(q).flatMap(([k, v]) => v && typeof v === "object" &&',
-  "  !Array.isArray(v) ? Object.entries(v).flatMap(([n, x]) => [x].flat().map((one) => k + \"[\" + n +",
+  '  !Array.isArray(v) ? Object.entries(v).flatMap(([n, x]) => [x].flat().map((one) => k + "[" + n +',
   '  "]=" + encodeURIComponent(one))) : [v].flat().map((one) => k + "=" + encodeURIComponent(one))).join("&")`',
   '  (`hc<AppType>` takes `{"option[size]": ["M", "L"]}` as it is).',
   "- **Operator endpoints** (issuing and revoking tokens) are not part of this reference or of a",
