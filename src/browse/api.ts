@@ -22,7 +22,9 @@ export const OptionFiltersSchema = z
     // A list is several values of one name (issue 42, point 17: a typed client could send only one).
     z.union([OptionValueSchema, z.array(OptionValueSchema).check(z.minLength(1))]),
   )
+  // An empty object would be sent as a bare `option=`, a parameter no catalog has (Schemathesis).
   .register(z.globalRegistry, {
+    minProperties: 1,
     description:
       `Option filters, for ANY option name of the catalog, by its API name, in either form: ` +
       `\`option[size]=M\` (this parameter as a \`deepObject\`, what generated clients send for ` +

@@ -335,8 +335,10 @@ export class Cart extends DurableObject<Env> {
       case "replay": {
         // A success answers the cart as it is now (nothing is applied again); a refusal as it was.
         const { answer } = admission;
+        // The catalog's currency, once per instance (an empty cart's subtotal is in it).
+        if (answer.ok && !this.#meta) await this.#liveVersion().catch(() => undefined);
         const reply: CartReply = answer.ok
-          ? (await this.#current()).reply
+          ? { ok: true, cartJson: this.#view(), replayed: true } // as stored; the next read re-prices
           : { ok: false, failure: answer.failure, replayed: true };
         return { ...reply, replayed: true, rate: peek() };
       }

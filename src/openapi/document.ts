@@ -1,6 +1,7 @@
 import type * as z from "zod/mini";
 import { type JsonSchema, SchemaComponents } from "./json-schema.ts";
 import type { DescribedOperation, HeaderName, OperationSpec, ResponseSpec } from "./spec.ts";
+import { errors } from "./errors.ts";
 
 const HEADERS: Record<HeaderName, { description: string; schema: JsonSchema; example?: string }> = {
   "X-Request-Id": {
@@ -190,7 +191,11 @@ function responseOf(spec: ResponseSpec, schema: JsonSchema | undefined): JsonSch
 export function buildDocument(info: DocumentInfo, described: readonly DescribedOperation[]): JsonSchema {
   // HEAD works wherever GET does (Hono answers it with the GET handler and no body); the guide
   // says so once instead of a `head` twin per GET, which doubled the reference's sidebar.
-  const operations = described;
+  // Every operation answers 414 to a URL over 16 KiB, before its route runs (issue 42, point 19).
+  const tooLong = errors("url_too_long")[414]!;
+  const operations = described.map((op) =>
+    op.spec.responses[414] ? op : { ...op, spec: { ...op.spec, responses: { ...op.spec.responses, 414: tooLong } } },
+  );
   const components = new SchemaComponents();
   // Responses first: a request schema whose input differs from its output then becomes `<id>Input`.
   const responseSchemas = operations.map(({ spec }) =>

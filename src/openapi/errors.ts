@@ -198,6 +198,18 @@ const ERRORS = {
       }),
     },
   },
+  414: {
+    description:
+      "The URL (scheme and host included) is longer than 16 KiB: on any path, before the route runs " +
+      "(Schemathesis found it undocumented: issue 42, point 19).",
+    examples: {
+      url_too_long: example("A URL over 16 KiB", {
+        type: "invalid_request_error",
+        code: "url_too_long",
+        message: "The URL is longer than 16 KiB; send fewer or shorter query parameters.",
+      }),
+    },
+  },
   415: {
     description: "A write without `Content-Type: application/json`.",
     examples: {
@@ -320,7 +332,8 @@ export const CART_WRITE_ERRORS = [
 
 /**
  * The error responses of an operation that can answer `codes`: each of their statuses with the
- * envelope schema, its headers and an example per code, and always 500.
+ * envelope schema, its headers and an example per code, and always 500. (414 is added to every
+ * operation by the document builder: a URL over 16 KiB is refused on any path.)
  */
 export function errors(...codes: ErrorCode[]): Record<number, ResponseSpec> {
   const wanted = new Set<string>([...codes, "internal_error"]);

@@ -105,7 +105,8 @@ describe("OpenAPI builder", () => {
     ]) as {
       components: { schemas: Record<string, unknown> };
     };
-    expect(Object.keys(doc.components.schemas)).toEqual([]);
+    // Only the error envelope (and its parts) of the 414 every operation answers (issue 42, point 19).
+    expect(Object.keys(doc.components.schemas).sort()).toEqual(["ErrorBody", "ErrorResponse", "ErrorType"]);
   });
 
   // Changed: HEAD twins doubled the reference's sidebar; the guide states HEAD once.

@@ -96,11 +96,13 @@ function probes(op: Operation, method: string): [string, RequestInit, string][] 
   if (auth.Authorization?.endsWith(SECRET))
     out.push(["", { method, headers: { ...auth, "CF-Connecting-IP": GUESSER } }, "an address past the throttle"]);
   out.push(["?zz_unknown=1", { method, headers: auth }, "an unknown query parameter"]);
+  out.push([`?q=${"x".repeat(17 * 1024)}`, { method, headers: auth }, "a URL over 16 KiB"]);
   if (write) {
     const headers = { ...auth, ...json };
     out.push(["", { method, headers, body: JSON.stringify(exampleBody(op)) }, "the documented example"]);
     out.push(["", { method, headers, body: "{}" }, "an empty object"]);
     out.push(["", { method, headers, body: "{not json" }, "not JSON"]);
+    out.push(["", { method, headers, body: "[null, null]" }, "JSON, not an object"]);
     out.push(["", { method, headers: { ...auth, "Content-Type": "text/plain" }, body: "{}" }, "not JSON's type"]);
     out.push(["", { method, headers, body: JSON.stringify({ pad: "x".repeat(200 * 1024) }) }, "200 KiB"]);
   }
