@@ -78,15 +78,6 @@ function formatWords(field: z.ZodMiniType | undefined): string | undefined {
   return undefined;
 }
 
-/** What was sent instead, for a value of the wrong type: `null`, `a number`. */
-function sent(input: unknown): string {
-  if (input === null) return "null";
-  if (Array.isArray(input)) return "a list";
-  if (typeof input === "string") return "text";
-  if (typeof input === "boolean") return String(input);
-  return `${typeof input === "object" ? "an" : "a"} ${typeof input}`;
-}
-
 /**
  * What a field must be, in the words of the hand-written parameter messages ("an integer from 1
  * to 250", "true or false"), from the field's schema; never zod's own wording ("Too big: expected
@@ -153,7 +144,8 @@ export function toValidationError(error: z.core.$ZodError, where: "query" | "bod
     const message = where === "body" ? "The request body must be a JSON object." : first.message;
     return invalidRequest("parameter_invalid", message);
   }
-  const got = first.code === "invalid_type" ? ` (got ${sent(first.input)})` : "";
+  // `null` where a value was expected reads as absent to many clients: say it was sent (issue 42).
+  const got = first.code === "invalid_type" && first.input === null ? " (got null)" : "";
   return invalidRequest(
     "parameter_invalid",
     `Invalid ${param}: ${expectation(fieldAt(schema, first.path), first)}${got}.`,
