@@ -41,7 +41,7 @@ const api = new Hono<AppEnv>()
   .use("/openapi.json", catalogCors)
   .use("/cart/*", privateCors)
   .use("/carts", privateCors)
-  .use("/checkouts", privateCors)
+  // "/checkouts/*" matches "/checkouts" itself too: a second use answered `Vary: Origin, Origin`.
   .use("/checkouts/*", privateCors)
   .use("/orders/*", privateCors)
   .use("/auth/*", privateCors)

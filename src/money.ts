@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { count } from "./count.ts";
 
 /**
  * ISO 4217 currencies and their minor units: a catalog carries one code,
@@ -83,7 +84,7 @@ export function sourceAmountIssue(amount: string, currency: Currency = DEFAULT_C
     if (digits === 2) return "a decimal string with at most two decimals";
     return digits === 0
       ? `a whole number (${currency} has no minor units)`
-      : `at most ${digits} decimals (${currency} has ${digits} minor-unit digits)`;
+      : `at most ${count(digits, "decimal")} (${currency} has ${count(digits, "minor-unit digit")})`;
   }
   if (toMinor(amount, currency) > MAX_UNIT_MINOR)
     return `at most ${fromMinor(MAX_UNIT_MINOR, currency).amount}, so a full cart's subtotal stays exact`;

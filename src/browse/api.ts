@@ -14,9 +14,12 @@ import { FILTER_PARAMETERS, PAGE_PARAMETERS } from "./parameters.ts";
  * `{option: {size: "M"}}` as `option[size]=M` (openapi-fetch's default for an object), which the
  * parser reads exactly as `option.size=M`.
  */
+const OptionValueSchema = z.string().check(z.minLength(1), z.maxLength(255));
+
 export const OptionFiltersSchema = z.record(
   z.string().check(z.regex(/^[^\s.[\]]{1,255}$/)),
-  z.string().check(z.minLength(1), z.maxLength(255)),
+  // A list is several values of one name (issue 42, point 17: a typed client could send only one).
+  z.union([OptionValueSchema, z.array(OptionValueSchema).check(z.minLength(1))]),
 );
 
 export const BrowseQuerySchema = z.strictObject({ ...FILTER_PARAMETERS, ...PAGE_PARAMETERS });

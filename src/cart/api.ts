@@ -33,6 +33,12 @@ export const MAX_ATTRIBUTES = 50;
 /** Longest attribute key and value, in characters (Unicode code points). */
 export const MAX_ATTRIBUTE_KEY_CHARS = 100;
 export const MAX_ATTRIBUTE_VALUE_CHARS = 1000;
+/**
+ * Most bytes (UTF-8) of a cart's note, its attribute keys and values and every line's attribute
+ * keys and values, together: what keeps a cart's checkout and order rows far below the 2 MB a
+ * SQLite or D1 value may hold (docs/decisions/0010-cart-bounds.md). Past it: 400 `attributes_too_large`.
+ */
+export const MAX_CART_ATTRIBUTE_BYTES = 65_536;
 
 /** Characters as a reader counts them (code points, so an emoji is one), as JSON Schema's `maxLength` does. */
 function chars(text: string): number {

@@ -9,6 +9,7 @@ import { Revocations } from "./revocations.ts";
 import type { CartFailure, CartJson, CartReply, IdempotencyClaim, WriteRate } from "./failure.ts";
 import { WriteCounts } from "./write-rate.ts";
 import { canonicalAttributes, cartIdOf, cartJson, NO_ATTRIBUTES } from "./view.ts";
+import { attributeBytes, overAttributeBudget, textBytes } from "./attribute-bytes.ts";
 import { type Currency, DEFAULT_CURRENCY } from "../money.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import type { StockLevel } from "../stock/api.ts";
@@ -75,6 +76,11 @@ function rateLimited(rate: WriteRate): CartReply {
 
 function revoked(): Outcome {
   return fail("token_revoked", "The token has been revoked.", undefined, false);
+}
+
+/** A refusal the cart's own limits made (recorded under an Idempotency-Key, like every refusal). */
+function refuse(failure: CartFailure): Outcome {
+  return { reply: { ok: false, failure, replayed: false }, record: true };
 }
 
 function fail(code: CartFailure["code"], message: string, param?: string, record = true): Outcome {
@@ -144,13 +150,17 @@ export class Cart extends DurableObject<Env> {
   async getCart(caller: Caller): Promise<CartReply> {
     if (this.#revocations.has(caller.tokenId)) return revoked().reply;
     this.#expireIfDue(Date.now());
-    const outcome = await guarded(async () => {
+    return (await this.#current()).reply;
+  }
+
+  /** The cart as a read shows it: re-priced at the live catalog, tracked lines at live stock. */
+  #current(): Promise<Outcome> {
+    return guarded(async () => {
       const version = await this.#liveVersion();
       if (version) await this.#reprice(version);
       await this.#refreshStock();
       return { reply: { ok: true, cartJson: this.#view(), replayed: false }, record: false };
     });
-    return outcome.reply;
   }
 
   /** Adds units of a variant; an existing line for that variant grows instead of a new line. */
@@ -190,11 +200,21 @@ export class Cart extends DurableObject<Env> {
   async updateCart(input: UpdateCartInput): Promise<CartReply> {
     return this.#write(input, async () => {
       await this.#repriceIfPublished();
+      const attributes = input.attributes === undefined ? undefined : canonicalAttributes(input.attributes);
+      const head = this.#rows.times();
+      if (input.note || attributes) {
+        const before = textBytes(head?.note) + attributeBytes(head?.attributes ?? NO_ATTRIBUTES);
+        const after =
+          textBytes(input.note === undefined ? head?.note : input.note) +
+          attributeBytes(attributes ?? head?.attributes ?? NO_ATTRIBUTES);
+        const over = overAttributeBudget(
+          this.#rows.attributeBytes() - before + after,
+          attributes ? "attributes" : "note",
+        );
+        if (over) return refuse(over);
+      }
       const touched = this.#touched();
-      this.#rows.setDetails(
-        input.note,
-        input.attributes === undefined ? undefined : canonicalAttributes(input.attributes),
-      );
+      this.#rows.setDetails(input.note, attributes);
       return { ...touched, reply: { ok: true, cartJson: this.#view(), replayed: false } };
     });
   }
@@ -312,8 +332,16 @@ export class Cart extends DurableObject<Env> {
     // client retrying one request under its key can never be refused for retrying.
     const peek = () => this.#writeCounts.peek(caller.tokenId, now);
     switch (admission.kind) {
-      case "replay":
-        return { ...admission.reply, rate: peek() };
+      case "replay": {
+        // A success answers the cart as it is now (nothing is applied again); a refusal as it was.
+        const { answer } = admission;
+        // The catalog's currency, once per instance (an empty cart's subtotal is in it).
+        if (answer.ok && !this.#meta) await this.#liveVersion().catch(() => undefined);
+        const reply: CartReply = answer.ok
+          ? { ok: true, cartJson: this.#view(), replayed: true } // as stored; the next read re-prices
+          : { ok: false, failure: answer.failure, replayed: true };
+        return { ...reply, replayed: true, rate: peek() };
+      }
       case "reused":
         return {
           ...fail("idempotency_key_reused", "This Idempotency-Key was used with a different request.", undefined, false)
@@ -377,6 +405,10 @@ export class Cart extends DurableObject<Env> {
     }
     if (!existing && this.#rows.lineCount() >= MAX_LINES)
       return fail("cart_full", `A cart holds at most ${MAX_LINES} lines.`, "variant_id");
+    if (!existing && attributes !== NO_ATTRIBUTES) {
+      const over = overAttributeBudget(this.#rows.attributeBytes() + attributeBytes(attributes), "attributes");
+      if (over) return refuse(over);
+    }
     const inCart = this.#rows.quantityOfVariant(variant.id) + quantity;
     if (level?.tracked && level.policy === "deny" && inCart > level.available_quantity)
       return insufficient(level.available_quantity, inCart);

@@ -1,6 +1,7 @@
 import { randomBase62 } from "../random.ts";
 import type { VariantRecord } from "../catalog/store.ts";
 import type { StockLevel } from "../stock/api.ts";
+import { attributeBytes, textBytes } from "./attribute-bytes.ts";
 import { type CartHead, type LineRow, NO_ATTRIBUTES } from "./view.ts";
 
 /**
@@ -114,6 +115,14 @@ export class CartRows {
   /** Whether a line of `variantId` is a tracked one (its stock is checked on every add). */
   isTracked(variantId: string): boolean {
     return this.#rows().lines.some((l) => l.variant_id === variantId && l.tracked === 1);
+  }
+
+  /** UTF-8 bytes of the note and of every attribute key and value, the cart's and its lines' (MAX_CART_ATTRIBUTE_BYTES). */
+  attributeBytes(): number {
+    const { times, lines } = this.#rows();
+    let bytes = textBytes(times?.note) + attributeBytes(times?.attributes ?? NO_ATTRIBUTES);
+    for (const line of lines) bytes += attributeBytes(line.attributes);
+    return bytes;
   }
 
   lineCount(): number {

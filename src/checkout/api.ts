@@ -54,7 +54,10 @@ export const CreateCheckoutRequestSchema = z.strictObject({
     z
       .string()
       .check(
-        z.regex(/^https:\/\/[A-Za-z0-9.-]+(:\d{1,5})?([/?#][^\s]*)?$/, "an absolute https URL"),
+        z.regex(
+          /^(https:\/\/[A-Za-z0-9.-]+|http:\/\/(localhost|127\.0\.0\.1))(:\d{1,5})?([/?#][^\s]*)?$/,
+          "an absolute https URL (or http://localhost or http://127.0.0.1 under npm run dev)",
+        ),
         z.maxLength(2048),
       ),
   ),
@@ -172,18 +175,29 @@ export const WebhookReceiptSchema = z.object({
 });
 export type WebhookReceipt = z.infer<typeof WebhookReceiptSchema>;
 
-/** The storefront's own event: `checkout.completed`. */
-export const StorefrontEventSchema = z.object({
-  type: z.string().check(z.minLength(1), z.maxLength(100)),
-  data: z.optional(
-    z.object({
-      checkout_id: z.string(),
-      payment_reference: z.string().check(z.minLength(1), z.maxLength(255)),
-      amount: PaidAmountSchema,
-      currency: PaidCurrencySchema,
-    }),
-  ),
+/** `checkout.completed`, the one event the storefront's webhook acts on: its `data` is required. */
+export const CheckoutCompletedEventSchema = z.object({
+  type: z.literal("checkout.completed"),
+  data: z.object({
+    checkout_id: z.string(),
+    payment_reference: z.string().check(z.minLength(1), z.maxLength(255)),
+    amount: PaidAmountSchema,
+    currency: PaidCurrencySchema,
+  }),
 });
+
+/** Any other type: acknowledged and ignored (200 `handled: false`), whatever its `data`. */
+export const IgnoredEventSchema = z.object({
+  type: z.string().check(
+    z.minLength(1),
+    z.maxLength(100),
+    z.refine((type) => type !== "checkout.completed", "checkout.completed needs data"),
+  ),
+  data: z.optional(z.unknown()),
+});
+
+/** The storefront's own event (issue 42, point 19: `data` was optional in the document, required by the route). */
+export const StorefrontEventSchema = z.union([CheckoutCompletedEventSchema, IgnoredEventSchema]);
 
 /** The part of a Stripe event this endpoint reads (Stripe sends much more; the rest is ignored). */
 export const StripeEventSchema = z.looseObject({

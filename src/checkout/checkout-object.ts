@@ -508,15 +508,26 @@ export class Checkouts extends DurableObject<Env> {
         message: "This Idempotency-Key was used with a different request.",
       });
     }
-    return { ...(JSON.parse(stored.reply) as CheckoutReply), replayed: true };
+    const answer = JSON.parse(stored.reply) as CheckoutReply | { ok: true; status: 201; checkout_id: string };
+    if ("checkout_id" in answer) {
+      // A success is kept as the checkout's id and shown as the checkout is now (kept 30 days).
+      const record = this.#rows.get(answer.checkout_id);
+      return record ? { ok: true, status: answer.status, json: checkoutJson(record), replayed: true } : missing();
+    }
+    return { ...answer, replayed: true }; // a refusal, or a success recorded whole by an earlier release
   }
 
+  /**
+   * Keeps what a replay needs: a refusal whole, a success as its checkout's id, never the
+   * checkout's text, which can be 1.3 MB (issue 42, point 10: one copy per key for 24 h).
+   */
   #record(claim: IdempotencyClaim, reply: CheckoutReply): void {
+    const id = reply.ok ? /^\{"object":"checkout","id":"([^"]+)"/.exec(reply.json)?.[1] : undefined;
     this.ctx.storage.sql.exec(
       "INSERT OR REPLACE INTO idempotency_keys (key, fingerprint, reply, created_at) VALUES (?, ?, ?, ?)",
       claim.key,
       claim.fingerprint,
-      JSON.stringify(reply),
+      JSON.stringify(reply.ok && id ? { ok: true, status: reply.status, checkout_id: id } : reply),
       Date.now(),
     );
   }

@@ -3,6 +3,7 @@ import { STOCK_HISTORY_MS, type StockMovement } from "../stock/api.ts";
 import { stockStore } from "../stock/store.ts";
 import { checkoutsById } from "./client.ts";
 import { OrdersStore } from "./orders.ts";
+import { count } from "../count.ts";
 
 export const DifferenceSchema = z.object({
   kind: z.enum([
@@ -164,7 +165,7 @@ export async function reconcile(env: Env, now = Date.now()): Promise<Reconciliat
         variant_id: null,
         expected: 0,
         found: held,
-        message: `Checkout ${checkoutId} is ${status} but still holds ${held} units in stock.`,
+        message: `Checkout ${checkoutId} is ${status} but still holds ${count(held, "unit")} in stock.`,
       });
     }
   }

@@ -6,6 +6,7 @@ import { d1Target } from "../publish/browse-index.ts";
 import { remoteBrowseTarget } from "../publish/browse-remote.ts";
 import { defineCli, runCli, UsageError } from "./args.ts";
 import { operatorName, remoteLock, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
+import { localStateDir } from "./dev-server-record.ts";
 
 const cli = defineCli({
   command: "npm run catalog:rollback",
@@ -111,7 +112,7 @@ async function main(): Promise<void> {
       target.dispose();
     }
   } else {
-    const persist = values["persist-to"];
+    const persist = localStateDir(values["persist-to"]);
     const dir = persist ? join(persist, "v3") : undefined;
     // Listing takes the lock too: it reads the history and the kept versions as one consistent state.
     const intent = { action: "rollback" as const, by, ...(values.to !== undefined ? { version: values.to } : {}) };

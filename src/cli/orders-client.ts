@@ -2,6 +2,7 @@ import type { Order } from "../checkout/api.ts";
 import type { OrderEvent, OrderEventList } from "../checkout/events-api.ts";
 import type { Reconciliation } from "../checkout/reconcile.ts";
 import { OperatorError } from "./operator-client.ts";
+import { count } from "../count.ts";
 
 /**
  * The orders CLI's logic without Node: a client of the operator surface's orders endpoints and
@@ -67,7 +68,7 @@ function summary(o: Order): string {
       ? `  PAYMENT MISMATCH (paid ${o.amount_paid?.amount} ${o.amount_paid?.currency})`
       : "";
   return (
-    `${o.id}  ${o.created_at}  ${o.cost.total.amount} ${o.currency}  ${o.total_quantity} units  ` +
+    `${o.id}  ${o.created_at}  ${o.cost.total.amount} ${o.currency}  ${count(o.total_quantity, "unit")}  ` +
     `${o.completed_by}:${o.payment_reference}${mismatch}${o.oversold ? "  OVERSOLD" : ""}  checkout=${o.checkout_id}`
   );
 }
@@ -151,8 +152,8 @@ export async function runOrdersCommand(
     case "check": {
       const report = await client.check();
       const head =
-        `Checked ${report.orders} orders (${report.order_lines} lines) against ${report.movements} stock movements ` +
-        `and ${report.open_holds} open holds:`;
+        `Checked ${count(report.orders, "order")} (${count(report.order_lines, "line")}) against ` +
+        `${count(report.movements, "stock movement")} and ${count(report.open_holds, "open hold")}:`;
       if (report.differences.length === 0) return { lines: [`${head} no difference.`], ok: true };
       return {
         lines: [

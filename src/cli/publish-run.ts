@@ -4,6 +4,7 @@ import { remoteTarget } from "../publish/remote.ts";
 import { d1Target } from "../publish/browse-index.ts";
 import { remoteBrowseTarget } from "../publish/browse-remote.ts";
 import { operatorName, remoteLock, withLockedLocalState } from "./locked-state.ts";
+import { localStateDir } from "./dev-server-record.ts";
 
 /** Where and how catalog:publish and catalog:import --publish write a version. */
 export interface PublishRun {
@@ -84,7 +85,8 @@ export async function runPublish(input: unknown, run: PublishRun): Promise<Publi
       target.dispose();
     }
   }
-  const persist = run.persistTo;
+  // The running npm run dev's state when no --persist-to names one (its record says which).
+  const persist = localStateDir(run.persistTo);
   say(`Publishing ${from}to local state${persist ? ` in ${persist}` : ""}.`);
   return withLockedLocalState(
     persist ? join(persist, "v3") : undefined,

@@ -1,5 +1,6 @@
 import type { StockBatchRequest, StockBatchResult, StockDetail, StockStatus } from "../stock/api.ts";
 import { OperatorError } from "./operator-client.ts";
+import { count } from "../count.ts";
 
 /**
  * The stock CLI's logic without Node: the parsed command, a client of `/api/v1/operator/stock`
@@ -87,8 +88,8 @@ export async function runStockCommand(command: StockCommand, client: StockClient
     return [
       s.catalog_version === null
         ? "No catalog is live."
-        : `Catalog ${s.catalog_version}: ${s.tracked} tracked variants; its publish changed ${s.changed_by_publish} levels in live stock.`,
-      `Stock objects: ${s.shards} shards (STOCK_SHARDS).`,
+        : `Catalog ${s.catalog_version}: ${count(s.tracked, "tracked variant")}; its publish changed ${count(s.changed_by_publish, "level")} in live stock.`,
+      `Stock objects: ${count(s.shards, "shard")} (STOCK_SHARDS).`,
     ];
   }
   if (command.action === "show") {

@@ -41,10 +41,11 @@ or untracked variant changes nothing). IDs are digits or gid://shopify/ProductVa
     "persist-to": {
       type: "string",
       value: "DIR",
-      help: "--local: the local state of a dev server started for this command",
+      help: "--local: the state directory of npm run dev -- --persist-to DIR (default: the running server's)",
     },
   },
-  notes: `--local uses OPERATOR_SECRET from the environment or npm run dev's development value.
+  notes: `--local finds the running npm run dev of the state on any port and uses the operator secret it
+uses (OPERATOR_SECRET from the environment or .dev.vars, else its development value).
 Examples:
   npm run stock -- set 44102938475615=12 44102938475614=0
   npm run stock -- adjust 44102938475615=-2 --remote --url https://shop.example.workers.dev
@@ -60,8 +61,8 @@ function parseStockCommand(argv?: readonly string[]): {
   if (action !== "set" && action !== "adjust" && action !== "show")
     throw new UsageError(`Unknown command ${JSON.stringify(action)}: use one of set, adjust, show.`);
   if (values.local && values.remote) throw new UsageError("Give --local or --remote, not both.");
-  if (rest.length === 0)
-    throw new UsageError(`${action} needs at least one variant${action === "show" ? " id" : " ID=NUMBER"}.`);
+  // `show` alone is the live version's stock status, as the help says (issue 42, point 13).
+  if (rest.length === 0 && action !== "show") throw new UsageError(`${action} needs at least one variant ID=NUMBER.`);
   if (rest.length > 1000) throw new UsageError("At most 1,000 changes in one batch.");
   const command: StockCommand = { action, changes: [], show: [], key: values.key ?? `cli-${randomUUID()}` };
   if (action === "show") {

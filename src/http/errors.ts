@@ -267,6 +267,7 @@ export function fromFailure(failure: DomainFailure, docsUrl?: string): ApiError 
     case "parameter_unknown":
     case "quantity_exceeded":
     case "cart_full":
+    case "attributes_too_large":
       return invalidRequest(failure.code, failure.message, failure.param);
     case "idempotency_key_reused":
       return new ApiError(422, { type: "idempotency_error", code: failure.code, message: failure.message });

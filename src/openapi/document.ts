@@ -1,6 +1,7 @@
 import type * as z from "zod/mini";
 import { type JsonSchema, SchemaComponents } from "./json-schema.ts";
 import type { DescribedOperation, HeaderName, OperationSpec, ResponseSpec } from "./spec.ts";
+import { errors } from "./errors.ts";
 
 const HEADERS: Record<HeaderName, { description: string; schema: JsonSchema; example?: string }> = {
   "X-Request-Id": {
@@ -95,7 +96,10 @@ const SECURITY_SCHEMES = {
   bearerAuth: {
     type: "http",
     scheme: "bearer",
-    description: "A customer token issued by the operator (`sf_…`). Case-sensitive; never in the query string.",
+    description:
+      "A shopper token from `POST /carts` (`sf_cart_…`: a storefront gets one per visitor, no " +
+      "operator involved), or a token the operator issued (`sf_live_…`; `sf_dev_…` only under " +
+      "`npm run dev`). Case-sensitive; never in the query string.",
   },
   operatorAuth: {
     type: "http",
@@ -159,7 +163,19 @@ function responseOf(spec: ResponseSpec, schema: JsonSchema | undefined): JsonSch
   const out: JsonSchema = { description: spec.description };
   if (Object.keys(headers).length > 0) out.headers = headers;
   if (schema) {
-    const media: JsonSchema = { schema };
+    // An error's codes narrow the shared envelope: `error.code` is one of this answer's codes.
+    const narrowed = spec.codes?.length
+      ? {
+          allOf: [
+            schema,
+            {
+              type: "object",
+              properties: { error: { type: "object", properties: { code: { type: "string", enum: spec.codes } } } },
+            },
+          ],
+        }
+      : schema;
+    const media: JsonSchema = { schema: narrowed };
     if (spec.examples) media.examples = spec.examples;
     out.content = { [spec.contentType ?? "application/json"]: media };
   }
@@ -175,7 +191,11 @@ function responseOf(spec: ResponseSpec, schema: JsonSchema | undefined): JsonSch
 export function buildDocument(info: DocumentInfo, described: readonly DescribedOperation[]): JsonSchema {
   // HEAD works wherever GET does (Hono answers it with the GET handler and no body); the guide
   // says so once instead of a `head` twin per GET, which doubled the reference's sidebar.
-  const operations = described;
+  // Every operation answers 414 to a URL over 16 KiB, before its route runs (issue 42, point 19).
+  const tooLong = errors("url_too_long")[414]!;
+  const operations = described.map((op) =>
+    op.spec.responses[414] ? op : { ...op, spec: { ...op.spec, responses: { ...op.spec.responses, 414: tooLong } } },
+  );
   const components = new SchemaComponents();
   // Responses first: a request schema whose input differs from its output then becomes `<id>Input`.
   const responseSchemas = operations.map(({ spec }) =>

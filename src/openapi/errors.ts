@@ -47,6 +47,14 @@ const ERRORS = {
         code: "cart_full",
         message: "A cart holds at most 250 lines.",
       }),
+      attributes_too_large: example("A note or attributes past the cart's 65,536 bytes", {
+        type: "invalid_request_error",
+        code: "attributes_too_large",
+        message:
+          "A cart's note and attributes, its lines' attributes included, hold at most 65,536 bytes of UTF-8 " +
+          "together; this write would make them 65,601.",
+        param: "attributes",
+      }),
       cart_empty: example("Checking out an empty cart", {
         type: "invalid_request_error",
         code: "cart_empty",
@@ -179,12 +187,26 @@ const ERRORS = {
     },
   },
   413: {
-    description: "The request body is larger than 16 KiB (128 KiB for an operator stock batch).",
+    description:
+      "The request body is larger than 16 KiB (64 KiB for a checkout webhook delivery, 128 KiB for an " +
+      "operator stock batch).",
     examples: {
       body_too_large: example("Too large", {
         type: "invalid_request_error",
         code: "body_too_large",
         message: "The request body is larger than 16 KiB.",
+      }),
+    },
+  },
+  414: {
+    description:
+      "The URL (scheme and host included) is longer than 16 KiB: on any path, before the route runs " +
+      "(Schemathesis found it undocumented: issue 42, point 19).",
+    examples: {
+      url_too_long: example("A URL over 16 KiB", {
+        type: "invalid_request_error",
+        code: "url_too_long",
+        message: "The URL is longer than 16 KiB; send fewer or shorter query parameters.",
       }),
     },
   },
@@ -323,18 +345,21 @@ export const CART_WRITE_ERRORS = [
 
 /**
  * The error responses of an operation that can answer `codes`: each of their statuses with the
- * envelope schema, its headers and an example per code, and always 500.
+ * envelope schema, its headers and an example per code, and always 500. (414 is added to every
+ * operation by the document builder: a URL over 16 KiB is refused on any path.)
  */
 export function errors(...codes: ErrorCode[]): Record<number, ResponseSpec> {
   const wanted = new Set<string>([...codes, "internal_error"]);
   const out: Record<number, ResponseSpec> = {};
   for (const status of new Set([...wanted].map((code) => STATUS_OF.get(code)!))) {
     const spec: { description: string; headers?: HeaderName[]; examples: Record<string, Example> } = ERRORS[status];
+    const examples = Object.fromEntries(Object.entries(spec.examples).filter(([code]) => wanted.has(code)));
     out[status] = {
       description: spec.description,
       schema: ErrorResponseSchema,
       headers: ["X-Request-Id", ...(spec.headers ?? [])],
-      examples: Object.fromEntries(Object.entries(spec.examples).filter(([code]) => wanted.has(code))),
+      examples,
+      codes: Object.keys(examples),
     };
   }
   return out;

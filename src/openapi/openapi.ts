@@ -83,10 +83,21 @@ export function undocumented(document: JsonSchema): string[] {
       ];
       for (const [what, content] of bodies)
         for (const [type, media] of Object.entries(content ?? {}))
-          if (typeof (media as JsonSchema).schema !== "object" || !(media as { schema: JsonSchema }).schema.$ref)
+          if (!namedSchema((media as JsonSchema).schema))
             out.push(`${where}: the ${what} (${type}) is not a documented schema (no id)`);
     }
   return out;
+}
+
+/**
+ * A `$ref` to a named component, or an error answer's envelope narrowed to its codes (the builder's
+ * `allOf: [$ref, {error.code enum}]`, src/openapi/document.ts): the envelope is still the named one.
+ */
+function namedSchema(schema: unknown): boolean {
+  if (typeof schema !== "object" || schema === null) return false;
+  const { $ref, allOf } = schema as JsonSchema;
+  if ($ref) return true;
+  return Array.isArray(allOf) && typeof allOf[0] === "object" && Boolean((allOf[0] as JsonSchema).$ref);
 }
 
 /** A built document, refused when anything in it is undocumented (see `undocumented`). */

@@ -28,6 +28,11 @@ export interface ResponseSpec {
   headers?: readonly HeaderName[];
   /** Named examples, real values from the seed catalog where the body is catalog data. */
   examples?: Record<string, { summary: string; value: unknown }>;
+  /**
+   * An error answer's possible `code`s: the document narrows `error.code` to them (an enum per
+   * operation and status), so a generated client can switch on them (issue 42, point 17).
+   */
+  codes?: readonly string[];
 }
 
 /**

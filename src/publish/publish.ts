@@ -20,6 +20,7 @@ import { type BrowseTarget, dropStaleBrowse, hasBrowseIndex, writeBrowseIndex } 
 import { type CatalogLock, type HeldLock, type LockIntent, processLock } from "./lock.ts";
 import { DEFAULT_SHARD_PRODUCTS, MAX_BROWSE_SHARDS, shardCount } from "../browse/shards.ts";
 import { CheckedCatalog } from "./catalog-input.ts";
+import { count } from "../count.ts";
 
 /** Where a publish writes: a KV binding (tests, local state) or `wrangler kv ... --remote`. */
 export interface CatalogKvTarget {
@@ -260,7 +261,8 @@ export async function settleInterrupted(
     );
     await target.writeHistory(history);
   }
-  const abandoned = [...new Set([...held.abandoned, ...dropped])];
+  // A dead holder's lock names its version even when it had gone live: live is never abandoned.
+  const abandoned = [...new Set([...held.abandoned, ...dropped])].filter((version) => version !== live);
   const deleted = pointer && abandoned.length > 0 ? await cleanUp(target, browse, pointer, history, abandoned) : 0;
   return { pointer, history, completed: done, abandoned, deleted };
 }
@@ -273,7 +275,7 @@ export class ShardLimitError extends Error {
   constructor(products: number, perShard: number, shards: number) {
     const least = Math.ceil(products / MAX_BROWSE_SHARDS);
     super(
-      `--shard-products ${perShard} cuts ${products} products into ${shards} browse shards, over the limit of ` +
+      `--shard-products ${perShard} cuts ${count(products, "product")} into ${count(shards, "browse shard")}, over the limit of ` +
         `${MAX_BROWSE_SHARDS}: every browse request asks each shard (a later page up to twice), and Workers ` +
         `allow 50 subrequests per request on the free plan (docs/decisions/0007). Give --shard-products ` +
         `${least} or more for this catalog.`,

@@ -51,6 +51,14 @@ export const checkouts = new Hono<AppEnv>()
     // No body at all is `{}`: a checkout needs nothing but the token.
     const empty = c.req.header("content-length") === "0" || c.req.raw.body === null;
     const body = empty ? {} : await parseJsonBody(c, CreateCheckoutRequestSchema);
+    // http://localhost and http://127.0.0.1 bring a local storefront's shopper back, in development only.
+    if (body.return_url?.startsWith("http:") && c.env.ENVIRONMENT !== "development") {
+      throw invalidRequest(
+        "parameter_invalid",
+        "Invalid return_url: an absolute https URL (http://localhost and http://127.0.0.1 only under npm run dev).",
+        "return_url",
+      );
+    }
     const key = c.req.header("idempotency-key");
     if (key !== undefined && !IdempotencyKeySchema.safeParse(key).success) {
       throw invalidRequest(

@@ -25,6 +25,7 @@ const OPTIONAL_HEADERS = new Set(["Idempotent-Replayed", "Vary", "Link"]);
 /** Statuses no request from outside can provoke on purpose, with the reason. */
 const UNPROVOKABLE: [RegExp, string][] = [
   [/ 500$/, "an unexpected failure"],
+  [/ 414$/, "a URL over 16 KiB, on every path: test/openapi/documented-statuses.test.ts sends one to every operation"],
   [/ 409$/, "Idempotency-Key still in use: two requests racing inside one Durable Object"],
   [
     /^POST \/api\/v1\/checkouts 502$/,
@@ -740,6 +741,41 @@ const throttled: Case[] = withHead([
     status: 429,
     name: "an address guessing the secret",
     request: () => ["/api/v1/operator/openapi.json", { headers: { ...OPERATOR, ...GUESSER } }],
+  },
+  // Stock, orders, completion, reconciliation and order events sit behind the same guard (issue 42, point 19).
+  ...[
+    "/api/v1/operator/stock",
+    "/api/v1/operator/stock/44102938475602",
+    "/api/v1/operator/orders",
+    `/api/v1/operator/orders/ord_${"0".repeat(32)}`,
+    "/api/v1/operator/reconciliation",
+    "/api/v1/operator/order-events",
+  ].map(
+    (path): Case => ({
+      status: 429,
+      name: "an address guessing the secret",
+      request: () => [path, { headers: { ...OPERATOR, ...GUESSER } }],
+    }),
+  ),
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () =>
+      post(
+        "/api/v1/operator/stock",
+        { changes: [{ variant_id: "44102938475602", set: 1 }] },
+        { ...OPERATOR, ...JSON_TYPE, ...GUESSER },
+      ),
+  },
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () =>
+      post(
+        `/api/v1/operator/checkouts/chk_${"0".repeat(64)}AAAAAAAAAAAAAAAA/complete`,
+        { payment_reference: "p" },
+        { ...OPERATOR, ...JSON_TYPE, ...GUESSER },
+      ),
   },
   {
     status: 429,

@@ -264,8 +264,11 @@ describe("GET /api/v1/openapi.json", () => {
     for (const name of ["size", "color", "material", "frame-style", "colour"])
       expect(pattern.test(name), name).toBe(true);
     for (const name of ["", "a b", "a.b", "option.size", "a[b]"]) expect(pattern.test(name), name).toBe(false);
-    const values = schema.additionalProperties as Json;
-    expect(values).toMatchObject({ type: "string", minLength: 1 });
+    // A value, or a list of values of one name (issue 42, point 17).
+    const values = schema.additionalProperties as { anyOf: Json[] };
+    expect(values.anyOf[0]).toMatchObject({ type: "string", minLength: 1 });
+    expect(values.anyOf[1]).toMatchObject({ type: "array", minItems: 1, items: { type: "string", minLength: 1 } });
+    expect(schema.minProperties).toBe(1);
   });
 
   it("documents limit as an integer from 1 to 250, not a string", () => {
@@ -327,7 +330,19 @@ describe("GET /api/v1/openapi.json", () => {
           if (Number(status) < 400) continue;
           seen.add(Number(status));
           const media = (response.content as Record<string, Json>)["application/json"];
-          expect(media?.schema).toEqual({ $ref: "#/components/schemas/ErrorResponse" });
+          // The envelope, its `code` narrowed to the codes this answer can carry (issue 42, point 17).
+          const codes = Object.values(
+            (media?.examples ?? {}) as Record<string, { value: { error: { code: string } } }>,
+          ).map((example) => example.value.error.code);
+          expect(media?.schema).toEqual({
+            allOf: [
+              { $ref: "#/components/schemas/ErrorResponse" },
+              {
+                type: "object",
+                properties: { error: { type: "object", properties: { code: { type: "string", enum: codes } } } },
+              },
+            ],
+          });
         }
       }
     }

@@ -51,6 +51,8 @@ describe("the document builder refuses what is undocumented", () => {
     responses: {
       200: { description: "ok", schema: z.object({ ok: z.boolean() }).register(z.globalRegistry, { id: "TestOk" }) },
       201: { description: "made", schema: z.object({ made: z.boolean() }) },
+      // An error answer narrowed to its codes is still refused when the envelope it narrows has no id.
+      409: { description: "clash", schema: z.object({ error: z.object({ code: z.string() }) }), codes: ["clash"] },
     },
   };
 
@@ -60,6 +62,7 @@ describe("the document builder refuses what is undocumented", () => {
       "getThing (POST /thing): the query parameter limit has no description",
       "getThing (POST /thing): the request body (application/json) is not a documented schema (no id)",
       "getThing (POST /thing): the 201 response (application/json) is not a documented schema (no id)",
+      "getThing (POST /thing): the 409 response (application/json) is not a documented schema (no id)",
     ]);
   });
 

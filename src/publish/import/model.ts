@@ -22,6 +22,7 @@ import {
 import { type ImportIssue, IssueList } from "./errors.ts";
 import { describeLoss, descriptionLoss } from "../sanitize.ts";
 import { deriveIds, productKey, variantKey } from "./ids.ts";
+import { count } from "../../count.ts";
 
 /**
  * What every reader (Shopify CSV, products.json) produces: products as drafts that still carry
@@ -159,7 +160,7 @@ export function readAmount(raw: string, currency: string = DEFAULT_CURRENCY): { 
         ? "more than two decimals"
         : digits === 0
           ? `decimals, which ${currency} has none of`
-          : `more than ${digits} decimals (${currency})`;
+          : `more than ${count(digits, "decimal")} (${currency})`;
     if (!/^0+$/.test(decimals.slice(digits)))
       return { error: `${JSON.stringify(raw)} has ${most}, so it cannot be charged exactly` };
     decimals = decimals.slice(0, digits);

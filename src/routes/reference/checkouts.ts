@@ -28,7 +28,9 @@ export const CHECKOUTS_DOCS = {
       "their prices). 409 `checkout_unavailable` names each line at fault in `lines` and holds " +
       "nothing; 400 `cart_empty`. One open checkout per holder: a new one cancels the previous " +
       "first. Body `{}`, none, or `{return_url}` (https only). `Idempotency-Key` replays the " +
-      "first answer; counts as a cart write. With `PAYMENT_PROVIDER=stripe` the worker creates the " +
+      "first answer: a refusal as it was, a 201 with that checkout as it is at the replay (its " +
+      "`status` may have moved on; the key keeps the checkout's id, not a copy); counts as a cart " +
+      "write. With `PAYMENT_PROVIDER=stripe` the worker creates the " +
       "Stripe Checkout Session itself and `url` is its page; `return_url` is then required (400 " +
       "`parameter_missing`: Stripe's page sends the shopper back there), and Stripe down, timing " +
       "out or refusing is 502 `payment_provider_unavailable` with nothing held and no checkout " +

@@ -1,6 +1,6 @@
 import type { OperationDoc } from "../../openapi/spec.ts";
-import { IdempotencyKeySchema } from "../../cart/api.ts";
-import { errors, JSON_BODY_ERRORS, TOKEN_ERRORS } from "../../openapi/errors.ts";
+import { IdempotencyKeySchema, VariantIdInputSchema } from "../../cart/api.ts";
+import { errors, JSON_BODY_ERRORS, OPERATOR_ERRORS } from "../../openapi/errors.ts";
 import {
   StockBatchRequestSchema,
   StockBatchResultSchema,
@@ -63,7 +63,7 @@ export const OPERATOR_STOCK_DOCS = {
         headers: [...NO_STORE, "Idempotent-Replayed"],
       },
       ...errors(
-        ...TOKEN_ERRORS,
+        ...OPERATOR_ERRORS,
         ...JSON_BODY_ERRORS,
         "parameter_unknown",
         "parameter_invalid",
@@ -83,7 +83,7 @@ export const OPERATOR_STOCK_DOCS = {
     auth: "operator",
     responses: {
       200: { description: "The status.", schema: StockStatusSchema, headers: NO_STORE },
-      ...errors(...TOKEN_ERRORS),
+      ...errors(...OPERATOR_ERRORS),
     },
   },
   showStock: {
@@ -93,12 +93,10 @@ export const OPERATOR_STOCK_DOCS = {
       "newest 50 movements (what changed it: `publish`, `operator` or `checkout`).",
     tag: "Operator",
     auth: "operator",
-    params: z.strictObject({
-      variant_id: z.string().register(z.globalRegistry, { description: "`<digits>` or the variant's gid." }),
-    }),
+    params: z.strictObject({ variant_id: VariantIdInputSchema }),
     responses: {
       200: { description: "The level and movements.", schema: StockDetailSchema, headers: NO_STORE },
-      ...errors(...TOKEN_ERRORS, "parameter_invalid"),
+      ...errors(...OPERATOR_ERRORS, "parameter_invalid"),
     },
   },
 } satisfies Record<string, OperationDoc>;

@@ -11,7 +11,7 @@ import {
 import { ReconciliationSchema } from "../../checkout/reconcile.ts";
 import { OrderEventListSchema } from "../../checkout/events-api.ts";
 import { OrderEventsQuerySchema } from "../../checkout/order-events.ts";
-import { errors, JSON_BODY_ERRORS, QUERY_ERRORS, TOKEN_ERRORS } from "../../openapi/errors.ts";
+import { errors, JSON_BODY_ERRORS, OPERATOR_ERRORS, QUERY_ERRORS } from "../../openapi/errors.ts";
 
 const NO_STORE = ["X-Request-Id", "Cache-Control"] as const;
 
@@ -43,7 +43,7 @@ export const ORDERS_DOCS = {
     },
     responses: {
       200: { description: "The order.", schema: OrderSchema, headers: NO_STORE },
-      ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "parameter_missing", "resource_missing"),
+      ...errors(...OPERATOR_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "parameter_missing", "resource_missing"),
     },
   },
   listOrders: {
@@ -56,7 +56,7 @@ export const ORDERS_DOCS = {
     query: OrdersQuerySchema,
     responses: {
       200: { description: "A page of orders.", schema: OrderListSchema, headers: NO_STORE },
-      ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS),
+      ...errors(...OPERATOR_ERRORS, ...QUERY_ERRORS),
     },
   },
   getOrder: {
@@ -70,7 +70,7 @@ export const ORDERS_DOCS = {
     query: NoQuerySchema,
     responses: {
       200: { description: "The order.", schema: OrderSchema, headers: NO_STORE },
-      ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS, "resource_missing"),
+      ...errors(...OPERATOR_ERRORS, ...QUERY_ERRORS, "resource_missing"),
     },
   },
   listOrderEvents: {
@@ -88,7 +88,7 @@ export const ORDERS_DOCS = {
     query: OrderEventsQuerySchema,
     responses: {
       200: { description: "A page of undelivered events.", schema: OrderEventListSchema, headers: NO_STORE },
-      ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS),
+      ...errors(...OPERATOR_ERRORS, ...QUERY_ERRORS),
     },
   },
   reconcileOrders: {
@@ -103,7 +103,7 @@ export const ORDERS_DOCS = {
     query: NoQuerySchema,
     responses: {
       200: { description: "The comparison.", schema: ReconciliationSchema, headers: NO_STORE },
-      ...errors(...TOKEN_ERRORS, ...QUERY_ERRORS),
+      ...errors(...OPERATOR_ERRORS, ...QUERY_ERRORS),
     },
   },
 } satisfies Record<string, OperationDoc>;

@@ -2,6 +2,17 @@ import type { OperationDoc } from "../../openapi/spec.ts";
 import { StorefrontEventSchema, WebhookReceiptSchema } from "../../checkout/api.ts";
 import { errors, JSON_BODY_ERRORS, QUERY_ERRORS } from "../../openapi/errors.ts";
 import { NoQuerySchema } from "../../checkout/api.ts";
+import { MAX_WEBHOOK_BYTES } from "../webhooks.ts";
+
+const WEBHOOK_ERRORS = errors(
+  ...QUERY_ERRORS,
+  ...JSON_BODY_ERRORS,
+  "signature_invalid",
+  "timestamp_out_of_range",
+  "parameter_invalid",
+  "parameter_missing",
+  "resource_missing",
+);
 
 /** The OpenAPI description of src/routes/webhooks.ts's operations, by operationId (never in the Worker bundle). */
 export const WEBHOOKS_DOCS = {
@@ -48,15 +59,24 @@ export const WEBHOOKS_DOCS = {
         schema: WebhookReceiptSchema,
         headers: ["X-Request-Id", "Cache-Control"],
       },
-      ...errors(
-        ...QUERY_ERRORS,
-        ...JSON_BODY_ERRORS,
-        "signature_invalid",
-        "timestamp_out_of_range",
-        "parameter_missing",
-        "parameter_invalid",
-        "resource_missing",
-      ),
+      ...WEBHOOK_ERRORS,
+      // A delivery may be 64 KiB (MAX_WEBHOOK_BYTES), not the API's 16: its own example says so.
+      413: {
+        ...WEBHOOK_ERRORS[413]!,
+        description: "The delivery's body is larger than 64 KiB.",
+        examples: {
+          body_too_large: {
+            summary: "Too large",
+            value: {
+              error: {
+                type: "invalid_request_error",
+                code: "body_too_large",
+                message: `The request body is larger than ${MAX_WEBHOOK_BYTES / 1024} KiB.`,
+              },
+            },
+          },
+        },
+      },
     },
   },
 } satisfies Record<string, OperationDoc>;

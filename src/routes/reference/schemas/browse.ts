@@ -25,6 +25,8 @@ import { SECOND_CHANCE_BELOW } from "../../../browse/text.ts";
 // src/browse/api.ts
 
 documentSchema(OptionFiltersSchema, {
+  // An empty object would be sent as a bare `option=`, a parameter no catalog has (Schemathesis).
+  minProperties: 1,
   description:
     `Option filters, for ANY option name of the catalog, by its API name, in either form: ` +
     `\`option[size]=M\` (this parameter as a \`deepObject\`, what generated clients send for ` +
@@ -34,7 +36,8 @@ documentSchema(OptionFiltersSchema, {
     `(case-insensitive; available as live stock says now, not only as published), which is ` +
     `what a shopper filtering by size means. Option names compare ` +
     `case-insensitively too: \`option[Color]\` is \`option[color]\`. Repeat a name to match any ` +
-    `of its values (\`option[size]=M&option[size]=L\`, forms mixed or not); two option names ` +
+    `of its values (\`option[size]=M&option[size]=L\`, forms mixed or not; a list in a typed ` +
+    `client: see the guide); two option names ` +
     `combine with AND, each satisfied by any available variant. At most ${MAX_OPTION_FILTERS} ` +
     `option names; a name no product has is 400 parameter_unknown. At most ` +
     `${MAX_FILTER_VALUES} filter values in all.`,

@@ -36,8 +36,10 @@ documentSchema(AttributesSchema, {
     `Key-value pairs of plain text (at most ${MAX_ATTRIBUTES}; a key is 1–${MAX_ATTRIBUTE_KEY_CHARS} ` +
     `characters, a value at most ${MAX_ATTRIBUTE_VALUE_CHARS}; characters are Unicode code points). ` +
     "Stored and served exactly as written (no trimming, no HTML: escape them when you show them), " +
-    "keys in code-point order. A refusal names the key at fault in `param` (`attributes.Gift wrap`).",
+    "keys in code-point order. A refusal names the key at fault in `param` (`attributes.Gift wrap`). " +
+    "The real limits: the operation's description.",
   example: { "Gift wrap": "yes", "Delivery window": "Saturday morning" },
+  maxProperties: MAX_ATTRIBUTES,
 });
 
 documentSchema(AttributesSchema.def.out.def.keyType, { maxLength: MAX_ATTRIBUTE_KEY_CHARS });
@@ -45,7 +47,9 @@ documentSchema(AttributesSchema.def.out.def.keyType, { maxLength: MAX_ATTRIBUTE_
 documentSchema(AttributesSchema.def.out.def.valueType, { maxLength: MAX_ATTRIBUTE_VALUE_CHARS });
 
 documentSchema(NoteSchema, {
-  description: `A note for the order: plain text, at most ${MAX_NOTE_CHARS} characters, stored and served as written.`,
+  description:
+    `A note for the order: plain text, at most ${MAX_NOTE_CHARS} characters, stored and served as written. ` +
+    "The real limits: the operation's description.",
   maxLength: MAX_NOTE_CHARS,
   example: "Please leave the parcel with the neighbour at number 12.",
 });

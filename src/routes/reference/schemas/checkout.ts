@@ -15,6 +15,7 @@ import {
   CreateCheckoutRequestSchema,
   DiscountAllocationSchema,
   FrozenCostSchema,
+  IgnoredEventSchema,
   OrderIdSchema,
   OrderLineSchema,
   OrderListSchema,
@@ -84,7 +85,9 @@ documentSchema(CreateCheckoutRequestSchema, {
 });
 
 documentSchema(CreateCheckoutRequestSchema.shape.return_url, {
-  description: "Where the payment page sends the shopper back: an absolute `https:` URL.",
+  description:
+    "Where the payment page sends the shopper back: an absolute `https:` URL (under `npm run dev` " +
+    "also `http://localhost` or `http://127.0.0.1`, any port). Leave it out for none.",
 });
 
 documentSchema(CheckoutLineSchema, {
@@ -165,6 +168,8 @@ documentSchema(StorefrontEventSchema, {
     },
   },
 });
+
+documentSchema(IgnoredEventSchema.shape.type, { not: { const: "checkout.completed" } });
 
 // src/checkout/events-api.ts
 
