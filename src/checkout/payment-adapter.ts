@@ -10,13 +10,16 @@ import {
 } from "../payment/stripe-api.ts";
 import type { PaymentSessions, SessionOutcome, SessionRequest } from "./payment-port.ts";
 
-/** The worker's Stripe settings (STRIPE_SECRET_KEY is a secret, so the generated Env does not name it). */
-export function stripeSettings(env: Env): StripeSettings | null {
-  const e = env as Env & Record<string, unknown>;
-  const key = typeof e.STRIPE_SECRET_KEY === "string" ? e.STRIPE_SECRET_KEY.trim() : "";
+/**
+ * The worker's Stripe settings (STRIPE_SECRET_KEY is a secret, so the generated Env does not name
+ * it). Each is read as `env.NAME`, which is how `npm run dev` finds the names it passes from the
+ * environment (src/cli/dev-vars.ts).
+ */
+export function stripeSettings(env: Env & { STRIPE_SECRET_KEY?: unknown }): StripeSettings | null {
+  const key = typeof env.STRIPE_SECRET_KEY === "string" ? env.STRIPE_SECRET_KEY.trim() : "";
   if (key === "") return null;
-  const base = typeof e.STRIPE_API_BASE === "string" && e.STRIPE_API_BASE.trim() !== "" ? e.STRIPE_API_BASE.trim() : "";
-  const timeout = Number(e.STRIPE_TIMEOUT_MS);
+  const base = typeof env.STRIPE_API_BASE === "string" ? env.STRIPE_API_BASE.trim() : "";
+  const timeout = Number(env.STRIPE_TIMEOUT_MS);
   return {
     apiBase: base || DEFAULT_STRIPE_API_BASE,
     secretKey: key,

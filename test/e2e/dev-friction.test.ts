@@ -97,6 +97,28 @@ describe("npm run dev honours .dev.vars and the environment over its defaults (p
     expect(devVars(dir, {}).values.STRIPE_WEBHOOK_SECRET).toBe(DEV_DEFAULTS.STRIPE_WEBHOOK_SECRET);
   });
 
+  it("passes the payment and order-event settings from the environment, as npm run dev did before .dev.vars", () => {
+    // The payment branch passed these names by a list of its own; the general mechanism must find
+    // each one the worker reads (STRIPE_SECRET_KEY is a secret wrangler.toml never names).
+    const payment = {
+      PAYMENT_PROVIDER: "stripe",
+      STRIPE_API_BASE: "http://127.0.0.1:12111",
+      STRIPE_SECRET_KEY: "sk_test_local_0123456789",
+      STRIPE_TIMEOUT_MS: "2000",
+      ORDER_WEBHOOK_URL: "http://127.0.0.1:9000/hook",
+      ORDER_WEBHOOK_RETRY_SECONDS: "1",
+    };
+    const { values, sources } = devVars(dir, payment);
+    expect(values).toMatchObject(payment);
+    for (const name of Object.keys(payment)) expect(sources[name], name).toBe("environment");
+    // And their development secrets stay the defaults (contract 9.1, 10.6, 10.7).
+    expect(values).toMatchObject({
+      STRIPE_WEBHOOK_SECRET: "whsec_dev_0123456789abcdef",
+      ORDER_WEBHOOK_SECRET: "dev-order-webhook-secret",
+      CHECKOUT_WEBHOOK_SECRET: "dev-checkout-webhook-secret",
+    });
+  });
+
   describe("a server started with STRIPE_WEBHOOK_SECRET in its environment", () => {
     let server: DevServer;
     let state: string;
