@@ -164,5 +164,5 @@ describe("pricing speed (printed, not asserted)", () => {
         `lines20_us=${hot.toFixed(0)} lines1_us=${small.toFixed(1)} lines1_no_rules_us=${smallBare.toFixed(1)} ` +
         `parse_first_ms=${parseMs.toFixed(1)} parse_warm_ms=${(warmParse / 1000).toFixed(1)} discounts_applied=${cost.discounts.length}`,
     );
-  });
+  }, 60_000);
 });
