@@ -11,5 +11,7 @@ import "./catalog.ts";
 import "./checkout.ts";
 import "./http.ts";
 import "./money.ts";
+import "./pricing.ts";
 import "./routes.ts";
+import "./rules.ts";
 import "./stock.ts";
