@@ -228,6 +228,13 @@ export type ApplyResult =
   | { ok: false; code: "idempotency_key_reused"; message: string }
   | { ok: false; code: "quantity_out_of_range"; message: string; index: number };
 
+/** What writing a published version's levels did: `changed` levels differed from live stock. */
+export interface PublishSync {
+  version: string;
+  tracked: number;
+  changed: number;
+}
+
 /** One line of a hold (and of a commit). */
 export interface HoldLine {
   variant_id: string;

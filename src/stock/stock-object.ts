@@ -10,6 +10,7 @@ import {
   type HoldState,
   type InventoryPolicy,
   MAX_STOCK_LEVEL,
+  type PublishSync,
   type ReleaseResult,
   STOCK_BATCH_TTL_MS,
   STOCK_HISTORY_MS,
@@ -19,9 +20,9 @@ import {
   type StockSource,
 } from "./api.ts";
 import { migrateFrom } from "./migrations.ts";
-import { shardOf, STOCK_OVERLAY_KEY, type StockOverlay } from "../catalog/layout.ts";
+import { STOCK_OVERLAY_KEY, type StockOverlay } from "../catalog/layout.ts";
 import { CatalogStore } from "../catalog/store.ts";
-import { type PublishSync, StockStore, stockShards } from "./store.ts";
+import { coordinatorName, shardName, stockShards, stockStub, variantShard } from "./shards.ts";
 import { sha256Hex } from "../sha256.ts";
 
 /** A set/adjust batch as one shard receives it (its part of the caller's batch). */
@@ -333,7 +334,7 @@ export class Stock extends DurableObject<Env> {
   }
 
   /**
-   * Coordinator role (only the object `StockStore.coordinator()` names): has every shard write its
+   * Coordinator role (only the object `coordinatorName` names, shards.ts): has every shard write its
    * part of a published version's levels (`syncShard`, all at once) and records how many levels
    * changed, once per version. Returns null for a version that is gone. A rollback's version was
    * synced when it was published, so rolling back never resets live stock.
@@ -342,9 +343,11 @@ export class Stock extends DurableObject<Env> {
     return this.#once(version, version, async () => {
       const meta = await new CatalogStore(this.env.CATALOG).versionMeta(version);
       if (!meta) return null;
-      const store = new StockStore(this.env.STOCK as DurableObjectNamespace<Stock>, stockShards(this.env.STOCK_SHARDS));
+      const shards = stockShards(this.env.STOCK_SHARDS);
       const parts = await Promise.all(
-        Array.from({ length: store.shards }, (_, shard) => store.shard(shard).syncShard(version, shard, store.shards)),
+        Array.from({ length: shards }, (_, shard) =>
+          stockStub(this.#namespace(), shardName(shards, shard)).syncShard(version, shard, shards),
+        ),
       );
       if (parts.some((part) => part === null)) return null;
       const changed = parts.reduce((sum, part) => sum + (part?.changed ?? 0), 0);
@@ -371,7 +374,8 @@ export class Stock extends DurableObject<Env> {
         const changes: ShardChange[] = [];
         for (const [variantId, value, policy] of await catalog.stockChunk(meta, chunk)) {
           const at = index++;
-          if (shardOf(variantId, shards) === shard) changes.push({ index: at, variantId, op: "set", value, policy });
+          if (variantShard(variantId, shards) === shard)
+            changes.push({ index: at, variantId, op: "set", value, policy });
         }
         if (changes.length === 0) continue;
         tracked += changes.length;
@@ -493,6 +497,11 @@ export class Stock extends DurableObject<Env> {
       at = Math.min(at, Math.max(Date.now() + 50, (written?.at ?? 0) + OVERLAY_WRITE_INTERVAL_MS));
     }
     await this.ctx.storage.setAlarm(at);
+  }
+
+  /** This class's namespace: the coordinator and the shards call each other by name (shards.ts). */
+  #namespace(): DurableObjectNamespace<Stock> {
+    return this.env.STOCK as DurableObjectNamespace<Stock>;
   }
 
   #row(variantId: string): LevelRow | undefined {
@@ -666,8 +675,8 @@ export class Stock extends DurableObject<Env> {
       .toArray()
       .map((r): OverlayEntry => [r.variant_id, r.in_stock, r.available, r.base_in_stock, r.base_available]);
     try {
-      const store = new StockStore(this.env.STOCK as DurableObjectNamespace<Stock>, stockShards(this.env.STOCK_SHARDS));
-      await store.coordinator().putFragment(this.ctx.id.toString(), state.seq, entries);
+      const coordinator = stockStub(this.#namespace(), coordinatorName(stockShards(this.env.STOCK_SHARDS)));
+      await coordinator.putFragment(this.ctx.id.toString(), state.seq, entries);
       this.#sql.exec("UPDATE overlay_push SET dirty = 0 WHERE seq = ?", state.seq);
     } catch {
       await this.#armAt(Date.now() + 2000);

@@ -1,4 +1,3 @@
-import { shardOf } from "../catalog/layout.ts";
 import { sha256Hex } from "../sha256.ts";
 import {
   type AppliedChange,
@@ -6,29 +5,17 @@ import {
   type HoldLine,
   type HoldRefusal,
   MAX_STOCK_LEVEL,
+  type PublishSync,
   type ShardChange,
   type StockLevel,
   type StockMovement,
   type StockSource,
 } from "./api.ts";
+import { batchHome, coordinatorName, shardName, stockShards, stockStub, variantShard } from "./shards.ts";
 import type { ShardBatch, Stock } from "./stock-object.ts";
 
-/** Shards when `STOCK_SHARDS` is unset or not a whole number 1–256. */
-export const DEFAULT_STOCK_SHARDS = 16;
-export const MAX_STOCK_SHARDS = 256;
-
-/** `STOCK_SHARDS` as a number (1–256), else the default. */
-export function stockShards(setting: unknown): number {
-  const n = typeof setting === "string" && setting.trim() !== "" ? Number(setting) : Number.NaN;
-  return Number.isInteger(n) && n >= 1 && n <= MAX_STOCK_SHARDS ? n : DEFAULT_STOCK_SHARDS;
-}
-
-/** What writing a published version's levels did: `changed` levels differed from live stock. */
-export interface PublishSync {
-  version: string;
-  tracked: number;
-  changed: number;
-}
+export { DEFAULT_STOCK_SHARDS, MAX_STOCK_SHARDS, stockShards } from "./shards.ts";
+export type { PublishSync } from "./api.ts";
 
 /** What makes two operator batches "the same" under one Idempotency-Key: their changes, in order. */
 export function batchFingerprint(changes: readonly ShardChange[]): Promise<string> {
@@ -61,9 +48,9 @@ export type HoldOutcome =
   | { ok: false; code: "hold_closed"; message: string };
 
 /**
- * The stock room's adapter: the only code that reaches the `STOCK` namespace. It routes each
- * variant id to its shard (FNV-1a of the id modulo `STOCK_SHARDS`), so every variant has one
- * writer, and spreads a multi-variant call over the shards it touches, in parallel.
+ * The stock room's adapter: the only code outside the room that reaches the `STOCK` namespace.
+ * It routes each variant id to its shard (shards.ts), so every variant has one writer, and spreads
+ * a multi-variant call over the shards it touches, in parallel.
  *
  * The shard count is part of each shard's name (`stock/16/3`): a different count addresses new,
  * empty objects instead of two counts writing one variant, so changing it means publishing the
@@ -85,14 +72,14 @@ export class StockStore {
 
   /** Which shard holds `variantId` (digits). */
   shardOf(variantId: string): number {
-    return shardOf(variantId, this.#shards);
+    return variantShard(variantId, this.#shards);
   }
 
   /** The stub of one shard, by number (kept: a cart object adds to one shard again and again). */
   shard(index: number): DurableObjectStub<Stock> {
     let stub = this.#stubs.get(index);
     if (!stub) {
-      stub = this.#namespace.get(this.#namespace.idFromName(`stock/${this.#shards}/${index}`));
+      stub = stockStub(this.#namespace, shardName(this.#shards, index));
       this.#stubs.set(index, stub);
     }
     return stub;
@@ -100,7 +87,7 @@ export class StockStore {
 
   /** The object that writes each published version's levels into the shards (see `Stock.syncVersion`). */
   coordinator(): DurableObjectStub<Stock> {
-    return this.#namespace.get(this.#namespace.idFromName(`stock/${this.#shards}/publish`));
+    return stockStub(this.#namespace, coordinatorName(this.#shards));
   }
 
   /**
@@ -199,7 +186,7 @@ export class StockStore {
   ): Promise<BatchOutcome> {
     const groups = this.#group(changes, (c) => c.variantId);
     if (groups.size > 1) {
-      const claim = await this.shard(shardOf(`batch:${batchId}`, this.#shards)).apply({
+      const claim = await this.shard(batchHome(batchId, this.#shards)).apply({
         batchId: `claim:${batchId}`,
         fingerprint,
         source,
