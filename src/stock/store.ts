@@ -5,7 +5,6 @@ import {
   type HoldLine,
   type HoldRefusal,
   MAX_STOCK_LEVEL,
-  type PublishSync,
   type ShardChange,
   type StockLevel,
   type StockMovement,
