@@ -171,11 +171,13 @@ export class StockStore {
   }
 
   /**
-   * Applies a batch of set/adjust changes, idempotent by `batchId`. A batch over several shards
-   * first claims the id with its fingerprint (so a different batch under the same id is refused
-   * before anything is applied) and checks every `adjust` against today's levels; then each shard
-   * applies its part, all or none. A batch cut short (a crash, a lost answer) completes when
-   * retried with the same id: shards that had applied their part replay it (`replayed: true`).
+   * Applies a batch of set/adjust changes, idempotent by `batchId`. Every batch first claims its
+   * id with its fingerprint in one home (`batchHome`, whichever shards the changes touch), so a
+   * different batch under the same id is refused before anything is applied, even when the two
+   * batches touch different shards (issue 42 point 7); a batch over several shards then checks
+   * every `adjust` against today's levels. Each shard applies its part, all or none. A batch cut
+   * short (a crash, a lost answer) completes when retried with the same id: shards that had
+   * applied their part replay it (`replayed: true`).
    */
   async apply(
     batchId: string,
@@ -184,18 +186,16 @@ export class StockStore {
     changes: readonly ShardChange[],
   ): Promise<BatchOutcome> {
     const groups = this.#group(changes, (c) => c.variantId);
-    if (groups.size > 1) {
-      const claim = await this.shard(batchHome(batchId, this.#shards)).apply({
-        batchId: `claim:${batchId}`,
-        fingerprint,
-        source,
-        changes: [],
-      });
-      if (!claim.ok) return { ...claim, ok: false, code: "idempotency_key_reused", applied: [] } as BatchOutcome;
-      if (!claim.replayed) {
-        const refused = await this.#precheck(changes);
-        if (refused) return { ...refused, applied: [] };
-      }
+    const claim = await this.shard(batchHome(batchId, this.#shards)).apply({
+      batchId: `claim:${batchId}`,
+      fingerprint,
+      source,
+      changes: [],
+    });
+    if (!claim.ok) return { ...claim, ok: false, code: "idempotency_key_reused", applied: [] } as BatchOutcome;
+    if (!claim.replayed && groups.size > 1) {
+      const refused = await this.#precheck(changes);
+      if (refused) return { ...refused, applied: [] };
     }
     const parts = await Promise.all(
       [...groups].map(([shard, part]) =>

@@ -176,6 +176,27 @@ describe("POST /operator/stock", () => {
     expect(await levels([a])).toEqual([12]);
   });
 
+  it("refuses a key reused for a batch of a variant in another shard (422), applying nothing (regression: issue 42 point 7)", async () => {
+    // On main each shard remembered only its own batch ids: the second batch, all in another
+    // shard, found its key unknown there and was applied (200).
+    const byShard = new Map<number, string>();
+    for (const id of tracked) if (!byShard.has(stock.shardOf(id))) byShard.set(stock.shardOf(id), id);
+    const [a, b] = [...byShard.values()] as [string, string];
+    expect(b).toBeDefined();
+    const key = `cross-${crypto.randomUUID()}`;
+    const first = await post({ changes: [{ variant_id: a, adjust: 1 }] }, key);
+    expect(first.status).toBe(200);
+    const before = await levels([a, b]);
+    const reused = await post({ changes: [{ variant_id: b, adjust: 1 }] }, key);
+    expect(reused.status).toBe(422);
+    expect(await reused.json()).toMatchObject({ error: { type: "idempotency_error", code: "idempotency_key_reused" } });
+    expect(await levels([a, b])).toEqual(before);
+    // The first batch still replays under its key.
+    const again = await post({ changes: [{ variant_id: a, adjust: 1 }] }, key);
+    expect(again.status).toBe(200);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+  });
+
   it("completes a batch cut short when retried with the same key, saying which changes an earlier try applied", async () => {
     // Two variants on different shards; the first try reached only the first one's shard.
     const byShard = new Map<number, string>();
