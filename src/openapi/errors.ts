@@ -212,7 +212,8 @@ const ERRORS = {
     description:
       "Too many requests: more than 120 cart writes in a minute with this token, more than 20 " +
       "`POST /carts` in a minute from one client address, or on the operator surface more than 30 " +
-      "wrong operator secrets in a minute from this address.",
+      "wrong operator secrets in a minute from this address. A client address is " +
+      "`CF-Connecting-IP`; an IPv6 one counts by its /64 (every address of one /64 shares one budget).",
     headers: ["Retry-After"],
     examples: {
       rate_limited: example("Too many writes", {
