@@ -423,6 +423,18 @@ export class Stock extends DurableObject<Env> {
   }
 
   /**
+   * What a committed hold decremented here: its tracked lines (a variant not tracked when the
+   * order was paid has none), or null when the hold is not committed here. Lets a reconciliation
+   * tell an order sold before its variant was tracked from an order stock never heard of.
+   */
+  async committedLines(holdId: string): Promise<CommittedLine[] | null> {
+    const row = this.#sql
+      .exec<{ state: HoldState; result: string | null }>("SELECT state, result FROM holds WHERE hold_id = ?", holdId)
+      .toArray()[0];
+    return row?.state === "committed" && row.result !== null ? (JSON.parse(row.result) as CommittedLine[]) : null;
+  }
+
+  /**
    * The movement log, oldest first: every variant's, or one's, after `afterSeq`. What the
    * operator's `stock show` prints and what an audit sums (the log agrees with the levels).
    */

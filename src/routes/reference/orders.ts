@@ -61,7 +61,10 @@ export const ORDERS_DOCS = {
     summary: "Reconcile orders, holds and stock",
     description:
       "Orders (D1) against every Stock shard's movement log and the holds still held; each " +
-      "difference named (`kind`). `npm run orders -- check` prints it. Reads every shard's log.",
+      "difference named (`kind`). `npm run orders -- check` prints it. Reads every shard's log. " +
+      "A line needs a stock commit only if its variant was tracked when the order was paid (the " +
+      "shard committed the checkout's hold without it otherwise): a variant tracked later, by a " +
+      "publish or by the operator, makes no `order_without_stock_commit`.",
     tag: "Operator",
     auth: "operator",
     query: NoQuerySchema,
