@@ -31,7 +31,7 @@ describe("the limits of POST /checkouts", () => {
       code: "rate_limited",
       message: expect.stringContaining("for this token"),
     });
-  });
+  }, 30_000);
 
   it("answers 429 past 60 POST /checkouts a minute from one address, every address of an IPv6 /64 counting as one", async () => {
     const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:5`;
