@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { CatalogError } from "../catalog/errors.ts";
 import { CatalogStore, pointerTtlMs } from "../catalog/store.ts";
 import type { Cart } from "../cart/api.ts";
-import { cartFor } from "../cart/cart-client.ts";
+import { cartFor, cartObjectId } from "../cart/cart-client.ts";
 import type { IdempotencyClaim } from "../cart/failure.ts";
 import { DEFAULT_CURRENCY } from "../money.ts";
 import { randomBase62 } from "../random.ts";
@@ -16,14 +16,13 @@ import {
 } from "./checkout-rows.ts";
 import type { CheckoutFailure, CheckoutReply, UnavailableLine } from "./failure.ts";
 import { handoffUrl, type HandoffSettings } from "./handoff.ts";
+import { type HoldRules, HoldWindows, holdRules } from "./hold-windows.ts";
 import type { Order } from "./api.ts";
 import { type CompletedBy, type FrozenLine, OrdersStore } from "./orders.ts";
 import { holdLines, type StockHolds } from "./stock-port.ts";
 import { stockHolds } from "./stock-adapter.ts";
 import { checkoutJson } from "./view.ts";
 
-/** CHECKOUT_HOLD_SECONDS when unset or out of range (60 s to 7 days). */
-export const DEFAULT_HOLD_SECONDS = 900;
 /** Settled checkouts are kept this long in the object (their orders stay in D1 for good). */
 const SETTLED_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 /** Idempotency-Keys of checkout creation are kept this long. */
@@ -32,12 +31,6 @@ const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const RESUME_MS = 10_000;
 /** The stock objects release a hold on their own this long after the checkout should have: a safety net. */
 const STOCK_GRACE_MS = 5 * 60 * 1000;
-
-/** CHECKOUT_HOLD_SECONDS as set, else the default. */
-export function holdSeconds(setting: unknown): number {
-  const value = typeof setting === "string" && /^\d{1,7}$/.test(setting.trim()) ? Number(setting) : Number.NaN;
-  return Number.isInteger(value) && value >= 60 && value <= 7 * 24 * 3600 ? value : DEFAULT_HOLD_SECONDS;
-}
 
 export interface CreateCheckoutInput {
   holder: string;
@@ -62,6 +55,9 @@ function missing(): CheckoutReply {
   return fail({ code: "resource_missing", message: "No such checkout.", param: "id" });
 }
 
+/** A cart frozen at the live catalog: what a new checkout will hold, or why it cannot. */
+type Frozen = { ok: true; content: CheckoutContent; storeIds: boolean } | { ok: false; reply: CheckoutReply };
+
 /**
  * One holder's checkouts: a SQLite Durable Object named from the token record's holder, beside
  * the holder's cart. The checkout id carries this object's id, so the payment side (the operator
@@ -81,6 +77,8 @@ export class Checkouts extends DurableObject<Env> {
   readonly #catalog: CatalogStore;
   readonly #orders: OrdersStore;
   readonly #stock: StockHolds;
+  readonly #rules: HoldRules;
+  readonly #windows: HoldWindows;
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -89,13 +87,16 @@ export class Checkouts extends DurableObject<Env> {
     this.#catalog = new CatalogStore(env.CATALOG, { pointerTtlMs: pointerTtlMs(env.CATALOG_POINTER_TTL_MS) });
     this.#orders = new OrdersStore(env.ORDERS);
     this.#stock = stockHolds(env);
+    this.#rules = holdRules(env);
+    this.#windows = new HoldWindows(ctx.storage.sql, this.#rules);
     void ctx.blockConcurrencyWhile(async () => migrateCheckouts(ctx.storage.sql));
   }
 
   /**
    * Freezes the holder's cart into a new open checkout: re-priced at the live catalog, every
-   * line's units held in stock (all or none). The previous open checkout is canceled first, so
-   * its units count for this one. An Idempotency-Key replays the first answer.
+   * line's units held in stock (all or none). The previous open checkout's units count for this
+   * one, and it is canceled once this one holds; a refusal leaves it as it was. An
+   * Idempotency-Key replays the first answer.
    */
   async create(input: CreateCheckoutInput): Promise<CheckoutReply> {
     return this.#serial(async () => {
@@ -183,6 +184,8 @@ export class Checkouts extends DurableObject<Env> {
       createdAt: payment.at,
     });
     this.#rows.complete(record.id, order.id, Date.now());
+    // Bought: the holder may hold these variants again at once (a purchase is no hoarding).
+    this.#windows.close(holdLines(record.content.lines).map((l) => l.variant_id));
     const holder = this.#rows.holder();
     if (holder) await cartFor(this.env, holder).checkedOut();
     await this.#armAlarm();
@@ -206,17 +209,106 @@ export class Checkouts extends DurableObject<Env> {
       for (const record of this.#rows.paidUnfinished()) await this.#finish(record, record.payment!);
       for (const record of this.#rows.open()) await this.#expireIfDue(record, now);
       this.#rows.purgeSettled(now - SETTLED_KEPT_MS);
+      this.#windows.purge(now);
       this.ctx.storage.sql.exec("DELETE FROM idempotency_keys WHERE created_at <= ?", now - IDEMPOTENCY_TTL_MS);
       await this.#armAlarm();
     });
   }
 
+  /**
+   * A new checkout in three steps, so each addition slots in where it belongs: refuse (the cart,
+   * the catalog, the hold rules: nothing is held and the open checkout is untouched), hold (the
+   * new checkout's units, the open checkout's counting as this holder's own), settle (the
+   * previous checkout canceled, the hold windows opened).
+   */
   async #create(input: CreateCheckoutInput): Promise<CheckoutReply> {
     this.#rows.setHolder(input.holder);
+    const now = Date.now();
+    // 1. Refuse first.
+    const frozen = await this.#freeze(input);
+    if (!frozen.ok) return frozen.reply;
+    const { content, storeIds } = frozen;
+    const lines = holdLines(content.lines);
+    const cooling = new Map(
+      this.#windows
+        .cooling(
+          lines.map((l) => l.variant_id),
+          now,
+        )
+        .map((c) => [c.variant_id, c]),
+    );
+    if (cooling.size > 0) {
+      return unavailable(
+        content.lines.flatMap((line) => {
+          const until = cooling.get(line.variant_id)?.until;
+          if (until === undefined) return [];
+          return [{ id: line.id, code: "hold_cooldown" as const, cooldown_ends_at: new Date(until).toISOString() }];
+        }),
+      );
+    }
+
+    // 2. Hold. The checkout and its expiry alarm exist before its hold does (outgoing calls wait
+    // for these writes): a crash mid-hold leaves an open checkout whose alarm releases what was held.
+    const open = this.#rows.open().filter((previous) => !previous.payment);
+    const id = `chk_${this.ctx.id.toString()}${randomBase62(16)}`;
+    const expiresAt = this.#windows.expiryFor(
+      lines.map((l) => l.variant_id),
+      now,
+    );
+    const record: CheckoutRecord = {
+      id,
+      status: "open",
+      content,
+      return_url: input.returnUrl,
+      url: handoffUrl({ ...input.handoff, storeIds }, id, content.lines),
+      created_at: now,
+      expires_at: expiresAt,
+      payment: null,
+      order_id: null,
+    };
+    this.#rows.insert(record);
+    await this.#armAlarm();
+    const held = await this.#stock.hold(id, lines, expiresAt + STOCK_GRACE_MS, {
+      owner: cartObjectId(this.env, input.holder),
+      replaces: open.map((previous) => previous.id),
+      maxUnits: this.#rules.maxUnits,
+    });
+    if (!held.ok) {
+      // Refused: the stock adapter gave back any part held; this attempt leaves no checkout, and
+      // the open one still holds what it held.
+      this.#rows.remove(id);
+      await this.#armAlarm();
+      const refused = new Map(held.refusals.map((r) => [r.variant_id, r]));
+      return unavailable(
+        content.lines.flatMap((line) => {
+          const refusal = refused.get(line.variant_id);
+          if (!refusal) return [];
+          const { code, available_quantity, max_quantity } = refusal;
+          return [{ id: line.id, code, available_quantity, ...(max_quantity !== undefined ? { max_quantity } : {}) }];
+        }),
+      );
+    }
+
+    // 3. Settle: one open checkout per holder. A checkout already paid (its completion under way)
+    // is never canceled under its payment.
+    for (const previous of open) await this.#settle(previous, "canceled");
+    this.#windows.open(held.held, now);
+    return { ok: true, status: 201, json: checkoutJson(record), replayed: false };
+  }
+
+  /**
+   * The holder's cart re-priced at the live catalog into frozen lines, or the reason it cannot be
+   * checked out. A variant the catalog calls unavailable but live stock tracks is left to its
+   * hold: for a tracked variant the level decides, not the flag the catalog was published with.
+   */
+  async #freeze(input: CreateCheckoutInput): Promise<Frozen> {
     const cartReply = await cartFor(this.env, input.holder).getCart({ tokenId: input.tokenId });
     if (!cartReply.ok) {
       const { code, message } = cartReply.failure;
-      return fail({ code: code === "token_revoked" ? "token_revoked" : "catalog_unavailable", message });
+      return {
+        ok: false,
+        reply: fail({ code: code === "token_revoked" ? "token_revoked" : "catalog_unavailable", message }),
+      };
     }
     const cart = JSON.parse(cartReply.cartJson) as Cart & {
       note?: string | null;
@@ -224,28 +316,34 @@ export class Checkouts extends DurableObject<Env> {
       lines: (Cart["lines"][number] & { attributes?: Record<string, string> })[];
     };
     if (cart.lines.length === 0) {
-      return fail({ code: "cart_empty", message: "The cart is empty: add a line before checking out." });
+      return {
+        ok: false,
+        reply: fail({ code: "cart_empty", message: "The cart is empty: add a line before checking out." }),
+      };
     }
-    let frozen: FrozenLine[];
-    let currency: string;
-    let storeIds: boolean;
     try {
       const meta = await this.#catalog.currentMeta();
-      if (!meta) return fail({ code: "catalog_unavailable", message: "No catalog has been published yet." });
-      currency = meta.currency ?? DEFAULT_CURRENCY;
-      storeIds = meta.variant_ids === "store";
-      const variants = await this.#catalog.getVariants(
-        meta.version,
-        cart.lines.map((l) => l.variant_id),
-      );
+      if (!meta)
+        return {
+          ok: false,
+          reply: fail({ code: "catalog_unavailable", message: "No catalog has been published yet." }),
+        };
+      const ids = [...new Set(cart.lines.map((l) => l.variant_id))];
+      const [variants] = await Promise.all([
+        this.#catalog.getVariants(meta.version, ids),
+        this.#stock.sync(meta.version, ids),
+      ]);
+      const flagged = ids.filter((id) => variants.get(id)?.available === false);
+      const tracked = flagged.length > 0 ? await this.#stock.tracked(flagged) : new Set<string>();
       const faults: UnavailableLine[] = [];
-      frozen = [];
+      const lines: FrozenLine[] = [];
       for (const line of cart.lines) {
         const variant = variants.get(line.variant_id);
         if (!variant) faults.push({ id: line.id, code: "resource_missing" });
-        else if (!variant.available) faults.push({ id: line.id, code: "sold_out", available_quantity: 0 });
+        else if (!variant.available && !tracked.has(variant.id))
+          faults.push({ id: line.id, code: "sold_out", available_quantity: 0 });
         else {
-          frozen.push({
+          lines.push({
             id: line.id,
             variant_id: variant.id,
             handle: variant.product_handle,
@@ -257,53 +355,22 @@ export class Checkouts extends DurableObject<Env> {
           });
         }
       }
-      if (faults.length > 0) return unavailable(faults);
+      if (faults.length > 0) return { ok: false, reply: unavailable(faults) };
+      return {
+        ok: true,
+        storeIds: meta.variant_ids === "store",
+        content: {
+          lines,
+          currency: meta.currency ?? DEFAULT_CURRENCY,
+          note: typeof cart.note === "string" ? cart.note : null,
+          attributes: cart.attributes ?? {},
+        },
+      };
     } catch (error) {
-      if (error instanceof CatalogError) return fail({ code: "catalog_unavailable", message: error.message });
+      if (error instanceof CatalogError)
+        return { ok: false, reply: fail({ code: "catalog_unavailable", message: error.message }) };
       throw error;
     }
-    // One open checkout per holder: the previous one goes first, so its units count for this one.
-    // A checkout already paid (its completion under way) is never canceled under its payment.
-    for (const previous of this.#rows.open()) if (!previous.payment) await this.#settle(previous, "canceled");
-
-    const now = Date.now();
-    const id = `chk_${this.ctx.id.toString()}${randomBase62(16)}`;
-    const expiresAt = now + holdSeconds(this.env.CHECKOUT_HOLD_SECONDS) * 1000;
-    const content: CheckoutContent = {
-      lines: frozen,
-      currency,
-      note: typeof cart.note === "string" ? cart.note : null,
-      attributes: cart.attributes ?? {},
-    };
-    const record: CheckoutRecord = {
-      id,
-      status: "open",
-      content,
-      return_url: input.returnUrl,
-      url: handoffUrl({ ...input.handoff, storeIds }, id, frozen),
-      created_at: now,
-      expires_at: expiresAt,
-      payment: null,
-      order_id: null,
-    };
-    // The checkout and its expiry alarm exist before its hold does (outgoing calls wait for
-    // these writes): a crash mid-hold leaves an open checkout whose alarm releases what was held.
-    this.#rows.insert(record);
-    await this.#armAlarm();
-    const held = await this.#stock.hold(id, holdLines(frozen), expiresAt + STOCK_GRACE_MS);
-    if (!held.ok) {
-      // Refused: the stock adapter gave back any part held; this attempt leaves no checkout.
-      this.#rows.remove(id);
-      await this.#armAlarm();
-      const refused = new Map(held.refusals.map((r) => [r.variant_id, r]));
-      return unavailable(
-        frozen.flatMap((line) => {
-          const refusal = refused.get(line.variant_id);
-          return refusal ? [{ id: line.id, code: refusal.code, available_quantity: refusal.available_quantity }] : [];
-        }),
-      );
-    }
-    return { ok: true, status: 201, json: checkoutJson(record), replayed: false };
   }
 
   /** Releases an open checkout's holds and gives it its final status. */

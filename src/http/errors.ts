@@ -48,10 +48,16 @@ export const ErrorBodySchema = z
         z.array(
           z.strictObject({
             id: z.string().register(z.globalRegistry, { description: "The cart line at fault." }),
-            code: z.enum(["sold_out", "insufficient_stock", "resource_missing"]),
+            code: z.enum(["sold_out", "insufficient_stock", "resource_missing", "hold_limit", "hold_cooldown"]),
             available_quantity: z
               .optional(z.int().check(z.minimum(0)))
               .register(z.globalRegistry, { description: "Units left, where stock is counted." }),
+            max_quantity: z.optional(z.int().check(z.minimum(1))).register(z.globalRegistry, {
+              description: "`hold_limit`: the most units of this variant one holder may hold.",
+            }),
+            cooldown_ends_at: z.optional(z.iso.datetime()).register(z.globalRegistry, {
+              description: "`hold_cooldown`: when this holder may hold the variant again.",
+            }),
           }),
         ),
       )

@@ -41,15 +41,23 @@ export const StockChangeSchema = z
     adjust: z.optional(z.int().check(z.gte(-MAX_STOCK_ADJUST), z.lte(MAX_STOCK_ADJUST))).register(z.globalRegistry, {
       description: "Units to add (negative: remove). The resulting level may not leave ±1,000,000,000.",
     }),
+    track: z.optional(z.literal(false)).register(z.globalRegistry, {
+      description:
+        "`false`: stop tracking a variant whose tracking the operator started (its level goes; the " +
+        "catalog's `available` decides again).",
+    }),
   })
   .check(
-    z.refine((c) => (c.set === undefined) !== (c.adjust === undefined), {
-      message: "give exactly one of set and adjust",
+    z.refine((c) => [c.set, c.adjust, c.track].filter((v) => v !== undefined).length === 1, {
+      message: "give exactly one of set, adjust and track",
     }),
   )
   .register(z.globalRegistry, {
     id: "StockChange",
-    description: "One change: `set` writes the on-hand level, `adjust` adds to it. Exactly one of the two.",
+    description:
+      "One change: `set` writes the on-hand level (and starts tracking a variant the live catalog " +
+      "does not track), `adjust` adds to it, `track: false` stops tracking the operator started. " +
+      "Exactly one of the three.",
     example: { variant_id: "44102938475615", set: 12 },
   });
 export type StockChange = z.infer<typeof StockChangeSchema>;
@@ -79,9 +87,14 @@ export const StockLevelSchema = z
   .object({
     object: z.literal("stock_level"),
     variant_id: z.string(),
-    tracked: z
-      .boolean()
-      .register(z.globalRegistry, { description: "False: no level was ever written for the variant." }),
+    tracked: z.boolean().register(z.globalRegistry, {
+      description: "False: the variant has no level (the catalog's `available` decides for it).",
+    }),
+    tracked_by: z.nullable(z.enum(["catalog", "operator"])).register(z.globalRegistry, {
+      description:
+        "Who tracks it: `catalog` (a version gave it an `inventory_quantity`; a version without one " +
+        "ends it) or `operator` (started by a `set`; only `track: false` ends it). Null when untracked.",
+    }),
     quantity: z
       .int()
       .register(z.globalRegistry, { description: "On-hand units, units held by open checkouts included." }),
@@ -117,6 +130,11 @@ export const StockBatchResultSchema = z
           description:
             "`now`: applied by this request. `earlier`: applied by an earlier try with the same Idempotency-Key (a batch cut short completes on retry; what it had applied is not applied again).",
         }),
+        tracking: z.optional(z.enum(["started", "stopped"])).register(z.globalRegistry, {
+          description:
+            "`started`: this `set` started tracking the variant (the live catalog did not track it): " +
+            "its level decides from now on. `stopped`: `track: false` ended it. Absent otherwise.",
+        }),
       }),
     ),
     levels: z.array(StockLevelSchema).register(z.globalRegistry, { description: "Each changed variant's level now." }),
@@ -134,7 +152,7 @@ export const StockMovementSchema = z.object({
   ref: z.string().register(z.globalRegistry, {
     description: "The batch (`op:<Idempotency-Key>`, `publish:<version>:<chunk>`) or hold id.",
   }),
-  kind: z.enum(["set", "adjust", "hold", "release", "commit", "expire"]),
+  kind: z.enum(["set", "adjust", "hold", "release", "commit", "expire", "untrack"]),
   delta_quantity: z.int(),
   delta_held: z.int(),
   quantity: z.int(),
@@ -166,6 +184,20 @@ export const StockStatusSchema = z
     changed_by_publish: z.int().check(z.gte(0)).register(z.globalRegistry, {
       description: "Levels the live version's publish changed in live stock (its file's levels, written once).",
     }),
+    written_by_publish: z
+      .int()
+      .check(z.gte(0))
+      .register(z.globalRegistry, {
+        description:
+          "Levels the live version wrote: variants it newly tracks or whose quantity in the file " +
+          "differs from what the last version gave (all of them with `--stock replace`).",
+      }),
+    kept_by_publish: z.int().check(z.gte(0)).register(z.globalRegistry, {
+      description: "Levels the live version kept live: their quantity in the file is what the last version gave.",
+    }),
+    untracked_by_publish: z.int().check(z.gte(0)).register(z.globalRegistry, {
+      description: "Variants the live version stopped tracking (tracking the operator started goes on).",
+    }),
   })
   .register(z.globalRegistry, { id: "StockStatus", description: "Live stock for the live catalog version." });
 export type StockStatus = z.infer<typeof StockStatusSchema>;
@@ -176,6 +208,7 @@ export function levelView(level: StockLevel): StockLevelView {
     object: "stock_level",
     variant_id: level.variant_id,
     tracked: level.tracked,
+    tracked_by: level.tracked_by,
     quantity: level.quantity,
     held: level.held,
     available_quantity: level.available_quantity,
@@ -189,22 +222,33 @@ export interface ShardChange {
   /** Index of the change in the caller's batch, so a refusal can name it. */
   index: number;
   variantId: string;
-  op: "set" | "adjust";
+  /** `untrack`: the operator stops tracking a variant it started (`value` unused, 0). */
+  op: "set" | "adjust" | "untrack";
   value: number;
   /** Written by a publish only: the catalog file's policy. An operator change keeps the stored one. */
   policy?: InventoryPolicy;
 }
 
-/** One variant's stock as the object holds it. `tracked: false`: no level was ever written. */
+/** Who tracks a variant's stock: a catalog version (its `inventory_quantity`) or the operator. */
+export type TrackedBy = "catalog" | "operator";
+
+/** One variant's stock as the object holds it. `tracked: false`: it has no level (never had, or no longer). */
 export interface StockLevel {
   variant_id: string;
   tracked: boolean;
+  /** Null when untracked; `operator` when the operator started tracking it (no version can stop it). */
+  tracked_by: TrackedBy | null;
   /** On-hand units (held ones included). */
   quantity: number;
   /** Units held by open checkouts. */
   held: number;
-  /** What a shopper may still take: `quantity - held` (never below 0). */
+  /**
+   * What a shopper may still take: `quantity - held` (never below 0). Read for a holder
+   * (`levels(ids, owner)`), the units its own open checkout holds count as its own: they are added.
+   */
   available_quantity: number;
+  /** Units of `held` held by the holder the level was read for (0 when read for nobody). */
+  own_held: number;
   policy: InventoryPolicy;
   /** Whether the variant can be sold now by stock alone: policy `continue`, or units left. */
   in_stock: boolean;
@@ -221,18 +265,27 @@ export interface AppliedChange {
   flipped: boolean;
   /** The level or policy actually changed (a `set` to the same value did not). */
   changed: boolean;
+  /** The change started tracking the variant (a `set` on an untracked one) or stopped it (`untrack`). */
+  tracking?: "started" | "stopped";
 }
 
 export type ApplyResult =
   | { ok: true; replayed: boolean; applied: AppliedChange[]; levels: StockLevel[] }
   | { ok: false; code: "idempotency_key_reused"; message: string }
-  | { ok: false; code: "quantity_out_of_range"; message: string; index: number };
+  | { ok: false; code: "quantity_out_of_range" | "not_tracked"; message: string; index: number };
 
-/** What writing a published version's levels did: `changed` levels differed from live stock. */
+/**
+ * What writing a published version's levels did (publish-levels.ts): `written` levels were set
+ * to the file's (`changed` of them differed from live stock), `kept` stayed live, `untracked`
+ * stopped being tracked by the catalog. A rollback's version writes nothing.
+ */
 export interface PublishSync {
   version: string;
   tracked: number;
   changed: number;
+  written: number;
+  kept: number;
+  untracked: number;
 }
 
 /** One line of a hold (and of a commit). */
@@ -243,8 +296,27 @@ export interface HoldLine {
 
 export interface HoldRefusal {
   variant_id: string;
-  code: "sold_out" | "insufficient_stock";
+  /** `hold_limit`: more than a holder may hold of one variant (`max_quantity`). */
+  code: "sold_out" | "insufficient_stock" | "hold_limit";
   available_quantity: number;
+  max_quantity?: number;
+}
+
+/** How a checkout holds: for whom, in place of which holds, and how much of a variant at most. */
+export interface HoldOptions {
+  /**
+   * The holder (its cart object's id): a level read for it counts its own held units as its own
+   * (`levels(ids, owner)`), so its own checkout never makes its own cart read sold out.
+   */
+  owner?: string;
+  /**
+   * Open holds of the same holder this hold replaces (its open checkout): their units count as
+   * available to this hold. They stay held; the caller releases them once every shard held, so
+   * a refusal leaves them as they were.
+   */
+  replaces?: readonly string[];
+  /** The most units of one tracked `deny` variant this hold may take (else `hold_limit`). */
+  maxUnits?: number;
 }
 
 export type HoldResult =
@@ -273,6 +345,9 @@ export interface CommitResult {
   levels: StockLevel[];
 }
 
+/** `untrack`: tracking ended (the row went; its deltas take the level and held units to 0). */
+export type StockMovementKind = "set" | "adjust" | "hold" | "release" | "commit" | "expire" | "untrack";
+
 /** One row of the movement log. */
 export interface StockMovement {
   seq: number;
@@ -281,7 +356,7 @@ export interface StockMovement {
   source: StockSource;
   /** The batch id, hold id or catalog version that made the change. */
   ref: string;
-  kind: "set" | "adjust" | "hold" | "release" | "commit" | "expire";
+  kind: StockMovementKind;
   delta_quantity: number;
   delta_held: number;
   quantity: number;
