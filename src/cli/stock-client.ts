@@ -1,4 +1,5 @@
-import type { StockBatchRequest, StockBatchResult, StockDetail, StockStatus } from "../stock/api.ts";
+import type { StockBatchRequest } from "../stock/api.ts";
+import type { StockBatchResult, StockDetail, StockStatus } from "../stock/results.ts";
 import { OperatorError } from "./operator-client.ts";
 
 /**

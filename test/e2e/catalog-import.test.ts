@@ -61,7 +61,9 @@ describe("catalog:import --publish --local into a running npm run dev", () => {
     expect(run.stdout).toMatch(/Published catalog \S+: 5 products/);
     // The export's quantities are kept (section 9.3), and the report says what they do to live
     // stock: all new to tracking in a fresh state, so every level is written.
-    expect(run.stdout).toMatch(/Live stock: \d+ levels? written \(new to tracking, or changed in the file since the last publish\), 0 kept/);
+    expect(run.stdout).toMatch(
+      /Live stock: \d+ levels? written \(new to tracking, or changed in the file since the last publish\), 0 kept/,
+    );
 
     const list = await get("/products");
     expect((list.body.data as Json[]).map((p) => p.handle)).toEqual([

@@ -1,12 +1,8 @@
 import type { OperationDoc } from "../../openapi/spec.ts";
 import { IdempotencyKeySchema } from "../../cart/api.ts";
 import { errors, JSON_BODY_ERRORS, TOKEN_ERRORS } from "../../openapi/errors.ts";
-import {
-  StockBatchRequestSchema,
-  StockBatchResultSchema,
-  StockDetailSchema,
-  StockStatusSchema,
-} from "../../stock/api.ts";
+import { StockBatchRequestSchema } from "../../stock/api.ts";
+import { StockBatchResultSchema, StockDetailSchema, StockStatusSchema } from "../../stock/results.ts";
 import * as z from "zod/mini";
 
 const NO_STORE = ["X-Request-Id", "Cache-Control"] as const;
