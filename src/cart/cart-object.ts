@@ -143,15 +143,19 @@ export class Cart extends DurableObject<Env> {
     });
   }
 
-  /** The cart, re-priced against the current catalog if a publish happened since the last call. */
-  async getCart(caller: Caller): Promise<CartReply> {
+  /**
+   * The cart, re-priced against the current catalog if a publish happened since the last call.
+   * `liveStock: false` skips re-reading its tracked lines' stock: a checkout reads the lines to
+   * hold them, and its hold reads the stock itself.
+   */
+  async getCart(caller: Caller & { liveStock?: boolean }): Promise<CartReply> {
     if (this.#revocations.has(caller.tokenId)) return revoked().reply;
     this.#expireIfDue(Date.now());
     const outcome = await guarded(async () => {
       const version = await this.#liveVersion();
       if (version) await this.#reprice(version);
       // A line whose variant stopped being tracked takes the catalog's availability again.
-      if ((await this.#refreshStock()) && version) await this.#reprice(version);
+      if (caller.liveStock !== false && (await this.#refreshStock()) && version) await this.#reprice(version);
       return { reply: { ok: true, cartJson: this.#view(), replayed: false }, record: false };
     });
     return outcome.reply;

@@ -302,7 +302,7 @@ export class Checkouts extends DurableObject<Env> {
    * hold: for a tracked variant the level decides, not the flag the catalog was published with.
    */
   async #freeze(input: CreateCheckoutInput): Promise<Frozen> {
-    const cartReply = await cartFor(this.env, input.holder).getCart({ tokenId: input.tokenId });
+    const cartReply = await cartFor(this.env, input.holder).getCart({ tokenId: input.tokenId, liveStock: false });
     if (!cartReply.ok) {
       const { code, message } = cartReply.failure;
       return {
