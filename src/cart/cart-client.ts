@@ -14,6 +14,14 @@ export function cartFor(env: Env, holder: string): DurableObjectStub<Cart> {
 }
 
 /**
+ * The id of a holder's cart object, as the object itself reads it (`ctx.id.toString()`): the
+ * owner its checkout's stock holds carry, so the cart counts the units they hold as its own.
+ */
+export function cartObjectId(env: Env, holder: string): string {
+  return (env.CART as DurableObjectNamespace<Cart>).idFromName(holder).toString();
+}
+
+/**
  * What makes two requests "the same" for an Idempotency-Key: method, path and the validated
  * body (key order fixed by the schema, so whitespace or key order in the raw JSON do not count).
  */

@@ -122,6 +122,8 @@ export class Cart extends DurableObject<Env> {
   readonly #catalog: CatalogStore;
   readonly #writeCounts = new WriteCounts();
   readonly #stock: StockStore;
+  /** This cart's object id: the owner of its holder's checkout holds, whose units count as this cart's own. */
+  readonly #owner: string;
   /** The live catalog's meta as last read (whether stock is synced for it is the stock store's concern). */
   #meta: VersionMeta | null = null;
   /** The live catalog's currency as last read: an empty cart's subtotal is in it. */
@@ -137,6 +139,7 @@ export class Cart extends DurableObject<Env> {
     this.#ledger = new IdempotencyLedger(sql);
     this.#catalog = new CatalogStore(env.CATALOG, { pointerTtlMs: pointerTtlMs(env.CATALOG_POINTER_TTL_MS) });
     this.#stock = stockStore(env);
+    this.#owner = ctx.id.toString();
     void ctx.blockConcurrencyWhile(async () => {
       // A new cart's tables were just created: nothing to read back.
       if (migrateFrom(sql) === 0) {
@@ -146,19 +149,24 @@ export class Cart extends DurableObject<Env> {
     });
   }
 
-  /** The cart, re-priced against the current catalog if a publish happened since the last call. */
-  async getCart(caller: Caller): Promise<CartReply> {
+  /**
+   * The cart, re-priced against the current catalog if a publish happened since the last call.
+   * `liveStock: false` skips re-reading its tracked lines' stock: a checkout reads the lines to
+   * hold them, and its hold reads the stock itself.
+   */
+  async getCart(caller: Caller & { liveStock?: boolean }): Promise<CartReply> {
     if (this.#revocations.has(caller.tokenId)) return revoked().reply;
     this.#expireIfDue(Date.now());
-    return (await this.#current()).reply;
+    return (await this.#current(caller.liveStock !== false)).reply;
   }
 
-  /** The cart as a read shows it: re-priced at the live catalog, tracked lines at live stock. */
-  #current(): Promise<Outcome> {
+  /** The cart as a read shows it: re-priced at the live catalog, tracked lines at live stock (unless `liveStock` is false). */
+  #current(liveStock: boolean): Promise<Outcome> {
     return guarded(async () => {
       const version = await this.#liveVersion();
       if (version) await this.#reprice(version);
-      await this.#refreshStock();
+      // A line whose variant stopped being tracked takes the catalog's availability again.
+      if (liveStock && (await this.#refreshStock()) && version) await this.#reprice(version);
       return { reply: { ok: true, cartJson: this.#view(), replayed: false }, record: false };
     });
   }
@@ -171,7 +179,11 @@ export class Cart extends DurableObject<Env> {
       // A variant already on a tracked line is read from its Stock object at once, beside the catalog.
       const early = this.#rows.isTracked(input.variantId) ? this.#level(input.variantId) : undefined;
       early?.catch(() => undefined); // awaited below, or not needed (the add is refused first)
-      const [variant] = await Promise.all([this.#catalog.getVariant(version, input.variantId), this.#reprice(version)]);
+      const [variant, overlay] = await Promise.all([
+        this.#catalog.getVariant(version, input.variantId),
+        this.#catalog.stockOverlay(),
+        this.#reprice(version),
+      ]);
       if (!variant) return fail("resource_missing", `No variant ${input.variantId}.`, "variant_id");
       if (input.handle !== undefined && input.handle !== variant.product_handle) {
         return fail(
@@ -187,8 +199,10 @@ export class Cart extends DurableObject<Env> {
           "variant_title",
         );
       }
-      // A tracked variant: the Stock object decides (section 9.3), not the catalog's flag.
-      const level = variant.tracked ? await (early ?? this.#level(variant.id)) : null;
+      // A tracked variant (by the catalog, or by the operator: the overlay names those): the Stock
+      // object decides (section 9.3), not the catalog's flag.
+      const tracked = variant.tracked || overlay.t?.includes(variant.id) === true;
+      const level = tracked || early ? await (early ?? this.#level(variant.id)) : null;
       if (level?.tracked) {
         if (!level.in_stock) return fail("sold_out", "Sold out", "variant_id");
       } else if (!variant.available) return fail("sold_out", "Sold out", "variant_id");
@@ -412,25 +426,33 @@ export class Cart extends DurableObject<Env> {
     const inCart = this.#rows.quantityOfVariant(variant.id) + quantity;
     if (level?.tracked && level.policy === "deny" && inCart > level.available_quantity)
       return insufficient(level.available_quantity, inCart);
-    if (existing) this.#rows.growLine(existing.id, variant, version, total);
-    else this.#rows.insertLine(variant, version, quantity, attributes);
+    const tracked = level?.tracked === true;
+    if (existing) this.#rows.growLine(existing.id, variant, version, total, tracked);
+    else this.#rows.insertLine(variant, version, quantity, attributes, tracked);
     if (level) this.#rows.applyStock(new Map([[level.variant_id, level]]));
     return this.#touched();
   }
 
-  /** One variant's live level, the live version's published levels written first. */
+  /**
+   * One variant's live level as this cart's holder sees it (the units its own checkout holds are
+   * its own), the live version's published levels written first.
+   */
   async #level(variantId: string): Promise<StockLevel> {
     if (this.#meta) await this.#stock.ensureSynced(this.#meta, [variantId]);
-    return this.#stock.level(variantId);
+    return this.#stock.level(variantId, this.#owner);
   }
 
-  /** Live stock on the tracked lines (one read per shard they live in), for a cart read. */
-  async #refreshStock(): Promise<void> {
-    const tracked = this.#rows.trackedVariants();
-    if (tracked.length === 0) return;
+  /**
+   * Live stock on the tracked lines, the catalog's and the operator's (one read per shard they
+   * live in), for a cart read; true when a line's variant is no longer tracked (re-price it).
+   */
+  async #refreshStock(): Promise<boolean> {
+    const overlay = await this.#catalog.stockOverlay();
+    const tracked = this.#rows.trackedVariants(overlay.t ?? []);
+    if (tracked.length === 0) return false;
     if (this.#meta) await this.#stock.ensureSynced(this.#meta, tracked);
-    const levels = await this.#stock.levels(tracked);
-    this.#rows.applyStock(levels);
+    const levels = await this.#stock.levels(tracked, this.#owner);
+    return this.#rows.applyStock(levels);
   }
 
   /** The live catalog version (null before any publish), noting the catalog's currency. */

@@ -136,8 +136,11 @@ export class CartRows {
     if (at >= 0) lines[at] = change(lines[at]!);
   }
 
-  /** Appends a line for `variant` with `attributes` (canonical JSON), priced under `version`. */
-  insertLine(variant: VariantRecord, version: string, quantity: number, attributes: string): void {
+  /**
+   * Appends a line for `variant` with `attributes` (canonical JSON), priced under `version`;
+   * `tracked`: live stock tracks the variant (the catalog or the operator).
+   */
+  insertLine(variant: VariantRecord, version: string, quantity: number, attributes: string, tracked: boolean): void {
     const lines = this.#rows().lines;
     const line: LineRow = {
       id: `cl_${randomBase62(20)}`,
@@ -152,7 +155,7 @@ export class CartRows {
       currency: variant.currency,
       available: 1,
       catalog_version: version,
-      tracked: variant.tracked ? 1 : 0,
+      tracked: tracked ? 1 : 0,
       in_stock: 1,
     };
     this.#sql.exec(
@@ -177,8 +180,8 @@ export class CartRows {
     lines.push(line);
   }
 
-  /** Sets a line's quantity and refreshes its price and labels from `variant`. */
-  growLine(lineId: string, variant: VariantRecord, version: string, quantity: number): void {
+  /** Sets a line's quantity and refreshes its price and labels from `variant` (`tracked` as insertLine). */
+  growLine(lineId: string, variant: VariantRecord, version: string, quantity: number, tracked: boolean): void {
     this.#sql.exec(
       `UPDATE cart_lines SET quantity = ?, handle = ?, title = ?, variant_title = ?, unit_price_minor = ?,
          currency = ?, available = 1, catalog_version = ?, tracked = ? WHERE id = ?`,
@@ -189,10 +192,16 @@ export class CartRows {
       variant.price_minor,
       variant.currency,
       version,
-      variant.tracked ? 1 : 0,
+      tracked ? 1 : 0,
       lineId,
     );
-    this.#changeLine(lineId, (line) => ({ ...line, ...priced(variant, version), available: 1, quantity }));
+    this.#changeLine(lineId, (line) => ({
+      ...line,
+      ...priced(variant, version),
+      available: 1,
+      quantity,
+      tracked: tracked ? 1 : 0,
+    }));
   }
 
   setQuantity(lineId: string, quantity: number): void {
@@ -212,12 +221,16 @@ export class CartRows {
     rows.lines = [];
   }
 
-  /** Variant ids (each once) of the lines whose stock is tracked. */
-  trackedVariants(): string[] {
+  /**
+   * Variant ids (each once) of the lines whose stock is tracked: marked so, or among `alsoTracked`
+   * (variants the operator tracks, which the catalog does not mark).
+   */
+  trackedVariants(alsoTracked: readonly string[] = []): string[] {
+    const operator = new Set(alsoTracked);
     return [
       ...new Set(
         this.#rows()
-          .lines.filter((l) => l.tracked === 1)
+          .lines.filter((l) => l.tracked === 1 || operator.has(l.variant_id))
           .map((l) => l.variant_id),
       ),
     ];
@@ -231,21 +244,38 @@ export class CartRows {
   }
 
   /**
-   * Live stock on tracked lines: `available` follows whether anything is left (stock decides for
-   * a tracked variant, section 9.3), `in_stock` whether what the cart holds of the variant, over
-   * all its lines, is covered. Only rows that change are written (and re-rendered).
+   * Live stock on tracked lines, as read for this cart's holder (its own held units count as
+   * left): `available` follows whether anything is left (stock decides for a tracked variant,
+   * section 9.3), `in_stock` whether what the cart holds of the variant, over all its lines, is
+   * covered. A line whose variant is no longer tracked is marked stale (re-priced from the
+   * catalog on the next read, which decides its availability again): true when there was one.
+   * Only rows that change are written (and re-rendered).
    */
-  applyStock(levels: ReadonlyMap<string, StockLevel>): void {
+  applyStock(levels: ReadonlyMap<string, StockLevel>): boolean {
+    let untracked = false;
     for (const line of this.#rows().lines) {
       const level = levels.get(line.variant_id);
-      if (line.tracked !== 1 || !level?.tracked) continue;
+      if (!level) continue;
+      if (!level.tracked) {
+        if (line.tracked !== 1) continue;
+        this.#sql.exec("UPDATE cart_lines SET tracked = 0, in_stock = 1, catalog_version = '' WHERE id = ?", line.id);
+        this.#changeLine(line.id, (l) => ({ ...l, tracked: 0, in_stock: 1, catalog_version: "" }));
+        untracked = true;
+        continue;
+      }
       const available = level.in_stock ? 1 : 0;
-      const held = this.quantityOfVariant(line.variant_id);
-      const inStock = level.policy === "continue" || level.available_quantity >= held ? 1 : 0;
-      if (available === line.available && inStock === line.in_stock) continue;
-      this.#sql.exec("UPDATE cart_lines SET available = ?, in_stock = ? WHERE id = ?", available, inStock, line.id);
-      this.#changeLine(line.id, (l) => ({ ...l, available, in_stock: inStock }));
+      const units = this.quantityOfVariant(line.variant_id);
+      const inStock = level.policy === "continue" || level.available_quantity >= units ? 1 : 0;
+      if (available === line.available && inStock === line.in_stock && line.tracked === 1) continue;
+      this.#sql.exec(
+        "UPDATE cart_lines SET available = ?, in_stock = ?, tracked = 1 WHERE id = ?",
+        available,
+        inStock,
+        line.id,
+      );
+      this.#changeLine(line.id, (l) => ({ ...l, available, in_stock: inStock, tracked: 1 }));
     }
+    return untracked;
   }
 
   /** Variant ids (each once) of lines priced under another catalog version than `version`. */

@@ -52,6 +52,13 @@ export interface VersionMeta {
   stock_chunks?: number;
   /** `quantity`: variants answer `quantity_available`. Absent: `availability`. */
   stock_display?: "quantity";
+  /**
+   * The publish's place in the history (its entry's `seq`): a version older than the newest one a
+   * Stock shard wrote is a rollback's, which writes no level. Absent in versions published before it.
+   */
+  stock_seq?: number;
+  /** `catalog:publish --stock replace`: every level of the file is written, whatever live stock holds. */
+  stock_replace?: true;
   /** Present when the catalog's variant ids are the store's own Shopify ids (a checkout may hand off to a Shopify cart permalink). */
   variant_ids?: "store";
 }
@@ -130,6 +137,11 @@ export interface StockOverlay {
   /** Variant id -> [1 in stock / 0 sold out, units left to take]. */
   v: Record<string, [0 | 1, number]>;
   /**
+   * Variants whose stock the operator tracks and no catalog version does (sorted): an add to cart
+   * reads their Stock object, as it does for a variant the catalog tracks. Absent: none.
+   */
+  t?: string[];
+  /**
    * Digests of what an answer can depend on, for the catalog's cache keys (see `stockKeyPart`):
    * `d` of `p` and `v` (browse answers), `pd` of `p` (product lists), `h` per product handle of its
    * own entries (a product and its variants). The empty string where there is nothing: such an
@@ -161,6 +173,15 @@ export function stockKeyPart(overlay: StockOverlay, scope: StockScope): string {
 
 /** Levels per stock chunk of a version. */
 export const STOCK_CHUNK = 5000;
+
+/** A stock chunk's lines (`<id>\t<quantity>\t<policy>`) as `[id, quantity, policy]`. */
+export function parseStockChunk(text: string): [string, number, "deny" | "continue"][] {
+  if (text === "") return [];
+  return text.split("\n").map((line) => {
+    const [id = "", quantity = "0", policy] = line.split("\t");
+    return [id, Number(quantity), policy === "continue" ? "continue" : "deny"];
+  });
+}
 
 /** FNV-1a, 32 bits: stable across runtimes (Node at publish, workerd at read). */
 export function fnv1a(text: string): number {

@@ -5,6 +5,7 @@ import { BoundedMemo } from "../memo.ts";
 import {
   type CollectionHeader,
   keys,
+  parseStockChunk,
   type Pointer,
   POINTER_KEY,
   type ProductRecord,
@@ -281,10 +282,7 @@ export class CatalogStore {
   async stockChunk(meta: VersionMeta, chunk: number): Promise<[string, number, "deny" | "continue"][]> {
     const text = await this.#kv.get(keys.stockChunk(meta.version, chunk), "text");
     if (text === null) throw catalogUnavailable();
-    return splitLines(text).map((line) => {
-      const [id = "", quantity = "0", policy] = line.split("\t");
-      return [id, Number(quantity), policy === "continue" ? "continue" : "deny"];
-    });
+    return parseStockChunk(text);
   }
 
   /** A version's meta (the live one's, the previous one's, or read from KV); null once deleted. */

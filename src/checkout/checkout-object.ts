@@ -2,11 +2,11 @@ import { DurableObject } from "cloudflare:workers";
 import { CatalogError } from "../catalog/errors.ts";
 import { CatalogStore, pointerTtlMs } from "../catalog/store.ts";
 import type { Cart } from "../cart/api.ts";
-import { cartFor } from "../cart/cart-client.ts";
+import { cartFor, cartObjectId } from "../cart/cart-client.ts";
 import type { IdempotencyClaim } from "../cart/failure.ts";
 import { DEFAULT_CURRENCY, fromMinor } from "../money.ts";
 import { paymentStatus, type Received } from "../payment/amounts.ts";
-import { type PaymentProvider, STRIPE_MAX_HOLD_SECONDS, STRIPE_MIN_HOLD_SECONDS } from "../payment/provider.ts";
+import { type PaymentProvider, STRIPE_MIN_HOLD_SECONDS } from "../payment/provider.ts";
 import { randomBase62 } from "../random.ts";
 import type { CheckoutStatus } from "./api.ts";
 import {
@@ -19,6 +19,7 @@ import {
 import type { CheckoutFailure, CheckoutReply, UnavailableLine } from "./failure.ts";
 import { costOfLines, frozenCost, paymentAmounts } from "./cost.ts";
 import { handoffUrl, type HandoffSettings } from "./handoff.ts";
+import { type HoldRules, HoldWindows, holdRules } from "./hold-windows.ts";
 import type { Order } from "./api.ts";
 import { type CompletedBy, type FrozenLine, OrdersStore } from "./orders.ts";
 import { stripeSessions } from "./payment-adapter.ts";
@@ -29,8 +30,6 @@ import { checkoutJson } from "./view.ts";
 import { enqueue, eventsEnabled, logEvents, REDRIVE_GRACE_MS, redriveOrderEvents } from "./event-delivery.ts";
 import { eventsOf } from "./order-events.ts";
 
-/** CHECKOUT_HOLD_SECONDS when unset or out of range (60 s to 7 days). */
-export const DEFAULT_HOLD_SECONDS = 900;
 /** Settled checkouts are kept this long in the object (their orders stay in D1 for good). */
 const SETTLED_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 /** Idempotency-Keys of checkout creation are kept this long. */
@@ -46,12 +45,14 @@ const EXPIRY_RETRY_MAX_MS = 10 * 60_000;
 /** How long past a session's own end its expiry is still tried (the provider expires it by itself by then). */
 const EXPIRY_GIVE_UP_MS = 60 * 60_000;
 
-/** CHECKOUT_HOLD_SECONDS as set, else the default; with Stripe, within the session's 31 minutes to 24 hours. */
-export function holdSeconds(setting: unknown, provider: PaymentProvider = null): number {
-  const value = typeof setting === "string" && /^\d{1,7}$/.test(setting.trim()) ? Number(setting) : Number.NaN;
-  const seconds = Number.isInteger(value) && value >= 60 && value <= 7 * 24 * 3600 ? value : DEFAULT_HOLD_SECONDS;
-  if (provider !== "stripe") return seconds;
-  return Math.min(Math.max(seconds, STRIPE_MIN_HOLD_SECONDS), STRIPE_MAX_HOLD_SECONDS);
+/**
+ * When a checkout's payment session ends: with its hold, but never sooner than Stripe's shortest
+ * session from the checkout's creation. A checkout made again keeps its first hold's `expires_at`
+ * (holds cannot be hoarded), which may be minutes away; the session then outlives the hold, and
+ * the checkout's expiry expires it. Derived from the record alone, so a replay asks the same.
+ */
+function sessionEndsAt(record: CheckoutRecord): number {
+  return Math.max(record.expires_at, record.created_at + STRIPE_MIN_HOLD_SECONDS * 1000);
 }
 
 export interface CreateCheckoutInput {
@@ -81,6 +82,11 @@ function missing(): CheckoutReply {
   return fail({ code: "resource_missing", message: "No such checkout.", param: "id" });
 }
 
+/** A cart frozen at the live catalog: what a new checkout will hold, or why it cannot. */
+type Frozen =
+  | { ok: true; content: CheckoutContent; storeIds: boolean; discountCode: string | null }
+  | { ok: false; reply: CheckoutReply };
+
 /**
  * One holder's checkouts: a SQLite Durable Object named from the token record's holder, beside
  * the holder's cart. The checkout id carries this object's id, so the payment side (the operator
@@ -101,6 +107,8 @@ export class Checkouts extends DurableObject<Env> {
   readonly #orders: OrdersStore;
   readonly #stock: StockHolds;
   readonly #payments: PaymentSessions;
+  readonly #rules: HoldRules;
+  readonly #windows: HoldWindows;
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -110,13 +118,16 @@ export class Checkouts extends DurableObject<Env> {
     this.#orders = new OrdersStore(env.ORDERS);
     this.#stock = stockHolds(env);
     this.#payments = stripeSessions(env);
+    this.#rules = holdRules(env);
+    this.#windows = new HoldWindows(ctx.storage.sql, this.#rules);
     void ctx.blockConcurrencyWhile(async () => migrateCheckouts(ctx.storage.sql));
   }
 
   /**
    * Freezes the holder's cart into a new open checkout: re-priced at the live catalog, every
-   * line's units held in stock (all or none). The previous open checkout is canceled first, so
-   * its units count for this one. An Idempotency-Key replays the first answer.
+   * line's units held in stock (all or none). The previous open checkout's units count for this
+   * one, and it is canceled once this one holds; a refusal leaves it as it was. An
+   * Idempotency-Key replays the first answer.
    */
   async create(input: CreateCheckoutInput): Promise<CheckoutReply> {
     return this.#serial(async () => {
@@ -223,6 +234,8 @@ export class Checkouts extends DurableObject<Env> {
     });
     if (eventsEnabled(this.env)) await this.#sendEvents(order);
     this.#rows.complete(record.id, order.id, Date.now());
+    // Bought: the holder may hold these variants again at once (a purchase is no hoarding).
+    this.#windows.close(holdLines(record.content.lines).map((l) => l.variant_id));
     const holder = this.#rows.holder();
     if (holder) await cartFor(this.env, holder).checkedOut();
     await this.#armAlarm();
@@ -280,11 +293,18 @@ export class Checkouts extends DurableObject<Env> {
       await this.#expireSessions(now);
       await this.#checkEvents(now);
       this.#rows.purgeSettled(now - SETTLED_KEPT_MS);
+      this.#windows.purge(now);
       this.ctx.storage.sql.exec("DELETE FROM idempotency_keys WHERE created_at <= ?", now - IDEMPOTENCY_TTL_MS);
       await this.#armAlarm();
     });
   }
 
+  /**
+   * A new checkout in three steps, so each addition slots in where it belongs: refuse (the cart,
+   * the catalog, the hold rules: nothing is held and the open checkout is untouched), hold (the
+   * new checkout's units, the open checkout's counting as this holder's own), settle (the
+   * previous checkout canceled, the hold windows opened).
+   */
   async #create(input: CreateCheckoutInput): Promise<CheckoutReply> {
     if (input.provider === "stripe" && input.returnUrl === null) {
       return fail({
@@ -294,76 +314,43 @@ export class Checkouts extends DurableObject<Env> {
       });
     }
     this.#rows.setHolder(input.holder);
-    const cartReply = await cartFor(this.env, input.holder).getCart({ tokenId: input.tokenId });
-    if (!cartReply.ok) {
-      const { code, message } = cartReply.failure;
-      return fail({ code: code === "token_revoked" ? "token_revoked" : "catalog_unavailable", message });
-    }
-    const cart = JSON.parse(cartReply.cartJson) as Cart & {
-      note?: string | null;
-      attributes?: Record<string, string>;
-      /** Contract 10.3's codes, once the cart carries them: the first applicable one goes to a Shopify permalink. */
-      discount_codes?: { code: string; applicable: boolean }[];
-      /** Contract 10.4's buyer, once the cart carries it. */
-      buyer?: CheckoutContent["buyer"];
-      lines: (Cart["lines"][number] & { attributes?: Record<string, string> })[];
-    };
-    if (cart.lines.length === 0) {
-      return fail({ code: "cart_empty", message: "The cart is empty: add a line before checking out." });
-    }
-    let frozen: FrozenLine[];
-    let currency: string;
-    let storeIds: boolean;
-    try {
-      const meta = await this.#catalog.currentMeta();
-      if (!meta) return fail({ code: "catalog_unavailable", message: "No catalog has been published yet." });
-      currency = meta.currency ?? DEFAULT_CURRENCY;
-      storeIds = meta.variant_ids === "store";
-      const variants = await this.#catalog.getVariants(
-        meta.version,
-        cart.lines.map((l) => l.variant_id),
-      );
-      const faults: UnavailableLine[] = [];
-      frozen = [];
-      for (const line of cart.lines) {
-        const variant = variants.get(line.variant_id);
-        if (!variant) faults.push({ id: line.id, code: "resource_missing" });
-        else if (!variant.available) faults.push({ id: line.id, code: "sold_out", available_quantity: 0 });
-        else {
-          frozen.push({
-            id: line.id,
-            variant_id: variant.id,
-            handle: variant.product_handle,
-            title: variant.product_title,
-            variant_title: variant.title,
-            quantity: line.quantity,
-            unit_price_minor: variant.price_minor,
-            attributes: line.attributes ?? {},
-          });
-        }
-      }
-      if (faults.length > 0) return unavailable(faults);
-    } catch (error) {
-      if (error instanceof CatalogError) return fail({ code: "catalog_unavailable", message: error.message });
-      throw error;
-    }
-    // One open checkout per holder: the previous one goes first, so its units count for this one.
-    // A checkout already paid (its completion under way) is never canceled under its payment.
-    for (const previous of this.#rows.open()) if (!previous.payment) await this.#settle(previous, "canceled");
-
     const now = Date.now();
+    // 1. Refuse first.
+    const frozen = await this.#freeze(input);
+    if (!frozen.ok) return frozen.reply;
+    const { content, storeIds, discountCode } = frozen;
+    const lines = holdLines(content.lines);
+    // With Stripe a hold lasts at least a session's 31 minutes (hold-windows.ts holdRules).
+    const windows =
+      input.provider === "stripe"
+        ? new HoldWindows(this.ctx.storage.sql, holdRules(this.env, "stripe"))
+        : this.#windows;
+    const cooling = new Map(
+      windows
+        .cooling(
+          lines.map((l) => l.variant_id),
+          now,
+        )
+        .map((c) => [c.variant_id, c]),
+    );
+    if (cooling.size > 0) {
+      return unavailable(
+        content.lines.flatMap((line) => {
+          const until = cooling.get(line.variant_id)?.until;
+          if (until === undefined) return [];
+          return [{ id: line.id, code: "hold_cooldown" as const, cooldown_ends_at: new Date(until).toISOString() }];
+        }),
+      );
+    }
+
+    // 2. Hold. The checkout and its expiry alarm exist before its hold does (outgoing calls wait
+    // for these writes): a crash mid-hold leaves an open checkout whose alarm releases what was held.
+    const open = this.#rows.open().filter((previous) => !previous.payment);
     const id = `chk_${this.ctx.id.toString()}${randomBase62(16)}`;
-    const expiresAt = now + holdSeconds(this.env.CHECKOUT_HOLD_SECONDS, input.provider) * 1000;
-    const content: CheckoutContent = {
-      lines: frozen,
-      currency,
-      note: typeof cart.note === "string" ? cart.note : null,
-      attributes: cart.attributes ?? {},
-      // Today's cost (total = subtotal); the pricing room's cost is frozen here once the cart carries it.
-      cost: costOfLines(frozen),
-      buyer: cart.buyer ?? null,
-      shipping_option: null,
-    };
+    const expiresAt = windows.expiryFor(
+      lines.map((l) => l.variant_id),
+      now,
+    );
     const record: CheckoutRecord = {
       id,
       status: "open",
@@ -372,10 +359,10 @@ export class Checkouts extends DurableObject<Env> {
       url:
         input.provider === "stripe"
           ? null
-          : handoffUrl({ ...input.handoff, provider: input.provider, storeIds }, id, frozen, {
+          : handoffUrl({ ...input.handoff, provider: input.provider, storeIds }, id, content.lines, {
               note: content.note,
               attributes: content.attributes,
-              discountCode: cart.discount_codes?.find((c) => c.applicable)?.code ?? null,
+              discountCode,
             }),
       created_at: now,
       expires_at: expiresAt,
@@ -383,32 +370,39 @@ export class Checkouts extends DurableObject<Env> {
       order_id: null,
       session: null,
     };
-    // The checkout and its expiry alarm exist before its hold does (outgoing calls wait for
-    // these writes): a crash mid-hold leaves an open checkout whose alarm releases what was held.
     this.#rows.insert(record);
     await this.#armAlarm();
-    const held = await this.#stock.hold(id, holdLines(frozen), expiresAt + STOCK_GRACE_MS);
+    const held = await this.#stock.hold(id, lines, expiresAt + STOCK_GRACE_MS, {
+      owner: cartObjectId(this.env, input.holder),
+      replaces: open.map((previous) => previous.id),
+      maxUnits: this.#rules.maxUnits,
+    });
     if (!held.ok) {
-      // Refused: the stock adapter gave back any part held; this attempt leaves no checkout.
+      // Refused: the stock adapter gave back any part held; this attempt leaves no checkout, and
+      // the open one still holds what it held.
       this.#rows.remove(id);
       await this.#armAlarm();
       const refused = new Map(held.refusals.map((r) => [r.variant_id, r]));
       return unavailable(
-        frozen.flatMap((line) => {
+        content.lines.flatMap((line) => {
           const refusal = refused.get(line.variant_id);
-          return refusal ? [{ id: line.id, code: refusal.code, available_quantity: refusal.available_quantity }] : [];
+          if (!refusal) return [];
+          const { code, available_quantity, max_quantity } = refusal;
+          return [{ id: line.id, code, available_quantity, ...(max_quantity !== undefined ? { max_quantity } : {}) }];
         }),
       );
     }
+
+    // The payment session once the units are held (contract 10.6); the open checkout is still as it was.
     if (input.provider === "stripe") {
       const opened = await this.#payments.open(this.#sessionRequest(record));
       if (!opened.ok) {
-        // Nothing half-made: the holds go back and the checkout does not stay open. A session
+        // Nothing half-made: the new holds go back and the checkout does not stay open. A session
         // the provider may have made unanswered is expired by the alarm (found by its key).
-        await this.#stock.release(id, holdLines(frozen));
+        await this.#stock.release(id, lines);
         if (opened.kind === "unanswered") {
           this.#rows.setStatus(id, "canceled", Date.now());
-          this.#rows.oweExpiry(id, null, Date.now() + EXPIRY_RETRY_MS, record.expires_at + EXPIRY_GIVE_UP_MS);
+          this.#rows.oweExpiry(id, null, Date.now() + EXPIRY_RETRY_MS, sessionEndsAt(record) + EXPIRY_GIVE_UP_MS);
         } else this.#rows.remove(id);
         await this.#armAlarm();
         return fail({
@@ -420,7 +414,98 @@ export class Checkouts extends DurableObject<Env> {
       record.session = opened.session;
       record.url = opened.session.url;
     }
+
+    // 3. Settle: one open checkout per holder. A checkout already paid (its completion under way)
+    // is never canceled under its payment.
+    for (const previous of open) await this.#settle(previous, "canceled");
+    windows.open(held.held, now);
     return { ok: true, status: 201, json: checkoutJson(record), replayed: false };
+  }
+
+  /**
+   * The holder's cart re-priced at the live catalog into frozen lines, or the reason it cannot be
+   * checked out. A variant the catalog calls unavailable but live stock tracks is left to its
+   * hold: for a tracked variant the level decides, not the flag the catalog was published with.
+   */
+  async #freeze(input: CreateCheckoutInput): Promise<Frozen> {
+    const cartReply = await cartFor(this.env, input.holder).getCart({ tokenId: input.tokenId, liveStock: false });
+    if (!cartReply.ok) {
+      const { code, message } = cartReply.failure;
+      return {
+        ok: false,
+        reply: fail({ code: code === "token_revoked" ? "token_revoked" : "catalog_unavailable", message }),
+      };
+    }
+    const cart = JSON.parse(cartReply.cartJson) as Cart & {
+      note?: string | null;
+      attributes?: Record<string, string>;
+      /** Contract 10.3's codes, once the cart carries them: the first applicable one goes to a Shopify permalink. */
+      discount_codes?: { code: string; applicable: boolean }[];
+      /** Contract 10.4's buyer, once the cart carries it. */
+      buyer?: CheckoutContent["buyer"];
+      lines: (Cart["lines"][number] & { attributes?: Record<string, string> })[];
+    };
+    if (cart.lines.length === 0) {
+      return {
+        ok: false,
+        reply: fail({ code: "cart_empty", message: "The cart is empty: add a line before checking out." }),
+      };
+    }
+    try {
+      const meta = await this.#catalog.currentMeta();
+      if (!meta)
+        return {
+          ok: false,
+          reply: fail({ code: "catalog_unavailable", message: "No catalog has been published yet." }),
+        };
+      const ids = [...new Set(cart.lines.map((l) => l.variant_id))];
+      const [variants] = await Promise.all([
+        this.#catalog.getVariants(meta.version, ids),
+        this.#stock.sync(meta.version, ids),
+      ]);
+      const flagged = ids.filter((id) => variants.get(id)?.available === false);
+      const tracked = flagged.length > 0 ? await this.#stock.tracked(flagged) : new Set<string>();
+      const faults: UnavailableLine[] = [];
+      const lines: FrozenLine[] = [];
+      for (const line of cart.lines) {
+        const variant = variants.get(line.variant_id);
+        if (!variant) faults.push({ id: line.id, code: "resource_missing" });
+        else if (!variant.available && !tracked.has(variant.id))
+          faults.push({ id: line.id, code: "sold_out", available_quantity: 0 });
+        else {
+          lines.push({
+            id: line.id,
+            variant_id: variant.id,
+            handle: variant.product_handle,
+            title: variant.product_title,
+            variant_title: variant.title,
+            quantity: line.quantity,
+            unit_price_minor: variant.price_minor,
+            attributes: line.attributes ?? {},
+          });
+        }
+      }
+      if (faults.length > 0) return { ok: false, reply: unavailable(faults) };
+      return {
+        ok: true,
+        storeIds: meta.variant_ids === "store",
+        discountCode: cart.discount_codes?.find((c) => c.applicable)?.code ?? null,
+        content: {
+          lines,
+          currency: meta.currency ?? DEFAULT_CURRENCY,
+          note: typeof cart.note === "string" ? cart.note : null,
+          attributes: cart.attributes ?? {},
+          // Today's cost (total = subtotal); the pricing room's cost is frozen here once the cart carries it.
+          cost: costOfLines(lines),
+          buyer: cart.buyer ?? null,
+          shipping_option: null,
+        },
+      };
+    } catch (error) {
+      if (error instanceof CatalogError)
+        return { ok: false, reply: fail({ code: "catalog_unavailable", message: error.message }) };
+      throw error;
+    }
   }
 
   /** The session request of a checkout, rebuilt the same from its record (a replay must send the same). */
@@ -430,7 +515,7 @@ export class Checkouts extends DurableObject<Env> {
       amounts: paymentAmounts(record.content),
       email: record.content.buyer?.email ?? null,
       returnUrl: record.return_url ?? "",
-      expiresAt: record.expires_at,
+      expiresAt: sessionEndsAt(record),
     };
   }
 
@@ -464,7 +549,7 @@ export class Checkouts extends DurableObject<Env> {
     this.#rows.setStatus(record.id, status, now);
     // Owed, not awaited: the alarm expires the session right after this answer, and retries.
     if (record.session) {
-      this.#rows.oweExpiry(record.id, record.session.id, now, Math.max(record.expires_at, now) + EXPIRY_GIVE_UP_MS);
+      this.#rows.oweExpiry(record.id, record.session.id, now, Math.max(sessionEndsAt(record), now) + EXPIRY_GIVE_UP_MS);
       await this.#armAlarm();
     }
   }

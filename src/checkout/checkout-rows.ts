@@ -50,6 +50,14 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     // queue again (src/checkout/event-delivery.ts redriveOrderEvents), until all are delivered or given up.
     `CREATE TABLE event_checks (order_id TEXT PRIMARY KEY, check_at INTEGER NOT NULL)`,
   ],
+  [
+    // The holder's hold window per variant it held (hold-windows.ts): holds cannot be hoarded.
+    `CREATE TABLE hold_windows (
+       variant_id TEXT PRIMARY KEY,
+       started_at INTEGER NOT NULL,
+       ends_at INTEGER NOT NULL
+     )`,
+  ],
 ];
 
 /** Brings `sql` up to the newest schema. */

@@ -40,6 +40,15 @@ const cli = defineCli({
       help: "name the new version (1-64 of A-Z a-z 0-9 _ -) instead of a timestamp",
     },
     wait: WAIT_OPTION,
+    stock: {
+      type: "string",
+      value: "MODE",
+      choices: ["keep", "replace"],
+      default: "keep",
+      help:
+        "keep: write a level only for a variant newly tracked or whose quantity in the file changed " +
+        "since the last publish (live levels stay); replace: write every level of the file",
+    },
     "shard-products": {
       type: "integer",
       value: "N",
@@ -81,6 +90,7 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
       source: file,
       skipIfLive: values["if-changed"],
       shardProducts: values["shard-products"],
+      stockMode: values.stock === "replace" ? "replace" : "keep",
       say,
     });
   } catch (error) {
@@ -98,7 +108,7 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
         `${count(result.products, "product")}, ${count(result.entries, "entry", "entries")} in ${seconds} s. ` +
         `Previous: ${result.previous ?? "none"}; ${count(result.deleted, "stale key")} deleted.`,
     );
-  const stock = stockReport(result);
+  const stock = stockReport(result, values.stock === "replace" ? "replace" : "keep");
   if (stock && !dryRun) say(stock);
 }
 

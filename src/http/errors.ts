@@ -32,8 +32,10 @@ export const ErrorBodySchema = z.strictObject({
     z.array(
       z.strictObject({
         id: z.string(),
-        code: z.enum(["sold_out", "insufficient_stock", "resource_missing"]),
+        code: z.enum(["sold_out", "insufficient_stock", "resource_missing", "hold_limit", "hold_cooldown"]),
         available_quantity: z.optional(z.int().check(z.minimum(0))),
+        max_quantity: z.optional(z.int().check(z.minimum(1))),
+        cooldown_ends_at: z.optional(z.iso.datetime()),
       }),
     ),
   ),

@@ -136,7 +136,9 @@ const ERRORS = {
   },
   409: {
     description:
-      "A checkout's lines cannot all be held (`checkout_unavailable`, with `lines`), a checkout " +
+      "A checkout's lines cannot all be held (`checkout_unavailable`, with `lines`: a line's " +
+      "`code` is `sold_out`, `insufficient_stock`, `resource_missing`, `hold_limit` or " +
+      "`hold_cooldown`), a checkout " +
       "is no longer open (`checkout_not_open`), a request with the same Idempotency-Key is still " +
       "running (`idempotency_key_in_use`), " +
       "a page names a catalog version that is no longer live (`cursor_stale`: restart from the " +
@@ -172,6 +174,15 @@ const ERRORS = {
         lines: [
           { id: "cl_4f9XbQ2mZk7LwR1tYc8e", code: "insufficient_stock", available_quantity: 2 },
           { id: "cl_9aKd3Lm2Qp8Rt5Vx1Zb6", code: "sold_out", available_quantity: 0 },
+        ],
+      }),
+      hold_rules: example("Holds cannot be hoarded", {
+        type: "invalid_request_error",
+        code: "checkout_unavailable",
+        message: "Some lines cannot be bought as they are: see lines. Nothing was held.",
+        lines: [
+          { id: "cl_4f9XbQ2mZk7LwR1tYc8e", code: "hold_limit", available_quantity: 40, max_quantity: 10 },
+          { id: "cl_9aKd3Lm2Qp8Rt5Vx1Zb6", code: "hold_cooldown", cooldown_ends_at: "2026-12-01T10:20:00.000Z" },
         ],
       }),
       checkout_not_open: example("Canceling a completed or expired checkout", {
@@ -234,7 +245,9 @@ const ERRORS = {
     description:
       "Too many requests: more than 120 cart writes in a minute with this token, more than 20 " +
       "`POST /carts` in a minute from one client address, or on the operator surface more than 30 " +
-      "wrong operator secrets in a minute from this address.",
+      "wrong operator secrets in a minute from this address, or more than 10 `POST /checkouts` in " +
+      "a minute with this token or 60 from this address. A client address is " +
+      "`CF-Connecting-IP`; an IPv6 one counts by its /64 (every address of one /64 shares one budget).",
     headers: ["Retry-After"],
     examples: {
       rate_limited: example("Too many writes", {

@@ -40,7 +40,8 @@ const OPERATOR_INFO: DocumentInfo = {
       "a token, hash or id they were sent.",
     "",
     "Wrong secrets are throttled per client address (`CF-Connecting-IP`, which Cloudflare sets " +
-      "on every request): past 30 in a minute (the `OPERATOR_AUTH_LIMITER` binding), every " +
+      "on every request; an IPv6 address counts by its /64, since one client routinely has a " +
+      "whole /64): past 30 in a minute (the `OPERATOR_AUTH_LIMITER` binding), every " +
       "attempt from that address, the right secret included, answers 429 `rate_limit_error`, " +
       "`code: rate_limited`, with `Retry-After: 60`, until the minute is over. A right secret " +
       "is never counted.",

@@ -21,6 +21,8 @@ import { type CatalogLock, type HeldLock, type LockIntent, processLock } from ".
 import { DEFAULT_SHARD_PRODUCTS, MAX_BROWSE_SHARDS, shardCount } from "../browse/shards.ts";
 import { CheckedCatalog } from "./catalog-input.ts";
 import { count } from "../count.ts";
+import { lastPublished, planPublishLevels, type StockPlanReport } from "./stock-plan.ts";
+import type { StockMode } from "../stock/publish-levels.ts";
 
 /** Where a publish writes: a KV binding (tests, local state) or `wrangler kv ... --remote`. */
 export interface CatalogKvTarget {
@@ -32,6 +34,8 @@ export interface CatalogKvTarget {
   writeHistory(entries: readonly HistoryEntry[]): Promise<void>;
   /** Every key under a prefix (used to find and delete stale versions). */
   listKeys(prefix: string): Promise<string[]>;
+  /** One entry's text, or null when absent (the last publish's stock chunks, for the stock report). */
+  readText(key: string): Promise<string | null>;
   deleteKeys(keys: readonly string[]): Promise<void>;
 }
 
@@ -69,6 +73,12 @@ export interface PublishOptions {
    * and the version's meta says how many.
    */
   shardProducts?: number;
+  /**
+   * `keep` (default): the version writes a level only where it newly tracks the variant or its
+   * quantity differs from what the last publish gave (the live level stays otherwise); `replace`:
+   * every level of the file (`catalog:publish --stock replace`). See src/stock/publish-levels.ts.
+   */
+  stockMode?: StockMode;
 }
 
 /** How many published versions cleanup keeps at least (besides the live one and the rollback target). */
@@ -83,6 +93,11 @@ export interface PublishResult {
   deleted: number;
   /** Tracked variants whose levels the version carries (the worker writes them into live stock). */
   stock_tracked: number;
+  /**
+   * What the version does to live stock (levels written, kept, no longer tracked), predicted by
+   * the shards' own rule against the last publish's file; null when it could not be read.
+   */
+  stock_plan: StockPlanReport | null;
 }
 
 const VERSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -119,6 +134,7 @@ export function bindingTarget(kv: KVNamespace, concurrency = 16): CatalogKvTarge
     writePointer: (pointer) => kv.put(POINTER_KEY, JSON.stringify(pointer)),
     readHistory: async () => (await kv.get<HistoryEntry[]>(HISTORY_KEY, "json")) ?? [],
     writeHistory: (entries) => kv.put(HISTORY_KEY, JSON.stringify(entries)),
+    readText: (key) => kv.get(key, "text"),
     async listKeys(prefix) {
       const names: string[] = [];
       let cursor: string | undefined;
@@ -360,6 +376,7 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
         entries: 0,
         deleted: 0,
         stock_tracked: pointer.current.stock_tracked ?? 0,
+        stock_plan: null,
       };
     }
     if (
@@ -368,10 +385,21 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
       history.some((e) => e.version === version)
     )
       throw new Error(`Version ${version} already exists.`);
+    const mode = opts.stockMode ?? "keep";
     const meta: VersionMeta = {
       ...planVersion(catalog, version, digest),
       ...(shards > 1 ? { browse_shards: shards } : {}),
+      // Its place in the history: a Stock shard writes no level for a version older than the
+      // newest it wrote (a rollback's), whatever the clocks of the machines that published.
+      stock_seq: (history.at(-1)?.seq ?? 0) + 1,
+      ...(mode === "replace" ? { stock_replace: true as const } : {}),
     };
+    const stockPlan = await planPublishLevels(
+      (key) => target.readText(key),
+      catalog.products,
+      lastPublished(history, pointer?.current ?? null),
+      mode,
+    );
     const total = entryCount(catalog, meta);
     let written = 0;
     const previous: VersionMeta | null = pointer?.current ?? null;
@@ -427,6 +455,7 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
       entries: total,
       deleted,
       stock_tracked: meta.stock_tracked ?? 0,
+      stock_plan: stockPlan,
     };
   });
 }

@@ -6,6 +6,7 @@ import { newCartJson } from "../cart/cart-client.ts";
 import { CatalogStore, pointerTtlMs } from "../catalog/store.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { JSON_CONTENT_TYPE } from "../http/cache.ts";
+import { clientAddressKey } from "../http/client-address.ts";
 import { cartTokensUnconfigured, rateLimited } from "../http/errors.ts";
 import { noStore } from "../http/no-store.ts";
 import { cartTokenSecrets } from "../http/secrets.ts";
@@ -17,12 +18,12 @@ import { DEFAULT_CURRENCY } from "../money.ts";
 const ISSUE_PERIOD_SECONDS = 60;
 
 /**
- * Issuing is limited per client address (`CF-Connecting-IP`, which Cloudflare sets and a client
- * cannot forge through it), so one address cannot mint carts without end. Requests that reach the
+ * Issuing is limited per client address (`CF-Connecting-IP`, an IPv6 one by its /64: see
+ * client-address.ts), so one client cannot mint carts without end. Requests that reach the
  * worker without it (only in local tools) share one bucket.
  */
 const issueLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const key = c.req.header("cf-connecting-ip") ?? "no-address";
+  const key = clientAddressKey(c) ?? "no-address";
   const { success } = await c.env.CART_ISSUE_LIMITER.limit({ key });
   if (!success) {
     throw rateLimited("Too many new carts from this address. Retry after the Retry-After delay.", ISSUE_PERIOD_SECONDS);

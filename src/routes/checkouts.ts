@@ -12,7 +12,7 @@ import { authenticationError, fromCheckoutFailure, invalidRequest, resourceMissi
 import { noStore } from "../http/no-store.ts";
 import { type AuthedEnv, requireToken } from "../http/require-token.ts";
 import { parseJsonBody, validQuery } from "../http/validate.ts";
-import { writeLimit } from "../http/write-limit.ts";
+import { checkoutLimit } from "../http/write-limit.ts";
 import { paymentProvider } from "../payment/provider.ts";
 import { describe } from "../openapi/describe.ts";
 
@@ -45,7 +45,7 @@ export async function refuseRevoked(c: Context<AuthedEnv>): Promise<void> {
  */
 export const checkouts = new Hono<AppEnv>()
   .use("*", noStore)
-  .post("/", describe("createCheckout"), requireToken, writeLimit, validQuery(NoQuerySchema), async (c) => {
+  .post("/", describe("createCheckout"), requireToken, checkoutLimit, validQuery(NoQuerySchema), async (c) => {
     // A revoked token is refused before its body is even read, as on every cart route.
     await refuseRevoked(c);
     // No body at all is `{}`: a checkout needs nothing but the token.

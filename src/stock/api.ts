@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
-import { type InventoryPolicy, InventoryPolicySchema, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
+import { type InventoryPolicy, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
+import type { StockLevelView } from "./results.ts";
 
 export { type InventoryPolicy, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
 
@@ -35,10 +36,11 @@ export const StockChangeSchema = z
     variant_id: VariantIdSchema.clone(),
     set: z.optional(z.int().check(z.gte(0), z.lte(MAX_STOCK_LEVEL))),
     adjust: z.optional(z.int().check(z.gte(-MAX_STOCK_ADJUST), z.lte(MAX_STOCK_ADJUST))),
+    track: z.optional(z.literal(false)),
   })
   .check(
-    z.refine((c) => (c.set === undefined) !== (c.adjust === undefined), {
-      message: "give exactly one of set and adjust",
+    z.refine((c) => [c.set, c.adjust, c.track].filter((v) => v !== undefined).length === 1, {
+      message: "give exactly one of set, adjust and track",
     }),
   );
 export type StockChange = z.infer<typeof StockChangeSchema>;
@@ -48,67 +50,13 @@ export const StockBatchRequestSchema = z.strictObject({
 });
 export type StockBatchRequest = z.infer<typeof StockBatchRequestSchema>;
 
-export const StockLevelSchema = z.object({
-  object: z.literal("stock_level"),
-  variant_id: z.string(),
-  tracked: z.boolean(),
-  quantity: z.int(),
-  held: z.int().check(z.gte(0)),
-  available_quantity: z.int().check(z.gte(0)),
-  inventory_policy: InventoryPolicySchema,
-  in_stock: z.boolean(),
-});
-export type StockLevelView = z.infer<typeof StockLevelSchema>;
-
-export const StockBatchResultSchema = z.object({
-  object: z.literal("stock_batch"),
-  changes: z.array(
-    z.object({
-      index: z.int().check(z.gte(0)),
-      variant_id: z.string(),
-      previous: z.int(),
-      quantity: z.int(),
-      applied: z.enum(["now", "earlier"]),
-    }),
-  ),
-  levels: z.array(StockLevelSchema),
-});
-export type StockBatchResult = z.infer<typeof StockBatchResultSchema>;
-
-export const StockMovementSchema = z.object({
-  seq: z.int(),
-  at: z.iso.datetime(),
-  source: z.enum(["publish", "operator", "checkout"]),
-  ref: z.string(),
-  kind: z.enum(["set", "adjust", "hold", "release", "commit", "expire"]),
-  delta_quantity: z.int(),
-  delta_held: z.int(),
-  quantity: z.int(),
-  held: z.int(),
-});
-
-export const StockDetailSchema = z.object({
-  object: z.literal("stock"),
-  level: StockLevelSchema,
-  movements: z.array(StockMovementSchema),
-});
-export type StockDetail = z.infer<typeof StockDetailSchema>;
-
-export const StockStatusSchema = z.object({
-  object: z.literal("stock_status"),
-  catalog_version: z.nullable(z.string()),
-  shards: z.int().check(z.gte(1)),
-  tracked: z.int().check(z.gte(0)),
-  changed_by_publish: z.int().check(z.gte(0)),
-});
-export type StockStatus = z.infer<typeof StockStatusSchema>;
-
-/** The wire form of a level. */
+/** The wire form of a level (results.ts has its schema, for the reference and the CLI). */
 export function levelView(level: StockLevel): StockLevelView {
   return {
     object: "stock_level",
     variant_id: level.variant_id,
     tracked: level.tracked,
+    tracked_by: level.tracked_by,
     quantity: level.quantity,
     held: level.held,
     available_quantity: level.available_quantity,
@@ -122,22 +70,33 @@ export interface ShardChange {
   /** Index of the change in the caller's batch, so a refusal can name it. */
   index: number;
   variantId: string;
-  op: "set" | "adjust";
+  /** `untrack`: the operator stops tracking a variant it started (`value` unused, 0). */
+  op: "set" | "adjust" | "untrack";
   value: number;
   /** Written by a publish only: the catalog file's policy. An operator change keeps the stored one. */
   policy?: InventoryPolicy;
 }
 
-/** One variant's stock as the object holds it. `tracked: false`: no level was ever written. */
+/** Who tracks a variant's stock: a catalog version (its `inventory_quantity`) or the operator. */
+export type TrackedBy = "catalog" | "operator";
+
+/** One variant's stock as the object holds it. `tracked: false`: it has no level (never had, or no longer). */
 export interface StockLevel {
   variant_id: string;
   tracked: boolean;
+  /** Null when untracked; `operator` when the operator started tracking it (no version can stop it). */
+  tracked_by: TrackedBy | null;
   /** On-hand units (held ones included). */
   quantity: number;
   /** Units held by open checkouts. */
   held: number;
-  /** What a shopper may still take: `quantity - held` (never below 0). */
+  /**
+   * What a shopper may still take: `quantity - held` (never below 0). Read for a holder
+   * (`levels(ids, owner)`), the units its own open checkout holds count as its own: they are added.
+   */
   available_quantity: number;
+  /** Units of `held` held by the holder the level was read for (0 when read for nobody). */
+  own_held: number;
   policy: InventoryPolicy;
   /** Whether the variant can be sold now by stock alone: policy `continue`, or units left. */
   in_stock: boolean;
@@ -154,12 +113,28 @@ export interface AppliedChange {
   flipped: boolean;
   /** The level or policy actually changed (a `set` to the same value did not). */
   changed: boolean;
+  /** The change started tracking the variant (a `set` on an untracked one) or stopped it (`untrack`). */
+  tracking?: "started" | "stopped";
 }
 
 export type ApplyResult =
   | { ok: true; replayed: boolean; applied: AppliedChange[]; levels: StockLevel[] }
   | { ok: false; code: "idempotency_key_reused"; message: string }
-  | { ok: false; code: "quantity_out_of_range"; message: string; index: number };
+  | { ok: false; code: "quantity_out_of_range" | "not_tracked"; message: string; index: number };
+
+/**
+ * What writing a published version's levels did (publish-levels.ts): `written` levels were set
+ * to the file's (`changed` of them differed from live stock), `kept` stayed live, `untracked`
+ * stopped being tracked by the catalog. A rollback's version writes nothing.
+ */
+export interface PublishSync {
+  version: string;
+  tracked: number;
+  changed: number;
+  written: number;
+  kept: number;
+  untracked: number;
+}
 
 /** One line of a hold (and of a commit). */
 export interface HoldLine {
@@ -169,8 +144,27 @@ export interface HoldLine {
 
 export interface HoldRefusal {
   variant_id: string;
-  code: "sold_out" | "insufficient_stock";
+  /** `hold_limit`: more than a holder may hold of one variant (`max_quantity`). */
+  code: "sold_out" | "insufficient_stock" | "hold_limit";
   available_quantity: number;
+  max_quantity?: number;
+}
+
+/** How a checkout holds: for whom, in place of which holds, and how much of a variant at most. */
+export interface HoldOptions {
+  /**
+   * The holder (its cart object's id): a level read for it counts its own held units as its own
+   * (`levels(ids, owner)`), so its own checkout never makes its own cart read sold out.
+   */
+  owner?: string;
+  /**
+   * Open holds of the same holder this hold replaces (its open checkout): their units count as
+   * available to this hold. They stay held; the caller releases them once every shard held, so
+   * a refusal leaves them as they were.
+   */
+  replaces?: readonly string[];
+  /** The most units of one tracked `deny` variant this hold may take (else `hold_limit`). */
+  maxUnits?: number;
 }
 
 export type HoldResult =
@@ -199,6 +193,9 @@ export interface CommitResult {
   levels: StockLevel[];
 }
 
+/** `untrack`: tracking ended (the row went; its deltas take the level and held units to 0). */
+export type StockMovementKind = "set" | "adjust" | "hold" | "release" | "commit" | "expire" | "untrack";
+
 /** One row of the movement log. */
 export interface StockMovement {
   seq: number;
@@ -207,7 +204,7 @@ export interface StockMovement {
   source: StockSource;
   /** The batch id, hold id or catalog version that made the change. */
   ref: string;
-  kind: "set" | "adjust" | "hold" | "release" | "commit" | "expire";
+  kind: StockMovementKind;
   delta_quantity: number;
   delta_held: number;
   quantity: number;

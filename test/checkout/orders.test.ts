@@ -4,6 +4,8 @@ import { OrderListSchema, type Order } from "../../src/checkout/api.ts";
 import { ReconciliationSchema } from "../../src/checkout/reconcile.ts";
 import type { VariantRecord } from "../../src/catalog/store.ts";
 import { OrdersClient, runOrdersCommand } from "../../src/cli/orders-client.ts";
+import { OrdersStore } from "../../src/checkout/orders.ts";
+import { costOfLines } from "../../src/checkout/cost.ts";
 import { stockStore } from "../../src/stock/store.ts";
 import { addLine, BASE, cartCall, issueToken, operator, OPERATOR_SECRET, seedVariants } from "../helpers/cart.ts";
 import { checkoutFrom, operatorComplete, orderFrom, postCheckout, setStock } from "../helpers/checkout.ts";
@@ -138,5 +140,57 @@ describe("GET /orders/{id}: the shopper's receipt (contract 10.7)", () => {
       expect(await res.json()).toMatchObject({ error: { code: "resource_missing", param: "id" } });
     }
     expect((await cartCall("", `/orders/${order.id}`)).status).toBe(401);
+  });
+});
+
+describe("npm run orders -- check, as tracking starts and stops", () => {
+  it("finds no difference for an order of a variant tracked only after it was sold (regression: issue 42 point 9)", async () => {
+    // On main every order of a variant tracked now was expected to have a stock commit, so an
+    // order paid while the variant was untracked read as order_without_stock_commit (exit 1).
+    const later = variants[6]!;
+    const order = await orderOf(6, 2);
+    await setStock({ [later.id]: 40 });
+    const report = ReconciliationSchema.parse(await (await operator("/reconciliation")).json());
+    expect(report.differences.filter((d) => d.checkout_id === order.checkout_id)).toEqual([]);
+  });
+
+  it("still names an order of a tracked variant that stock never committed", async () => {
+    const tracked = variants[0]!;
+    const checkoutId = `chk_${"3".repeat(64)}NeverNeverNever0`;
+    const lines = [
+      {
+        id: "cl_never",
+        variant_id: tracked.id,
+        handle: tracked.product_handle,
+        title: tracked.product_title,
+        variant_title: tracked.title,
+        quantity: 1,
+        unit_price_minor: tracked.price_minor,
+        attributes: {},
+      },
+    ];
+    await new OrdersStore(env.ORDERS).record({
+      checkoutId,
+      currency: "USD",
+      lines,
+      note: null,
+      attributes: {},
+      // What a completion since payment writes besides (contract 10.6): the cost, paid exactly.
+      cost: costOfLines(lines),
+      buyer: null,
+      shippingOption: null,
+      received: { amount_minor: tracked.price_minor, currency: "USD" },
+      paymentStatus: "paid",
+      paymentReference: "pay_never",
+      completedBy: "operator",
+      oversold: new Set(),
+      checkoutCreatedAt: Date.now(),
+      createdAt: Date.now(),
+      emitEvents: false,
+    });
+    const report = ReconciliationSchema.parse(await (await operator("/reconciliation")).json());
+    expect(report.differences.filter((d) => d.checkout_id === checkoutId).map((d) => d.kind)).toEqual([
+      "order_without_stock_commit",
+    ]);
   });
 });

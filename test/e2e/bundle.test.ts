@@ -94,4 +94,13 @@ describe("the production bundle", () => {
     ) as unknown[];
     expect(registered).toEqual([]);
   });
+
+  // The operator stock surface's answer schemas (about 1.1 KiB gzip with their descriptions) are
+  // the reference's and the CLI's: the worker builds those answers without them.
+  it("leaves the stock answers' schemas (src/stock/results.ts) out of the worker", () => {
+    const meta = JSON.parse(readFileSync(join(outdir, "meta.json"), "utf8")) as { inputs: Record<string, unknown> };
+    const inputs = Object.keys(meta.inputs);
+    expect(inputs).toContain("src/stock/api.ts");
+    expect(inputs).not.toContain("src/stock/results.ts");
+  });
 });

@@ -1,4 +1,4 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Checkout } from "../../src/checkout/api.ts";
@@ -144,6 +144,32 @@ describe("POST /checkouts with PAYMENT_PROVIDER=stripe (contract 10.6)", () => {
     await runDurableObjectAlarm(checkoutsFor(env, holder));
     expect((await standInSession(sessionIdOf(replaced)))?.status).toBe("expired");
     expect((await standInSession(sessionIdOf(newer)))?.status).toBe("open");
+  });
+
+  it("keeps a re-created checkout's first hold end (holds cannot be hoarded), its session still 31 minutes out, expired with the checkout", async () => {
+    const { token, holder } = await holderWith({ 6: 1 });
+    await checkoutFrom(await stripeCheckout(token));
+    // The holder's window on the variant now ends in 5 minutes, as if its first hold were 26 minutes old.
+    const windowEnd = Date.now() + 5 * 60_000;
+    const stub = checkoutsFor(env, holder);
+    await runInDurableObject(stub, (_instance, state) => {
+      state.storage.sql.exec("UPDATE hold_windows SET ends_at = ?", windowEnd);
+    });
+    const mark = crypto.randomUUID();
+    const before = Date.now();
+    const again = await checkoutFrom(await stripeCheckout(token, mark));
+    expect(Date.parse(again.expires_at)).toBe(windowEnd);
+    // Stripe refuses a session ending sooner than 30 minutes after its creation.
+    const [request] = await seenBy(mark);
+    expect((request!.body as { expires_at: number }).expires_at * 1000).toBeGreaterThanOrEqual(before + 31 * 60_000);
+    // The hold ends first: the checkout expires and its session is expired at Stripe.
+    await runInDurableObject(stub, async (_instance, state) => {
+      state.storage.sql.exec("UPDATE checkouts SET expires_at = ? WHERE id = ?", Date.now() - 1, again.id);
+      await state.storage.setAlarm(Date.now() - 1);
+    });
+    await runDurableObjectAlarm(stub);
+    expect((await stub.inventory()).find((c) => c.id === again.id)?.status).toBe("expired");
+    await runUntilExpired(holder, sessionIdOf(again));
   });
 
   it("retries an expire Stripe refuses, and never holds up the cancel", async () => {

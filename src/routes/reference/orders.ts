@@ -97,7 +97,10 @@ export const ORDERS_DOCS = {
       "Orders (D1) against every Stock shard's movement log and the holds still held, and every " +
       "order whose payment did not match its total (`payment_mismatch`, within the 90 days of the " +
       "stock history); each difference named (`kind`). `npm run orders -- check` prints it and " +
-      "exits 1 on any. Reads every shard's log.",
+      "exits 1 on any. Reads every shard's log. A line needs a stock commit only if its variant " +
+      "was tracked when the order was paid (the shard committed the checkout's hold without it " +
+      "otherwise): a variant tracked later, by a publish or by the operator, makes no " +
+      "`order_without_stock_commit`.",
     tag: "Operator",
     auth: "operator",
     query: NoQuerySchema,

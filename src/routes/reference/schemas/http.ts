@@ -49,6 +49,14 @@ documentSchema(ErrorBodySchema.shape.lines.def.innerType.def.element.shape.avail
   description: "Units left, where stock is counted.",
 });
 
+documentSchema(ErrorBodySchema.shape.lines.def.innerType.def.element.shape.max_quantity, {
+  description: "`hold_limit`: the most units of this variant one holder may hold.",
+});
+
+documentSchema(ErrorBodySchema.shape.lines.def.innerType.def.element.shape.cooldown_ends_at, {
+  description: "`hold_cooldown`: when this holder may hold the variant again.",
+});
+
 documentSchema(ErrorBodySchema.shape.available_quantity, {
   description: "`insufficient_stock`: how many units are left to take (live stock).",
 });

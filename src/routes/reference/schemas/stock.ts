@@ -3,24 +3,26 @@
  * examples, attached to the schemas themselves (see src/openapi/schema-docs.ts). Node side only.
  */
 import { documentSchema } from "../../../openapi/schema-docs.ts";
+import { StockBatchRequestSchema, StockChangeSchema } from "../../../stock/api.ts";
 import {
-  StockBatchRequestSchema,
   StockBatchResultSchema,
-  StockChangeSchema,
   StockDetailSchema,
   StockLevelSchema,
   StockMovementSchema,
   StockStatusSchema,
-} from "../../../stock/api.ts";
+} from "../../../stock/results.ts";
 
-// src/stock/api.ts
+// src/stock/api.ts (the request the Worker validates)
 
 documentSchema(StockChangeSchema, {
   id: "StockChange",
-  description: "One change: `set` writes the on-hand level, `adjust` adds to it. Exactly one of the two.",
+  description:
+    "One change: `set` writes the on-hand level (and starts tracking a variant the live catalog " +
+    "does not track), `adjust` adds to it, `track: false` stops tracking the operator started. " +
+    "Exactly one of the three.",
   example: { variant_id: "44102938475615", set: 12 },
   // What the refine checks, in the document (Schemathesis sent neither and both: issue 42, point 19).
-  oneOf: [{ required: ["set"] }, { required: ["adjust"] }],
+  oneOf: [{ required: ["set"] }, { required: ["adjust"] }, { required: ["track"] }],
 });
 
 documentSchema(StockChangeSchema.shape.variant_id, {
@@ -33,6 +35,12 @@ documentSchema(StockChangeSchema.shape.set, {
 
 documentSchema(StockChangeSchema.shape.adjust, {
   description: "Units to add (negative: remove). The resulting level may not leave ±1,000,000,000.",
+});
+
+documentSchema(StockChangeSchema.shape.track, {
+  description:
+    "`false`: stop tracking a variant whose tracking the operator started (its level goes; the " +
+    "catalog's `available` decides again).",
 });
 
 documentSchema(StockBatchRequestSchema, {
@@ -50,12 +58,22 @@ documentSchema(StockBatchRequestSchema.shape.changes, {
   description: "1 to 1,000 changes, applied in order (two changes of one variant apply one after the other).",
 });
 
+// src/stock/results.ts (the answers: read only by the reference, the CLI and the tests)
+
 documentSchema(StockLevelSchema, {
   id: "StockLevel",
   description: "One variant's live stock, as its Stock object holds it.",
 });
 
-documentSchema(StockLevelSchema.shape.tracked, { description: "False: no level was ever written for the variant." });
+documentSchema(StockLevelSchema.shape.tracked, {
+  description: "False: the variant has no level (the catalog's `available` decides for it).",
+});
+
+documentSchema(StockLevelSchema.shape.tracked_by, {
+  description:
+    "Who tracks it: `catalog` (a version gave it an `inventory_quantity`; a version without one " +
+    "ends it) or `operator` (started by a `set`; only `track: false` ends it). Null when untracked.",
+});
 
 documentSchema(StockLevelSchema.shape.quantity, {
   description: "On-hand units, units held by open checkouts included.",
@@ -93,6 +111,12 @@ documentSchema(StockBatchResultSchema.shape.changes.def.element.shape.applied, {
     "`now`: applied by this request. `earlier`: applied by an earlier try with the same Idempotency-Key (a batch cut short completes on retry; what it had applied is not applied again).",
 });
 
+documentSchema(StockBatchResultSchema.shape.changes.def.element.shape.tracking, {
+  description:
+    "`started`: this `set` started tracking the variant (the live catalog did not track it): " +
+    "its level decides from now on. `stopped`: `track: false` ended it. Absent otherwise.",
+});
+
 documentSchema(StockBatchResultSchema.shape.levels, { description: "Each changed variant's level now." });
 
 documentSchema(StockMovementSchema.shape.ref, {
@@ -117,4 +141,18 @@ documentSchema(StockStatusSchema.shape.tracked, { description: "Variants the liv
 
 documentSchema(StockStatusSchema.shape.changed_by_publish, {
   description: "Levels the live version's publish changed in live stock (its file's levels, written once).",
+});
+
+documentSchema(StockStatusSchema.shape.written_by_publish, {
+  description:
+    "Levels the live version wrote: variants it newly tracks or whose quantity in the file " +
+    "differs from what the last version gave (all of them with `--stock replace`).",
+});
+
+documentSchema(StockStatusSchema.shape.kept_by_publish, {
+  description: "Levels the live version kept live: their quantity in the file is what the last version gave.",
+});
+
+documentSchema(StockStatusSchema.shape.untracked_by_publish, {
+  description: "Variants the live version stopped tracking (tracking the operator started goes on).",
 });
