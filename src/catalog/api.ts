@@ -123,6 +123,10 @@ export const VariantSchema = z
     image: z.nullable(z.string()).register(z.globalRegistry, {
       description: `URL of the variant's own image (e.g. its colour); null when it has none. ${URL_KIND}`,
     }),
+    requires_shipping: z.boolean().register(z.globalRegistry, {
+      description:
+        "Whether the variant is shipped (a gift card or a download is not): a cart whose lines all say false needs no destination and no shipping rate (section 10.4). The catalog's `requires_shipping`, true when it does not say.",
+    }),
   })
   .register(z.globalRegistry, { id: "Variant", description: "One purchasable variant of a product." });
 export type Variant = z.infer<typeof VariantSchema>;
