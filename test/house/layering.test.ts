@@ -24,7 +24,8 @@ const ROOMS: Record<string, { may: readonly string[]; packages: RegExp }> = {
   // catalog versions. The cart checks it on an add; checkout holds and commits through it.
   stock: { may: ["shared", "catalog"], packages: /^(zod\/mini|cloudflare:workers)$/ },
   // The store's rules document (contract 10.1): its schema and its store, published apart from the catalog.
-  rules: { may: ["shared"], packages: /^(zod\/mini|cloudflare:workers)$/ },
+  // Discount targets are catalog handles and variant ids: their schemas are the catalog's.
+  rules: { may: ["shared", "catalog"], packages: /^(zod\/mini|cloudflare:workers)$/ },
   // Discounts: each kind a condition and an action (pure), combining, allocations; the usage-limit objects.
   discounts: { may: ["shared", "rules"], packages: /^(zod\/mini|cloudflare:workers)$/ },
   // The one pure pricing room: lines + rules + buyer -> cost (shipping, tax, discounts), no I/O.
