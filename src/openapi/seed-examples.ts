@@ -110,6 +110,7 @@ export const SEED_EXAMPLES = {
         sku: "NW-ECT-BLK-M",
         compare_at_price: null,
         image: null,
+        requires_shipping: true,
       },
     ],
     has_more: false,

@@ -20,6 +20,7 @@ import { type BrowseTarget, dropStaleBrowse, hasBrowseIndex, writeBrowseIndex } 
 import { type CatalogLock, type HeldLock, type LockIntent, processLock } from "./lock.ts";
 import { DEFAULT_SHARD_PRODUCTS, MAX_BROWSE_SHARDS, shardCount } from "../browse/shards.ts";
 import { CheckedCatalog } from "./catalog-input.ts";
+import { newVersionName } from "../version-name.ts";
 
 /** Where a publish writes: a KV binding (tests, local state) or `wrangler kv ... --remote`. */
 export interface CatalogKvTarget {
@@ -86,15 +87,8 @@ export interface PublishResult {
 
 const VERSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** A fresh version name: a UTC timestamp plus a random suffix. */
-export function newVersionName(now = new Date()): string {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d+Z$/, "Z");
-  const random = [...crypto.getRandomValues(new Uint8Array(3))].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return `${stamp}-${random}`;
-}
+/** A fresh version name: a UTC timestamp plus a random suffix (shared with the rules document's versions). */
+export { newVersionName } from "../version-name.ts";
 
 /** Reads the pointer from a binding; `null` when nothing was ever published. */
 export async function readPointer(kv: KVNamespace): Promise<Pointer | null> {
