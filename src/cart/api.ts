@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { ImageSchema } from "../catalog/api.ts";
 import { HandleSchema } from "../catalog/schema.ts";
 import { MoneySchema } from "../money.ts";
 
@@ -196,8 +197,28 @@ export const CartLineSchema = z
     variant_title: z.string().register(z.globalRegistry, {
       description: "The variant's title (`M / Black`, `Default Title`): plain text, not HTML (escape it).",
     }),
+    options: z.record(z.string(), z.string()).register(z.globalRegistry, {
+      description:
+        'The selected options, as the variants endpoint answers them (`{"size": "M", "color": "Black"}`, or `{"title": "Default Title"}`): option API name to value, plain text.',
+    }),
+    sku: z
+      .nullable(z.string())
+      .register(z.globalRegistry, { description: "The variant's SKU; null when it has none." }),
+    image: z.nullable(ImageSchema).register(z.globalRegistry, {
+      description:
+        "The picture to show for the line: the variant's own image (its colour), else the product's featured image; null when the product has none.",
+    }),
+    url: z.string().register(z.globalRegistry, {
+      description:
+        "The product's path in this API (`/api/v1/products/<handle>`), as collection items give it: what a cart drawer links to (a storefront maps the handle to its own product page).",
+      example: "/api/v1/products/essential-crew-tee-black",
+    }),
     quantity: z.number().check(z.int(), z.gte(1), z.lte(MAX_LINE_QUANTITY)),
     unit_price: MoneySchema,
+    compare_at_price: z.nullable(MoneySchema).register(z.globalRegistry, {
+      description:
+        "The unit price before a reduction, for a struck-through price: only ever above `unit_price`, else null.",
+    }),
     line_total: MoneySchema,
     available: z.boolean().register(z.globalRegistry, {
       description: "False when the variant went sold out; such lines are left out of the subtotal.",
@@ -208,6 +229,10 @@ export const CartLineSchema = z
     in_stock: z.boolean().register(z.globalRegistry, {
       description:
         "Whether live stock still covers the line's whole quantity (section 9.3): read from the Stock object on every cart read. False when fewer units are left than the line holds (the checkout would refuse it with `insufficient_stock`) or none (then `available` is false too). Always equal to `available` for a variant whose stock is not tracked.",
+    }),
+    requires_shipping: z.boolean().register(z.globalRegistry, {
+      description:
+        "Whether the variant is shipped (section 10.4): a cart whose lines all say false (gift cards, downloads) needs no destination and has no shipping charge.",
     }),
   })
   .register(z.globalRegistry, {

@@ -2,7 +2,7 @@ import type { Cart } from "./cart-object.ts";
 import { sha256Hex } from "../sha256.ts";
 import type { Currency } from "../money.ts";
 import { CART_TTL_MS } from "./api.ts";
-import { cartIdOf, cartJson, NO_ATTRIBUTES } from "./view.ts";
+import { cartIdOf, cartJson, EMPTY_HEAD } from "./view.ts";
 
 /**
  * The stub of a holder's cart. The name is the token record's `holder`, never anything the
@@ -29,12 +29,6 @@ export async function requestFingerprint(method: string, path: string, body: unk
  */
 export function newCartJson(env: Env, holder: string, now: number, currency: Currency): string {
   const namespace = env.CART as DurableObjectNamespace<Cart>;
-  const times = {
-    created_at: now,
-    updated_at: now,
-    expires_at: now + CART_TTL_MS,
-    note: null,
-    attributes: NO_ATTRIBUTES,
-  };
+  const times = { ...EMPTY_HEAD, created_at: now, updated_at: now, expires_at: now + CART_TTL_MS };
   return cartJson(cartIdOf(namespace.idFromName(holder)), times, [], currency);
 }

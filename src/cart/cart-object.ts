@@ -8,7 +8,7 @@ import { migrateFrom } from "./migrations.ts";
 import { Revocations } from "./revocations.ts";
 import type { CartFailure, CartJson, CartReply, IdempotencyClaim, WriteRate } from "./failure.ts";
 import { WriteCounts } from "./write-rate.ts";
-import { canonicalAttributes, cartIdOf, cartJson, NO_ATTRIBUTES } from "./view.ts";
+import { canonicalAttributes, cartIdOf, cartJson, EMPTY_HEAD, NO_ATTRIBUTES } from "./view.ts";
 import { type Currency, DEFAULT_CURRENCY } from "../money.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import type { StockLevel } from "../stock/api.ts";
@@ -456,11 +456,10 @@ export class Cart extends DurableObject<Env> {
   #view(): CartJson {
     const now = Date.now();
     const times = this.#rows.times() ?? {
+      ...EMPTY_HEAD,
       created_at: now,
       updated_at: now,
       expires_at: now + CART_TTL_MS,
-      note: null,
-      attributes: NO_ATTRIBUTES,
     };
     return cartJson(cartIdOf(this.ctx.id), times, this.#rows.lines(), this.#currency);
   }

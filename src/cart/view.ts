@@ -1,4 +1,5 @@
 import { type Currency, DEFAULT_CURRENCY, fromMinor } from "../money.ts";
+import type { ImageRecord } from "../catalog/layout.ts";
 import type { Cart, CartLine } from "./api.ts";
 
 /** A cart's public id: from its Durable Object's id, so the worker can name a cart no object holds yet. */
@@ -25,6 +26,18 @@ export interface LineRow extends Record<string, SqlStorageValue> {
   tracked: number;
   /** 1: the line's quantity was covered by live stock when last read (always 1 when untracked). */
   in_stock: number;
+  /** The variant's options as JSON (`{"size":"M","color":"Black"}`), as the variants endpoint answers them. */
+  options: string;
+  sku: string | null;
+  /** The line's picture as JSON (`ImageRecord`), or null. */
+  image: string | null;
+  /** Per unit, only above the price. */
+  compare_at_minor: number | null;
+  /** 1: the variant is shipped. */
+  requires_shipping: number;
+  weight_grams: number | null;
+  /** The product's collection handles as JSON: discount targets. */
+  collections: string;
 }
 
 /** The `cart` row's timestamps (epoch milliseconds). */
@@ -34,14 +47,31 @@ export interface CartTimes {
   expires_at: number;
 }
 
-/** The `cart` row: its timestamps, note and attributes (canonical JSON). */
+/** The `cart` row: its timestamps, note and attributes (canonical JSON), and what prices it. */
 export interface CartHead extends CartTimes {
   note: string | null;
   attributes: string;
+  /** The buyer as JSON (`Buyer`), or null. */
+  buyer: string | null;
+  /** The shopper's chosen shipping rate id; null: the cheapest. */
+  shipping_option: string | null;
+  /** The entered codes as JSON, trimmed, as typed. */
+  discount_codes: string;
 }
 
 /** No attributes, as stored. */
 export const NO_ATTRIBUTES = "{}";
+/** No discount codes, as stored. */
+export const NO_CODES = "[]";
+
+/** A cart row's fields before anyone set them: no note, attributes, buyer, shipping option or codes. */
+export const EMPTY_HEAD: Omit<CartHead, keyof CartTimes> = {
+  note: null,
+  attributes: NO_ATTRIBUTES,
+  buyer: null,
+  shipping_option: null,
+  discount_codes: NO_CODES,
+};
 
 /**
  * Attributes as stored: JSON of the pairs with keys sorted, so `{"a":"1","b":"2"}` and
@@ -58,6 +88,7 @@ function parseAttributes(stored: string): Record<string, string> {
   return stored === NO_ATTRIBUTES ? {} : (JSON.parse(stored) as Record<string, string>);
 }
 
+/** A line as the API shows it. */
 function toLine(row: LineRow): CartLine {
   const currency = row.currency as Currency;
   return {
@@ -67,12 +98,18 @@ function toLine(row: LineRow): CartLine {
     handle: row.handle,
     title: row.title,
     variant_title: row.variant_title,
+    options: JSON.parse(row.options) as Record<string, string>,
+    sku: row.sku,
+    image: row.image === null ? null : (JSON.parse(row.image) as ImageRecord),
+    url: `/api/v1/products/${row.handle}`,
     quantity: row.quantity,
     unit_price: fromMinor(row.unit_price_minor, currency),
+    compare_at_price: row.compare_at_minor === null ? null : fromMinor(row.compare_at_minor, currency),
     line_total: fromMinor(row.unit_price_minor * row.quantity, currency),
     available: row.available === 1,
     attributes: parseAttributes(row.attributes),
     in_stock: row.available === 1 && row.in_stock === 1,
+    requires_shipping: row.requires_shipping === 1,
   };
 }
 

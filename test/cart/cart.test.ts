@@ -89,12 +89,18 @@ describe("POST /cart/lines", () => {
       "handle",
       "title",
       "variant_title",
+      "options",
+      "sku",
+      "image",
+      "url",
       "quantity",
       "unit_price",
+      "compare_at_price",
       "line_total",
       "available",
       "attributes",
       "in_stock",
+      "requires_shipping",
     ]);
     expect(text).toBe(JSON.stringify(CartSchema.parse(cart)));
   });

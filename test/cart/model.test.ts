@@ -124,6 +124,22 @@ describe("the cart's JSON text", () => {
         .map(canonicalAttributes),
       tracked: fc.constantFrom(0, 1),
       in_stock: fc.constantFrom(0, 1),
+      options: fc.dictionary(fc.string({ minLength: 1 }), fc.string(), { maxKeys: 3 }).map((o) => JSON.stringify(o)),
+      sku: fc.option(fc.string({ unit: "binary" })),
+      image: fc.option(
+        fc
+          .record({
+            url: fc.webUrl(),
+            alt: fc.option(fc.string()),
+            width: fc.option(fc.nat()),
+            height: fc.option(fc.nat()),
+          })
+          .map((i) => JSON.stringify(i)),
+      ),
+      compare_at_minor: fc.option(fc.integer({ min: 1, max: 10_000_000 })),
+      requires_shipping: fc.constantFrom(0, 1),
+      weight_grams: fc.option(fc.nat(100_000)),
+      collections: fc.array(fc.string(), { maxLength: 3 }).map((c) => JSON.stringify(c)),
     });
 
   it("is JSON.stringify of the Cart byte for byte, however often rows are rendered and whichever is replaced", () => {
@@ -139,6 +155,9 @@ describe("the cart's JSON text", () => {
           // A note may hold anything, the text the splice looks for included.
           note: fc.option(fc.oneof(fc.string({ unit: "binary" }), fc.constant('"lines":[]'))),
           attributes: fc.dictionary(fc.string({ minLength: 1 }), fc.string(), { maxKeys: 3 }).map(canonicalAttributes),
+          buyer: fc.constant(null),
+          shipping_option: fc.constant(null),
+          discount_codes: fc.constant("[]"),
         }),
         ([rows, replacement, at], times) => {
           const id = "cart_0123456789abcdef01234567";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_LINE_QUANTITY, MAX_LINES } from "../../src/cart/api.ts";
-import { buildCart, type LineRow } from "../../src/cart/view.ts";
+import { buildCart, EMPTY_HEAD, type LineRow } from "../../src/cart/view.ts";
 import { CatalogValidationError, parseCatalog } from "../../src/catalog/schema.ts";
 import { fromMinor, MAX_UNIT_MINOR, SourceAmountSchema, sourceAmountIssue, toMinor } from "../../src/money.ts";
 import { seedCatalog } from "../helpers/catalog.ts";
@@ -38,6 +38,13 @@ const row = (i: number, unit: number, quantity: number): LineRow => ({
   catalog_version: "v",
   tracked: 0,
   in_stock: 1,
+  options: '{"title":"Default Title"}',
+  sku: null,
+  image: null,
+  compare_at_minor: null,
+  requires_shipping: 1,
+  weight_grams: null,
+  collections: "[]",
 });
 
 describe("money at the edges", () => {
@@ -79,7 +86,7 @@ describe("money at the edges", () => {
       fc.property(fc.oneof(fc.array(line, { maxLength: MAX_LINES }), fc.constant(worst)), (lines) => {
         const cart = buildCart(
           "cart_x",
-          { created_at: 0, updated_at: 0, expires_at: 1, note: null, attributes: "{}" },
+          { ...EMPTY_HEAD, created_at: 0, updated_at: 0, expires_at: 1 },
           lines.map(([unit, quantity], i) => row(i, unit, quantity)),
         );
         const exact = lines.reduce((sum, [unit, quantity]) => sum + BigInt(unit) * BigInt(quantity), 0n);
