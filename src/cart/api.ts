@@ -2,6 +2,16 @@ import * as z from "zod/mini";
 import { ImageSchema } from "../catalog/api.ts";
 import { HandleSchema } from "../catalog/schema.ts";
 import { MoneySchema } from "../money.ts";
+import {
+  AppliedDiscountSchema,
+  BuyerSchema,
+  CostSchema,
+  DiscountAllocationSchema,
+  DiscountCodeResultSchema,
+  DiscountCodesInputSchema,
+  ShippingOptionSchema,
+  ShippingOptionsSchema,
+} from "../pricing/api.ts";
 
 /**
  * Request and response schemas of the cart. The route validates with
@@ -107,11 +117,31 @@ export const UpdateCartRequestSchema = z
     attributes: z.optional(z.nullable(AttributesSchema)).register(z.globalRegistry, {
       description: "Replaces the cart's whole set of attributes; `null` or `{}` clears them; absent leaves them.",
     }),
+    buyer: z.optional(z.nullable(BuyerSchema)).register(z.globalRegistry, {
+      description:
+        "Where the order goes (and who orders): replaces the buyer; `null` clears it; absent leaves it. The destination picks the shipping zone and the tax rate.",
+    }),
+    shipping_option: z
+      .optional(
+        z.nullable(
+          z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "a shipping option id from shipping_options")),
+        ),
+      )
+      .register(z.globalRegistry, {
+        description:
+          "The id of one of the cart's `shipping_options` (with this request's buyer, if it sets one); an id not offered is 400 `parameter_invalid`. `null`: the cheapest, which is also the default.",
+      }),
+    discount_codes: z.optional(DiscountCodesInputSchema),
   })
   .register(z.globalRegistry, {
     id: "UpdateCartRequest",
-    description: "Set the cart's note and/or attributes. A field left out is left as it is.",
-    example: { note: "Please gift wrap.", attributes: { "Gift wrap": "yes" } },
+    description:
+      "Set the cart's note, attributes, buyer, shipping option and/or discount codes. A field left out is left as it is.",
+    example: {
+      buyer: { email: "ada@example.com", country: "US", region: "CA", postal_code: "94107" },
+      shipping_option: "express",
+      discount_codes: ["SUMMER10"],
+    },
   });
 export type UpdateCartRequest = z.infer<typeof UpdateCartRequestSchema>;
 
@@ -234,6 +264,10 @@ export const CartLineSchema = z
       description:
         "Whether the variant is shipped (section 10.4): a cart whose lines all say false (gift cards, downloads) needs no destination and has no shipping charge.",
     }),
+    discount_allocations: z.array(DiscountAllocationSchema).register(z.globalRegistry, {
+      description:
+        "Each product or order discount's share of this line (a free-shipping discount has none): product discounts first, then order discounts, each in the rules' order. Every discount's shares sum exactly to its amount. `[]` for a line not priced (`available: false`).",
+    }),
   })
   .register(z.globalRegistry, {
     id: "CartLine",
@@ -248,6 +282,23 @@ export const CartSchema = z
     lines: z.array(CartLineSchema),
     total_quantity: z.number().check(z.int(), z.nonnegative()),
     subtotal: MoneySchema,
+    cost: CostSchema,
+    discounts: z.array(AppliedDiscountSchema).register(z.globalRegistry, {
+      description:
+        "The discounts the cart takes (codes entered and automatic ones), each with what it saves, in the rules' order.",
+    }),
+    discount_codes: z.array(DiscountCodeResultSchema).register(z.globalRegistry, {
+      description:
+        "One answer per code the shopper entered (`PATCH /cart`), in the order entered: whether it applies, and why not.",
+    }),
+    shipping_options: ShippingOptionsSchema,
+    shipping_option: z.nullable(ShippingOptionSchema).register(z.globalRegistry, {
+      description:
+        "The rate `cost.shipping` charges: the one chosen with `PATCH /cart`, else (or when it stops applying) the cheapest offered; null when nothing is offered or nothing ships.",
+    }),
+    buyer: z.nullable(BuyerSchema).register(z.globalRegistry, {
+      description: "Where the order goes, as set with `PATCH /cart`; null until then.",
+    }),
     note: z.nullable(z.string()).register(z.globalRegistry, { description: "The cart's note as written, or null." }),
     attributes: z.record(z.string(), z.string()).register(z.globalRegistry, {
       description: "The cart's attributes as written (`{}` when none), keys in code-point order.",

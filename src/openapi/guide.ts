@@ -319,6 +319,8 @@ export const GUIDE = [
   '  "line_total": {"amount": "56.00", "currency": "USD"}, "available": true, "in_stock": true,',
   '  "attributes": {"Engraving": "A.B."}}],',
   ' "total_quantity": 2, "subtotal": {"amount": "56.00", "currency": "USD"},',
+  ' "cost": {"subtotal": …, "discount_total": …, "shipping": null, "tax": null, "total": …, …},',
+  ' "discounts": [], "discount_codes": [], "shipping_options": [], "shipping_option": null, "buyer": null,',
   ' "note": "Please gift wrap.", "attributes": {"Gift wrap": "yes"},',
   ' "created_at": "…Z", "updated_at": "…Z", "expires_at": "…Z"}',
   "```",
@@ -330,10 +332,10 @@ export const GUIDE = [
     "`gid://shopify/ProductVariant/<digits>`), `quantity` 1–999, optional `handle`, " +
     "`variant_title`, `attributes` | the Cart; an existing line for the variant with the same " +
     "attributes grows |",
-  "| `PATCH /cart` | `note`, `attributes` (each optional; `null` clears) | the Cart |",
+  "| `PATCH /cart` | `note`, `attributes`, `buyer`, `shipping_option`, `discount_codes` (each optional; `null` clears) | the Cart |",
   "| `PATCH /cart/lines/{line_id}` | `quantity` 0–999 (0 removes the line) | the Cart |",
   "| `DELETE /cart/lines/{line_id}` | — | the Cart |",
-  "| `DELETE /cart` | — | the emptied Cart (same `id`): no lines, no note, no attributes |",
+  "| `DELETE /cart` | — | the emptied Cart (same `id`): no lines, no note, no attributes, no buyer, option or codes |",
   "",
   "Decisions:",
   "- **Note and attributes**: a cart carries a `note` (plain text, at most 5,000 characters, or",

@@ -1,5 +1,16 @@
 const usd = (amount: string) => ({ amount, currency: "USD" }) as const;
 
+/** A cart's cost in a store without rules (none published): the subtotal, nothing else. */
+const noRulesCost = (amount: string) => ({
+  subtotal: usd(amount),
+  discount_total: usd("0.00"),
+  shipping: null,
+  tax: null,
+  total: usd(amount),
+  tax_included: false,
+  tax_calculated_at: null,
+});
+
 const placeholder = (digits: string, handle: string, title: string) => ({
   id: `gid://shopify/Product/${digits}`,
   handle,
@@ -162,10 +173,17 @@ export const SEED_EXAMPLES = {
         attributes: {},
         in_stock: true,
         requires_shipping: true,
+        discount_allocations: [],
       },
     ],
     total_quantity: 1,
     subtotal: usd("28.00"),
+    cost: noRulesCost("28.00"),
+    discounts: [],
+    discount_codes: [],
+    shipping_options: [],
+    shipping_option: null,
+    buyer: null,
     note: null,
     attributes: {},
     created_at: "2026-11-21T04:00:00.000Z",
@@ -184,6 +202,12 @@ export const SEED_EXAMPLES = {
       lines: [],
       total_quantity: 0,
       subtotal: usd("0.00"),
+      cost: noRulesCost("0.00"),
+      discounts: [],
+      discount_codes: [],
+      shipping_options: [],
+      shipping_option: null,
+      buyer: null,
       note: null,
       attributes: {},
       created_at: "2026-11-21T04:00:00.000Z",

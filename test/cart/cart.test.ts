@@ -76,6 +76,12 @@ describe("POST /cart/lines", () => {
       "lines",
       "total_quantity",
       "subtotal",
+      "cost",
+      "discounts",
+      "discount_codes",
+      "shipping_options",
+      "shipping_option",
+      "buyer",
       "note",
       "attributes",
       "created_at",
@@ -101,6 +107,7 @@ describe("POST /cart/lines", () => {
       "attributes",
       "in_stock",
       "requires_shipping",
+      "discount_allocations",
     ]);
     expect(text).toBe(JSON.stringify(CartSchema.parse(cart)));
   });

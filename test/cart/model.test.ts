@@ -2,6 +2,8 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CartSchema, MAX_LINE_QUANTITY, type Cart } from "../../src/cart/api.ts";
 import { buildCart, canonicalAttributes, cartJson } from "../../src/cart/view.ts";
+import { renderedCostOf } from "../../src/cart/cost.ts";
+import { parseRules } from "../../src/rules/schema.ts";
 import { fromMinor } from "../../src/money.ts";
 import { cartCall, issueToken, seedVariants, type SeedVariants } from "../helpers/cart.ts";
 
@@ -99,6 +101,13 @@ describe("the cart against a model", () => {
   });
 });
 
+/** 10% off every line: a cost whose allocations reach every available line. */
+const TEN_OFF = (() => {
+  const parsed = parseRules({ discounts: [{ id: "ten", title: "Ten", kind: "percentage", value: "10" }] }, "USD");
+  if (!parsed.ok) throw new Error("the rules of this test are invalid");
+  return parsed.rules;
+})();
+
 describe("the cart's JSON text", () => {
   const rowArb = (i: number) =>
     fc.record({
@@ -161,13 +170,18 @@ describe("the cart's JSON text", () => {
         }),
         ([rows, replacement, at], times) => {
           const id = "cart_0123456789abcdef01234567";
-          expect(cartJson(id, times, rows)).toBe(JSON.stringify(buildCart(id, times, rows)));
+          // A cost with an allocation on every available line: each line's text gets its own spliced in.
+          const priced = (r: readonly (typeof rows)[number][]) =>
+            renderedCostOf(times, r, { rules: TEN_OFF, currency: "USD", now: 0 });
+          const json = (r: readonly (typeof rows)[number][]) => cartJson(id, times, r, priced(r));
+          const built = (r: readonly (typeof rows)[number][]) => JSON.stringify(buildCart(id, times, r, priced(r)));
+          expect(json(rows)).toBe(built(rows));
           // Again from the rendered lines kept for these rows, then with one row replaced.
-          expect(cartJson(id, times, rows)).toBe(JSON.stringify(buildCart(id, times, rows)));
+          expect(json(rows)).toBe(built(rows));
           const changed = rows.map((r, i) =>
             i === at % Math.max(rows.length, 1) ? { ...replacement, id: r.id, position: r.position } : r,
           );
-          expect(cartJson(id, times, changed)).toBe(JSON.stringify(buildCart(id, times, changed)));
+          expect(json(changed)).toBe(built(changed));
         },
       ),
       { numRuns: 200 },
