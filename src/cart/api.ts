@@ -117,20 +117,14 @@ export const UpdateCartRequestSchema = z
     attributes: z.optional(z.nullable(AttributesSchema)).register(z.globalRegistry, {
       description: "Replaces the cart's whole set of attributes; `null` or `{}` clears them; absent leaves them.",
     }),
-    buyer: z.optional(z.nullable(BuyerSchema)).register(z.globalRegistry, {
-      description:
-        "Where the order goes (and who orders): replaces the buyer; `null` clears it; absent leaves it. The destination picks the shipping zone and the tax rate.",
-    }),
-    shipping_option: z
-      .optional(
-        z.nullable(
-          z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "a shipping option id from shipping_options")),
-        ),
-      )
-      .register(z.globalRegistry, {
-        description:
-          "The id of one of the cart's `shipping_options` (with this request's buyer, if it sets one); an id not offered is 400 `parameter_invalid`. `null`: the cheapest, which is also the default.",
-      }),
+    // The pricing fields' descriptions are registered Node-side (src/routes/reference/cart-cost.ts),
+    // so their prose stays out of the Worker bundle.
+    buyer: z.optional(z.nullable(BuyerSchema)),
+    shipping_option: z.optional(
+      z.nullable(
+        z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "a shipping option id from shipping_options")),
+      ),
+    ),
     discount_codes: z.optional(DiscountCodesInputSchema),
   })
   .register(z.globalRegistry, {
@@ -227,28 +221,14 @@ export const CartLineSchema = z
     variant_title: z.string().register(z.globalRegistry, {
       description: "The variant's title (`M / Black`, `Default Title`): plain text, not HTML (escape it).",
     }),
-    options: z.record(z.string(), z.string()).register(z.globalRegistry, {
-      description:
-        'The selected options, as the variants endpoint answers them (`{"size": "M", "color": "Black"}`, or `{"title": "Default Title"}`): option API name to value, plain text.',
-    }),
-    sku: z
-      .nullable(z.string())
-      .register(z.globalRegistry, { description: "The variant's SKU; null when it has none." }),
-    image: z.nullable(ImageSchema).register(z.globalRegistry, {
-      description:
-        "The picture to show for the line: the variant's own image (its colour), else the product's featured image; null when the product has none.",
-    }),
-    url: z.string().register(z.globalRegistry, {
-      description:
-        "The product's path in this API (`/api/v1/products/<handle>`), as collection items give it: what a cart drawer links to (a storefront maps the handle to its own product page).",
-      example: "/api/v1/products/essential-crew-tee-black",
-    }),
+    // What a cart drawer shows (issue 42 point 16); described Node-side (src/routes/reference/cart-cost.ts).
+    options: z.record(z.string(), z.string()),
+    sku: z.nullable(z.string()),
+    image: z.nullable(ImageSchema),
+    url: z.string(),
     quantity: z.number().check(z.int(), z.gte(1), z.lte(MAX_LINE_QUANTITY)),
     unit_price: MoneySchema,
-    compare_at_price: z.nullable(MoneySchema).register(z.globalRegistry, {
-      description:
-        "The unit price before a reduction, for a struck-through price: only ever above `unit_price`, else null.",
-    }),
+    compare_at_price: z.nullable(MoneySchema),
     line_total: MoneySchema,
     available: z.boolean().register(z.globalRegistry, {
       description: "False when the variant went sold out; such lines are left out of the subtotal.",
@@ -260,14 +240,8 @@ export const CartLineSchema = z
       description:
         "Whether live stock still covers the line's whole quantity (section 9.3): read from the Stock object on every cart read. False when fewer units are left than the line holds (the checkout would refuse it with `insufficient_stock`) or none (then `available` is false too). Always equal to `available` for a variant whose stock is not tracked.",
     }),
-    requires_shipping: z.boolean().register(z.globalRegistry, {
-      description:
-        "Whether the variant is shipped (section 10.4): a cart whose lines all say false (gift cards, downloads) needs no destination and has no shipping charge.",
-    }),
-    discount_allocations: z.array(DiscountAllocationSchema).register(z.globalRegistry, {
-      description:
-        "Each product or order discount's share of this line (a free-shipping discount has none): product discounts first, then order discounts, each in the rules' order. Every discount's shares sum exactly to its amount. `[]` for a line not priced (`available: false`).",
-    }),
+    requires_shipping: z.boolean(),
+    discount_allocations: z.array(DiscountAllocationSchema),
   })
   .register(z.globalRegistry, {
     id: "CartLine",
@@ -282,23 +256,13 @@ export const CartSchema = z
     lines: z.array(CartLineSchema),
     total_quantity: z.number().check(z.int(), z.nonnegative()),
     subtotal: MoneySchema,
+    // The cost (contract 10.2); its fields are described Node-side (src/routes/reference/cart-cost.ts).
     cost: CostSchema,
-    discounts: z.array(AppliedDiscountSchema).register(z.globalRegistry, {
-      description:
-        "The discounts the cart takes (codes entered and automatic ones), each with what it saves, in the rules' order.",
-    }),
-    discount_codes: z.array(DiscountCodeResultSchema).register(z.globalRegistry, {
-      description:
-        "One answer per code the shopper entered (`PATCH /cart`), in the order entered: whether it applies, and why not.",
-    }),
+    discounts: z.array(AppliedDiscountSchema),
+    discount_codes: z.array(DiscountCodeResultSchema),
     shipping_options: ShippingOptionsSchema,
-    shipping_option: z.nullable(ShippingOptionSchema).register(z.globalRegistry, {
-      description:
-        "The rate `cost.shipping` charges: the one chosen with `PATCH /cart`, else (or when it stops applying) the cheapest offered; null when nothing is offered or nothing ships.",
-    }),
-    buyer: z.nullable(BuyerSchema).register(z.globalRegistry, {
-      description: "Where the order goes, as set with `PATCH /cart`; null until then.",
-    }),
+    shipping_option: z.nullable(ShippingOptionSchema),
+    buyer: z.nullable(BuyerSchema),
     note: z.nullable(z.string()).register(z.globalRegistry, { description: "The cart's note as written, or null." }),
     attributes: z.record(z.string(), z.string()).register(z.globalRegistry, {
       description: "The cart's attributes as written (`{}` when none), keys in code-point order.",

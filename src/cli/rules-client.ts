@@ -1,4 +1,4 @@
-import type { RulesHistory } from "../rules/api.ts";
+import type { RulesHistory } from "../rules/history-api.ts";
 import { summarize } from "../rules/layout.ts";
 import type { RulesDocument } from "../rules/schema.ts";
 import { OperatorError } from "./operator-client.ts";

@@ -5,7 +5,7 @@ import { RULES_POINTER_KEY, type RulesPointer, rulesDocumentKey } from "../../sr
 import { KEEP_RULES_VERSIONS, type RulesPublisher } from "../../src/rules/rules-object.ts";
 import { RulesStore } from "../../src/rules/store.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
-import { RulesHistorySchema } from "../../src/rules/api.ts";
+import { RulesHistorySchema } from "../../src/rules/history-api.ts";
 import { operator } from "../helpers/cart.ts";
 import { publishSeedCatalog, seedCatalog } from "../helpers/catalog.ts";
 import { countingKv } from "../helpers/counting-kv.ts";

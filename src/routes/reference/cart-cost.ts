@@ -1,3 +1,6 @@
+import * as z from "zod/mini";
+import { CartLineSchema, CartSchema, UpdateCartRequestSchema } from "../../cart/api.ts";
+
 /**
  * What the cart's operations say about its cost (contract 10.2-10.5): where it is, when it is
  * computed, and what `PATCH /cart` sets. The model itself (stacking, rounding, combining, the
@@ -35,3 +38,56 @@ export const PATCH_PRICING =
   "a storefront can show. (`usage_limit_reached` needs the usage counters of a later release; " +
   "until then a limit is not enforced in the cart.)\n\n" +
   "`DELETE /cart`, and a completed checkout, clear them with the lines, the note and the attributes.";
+
+/**
+ * Descriptions of schema fields, registered here (Node side: the document builder loads the
+ * reference) instead of beside the schema in Worker code, so their prose never reaches the
+ * Worker bundle, whose budget is 100 KiB gzip. Each field's schema is its own instance (a
+ * wrapper made for that field), so a description lands on that field alone.
+ */
+function describeFields(
+  shape: Record<string, z.ZodMiniType>,
+  fields: Record<string, string | { description: string; example: unknown }>,
+): void {
+  for (const [name, doc] of Object.entries(fields)) {
+    const field = shape[name];
+    if (!field) throw new Error(`No field ${name} to describe.`);
+    z.globalRegistry.add(field, typeof doc === "string" ? { description: doc } : doc);
+  }
+}
+
+describeFields(CartLineSchema.shape, {
+  options:
+    'The selected options, as the variants endpoint answers them (`{"size": "M", "color": "Black"}`, or `{"title": "Default Title"}`): option API name to value, plain text.',
+  sku: "The variant's SKU; null when it has none.",
+  image:
+    "The picture to show for the line: the variant's own image (its colour), else the product's featured image; null when the product has none.",
+  url: {
+    description:
+      "The product's path in this API (`/api/v1/products/<handle>`), as collection items give it: what a cart drawer links to (a storefront maps the handle to its own product page).",
+    example: "/api/v1/products/essential-crew-tee-black",
+  },
+  compare_at_price:
+    "The unit price before a reduction, for a struck-through price: only ever above `unit_price`, else null.",
+  requires_shipping:
+    "Whether the variant is shipped (section 10.4): a cart whose lines all say false (gift cards, downloads) needs no destination and has no shipping charge.",
+  discount_allocations:
+    "Each product or order discount's share of this line (a free-shipping discount has none): product discounts first, then order discounts, each in the rules' order. Every discount's shares sum exactly to its amount. `[]` for a line not priced (`available: false`).",
+});
+
+describeFields(CartSchema.shape, {
+  discounts:
+    "The discounts the cart takes (codes entered and automatic ones), each with what it saves, in the rules' order.",
+  discount_codes:
+    "One answer per code the shopper entered (`PATCH /cart`), in the order entered: whether it applies, and why not.",
+  shipping_option:
+    "The rate `cost.shipping` charges: the one chosen with `PATCH /cart`, else (or when it stops applying) the cheapest offered; null when nothing is offered or nothing ships.",
+  buyer: "Where the order goes, as set with `PATCH /cart`; null until then.",
+});
+
+describeFields(UpdateCartRequestSchema.shape, {
+  buyer:
+    "Where the order goes (and who orders): replaces the buyer; `null` clears it; absent leaves it. The destination picks the shipping zone and the tax rate.",
+  shipping_option:
+    "The id of one of the cart's `shipping_options` (with this request's buyer, if it sets one); an id not offered is 400 `parameter_invalid`. `null`: the cheapest, which is also the default.",
+});

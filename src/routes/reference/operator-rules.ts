@@ -1,6 +1,7 @@
 import type { OperationDoc } from "../../openapi/spec.ts";
 import { errors, JSON_BODY_ERRORS, OPERATOR_ERRORS } from "../../openapi/errors.ts";
-import { RollbackRulesRequestSchema, RulesHistorySchema } from "../../rules/api.ts";
+import { RollbackRulesRequestSchema } from "../../rules/api.ts";
+import { RulesHistorySchema } from "../../rules/history-api.ts";
 import { MAX_AUTOMATIC_DISCOUNTS, RulesDocumentSchema } from "../../rules/schema.ts";
 
 const HEADERS = ["X-Request-Id", "Cache-Control", "ETag"] as const;
