@@ -1,5 +1,6 @@
 import { mulDivHalfUp } from "../money-math.ts";
-import { codeKey, type Discount, type Rules } from "../rules/schema.ts";
+import { codeKey } from "../rules/codes.ts";
+import type { Discount, Rules } from "../rules/schema.ts";
 import { type Judge, type Unmet, unmetInCart, unmetOutsideCart } from "./conditions.ts";
 import type { DiscountCart } from "./kinds/kind.ts";
 import { kindOf } from "./kinds/index.ts";
@@ -91,81 +92,97 @@ function boundOf(
  * together, and a member's share of that rounding can pass its own rounding by one minor unit a
  * line: a set with several of them gets that slack.
  */
-function setBound(members: readonly Candidate[], cart: DiscountCart): number {
+function setBound(candidates: readonly Candidate[], set: number, cart: DiscountCart, most: number): number {
   let bound = 0;
   let rates = 0;
-  for (const m of members) {
+  for (let rest = set; rest !== 0; rest &= rest - 1) {
+    const m = candidates[lowest(rest)]!;
     bound += m.bound;
     if (m.discount.class === "order" && m.action.take === "percent") rates += 1;
   }
   if (rates > 1) bound += rates * cart.lines.length;
-  return Math.min(bound, cart.totals.reduce((a, b) => a + b, 0) + (cart.shipping ?? 0));
+  return Math.min(bound, most);
 }
 
-/** Every maximal set of pairwise compatible candidates (Bron–Kerbosch with a pivot), as sorted index lists. */
-function maximalSets(candidates: readonly Candidate[]): number[][] {
-  const n = candidates.length;
-  const adj = candidates.map((a, i) => candidates.map((b, j) => i !== j && combine(a.discount, b.discount)));
-  const found: number[][] = [];
-  const grow = (chosen: number[], open: number[], done: number[]) => {
-    if (open.length === 0 && done.length === 0) return void found.push(chosen.sort((a, b) => a - b));
-    let pivot = -1;
+/** The index of a mask's lowest set bit. */
+const lowest = (mask: number) => 31 - Math.clz32(mask & -mask);
+
+function bits(mask: number): number {
+  let count = 0;
+  for (let rest = mask; rest !== 0; rest &= rest - 1) count += 1;
+  return count;
+}
+
+/** Most candidates one cart weighs: 25 automatic discounts and 5 codes (sets are bit masks of them). */
+const MAX_CANDIDATES = 30;
+
+/**
+ * Every maximal set of pairwise compatible candidates, as bit masks (Bron–Kerbosch with a pivot,
+ * Tomita's: branch only on candidates outside the pivot's neighbourhood).
+ */
+function maximalSets(candidates: readonly Candidate[]): number[] {
+  const adj = candidates.map((a, i) => {
+    let mask = 0;
+    candidates.forEach((b, j) => {
+      if (i !== j && combine(a.discount, b.discount)) mask |= 1 << j;
+    });
+    return mask;
+  });
+  const found: number[] = [];
+  const grow = (chosen: number, open: number, done: number) => {
+    if (open === 0 && done === 0) return void found.push(chosen);
+    let pivot = 0;
     let most = -1;
-    for (const u of [...open, ...done]) {
-      const count = open.filter((v) => adj[u]![v]).length;
+    for (let rest = open | done; rest !== 0; rest &= rest - 1) {
+      const u = lowest(rest);
+      const count = bits(open & adj[u]!);
       if (count > most) [pivot, most] = [u, count];
     }
-    for (const v of open.filter((w) => !adj[pivot]![w])) {
-      grow(
-        [...chosen, v],
-        open.filter((w) => adj[v]![w]),
-        done.filter((w) => adj[v]![w]),
-      );
-      open = open.filter((w) => w !== v);
-      done = [...done, v];
+    for (let rest = open & ~adj[pivot]!; rest !== 0; rest &= rest - 1) {
+      const v = lowest(rest);
+      grow(chosen | (1 << v), open & adj[v]!, done & adj[v]!);
+      open &= ~(1 << v);
+      done |= 1 << v;
     }
   };
-  grow(
-    [],
-    Array.from({ length: n }, (_, i) => i),
-    [],
-  );
+  grow(0, (1 << candidates.length) - 1, 0);
   return found;
 }
 
-/** Whether set `a` comes before `b` by the tie rule: its earliest member earlier in the document (then the next...). */
-function earlier(a: readonly number[], b: readonly number[]): boolean {
-  for (let i = 0; i < Math.min(a.length, b.length); i += 1) if (a[i] !== b[i]) return a[i]! < b[i]!;
-  return a.length < b.length;
+/**
+ * Whether set `a` comes before `b` by the tie rule: its earliest member earlier in the document,
+ * then the next... (candidates are in document order, so the lowest bit where they differ decides).
+ */
+function earlier(a: number, b: number): boolean {
+  const differ = a ^ b;
+  return (a & differ & -differ) !== 0;
 }
+
+const membersOf = (candidates: readonly Candidate[], set: number) =>
+  candidates.filter((_, i) => (set & (1 << i)) !== 0);
 
 /**
  * The set the cart takes (contract 10.3): of the maximal compatible sets, the one that saves
  * most, ties to the set whose earliest member comes first in the document. Sets are evaluated
  * from the highest bound down, until no bound can beat the best found.
  */
-function bestSet(candidates: readonly Candidate[], cart: DiscountCart): { set: number[]; evaluation: Evaluation } {
-  const sets = maximalSets(candidates).map((set) => ({
-    set,
-    bound: setBound(
-      set.map((i) => candidates[i]!),
-      cart,
-    ),
-  }));
+function bestSet(candidates: readonly Candidate[], cart: DiscountCart): { set: number; evaluation: Evaluation } {
+  if (candidates.length <= 1) return { set: candidates.length, evaluation: evaluate(candidates, cart) };
+  if (candidates.length > MAX_CANDIDATES)
+    throw new RangeError(`At most ${MAX_CANDIDATES} discounts can be weighed at once`);
+  const most = cart.totals.reduce((a, b) => a + b, 0) + (cart.shipping ?? 0);
+  const sets = maximalSets(candidates).map((set) => ({ set, bound: setBound(candidates, set, cart, most) }));
   sets.sort((a, b) => b.bound - a.bound || (earlier(a.set, b.set) ? -1 : 1));
-  let best: { set: number[]; evaluation: Evaluation } | null = null;
+  let best: { set: number; evaluation: Evaluation } | null = null;
   for (const { set, bound } of sets) {
     if (best && bound < best.evaluation.saving) break;
     if (best && bound === best.evaluation.saving && !earlier(set, best.set)) continue;
-    const evaluation = evaluate(
-      set.map((i) => candidates[i]!),
-      cart,
-    );
+    const evaluation = evaluate(membersOf(candidates, set), cart);
     const saving = evaluation.saving;
     if (!best || saving > best.evaluation.saving || (saving === best.evaluation.saving && earlier(set, best.set)))
       best = { set, evaluation };
   }
-  return best ?? { set: [], evaluation: evaluate([], cart) };
+  return best!;
 }
 
 /**
@@ -180,19 +197,24 @@ export function applyDiscounts(
   judgeBy: Judge,
 ): DiscountOutcome {
   const index = indexOf(rules);
-  const judged = new Map<Discount, Candidate | Unmet>();
-  const judgeOnce = (d: Discount) => {
-    if (!judged.has(d)) judged.set(d, judge(d, cart, judgeBy));
-  };
-  for (const d of index.automatic) judgeOnce(d);
+  const candidates: Candidate[] = [];
+  for (const d of index.automatic) {
+    const result = judge(d, cart, judgeBy);
+    if ("discount" in result) candidates.push(result);
+  }
+  // Entered codes: each discount judged once however often it was entered.
   const entered = codes.map((code) => ({ text: code.trim(), discount: index.byCode.get(codeKey(code)) }));
-  for (const { discount } of entered) if (discount) judgeOnce(discount);
+  const judged = new Map<Discount, Candidate | Unmet>();
+  for (const { discount } of entered) {
+    if (!discount || judged.has(discount)) continue;
+    const result = judge(discount, cart, judgeBy);
+    judged.set(discount, result);
+    if ("discount" in result) candidates.push(result);
+  }
+  candidates.sort((a, b) => a.discount.index - b.discount.index);
 
-  const candidates = [...judged.values()]
-    .filter((r): r is Candidate => "discount" in r)
-    .sort((a, b) => a.discount.index - b.discount.index);
   const { set, evaluation } = bestSet(candidates, cart);
-  const chosen = set.map((i) => candidates[i]!.discount);
+  const chosen = membersOf(candidates, set).map((c) => c.discount);
   const taken = chosen.map((discount, k) => ({
     discount,
     amount: evaluation.amounts[k]!,

@@ -23,20 +23,28 @@ function setsOf(target: Target): TargetSets {
   return found;
 }
 
-/** Whether a line is in a target (its product, one of its collections, or its variant); every line is in no target (null). */
-export function inTarget(target: Target | null, line: PricingLine): boolean {
-  if (target === null) return true;
+/** A test of whether a line is in a target (its product, one of its collections, or its variant); every line is in no target (null). */
+export function matcher(target: Target | null): (line: PricingLine) => boolean {
+  if (target === null) return () => true;
   const { products, collections, variants } = setsOf(target);
-  if (products.has(line.handle) || variants.has(line.variant_id)) return true;
-  for (const handle of line.collections) if (collections.has(handle)) return true;
-  return false;
+  return (line) => {
+    if (products.has(line.handle) || variants.has(line.variant_id)) return true;
+    for (const handle of line.collections) if (collections.has(handle)) return true;
+    return false;
+  };
+}
+
+/** Whether a line is in a target. */
+export function inTarget(target: Target | null, line: PricingLine): boolean {
+  return matcher(target)(line);
 }
 
 /** The indices of the lines in a target. */
 export function linesIn(target: Target | null, lines: readonly PricingLine[]): number[] {
+  const match = matcher(target);
   const found: number[] = [];
   lines.forEach((line, i) => {
-    if (inTarget(target, line)) found.push(i);
+    if (match(line)) found.push(i);
   });
   return found;
 }

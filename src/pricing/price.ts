@@ -18,6 +18,9 @@ function canonical(a: PricingLine, b: PricingLine): number {
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
+/** A store without rules: no discounts, no zones, no tax (codes are all unknown, whose message names no amount). */
+const NO_RULES: Rules = { currency: "USD", discounts: [], zones: [], tax: null };
+
 /**
  * A cart's cost (contract 10.2-10.5), in integer minor units, with no I/O: the cart, the checkout,
  * the payment session and the order all take it from here. Lines are put in a canonical order
@@ -25,7 +28,7 @@ const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
  * the lines were added in.
  */
 export function priceCart(input: PricingInput): Cost {
-  const rules: Rules = input.rules ?? { currency: input.currency, discounts: [], zones: [], tax: null };
+  const rules = input.rules ?? NO_RULES;
   const order = input.lines.map((_, i) => i).sort((a, b) => canonical(input.lines[a]!, input.lines[b]!));
   const lines = order.map((i) => input.lines[i]!);
   const totals = lines.map((line) => line.quantity * line.unit_price);

@@ -17,7 +17,10 @@ export interface PricingInput {
   readonly buyer: Buyer | null;
   /** The shopper's chosen rate id; the cheapest offered when absent, null or no longer offered. */
   readonly shipping_option?: string | null;
-  /** The entered codes, as the shopper typed them (at most 5). */
+  /**
+   * The entered codes, as the shopper typed them: at most 5 (DiscountCodesInputSchema). With 25
+   * automatic discounts and more than 5 applicable codes, priceCart throws a RangeError.
+   */
   readonly discount_codes?: readonly string[];
   /** Epoch milliseconds: the moment starts_at and ends_at are judged against. */
   readonly now: number;

@@ -1,5 +1,6 @@
 import { type Currency, sourceAmountIssue, toMinor } from "../money.ts";
 import { decimalRatio, percentRatio, type Ratio } from "../money-math.ts";
+import { codeKey } from "./codes.ts";
 import type {
   Discount,
   DiscountClass,
@@ -15,11 +16,6 @@ import type {
 
 /** Most automatic discounts a document may hold: each is evaluated on every cart (Shopify allows 25 active). */
 export const MAX_AUTOMATIC_DISCOUNTS = 25;
-
-/** A code as the shopper's and the document's are compared: trimmed, NFKC (full-width letters too), upper case. */
-export function codeKey(code: string): string {
-  return code.trim().normalize("NFKC").toUpperCase();
-}
 
 type Path = (string | number)[];
 

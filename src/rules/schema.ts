@@ -4,7 +4,8 @@ import type { Currency } from "../money.ts";
 import type { Ratio } from "../money-math.ts";
 import { checkRules } from "./checks.ts";
 
-export { codeKey, MAX_AUTOMATIC_DISCOUNTS } from "./checks.ts";
+export { MAX_AUTOMATIC_DISCOUNTS } from "./checks.ts";
+export { codeKey } from "./codes.ts";
 import { COUNTRY_MESSAGE, isCountry, REGION_MESSAGE, REGION_PATTERN } from "./countries.ts";
 
 /**

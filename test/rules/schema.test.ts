@@ -128,6 +128,14 @@ describe("the rules document (contract 10.1)", () => {
     );
   });
 
+  it("refuses __proto__ and constructor as keys, as JSON.parse makes them (never a prototype)", () => {
+    const doc = JSON.parse(
+      '{"__proto__": {"x": 1}, "discounts": [{"constructor": 1, "id": "a", "title": "A", "kind": "percentage", "value": "5"}]}',
+    );
+    expect(issuesOf(doc).sort()).toEqual(["__proto__: unknown field", "discounts[0].constructor: unknown field"]);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
   it("says a required field is required, and what a wrong one must be", () => {
     expect(issuesOf({ discounts: [{ kind: "percentage", value: "10" }] })).toEqual([
       "discounts[0].id: required",
