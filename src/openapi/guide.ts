@@ -1,3 +1,4 @@
+import { COST_GUIDE } from "./cost-guide.ts";
 /**
  * The API reference's prose: the contract's conventions and every decision it left open, stated
  * where integrators read them (the OpenAPI document's description, rendered at /docs). Operation-
@@ -367,6 +368,8 @@ export const GUIDE = [
   "  Revoked token ids are not cart data and survive expiry.",
   "- Without a published catalog, reads and removals still work; adding a line is 503",
   "  `catalog_unavailable`.",
+  "",
+  ...COST_GUIDE,
   "",
   "## Live stock",
   "",

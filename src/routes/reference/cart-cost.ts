@@ -4,7 +4,7 @@ import { CartLineSchema, CartSchema, UpdateCartRequestSchema } from "../../cart/
 /**
  * What the cart's operations say about its cost (contract 10.2-10.5): where it is, when it is
  * computed, and what `PATCH /cart` sets. The model itself (stacking, rounding, combining, the
- * worked examples) is the pricing room's, told once in the guide's "The cart's cost".
+ * worked examples) is the pricing room's, told once in the guide's "Cost: discounts, shipping and tax" (src/openapi/cost-guide.ts).
  */
 
 /** Every cart answer's cost, in short: the sentence each cart operation ends with. */
@@ -15,7 +15,7 @@ export const COST_IN_EVERY_ANSWER =
   "`shipping_option` charged, the `buyer`, and on each line its `discount_allocations`. It is " +
   "computed when the answer is made, from the cart's available lines, the live rules " +
   "(`npm run rules`; none: no discount, shipping or tax) and the buyer; an Idempotency-Key replay " +
-  "answers what the first answer said. See the guide's \"The cart's cost\" for the model.";
+  'answers what the first answer said. The model (stacking, rounding, combining, a worked example per discount kind and tax mode) is in the guide\'s "Cost: discounts, shipping and tax".';
 
 /** `PATCH /cart`'s pricing fields. */
 export const PATCH_PRICING =
