@@ -10,6 +10,8 @@ import { operator } from "../helpers/cart.ts";
 import { publishSeedCatalog, seedCatalog } from "../helpers/catalog.ts";
 import { countingKv } from "../helpers/counting-kv.ts";
 import { CONTRACT_EXAMPLE } from "./example.ts";
+import seedRules from "../../seed/rules.json";
+import { parseRules } from "../../src/rules/schema.ts";
 
 /**
  * The rules document's store and publishing (contract 10.1): GET/PUT /operator/rules with
@@ -50,6 +52,13 @@ async function errorOf(res: Response): Promise<{ code: string; param?: string; m
 
 const kvPointer = () => env.CATALOG.get<RulesPointer>(RULES_POINTER_KEY, "json");
 const versionOf = (etag: string | null) => etag?.replace(/"/g, "") ?? "";
+
+describe("the seed's example rules (seed/rules.json, which npm run dev does not publish)", () => {
+  it("are a valid document for the seed catalog's currency", () => {
+    const parsed = parseRules(seedRules, seedCatalog().currency as "USD");
+    expect(parsed.ok ? parsed.rules.zones.map((z) => z.name) : parsed.issues).toEqual(["United States", "Canada"]);
+  });
+});
 
 describe("the rules document before any is published", () => {
   it("GET answers 404 resource_missing, and carts read no rules", async () => {
