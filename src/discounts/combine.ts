@@ -43,9 +43,18 @@ function indexOf(rules: Rules): RulesIndex {
   return index;
 }
 
+const CLASS_BIT = { order: 1, product: 2, shipping: 4 } as const;
+
+/** A discount's class as a bit, and the classes it combines with as a mask. */
+function classBits(d: Discount): { bit: number; with: number } {
+  let mask = 0;
+  for (const c of d.combines_with) mask |= CLASS_BIT[c];
+  return { bit: CLASS_BIT[d.class], with: mask };
+}
+
 /** Two discounts combine only when each lists the other's class (contract 10.3). */
-function combine(a: Discount, b: Discount): boolean {
-  return a.combines_with.includes(b.class) && b.combines_with.includes(a.class);
+function combine(a: { bit: number; with: number }, b: { bit: number; with: number }): boolean {
+  return (a.with & b.bit) !== 0 && (b.with & a.bit) !== 0;
 }
 
 /** A discount that meets its conditions, ready to stack; or the condition it fails. */
@@ -58,7 +67,8 @@ function judge(d: Discount, cart: DiscountCart, judge: Judge): Candidate | Unmet
   if (unmet) return unmet;
   const action = kind.action(d, cart, eligible);
   const prices = d.class === "product" ? onPrices(action, eligible, cart) : null;
-  return { discount: d, eligible, action, onPrices: prices, bound: boundOf(action, eligible, prices, cart) };
+  const bound = boundOf(action, eligible, prices, cart);
+  return { discount: d, eligible, action, onPrices: prices, bound, ...classBits(d) };
 }
 
 /** The most a discount can take in any set: what it takes alone from full prices (a percentage's share of a rounding aside, see setBound). */
@@ -124,7 +134,7 @@ function maximalSets(candidates: readonly Candidate[]): number[] {
   const adj = candidates.map((a, i) => {
     let mask = 0;
     candidates.forEach((b, j) => {
-      if (i !== j && combine(a.discount, b.discount)) mask |= 1 << j;
+      if (i !== j && combine(a, b)) mask |= 1 << j;
     });
     return mask;
   });
@@ -228,7 +238,7 @@ export function applyDiscounts(
     const result = judged.get(discount)!;
     if (!("discount" in result)) return answer(text, name, result, rules);
     if (chosen.includes(discount)) return answer(text, name, null, rules);
-    const clash = chosen.find((other) => !combine(discount, other));
+    const clash = chosen.find((other) => !combine(classBits(discount), classBits(other)));
     return answer(text, name, { reason: "not_combinable" }, rules, clash?.title);
   });
   return { taken, shipping: evaluation.shipping, codes: answers };

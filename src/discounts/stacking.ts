@@ -11,6 +11,9 @@ export interface Candidate {
   readonly onPrices: readonly number[] | null;
   /** The most it can save in any set (combining prunes with it). */
   readonly bound: number;
+  /** Its class as a bit (order 1, product 2, shipping 4), and the classes it combines with as a mask. */
+  readonly bit: number;
+  readonly with: number;
 }
 
 /** What a set of discounts takes: per member (in the set's order), per line (dense) or off shipping. */

@@ -1,37 +1,29 @@
 import type { Target } from "../rules/schema.ts";
 import type { PricingLine } from "./types.ts";
 
-interface TargetSets {
-  products: ReadonlySet<string>;
-  collections: ReadonlySet<string>;
-  variants: ReadonlySet<string>;
-}
+type Match = (line: PricingLine) => boolean;
 
-/** Each target's lookup sets, built once per rules object (a target lives as long as its rules). */
-const sets = new WeakMap<Target, TargetSets>();
+const EVERY_LINE: Match = () => true;
 
-function setsOf(target: Target): TargetSets {
-  let found = sets.get(target);
-  if (!found) {
-    found = {
-      products: new Set(target.products),
-      collections: new Set(target.collections),
-      variants: new Set(target.variants),
+/** Each target's test, built once per rules object (a target lives as long as its rules). */
+const matchers = new WeakMap<Target, Match>();
+
+/** A test of whether a line is in a target: its product, one of its collections, or its variant; every line when there is no target. */
+export function matcher(target: Target | null): Match {
+  if (target === null) return EVERY_LINE;
+  let match = matchers.get(target);
+  if (!match) {
+    const products = new Set(target.products);
+    const collections = new Set(target.collections);
+    const variants = new Set(target.variants);
+    match = (line) => {
+      if (products.has(line.handle) || variants.has(line.variant_id)) return true;
+      for (const handle of line.collections) if (collections.has(handle)) return true;
+      return false;
     };
-    sets.set(target, found);
+    matchers.set(target, match);
   }
-  return found;
-}
-
-/** A test of whether a line is in a target (its product, one of its collections, or its variant); every line is in no target (null). */
-export function matcher(target: Target | null): (line: PricingLine) => boolean {
-  if (target === null) return () => true;
-  const { products, collections, variants } = setsOf(target);
-  return (line) => {
-    if (products.has(line.handle) || variants.has(line.variant_id)) return true;
-    for (const handle of line.collections) if (collections.has(handle)) return true;
-    return false;
-  };
+  return match;
 }
 
 /** Whether a line is in a target. */
@@ -43,8 +35,6 @@ export function inTarget(target: Target | null, line: PricingLine): boolean {
 export function linesIn(target: Target | null, lines: readonly PricingLine[]): number[] {
   const match = matcher(target);
   const found: number[] = [];
-  lines.forEach((line, i) => {
-    if (match(line)) found.push(i);
-  });
+  for (let i = 0; i < lines.length; i += 1) if (match(lines[i]!)) found.push(i);
   return found;
 }
