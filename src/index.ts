@@ -16,6 +16,7 @@ import { orders } from "./routes/orders.ts";
 import { webhooks } from "./routes/webhooks.ts";
 import { devPay } from "./routes/dev-pay.ts";
 import { operatorStock } from "./routes/operator-stock.ts";
+import { operatorRules } from "./routes/operator-rules.ts";
 import { products } from "./routes/products.ts";
 import { shopperOrders } from "./routes/shopper-orders.ts";
 import { deliverOrderEvents } from "./checkout/event-delivery.ts";
@@ -24,6 +25,7 @@ export { Cart } from "./cart/cart-object.ts";
 export { BrowseEngine } from "./browse/engine.ts";
 export { Stock } from "./stock/stock-object.ts";
 export { Checkouts } from "./checkout/checkout-object.ts";
+export { RulesPublisher } from "./rules/rules-object.ts";
 
 const routeTable = new RouteTable();
 const catalogCors = publicCors(routeTable);
@@ -59,6 +61,7 @@ const api = new Hono<AppEnv>()
 /** The operator's token surface and its own document, behind the operator secret (see `requireOperator`). */
 const operatorApi = new Hono<AppEnv>()
   .route("/stock", operatorStock)
+  .route("/rules", operatorRules)
   .route("/", operator)
   .route("/", orders)
   .route("/openapi.json", operatorOpenapi);

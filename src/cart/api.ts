@@ -1,6 +1,17 @@
 import * as z from "zod/mini";
+import { ImageSchema } from "../catalog/api.ts";
 import { HandleSchema } from "../catalog/schema.ts";
 import { MoneySchema } from "../money.ts";
+import {
+  AppliedDiscountSchema,
+  BuyerSchema,
+  CostSchema,
+  DiscountAllocationSchema,
+  DiscountCodeResultSchema,
+  DiscountCodesInputSchema,
+  ShippingOptionSchema,
+  ShippingOptionsSchema,
+} from "../pricing/api.ts";
 
 /**
  * Request and response schemas of the cart. The route validates with
@@ -84,6 +95,13 @@ export const NoteSchema = z
 export const UpdateCartRequestSchema = z.strictObject({
   note: z.optional(z.nullable(NoteSchema)),
   attributes: z.optional(z.nullable(AttributesSchema)),
+  buyer: z.optional(z.nullable(BuyerSchema)),
+  shipping_option: z.optional(
+    z.nullable(
+      z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "a shipping option id from shipping_options")),
+    ),
+  ),
+  discount_codes: z.optional(DiscountCodesInputSchema),
 });
 export type UpdateCartRequest = z.infer<typeof UpdateCartRequestSchema>;
 
@@ -124,12 +142,20 @@ export const CartLineSchema = z.object({
   handle: z.string(),
   title: z.string(),
   variant_title: z.string(),
+  // What a cart drawer shows (issue 42 point 16).
+  options: z.record(z.string(), z.string()),
+  sku: z.nullable(z.string()),
+  image: z.nullable(ImageSchema),
+  url: z.string(),
   quantity: z.number().check(z.int(), z.gte(1), z.lte(MAX_LINE_QUANTITY)),
   unit_price: MoneySchema,
+  compare_at_price: z.nullable(MoneySchema),
   line_total: MoneySchema,
   available: z.boolean(),
   attributes: z.record(z.string(), z.string()),
   in_stock: z.boolean(),
+  requires_shipping: z.boolean(),
+  discount_allocations: z.array(DiscountAllocationSchema),
 });
 export type CartLine = z.infer<typeof CartLineSchema>;
 
@@ -139,6 +165,13 @@ export const CartSchema = z.object({
   lines: z.array(CartLineSchema),
   total_quantity: z.number().check(z.int(), z.nonnegative()),
   subtotal: MoneySchema,
+  // The cost (contract 10.2).
+  cost: CostSchema,
+  discounts: z.array(AppliedDiscountSchema),
+  discount_codes: z.array(DiscountCodeResultSchema),
+  shipping_options: ShippingOptionsSchema,
+  shipping_option: z.nullable(ShippingOptionSchema),
+  buyer: z.nullable(BuyerSchema),
   note: z.nullable(z.string()),
   attributes: z.record(z.string(), z.string()),
   created_at: z.iso.datetime(),

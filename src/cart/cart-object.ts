@@ -8,8 +8,13 @@ import { migrateFrom } from "./migrations.ts";
 import { Revocations } from "./revocations.ts";
 import type { CartFailure, CartJson, CartReply, IdempotencyClaim, WriteRate } from "./failure.ts";
 import { WriteCounts } from "./write-rate.ts";
-import { canonicalAttributes, cartIdOf, cartJson, NO_ATTRIBUTES } from "./view.ts";
+import { canonicalAttributes, cartIdOf, cartJson, EMPTY_HEAD, NO_ATTRIBUTES, NO_CODES } from "./view.ts";
 import { attributeBytes, overAttributeBudget, textBytes } from "./attribute-bytes.ts";
+import { costOf, type PricingContext, renderedCostOf } from "./cost.ts";
+import type { Buyer } from "../pricing/index.ts";
+import { codeKey } from "../rules/codes.ts";
+import type { Rules } from "../rules/schema.ts";
+import { RulesStore } from "../rules/store.ts";
 import { type Currency, DEFAULT_CURRENCY } from "../money.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import type { StockLevel } from "../stock/api.ts";
@@ -37,6 +42,12 @@ export interface UpdateCartInput extends Caller {
   note?: string | null;
   /** The new set of attributes (replacing the old one); `null` clears it; absent leaves it. */
   attributes?: Record<string, string> | null;
+  /** The buyer as validated (`BuyerSchema`); `null` clears it; absent leaves it. */
+  buyer?: Buyer | null;
+  /** A rate id the cart must offer; `null`: the cheapest; absent leaves it. */
+  shippingOption?: string | null;
+  /** The entered codes (replacing the old ones), as validated; absent leaves them. */
+  discountCodes?: readonly string[];
 }
 
 export interface UpdateLineInput extends Caller {
@@ -87,6 +98,22 @@ function fail(code: CartFailure["code"], message: string, param?: string, record
   return { reply: { ok: false, failure: { code, message, ...(param ? { param } : {}) }, replayed: false }, record };
 }
 
+/**
+ * The codes as the cart keeps them: trimmed, as typed, each once (the first spelling of codes
+ * that differ only by case or width).
+ */
+function enteredCodes(codes: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  for (const code of codes) {
+    const key = codeKey(code);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kept.push(code.trim());
+  }
+  return kept;
+}
+
 /** More units asked for than live stock has left (409). */
 function insufficient(left: number, wanted: number): Outcome {
   return {
@@ -128,6 +155,9 @@ export class Cart extends DurableObject<Env> {
   #meta: VersionMeta | null = null;
   /** The live catalog's currency as last read: an empty cart's subtotal is in it. */
   #currency: Currency = DEFAULT_CURRENCY;
+  readonly #rulesStore: RulesStore;
+  /** The live rules as last read (null: none, or none that fit the currency). */
+  #rules: Rules | null = null;
   /** Whether this instance has armed the expiry alarm (an alarm that is due re-arms itself). */
   #alarmArmed = false;
 
@@ -138,6 +168,7 @@ export class Cart extends DurableObject<Env> {
     this.#revocations = new Revocations(sql);
     this.#ledger = new IdempotencyLedger(sql);
     this.#catalog = new CatalogStore(env.CATALOG, { pointerTtlMs: pointerTtlMs(env.CATALOG_POINTER_TTL_MS) });
+    this.#rulesStore = new RulesStore(env.CATALOG, { pointerTtlMs: pointerTtlMs(env.CATALOG_POINTER_TTL_MS) });
     this.#stock = stockStore(env);
     this.#owner = ctx.id.toString();
     void ctx.blockConcurrencyWhile(async () => {
@@ -210,25 +241,45 @@ export class Cart extends DurableObject<Env> {
     });
   }
 
-  /** Sets the cart's note and/or attributes (contract 9.2); a field not given is left as it is. */
+  /**
+   * Sets the cart's note and/or attributes (contract 9.2), buyer, shipping option and codes
+   * (10.2-10.4); a field not given is left as it is. A shipping option the cart does not offer
+   * (with the buyer this request sets) changes nothing: 400.
+   */
   async updateCart(input: UpdateCartInput): Promise<CartReply> {
     return this.#write(input, async () => {
       await this.#repriceIfPublished();
       const attributes = input.attributes === undefined ? undefined : canonicalAttributes(input.attributes);
-      const head = this.#rows.times();
+      const stored = this.#rows.times();
       if (input.note || attributes) {
-        const before = textBytes(head?.note) + attributeBytes(head?.attributes ?? NO_ATTRIBUTES);
+        const before = textBytes(stored?.note) + attributeBytes(stored?.attributes ?? NO_ATTRIBUTES);
         const after =
-          textBytes(input.note === undefined ? head?.note : input.note) +
-          attributeBytes(attributes ?? head?.attributes ?? NO_ATTRIBUTES);
+          textBytes(input.note === undefined ? stored?.note : input.note) +
+          attributeBytes(attributes ?? stored?.attributes ?? NO_ATTRIBUTES);
         const over = overAttributeBudget(
           this.#rows.attributeBytes() - before + after,
           attributes ? "attributes" : "note",
         );
         if (over) return refuse(over);
       }
+      const head = { ...(stored ?? EMPTY_HEAD) };
+      if (input.buyer !== undefined) head.buyer = input.buyer === null ? null : JSON.stringify(input.buyer);
+      if (input.discountCodes !== undefined) head.discount_codes = JSON.stringify(enteredCodes(input.discountCodes));
+      if (input.shippingOption !== undefined) {
+        head.shipping_option = input.shippingOption;
+        const offered = costOf(head, this.#rows.lines(), this.#pricing()).shipping_options;
+        if (input.shippingOption !== null && !offered.some((o) => o.id === input.shippingOption))
+          return fail(
+            "parameter_invalid",
+            offered.length === 0
+              ? `No shipping option is offered for this cart${head.buyer === null ? " until a buyer with a country is set" : ""}, so ${JSON.stringify(input.shippingOption)} cannot be chosen.`
+              : `No shipping option ${JSON.stringify(input.shippingOption)} for this cart: it offers ${offered.map((o) => o.id).join(", ")}.`,
+            "shipping_option",
+          );
+      }
       const touched = this.#touched();
       this.#rows.setDetails(input.note, attributes);
+      this.#rows.setPricing(head.buyer, head.shipping_option, head.discount_codes);
       return { ...touched, reply: { ok: true, cartJson: this.#view(), replayed: false } };
     });
   }
@@ -278,9 +329,9 @@ export class Cart extends DurableObject<Env> {
     return this.#write(caller, async () => {
       await this.#liveVersion(); // the empty cart's subtotal is in the catalog's currency
       this.#rows.removeAllLines();
-      const touched = this.#touched();
-      this.#rows.setDetails(null, NO_ATTRIBUTES);
-      return { ...touched, reply: { ok: true, cartJson: this.#view(), replayed: false } };
+      this.#touched();
+      this.#forgetDetails();
+      return { reply: { ok: true, cartJson: this.#view(), replayed: false }, record: true };
     });
   }
 
@@ -301,8 +352,14 @@ export class Cart extends DurableObject<Env> {
     if (this.#rows.lineCount() === 0 && this.#rows.isBare()) return;
     this.#rows.removeAllLines();
     this.#touched();
-    // Bought: the cart starts again empty, its note and attributes too (as DELETE /cart leaves it).
+    // Bought: the cart starts again empty, its note, attributes, buyer and codes too (as DELETE /cart leaves it).
+    this.#forgetDetails();
+  }
+
+  /** Clears the note, the attributes, the buyer, the shipping option and the codes of the cart row `touch` made. */
+  #forgetDetails(): void {
     this.#rows.setDetails(null, NO_ATTRIBUTES);
+    this.#rows.setPricing(null, null, NO_CODES);
   }
 
   /** Whether `tokenId` was revoked: lets non-cart surfaces (checkout) refuse at once too. */
@@ -455,12 +512,22 @@ export class Cart extends DurableObject<Env> {
     return this.#rows.applyStock(levels);
   }
 
-  /** The live catalog version (null before any publish), noting the catalog's currency. */
+  /**
+   * The live catalog version (null before any publish), noting the catalog's currency and the
+   * live rules (compiled for that currency), which every answer's cost is priced with. The two
+   * pointers are read side by side; each within the catalog's freshness bound.
+   */
   async #liveVersion(): Promise<string | null> {
-    const meta = await this.#catalog.currentMeta();
+    const [meta, pointer] = await Promise.all([this.#catalog.currentMeta(), this.#rulesStore.pointer()]);
     this.#meta = meta;
     if (meta) this.#currency = meta.currency ?? DEFAULT_CURRENCY;
+    this.#rules = meta ? ((await this.#rulesStore.rules(pointer, this.#currency))?.rules ?? null) : null;
     return meta?.version ?? null;
+  }
+
+  /** What the cost is priced with besides the rows: the rules last read, the catalog's currency, now. */
+  #pricing(): PricingContext {
+    return { rules: this.#rules, currency: this.#currency, now: Date.now() };
   }
 
   async #repriceIfPublished(): Promise<void> {
@@ -510,12 +577,12 @@ export class Cart extends DurableObject<Env> {
   #view(): CartJson {
     const now = Date.now();
     const times = this.#rows.times() ?? {
+      ...EMPTY_HEAD,
       created_at: now,
       updated_at: now,
       expires_at: now + CART_TTL_MS,
-      note: null,
-      attributes: NO_ATTRIBUTES,
     };
-    return cartJson(cartIdOf(this.ctx.id), times, this.#rows.lines(), this.#currency);
+    const rows = this.#rows.lines();
+    return cartJson(cartIdOf(this.ctx.id), times, rows, renderedCostOf(times, rows, this.#pricing()), this.#currency);
   }
 }

@@ -2,7 +2,7 @@ import { randomBase62 } from "../random.ts";
 import type { VariantRecord } from "../catalog/store.ts";
 import type { StockLevel } from "../stock/api.ts";
 import { attributeBytes, textBytes } from "./attribute-bytes.ts";
-import { type CartHead, type LineRow, NO_ATTRIBUTES } from "./view.ts";
+import { type CartHead, EMPTY_HEAD, type LineRow, NO_ATTRIBUTES, NO_CODES } from "./view.ts";
 
 /**
  * The cart's SQLite rows (`cart`, `cart_lines`) behind named operations, every value bound as
@@ -29,7 +29,7 @@ export class CartRows {
     this.#kept ??= {
       times: this.#sql
         .exec<CartHead & Record<string, SqlStorageValue>>(
-          "SELECT created_at, updated_at, expires_at, note, attributes FROM cart",
+          "SELECT created_at, updated_at, expires_at, note, attributes, buyer, shipping_option, discount_codes FROM cart",
         )
         .toArray()[0],
       lines: this.#sql.exec<LineRow>("SELECT * FROM cart_lines ORDER BY position").toArray(),
@@ -63,11 +63,10 @@ export class CartRows {
       expiresAt,
     );
     rows.times = {
+      ...(rows.times ?? EMPTY_HEAD),
       created_at: rows.times?.created_at ?? now,
       updated_at: now,
       expires_at: expiresAt,
-      note: rows.times?.note ?? null,
-      attributes: rows.times?.attributes ?? NO_ATTRIBUTES,
     };
   }
 
@@ -84,10 +83,45 @@ export class CartRows {
     rows.times = next;
   }
 
-  /** Whether the cart has no note and no attributes (or no row at all yet). */
+  /**
+   * Sets what prices the cart (contract 10.2-10.4) on the cart row, which `touch` has created:
+   * the buyer and the shipping option (JSON / id, `null` clears), the entered codes (JSON);
+   * `undefined` leaves a field as it is.
+   */
+  setPricing(
+    buyer: string | null | undefined,
+    shippingOption: string | null | undefined,
+    codes: string | undefined,
+  ): void {
+    const rows = this.#rows();
+    const head = rows.times;
+    if (!head) throw new Error("setPricing before touch: the cart row does not exist yet");
+    const next = {
+      ...head,
+      buyer: buyer === undefined ? head.buyer : buyer,
+      shipping_option: shippingOption === undefined ? head.shipping_option : shippingOption,
+      discount_codes: codes ?? head.discount_codes,
+    };
+    this.#sql.exec(
+      "UPDATE cart SET buyer = ?, shipping_option = ?, discount_codes = ?",
+      next.buyer,
+      next.shipping_option,
+      next.discount_codes,
+    );
+    rows.times = next;
+  }
+
+  /** Whether the cart has no note, attributes, buyer, shipping option or codes (or no row at all yet). */
   isBare(): boolean {
     const head = this.#rows().times;
-    return !head || (head.note === null && head.attributes === NO_ATTRIBUTES);
+    return (
+      !head ||
+      (head.note === null &&
+        head.attributes === NO_ATTRIBUTES &&
+        head.buyer === null &&
+        head.shipping_option === null &&
+        head.discount_codes === NO_CODES)
+    );
   }
 
   /** Deletes the cart and its lines (expiry). */
@@ -148,60 +182,35 @@ export class CartRows {
       attributes,
       position: (lines.at(-1)?.position ?? 0) + 1,
       quantity,
-      handle: variant.product_handle,
-      title: variant.product_title,
-      variant_title: variant.title,
-      unit_price_minor: variant.price_minor,
-      currency: variant.currency,
+      ...priced(variant, version),
       available: 1,
-      catalog_version: version,
+      // Tracked by the catalog or by the operator (the level said so), whatever the variant record says.
       tracked: tracked ? 1 : 0,
       in_stock: 1,
     };
+    const columns = Object.keys(line);
     this.#sql.exec(
-      `INSERT INTO cart_lines (id, variant_id, attributes, position, quantity, handle, title, variant_title,
-         unit_price_minor, currency, available, catalog_version, tracked, in_stock)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      line.id,
-      line.variant_id,
-      line.attributes,
-      line.position,
-      line.quantity,
-      line.handle,
-      line.title,
-      line.variant_title,
-      line.unit_price_minor,
-      line.currency,
-      line.available,
-      line.catalog_version,
-      line.tracked,
-      line.in_stock,
+      `INSERT INTO cart_lines (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+      ...Object.values(line),
     );
     lines.push(line);
   }
 
   /** Sets a line's quantity and refreshes its price and labels from `variant` (`tracked` as insertLine). */
   growLine(lineId: string, variant: VariantRecord, version: string, quantity: number, tracked: boolean): void {
+    const change = { ...priced(variant, version), available: 1, quantity, tracked: tracked ? 1 : 0 };
+    this.#update("id = ?", change, lineId);
+    this.#changeLine(lineId, (line) => ({ ...line, ...change }));
+  }
+
+  /** `UPDATE cart_lines SET <each column of change> = ? WHERE <where>`, every value bound. */
+  #update(where: string, change: Partial<LineRow>, ...args: SqlStorageValue[]): void {
+    const columns = Object.keys(change);
     this.#sql.exec(
-      `UPDATE cart_lines SET quantity = ?, handle = ?, title = ?, variant_title = ?, unit_price_minor = ?,
-         currency = ?, available = 1, catalog_version = ?, tracked = ? WHERE id = ?`,
-      quantity,
-      variant.product_handle,
-      variant.product_title,
-      variant.title,
-      variant.price_minor,
-      variant.currency,
-      version,
-      tracked ? 1 : 0,
-      lineId,
+      `UPDATE cart_lines SET ${columns.map((c) => `${c} = ?`).join(", ")} WHERE ${where}`,
+      ...Object.values(change),
+      ...args,
     );
-    this.#changeLine(lineId, (line) => ({
-      ...line,
-      ...priced(variant, version),
-      available: 1,
-      quantity,
-      tracked: tracked ? 1 : 0,
-    }));
   }
 
   setQuantity(lineId: string, quantity: number): void {
@@ -297,20 +306,7 @@ export class CartRows {
     for (const variantId of asked) {
       const variant = found.get(variantId);
       if (variant) {
-        this.#sql.exec(
-          `UPDATE cart_lines SET handle = ?, title = ?, variant_title = ?, unit_price_minor = ?, currency = ?,
-             available = ?, catalog_version = ?, tracked = ? WHERE variant_id = ? AND catalog_version != ?`,
-          variant.product_handle,
-          variant.product_title,
-          variant.title,
-          variant.price_minor,
-          variant.currency,
-          variant.available ? 1 : 0,
-          version,
-          variant.tracked ? 1 : 0,
-          variantId,
-          version,
-        );
+        this.#update("variant_id = ? AND catalog_version != ?", priced(variant, version), variantId, version);
       } else {
         this.#sql.exec(
           // Gone from the catalog: live stock no longer speaks for it (tracked = 0).
@@ -333,14 +329,29 @@ export class CartRows {
   }
 }
 
-/** A line's price and labels from `variant`, priced under `version`. */
-function priced(
-  variant: VariantRecord,
-  version: string,
-): Pick<
-  LineRow,
-  "handle" | "title" | "variant_title" | "unit_price_minor" | "currency" | "available" | "catalog_version" | "tracked"
-> {
+/** The columns of a line that come from the catalog (the rest are the line's own: id, quantity, attributes...). */
+type CatalogColumn =
+  | "handle"
+  | "title"
+  | "variant_title"
+  | "unit_price_minor"
+  | "currency"
+  | "available"
+  | "catalog_version"
+  | "tracked"
+  | "options"
+  | "sku"
+  | "image"
+  | "compare_at_minor"
+  | "requires_shipping"
+  | "weight_grams"
+  | "collections";
+
+/**
+ * Everything a line takes from the catalog's variant record, priced under `version`: the one
+ * place a variant becomes line columns (an add, a grown line and a re-pricing all write these).
+ */
+function priced(variant: VariantRecord, version: string): Pick<LineRow, CatalogColumn> {
   return {
     handle: variant.product_handle,
     title: variant.product_title,
@@ -350,5 +361,12 @@ function priced(
     available: variant.available ? 1 : 0,
     catalog_version: version,
     tracked: variant.tracked ? 1 : 0,
+    options: JSON.stringify(variant.options),
+    sku: variant.sku,
+    image: variant.image === null ? null : JSON.stringify(variant.image),
+    compare_at_minor: variant.compare_at_minor,
+    requires_shipping: variant.requires_shipping ? 1 : 0,
+    weight_grams: variant.weight_grams,
+    collections: JSON.stringify(variant.collections),
   };
 }

@@ -54,6 +54,7 @@ export const VariantSchema = z.object({
   sku: z.nullable(z.string()),
   compare_at_price: z.nullable(MoneySchema),
   image: z.nullable(z.string()),
+  requires_shipping: z.boolean(),
 });
 export type Variant = z.infer<typeof VariantSchema>;
 

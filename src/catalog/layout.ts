@@ -228,6 +228,8 @@ export type StoredProductVariant = [
   inventory_quantity?: number | null,
   /** Tracked variants that keep selling at 0. */
   inventory_policy?: "continue" | null,
+  /** `false` for a variant that is not shipped (contract 10.4); absent: it is. */
+  requires_shipping?: false | null,
 ];
 
 /**
@@ -267,6 +269,18 @@ export interface StoredVariant {
   q?: number;
   /** Tracked with policy `continue`. */
   pc?: 1;
+  /** 0: not shipped (contract 10.4). Absent: shipped. */
+  rs?: 0;
+  /** Shipping weight in grams, when the catalog gives one. */
+  w?: number;
+  /** The product's collection handles (discounts that target collections). Absent: none. */
+  cl?: string[];
+  /** SKU, when the variant has one. */
+  s?: string;
+  /** Compare-at price in minor units, only when above the price. */
+  ca?: number;
+  /** The line's picture: the variant's own image, else the product's featured image. Absent: none. */
+  im?: ImageRecord;
 }
 
 /** An image as the API answers it; `alt`, `width` and `height` are null when unknown. */

@@ -121,6 +121,9 @@ export type SourceOption = z.infer<typeof SourceOptionSchema>;
 /** The most units a level may hold either way (a file's quantity, a `set`, an `adjust`'s result). */
 export const MAX_STOCK_LEVEL = 1_000_000_000;
 
+/** The heaviest variant a catalog may say (1,000 t): a full cart's weight stays far below 2^53 grams. */
+export const MAX_WEIGHT_GRAMS = 1_000_000_000;
+
 /** `deny`: a tracked variant is sold out once nothing is left. `continue`: it keeps selling at 0. */
 export const InventoryPolicySchema = z.enum(["deny", "continue"]);
 export type InventoryPolicy = z.infer<typeof InventoryPolicySchema>;
@@ -146,6 +149,13 @@ export const SourceVariantSchema = z.strictObject({
   inventory_quantity: z.optional(z.int().check(z.minimum(-MAX_STOCK_LEVEL), z.maximum(MAX_STOCK_LEVEL))),
   /** Only meaningful with `inventory_quantity`; `deny` when absent. */
   inventory_policy: z.optional(InventoryPolicySchema),
+  /**
+   * Whether the variant is shipped (contract 10.4): false for a gift card or a download, which
+   * needs no destination and no shipping rate. Absent: true.
+   */
+  requires_shipping: z.optional(z.boolean()),
+  /** The shipping weight in grams, for rates by weight (10.4). Absent: unknown (counts as 0). */
+  weight_grams: z.optional(z.int().check(z.minimum(0), z.maximum(MAX_WEIGHT_GRAMS))),
 });
 export type SourceVariant = z.infer<typeof SourceVariantSchema>;
 

@@ -11,6 +11,7 @@ import {
   type ProductRecord,
   shardOf,
   EMPTY_OVERLAY,
+  type ImageRecord,
   STOCK_OVERLAY_KEY,
   type StockOverlay,
   type StoredProductVariant,
@@ -35,6 +36,17 @@ export interface VariantRecord {
   tracked: boolean;
   /** Tracked: `continue` keeps selling at 0. */
   inventory_policy: "deny" | "continue";
+  /** Whether the variant is shipped (contract 10.4). */
+  requires_shipping: boolean;
+  /** Shipping weight in grams; null when the catalog gives none. */
+  weight_grams: number | null;
+  /** The product's collection handles, in no particular order. */
+  collections: readonly string[];
+  sku: string | null;
+  /** Only above the price, else null. */
+  compare_at_minor: number | null;
+  /** The variant's own image, else its product's featured image; null when neither exists. */
+  image: ImageRecord | null;
 }
 
 /**
@@ -345,5 +357,11 @@ function expandVariant(id: string, v: StoredVariant): VariantRecord {
     available: v.a,
     tracked: v.q !== undefined,
     inventory_policy: v.pc === 1 ? "continue" : "deny",
+    requires_shipping: v.rs !== 0,
+    weight_grams: v.w ?? null,
+    collections: v.cl ?? [],
+    sku: v.s ?? null,
+    compare_at_minor: v.ca ?? null,
+    image: v.im ?? null,
   };
 }

@@ -1,5 +1,7 @@
 import * as z from "zod/mini";
 import { CurrencySchema, MoneySchema } from "../money.ts";
+// The cost's parts a checkout and its order answer are the cart's, defined once (src/pricing/api.ts).
+import { AppliedDiscountSchema, BuyerSchema, DiscountAllocationSchema, ShippingOptionSchema } from "../pricing/api.ts";
 
 /**
  * Request and response schemas of checkouts, orders and the checkout webhook: the routes validate
@@ -19,8 +21,6 @@ export type CheckoutStatus = z.infer<typeof CheckoutStatusSchema>;
 /** Attributes (cart note attributes, line properties): plain-text pairs. */
 export const AttributesSchema = z.record(z.string(), z.string());
 
-export const DiscountAllocationSchema = z.object({ discount_id: z.string(), amount: MoneySchema });
-
 /** The cost as the checkout froze it (contract 10.2's `cost`): integer minor units underneath, Money on the wire. */
 export const FrozenCostSchema = z.object({
   subtotal: MoneySchema,
@@ -30,22 +30,6 @@ export const FrozenCostSchema = z.object({
   total: MoneySchema,
   tax_included: z.boolean(),
 });
-
-export const AppliedDiscountSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  code: z.nullable(z.string()),
-  amount: MoneySchema,
-});
-
-export const BuyerSchema = z.object({
-  email: z.optional(z.string()),
-  country: z.string(),
-  region: z.optional(z.string()),
-  postal_code: z.optional(z.string()),
-});
-
-export const ShippingOptionSchema = z.object({ id: z.string(), title: z.string(), price: MoneySchema });
 
 export const PaymentStatusSchema = z.enum(["paid", "mismatch"]);
 

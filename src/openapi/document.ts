@@ -17,7 +17,8 @@ const HEADERS: Record<HeaderName, { description: string; schema: JsonSchema; exa
     schema: { type: "string" },
   },
   ETag: {
-    description: "A strong validator of the body; send it back in `If-None-Match` for a 304.",
+    description:
+      'A strong validator of the body; send it back in `If-None-Match` for a 304 (on the rules document, `"<version>"`: send it back in `If-Match`).',
     schema: { type: "string" },
   },
   "X-Catalog-Version": { description: "The published catalog version that answered.", schema: { type: "string" } },
@@ -80,6 +81,11 @@ const REQUEST_HEADERS = {
   },
   "If-None-Match": {
     description: "An ETag from an earlier answer: 304 with no body when it still matches.",
+    schema: { type: "string" },
+  },
+  "If-Match": {
+    description:
+      'The ETag of the rules you read (`"<version>"`, quotes included), or `*` for whatever is live: 412 `rules_version_mismatch` when the live rules changed since.',
     schema: { type: "string" },
   },
 } as const;

@@ -197,10 +197,23 @@ const ERRORS = {
       }),
     },
   },
+  412: {
+    description:
+      "`PUT /operator/rules` (or a rollback) whose `If-Match` does not name the live rules' version: they changed since they were read (`rules_version_mismatch`).",
+    examples: {
+      rules_version_mismatch: example("The rules changed meanwhile", {
+        type: "invalid_request_error",
+        code: "rules_version_mismatch",
+        message:
+          "The live rules are version 20261201T093000Z-77ab01, not the one If-Match names: they changed since you read them.",
+        param: "If-Match",
+      }),
+    },
+  },
   413: {
     description:
       "The request body is larger than 16 KiB (64 KiB for a checkout webhook delivery, 128 KiB for an " +
-      "operator stock batch).",
+      "operator stock batch, 512 KiB for a rules document).",
     examples: {
       body_too_large: example("Too large", {
         type: "invalid_request_error",
@@ -238,6 +251,19 @@ const ERRORS = {
         type: "idempotency_error",
         code: "idempotency_key_reused",
         message: "This Idempotency-Key was used with a different request.",
+      }),
+    },
+  },
+  428: {
+    description:
+      "`PUT /operator/rules` without `If-Match` while rules are live (`precondition_required`): say which version you read, or `*`.",
+    examples: {
+      precondition_required: example("A write that did not say what it read", {
+        type: "invalid_request_error",
+        code: "precondition_required",
+        message:
+          "Rules are live (version 20261201T093000Z-77ab01): send If-Match with the ETag GET /operator/rules answered.",
+        param: "If-Match",
       }),
     },
   },
@@ -298,7 +324,8 @@ const ERRORS = {
       "version has no browse index, so `q`, filters, sorts and facets cannot be answered while the " +
       "plain list can (`browse_unavailable`: the operator publishes the catalog again); or this " +
       "server has no usable `CART_TOKEN_SECRET`, so it can neither issue nor check shopper tokens " +
-      "(`cart_tokens_unconfigured`: its operator must set it). Never cached.",
+      "(`cart_tokens_unconfigured`: its operator must set it); or a rules write could not reach " +
+      "storage (`rules_unavailable`: nothing changed, retry). Never cached.",
     headers: ["Retry-After"],
     examples: {
       cart_tokens_unconfigured: example("No CART_TOKEN_SECRET", {
@@ -307,6 +334,11 @@ const ERRORS = {
         message:
           "Shopper tokens are not configured on this server: its operator must set CART_TOKEN_SECRET " +
           "(wrangler secret put CART_TOKEN_SECRET, at least 32 bytes, not the development value).",
+      }),
+      rules_unavailable: example("The rules store did not answer", {
+        type: "api_error",
+        code: "rules_unavailable",
+        message: "The rules store did not answer (KV): nothing changed. Retry.",
       }),
       catalog_unavailable: example("Nothing published", {
         type: "api_error",

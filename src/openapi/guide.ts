@@ -1,3 +1,4 @@
+import { COST_GUIDE } from "./cost-guide.ts";
 /**
  * The API reference's prose: the contract's conventions and every decision it left open, stated
  * where integrators read them (the OpenAPI document's description, rendered at /docs). Operation-
@@ -328,6 +329,8 @@ export const GUIDE = [
   '  "line_total": {"amount": "56.00", "currency": "USD"}, "available": true, "in_stock": true,',
   '  "attributes": {"Engraving": "A.B."}}],',
   ' "total_quantity": 2, "subtotal": {"amount": "56.00", "currency": "USD"},',
+  ' "cost": {"subtotal": …, "discount_total": …, "shipping": null, "tax": null, "total": …, …},',
+  ' "discounts": [], "discount_codes": [], "shipping_options": [], "shipping_option": null, "buyer": null,',
   ' "note": "Please gift wrap.", "attributes": {"Gift wrap": "yes"},',
   ' "created_at": "…Z", "updated_at": "…Z", "expires_at": "…Z"}',
   "```",
@@ -339,10 +342,10 @@ export const GUIDE = [
     "`gid://shopify/ProductVariant/<digits>`), `quantity` 1–999, optional `handle`, " +
     "`variant_title`, `attributes` | the Cart; an existing line for the variant with the same " +
     "attributes grows |",
-  "| `PATCH /cart` | `note`, `attributes` (each optional; `null` clears) | the Cart |",
+  "| `PATCH /cart` | `note`, `attributes`, `buyer`, `shipping_option`, `discount_codes` (each optional; `null` clears) | the Cart |",
   "| `PATCH /cart/lines/{line_id}` | `quantity` 0–999 (0 removes the line) | the Cart |",
   "| `DELETE /cart/lines/{line_id}` | — | the Cart |",
-  "| `DELETE /cart` | — | the emptied Cart (same `id`): no lines, no note, no attributes |",
+  "| `DELETE /cart` | — | the emptied Cart (same `id`): no lines, no note, no attributes, no buyer, option or codes |",
   "",
   "Decisions:",
   "- **Note and attributes**: a cart carries a `note` (plain text, at most 5,000 characters, or",
@@ -382,6 +385,8 @@ export const GUIDE = [
   "  Revoked token ids are not cart data and survive expiry.",
   "- Without a published catalog, reads and removals still work; adding a line is 503",
   "  `catalog_unavailable`.",
+  "",
+  ...COST_GUIDE,
   "",
   "## Live stock",
   "",

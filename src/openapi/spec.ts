@@ -59,7 +59,7 @@ export interface OperationSpec {
    */
   queryPattern?: { name: string; schema: z.ZodMiniType };
   /** Request headers beyond Authorization that the operation reads, with the schema that checks them. */
-  requestHeaders?: readonly { name: "Idempotency-Key" | "If-None-Match"; schema?: z.ZodMiniType }[];
+  requestHeaders?: readonly { name: "Idempotency-Key" | "If-None-Match" | "If-Match"; schema?: z.ZodMiniType }[];
   /** The strict body schema the handler parses with `parseJsonBody`. */
   body?: { schema: z.ZodMiniType; required?: boolean; examples?: Record<string, { summary: string; value: unknown }> };
   responses: Record<number, ResponseSpec>;

@@ -23,6 +23,7 @@ import { CheckedCatalog } from "./catalog-input.ts";
 import { count } from "../count.ts";
 import { lastPublished, planPublishLevels, type StockPlanReport } from "./stock-plan.ts";
 import type { StockMode } from "../stock/publish-levels.ts";
+import { newVersionName } from "../version-name.ts";
 
 /** Where a publish writes: a KV binding (tests, local state) or `wrangler kv ... --remote`. */
 export interface CatalogKvTarget {
@@ -102,15 +103,8 @@ export interface PublishResult {
 
 const VERSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** A fresh version name: a UTC timestamp plus a random suffix. */
-export function newVersionName(now = new Date()): string {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d+Z$/, "Z");
-  const random = [...crypto.getRandomValues(new Uint8Array(3))].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return `${stamp}-${random}`;
-}
+/** A fresh version name: a UTC timestamp plus a random suffix (shared with the rules document's versions). */
+export { newVersionName } from "../version-name.ts";
 
 /** Reads the pointer from a binding; `null` when nothing was ever published. */
 export async function readPointer(kv: KVNamespace): Promise<Pointer | null> {

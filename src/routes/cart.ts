@@ -101,6 +101,9 @@ export const cart = new Hono<AppEnv>()
           tokenId,
           ...(body.note !== undefined ? { note: body.note } : {}),
           ...(body.attributes !== undefined ? { attributes: body.attributes } : {}),
+          ...(body.buyer !== undefined ? { buyer: body.buyer } : {}),
+          ...(body.shipping_option !== undefined ? { shippingOption: body.shipping_option } : {}),
+          ...(body.discount_codes !== undefined ? { discountCodes: body.discount_codes } : {}),
           ...(idempotency ? { idempotency } : {}),
         }),
       );

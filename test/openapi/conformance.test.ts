@@ -139,6 +139,16 @@ const label = (c: Case) => {
 };
 
 const unpublished: Case[] = withHead([
+  { status: 404, name: "no rules published yet", request: () => ["/api/v1/operator/rules", { headers: OPERATOR }] },
+  { status: 503, name: "no catalog to check amounts against", request: () => putRules({}) },
+  {
+    status: 503,
+    name: "no catalog to check amounts against",
+    request: () => [
+      "/api/v1/operator/rules/rollback",
+      { method: "POST", headers: { ...OPERATOR, "Content-Type": "application/json" }, body: "{}" },
+    ],
+  },
   {
     status: 503,
     name: "no catalog published yet",
@@ -700,7 +710,49 @@ const limited: Case[] = [
 
 /** An address past OPERATOR_AUTH_LIMITER's wrong secrets (prepared by its cases' test): every operator route answers it 429. */
 const GUESSER = { "CF-Connecting-IP": "203.0.113.250" };
+/** A store's rules: a zone with two rates and a code (contract 10.1). */
+const RULES_DOC = {
+  discounts: [{ id: "ten", title: "10% off", code: "TEN", kind: "percentage", value: "10" }],
+  shipping: {
+    zones: [{ name: "Domestic", countries: ["US"], rates: [{ id: "standard", title: "Standard", price: "5.00" }] }],
+  },
+};
+
+function putRules(document: unknown, ifMatch?: string): [string, RequestInit] {
+  return [
+    "/api/v1/operator/rules",
+    {
+      method: "PUT",
+      headers: { ...OPERATOR, ...JSON_TYPE, ...(ifMatch === undefined ? {} : { "If-Match": ifMatch }) },
+      body: JSON.stringify(document),
+    },
+  ];
+}
+
 const throttled: Case[] = withHead([
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () => ["/api/v1/operator/rules", { headers: { ...OPERATOR, ...GUESSER } }],
+  },
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () => {
+      const [path, init] = putRules({}, "*");
+      return [path, { ...init, headers: { ...(init.headers as Record<string, string>), ...GUESSER } }];
+    },
+  },
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () => ["/api/v1/operator/rules/versions", { headers: { ...OPERATOR, ...GUESSER } }],
+  },
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () => post("/api/v1/operator/rules/rollback", {}, { ...OPERATOR, ...JSON_TYPE, ...GUESSER }),
+  },
   {
     status: 429,
     name: "an address guessing the secret",
@@ -985,6 +1037,79 @@ const operator: Case[] = withHead([
   { status: 200, name: "the status", request: () => ["/api/v1/operator/stock", { headers: OPERATOR }] },
   { status: 401, name: "no secret", request: () => ["/api/v1/operator/stock"] },
   { status: 401, name: "no secret", request: () => ["/api/v1/operator/stock/44102938475615"] },
+  // The rules document (contract 10.1), in order: the first publish, then If-Match at work.
+  { status: 200, name: "the first publish, no If-Match needed", request: () => putRules(RULES_DOC) },
+  { status: 200, name: "the live document", request: () => ["/api/v1/operator/rules", { headers: OPERATOR }] },
+  {
+    status: 400,
+    name: "nothing to roll back to yet",
+    request: () => post("/api/v1/operator/rules/rollback", {}, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  { status: 428, name: "rules live, no If-Match", request: () => putRules({}) },
+  { status: 412, name: "a stale If-Match", request: () => putRules({}, '"20200101T000000Z-000000"') },
+  {
+    status: 400,
+    name: "an amount with three decimals",
+    request: () =>
+      putRules(
+        { shipping: { zones: [{ name: "Z", countries: ["US"], rates: [{ id: "r", title: "R", price: "5.001" }] }] } },
+        "*",
+      ),
+  },
+  { status: 413, name: "over 512 KiB", request: () => putRules({ pad: "x".repeat(530_000) }, "*") },
+  {
+    status: 415,
+    name: "not JSON",
+    request: () => [
+      "/api/v1/operator/rules",
+      { method: "PUT", headers: { ...OPERATOR, "Content-Type": "text/plain" }, body: "{}" },
+    ],
+  },
+  {
+    status: 401,
+    name: "no secret",
+    request: () => ["/api/v1/operator/rules", { method: "PUT", headers: JSON_TYPE, body: "{}" }],
+  },
+  { status: 200, name: "a second version over whatever is live", request: () => putRules({}, "*") },
+  { status: 200, name: "the history", request: () => ["/api/v1/operator/rules/versions", { headers: OPERATOR }] },
+  {
+    status: 404,
+    name: "a version it never had",
+    request: () =>
+      post("/api/v1/operator/rules/rollback", { version: "20200101T000000Z-000000" }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 412,
+    name: "a stale If-Match",
+    request: () =>
+      post(
+        "/api/v1/operator/rules/rollback",
+        {},
+        { ...OPERATOR, ...JSON_TYPE, "If-Match": '"20200101T000000Z-000000"' },
+      ),
+  },
+  {
+    status: 200,
+    name: "back to the first",
+    request: () => post("/api/v1/operator/rules/rollback", {}, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 413,
+    name: "over 16 KiB",
+    request: () =>
+      post("/api/v1/operator/rules/rollback", { version: "x".repeat(17_000) }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 415,
+    name: "not JSON",
+    request: () => [
+      "/api/v1/operator/rules/rollback",
+      { method: "POST", headers: { ...OPERATOR, "Content-Type": "text/plain" }, body: "{}" },
+    ],
+  },
+  { status: 401, name: "no secret", request: () => post("/api/v1/operator/rules/rollback", {}, JSON_TYPE) },
+  { status: 401, name: "no secret", request: () => ["/api/v1/operator/rules"] },
+  { status: 401, name: "no secret", request: () => ["/api/v1/operator/rules/versions"] },
 ]);
 
 const service: Case[] = withHead([

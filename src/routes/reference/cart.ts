@@ -11,6 +11,7 @@ import {
 import { CART_WRITE_ERRORS, errors, JSON_BODY_ERRORS, QUERY_ERRORS, BEARER_ERRORS } from "../../openapi/errors.ts";
 import { CART_WRITES, cartOk, WRITE_HEADERS } from "../../openapi/responses.ts";
 import { SEED_EXAMPLES } from "../../openapi/seed-examples.ts";
+import { COST_IN_EVERY_ANSWER, PATCH_PRICING } from "./cart-cost.ts";
 
 /**
  * The real limits of a note and attributes (issue 42, points 10 and 11): the body cap bounds one
@@ -38,7 +39,7 @@ export const CART_DOCS = {
     summary: "Get the cart",
     description:
       "The token holder's cart; an empty one when none exists or it expired. Lines are " +
-      "re-priced against the current catalog.",
+      `re-priced against the current catalog.\n\n${COST_IN_EVERY_ANSWER}`,
     tag: "Cart",
     auth: "bearer",
     query: CartQuerySchema,
@@ -48,7 +49,7 @@ export const CART_DOCS = {
     },
   },
   updateCart: {
-    summary: "Set the cart's note and attributes",
+    summary: "Set the cart's note, attributes, buyer, shipping option and discount codes",
     description:
       "Sets the cart's `note` (plain text, at most 5,000 characters) and/or `attributes` (at most " +
       "50 pairs; a key 1–100 characters, a value at most 1,000; characters are Unicode code " +
@@ -56,7 +57,7 @@ export const CART_DOCS = {
       "out is left as it is. Both are stored and served exactly as written (no trimming, no " +
       "HTML: escape them when you show them), and the checkout and the order keep them. A " +
       "refusal names the field or the key at fault in `param` (`note`, `attributes`, " +
-      `\`attributes.Gift wrap\`). ${ATTRIBUTE_LIMITS} ${CART_WRITES}`,
+      `\`attributes.Gift wrap\`). ${ATTRIBUTE_LIMITS}\n\n${PATCH_PRICING}\n\n${COST_IN_EVERY_ANSWER}\n\n${CART_WRITES}`,
     tag: "Cart",
     auth: "bearer",
     query: CartQuerySchema,
@@ -69,16 +70,36 @@ export const CART_DOCS = {
           value: { note: "Please gift wrap.", attributes: { "Gift wrap": "yes" } },
         },
         clear: { summary: "Clear both", value: { note: null, attributes: null } },
+        destination: {
+          summary: "Where it goes, the express rate and a code",
+          value: {
+            buyer: { email: "ada@example.com", country: "US", region: "CA", postal_code: "94107" },
+            shipping_option: "express",
+            discount_codes: ["SUMMER10"],
+          },
+        },
+        cheapest: {
+          summary: "Back to the cheapest rate, no codes",
+          value: { shipping_option: null, discount_codes: [] },
+        },
       },
     },
     responses: {
-      200: cartOk("The cart with its note and attributes.", WRITE_HEADERS),
-      ...errors(...CART_WRITE_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "attributes_too_large"),
+      200: cartOk("The cart with its note, attributes, buyer, shipping option and codes, and its cost.", WRITE_HEADERS),
+      ...errors(
+        ...CART_WRITE_ERRORS,
+        ...QUERY_ERRORS,
+        ...JSON_BODY_ERRORS,
+        "attributes_too_large",
+        "parameter_missing",
+      ),
     },
   },
   emptyCart: {
     summary: "Empty the cart",
-    description: `Removes every line, the note and the attributes, and answers the emptied cart. ${CART_WRITES}`,
+    description:
+      "Removes every line, the note, the attributes, the buyer, the shipping option and the codes, and " +
+      `answers the emptied cart. ${CART_WRITES}`,
     tag: "Cart",
     auth: "bearer",
     query: CartQuerySchema,
@@ -103,7 +124,7 @@ export const CART_DOCS = {
       `a cached copy: nothing left is 404 \`sold_out\`; more than is left (counting what the cart ` +
       `already holds of the variant, on every line; units held by open checkouts are gone) is 409 ` +
       `\`insufficient_stock\` with \`param: "quantity"\` and \`available_quantity\`, and changes ` +
-      `nothing. A cart does not reserve stock: a checkout does. ${ATTRIBUTE_LIMITS} ${CART_WRITES}`,
+      `nothing. A cart does not reserve stock: a checkout does. ${ATTRIBUTE_LIMITS}\n\n${COST_IN_EVERY_ANSWER}\n\n${CART_WRITES}`,
     tag: "Cart",
     auth: "bearer",
     query: CartQuerySchema,

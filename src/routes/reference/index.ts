@@ -8,6 +8,7 @@ import { DOCS_DOCS } from "./docs.ts";
 import { HEALTH_DOCS } from "./health.ts";
 import { OPENAPI_DOCS } from "./openapi.ts";
 import { OPERATOR_STOCK_DOCS } from "./operator-stock.ts";
+import { OPERATOR_RULES_DOCS } from "./operator-rules.ts";
 import { OPERATOR_DOCS } from "./operator.ts";
 import { ORDERS_DOCS } from "./orders.ts";
 import { PRODUCTS_DOCS } from "./products.ts";
@@ -33,6 +34,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   ...HEALTH_DOCS,
   ...OPENAPI_DOCS,
   ...OPERATOR_STOCK_DOCS,
+  ...OPERATOR_RULES_DOCS,
   ...OPERATOR_DOCS,
   ...ORDERS_DOCS,
   ...PRODUCTS_DOCS,

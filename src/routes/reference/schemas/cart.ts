@@ -56,8 +56,13 @@ documentSchema(NoteSchema, {
 
 documentSchema(UpdateCartRequestSchema, {
   id: "UpdateCartRequest",
-  description: "Set the cart's note and/or attributes. A field left out is left as it is.",
-  example: { note: "Please gift wrap.", attributes: { "Gift wrap": "yes" } },
+  description:
+    "Set the cart's note, attributes, buyer, shipping option and/or discount codes. A field left out is left as it is.",
+  example: {
+    buyer: { email: "ada@example.com", country: "US", region: "CA", postal_code: "94107" },
+    shipping_option: "express",
+    discount_codes: ["SUMMER10"],
+  },
 });
 
 documentSchema(UpdateCartRequestSchema.shape.note, {
@@ -66,6 +71,18 @@ documentSchema(UpdateCartRequestSchema.shape.note, {
 
 documentSchema(UpdateCartRequestSchema.shape.attributes, {
   description: "Replaces the cart's whole set of attributes; `null` or `{}` clears them; absent leaves them.",
+});
+
+// The cost's fields (contract 10.2-10.5); the operations' own prose is src/routes/reference/cart-cost.ts.
+
+documentSchema(UpdateCartRequestSchema.shape.buyer, {
+  description:
+    "Where the order goes (and who orders): replaces the buyer; `null` clears it; absent leaves it. The destination picks the shipping zone and the tax rate.",
+});
+
+documentSchema(UpdateCartRequestSchema.shape.shipping_option, {
+  description:
+    "The id of one of the cart's `shipping_options` (with this request's buyer, if it sets one); an id not offered is 400 `parameter_invalid`. `null`: the cheapest, which is also the default.",
 });
 
 documentSchema(AddCartLineRequestSchema, {
@@ -108,7 +125,8 @@ documentSchema(LineIdSchema, {
 documentSchema(IdempotencyKeySchema, {
   id: "IdempotencyKey",
   description:
-    "Optional header on cart writes. The same key with the same request replays the first answer for 24 h. " +
+    "Optional header on cart writes. The same key with the same request is replayed for 24 h: nothing is applied " +
+    "again; a refusal answers as it was, a success with the cart as it is at the replay. " +
     "Send a new random key per new request (a UUID); the reference's Test Request replaces this " +
     "example with a fresh key on every send (a key typed there is kept, to try a replay).",
   example: "9f1c2d6e-3b1a-4c55-8a0e-7f7b2b1d5c10",
@@ -135,6 +153,39 @@ documentSchema(CartLineSchema.shape.attributes, {
   description: "The line's attributes as written (`{}` when none), keys in code-point order.",
 });
 
+documentSchema(CartLineSchema.shape.options, {
+  description:
+    'The selected options, as the variants endpoint answers them (`{"size": "M", "color": "Black"}`, or `{"title": "Default Title"}`): option API name to value, plain text.',
+});
+
+documentSchema(CartLineSchema.shape.sku, { description: "The variant's SKU; null when it has none." });
+
+documentSchema(CartLineSchema.shape.image, {
+  description:
+    "The picture to show for the line: the variant's own image (its colour), else the product's featured image; null when the product has none.",
+});
+
+documentSchema(CartLineSchema.shape.url, {
+  description:
+    "The product's path in this API (`/api/v1/products/<handle>`), as collection items give it: what a cart drawer links to (a storefront maps the handle to its own product page).",
+  example: "/api/v1/products/essential-crew-tee-black",
+});
+
+documentSchema(CartLineSchema.shape.compare_at_price, {
+  description:
+    "The unit price before a reduction, for a struck-through price: only ever above `unit_price`, else null.",
+});
+
+documentSchema(CartLineSchema.shape.requires_shipping, {
+  description:
+    "Whether the variant is shipped (section 10.4): a cart whose lines all say false (gift cards, downloads) needs no destination and has no shipping charge.",
+});
+
+documentSchema(CartLineSchema.shape.discount_allocations, {
+  description:
+    "Each product or order discount's share of this line (a free-shipping discount has none): product discounts first, then order discounts, each in the rules' order. Every discount's shares sum exactly to its amount. `[]` for a line not priced (`available: false`).",
+});
+
 documentSchema(CartLineSchema.shape.in_stock, {
   description:
     "Whether live stock still covers the line's whole quantity (section 9.3): read from the Stock object on every cart read. False when fewer units are left than the line holds (the checkout would refuse it with `insufficient_stock`) or none (then `available` is false too). Always equal to `available` for a variant whose stock is not tracked.",
@@ -143,6 +194,25 @@ documentSchema(CartLineSchema.shape.in_stock, {
 documentSchema(CartSchema, {
   id: "Cart",
   description: "The token holder's cart. Expires 30 days after the last write; an expired cart reads as empty.",
+});
+
+documentSchema(CartSchema.shape.discounts, {
+  description:
+    "The discounts the cart takes (codes entered and automatic ones), each with what it saves, in the rules' order.",
+});
+
+documentSchema(CartSchema.shape.discount_codes, {
+  description:
+    "One answer per code the shopper entered (`PATCH /cart`), in the order entered: whether it applies, and why not.",
+});
+
+documentSchema(CartSchema.shape.shipping_option, {
+  description:
+    "The rate `cost.shipping` charges: the one chosen with `PATCH /cart`, else (or when it stops applying) the cheapest offered; null when nothing is offered or nothing ships.",
+});
+
+documentSchema(CartSchema.shape.buyer, {
+  description: "Where the order goes, as set with `PATCH /cart`; null until then.",
 });
 
 documentSchema(CartSchema.shape.note, { description: "The cart's note as written, or null." });

@@ -140,6 +140,11 @@ documentSchema(VariantSchema.shape.image, {
   description: `URL of the variant's own image (e.g. its colour); null when it has none. ${URL_KIND}`,
 });
 
+documentSchema(VariantSchema.shape.requires_shipping, {
+  description:
+    "Whether the variant is shipped (a gift card or a download is not): a cart whose lines all say false needs no destination and no shipping rate (section 10.4). The catalog's `requires_shipping`, true when it does not say.",
+});
+
 documentSchema(SeoSchema, {
   id: "Seo",
   description: "What a storefront puts in `<title>` and `<meta name=description>`.",

@@ -4,16 +4,13 @@
  */
 import { documentSchema } from "../../../openapi/schema-docs.ts";
 import {
-  AppliedDiscountSchema,
   AttributesSchema,
-  BuyerSchema,
   CheckoutIdSchema,
   CheckoutLineSchema,
   CheckoutSchema,
   CheckoutStatusSchema,
   CompleteCheckoutRequestSchema,
   CreateCheckoutRequestSchema,
-  DiscountAllocationSchema,
   FrozenCostSchema,
   IgnoredEventSchema,
   OrderIdSchema,
@@ -23,7 +20,6 @@ import {
   OrdersQuerySchema,
   PaidAmountSchema,
   PaymentStatusSchema,
-  ShippingOptionSchema,
   StorefrontEventSchema,
   WebhookReceiptSchema,
 } from "../../../checkout/api.ts";
@@ -60,18 +56,10 @@ documentSchema(AttributesSchema, {
   description: "Plain-text pairs carried from the cart (escape them when shown).",
 });
 
-documentSchema(DiscountAllocationSchema, { id: "DiscountAllocation", description: "A line's share of one discount." });
-
 documentSchema(FrozenCostSchema, {
   id: "FrozenCost",
   description: "The cost frozen at checkout (the guide's Checkout and orders).",
 });
-
-documentSchema(AppliedDiscountSchema, { id: "AppliedDiscount" });
-
-documentSchema(BuyerSchema, { id: "Buyer" });
-
-documentSchema(ShippingOptionSchema, { id: "ShippingOption" });
 
 documentSchema(PaymentStatusSchema, {
   id: "PaymentStatus",
