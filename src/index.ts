@@ -26,6 +26,7 @@ export { BrowseEngine } from "./browse/engine.ts";
 export { Stock } from "./stock/stock-object.ts";
 export { Checkouts } from "./checkout/checkout-object.ts";
 export { RulesPublisher } from "./rules/rules-object.ts";
+export { DiscountUsage } from "./discounts/usage-object.ts";
 
 const routeTable = new RouteTable();
 const catalogCors = publicCors(routeTable);

@@ -2,7 +2,7 @@ import { type Currency, fromMinor } from "../money.ts";
 import type { PaymentStatus, Received } from "../payment/amounts.ts";
 import { sha256Hex } from "../sha256.ts";
 import type { Order } from "./api.ts";
-import { costJson, type FrozenBuyer, type FrozenCost, type FrozenShippingOption } from "./cost.ts";
+import { type FrozenBuyer, type FrozenCost, type FrozenShippingOption, renderFrozen } from "./cost.ts";
 import { newestFirst } from "./d1-page.ts";
 import { eventsOf, OrderEvents } from "./order-events.ts";
 
@@ -21,6 +21,8 @@ export interface FrozenLine {
   attributes: Record<string, string>;
   /** The line's share of each discount, as the checkout froze it (absent: none). */
   discount_allocations?: { discount_id: string; amount: number }[];
+  /** The line's tax as the checkout froze it (absent or null: none known). */
+  tax?: number | null;
 }
 
 /** What an order is made of: the checkout's frozen content and how it was paid. */
@@ -126,6 +128,7 @@ function toOrder(row: OrderRow, lines: readonly OrderLineRow[]): Order {
     discounts,
   };
   const option = row.shipping_option ? (JSON.parse(row.shipping_option) as FrozenShippingOption) : null;
+  const rendered = renderFrozen({ lines: [], currency, cost, shipping_option: option });
   return {
     object: "order",
     id: row.id,
@@ -151,15 +154,10 @@ function toOrder(row: OrderRow, lines: readonly OrderLineRow[]): Order {
     currency,
     note: row.note,
     attributes: JSON.parse(row.attributes) as Record<string, string>,
-    cost: costJson(cost, currency),
-    discounts: discounts.map((d) => ({
-      id: d.id,
-      title: d.title,
-      code: d.code,
-      amount: fromMinor(d.amount, currency),
-    })),
+    cost: rendered.cost,
+    discounts: rendered.discounts,
     buyer: row.buyer ? (JSON.parse(row.buyer) as FrozenBuyer) : null,
-    shipping_option: option ? { id: option.id, title: option.title, price: fromMinor(option.price, currency) } : null,
+    shipping_option: rendered.shipping_option,
     payment_status: row.payment_status,
     amount_paid:
       row.amount_paid_minor === null || row.amount_paid_currency === null

@@ -23,10 +23,13 @@ export const CHECKOUTS_DOCS = {
   createCheckout: {
     summary: "Check out the cart",
     description:
-      "Re-prices the holder's cart at the live catalog and holds every line's units in stock " +
+      "Re-prices the holder's cart at the live catalog and the live rules, reserves a use of " +
+      "each limited or once-per-buyer discount it applies and holds every line's units in stock " +
       "(all or none) for `CHECKOUT_HOLD_SECONDS`: 201 with the Checkout (lines frozen with " +
-      "their prices). 409 `checkout_unavailable` names each line at fault in `lines` and holds " +
-      "nothing; 400 `cart_empty`. For a tracked variant the live level decides, whatever " +
+      "their prices and discount allocations; `cost`, `discounts`, `buyer` and `shipping_option` " +
+      "frozen as the cart answered them). 409 `checkout_unavailable` names each line at fault in " +
+      "`lines`, a shipping fault in `shipping`, a discount the checkout cannot apply in " +
+      "`discount_codes` (`once_per_buyer`, `usage_limit_reached`), and holds nothing; 400 `cart_empty`. For a tracked variant the live level decides, whatever " +
       "`available` the catalog was published with. One open checkout per holder: its units " +
       "count for the new one, which cancels it once it holds; a refused checkout leaves it as " +
       "it was. Holds cannot be hoarded: a holder's hold on a variant lasts " +
