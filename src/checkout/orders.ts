@@ -303,6 +303,18 @@ export class OrdersStore {
     return results;
   }
 
+  /** The checkouts of the orders that carry discount `discountId` (in `discounts`): what its committed uses must equal. */
+  async checkoutsWithDiscount(discountId: string): Promise<string[]> {
+    const { results } = await this.#db
+      .prepare(
+        `SELECT checkout_id FROM orders
+         WHERE EXISTS (SELECT 1 FROM json_each(orders.discounts) WHERE json_extract(value, '$.id') = ?)`,
+      )
+      .bind(discountId)
+      .all<{ checkout_id: string }>();
+    return results.map((row) => row.checkout_id);
+  }
+
   /** Orders whose payment did not match their total, newest first: what `orders -- check` names. */
   async mismatched(since: number): Promise<Order[]> {
     const { results } = await this.#db
