@@ -196,6 +196,7 @@ export const StripeEventSchema = z.looseObject({
         payment_status: z.optional(z.string()),
         amount_total: z.optional(z.nullable(z.number())),
         currency: z.optional(z.nullable(z.string())),
+        total_details: z.optional(z.nullable(z.looseObject({ amount_tax: z.optional(z.nullable(z.number())) }))),
       }),
     }),
   ),

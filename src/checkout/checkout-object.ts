@@ -23,7 +23,7 @@ import {
   type Payment,
 } from "./checkout-rows.ts";
 import type { CheckoutFailure, CheckoutReply, DiscountFault, UnavailableLine } from "./failure.ts";
-import { frozenCost, frozenFrom, paymentAmounts } from "./cost.ts";
+import { chargedCost, frozenCost, frozenFrom, paymentAmounts } from "./cost.ts";
 import { costFaults, countedAmong, countedCandidates, priceCheckout, pricingLine } from "./pricing.ts";
 import { handoffUrl, type HandoffSettings } from "./handoff.ts";
 import { type HoldRules, HoldWindows, holdRules } from "./hold-windows.ts";
@@ -208,7 +208,12 @@ export class Checkouts extends DurableObject<Env> {
         const order = await this.#orders.get(record.order_id);
         if (order) return { ok: true, status: 200, json: JSON.stringify(order), replayed: true };
       }
-      const expected = { total: frozenCost(record.content).total, currency: record.content.currency };
+      const frozen = frozenCost(record.content);
+      const expected = {
+        total: frozen.total,
+        currency: record.content.currency,
+        taxAtPayment: frozen.tax_calculated_at === "payment",
+      };
       const payment: Payment = record.payment ?? {
         reference: input.paymentReference,
         by: input.by,
@@ -217,7 +222,9 @@ export class Checkouts extends DurableObject<Env> {
         status: paymentStatus(expected, input.received),
       };
       if (!record.payment) {
-        if (payment.status === "mismatch") logMismatch(record.id, expected, input.received, input.by);
+        // Under tax mode stripe the payment's own tax is added to what was expected, so the line compares like with like.
+        const shown = { ...expected, total: chargedCost(frozen, input.received).total };
+        if (payment.status === "mismatch") logMismatch(record.id, shown, input.received, input.by);
         // Recorded (and a resume alarm armed) before anything leaves this object: the runtime
         // holds outgoing calls until these writes are durable, so if the stock commit happened,
         // a crash after it finds the payment here and the alarm finishes the completion.
@@ -235,7 +242,7 @@ export class Checkouts extends DurableObject<Env> {
       this.#stock.commit(record.id, holdLines(record.content.lines)),
       this.#uses.commit(record.id, record.content.uses ?? [], await buyerKey(record.content.buyer?.email)),
     ]);
-    const cost = frozenCost(record.content);
+    const cost = chargedCost(frozenCost(record.content), payment.received);
     const order = await this.#orders.record({
       checkoutId: record.id,
       currency: record.content.currency,

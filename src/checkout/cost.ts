@@ -1,5 +1,5 @@
 import type { Currency } from "../money.ts";
-import type { PaymentAmounts } from "../payment/amounts.ts";
+import type { PaymentAmounts, Received } from "../payment/amounts.ts";
 import { type AppliedDiscount, type Cost, type RenderedCost, renderCost } from "../pricing/index.ts";
 import type { FrozenLine } from "./orders.ts";
 
@@ -44,6 +44,15 @@ export interface FrozenMoney {
   cost?: FrozenCost;
   buyer?: FrozenBuyer | null;
   shipping_option?: FrozenShippingOption | null;
+}
+
+/**
+ * The cost an order records: the frozen one, but under tax mode `stripe` with the tax the payment
+ * computed (its `tax_minor`) and the total it makes, so the order says what was charged.
+ */
+export function chargedCost(cost: FrozenCost, received: Received | undefined): FrozenCost {
+  if (cost.tax_calculated_at !== "payment" || received?.tax_minor === undefined) return cost;
+  return { ...cost, tax: received.tax_minor, total: cost.total + received.tax_minor };
 }
 
 /** A checkout's lines before costs were frozen: their subtotal is their total. */
@@ -95,6 +104,7 @@ export function paymentAmounts(content: FrozenMoney): PaymentAmounts {
     shipping,
     tax: cost.tax_included ? 0 : (cost.tax ?? 0),
     total: cost.total,
+    tax_at_payment: cost.tax_calculated_at === "payment",
   };
 }
 
