@@ -1,11 +1,13 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Checkout } from "../../src/checkout/api.ts";
 import type { Checkouts } from "../../src/checkout/checkout-object.ts";
 import { checkoutsFor } from "../../src/checkout/client.ts";
+import { RulesClient, runRulesCommand } from "../../src/cli/rules-client.ts";
 import { discountUses } from "../../src/discounts/usage.ts";
-import { cartCall, cartFrom, issueToken, operator, readCart } from "../helpers/cart.ts";
+import { OperatorDiscountListSchema } from "../../src/discounts/usage-api.ts";
+import { BASE, cartCall, cartFrom, issueToken, OPERATOR_SECRET, operator, readCart } from "../helpers/cart.ts";
 import { publishSeedCatalog } from "../helpers/catalog.ts";
 import { checkoutFrom, operatorComplete, orderFrom, postCheckout } from "../helpers/checkout.ts";
 import { publishRules } from "../helpers/rules.ts";
@@ -98,6 +100,20 @@ describe("a limited code under racing checkouts", () => {
     expect(paid.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(await uses.counts("ten-left")).toEqual({ committed: 2, held: 8 });
     expect((await uses.committed("ten-left")).sort()).toEqual([first!.id, second!.id].sort());
+
+    // The operator's view (contract 10.3, issue 44 part 6): the API and npm run rules -- show.
+    const listed = OperatorDiscountListSchema.parse(await (await operator("/discounts")).json());
+    expect(listed.data.map((d) => [d.id, d.usage])).toEqual([
+      ["ten-left", { committed: 2, held: 8, remaining: 0 }],
+      ["two-left", { committed: 0, held: 0, remaining: 2 }],
+    ]);
+    const shown = await runRulesCommand(
+      { action: "show" },
+      new RulesClient(BASE, OPERATOR_SECRET, (input, init) => exports.default.fetch(input, init)),
+    );
+    expect(shown).toContain(
+      '  ten-left  code TENLEFT  fixed_amount 5.00  "5 off, 10 uses"  (limit 10 uses)  uses 2 committed, 8 held, 0 left',
+    );
   }, 900_000);
 });
 

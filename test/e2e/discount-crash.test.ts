@@ -108,6 +108,11 @@ describe("discount uses across a crash of npm run dev", () => {
     const carrying = list.data.filter((order) => order.discounts.some((d) => d.id === "crash-code"));
     figures.orders_with_code = carrying.length;
     expect(carrying).toHaveLength(CHECKOUTS);
+    // The usage object's committed uses are exactly the orders carrying the code.
+    const listed = (await (await fetch(url("/api/v1/operator/discounts"), { headers: OPERATOR })).json()) as {
+      data: { id: string; usage: { committed: number; held: number } }[];
+    };
+    expect(listed.data.find((d) => d.id === "crash-code")?.usage).toMatchObject({ committed: CHECKOUTS, held: 0 });
     const check = await runCli("orders", ["check", "--url", local.server.baseUrl]);
     expect(check.code, check.stdout + check.stderr).toBe(0);
     expect(check.stdout).toContain("no difference");

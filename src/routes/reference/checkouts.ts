@@ -9,6 +9,8 @@ import {
 import { CART_WRITE_ERRORS, errors, JSON_BODY_ERRORS, QUERY_ERRORS, TOKEN_ERRORS } from "../../openapi/errors.ts";
 import type { ResponseSpec } from "../../openapi/spec.ts";
 
+import { FROZEN_COST } from "./cart-cost.ts";
+
 const HEADERS = ["X-Request-Id", "Cache-Control", "Vary"] as const;
 
 function checkoutOk(description: string, extra: readonly "Idempotent-Replayed"[] = []): ResponseSpec {
@@ -46,7 +48,7 @@ export const CHECKOUTS_DOCS = {
       "Stripe Checkout Session itself and `url` is its page; `return_url` is then required (400 " +
       "`parameter_missing`: Stripe's page sends the shopper back there), and Stripe down, timing " +
       "out or refusing is 502 `payment_provider_unavailable` with nothing held and no checkout " +
-      `left open. ${SEE}`,
+      `left open. ${FROZEN_COST} ${SEE}`,
     tag: "Checkout",
     auth: "bearer",
     query: NoQuerySchema,
@@ -74,7 +76,7 @@ export const CHECKOUTS_DOCS = {
   },
   getCheckout: {
     summary: "Get a checkout",
-    description: `The holder's own checkout; any other id (another holder's included) is 404. ${SEE}`,
+    description: `The holder's own checkout; any other id (another holder's included) is 404. ${FROZEN_COST} ${SEE}`,
     tag: "Checkout",
     auth: "bearer",
     params: CheckoutPathParamsSchema,
