@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Checkout } from "../../src/checkout/api.ts";
 import type { Checkouts } from "../../src/checkout/checkout-object.ts";
 import { checkoutsFor } from "../../src/checkout/client.ts";
+import { OrdersClient, runOrdersCommand } from "../../src/cli/orders-client.ts";
 import { RulesClient, runRulesCommand } from "../../src/cli/rules-client.ts";
 import { discountUses } from "../../src/discounts/usage.ts";
 import { OperatorDiscountListSchema } from "../../src/discounts/usage-api.ts";
@@ -180,6 +181,11 @@ describe("a reserved use goes back", () => {
           discount_id: "ten-more",
         }),
       );
+      // npm run orders -- check exits 1 (ok: false) naming the discount and the checkout.
+      const client = new OrdersClient(BASE, OPERATOR_SECRET, (input, init) => exports.default.fetch(input, init));
+      const check = await runOrdersCommand({ action: "check" }, client);
+      expect(check.ok).toBe(false);
+      expect(check.lines.find((l) => l.includes(checkout.id))).toMatch(/order_without_discount_use: .*ten-more/);
     } finally {
       await publishRules(RULES);
     }
