@@ -17,6 +17,7 @@ import { webhooks } from "./routes/webhooks.ts";
 import { devPay } from "./routes/dev-pay.ts";
 import { operatorStock } from "./routes/operator-stock.ts";
 import { operatorRules } from "./routes/operator-rules.ts";
+import { operatorDiscounts } from "./routes/operator-discounts.ts";
 import { products } from "./routes/products.ts";
 import { shopperOrders } from "./routes/shopper-orders.ts";
 import { deliverOrderEvents } from "./checkout/event-delivery.ts";
@@ -26,6 +27,7 @@ export { BrowseEngine } from "./browse/engine.ts";
 export { Stock } from "./stock/stock-object.ts";
 export { Checkouts } from "./checkout/checkout-object.ts";
 export { RulesPublisher } from "./rules/rules-object.ts";
+export { DiscountUsage } from "./discounts/usage-object.ts";
 
 const routeTable = new RouteTable();
 const catalogCors = publicCors(routeTable);
@@ -62,6 +64,7 @@ const api = new Hono<AppEnv>()
 const operatorApi = new Hono<AppEnv>()
   .route("/stock", operatorStock)
   .route("/rules", operatorRules)
+  .route("/discounts", operatorDiscounts)
   .route("/", operator)
   .route("/", orders)
   .route("/openapi.json", operatorOpenapi);

@@ -15,6 +15,7 @@ import type { Buyer } from "../pricing/index.ts";
 import { codeKey } from "../rules/codes.ts";
 import type { Rules } from "../rules/schema.ts";
 import { RulesStore } from "../rules/store.ts";
+import { exhaustedAmong, limitedAmong } from "../discounts/usage-marks.ts";
 import { type Currency, DEFAULT_CURRENCY } from "../money.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import type { StockLevel } from "../stock/api.ts";
@@ -158,6 +159,8 @@ export class Cart extends DurableObject<Env> {
   readonly #rulesStore: RulesStore;
   /** The live rules as last read (null: none, or none that fit the currency). */
   #rules: Rules | null = null;
+  /** The limited discounts this cart could take that are marked used up, as last read. */
+  #exhausted: readonly string[] = [];
   /** Whether this instance has armed the expiry alarm (an alarm that is due re-arms itself). */
   #alarmArmed = false;
 
@@ -264,7 +267,10 @@ export class Cart extends DurableObject<Env> {
       }
       const head = { ...(stored ?? EMPTY_HEAD) };
       if (input.buyer !== undefined) head.buyer = input.buyer === null ? null : JSON.stringify(input.buyer);
-      if (input.discountCodes !== undefined) head.discount_codes = JSON.stringify(enteredCodes(input.discountCodes));
+      if (input.discountCodes !== undefined) {
+        head.discount_codes = JSON.stringify(enteredCodes(input.discountCodes));
+        await this.#readMarks(head.discount_codes);
+      }
       if (input.shippingOption !== undefined) {
         head.shipping_option = input.shippingOption;
         const offered = costOf(head, this.#rows.lines(), this.#pricing()).shipping_options;
@@ -522,12 +528,19 @@ export class Cart extends DurableObject<Env> {
     this.#meta = meta;
     if (meta) this.#currency = meta.currency ?? DEFAULT_CURRENCY;
     this.#rules = meta ? ((await this.#rulesStore.rules(pointer, this.#currency))?.rules ?? null) : null;
+    await this.#readMarks(this.#rows.times()?.discount_codes);
     return meta?.version ?? null;
+  }
+
+  /** Reads the used-up marks of the limited discounts the cart could take (none when the rules limit none). */
+  async #readMarks(codes: string | undefined): Promise<void> {
+    const limited = limitedAmong(this.#rules, codes === undefined ? [] : (JSON.parse(codes) as string[]));
+    this.#exhausted = limited.length === 0 ? [] : await exhaustedAmong(this.env.CATALOG, limited);
   }
 
   /** What the cost is priced with besides the rows: the rules last read, the catalog's currency, now. */
   #pricing(): PricingContext {
-    return { rules: this.#rules, currency: this.#currency, now: Date.now() };
+    return { rules: this.#rules, currency: this.#currency, now: Date.now(), exhausted: this.#exhausted };
   }
 
   async #repriceIfPublished(): Promise<void> {

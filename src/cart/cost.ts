@@ -36,6 +36,8 @@ export interface PricingContext {
   rules: Rules | null;
   currency: Currency;
   now: number;
+  /** The limited discounts marked used up (src/discounts/usage-marks.ts): the checkout decides exactly. */
+  exhausted?: readonly string[];
 }
 
 /** The cart's cost in minor units, from its available lines only (a sold-out line is not priced). */
@@ -52,9 +54,9 @@ export function costOf(
     shipping_option: head.shipping_option,
     discount_codes: JSON.parse(head.discount_codes) as string[],
     now: context.now,
-    // Usage limits (contract 10.3): the ids of limited discounts with no use left come from the
-    // per-discount usage objects, which a later release adds; until then none is exhausted here.
-    exhausted: [],
+    // Usage limits (contract 10.3): the marks the usage objects keep in KV, a cached view; the
+    // checkout reserves a use and so decides exactly.
+    exhausted: context.exhausted ?? [],
   });
 }
 

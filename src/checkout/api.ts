@@ -1,7 +1,13 @@
 import * as z from "zod/mini";
 import { CurrencySchema, MoneySchema } from "../money.ts";
 // The cost's parts a checkout and its order answer are the cart's, defined once (src/pricing/api.ts).
-import { AppliedDiscountSchema, BuyerSchema, DiscountAllocationSchema, ShippingOptionSchema } from "../pricing/api.ts";
+import {
+  AppliedDiscountSchema,
+  BuyerSchema,
+  CostSchema,
+  DiscountAllocationSchema,
+  ShippingOptionSchema,
+} from "../pricing/api.ts";
 
 /**
  * Request and response schemas of checkouts, orders and the checkout webhook: the routes validate
@@ -20,16 +26,6 @@ export type CheckoutStatus = z.infer<typeof CheckoutStatusSchema>;
 
 /** Attributes (cart note attributes, line properties): plain-text pairs. */
 export const AttributesSchema = z.record(z.string(), z.string());
-
-/** The cost as the checkout froze it (contract 10.2's `cost`): integer minor units underneath, Money on the wire. */
-export const FrozenCostSchema = z.object({
-  subtotal: MoneySchema,
-  discount_total: MoneySchema,
-  shipping: z.nullable(MoneySchema),
-  tax: z.nullable(MoneySchema),
-  total: MoneySchema,
-  tax_included: z.boolean(),
-});
 
 export const PaymentStatusSchema = z.enum(["paid", "mismatch"]);
 
@@ -63,6 +59,7 @@ export const CheckoutLineSchema = z.object({
   unit_price: MoneySchema,
   line_total: MoneySchema,
   attributes: AttributesSchema,
+  discount_allocations: z.array(DiscountAllocationSchema),
 });
 export type CheckoutLine = z.infer<typeof CheckoutLineSchema>;
 
@@ -73,7 +70,11 @@ export const CheckoutSchema = z.object({
   lines: z.array(CheckoutLineSchema),
   total_quantity: z.number().check(z.int(), z.gte(1)),
   subtotal: MoneySchema,
-  cost: FrozenCostSchema,
+  // The cost as the checkout froze it (contract 10.7), answered as the cart answers its own.
+  cost: CostSchema,
+  discounts: z.array(AppliedDiscountSchema),
+  buyer: z.nullable(BuyerSchema),
+  shipping_option: z.nullable(ShippingOptionSchema),
   currency: CurrencySchema,
   note: z.nullable(z.string()),
   attributes: AttributesSchema,
@@ -122,7 +123,7 @@ export const OrderSchema = z.object({
   currency: CurrencySchema,
   note: z.nullable(z.string()),
   attributes: AttributesSchema,
-  cost: FrozenCostSchema,
+  cost: CostSchema,
   discounts: z.array(AppliedDiscountSchema),
   buyer: z.nullable(BuyerSchema),
   shipping_option: z.nullable(ShippingOptionSchema),
@@ -195,6 +196,7 @@ export const StripeEventSchema = z.looseObject({
         payment_status: z.optional(z.string()),
         amount_total: z.optional(z.nullable(z.number())),
         currency: z.optional(z.nullable(z.string())),
+        total_details: z.optional(z.nullable(z.looseObject({ amount_tax: z.optional(z.nullable(z.number())) }))),
       }),
     }),
   ),

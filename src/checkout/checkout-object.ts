@@ -4,7 +4,13 @@ import { CatalogStore, pointerTtlMs } from "../catalog/store.ts";
 import type { Cart } from "../cart/api.ts";
 import { cartFor, cartObjectId } from "../cart/cart-client.ts";
 import type { IdempotencyClaim } from "../cart/failure.ts";
-import { DEFAULT_CURRENCY, fromMinor } from "../money.ts";
+import { buyerKey, type DiscountUses, discountUses } from "../discounts/usage.ts";
+import { exhaustedAmong } from "../discounts/usage-marks.ts";
+import { type Currency, DEFAULT_CURRENCY, fromMinor } from "../money.ts";
+import type { PricingLine } from "../pricing/index.ts";
+import { codeKey } from "../rules/codes.ts";
+import type { Discount } from "../rules/schema.ts";
+import { RulesStore } from "../rules/store.ts";
 import { paymentStatus, type Received } from "../payment/amounts.ts";
 import { type PaymentProvider, STRIPE_MIN_HOLD_SECONDS } from "../payment/provider.ts";
 import { randomBase62 } from "../random.ts";
@@ -16,8 +22,9 @@ import {
   migrateCheckouts,
   type Payment,
 } from "./checkout-rows.ts";
-import type { CheckoutFailure, CheckoutReply, UnavailableLine } from "./failure.ts";
-import { costOfLines, frozenCost, paymentAmounts } from "./cost.ts";
+import type { CheckoutFailure, CheckoutReply, DiscountFault, UnavailableLine } from "./failure.ts";
+import { chargedCost, frozenCost, frozenFrom, paymentAmounts } from "./cost.ts";
+import { costFaults, countedAmong, countedCandidates, priceCheckout, pricingLine } from "./pricing.ts";
 import { handoffUrl, type HandoffSettings } from "./handoff.ts";
 import { type HoldRules, HoldWindows, holdRules } from "./hold-windows.ts";
 import type { Order } from "./api.ts";
@@ -84,7 +91,16 @@ function missing(): CheckoutReply {
 
 /** A cart frozen at the live catalog: what a new checkout will hold, or why it cannot. */
 type Frozen =
-  | { ok: true; content: CheckoutContent; storeIds: boolean; discountCode: string | null }
+  | {
+      ok: true;
+      content: CheckoutContent;
+      storeIds: boolean;
+      discountCode: string | null;
+      /** The counted discounts the cost applied: a use of each is reserved with the holds. */
+      uses: Discount[];
+      /** The buyer's key for once_per_buyer uses (usage.ts buyerKey); null without an email. */
+      buyer: string | null;
+    }
   | { ok: false; reply: CheckoutReply };
 
 /**
@@ -107,6 +123,8 @@ export class Checkouts extends DurableObject<Env> {
   readonly #orders: OrdersStore;
   readonly #stock: StockHolds;
   readonly #payments: PaymentSessions;
+  readonly #uses: DiscountUses;
+  readonly #rulesStore: RulesStore;
   readonly #rules: HoldRules;
   readonly #windows: HoldWindows;
   #tail: Promise<unknown> = Promise.resolve();
@@ -118,6 +136,8 @@ export class Checkouts extends DurableObject<Env> {
     this.#orders = new OrdersStore(env.ORDERS);
     this.#stock = stockHolds(env);
     this.#payments = stripeSessions(env);
+    this.#uses = discountUses(env);
+    this.#rulesStore = new RulesStore(env.CATALOG, { pointerTtlMs: pointerTtlMs(env.CATALOG_POINTER_TTL_MS) });
     this.#rules = holdRules(env);
     this.#windows = new HoldWindows(ctx.storage.sql, this.#rules);
     void ctx.blockConcurrencyWhile(async () => migrateCheckouts(ctx.storage.sql));
@@ -188,7 +208,12 @@ export class Checkouts extends DurableObject<Env> {
         const order = await this.#orders.get(record.order_id);
         if (order) return { ok: true, status: 200, json: JSON.stringify(order), replayed: true };
       }
-      const expected = { total: frozenCost(record.content).total, currency: record.content.currency };
+      const frozen = frozenCost(record.content);
+      const expected = {
+        total: frozen.total,
+        currency: record.content.currency,
+        taxAtPayment: frozen.tax_calculated_at === "payment",
+      };
       const payment: Payment = record.payment ?? {
         reference: input.paymentReference,
         by: input.by,
@@ -197,7 +222,9 @@ export class Checkouts extends DurableObject<Env> {
         status: paymentStatus(expected, input.received),
       };
       if (!record.payment) {
-        if (payment.status === "mismatch") logMismatch(record.id, expected, input.received, input.by);
+        // Under tax mode stripe the payment's own tax is added to what was expected, so the line compares like with like.
+        const shown = { ...expected, total: chargedCost(frozen, input.received).total };
+        if (payment.status === "mismatch") logMismatch(record.id, shown, input.received, input.by);
         // Recorded (and a resume alarm armed) before anything leaves this object: the runtime
         // holds outgoing calls until these writes are durable, so if the stock commit happened,
         // a crash after it finds the payment here and the alarm finishes the completion.
@@ -211,8 +238,11 @@ export class Checkouts extends DurableObject<Env> {
 
   /** The rest of a completion, from the recorded payment: stock commit, order, status, cart. Each step is idempotent. */
   async #finish(record: CheckoutRecord, payment: Payment): Promise<Order> {
-    const oversold = await this.#stock.commit(record.id, holdLines(record.content.lines));
-    const cost = frozenCost(record.content);
+    const [oversold] = await Promise.all([
+      this.#stock.commit(record.id, holdLines(record.content.lines)),
+      this.#uses.commit(record.id, record.content.uses ?? [], await buyerKey(record.content.buyer?.email)),
+    ]);
+    const cost = chargedCost(frozenCost(record.content), payment.received);
     const order = await this.#orders.record({
       checkoutId: record.id,
       currency: record.content.currency,
@@ -300,10 +330,12 @@ export class Checkouts extends DurableObject<Env> {
   }
 
   /**
-   * A new checkout in three steps, so each addition slots in where it belongs: refuse (the cart,
-   * the catalog, the hold rules: nothing is held and the open checkout is untouched), hold (the
-   * new checkout's units, the open checkout's counting as this holder's own), settle (the
-   * previous checkout canceled, the hold windows opened).
+   * A new checkout in steps, so each addition slots in where it belongs, and each is idempotent
+   * under the checkout id (a crash anywhere is cured by trying again): read the cart and price it
+   * (`#freeze`), refuse (the catalog, shipping, discounts, the hold rules: nothing is held and the
+   * open checkout is untouched), reserve the discounts' uses and hold the units (all or none),
+   * make the payment session, settle (the previous checkout canceled, the hold windows opened),
+   * answer.
    */
   async #create(input: CreateCheckoutInput): Promise<CheckoutReply> {
     if (input.provider === "stripe" && input.returnUrl === null) {
@@ -315,10 +347,12 @@ export class Checkouts extends DurableObject<Env> {
     }
     this.#rows.setHolder(input.holder);
     const now = Date.now();
-    // 1. Refuse first.
-    const frozen = await this.#freeze(input);
+    const open = this.#rows.open().filter((previous) => !previous.payment);
+    const replaces = open.map((previous) => previous.id);
+    // 1. Read the cart and price it; refuse what the catalog, shipping or discounts refuse.
+    const frozen = await this.#freeze(input, replaces);
     if (!frozen.ok) return frozen.reply;
-    const { content, storeIds, discountCode } = frozen;
+    const { content, storeIds, discountCode, uses, buyer } = frozen;
     const lines = holdLines(content.lines);
     // With Stripe a hold lasts at least a session's 31 minutes (hold-windows.ts holdRules).
     const windows =
@@ -343,14 +377,15 @@ export class Checkouts extends DurableObject<Env> {
       );
     }
 
-    // 2. Hold. The checkout and its expiry alarm exist before its hold does (outgoing calls wait
-    // for these writes): a crash mid-hold leaves an open checkout whose alarm releases what was held.
-    const open = this.#rows.open().filter((previous) => !previous.payment);
+    // 2. Reserve and hold, all or none. The checkout and its expiry alarm exist before its
+    // reservations do (outgoing calls wait for these writes): a crash mid-way leaves an open
+    // checkout whose alarm releases what was reserved and held.
     const id = `chk_${this.ctx.id.toString()}${randomBase62(16)}`;
     const expiresAt = windows.expiryFor(
       lines.map((l) => l.variant_id),
       now,
     );
+    content.uses = uses.map((d) => d.id);
     const record: CheckoutRecord = {
       id,
       status: "open",
@@ -372,34 +407,22 @@ export class Checkouts extends DurableObject<Env> {
     };
     this.#rows.insert(record);
     await this.#armAlarm();
-    const held = await this.#stock.hold(id, lines, expiresAt + STOCK_GRACE_MS, {
-      owner: cartObjectId(this.env, input.holder),
-      replaces: open.map((previous) => previous.id),
-      maxUnits: this.#rules.maxUnits,
-    });
-    if (!held.ok) {
-      // Refused: the stock adapter gave back any part held; this attempt leaves no checkout, and
+    const taken = await this.#reserveAndHold(record, uses, buyer, replaces, input.holder);
+    if (!taken.ok) {
+      // Refused: whatever was reserved or held went back; this attempt leaves no checkout, and
       // the open one still holds what it held.
       this.#rows.remove(id);
       await this.#armAlarm();
-      const refused = new Map(held.refusals.map((r) => [r.variant_id, r]));
-      return unavailable(
-        content.lines.flatMap((line) => {
-          const refusal = refused.get(line.variant_id);
-          if (!refusal) return [];
-          const { code, available_quantity, max_quantity } = refusal;
-          return [{ id: line.id, code, available_quantity, ...(max_quantity !== undefined ? { max_quantity } : {}) }];
-        }),
-      );
+      return taken.refused;
     }
 
-    // The payment session once the units are held (contract 10.6); the open checkout is still as it was.
+    // 3. The payment session once everything is held (contract 10.6); the open checkout is still as it was.
     if (input.provider === "stripe") {
       const opened = await this.#payments.open(this.#sessionRequest(record));
       if (!opened.ok) {
-        // Nothing half-made: the new holds go back and the checkout does not stay open. A session
-        // the provider may have made unanswered is expired by the alarm (found by its key).
-        await this.#stock.release(id, lines);
+        // Nothing half-made: the new holds and uses go back and the checkout does not stay open.
+        // A session the provider may have made unanswered is expired by the alarm (found by its key).
+        await this.#giveBack(record);
         if (opened.kind === "unanswered") {
           this.#rows.setStatus(id, "canceled", Date.now());
           this.#rows.oweExpiry(id, null, Date.now() + EXPIRY_RETRY_MS, sessionEndsAt(record) + EXPIRY_GIVE_UP_MS);
@@ -415,19 +438,71 @@ export class Checkouts extends DurableObject<Env> {
       record.url = opened.session.url;
     }
 
-    // 3. Settle: one open checkout per holder. A checkout already paid (its completion under way)
+    // 4. Settle: one open checkout per holder. A checkout already paid (its completion under way)
     // is never canceled under its payment.
     for (const previous of open) await this.#settle(previous, "canceled");
-    windows.open(held.held, now);
+    windows.open(taken.held, now);
     return { ok: true, status: 201, json: checkoutJson(record), replayed: false };
   }
 
   /**
-   * The holder's cart re-priced at the live catalog into frozen lines, or the reason it cannot be
-   * checked out. A variant the catalog calls unavailable but live stock tracks is left to its
-   * hold: for a tracked variant the level decides, not the flag the catalog was published with.
+   * Reserves the counted discounts' uses, then holds the units (contract 10.3: all or none). A
+   * refusal gives back what was taken and answers why; else the variants the hold took from
+   * other shoppers (their hold windows open).
    */
-  async #freeze(input: CreateCheckoutInput): Promise<Frozen> {
+  async #reserveAndHold(
+    record: CheckoutRecord,
+    uses: readonly Discount[],
+    buyer: string | null,
+    replaces: readonly string[],
+    holder: string,
+  ): Promise<{ ok: true; held: string[] } | { ok: false; refused: CheckoutReply }> {
+    const { id, content, expires_at: expiresAt } = record;
+    if (uses.length > 0) {
+      const reserved = await this.#uses.reserve(id, uses, buyer, expiresAt + STOCK_GRACE_MS, replaces);
+      if (!reserved.ok) {
+        const typed = new Map(content.discount_codes_entered?.map((c) => [codeKey(c), c]) ?? []);
+        const faults = reserved.refusals.map(({ discount_id, reason }): DiscountFault => {
+          const code = uses.find((d) => d.id === discount_id)?.code ?? null;
+          return { code: code === null ? null : (typed.get(codeKey(code)) ?? code), reason, discount_id };
+        });
+        return { ok: false, refused: costUnavailable({ discount_codes: faults }) };
+      }
+    }
+    const held = await this.#stock.hold(id, holdLines(content.lines), expiresAt + STOCK_GRACE_MS, {
+      owner: cartObjectId(this.env, holder),
+      replaces,
+      maxUnits: this.#rules.maxUnits,
+    });
+    if (!held.ok) {
+      await this.#uses.release(id, content.uses ?? []);
+      const refused = new Map(held.refusals.map((r) => [r.variant_id, r]));
+      const faults = content.lines.flatMap((line) => {
+        const refusal = refused.get(line.variant_id);
+        if (!refusal) return [];
+        const { code, available_quantity, max_quantity } = refusal;
+        return [{ id: line.id, code, available_quantity, ...(max_quantity !== undefined ? { max_quantity } : {}) }];
+      });
+      return { ok: false, refused: unavailable(faults) };
+    }
+    return { ok: true, held: held.held };
+  }
+
+  /** Gives back a checkout's holds and reserved uses (idempotent). */
+  async #giveBack(record: CheckoutRecord): Promise<void> {
+    await Promise.all([
+      this.#stock.release(record.id, holdLines(record.content.lines)),
+      this.#uses.release(record.id, record.content.uses ?? []),
+    ]);
+  }
+
+  /**
+   * The holder's cart re-priced at the live catalog and the live rules (contract 10.7) into frozen
+   * lines and cost, or the reason it cannot be checked out. A variant the catalog calls
+   * unavailable but live stock tracks is left to its hold: for a tracked variant the level
+   * decides, not the flag the catalog was published with.
+   */
+  async #freeze(input: CreateCheckoutInput, replaces: readonly string[]): Promise<Frozen> {
     const cartReply = await cartFor(this.env, input.holder).getCart({ tokenId: input.tokenId, liveStock: false });
     if (!cartReply.ok) {
       const { code, message } = cartReply.failure;
@@ -439,10 +514,6 @@ export class Checkouts extends DurableObject<Env> {
     const cart = JSON.parse(cartReply.cartJson) as Cart & {
       note?: string | null;
       attributes?: Record<string, string>;
-      /** Contract 10.3's codes, once the cart carries them: the first applicable one goes to a Shopify permalink. */
-      discount_codes?: { code: string; applicable: boolean }[];
-      /** Contract 10.4's buyer, once the cart carries it. */
-      buyer?: CheckoutContent["buyer"];
       lines: (Cart["lines"][number] & { attributes?: Record<string, string> })[];
     };
     if (cart.lines.length === 0) {
@@ -452,21 +523,25 @@ export class Checkouts extends DurableObject<Env> {
       };
     }
     try {
-      const meta = await this.#catalog.currentMeta();
+      const [meta, pointer] = await Promise.all([this.#catalog.currentMeta(), this.#rulesStore.pointer()]);
       if (!meta)
         return {
           ok: false,
           reply: fail({ code: "catalog_unavailable", message: "No catalog has been published yet." }),
         };
+      const currency = (meta.currency ?? DEFAULT_CURRENCY) as Currency;
       const ids = [...new Set(cart.lines.map((l) => l.variant_id))];
-      const [variants] = await Promise.all([
+      const [variants, live] = await Promise.all([
         this.#catalog.getVariants(meta.version, ids),
+        this.#rulesStore.rules(pointer, currency),
         this.#stock.sync(meta.version, ids),
       ]);
+      const rules = live?.rules ?? null;
       const flagged = ids.filter((id) => variants.get(id)?.available === false);
       const tracked = flagged.length > 0 ? await this.#stock.tracked(flagged) : new Set<string>();
       const faults: UnavailableLine[] = [];
       const lines: FrozenLine[] = [];
+      const priced: PricingLine[] = [];
       for (const line of cart.lines) {
         const variant = variants.get(line.variant_id);
         if (!variant) faults.push({ id: line.id, code: "resource_missing" });
@@ -483,22 +558,43 @@ export class Checkouts extends DurableObject<Env> {
             unit_price_minor: variant.price_minor,
             attributes: line.attributes ?? {},
           });
+          priced.push(pricingLine(line, variant));
         }
       }
       if (faults.length > 0) return { ok: false, reply: unavailable(faults) };
+
+      // The cost, with what only the checkout knows: the buyer's own once_per_buyer uses (no
+      // email: the checkout cannot tell, so none applies) and the automatic discounts used up.
+      const candidates = countedCandidates(rules, cart);
+      const buyer = await buyerKey(cart.buyer?.email);
+      const once = candidates.filter((d) => d.once_per_buyer);
+      const [usedByBuyer, exhausted] = await Promise.all([
+        buyer === null ? once.map((d) => d.id) : this.#uses.usedBy(once, buyer, replaces),
+        exhaustedAmong(
+          this.env.CATALOG,
+          candidates.filter((d) => d.code === null && d.usage_limit !== null).map((d) => d.id),
+        ),
+      ]);
+      const cost = priceCheckout(cart, priced, rules, currency, { now: Date.now(), exhausted, usedByBuyer });
+      const refused = costFaults(cart, cost, usedByBuyer);
+      if (refused) return { ok: false, reply: costUnavailable(refused) };
+      const frozen = frozenFrom(cost);
+      lines.forEach((line, i) => Object.assign(line, frozen.lines[i]));
       return {
         ok: true,
         storeIds: meta.variant_ids === "store",
-        discountCode: cart.discount_codes?.find((c) => c.applicable)?.code ?? null,
+        discountCode: cost.discount_codes.find((c) => c.applicable)?.code ?? null,
+        uses: countedAmong(rules, new Set(cost.discounts.map((d) => d.id))),
+        buyer,
         content: {
           lines,
-          currency: meta.currency ?? DEFAULT_CURRENCY,
+          currency,
           note: typeof cart.note === "string" ? cart.note : null,
           attributes: cart.attributes ?? {},
-          // Today's cost (total = subtotal); the pricing room's cost is frozen here once the cart carries it.
-          cost: costOfLines(lines),
+          cost: frozen.cost,
           buyer: cart.buyer ?? null,
-          shipping_option: null,
+          shipping_option: cost.shipping_option ? { ...cost.shipping_option } : null,
+          discount_codes_entered: cart.discount_codes.map((c) => c.code),
         },
       };
     } catch (error) {
@@ -544,7 +640,7 @@ export class Checkouts extends DurableObject<Env> {
 
   /** Releases an open checkout's holds and gives it its final status. */
   async #settle(record: CheckoutRecord, status: "canceled" | "expired"): Promise<void> {
-    await this.#stock.release(record.id, holdLines(record.content.lines));
+    await this.#giveBack(record);
     const now = Date.now();
     this.#rows.setStatus(record.id, status, now);
     // Owed, not awaited: the alarm expires the session right after this answer, and retries.
@@ -638,6 +734,17 @@ function logMismatch(
       completed_by: by,
     }),
   );
+}
+
+/** A cost that cannot be checked out as it is (contract 10.3, faults at checkout); nothing was held. */
+function costUnavailable(faults: Pick<CheckoutFailure, "shipping" | "discount_codes">): CheckoutReply {
+  const why = faults.shipping ? "see shipping" : "see discount_codes";
+  return fail({
+    code: "checkout_unavailable",
+    message: `This cart cannot be checked out as it is: ${why}. Nothing was held.`,
+    lines: [],
+    ...faults,
+  });
 }
 
 function unavailable(lines: UnavailableLine[]): CheckoutReply {

@@ -71,6 +71,10 @@ export interface CheckoutContent extends FrozenMoney {
   currency: string;
   note: string | null;
   attributes: Record<string, string>;
+  /** The counted discounts whose use this checkout reserved (released with its holds, committed with its order). */
+  uses?: string[];
+  /** The codes as the shopper entered them, to name a refused one in their spelling. */
+  discount_codes_entered?: string[];
 }
 
 /** How a checkout was paid: recorded before the order is written, so a crash mid-way resumes it. */

@@ -1,13 +1,14 @@
-import { fromMinor } from "../money.ts";
-import type { PaymentAmounts } from "../payment/amounts.ts";
-import type { Checkout } from "./api.ts";
+import type { Currency } from "../money.ts";
+import type { PaymentAmounts, Received } from "../payment/amounts.ts";
+import { type AppliedDiscount, type Cost, type RenderedCost, renderCost } from "../pricing/index.ts";
 import type { FrozenLine } from "./orders.ts";
 
 /**
- * The cost a checkout froze, in integer minor units (contract 10.2's `cost`). Today a checkout's
- * total is its subtotal: no discounts, no shipping, no tax. When the pricing room's cost is frozen
- * into the checkout, `CheckoutContent.cost` carries it and nothing below changes: the payment
- * session, the completion check and the order all read it through `frozenCost`, never recompute it.
+ * The cost a checkout froze, in integer minor units (contract 10.2's `cost`, 10.7): the pricing
+ * room's cost at the moment of the checkout (`frozenFrom`), kept as it was whatever the rules
+ * became since. The payment session, the completion check and the order all read it through
+ * `frozenCost`, never recompute it. A checkout made before costs were frozen has none: its total
+ * was its subtotal.
  */
 export interface FrozenCost {
   subtotal: number;
@@ -16,7 +17,9 @@ export interface FrozenCost {
   tax: number | null;
   total: number;
   tax_included: boolean;
-  discounts: { id: string; title: string; code: string | null; amount: number }[];
+  /** `"payment"` under tax mode `stripe`: the payment session computes the tax (absent on older checkouts: null). */
+  tax_calculated_at?: "payment" | null;
+  discounts: { id: string; title: string; code: string | null; amount: number; class?: AppliedDiscount["class"] }[];
 }
 
 /** Where the order goes, as the cart carried it (contract 10.4's buyer). */
@@ -43,7 +46,16 @@ export interface FrozenMoney {
   shipping_option?: FrozenShippingOption | null;
 }
 
-/** Today's cost of frozen lines: their subtotal is their total. */
+/**
+ * The cost an order records: the frozen one, but under tax mode `stripe` with the tax the payment
+ * computed (its `tax_minor`) and the total it makes, so the order says what was charged.
+ */
+export function chargedCost(cost: FrozenCost, received: Received | undefined): FrozenCost {
+  if (cost.tax_calculated_at !== "payment" || received?.tax_minor === undefined) return cost;
+  return { ...cost, tax: received.tax_minor, total: cost.total + received.tax_minor };
+}
+
+/** A checkout's lines before costs were frozen: their subtotal is their total. */
 export function costOfLines(lines: readonly FrozenLine[]): FrozenCost {
   const subtotal = lines.reduce((sum, line) => sum + line.unit_price_minor * line.quantity, 0);
   return {
@@ -92,17 +104,55 @@ export function paymentAmounts(content: FrozenMoney): PaymentAmounts {
     shipping,
     tax: cost.tax_included ? 0 : (cost.tax ?? 0),
     total: cost.total,
+    tax_at_payment: cost.tax_calculated_at === "payment",
   };
 }
 
-/** The wire `cost` of a frozen cost. */
-export function costJson(cost: FrozenCost, currency: string): Checkout["cost"] {
+/** The frozen parts of a priced cost: the cost, and each line's allocations and tax (by the cost's line order). */
+export function frozenFrom(cost: Cost): {
+  cost: FrozenCost;
+  lines: Pick<FrozenLine, "discount_allocations" | "tax">[];
+} {
   return {
-    subtotal: fromMinor(cost.subtotal, currency),
-    discount_total: fromMinor(cost.discount_total, currency),
-    shipping: cost.shipping === null ? null : fromMinor(cost.shipping, currency),
-    tax: cost.tax === null ? null : fromMinor(cost.tax, currency),
-    total: fromMinor(cost.total, currency),
-    tax_included: cost.tax_included,
+    cost: {
+      subtotal: cost.subtotal,
+      discount_total: cost.discount_total,
+      shipping: cost.shipping,
+      tax: cost.tax,
+      total: cost.total,
+      tax_included: cost.tax_included,
+      tax_calculated_at: cost.tax_calculated_at,
+      discounts: cost.discounts.map((d) => ({ ...d })),
+    },
+    lines: cost.lines.map((line) => ({
+      discount_allocations: line.discount_allocations.map((a) => ({ ...a })),
+      tax: line.tax,
+    })),
   };
+}
+
+/** The frozen cost as the API answers it, through the pricing room's one renderer. */
+export function renderFrozen(content: FrozenMoney): RenderedCost {
+  const cost = frozenCost(content);
+  const option = content.shipping_option ?? null;
+  return renderCost({
+    ...cost,
+    currency: content.currency as Currency,
+    tax_calculated_at: cost.tax_calculated_at ?? null,
+    shipping_tax: null,
+    tax_rate: null,
+    discounts: cost.discounts.map((d) => ({ ...d, class: d.class ?? "order" })),
+    lines: content.lines.map((line) => ({
+      id: line.id,
+      subtotal: line.unit_price_minor * line.quantity,
+      discount_allocations: line.discount_allocations ?? [],
+      discount_total: 0,
+      tax: line.tax ?? null,
+    })),
+    discount_codes: [],
+    shipping_options: option ? [option] : [],
+    shipping_option: option,
+    shipping_required: option !== null,
+    shipping_status: option ? "ready" : "not_needed",
+  });
 }

@@ -1,3 +1,5 @@
+import type { CodeReason } from "../discounts/types.ts";
+
 /**
  * A cart line that stops a checkout, and why (contract 9.4): `hold_limit` with `max_quantity` (the
  * most a holder may hold of the variant), `hold_cooldown` with `cooldown_ends_at` (when the holder
@@ -9,6 +11,20 @@ export interface UnavailableLine {
   available_quantity?: number;
   max_quantity?: number;
   cooldown_ends_at?: string;
+}
+
+/** Shipping that stops a checkout (contract 10.4): no destination yet, or none of its options applies. */
+export type ShippingFault = "shipping_required" | "shipping_unavailable";
+
+/**
+ * A discount that stops a checkout (contract 10.3): a code the cart answered applicable that the
+ * checkout cannot apply, or a limited discount with no use left to reserve. `code` is null for an
+ * automatic discount, which `discount_id` names.
+ */
+export interface DiscountFault {
+  code: string | null;
+  reason: CodeReason;
+  discount_id?: string;
 }
 
 /** Why a checkout operation did not happen. Crosses RPC as data, since thrown errors lose their class. */
@@ -28,6 +44,8 @@ export interface CheckoutFailure {
   message: string;
   param?: string;
   lines?: UnavailableLine[];
+  discount_codes?: DiscountFault[];
+  shipping?: ShippingFault;
 }
 
 /**

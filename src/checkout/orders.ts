@@ -2,7 +2,7 @@ import { type Currency, fromMinor } from "../money.ts";
 import type { PaymentStatus, Received } from "../payment/amounts.ts";
 import { sha256Hex } from "../sha256.ts";
 import type { Order } from "./api.ts";
-import { costJson, type FrozenBuyer, type FrozenCost, type FrozenShippingOption } from "./cost.ts";
+import { type FrozenBuyer, type FrozenCost, type FrozenShippingOption, renderFrozen } from "./cost.ts";
 import { newestFirst } from "./d1-page.ts";
 import { eventsOf, OrderEvents } from "./order-events.ts";
 
@@ -21,6 +21,8 @@ export interface FrozenLine {
   attributes: Record<string, string>;
   /** The line's share of each discount, as the checkout froze it (absent: none). */
   discount_allocations?: { discount_id: string; amount: number }[];
+  /** The line's tax as the checkout froze it (absent or null: none known). */
+  tax?: number | null;
 }
 
 /** What an order is made of: the checkout's frozen content and how it was paid. */
@@ -126,6 +128,7 @@ function toOrder(row: OrderRow, lines: readonly OrderLineRow[]): Order {
     discounts,
   };
   const option = row.shipping_option ? (JSON.parse(row.shipping_option) as FrozenShippingOption) : null;
+  const rendered = renderFrozen({ lines: [], currency, cost, shipping_option: option });
   return {
     object: "order",
     id: row.id,
@@ -151,15 +154,10 @@ function toOrder(row: OrderRow, lines: readonly OrderLineRow[]): Order {
     currency,
     note: row.note,
     attributes: JSON.parse(row.attributes) as Record<string, string>,
-    cost: costJson(cost, currency),
-    discounts: discounts.map((d) => ({
-      id: d.id,
-      title: d.title,
-      code: d.code,
-      amount: fromMinor(d.amount, currency),
-    })),
+    cost: rendered.cost,
+    discounts: rendered.discounts,
     buyer: row.buyer ? (JSON.parse(row.buyer) as FrozenBuyer) : null,
-    shipping_option: option ? { id: option.id, title: option.title, price: fromMinor(option.price, currency) } : null,
+    shipping_option: rendered.shipping_option,
     payment_status: row.payment_status,
     amount_paid:
       row.amount_paid_minor === null || row.amount_paid_currency === null
@@ -303,6 +301,18 @@ export class OrdersStore {
       )
       .all<OrderUnits>();
     return results;
+  }
+
+  /** The checkouts of the orders that carry discount `discountId` (in `discounts`): what its committed uses must equal. */
+  async checkoutsWithDiscount(discountId: string): Promise<string[]> {
+    const { results } = await this.#db
+      .prepare(
+        `SELECT checkout_id FROM orders
+         WHERE EXISTS (SELECT 1 FROM json_each(orders.discounts) WHERE json_extract(value, '$.id') = ?)`,
+      )
+      .bind(discountId)
+      .all<{ checkout_id: string }>();
+    return results.map((row) => row.checkout_id);
   }
 
   /** Orders whose payment did not match their total, newest first: what `orders -- check` names. */

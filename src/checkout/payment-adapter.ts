@@ -59,8 +59,10 @@ export function stripeSessions(env: Env): PaymentSessions {
     const created = await createCheckoutSession(settings, plan.session(couponId), request.checkoutId);
     if (!created.ok) return failed(created);
     const session = created.value;
-    // Stripe's own arithmetic must give the checkout's total, or the shopper would pay another amount.
-    if (session.amount_total !== plan.amountTotal || !session.url) {
+    // Stripe's own arithmetic must give the checkout's total (plus the tax Stripe Tax adds under
+    // tax mode stripe), or the shopper would pay another amount.
+    const stripeTax = request.amounts.tax_at_payment ? (session.total_details?.amount_tax ?? 0) : 0;
+    if (session.amount_total === null || session.amount_total - stripeTax !== plan.amountTotal || !session.url) {
       await expireCheckoutSession(settings, session.id);
       return { ok: false, kind: "refused", reason: `amount_total ${session.amount_total} is not ${plan.amountTotal}` };
     }

@@ -4,6 +4,10 @@ import { stockStore } from "../stock/store.ts";
 import { checkoutsById } from "./client.ts";
 import { OrdersStore } from "./orders.ts";
 import { count } from "../count.ts";
+import { CatalogStore } from "../catalog/store.ts";
+import { counted, discountUses } from "../discounts/usage.ts";
+import { DEFAULT_CURRENCY } from "../money.ts";
+import { RulesStore } from "../rules/store.ts";
 
 export const DifferenceSchema = z.object({
   kind: z.enum([
@@ -12,10 +16,14 @@ export const DifferenceSchema = z.object({
     "stock_commit_without_order",
     "hold_left_open",
     "payment_mismatch",
+    "discount_use_without_order",
+    "order_without_discount_use",
   ]),
   checkout_id: z.string(),
   order_id: z.nullable(z.string()),
   variant_id: z.nullable(z.string()),
+  /** The counted discount, for the two discount kinds. */
+  discount_id: z.optional(z.string()),
   expected: z.nullable(z.number().check(z.int())),
   found: z.nullable(z.number().check(z.int())),
   message: z.string(),
@@ -181,6 +189,7 @@ export async function reconcile(env: Env, now = Date.now()): Promise<Reconciliat
       });
     }
   }
+  differences.push(...(await discountDifferences(env, orders)));
   return {
     object: "reconciliation",
     orders: new Set(checked.map((r) => r.id)).size,
@@ -188,5 +197,50 @@ export async function reconcile(env: Env, now = Date.now()): Promise<Reconciliat
     movements: movements.length,
     open_holds: openHolds,
     differences,
+  };
+}
+
+/**
+ * Every counted discount of the live rules (usage_limit or once_per_buyer): its committed uses
+ * (its usage object) against the orders that carry it (D1), checkout by checkout. A completion cut
+ * short between the two shows until the checkout's alarm finishes it (or it is completed again).
+ */
+async function discountDifferences(env: Env, orders: OrdersStore): Promise<Difference[]> {
+  const meta = await new CatalogStore(env.CATALOG).currentMeta();
+  const live = meta ? await new RulesStore(env.CATALOG).live(meta.currency ?? DEFAULT_CURRENCY) : null;
+  const uses = discountUses(env);
+  const differences: Difference[] = [];
+  for (const discount of (live?.rules.discounts ?? []).filter(counted)) {
+    const [committed, carried] = await Promise.all([
+      uses.committed(discount.id),
+      orders.checkoutsWithDiscount(discount.id),
+    ]);
+    const ordered = new Set(carried);
+    const spent = new Set(committed);
+    for (const checkoutId of committed.filter((id) => !ordered.has(id)))
+      differences.push(discountDifference("discount_use_without_order", discount.id, checkoutId));
+    for (const checkoutId of carried.filter((id) => !spent.has(id)))
+      differences.push(discountDifference("order_without_discount_use", discount.id, checkoutId));
+  }
+  return differences;
+}
+
+function discountDifference(
+  kind: "discount_use_without_order" | "order_without_discount_use",
+  discountId: string,
+  checkoutId: string,
+): Difference {
+  return {
+    kind,
+    checkout_id: checkoutId,
+    order_id: null,
+    variant_id: null,
+    discount_id: discountId,
+    expected: null,
+    found: null,
+    message:
+      kind === "discount_use_without_order"
+        ? `Discount ${discountId} has a committed use by checkout ${checkoutId}, which has no order carrying it: complete it again.`
+        : `The order of checkout ${checkoutId} carries discount ${discountId}, which has no committed use for it.`,
   };
 }

@@ -1,14 +1,15 @@
 import { fromMinor } from "../money.ts";
 import type { Checkout } from "./api.ts";
 import type { CheckoutRecord } from "./checkout-rows.ts";
-import { costJson, frozenCost } from "./cost.ts";
+import { renderFrozen } from "./cost.ts";
 
 /** The contract's Checkout from its record, as JSON text. All sums in integer minor units. */
 export function checkoutJson(record: CheckoutRecord): string {
   const { currency } = record.content;
+  const rendered = renderFrozen(record.content);
   let subtotal = 0;
   let quantity = 0;
-  const lines = record.content.lines.map((line) => {
+  const lines = record.content.lines.map((line, i) => {
     subtotal += line.unit_price_minor * line.quantity;
     quantity += line.quantity;
     return {
@@ -22,6 +23,7 @@ export function checkoutJson(record: CheckoutRecord): string {
       unit_price: fromMinor(line.unit_price_minor, currency),
       line_total: fromMinor(line.unit_price_minor * line.quantity, currency),
       attributes: line.attributes,
+      discount_allocations: rendered.lines[i]!.discount_allocations,
     };
   });
   const checkout: Checkout = {
@@ -31,7 +33,10 @@ export function checkoutJson(record: CheckoutRecord): string {
     lines,
     total_quantity: quantity,
     subtotal: fromMinor(subtotal, currency),
-    cost: costJson(frozenCost(record.content), currency),
+    cost: rendered.cost,
+    discounts: rendered.discounts,
+    buyer: record.content.buyer ?? null,
+    shipping_option: rendered.shipping_option,
     currency,
     note: record.content.note,
     attributes: record.content.attributes,

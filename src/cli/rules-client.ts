@@ -1,3 +1,4 @@
+import type { OperatorDiscountList } from "../discounts/usage-api.ts";
 import type { RulesHistory } from "../rules/history-api.ts";
 import { summarize } from "../rules/layout.ts";
 import type { RulesDocument } from "../rules/schema.ts";
@@ -46,11 +47,13 @@ interface ErrorBody {
 /** Calls `/api/v1/operator/rules` of one worker with the operator secret. */
 export class RulesClient {
   readonly #base: string;
+  readonly #discounts: string;
   readonly #secret: string;
   readonly #fetch: FetchLike;
 
   constructor(baseUrl: string, secret: string, fetchFn: FetchLike = (input, init) => fetch(input, init)) {
     this.#base = `${baseUrl.replace(/\/+$/, "")}/api/v1/operator/rules`;
+    this.#discounts = `${baseUrl.replace(/\/+$/, "")}/api/v1/operator/discounts`;
     this.#secret = secret;
     this.#fetch = fetchFn;
   }
@@ -87,10 +90,18 @@ export class RulesClient {
     return this.#live(res);
   }
 
-  #call(path: string, init: RequestInit): Promise<Response> {
+  /** The live discounts' uses (GET /operator/discounts), by discount id. */
+  async usage(): Promise<Map<string, OperatorDiscountList["data"][number]["usage"]>> {
+    const res = await this.#call("", { method: "GET" }, this.#discounts);
+    if (!res.ok) throw await this.#error(res);
+    const list = (await res.json()) as OperatorDiscountList;
+    return new Map(list.data.map((d) => [d.id, d.usage]));
+  }
+
+  #call(path: string, init: RequestInit, base = this.#base): Promise<Response> {
     const headers = new Headers(init.headers);
     headers.set("Authorization", `Bearer ${this.#secret}`);
-    return this.#fetch(`${this.#base}${path}`, { ...init, headers });
+    return this.#fetch(`${base}${path}`, { ...init, headers });
   }
 
   async #live(res: Response): Promise<Live> {
@@ -124,8 +135,18 @@ function summary(document: RulesDocument): string {
   ].join(", ");
 }
 
-/** What `show` prints of a document: each discount, each zone with its rates, the tax. */
-function describeDocument(document: RulesDocument): string[] {
+type Usage = Awaited<ReturnType<RulesClient["usage"]>>;
+
+/** A counted discount's uses as `show` prints them: `uses 3 committed, 1 held, 96 left`. */
+function usesOf(usage: Usage, id: string, counted: boolean): string {
+  const u = usage.get(id);
+  if (!u || !counted) return "";
+  const left = u.remaining === null ? "no limit" : `${u.remaining.toLocaleString("en-US")} left`;
+  return `  uses ${u.committed.toLocaleString("en-US")} committed, ${u.held.toLocaleString("en-US")} held, ${left}`;
+}
+
+/** What `show` prints of a document: each discount (with its uses when counted), each zone with its rates, the tax. */
+function describeDocument(document: RulesDocument, usage: Usage = new Map()): string[] {
   const lines: string[] = [];
   const discounts = document.discounts ?? [];
   lines.push(`Discounts (${discounts.length}):`);
@@ -144,9 +165,9 @@ function describeDocument(document: RulesDocument): string[] {
       d.usage_limit !== undefined ? `limit ${plural(d.usage_limit, "use")}` : "",
       d.once_per_buyer ? "once per buyer" : "",
     ].filter(Boolean);
-    // Uses (committed, held, left) join this line once the usage counters exist (contract 10.3).
+    const uses = usesOf(usage, d.id, d.usage_limit !== undefined || d.once_per_buyer === true);
     lines.push(
-      `  ${d.id}  ${d.code === undefined ? "automatic" : `code ${d.code}`}  ${d.kind}${value}  ${JSON.stringify(d.title)}${limits.length > 0 ? `  (${limits.join(", ")})` : ""}`,
+      `  ${d.id}  ${d.code === undefined ? "automatic" : `code ${d.code}`}  ${d.kind}${value}  ${JSON.stringify(d.title)}${limits.length > 0 ? `  (${limits.join(", ")})` : ""}${uses}`,
     );
   }
   const zones = document.shipping?.zones ?? [];
@@ -189,7 +210,7 @@ async function run(command: RulesCommand, client: RulesClient): Promise<string[]
       const entry = (await client.history()).data.findLast((e) => e.version === live.version);
       return [
         `Live rules ${live.version}${entry ? ` (${entry.action === "publish" ? "published" : "rolled back to"} ${entry.at})` : ""}: ${summary(live.document)}.`,
-        ...describeDocument(live.document),
+        ...describeDocument(live.document, await client.usage()),
       ];
     }
     case "list": {

@@ -3,6 +3,7 @@ import * as z from "zod/mini";
 import type { CartFailureCode } from "../cart/failure.ts";
 import type { CatalogFailureCode } from "../catalog/errors.ts";
 import type { CheckoutFailure } from "../checkout/failure.ts";
+import { CODE_REASONS } from "../discounts/types.ts";
 
 /** The `error.type` values of the contract's envelope. */
 export const ErrorTypeSchema = z.enum([
@@ -40,6 +41,16 @@ export const ErrorBodySchema = z.strictObject({
     ),
   ),
   available_quantity: z.optional(z.int().check(z.minimum(0))),
+  discount_codes: z.optional(
+    z.array(
+      z.strictObject({
+        code: z.nullable(z.string()),
+        reason: z.enum(CODE_REASONS),
+        discount_id: z.optional(z.string()),
+      }),
+    ),
+  ),
+  shipping: z.optional(z.enum(["shipping_required", "shipping_unavailable"])),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
@@ -297,6 +308,8 @@ export function fromCheckoutFailure(failure: CheckoutFailure, docsUrl?: string):
         code: "checkout_unavailable",
         message: failure.message,
         lines: failure.lines ?? [],
+        ...(failure.discount_codes ? { discount_codes: failure.discount_codes } : {}),
+        ...(failure.shipping ? { shipping: failure.shipping } : {}),
       });
     case "checkout_not_open":
       return new ApiError(409, { type: "invalid_request_error", code: "checkout_not_open", message: failure.message });

@@ -138,7 +138,7 @@ const ERRORS = {
     description:
       "A checkout's lines cannot all be held (`checkout_unavailable`, with `lines`: a line's " +
       "`code` is `sold_out`, `insufficient_stock`, `resource_missing`, `hold_limit` or " +
-      "`hold_cooldown`), a checkout " +
+      "`hold_cooldown`; or with `shipping` or `discount_codes` for a fault of the cost), a checkout " +
       "is no longer open (`checkout_not_open`), a request with the same Idempotency-Key is still " +
       "running (`idempotency_key_in_use`), " +
       "a page names a catalog version that is no longer live (`cursor_stale`: restart from the " +

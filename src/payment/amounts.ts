@@ -18,19 +18,34 @@ export interface PaymentAmounts {
   tax: number;
   /** subtotal − discount + shipping + tax, exactly. */
   total: number;
+  /** Tax mode `stripe`: the payment session computes the tax and adds it on top of `total`. */
+  tax_at_payment: boolean;
 }
 
 /** What a payment says it moved: an amount in minor units of its currency. */
 export interface Received {
   amount_minor: number;
   currency: Currency;
+  /** The tax the payment computed itself (Stripe Tax's `total_details.amount_tax`), part of `amount_minor`. */
+  tax_minor?: number;
 }
 
 /** `paid` when the payment moved exactly the checkout's total in its currency, else `mismatch`. */
 export type PaymentStatus = "paid" | "mismatch";
 
-export function paymentStatus(expected: { total: number; currency: Currency }, received: Received): PaymentStatus {
-  return received.currency === expected.currency && received.amount_minor === expected.total ? "paid" : "mismatch";
+/**
+ * Whether the payment moved the checkout's total. Under tax mode `stripe` (`taxAtPayment`) the
+ * payment adds the tax it computed, so what it moved less that tax must be the frozen total
+ * (which holds none); a payment that says no tax is compared whole.
+ */
+export function paymentStatus(
+  expected: { total: number; currency: Currency; taxAtPayment?: boolean },
+  received: Received,
+): PaymentStatus {
+  const tax = expected.taxAtPayment ? (received.tax_minor ?? 0) : 0;
+  return received.currency === expected.currency && received.amount_minor - tax === expected.total
+    ? "paid"
+    : "mismatch";
 }
 
 /** A received amount as Money (its own currency's digits). */

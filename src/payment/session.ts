@@ -16,7 +16,10 @@ export interface SessionRequest {
   expiresAt: number;
 }
 
-/** The requests that make the session: a coupon first when there is a discount, then the session. */
+/**
+ * The requests that make the session: a coupon first when there is a discount, then the session.
+ * `amountTotal`: the session's `amount_total` less the tax Stripe computes itself (tax mode `stripe`).
+ */
 export type SessionPlan =
   | { ok: true; coupon: FormObject | null; session: (couponId: string | null) => FormObject; amountTotal: number }
   | { ok: false; message: string };
@@ -32,7 +35,9 @@ export type SessionPlan =
  * - tax added on top of the prices as one line item of exactly that amount, never as Stripe tax
  *   rates, which Stripe would compute and round its own way (an amount_off coupon only subtracts
  *   its amount, so the line it lands on does not change the total).
- * So amount_total = Σ lines + tax − discount + shipping = total.
+ * So amount_total = Σ lines + tax − discount + shipping = total. Under tax mode `stripe` the frozen
+ * cost holds no tax: the session turns on Stripe Tax (`automatic_tax`), which adds its own, so
+ * amount_total − total_details.amount_tax = total.
  */
 export function planSession(request: SessionRequest): SessionPlan {
   const { amounts } = request;
@@ -82,6 +87,7 @@ export function planSession(request: SessionRequest): SessionPlan {
             },
           ]
         : undefined,
+      automatic_tax: amounts.tax_at_payment ? { enabled: true } : undefined,
       success_url: request.returnUrl,
       cancel_url: request.returnUrl,
       expires_at: request.expiresAt,

@@ -23,6 +23,7 @@ const SessionSchema = z.looseObject({
   amount_total: z.nullable(z.number()),
   currency: z.nullable(z.string()),
   status: z.nullable(z.string()),
+  total_details: z.optional(z.nullable(z.looseObject({ amount_tax: z.optional(z.number()) }))),
 });
 export type StripeSession = z.infer<typeof SessionSchema>;
 

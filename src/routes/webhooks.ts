@@ -41,8 +41,12 @@ function received(amount: string, currency: string, param: string): Received {
   return parsed;
 }
 
-/** Stripe's amount_total and currency (`usd`, in Stripe's minor units) as ISO minor units. */
-function stripeReceived(amountTotal: number | null | undefined, currency: string | null | undefined): Received {
+/** Stripe's amount_total, currency (`usd`, in Stripe's minor units) and the tax Stripe Tax added, as ISO minor units. */
+function stripeReceived(
+  amountTotal: number | null | undefined,
+  currency: string | null | undefined,
+  amountTax: number | null | undefined,
+): Received {
   const code = (currency ?? "").toUpperCase();
   if (typeof amountTotal !== "number" || !Number.isSafeInteger(amountTotal) || amountTotal < 0 || !isCurrency(code)) {
     throw invalidRequest(
@@ -54,7 +58,8 @@ function stripeReceived(amountTotal: number | null | undefined, currency: string
   const minor = fromStripeAmount(amountTotal, code);
   if (minor === null)
     throw invalidRequest("parameter_invalid", "amount_total is not a whole amount.", "data.object.amount_total");
-  return { amount_minor: minor, currency: code };
+  const tax = typeof amountTax === "number" && amountTax > 0 ? fromStripeAmount(amountTax, code) : null;
+  return { amount_minor: minor, currency: code, ...(tax !== null ? { tax_minor: tax } : {}) };
 }
 
 /** The signed request as the webhook reads it: the two signature headers and the raw body. */
@@ -143,7 +148,7 @@ async function stripeEvent(env: Env, raw: unknown): Promise<WebhookReceipt> {
     checkoutId,
     reference,
     "stripe",
-    stripeReceived(session.amount_total, session.currency),
+    stripeReceived(session.amount_total, session.currency, session.total_details?.amount_tax),
   );
 }
 

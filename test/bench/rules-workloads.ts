@@ -145,14 +145,33 @@ export async function publishRules(origin: URL, operatorSecret: string, document
 }
 
 /** Sets every token's cart buyer (unmeasured), `width` at a time. */
-export async function setBuyers(origin: URL, tokens: readonly string[], width = 16): Promise<void> {
+export function setBuyers(origin: URL, tokens: readonly string[], width = 16): Promise<void> {
+  return patchCarts(origin, tokens, { buyer: BENCH_BUYER }, width);
+}
+
+/** The limited code of the "checkout: create with one limited code" row: far more uses than a run takes. */
+export const LIMITED_CODE_RULES: RulesDocument = {
+  discounts: [
+    {
+      id: "bench-limited",
+      title: "5% off, limited",
+      code: "BENCH5",
+      kind: "percentage",
+      value: "5",
+      usage_limit: 1_000_000_000,
+    },
+  ],
+};
+
+/** `PATCH /cart` with `body` on every token's cart (unmeasured), `width` at a time. */
+export async function patchCarts(origin: URL, tokens: readonly string[], body: unknown, width = 16): Promise<void> {
   for (let at = 0; at < tokens.length; at += width) {
     await Promise.all(
       tokens.slice(at, at + width).map(async (token) => {
         const res = await fetch(new URL(`${API}/cart`, origin), {
           method: "PATCH",
           headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-          body: JSON.stringify({ buyer: BENCH_BUYER }),
+          body: JSON.stringify(body),
         });
         const text = await res.text();
         if (res.status !== 200) throw new Error(`PATCH ${API}/cart answered ${res.status}: ${text}`);

@@ -7,6 +7,7 @@ import { publishCatalog } from "../../src/publish/publish.ts";
 import { bearerInit } from "../helpers/bearer.ts";
 import { addLine, issueToken } from "../helpers/cart.ts";
 import { seedCatalog } from "../helpers/catalog.ts";
+import { publishRules } from "../helpers/rules.ts";
 import { fetchAs } from "../helpers/worker.ts";
 
 const VARIANT = "44102938475602";
@@ -125,5 +126,45 @@ describe("the Shopify permalink keeps what the cart carries (contract 10.6)", ()
     expect(url.searchParams.get("note")).toBe("Ring twice & wait");
     expect(url.searchParams.get("attributes[Delivery window]")).toBe("9-12");
     expect(url.searchParams.has("discount")).toBe(false);
+  });
+
+  it("carries the first applicable code the checkout froze, in the shopper's spelling (contract 10.6)", async () => {
+    await publishSeedWith("store");
+    await publishRules({
+      discounts: [
+        {
+          id: "big",
+          title: "20 off over 500",
+          code: "BIG20",
+          kind: "fixed_amount",
+          value: "20.00",
+          minimum_subtotal: "500.00",
+        },
+        { id: "ten", title: "10% off", code: "TEN", kind: "percentage", value: "10" },
+      ],
+    });
+    try {
+      const issued = await issueToken();
+      expect((await addLine(issued.token, VARIANT, 1)).status).toBe(200);
+      const patched = await fetchAs(
+        "production",
+        "/api/v1/cart",
+        bearerInit(issued.token, {
+          method: "PATCH",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ discount_codes: ["big20", "ten"] }),
+        }),
+      );
+      expect(patched.status).toBe(200);
+      const res = await fetchAs("production", "/api/v1/checkouts", bearerInit(issued.token, { method: "POST" }), {
+        CHECKOUT_URL: "",
+        SHOPIFY_STORE_DOMAIN: "shop.example.com",
+      });
+      const checkout = CheckoutSchema.parse(await res.json());
+      expect(checkout.discounts.map((d) => d.id)).toEqual(["ten"]);
+      expect(new URL(checkout.url!).searchParams.get("discount")).toBe("ten");
+    } finally {
+      await publishRules({});
+    }
   });
 });

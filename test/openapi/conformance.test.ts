@@ -140,6 +140,11 @@ const label = (c: Case) => {
 
 const unpublished: Case[] = withHead([
   { status: 404, name: "no rules published yet", request: () => ["/api/v1/operator/rules", { headers: OPERATOR }] },
+  {
+    status: 503,
+    name: "no catalog published yet",
+    request: () => ["/api/v1/operator/discounts", { headers: OPERATOR }],
+  },
   { status: 503, name: "no catalog to check amounts against", request: () => putRules({}) },
   {
     status: 503,
@@ -751,6 +756,11 @@ const throttled: Case[] = withHead([
   {
     status: 429,
     name: "an address guessing the secret",
+    request: () => ["/api/v1/operator/discounts", { headers: { ...OPERATOR, ...GUESSER } }],
+  },
+  {
+    status: 429,
+    name: "an address guessing the secret",
     request: () => post("/api/v1/operator/rules/rollback", {}, { ...OPERATOR, ...JSON_TYPE, ...GUESSER }),
   },
   {
@@ -1110,6 +1120,9 @@ const operator: Case[] = withHead([
   { status: 401, name: "no secret", request: () => post("/api/v1/operator/rules/rollback", {}, JSON_TYPE) },
   { status: 401, name: "no secret", request: () => ["/api/v1/operator/rules"] },
   { status: 401, name: "no secret", request: () => ["/api/v1/operator/rules/versions"] },
+  { status: 200, name: "the live discounts", request: () => ["/api/v1/operator/discounts", { headers: OPERATOR }] },
+  { status: 400, name: "query parameter", request: () => ["/api/v1/operator/discounts?x=1", { headers: OPERATOR }] },
+  { status: 401, name: "no secret", request: () => ["/api/v1/operator/discounts"] },
 ]);
 
 const service: Case[] = withHead([

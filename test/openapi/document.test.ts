@@ -195,6 +195,7 @@ describe("GET /api/v1/openapi.json", () => {
     const operatorDoc = (await res.json()) as Json;
     expect(Object.keys(operatorDoc.paths as Json).sort()).toEqual([
       "/api/v1/operator/checkouts/{id}/complete",
+      "/api/v1/operator/discounts",
       "/api/v1/operator/openapi.json",
       "/api/v1/operator/order-events",
       "/api/v1/operator/orders",

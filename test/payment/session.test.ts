@@ -39,6 +39,7 @@ const amounts = fc
       shipping: ship,
       tax: taxed,
       total: subtotal - discount + (ship?.amount ?? 0) + taxed,
+      tax_at_payment: false,
     };
   });
 
@@ -92,7 +93,16 @@ describe("the Stripe session plan (contract 10.6)", () => {
     const lines = Array.from({ length: 100 }, (_, i) => ({ name: `L${i}`, quantity: 1, unit_minor: 100 }));
     const plan = planSession({
       checkoutId: "chk_x",
-      amounts: { currency: "USD", lines, subtotal: 10_000, discount: 0, shipping: null, tax: 5, total: 10_005 },
+      amounts: {
+        currency: "USD",
+        lines,
+        subtotal: 10_000,
+        discount: 0,
+        shipping: null,
+        tax: 5,
+        total: 10_005,
+        tax_at_payment: false,
+      },
       email: null,
       returnUrl: "https://shop.example",
       expiresAt: 0,

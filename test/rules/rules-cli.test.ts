@@ -47,7 +47,7 @@ describe("npm run rules", () => {
     expect(lines[0]).toMatch(new RegExp(`^Live rules ${VERSION.source} \\(published .+\\): 4 discounts`));
     expect(lines).toContain("Discounts (4):");
     expect(lines).toContain(
-      '  summer10  code SUMMER10  percentage 10%  "Summer sale"  (min subtotal 50.00, min 2 units, from 2026-12-01T00:00:00Z, until 2026-12-31T23:59:59Z, limit 100 uses)',
+      '  summer10  code SUMMER10  percentage 10%  "Summer sale"  (min subtotal 50.00, min 2 units, from 2026-12-01T00:00:00Z, until 2026-12-31T23:59:59Z, limit 100 uses)  uses 0 committed, 0 held, 100 left',
     );
     expect(lines).toContain('  ship-free  automatic  free_shipping  "Free shipping over 100"  (min subtotal 100.00)');
     expect(lines).toContain("  Domestic (US): standard 5.00, express 15.00");

@@ -309,6 +309,10 @@ export class StripeStandIn {
     if (rate && rate.currency !== currency)
       return stripeError(400, "invalid_request_error", "The shipping rate's currency is not the session's.");
     const shipping = rate?.amount ?? 0;
+    // Stripe Tax, as the stand-in plays it: 10 % of what the lines cost after the coupon, rounded
+    // half-up (the real rate depends on the shopper's address; the worker only adds what Stripe says).
+    const automaticTax = (body.automatic_tax as { enabled?: boolean } | undefined)?.enabled === true;
+    const tax = automaticTax ? Math.floor(((subtotal - discount) * 10 + 50) / 100) : 0;
     const sessionId = id("cs");
     const session: Json = {
       id: sessionId,
@@ -316,8 +320,8 @@ export class StripeStandIn {
       after_expiration: null,
       allow_promotion_codes: null,
       amount_subtotal: subtotal,
-      amount_total: subtotal - discount + shipping,
-      automatic_tax: { enabled: false, status: null },
+      amount_total: subtotal - discount + shipping + tax,
+      automatic_tax: automaticTax ? { enabled: true, status: "complete" } : { enabled: false, status: null },
       billing_address_collection: null,
       cancel_url: body.cancel_url ?? null,
       client_reference_id: body.client_reference_id ?? null,
@@ -355,7 +359,7 @@ export class StripeStandIn {
       submit_type: null,
       subscription: null,
       success_url: body.success_url,
-      total_details: { amount_discount: discount, amount_shipping: shipping, amount_tax: 0 },
+      total_details: { amount_discount: discount, amount_shipping: shipping, amount_tax: tax },
       url: `https://checkout.stripe.test/c/pay/${sessionId}`,
     };
     this.sessions.set(sessionId, session);

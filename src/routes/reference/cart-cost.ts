@@ -16,6 +16,14 @@ export const COST_IN_EVERY_ANSWER =
   "applies nothing again and answers the cart as it is at the replay, its cost included (the key " +
   'keeps a small mark, not the answer). The model (stacking, rounding, combining, a worked example per discount kind and tax mode) is in the guide\'s "Cost: discounts, shipping and tax".';
 
+/** What a checkout's and an order's operations say about the cost they carry (contract 10.7). */
+export const FROZEN_COST =
+  "The **cost** is the one the checkout froze (contract 10.7): `cost`, `discounts`, `buyer`, " +
+  "`shipping_option` and each line's `discount_allocations`, priced when the checkout was made by the " +
+  "same function as the cart's and kept whatever the rules became since. It follows the model and the " +
+  "worked examples (one per discount kind and per tax mode, in JPY, USD and KWD) of the guide's \"Cost: " +
+  "discounts, shipping and tax\"; under tax mode `stripe` an order's `cost.tax` is the tax Stripe charged.";
+
 /** `PATCH /cart`'s pricing fields. */
 export const PATCH_PRICING =
   "**Pricing fields** (contract 10.3-10.4), each optional, each left as it is when absent:\n" +
@@ -34,6 +42,7 @@ export const PATCH_PRICING =
   "inapplicable code is never an error status**: the answer's `discount_codes` says, per code, " +
   "`applicable` and a machine `reason` (`unknown`, `not_started`, `expired`, `minimum_not_met`, " +
   "`no_eligible_lines`, `usage_limit_reached`, `not_combinable`, `once_per_buyer`) with a message " +
-  "a storefront can show. (`usage_limit_reached` needs the usage counters of a later release; " +
-  "until then a limit is not enforced in the cart.)\n\n" +
+  "a storefront can show. `usage_limit_reached` comes from a cached mark of the limited discount's " +
+  "counter: at once where it was written, within KV's propagation (about 60 s) elsewhere; the " +
+  "checkout decides exactly, and `once_per_buyer` is known only there (by the buyer's email).\n\n" +
   "`DELETE /cart`, and a completed checkout, clear them with the lines, the note and the attributes.";

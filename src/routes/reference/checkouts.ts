@@ -9,6 +9,8 @@ import {
 import { CART_WRITE_ERRORS, errors, JSON_BODY_ERRORS, QUERY_ERRORS, TOKEN_ERRORS } from "../../openapi/errors.ts";
 import type { ResponseSpec } from "../../openapi/spec.ts";
 
+import { FROZEN_COST } from "./cart-cost.ts";
+
 const HEADERS = ["X-Request-Id", "Cache-Control", "Vary"] as const;
 
 function checkoutOk(description: string, extra: readonly "Idempotent-Replayed"[] = []): ResponseSpec {
@@ -23,10 +25,13 @@ export const CHECKOUTS_DOCS = {
   createCheckout: {
     summary: "Check out the cart",
     description:
-      "Re-prices the holder's cart at the live catalog and holds every line's units in stock " +
+      "Re-prices the holder's cart at the live catalog and the live rules, reserves a use of " +
+      "each limited or once-per-buyer discount it applies and holds every line's units in stock " +
       "(all or none) for `CHECKOUT_HOLD_SECONDS`: 201 with the Checkout (lines frozen with " +
-      "their prices). 409 `checkout_unavailable` names each line at fault in `lines` and holds " +
-      "nothing; 400 `cart_empty`. For a tracked variant the live level decides, whatever " +
+      "their prices and discount allocations; `cost`, `discounts`, `buyer` and `shipping_option` " +
+      "frozen as the cart answered them). 409 `checkout_unavailable` names each line at fault in " +
+      "`lines`, a shipping fault in `shipping`, a discount the checkout cannot apply in " +
+      "`discount_codes` (`once_per_buyer`, `usage_limit_reached`), and holds nothing; 400 `cart_empty`. For a tracked variant the live level decides, whatever " +
       "`available` the catalog was published with. One open checkout per holder: its units " +
       "count for the new one, which cancels it once it holds; a refused checkout leaves it as " +
       "it was. Holds cannot be hoarded: a holder's hold on a variant lasts " +
@@ -43,7 +48,7 @@ export const CHECKOUTS_DOCS = {
       "Stripe Checkout Session itself and `url` is its page; `return_url` is then required (400 " +
       "`parameter_missing`: Stripe's page sends the shopper back there), and Stripe down, timing " +
       "out or refusing is 502 `payment_provider_unavailable` with nothing held and no checkout " +
-      `left open. ${SEE}`,
+      `left open. ${FROZEN_COST} ${SEE}`,
     tag: "Checkout",
     auth: "bearer",
     query: NoQuerySchema,
@@ -71,7 +76,7 @@ export const CHECKOUTS_DOCS = {
   },
   getCheckout: {
     summary: "Get a checkout",
-    description: `The holder's own checkout; any other id (another holder's included) is 404. ${SEE}`,
+    description: `The holder's own checkout; any other id (another holder's included) is 404. ${FROZEN_COST} ${SEE}`,
     tag: "Checkout",
     auth: "bearer",
     params: CheckoutPathParamsSchema,

@@ -1,5 +1,7 @@
 import type { OperationDoc } from "../../openapi/spec.ts";
-import { errors, JSON_BODY_ERRORS, OPERATOR_ERRORS } from "../../openapi/errors.ts";
+import { OperatorDiscountListSchema } from "../../discounts/usage-api.ts";
+import { errors, JSON_BODY_ERRORS, OPERATOR_ERRORS, QUERY_ERRORS } from "../../openapi/errors.ts";
+import { NoQuerySchema } from "../../checkout/api.ts";
 import { RollbackRulesRequestSchema } from "../../rules/api.ts";
 import { RulesHistorySchema } from "../../rules/history-api.ts";
 import { MAX_AUTOMATIC_DISCOUNTS, RulesDocumentSchema } from "../../rules/schema.ts";
@@ -159,6 +161,28 @@ export const OPERATOR_RULES_DOCS = {
         "catalog_unavailable",
         "rules_unavailable",
       ),
+    },
+  },
+  listDiscounts: {
+    summary: "The live discounts and their uses",
+    description:
+      "Every discount of the live rules, in document order, with its uses (contract 10.3): `committed` " +
+      "(orders written with it), `held` (open checkouts that reserved one, until they are paid, canceled, " +
+      "replaced or expire) and `remaining` (`usage_limit` less both; `null` when unlimited). Only a " +
+      "discount with a `usage_limit` or `once_per_buyer` is counted (one counter object each, which " +
+      "checkouts reserve with their stock holds: the reference's Checkout and orders); any other answers " +
+      "0 and 0. Each counter is read as it is now: exact, not a cached figure. " +
+      "`npm run rules -- show` prints the same beside each discount. No catalog yet: 503 `catalog_unavailable`.",
+    tag: "Operator",
+    auth: "operator",
+    query: NoQuerySchema,
+    responses: {
+      200: {
+        description: "The live discounts with their uses.",
+        schema: OperatorDiscountListSchema,
+        headers: ["X-Request-Id", "Cache-Control"],
+      },
+      ...errors(...OPERATOR_ERRORS, ...QUERY_ERRORS, "catalog_unavailable"),
     },
   },
   listRulesVersions: {

@@ -1,4 +1,5 @@
 import type { OperationDoc } from "../../openapi/spec.ts";
+import { FROZEN_COST } from "./cart-cost.ts";
 import {
   CheckoutPathParamsSchema,
   CompleteCheckoutRequestSchema,
@@ -63,7 +64,7 @@ export const ORDERS_DOCS = {
     summary: "Get an order",
     description:
       "One order, as its completion answered it: the cost the checkout froze, the buyer, what was " +
-      "paid (`amount_paid`) and `payment_status`.",
+      `paid (\`amount_paid\`) and \`payment_status\`. ${FROZEN_COST}`,
     tag: "Operator",
     auth: "operator",
     params: OrderPathParamsSchema,

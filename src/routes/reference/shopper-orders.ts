@@ -1,4 +1,5 @@
 import type { OperationDoc } from "../../openapi/spec.ts";
+import { FROZEN_COST } from "./cart-cost.ts";
 import { NoQuerySchema, OrderPathParamsSchema, OrderSchema } from "../../checkout/api.ts";
 import { errors, QUERY_ERRORS, BEARER_ERRORS } from "../../openapi/errors.ts";
 
@@ -12,7 +13,7 @@ export const SHOPPER_ORDERS_DOCS = {
       "Any other order, another holder's included, is 404 as if there were none. The order carries its " +
       "frozen `cost`, `discounts`, `buyer`, `shipping_option`, what was paid (`amount_paid`) and " +
       "`payment_status`: `mismatch` means the payment moved another amount than `cost.total` (the " +
-      "store refunds or collects the difference), never a normal paid order.",
+      `store refunds or collects the difference), never a normal paid order. ${FROZEN_COST}`,
     tag: "Checkout",
     auth: "bearer",
     params: OrderPathParamsSchema,

@@ -11,7 +11,6 @@ import {
   CheckoutStatusSchema,
   CompleteCheckoutRequestSchema,
   CreateCheckoutRequestSchema,
-  FrozenCostSchema,
   IgnoredEventSchema,
   OrderIdSchema,
   OrderLineSchema,
@@ -54,11 +53,6 @@ documentSchema(CheckoutStatusSchema, {
 documentSchema(AttributesSchema, {
   id: "Attributes",
   description: "Plain-text pairs carried from the cart (escape them when shown).",
-});
-
-documentSchema(FrozenCostSchema, {
-  id: "FrozenCost",
-  description: "The cost frozen at checkout (the guide's Checkout and orders).",
 });
 
 documentSchema(PaymentStatusSchema, {

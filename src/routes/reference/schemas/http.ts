@@ -61,6 +61,25 @@ documentSchema(ErrorBodySchema.shape.available_quantity, {
   description: "`insufficient_stock`: how many units are left to take (live stock).",
 });
 
+documentSchema(ErrorBodySchema.shape.discount_codes, {
+  description:
+    "`checkout_unavailable`: each discount the checkout cannot apply as the cart did (`once_per_buyer`, " +
+    "`usage_limit_reached`); nothing was held (the reference's Checkout and orders).",
+});
+
+documentSchema(ErrorBodySchema.shape.discount_codes.def.innerType.def.element.shape.code, {
+  description: "The code as the shopper entered it; null for an automatic discount.",
+});
+
+documentSchema(ErrorBodySchema.shape.discount_codes.def.innerType.def.element.shape.discount_id, {
+  description: "The discount's id in the rules document.",
+});
+
+documentSchema(ErrorBodySchema.shape.shipping, {
+  description:
+    "`checkout_unavailable`: the cart ships and has no destination (`shipping_required`) or no rate for it (`shipping_unavailable`).",
+});
+
 documentSchema(ErrorResponseSchema, {
   id: "ErrorResponse",
   description: "Every non-2xx response (but 304) has this envelope.",

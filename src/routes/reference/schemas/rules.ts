@@ -1,3 +1,8 @@
+import {
+  DiscountUsageCountsSchema,
+  OperatorDiscountListSchema,
+  OperatorDiscountSchema,
+} from "../../../discounts/usage-api.ts";
 import { documentSchema } from "../../../openapi/schema-docs.ts";
 import { RollbackRulesRequestSchema, VersionNameSchema } from "../../../rules/api.ts";
 import { RulesHistorySchema, RulesVersionItemSchema } from "../../../rules/history-api.ts";
@@ -65,4 +70,23 @@ documentSchema(RulesVersionItemSchema.shape.tax, {
 documentSchema(RulesHistorySchema, {
   id: "RulesHistory",
   description: "Every publish and rollback of the rules document, oldest first (append-only).",
+});
+
+// src/discounts/usage-api.ts
+
+documentSchema(OperatorDiscountListSchema, {
+  id: "OperatorDiscountList",
+  description: "The live rules' discounts, in document order, each with its uses.",
+});
+
+documentSchema(OperatorDiscountSchema, {
+  id: "OperatorDiscount",
+  description: "A discount of the live rules (its id, title, code and kind as the document says) and its uses.",
+});
+
+documentSchema(DiscountUsageCountsSchema, {
+  id: "DiscountUsage",
+  description:
+    "`committed`: uses spent by orders; `held`: uses reserved by open checkouts; `remaining`: `usage_limit` less both, `null` when unlimited.",
+  example: { committed: 7, held: 2, remaining: 91 },
 });
