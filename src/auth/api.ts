@@ -3,25 +3,31 @@ import * as z from "zod/mini";
 /**
  * Schemas of the operator's token surface (`/api/v1/operator/tokens`), shared by the worker, the
  * CLI and the OpenAPI document. A token record never holds the token or its hash.
+ *
+ * The schemas of answers, which only the reference and the tests parse, are each built by an
+ * arrow function called at once and marked `@__PURE__`: the bundler can then leave out of the
+ * Worker each one no Worker code uses (docs/decisions/0009-schema-docs-out-of-the-worker.md, "Answers' schemas").
  */
 
 const TOKEN_ID = /^tok_[A-Za-z0-9_]{1,64}$/;
 
 export const TokenIdSchema = z.string().check(z.regex(TOKEN_ID));
 
-export const TokenRecordSchema = z.object({
-  object: z.literal("token"),
-  id: TokenIdSchema,
-  holder: z.string(),
-  label: z.nullable(z.string()),
-  created_at: z.iso.datetime(),
-  revoked_at: z.nullable(z.iso.datetime()),
-});
+export const TokenRecordSchema = /* @__PURE__ */ (() =>
+  z.object({
+    object: z.literal("token"),
+    id: TokenIdSchema,
+    holder: z.string(),
+    label: z.nullable(z.string()),
+    created_at: z.iso.datetime(),
+    revoked_at: z.nullable(z.iso.datetime()),
+  }))();
 export type TokenRecord = z.infer<typeof TokenRecordSchema>;
 
-export const IssuedTokenSchema = z.extend(TokenRecordSchema, {
-  token: z.string(),
-});
+export const IssuedTokenSchema = /* @__PURE__ */ (() =>
+  z.extend(TokenRecordSchema, {
+    token: z.string(),
+  }))();
 export type IssuedToken = z.infer<typeof IssuedTokenSchema>;
 
 export const IssueTokenRequestSchema = z.strictObject({
@@ -29,12 +35,13 @@ export const IssueTokenRequestSchema = z.strictObject({
 });
 export type IssueTokenRequest = z.infer<typeof IssueTokenRequestSchema>;
 
-export const TokenListSchema = z.object({
-  object: z.literal("list"),
-  count: z.number().check(z.int(), z.nonnegative()),
-  data: z.array(TokenRecordSchema),
-  has_more: z.literal(false),
-});
+export const TokenListSchema = /* @__PURE__ */ (() =>
+  z.object({
+    object: z.literal("list"),
+    count: z.number().check(z.int(), z.nonnegative()),
+    data: z.array(TokenRecordSchema),
+    has_more: z.literal(false),
+  }))();
 export type TokenList = z.infer<typeof TokenListSchema>;
 
 export const RevokeByHashRequestSchema = z.strictObject({
@@ -47,15 +54,16 @@ export const RevokeShopperRequestSchema = z.strictObject({
 });
 export type RevokeShopperRequest = z.infer<typeof RevokeShopperRequestSchema>;
 
-export const ShopperRevocationSchema = z.object({
-  object: z.literal("shopper_token_revocation"),
-  holder: z.string(),
-  revoked_at: z.iso.datetime(),
-});
+export const ShopperRevocationSchema = /* @__PURE__ */ (() =>
+  z.object({
+    object: z.literal("shopper_token_revocation"),
+    holder: z.string(),
+    revoked_at: z.iso.datetime(),
+  }))();
 export type ShopperRevocation = z.infer<typeof ShopperRevocationSchema>;
 
 /** Path parameters of `/operator/tokens/{id}/…`: an id not shaped like one answers 404 like an unknown one. */
-export const TokenPathParamsSchema = z.strictObject({ id: TokenIdSchema });
+export const TokenPathParamsSchema = /* @__PURE__ */ (() => z.strictObject({ id: TokenIdSchema }))();
 
 /** What the bearer middleware hands to cart and checkout handlers: never the token itself. */
 export interface Principal {

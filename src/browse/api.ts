@@ -6,6 +6,10 @@ import { FILTER_PARAMETERS, PAGE_PARAMETERS } from "./parameters.ts";
  * The browse query and the facets answer as the OpenAPI document shows them. The parameters are
  * parameters.ts's, which the parser (query.ts) reads too: filters repeat and option filters are
  * named by the catalog, so the query is not parsed as one zod object.
+ *
+ * The schemas of answers, which only the reference and the tests parse, are each built by an
+ * arrow function called at once and marked `@__PURE__`: the bundler can then leave out of the
+ * Worker each one no Worker code uses (docs/decisions/0009-schema-docs-out-of-the-worker.md, "Answers' schemas").
  */
 
 /**
@@ -22,32 +26,36 @@ export const OptionFiltersSchema = z.record(
   z.union([OptionValueSchema, z.array(OptionValueSchema).check(z.minLength(1))]),
 );
 
-export const BrowseQuerySchema = z.strictObject({ ...FILTER_PARAMETERS, ...PAGE_PARAMETERS });
+export const BrowseQuerySchema = /* @__PURE__ */ (() => z.strictObject({ ...FILTER_PARAMETERS, ...PAGE_PARAMETERS }))();
 
-export const FacetsQuerySchema = z.strictObject(FILTER_PARAMETERS);
+export const FacetsQuerySchema = /* @__PURE__ */ (() => z.strictObject(FILTER_PARAMETERS))();
 
-export const FacetValueSchema = z.object({
-  value: z.string(),
-  count: z.int().check(z.gte(0)),
-  selected: z.boolean(),
-});
+export const FacetValueSchema = /* @__PURE__ */ (() =>
+  z.object({
+    value: z.string(),
+    count: z.int().check(z.gte(0)),
+    selected: z.boolean(),
+  }))();
 
-export const ValuesFacetSchema = z.object({
-  name: z.string(),
-  type: z.literal("values"),
-  values: z.array(FacetValueSchema),
-});
+export const ValuesFacetSchema = /* @__PURE__ */ (() =>
+  z.object({
+    name: z.string(),
+    type: z.literal("values"),
+    values: z.array(FacetValueSchema),
+  }))();
 
-export const PriceFacetSchema = z.object({
-  name: z.literal("price"),
-  type: z.literal("range"),
-  min: z.nullable(MoneySchema),
-  max: z.nullable(MoneySchema),
-});
+export const PriceFacetSchema = /* @__PURE__ */ (() =>
+  z.object({
+    name: z.literal("price"),
+    type: z.literal("range"),
+    min: z.nullable(MoneySchema),
+    max: z.nullable(MoneySchema),
+  }))();
 
-export const FacetsSchema = z.object({
-  object: z.literal("facets"),
-  count: z.int().check(z.gte(0)),
-  facets: z.array(z.discriminatedUnion("type", [ValuesFacetSchema, PriceFacetSchema])),
-});
+export const FacetsSchema = /* @__PURE__ */ (() =>
+  z.object({
+    object: z.literal("facets"),
+    count: z.int().check(z.gte(0)),
+    facets: z.array(z.discriminatedUnion("type", [ValuesFacetSchema, PriceFacetSchema])),
+  }))();
 export type Facets = z.infer<typeof FacetsSchema>;

@@ -16,6 +16,10 @@ import {
 /**
  * Request and response schemas of the cart. The route validates with
  * them, the OpenAPI document is generated from them, and tests check real responses against them.
+ *
+ * The schemas of answers, which only the reference and the tests parse, are each built by an
+ * arrow function called at once and marked `@__PURE__`: the bundler can then leave out of the
+ * Worker each one no Worker code uses (docs/decisions/0009-schema-docs-out-of-the-worker.md, "Answers' schemas").
  */
 
 /** A cart expires this long after its last write. */
@@ -135,57 +139,60 @@ export const IdempotencyKeySchema = z
     z.regex(/^[\x21-\x7e]+$/, "printable ASCII without spaces"),
   );
 
-export const CartLineSchema = z.object({
-  object: z.literal("cart_line"),
-  id: LineIdSchema,
-  variant_id: z.string(),
-  handle: z.string(),
-  title: z.string(),
-  variant_title: z.string(),
-  // What a cart drawer shows (issue 42 point 16).
-  options: z.record(z.string(), z.string()),
-  sku: z.nullable(z.string()),
-  image: z.nullable(ImageSchema),
-  url: z.string(),
-  quantity: z.number().check(z.int(), z.gte(1), z.lte(MAX_LINE_QUANTITY)),
-  unit_price: MoneySchema,
-  compare_at_price: z.nullable(MoneySchema),
-  line_total: MoneySchema,
-  available: z.boolean(),
-  attributes: z.record(z.string(), z.string()),
-  in_stock: z.boolean(),
-  requires_shipping: z.boolean(),
-  discount_allocations: z.array(DiscountAllocationSchema),
-});
+export const CartLineSchema = /* @__PURE__ */ (() =>
+  z.object({
+    object: z.literal("cart_line"),
+    id: LineIdSchema,
+    variant_id: z.string(),
+    handle: z.string(),
+    title: z.string(),
+    variant_title: z.string(),
+    // What a cart drawer shows (issue 42 point 16).
+    options: z.record(z.string(), z.string()),
+    sku: z.nullable(z.string()),
+    image: z.nullable(ImageSchema),
+    url: z.string(),
+    quantity: z.number().check(z.int(), z.gte(1), z.lte(MAX_LINE_QUANTITY)),
+    unit_price: MoneySchema,
+    compare_at_price: z.nullable(MoneySchema),
+    line_total: MoneySchema,
+    available: z.boolean(),
+    attributes: z.record(z.string(), z.string()),
+    in_stock: z.boolean(),
+    requires_shipping: z.boolean(),
+    discount_allocations: z.array(DiscountAllocationSchema),
+  }))();
 export type CartLine = z.infer<typeof CartLineSchema>;
 
-export const CartSchema = z.object({
-  object: z.literal("cart"),
-  id: z.string(),
-  lines: z.array(CartLineSchema),
-  total_quantity: z.number().check(z.int(), z.nonnegative()),
-  subtotal: MoneySchema,
-  // The cost (contract 10.2).
-  cost: CostSchema,
-  discounts: z.array(AppliedDiscountSchema),
-  discount_codes: z.array(DiscountCodeResultSchema),
-  shipping_options: ShippingOptionsSchema,
-  shipping_option: z.nullable(ShippingOptionSchema),
-  buyer: z.nullable(BuyerSchema),
-  note: z.nullable(z.string()),
-  attributes: z.record(z.string(), z.string()),
-  created_at: z.iso.datetime(),
-  updated_at: z.iso.datetime(),
-  expires_at: z.iso.datetime(),
-});
+export const CartSchema = /* @__PURE__ */ (() =>
+  z.object({
+    object: z.literal("cart"),
+    id: z.string(),
+    lines: z.array(CartLineSchema),
+    total_quantity: z.number().check(z.int(), z.nonnegative()),
+    subtotal: MoneySchema,
+    // The cost (contract 10.2).
+    cost: CostSchema,
+    discounts: z.array(AppliedDiscountSchema),
+    discount_codes: z.array(DiscountCodeResultSchema),
+    shipping_options: ShippingOptionsSchema,
+    shipping_option: z.nullable(ShippingOptionSchema),
+    buyer: z.nullable(BuyerSchema),
+    note: z.nullable(z.string()),
+    attributes: z.record(z.string(), z.string()),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    expires_at: z.iso.datetime(),
+  }))();
 export type Cart = z.infer<typeof CartSchema>;
 
-export const CartTokenSchema = z.object({
-  object: z.literal("cart_token"),
-  token: z.string(),
-  expires_at: z.iso.datetime(),
-  cart: CartSchema,
-});
+export const CartTokenSchema = /* @__PURE__ */ (() =>
+  z.object({
+    object: z.literal("cart_token"),
+    token: z.string(),
+    expires_at: z.iso.datetime(),
+    cart: CartSchema,
+  }))();
 export type CartToken = z.infer<typeof CartTokenSchema>;
 
 /** `POST /carts` takes no body, or an empty object; any field is 400 `parameter_unknown`. */

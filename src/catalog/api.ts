@@ -6,102 +6,114 @@ import { HandleSchema, handleWithout, VariantIdSchema } from "./fields.ts";
  * Request and response schemas of the catalog endpoints. The routes validate with them, the
  * OpenAPI document is generated from them (their ids, descriptions and examples are in
  * src/routes/reference/schemas/catalog.ts), and the tests check bodies against them.
+ *
+ * The schemas of answers, which only the reference and the tests parse, are each built by an
+ * arrow function called at once and marked `@__PURE__`: the bundler can then leave out of the
+ * Worker each one no Worker code uses (docs/decisions/0009-schema-docs-out-of-the-worker.md, "Answers' schemas").
  */
 
-export const ProductIdSchema = z.string();
+export const ProductIdSchema = /* @__PURE__ */ (() => z.string())();
 
-export const ImageSchema = z.object({
-  url: z.string(),
-  alt: z.nullable(z.string()),
-  width: z.nullable(z.int()),
-  height: z.nullable(z.int()),
-});
+export const ImageSchema = /* @__PURE__ */ (() =>
+  z.object({
+    url: z.string(),
+    alt: z.nullable(z.string()),
+    width: z.nullable(z.int()),
+    height: z.nullable(z.int()),
+  }))();
 export type Image = z.infer<typeof ImageSchema>;
 
-export const FeaturedImageSchema = z.optional(z.nullable(ImageSchema));
+export const FeaturedImageSchema = /* @__PURE__ */ (() => z.optional(z.nullable(ImageSchema)))();
 
 /** Set on a search's second-chance matches only (browse: text.ts SECOND_CHANCE_BELOW). */
-export const SecondChanceSchema = z.optional(z.literal("partial"));
+export const SecondChanceSchema = /* @__PURE__ */ (() => z.optional(z.literal("partial")))();
 
 /** One product in `GET /products`: the price is the lowest variant price. */
-export const ProductListItemSchema = z.object({
-  id: ProductIdSchema,
-  handle: HandleSchema,
-  title: z.string(),
-  price: MoneySchema,
-  available: z.boolean(),
-  image: FeaturedImageSchema,
-  match: SecondChanceSchema,
-});
+export const ProductListItemSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: ProductIdSchema,
+    handle: HandleSchema,
+    title: z.string(),
+    price: MoneySchema,
+    available: z.boolean(),
+    image: FeaturedImageSchema,
+    match: SecondChanceSchema,
+  }))();
 export type ProductListItem = z.infer<typeof ProductListItemSchema>;
 
-export const ProductOptionSchema = z.object({
-  name: z.string(),
-  label: z.string(),
-  values: z.array(z.string()),
-});
+export const ProductOptionSchema = /* @__PURE__ */ (() =>
+  z.object({
+    name: z.string(),
+    label: z.string(),
+    values: z.array(z.string()),
+  }))();
 
-export const VariantSchema = z.object({
-  object: z.literal("variant"),
-  id: VariantIdSchema,
-  gid: z.string(),
-  product_handle: HandleSchema,
-  title: z.string(),
-  options: z.record(z.string(), z.string()),
-  price: MoneySchema,
-  available: z.boolean(),
-  quantity_available: z.optional(z.nullable(z.int().check(z.minimum(0)))),
-  sku: z.nullable(z.string()),
-  compare_at_price: z.nullable(MoneySchema),
-  image: z.nullable(z.string()),
-  requires_shipping: z.boolean(),
-});
+export const VariantSchema = /* @__PURE__ */ (() =>
+  z.object({
+    object: z.literal("variant"),
+    id: VariantIdSchema,
+    gid: z.string(),
+    product_handle: HandleSchema,
+    title: z.string(),
+    options: z.record(z.string(), z.string()),
+    price: MoneySchema,
+    available: z.boolean(),
+    quantity_available: z.optional(z.nullable(z.int().check(z.minimum(0)))),
+    sku: z.nullable(z.string()),
+    compare_at_price: z.nullable(MoneySchema),
+    image: z.nullable(z.string()),
+    requires_shipping: z.boolean(),
+  }))();
 export type Variant = z.infer<typeof VariantSchema>;
 
-export const SeoSchema = z.object({
-  title: z.string(),
-  description: z.nullable(z.string()),
-});
+export const SeoSchema = /* @__PURE__ */ (() =>
+  z.object({
+    title: z.string(),
+    description: z.nullable(z.string()),
+  }))();
 
-export const ProductSchema = z.object({
-  object: z.literal("product"),
-  id: ProductIdSchema,
-  handle: HandleSchema,
-  title: z.string(),
-  vendor: z.string(),
-  product_type: z.string(),
-  tags: z.array(z.string()),
-  available: z.boolean(),
-  price: z.object({ min: MoneySchema, max: MoneySchema }),
-  variants_count: z.int().check(z.gte(1)),
-  options: z.array(ProductOptionSchema),
-  description_html: z.optional(z.string()),
-  description_text: z.optional(z.string()),
-  images: z.optional(z.array(ImageSchema)),
-  seo: z.optional(SeoSchema),
-  variants: z.optional(z.array(VariantSchema)),
-});
+export const ProductSchema = /* @__PURE__ */ (() =>
+  z.object({
+    object: z.literal("product"),
+    id: ProductIdSchema,
+    handle: HandleSchema,
+    title: z.string(),
+    vendor: z.string(),
+    product_type: z.string(),
+    tags: z.array(z.string()),
+    available: z.boolean(),
+    price: z.object({ min: MoneySchema, max: MoneySchema }),
+    variants_count: z.int().check(z.gte(1)),
+    options: z.array(ProductOptionSchema),
+    description_html: z.optional(z.string()),
+    description_text: z.optional(z.string()),
+    images: z.optional(z.array(ImageSchema)),
+    seo: z.optional(SeoSchema),
+    variants: z.optional(z.array(VariantSchema)),
+  }))();
 export type Product = z.infer<typeof ProductSchema>;
 
-export const CollectionListItemSchema = z.object({
-  object: z.literal("collection"),
-  handle: HandleSchema,
-  title: z.string(),
-  products_count: z.int().check(z.gte(0)),
-});
+export const CollectionListItemSchema = /* @__PURE__ */ (() =>
+  z.object({
+    object: z.literal("collection"),
+    handle: HandleSchema,
+    title: z.string(),
+    products_count: z.int().check(z.gte(0)),
+  }))();
 export type CollectionListItem = z.infer<typeof CollectionListItemSchema>;
 
-export const CollectionProductSchema = z.object({
-  id: ProductIdSchema,
-  handle: HandleSchema,
-  title: z.string(),
-  price: MoneySchema,
-  available: z.boolean(),
-  endpoint_status: z.union([z.literal(200), z.literal(404)]),
-  url: z.string(),
-  image: FeaturedImageSchema,
-  match: SecondChanceSchema,
-});
+export const CollectionProductSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: ProductIdSchema,
+    handle: HandleSchema,
+    title: z.string(),
+    price: MoneySchema,
+    available: z.boolean(),
+    endpoint_status: z.union([z.literal(200), z.literal(404)]),
+    url: z.string(),
+    image: FeaturedImageSchema,
+    match: SecondChanceSchema,
+  }))();
 export type CollectionProduct = z.infer<typeof CollectionProductSchema>;
 
 /** The Stripe-style list envelope; `count` is the total matching, `data` one page of it. */
@@ -119,27 +131,29 @@ function productListOf<T extends z.ZodMiniType>(item: T) {
   return z.extend(listOf(item), { strict_count: z.optional(z.int().check(z.gte(0))) });
 }
 
-export const ProductListSchema = productListOf(ProductListItemSchema);
-export const VariantListSchema = listOf(VariantSchema);
-export const CollectionListSchema = listOf(CollectionListItemSchema);
-export const CollectionProductListSchema = productListOf(CollectionProductSchema);
+export const ProductListSchema = /* @__PURE__ */ productListOf(ProductListItemSchema);
+export const VariantListSchema = /* @__PURE__ */ listOf(VariantSchema);
+export const CollectionListSchema = /* @__PURE__ */ listOf(CollectionListItemSchema);
+export const CollectionProductListSchema = /* @__PURE__ */ productListOf(CollectionProductSchema);
 
-export const CollectionSchema = z.object({
-  object: z.literal("collection"),
-  handle: HandleSchema,
-  title: z.string(),
-  products_count: z.int().check(z.gte(0)),
-  products: CollectionProductListSchema,
-});
+export const CollectionSchema = /* @__PURE__ */ (() =>
+  z.object({
+    object: z.literal("collection"),
+    handle: HandleSchema,
+    title: z.string(),
+    products_count: z.int().check(z.gte(0)),
+    products: CollectionProductListSchema,
+  }))();
 export type Collection = z.infer<typeof CollectionSchema>;
 
 /** The path parameter of every `/{handle}` route. */
-export const HandleParamSchema = z.strictObject({ handle: HandleSchema });
+export const HandleParamSchema = /* @__PURE__ */ (() => z.strictObject({ handle: HandleSchema }))();
 
 /** A collection's `{handle}`: its example is a collection of the seed, so "Test Request" finds it. */
-export const CollectionHandleParamSchema = z.strictObject({
-  handle: handleWithout(),
-});
+export const CollectionHandleParamSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    handle: handleWithout(),
+  }))();
 
 // Digits first (a format error, so "ten" reads as parameter_invalid), then the numeric range. The
 // OpenAPI document shows the number (`integer`, 1–250, default 50) that a client writes as digits.

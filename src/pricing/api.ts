@@ -7,6 +7,10 @@ import { COUNTRY_MESSAGE, isCountry, REGION_MESSAGE, REGION_PATTERN } from "../r
  * The wire shapes of a cost (contract 10.2-10.5), defined once: the cart, the checkout and the
  * order answer them, rendered from a `Cost` by `renderCost`. The model (stacking, rounding,
  * combining) is told in the reference; what each field is, in src/routes/reference/schemas/pricing.ts.
+ *
+ * The schemas of answers, which only the reference and the tests parse, are each built by an
+ * arrow function called at once and marked `@__PURE__`: the bundler can then leave out of the
+ * Worker each one no Worker code uses (docs/decisions/0009-schema-docs-out-of-the-worker.md, "Answers' schemas").
  */
 
 /** Most codes a cart holds at once. */
@@ -41,36 +45,41 @@ export const DiscountCodesInputSchema = z
   )
   .check(z.maxLength(MAX_DISCOUNT_CODES, `at most ${MAX_DISCOUNT_CODES} codes`));
 
-export const CostSchema = z.object({
-  subtotal: MoneySchema,
-  discount_total: MoneySchema,
-  shipping: z.nullable(MoneySchema),
-  tax: z.nullable(MoneySchema),
-  total: MoneySchema,
-  tax_included: z.boolean(),
-  tax_calculated_at: z.nullable(z.literal("payment")),
-});
+export const CostSchema = /* @__PURE__ */ (() =>
+  z.object({
+    subtotal: MoneySchema,
+    discount_total: MoneySchema,
+    shipping: z.nullable(MoneySchema),
+    tax: z.nullable(MoneySchema),
+    total: MoneySchema,
+    tax_included: z.boolean(),
+    tax_calculated_at: z.nullable(z.literal("payment")),
+  }))();
 export type CostWire = z.infer<typeof CostSchema>;
 
-export const AppliedDiscountSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  code: z.nullable(z.string()),
-  amount: MoneySchema,
-});
+export const AppliedDiscountSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: z.string(),
+    title: z.string(),
+    code: z.nullable(z.string()),
+    amount: MoneySchema,
+  }))();
 
-export const DiscountAllocationSchema = z.object({ discount_id: z.string(), amount: MoneySchema });
+export const DiscountAllocationSchema = /* @__PURE__ */ (() =>
+  z.object({ discount_id: z.string(), amount: MoneySchema }))();
 
-export const DiscountCodeResultSchema = z.object({
-  code: z.string(),
-  applicable: z.boolean(),
-  reason: z.nullable(z.enum(CODE_REASONS)),
-  message: z.string(),
-});
+export const DiscountCodeResultSchema = /* @__PURE__ */ (() =>
+  z.object({
+    code: z.string(),
+    applicable: z.boolean(),
+    reason: z.nullable(z.enum(CODE_REASONS)),
+    message: z.string(),
+  }))();
 
-export const ShippingOptionSchema = z.object({ id: z.string(), title: z.string(), price: MoneySchema });
+export const ShippingOptionSchema = /* @__PURE__ */ (() =>
+  z.object({ id: z.string(), title: z.string(), price: MoneySchema }))();
 
-export const DiscountsSchema = z.array(AppliedDiscountSchema);
-export const DiscountAllocationsSchema = z.array(DiscountAllocationSchema);
-export const DiscountCodesSchema = z.array(DiscountCodeResultSchema);
-export const ShippingOptionsSchema = z.array(ShippingOptionSchema);
+export const DiscountsSchema = /* @__PURE__ */ (() => z.array(AppliedDiscountSchema))();
+export const DiscountAllocationsSchema = /* @__PURE__ */ (() => z.array(DiscountAllocationSchema))();
+export const DiscountCodesSchema = /* @__PURE__ */ (() => z.array(DiscountCodeResultSchema))();
+export const ShippingOptionsSchema = /* @__PURE__ */ (() => z.array(ShippingOptionSchema))();
