@@ -8,24 +8,26 @@ import { OrderEventIdSchema } from "./order-events.ts";
  * out of the bundle; the query it validates is ./order-events.ts's.
  */
 
-export const OrderEventSchema = z.object({
-  object: z.literal("order_event"),
-  id: OrderEventIdSchema,
-  type: z.enum(["order.created", "order.payment_mismatch"]),
-  order_id: OrderIdSchema,
-  created_at: z.iso.datetime(),
-  attempts: z.number().check(z.int(), z.gte(0)),
-  last_error: z.nullable(z.string()),
-  /** null: given up (3 days without a 2xx). */
-  next_attempt_at: z.nullable(z.iso.datetime()),
-});
+export const OrderEventSchema = /* @__PURE__ */ (() =>
+  z.object({
+    object: z.literal("order_event"),
+    id: OrderEventIdSchema,
+    type: z.enum(["order.created", "order.payment_mismatch"]),
+    order_id: OrderIdSchema,
+    created_at: z.iso.datetime(),
+    attempts: z.number().check(z.int(), z.gte(0)),
+    last_error: z.nullable(z.string()),
+    /** null: given up (3 days without a 2xx). */
+    next_attempt_at: z.nullable(z.iso.datetime()),
+  }))();
 export type OrderEvent = z.infer<typeof OrderEventSchema>;
 
-export const OrderEventListSchema = z.object({
-  object: z.literal("list"),
-  count: z.number().check(z.int(), z.gte(0)),
-  data: z.array(OrderEventSchema),
-  has_more: z.boolean(),
-  webhook_url_set: z.boolean(),
-});
+export const OrderEventListSchema = /* @__PURE__ */ (() =>
+  z.object({
+    object: z.literal("list"),
+    count: z.number().check(z.int(), z.gte(0)),
+    data: z.array(OrderEventSchema),
+    has_more: z.boolean(),
+    webhook_url_set: z.boolean(),
+  }))();
 export type OrderEventList = z.infer<typeof OrderEventListSchema>;

@@ -9,35 +9,37 @@ import { counted, discountUses } from "../discounts/usage.ts";
 import { DEFAULT_CURRENCY } from "../money.ts";
 import { RulesStore } from "../rules/store.ts";
 
-export const DifferenceSchema = z.object({
-  kind: z.enum([
-    "order_without_stock_commit",
-    "commit_quantity_differs",
-    "stock_commit_without_order",
-    "hold_left_open",
-    "payment_mismatch",
-    "discount_use_without_order",
-    "order_without_discount_use",
-  ]),
-  checkout_id: z.string(),
-  order_id: z.nullable(z.string()),
-  variant_id: z.nullable(z.string()),
-  /** The counted discount, for the two discount kinds. */
-  discount_id: z.optional(z.string()),
-  expected: z.nullable(z.number().check(z.int())),
-  found: z.nullable(z.number().check(z.int())),
-  message: z.string(),
-});
+export const DifferenceSchema = /* @__PURE__ */ (() =>
+  z.object({
+    kind: z.enum([
+      "order_without_stock_commit",
+      "commit_quantity_differs",
+      "stock_commit_without_order",
+      "hold_left_open",
+      "payment_mismatch",
+      "discount_use_without_order",
+      "order_without_discount_use",
+    ]),
+    checkout_id: z.string(),
+    order_id: z.nullable(z.string()),
+    variant_id: z.nullable(z.string()),
+    /** The counted discount, for the two discount kinds. */
+    discount_id: z.optional(z.string()),
+    expected: z.nullable(z.number().check(z.int())),
+    found: z.nullable(z.number().check(z.int())),
+    message: z.string(),
+  }))();
 export type Difference = z.infer<typeof DifferenceSchema>;
 
-export const ReconciliationSchema = z.object({
-  object: z.literal("reconciliation"),
-  orders: z.number().check(z.int(), z.gte(0)),
-  order_lines: z.number().check(z.int(), z.gte(0)),
-  movements: z.number().check(z.int(), z.gte(0)),
-  open_holds: z.number().check(z.int(), z.gte(0)),
-  differences: z.array(DifferenceSchema),
-});
+export const ReconciliationSchema = /* @__PURE__ */ (() =>
+  z.object({
+    object: z.literal("reconciliation"),
+    orders: z.number().check(z.int(), z.gte(0)),
+    order_lines: z.number().check(z.int(), z.gte(0)),
+    movements: z.number().check(z.int(), z.gte(0)),
+    open_holds: z.number().check(z.int(), z.gte(0)),
+    differences: z.array(DifferenceSchema),
+  }))();
 export type Reconciliation = z.infer<typeof ReconciliationSchema>;
 
 /** Per checkout (the hold id), per variant: units committed and units still held, from the movement log. */

@@ -5,28 +5,31 @@ import * as z from "zod/mini";
  * the reference, the CLI and the tests read. The Worker builds the answer with typed literals
  * (src/routes/operator-discounts.ts), so these descriptions stay out of its bundle.
  */
-export const DiscountUsageCountsSchema = z.object({
-  committed: z.int().check(z.minimum(0)),
-  held: z.int().check(z.minimum(0)),
-  remaining: z.nullable(z.int().check(z.minimum(0))),
-});
+export const DiscountUsageCountsSchema = /* @__PURE__ */ (() =>
+  z.object({
+    committed: z.int().check(z.minimum(0)),
+    held: z.int().check(z.minimum(0)),
+    remaining: z.nullable(z.int().check(z.minimum(0))),
+  }))();
 
-export const OperatorDiscountSchema = z.object({
-  object: z.literal("discount"),
-  id: z.string(),
-  title: z.string(),
-  code: z.nullable(z.string()),
-  kind: z.enum(["percentage", "fixed_amount", "free_shipping", "buy_x_get_y"]),
-  usage_limit: z.nullable(z.int().check(z.minimum(1))),
-  once_per_buyer: z.boolean(),
-  usage: DiscountUsageCountsSchema,
-});
+export const OperatorDiscountSchema = /* @__PURE__ */ (() =>
+  z.object({
+    object: z.literal("discount"),
+    id: z.string(),
+    title: z.string(),
+    code: z.nullable(z.string()),
+    kind: z.enum(["percentage", "fixed_amount", "free_shipping", "buy_x_get_y"]),
+    usage_limit: z.nullable(z.int().check(z.minimum(1))),
+    once_per_buyer: z.boolean(),
+    usage: DiscountUsageCountsSchema,
+  }))();
 export type OperatorDiscount = z.infer<typeof OperatorDiscountSchema>;
 
-export const OperatorDiscountListSchema = z.object({
-  object: z.literal("list"),
-  count: z.int().check(z.minimum(0)),
-  data: z.array(OperatorDiscountSchema),
-  has_more: z.literal(false),
-});
+export const OperatorDiscountListSchema = /* @__PURE__ */ (() =>
+  z.object({
+    object: z.literal("list"),
+    count: z.int().check(z.minimum(0)),
+    data: z.array(OperatorDiscountSchema),
+    has_more: z.literal(false),
+  }))();
 export type OperatorDiscountList = z.infer<typeof OperatorDiscountListSchema>;

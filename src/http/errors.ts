@@ -21,41 +21,42 @@ export type ErrorType = z.infer<typeof ErrorTypeSchema>;
  * The object under `error` in every non-2xx response (but 304). One schema serves the type the
  * handlers build, the OpenAPI document and the tests that check real responses against it.
  */
-export const ErrorBodySchema = z.strictObject({
-  type: ErrorTypeSchema,
-  message: z.string(),
-  code: z.string(),
-  param: z.optional(z.string()),
-  docs_url: z.optional(z.string()),
-  request_id: z.optional(z.string()),
-  retry: z.optional(z.boolean()),
-  lines: z.optional(
-    z.array(
-      z.strictObject({
-        id: z.string(),
-        code: z.enum(["sold_out", "insufficient_stock", "resource_missing", "hold_limit", "hold_cooldown"]),
-        available_quantity: z.optional(z.int().check(z.minimum(0))),
-        max_quantity: z.optional(z.int().check(z.minimum(1))),
-        cooldown_ends_at: z.optional(z.iso.datetime()),
-      }),
+export const ErrorBodySchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    type: ErrorTypeSchema,
+    message: z.string(),
+    code: z.string(),
+    param: z.optional(z.string()),
+    docs_url: z.optional(z.string()),
+    request_id: z.optional(z.string()),
+    retry: z.optional(z.boolean()),
+    lines: z.optional(
+      z.array(
+        z.strictObject({
+          id: z.string(),
+          code: z.enum(["sold_out", "insufficient_stock", "resource_missing", "hold_limit", "hold_cooldown"]),
+          available_quantity: z.optional(z.int().check(z.minimum(0))),
+          max_quantity: z.optional(z.int().check(z.minimum(1))),
+          cooldown_ends_at: z.optional(z.iso.datetime()),
+        }),
+      ),
     ),
-  ),
-  available_quantity: z.optional(z.int().check(z.minimum(0))),
-  discount_codes: z.optional(
-    z.array(
-      z.strictObject({
-        code: z.nullable(z.string()),
-        reason: z.enum(CODE_REASONS),
-        discount_id: z.optional(z.string()),
-      }),
+    available_quantity: z.optional(z.int().check(z.minimum(0))),
+    discount_codes: z.optional(
+      z.array(
+        z.strictObject({
+          code: z.nullable(z.string()),
+          reason: z.enum(CODE_REASONS),
+          discount_id: z.optional(z.string()),
+        }),
+      ),
     ),
-  ),
-  shipping: z.optional(z.enum(["shipping_required", "shipping_unavailable"])),
-});
+    shipping: z.optional(z.enum(["shipping_required", "shipping_unavailable"])),
+  }))();
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** The envelope of every error response: `{"error": {...}}` and nothing else at the top. */
-export const ErrorResponseSchema = z.strictObject({ error: ErrorBodySchema });
+export const ErrorResponseSchema = /* @__PURE__ */ (() => z.strictObject({ error: ErrorBodySchema }))();
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
 
 /**
