@@ -8,6 +8,8 @@ import { OrderEventIdSchema } from "./order-events.ts";
  * out of the bundle; the query it validates is ./order-events.ts's.
  */
 
+// Built by a pure arrow function called at once: the Worker never parses this answer, so the
+// bundler leaves it out (docs/decisions/0009-schema-docs-out-of-the-worker.md).
 export const OrderEventSchema = /* @__PURE__ */ (() =>
   z.object({
     object: z.literal("order_event"),

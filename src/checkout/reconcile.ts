@@ -9,6 +9,8 @@ import { counted, discountUses } from "../discounts/usage.ts";
 import { DEFAULT_CURRENCY } from "../money.ts";
 import { RulesStore } from "../rules/store.ts";
 
+// Built by a pure arrow function called at once: the Worker never parses this answer, so the
+// bundler leaves it out (docs/decisions/0009-schema-docs-out-of-the-worker.md).
 export const DifferenceSchema = /* @__PURE__ */ (() =>
   z.object({
     kind: z.enum([

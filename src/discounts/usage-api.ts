@@ -4,6 +4,9 @@ import * as z from "zod/mini";
  * The operator's view of discount uses (contract 10.3: `GET /operator/discounts`): the schemas
  * the reference, the CLI and the tests read. The Worker builds the answer with typed literals
  * (src/routes/operator-discounts.ts), so these descriptions stay out of its bundle.
+ *
+ * Built by a pure arrow function called at once: the Worker never parses this answer, so the
+ * bundler leaves it out (docs/decisions/0009-schema-docs-out-of-the-worker.md).
  */
 export const DiscountUsageCountsSchema = /* @__PURE__ */ (() =>
   z.object({

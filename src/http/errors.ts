@@ -20,6 +20,9 @@ export type ErrorType = z.infer<typeof ErrorTypeSchema>;
 /**
  * The object under `error` in every non-2xx response (but 304). One schema serves the type the
  * handlers build, the OpenAPI document and the tests that check real responses against it.
+ *
+ * Built by a pure arrow function called at once: the Worker never parses this answer, so the
+ * bundler leaves it out (docs/decisions/0009-schema-docs-out-of-the-worker.md).
  */
 export const ErrorBodySchema = /* @__PURE__ */ (() =>
   z.strictObject({

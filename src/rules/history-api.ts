@@ -6,6 +6,8 @@ import * as z from "zod/mini";
  * documentation: src/routes/reference/schemas/rules.ts.
  */
 
+// Built by a pure arrow function called at once: the Worker never parses this answer, so the
+// bundler leaves it out (docs/decisions/0009-schema-docs-out-of-the-worker.md).
 export const RulesVersionItemSchema = /* @__PURE__ */ (() =>
   z.object({
     object: z.literal("rules_version"),
