@@ -29,6 +29,9 @@ export default defineConfig({
           // A function of `inject`: the Stripe stand-in's address (test/stripe/global-setup.ts) becomes a binding.
           cloudflareTest(({ inject }) => ({
             wrangler: { configPath: "./wrangler.toml" },
+            // The dev entry (src/dev.ts), as `npm run dev` serves it: the deployed Worker plus the
+            // local test payment page, which the tests drive too.
+            main: "./src/dev.ts",
             miniflare: {
               bindings: {
                 // Every Stripe call of the test worker goes to the local stand-in (test/stripe/stand-in.ts).

@@ -1,88 +1,11 @@
-import { Hono } from "./http/hono.ts";
-import type { AppEnv } from "./http/app-env.ts";
-import { allowlistCors, publicCors } from "./http/cors.ts";
-import { notFoundHandler, onError, requestContext } from "./http/request-context.ts";
-import { RouteTable } from "./http/route-table.ts";
-import { auth } from "./routes/auth.ts";
-import { cart } from "./routes/cart.ts";
-import { carts } from "./routes/carts.ts";
-import { checkouts } from "./routes/checkouts.ts";
-import { collections } from "./routes/collections.ts";
-import { docs } from "./routes/docs.ts";
-import { health } from "./routes/health.ts";
-import { openapi, operatorOpenapi } from "./routes/openapi.ts";
-import { operator } from "./routes/operator.ts";
-import { orders } from "./routes/orders.ts";
-import { webhooks } from "./routes/webhooks.ts";
-import { devPay } from "./routes/dev-pay.ts";
-import { operatorStock } from "./routes/operator-stock.ts";
-import { operatorRules } from "./routes/operator-rules.ts";
-import { operatorDiscounts } from "./routes/operator-discounts.ts";
-import { products } from "./routes/products.ts";
-import { shopperOrders } from "./routes/shopper-orders.ts";
+import { storefrontApp } from "./app.ts";
 import { deliverOrderEvents } from "./checkout/event-delivery.ts";
 
-export { Cart } from "./cart/cart-object.ts";
-export { BrowseEngine } from "./browse/engine.ts";
-export { Stock } from "./stock/stock-object.ts";
-export { Checkouts } from "./checkout/checkout-object.ts";
-export { RulesPublisher } from "./rules/rules-object.ts";
-export { DiscountUsage } from "./discounts/usage-object.ts";
-
-const routeTable = new RouteTable();
-const catalogCors = publicCors(routeTable);
-const privateCors = allowlistCors(routeTable);
+export type { AppType, OperatorAppType } from "./app.ts";
+export * from "./objects.ts";
 
 /**
- * The storefront's v1 API. Chained so its type can feed `hc<AppType>` in a typed client. A `/x/*`
- * pattern also matches `/x`, so each CORS middleware is mounted once per resource. The operator's
- * surface is mounted beside it, not in it: neither the public client nor the public document
- * carries it.
+ * The Worker as `wrangler deploy` uploads it: the app, and beside its `fetch` the ORDER_EVENTS
+ * queue's consumer (order events out, contract 10.7). `npm run dev` serves src/dev.ts instead.
  */
-const api = new Hono<AppEnv>()
-  .use("/products/*", catalogCors)
-  .use("/collections/*", catalogCors)
-  .use("/openapi.json", catalogCors)
-  .use("/cart/*", privateCors)
-  .use("/carts", privateCors)
-  // "/checkouts/*" matches "/checkouts" itself too: a second use answered `Vary: Origin, Origin`.
-  .use("/checkouts/*", privateCors)
-  .use("/orders/*", privateCors)
-  .use("/auth/*", privateCors)
-  .route("/products", products)
-  .route("/collections", collections)
-  .route("/cart", cart)
-  .route("/carts", carts)
-  .route("/checkouts", checkouts)
-  .route("/orders", shopperOrders)
-  .route("/webhooks", webhooks)
-  .route("/auth", auth)
-  .route("/openapi.json", openapi)
-  .route("/health", health);
-
-/** The operator's token surface and its own document, behind the operator secret (see `requireOperator`). */
-const operatorApi = new Hono<AppEnv>()
-  .route("/stock", operatorStock)
-  .route("/rules", operatorRules)
-  .route("/discounts", operatorDiscounts)
-  .route("/", operator)
-  .route("/", orders)
-  .route("/openapi.json", operatorOpenapi);
-
-const app = new Hono<AppEnv>()
-  .use(requestContext())
-  .route("/api/v1", api)
-  .route("/api/v1/operator", operatorApi)
-  .route("/dev/pay", devPay)
-  .route("/", docs);
-
-app.onError(onError);
-routeTable.load(app.routes);
-app.notFound(notFoundHandler(routeTable));
-
-/** The storefront's routes, for `hc<AppType>("https://…/api/v1")`. */
-export type AppType = typeof api;
-/** The operator's routes, for `hc<OperatorAppType>("https://…/api/v1/operator")` with the operator secret. */
-export type OperatorAppType = typeof operatorApi;
-/** The app, and beside its `fetch` the ORDER_EVENTS queue's consumer (order events out, contract 10.7). */
-export default Object.assign(app, { queue: deliverOrderEvents });
+export default Object.assign(storefrontApp(), { queue: deliverOrderEvents });

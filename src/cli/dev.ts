@@ -154,7 +154,15 @@ function serve(port: number, persistTo: string | undefined): void {
   const { values, sources } = devVars(process.cwd());
   const said = describeSources(sources);
   if (said) console.log(said);
-  const args = ["dev", "--port", String(port), ...varArgs(values), ...(persistTo ? ["--persist-to", persistTo] : [])];
+  // src/dev.ts: the deployed Worker plus the local test payment page (/dev/pay).
+  const args = [
+    "dev",
+    "src/dev.ts",
+    "--port",
+    String(port),
+    ...varArgs(values),
+    ...(persistTo ? ["--persist-to", persistTo] : []),
+  ];
   const child = spawn(existsSync(local) ? local : "wrangler", args, { stdio: "inherit", env: quietWranglerEnv() });
   const stopWatching = watchDocuments();
   // npm run token on this state finds this server by this record, whatever the port.

@@ -25,7 +25,8 @@ export interface OpenApiDocumentFile {
 export async function buildOpenApiDocuments(): Promise<OpenApiDocumentFile[]> {
   // Imported only now: a static import would load the app before the hook above is registered.
   const [{ default: app }, { ApiReference }, { OPENAPI_ASSETS }, { OPERATION_DOCS }] = await Promise.all([
-    import("../index.ts"),
+    // The dev entry: the deployed routes plus the local test payment page, which the reference documents.
+    import("../dev.ts"),
     import("../openapi/openapi.ts"),
     import("../openapi/assets.ts"),
     import("../routes/reference/index.ts"),

@@ -1,4 +1,9 @@
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import {
+  createExecutionContext,
+  runDurableObjectAlarm,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Stripe from "stripe";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -6,6 +11,7 @@ import type { Checkout } from "../../src/checkout/api.ts";
 import { checkoutsFor } from "../../src/checkout/client.ts";
 import { signature } from "../../src/checkout/signature.ts";
 import type { VariantRecord } from "../../src/catalog/store.ts";
+import worker from "../../src/index.ts";
 import { addLine, cartCall, issueToken, operator, readCart, seedVariants } from "../helpers/cart.ts";
 import {
   checkoutFrom,
@@ -254,6 +260,16 @@ describe("completing a checkout", () => {
     expect(await ordersInD1(checkout.id)).toBe(0);
     // The test payment page does not exist there either.
     expect((await fetchAs("production", `/dev/pay/${checkout.id}`)).status).toBe(404);
+    // Nor in the deployed entry at all (src/index.ts): no route, whatever ENVIRONMENT says.
+    const ctx = createExecutionContext();
+    const deployed = await worker.fetch(
+      new Request(`https://storefront.test/dev/pay/${checkout.id}`),
+      { ...env, ENVIRONMENT: "development" },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(deployed.status).toBe(404);
+    expect(await deployed.json()).toMatchObject({ error: { code: "route_not_found" } });
   });
 
   it("still makes the order of a checkout paid after it expired, flagging oversold where stock ran out", async () => {

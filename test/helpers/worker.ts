@@ -1,5 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import app from "../../src/index.ts";
+// The dev entry (src/dev.ts): the deployed Worker plus the local test payment page.
+import app from "../../src/dev.ts";
 
 /** The origin every in-workerd request is sent to, and the API under it. */
 export const ORIGIN = "https://storefront.test";

@@ -5,7 +5,9 @@ import { describe, expect, it } from "vitest";
 /**
  * The rule the README states, checked so it cannot rot: which room of src/ may import which.
  * A room is a folder of src/ (`src/browse/index/` belongs to `browse`); the files at the top of
- * src/ are the shared helpers, except src/index.ts, the app that mounts everything. Rooms are
+ * src/ are the shared helpers, except the app that mounts everything: src/app.ts, its Durable
+ * Object exports (src/objects.ts) and the two entries that serve it, src/index.ts (deployed) and
+ * src/dev.ts (`npm run dev`, with the local test payment page). Rooms are
  * listed bottom-up: a room may import only rooms listed in its `may` (never one above it), so
  * the graph between folders has no cycle. The rooms in the Worker import `zod/mini`, never
  * classic `zod`: classic zod cannot be tree-shaken and cost the bundle about 19 KiB gzip of its
@@ -83,10 +85,12 @@ const ROOMS: Record<string, { may: readonly string[]; packages: RegExp }> = {
 };
 
 const SRC = join(import.meta.dirname, "../../src");
+/** The files at the top of src/ that are the app, not shared helpers. */
+const APP_FILES = ["app.ts", "objects.ts", "index.ts", "dev.ts"];
 
 function roomOf(file: string): string {
   const path = relative(SRC, file).split("/");
-  if (path.length === 1) return path[0] === "index.ts" ? "app" : "shared";
+  if (path.length === 1) return APP_FILES.includes(path[0]!) ? "app" : "shared";
   return path[0]!;
 }
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { CartSchema } from "../../src/cart/api.ts";
 import { ProductListSchema, ProductSchema, VariantListSchema } from "../../src/catalog/api.ts";
 import { ErrorResponseSchema } from "../../src/http/errors.ts";
-import type { AppType, OperatorAppType } from "../../src/index.ts";
+import type { AppType, OperatorAppType } from "../../src/dev.ts";
 import { publishSeedCatalog } from "../helpers/catalog.ts";
 
 /**

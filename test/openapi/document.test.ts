@@ -1,6 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import app from "../../src/index.ts";
+import app from "../../src/dev.ts";
 import { ErrorResponseSchema } from "../../src/http/errors.ts";
 import { ERROR_STATUSES } from "../../src/openapi/errors.ts";
 import { toOpenApiPath } from "../../src/openapi/describe.ts";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import app from "../../src/index.ts";
+import app from "../../src/dev.ts";
 import { MoneySchema } from "../../src/money.ts";
 import { describe as describeRoute } from "../../src/openapi/describe.ts";
 import { buildDocument } from "../../src/openapi/document.ts";
