@@ -1,7 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { BrowseFilters, BrowsePageQuery } from "./query.ts";
-import { type BrowseReply, BrowseService, type Browsing } from "./service.ts";
-import { type ShardBrowsing, ShardedBrowsing } from "./shards.ts";
+import type { BrowseReply, Browsing, ShardBrowsing } from "./replies.ts";
+import { BrowseService } from "./service.ts";
+import { ShardedBrowsing } from "./shards.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import { browseRegion, type Placement, pickReplica, replicaName } from "./placement.ts";
 import { BrowseStore } from "./source.ts";

@@ -7,27 +7,17 @@ import {
   type SnapshotBucket,
 } from "./source.ts";
 import { ItemBlockDamaged } from "./index/items.ts";
-import { SnapshotDamaged } from "./snapshot.ts";
-import { CatalogError, type CatalogFailureCode } from "../catalog/errors.ts";
+import { SnapshotDamaged, snapshotChunkOf } from "./snapshot.ts";
+import { CatalogError } from "../catalog/errors.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import { type Scope, VersionIndex } from "./index/version-index.ts";
-import type { ShardBrowsing, ShardOf, ShardReply } from "./shards.ts";
+import type { BrowseReply, Browsing, ShardBrowsing, ShardOf, ShardReply } from "./replies.ts";
 
 /**
  * Browse answers of catalog versions: each version's VersionIndex built once from its browse
  * index and answered from memory. The BrowseEngine Durable Object (browse-engine.ts) runs one
  * per version; tests and the measuring script run it directly over a D1 binding.
  */
-
-/** A failure crosses RPC as data: a thrown error would lose its class and its parameter. */
-export type Failure = { ok: false; code: CatalogFailureCode; message: string; param?: string };
-export type BrowseReply = { ok: true; body: string } | Failure;
-
-/** What answers browse for the Worker: the engine of a version (production) or any stand-in with the same methods. */
-export interface Browsing {
-  page(version: string, scope: Scope, query: BrowsePageQuery): Promise<BrowseReply>;
-  facets(version: string, scope: Scope, filters: BrowseFilters): Promise<BrowseReply>;
-}
 
 /**
  * Builds a version's index (or one shard of it: shards.ts) once (a failed build is retried by
@@ -114,7 +104,7 @@ export class BrowseService implements Browsing, ShardBrowsing {
     } catch (error) {
       if (!(error instanceof ItemBlockDamaged)) throw error;
       const reason = `item block ${error.block} fails to inflate (${error.message})`;
-      logSnapshotDamaged(new SnapshotDamaged(version, of ? of.shard : null, error.chunk, reason));
+      logSnapshotDamaged(new SnapshotDamaged(version, of ? of.shard : null, snapshotChunkOf(error.blocks), reason));
       return answer(await this.index(version, of, { fromD1: true }));
     }
   }

@@ -1,6 +1,6 @@
 import type { BrowseFilters, BrowsePageQuery } from "./query.ts";
-import type { BrowseReply, Browsing, Failure } from "./service.ts";
-import { type FacetCounts, facetsAnswer, type PageSlice, pageBody, type Position } from "./slices.ts";
+import type { BrowseReply, Browsing, Failure, ShardBrowsing, ShardOf } from "./replies.ts";
+import { type FacetCounts, facetsAnswer, type PageSlice, pageBody } from "./slices.ts";
 import type { Scope, TextStats } from "./index/version-index.ts";
 import type { TextPlan } from "./index/text-index.ts";
 import { mayWiden, SECOND_CHANCE_BELOW } from "./text.ts";
@@ -35,12 +35,6 @@ export const DEFAULT_SHARD_PRODUCTS = 100_000;
  */
 export const MAX_BROWSE_SHARDS = 24;
 
-/** Which shard of how many. */
-export interface ShardOf {
-  shard: number;
-  shards: number;
-}
-
 /** The catalog positions shard `shard` of `shards` holds: [from, to). */
 export function shardRange(size: number, { shard, shards }: ShardOf): [from: number, to: number] {
   return [Math.floor((shard * size) / shards), Math.floor(((shard + 1) * size) / shards)];
@@ -49,23 +43,6 @@ export function shardRange(size: number, { shard, shards }: ShardOf): [from: num
 /** How many shards a catalog of `products` takes at most `perShard` products a shard (1 without a limit). */
 export function shardCount(products: number, perShard: number | undefined): number {
   return perShard === undefined || perShard <= 0 ? 1 : Math.max(1, Math.ceil(products / perShard));
-}
-
-/** A shard's answer across RPC: its value, or the failure a whole index would have answered. */
-export type ShardReply<T> = { ok: true; value: T } | Failure;
-
-/** What answers for one shard (the BrowseEngine's shard methods, or a BrowseService in tests). */
-export interface ShardBrowsing {
-  slice(
-    version: string,
-    of: ShardOf,
-    scope: Scope,
-    query: BrowsePageQuery,
-    after?: Position,
-  ): Promise<ShardReply<PageSlice>>;
-  counts(version: string, of: ShardOf, scope: Scope, filters: BrowseFilters): Promise<ShardReply<FacetCounts>>;
-  /** What the shard knows of q (TextStats), asked before a q's page or facets. */
-  textStats(version: string, of: ShardOf, scope: Scope, filters: BrowseFilters): Promise<ShardReply<TextStats>>;
 }
 
 /**

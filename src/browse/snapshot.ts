@@ -1,6 +1,6 @@
 import { deflate, inflate } from "./deflate.ts";
 import type { BrowseData } from "./index/version-index.ts";
-import type { ShardOf } from "./shards.ts";
+import type { ShardOf } from "./replies.ts";
 
 /**
  * A version's browse index as one blob (R2, written at publish by src/publish/browse-index.ts),

@@ -2,7 +2,8 @@ import { browseTable } from "./layout.ts";
 import { browseDataFromSnapshot, browseSnapshotKey, SnapshotDamaged, type SnapshotManifest } from "./snapshot.ts";
 import { sha256Hex } from "../sha256.ts";
 import { CatalogError } from "../catalog/errors.ts";
-import { type ShardOf, shardRange } from "./shards.ts";
+import type { ShardOf } from "./replies.ts";
+import { shardRange } from "./shards.ts";
 import type { FacetValueRow } from "./index/facet-index.ts";
 import type { BrowseData, CollectionData, Items } from "./index/version-index.ts";
 

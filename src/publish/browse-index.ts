@@ -12,7 +12,7 @@ import {
 } from "../browse/layout.ts";
 import { browseSnapshotKey, browseSnapshotVersion, encodeSnapshot, type SnapshotManifest } from "../browse/snapshot.ts";
 import { type BrowseReader, BrowseStore, readBrowseData } from "../browse/source.ts";
-import type { ShardOf } from "../browse/shards.ts";
+import type { ShardOf } from "../browse/replies.ts";
 import { camelParts, foldText, joinedWords, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../browse/text.ts";
 import { type BrowseData, VersionIndex } from "../browse/index/version-index.ts";
 import { isPacked, packItems, packStrings } from "../browse/index/items.ts";

@@ -1,4 +1,5 @@
-import { type ShardOf, shardRange } from "../../src/browse/shards.ts";
+import type { ShardOf } from "../../src/browse/replies.ts";
+import { shardRange } from "../../src/browse/shards.ts";
 import type { WordPostings } from "../../src/browse/index/text-index.ts";
 import type { BrowseData, CollectionData } from "../../src/browse/index/version-index.ts";
 

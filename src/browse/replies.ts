@@ -1,0 +1,43 @@
+import type { CatalogFailureCode } from "../catalog/errors.ts";
+import type { BrowseFilters, BrowsePageQuery } from "./query.ts";
+import type { FacetCounts, PageSlice, Position } from "./slices.ts";
+import type { Scope, TextStats } from "./index/version-index.ts";
+
+/**
+ * What browse answers across RPC, in one file below everything that sends or receives it: the
+ * engine and its service (service.ts) answer these, the Worker's merge of shards (shards.ts) asks
+ * for them. Neither of those two imports the other.
+ */
+
+/** A failure crosses RPC as data: a thrown error would lose its class and its parameter. */
+export type Failure = { ok: false; code: CatalogFailureCode; message: string; param?: string };
+export type BrowseReply = { ok: true; body: string } | Failure;
+
+/** What answers browse for the Worker: the engine of a version (production) or any stand-in with the same methods. */
+export interface Browsing {
+  page(version: string, scope: Scope, query: BrowsePageQuery): Promise<BrowseReply>;
+  facets(version: string, scope: Scope, filters: BrowseFilters): Promise<BrowseReply>;
+}
+
+/** Which shard of how many. */
+export interface ShardOf {
+  shard: number;
+  shards: number;
+}
+
+/** A shard's answer across RPC: its value, or the failure a whole index would have answered. */
+export type ShardReply<T> = { ok: true; value: T } | Failure;
+
+/** What answers for one shard (the BrowseEngine's shard methods, or a BrowseService in tests). */
+export interface ShardBrowsing {
+  slice(
+    version: string,
+    of: ShardOf,
+    scope: Scope,
+    query: BrowsePageQuery,
+    after?: Position,
+  ): Promise<ShardReply<PageSlice>>;
+  counts(version: string, of: ShardOf, scope: Scope, filters: BrowseFilters): Promise<ShardReply<FacetCounts>>;
+  /** What the shard knows of q (TextStats), asked before a q's page or facets. */
+  textStats(version: string, of: ShardOf, scope: Scope, filters: BrowseFilters): Promise<ShardReply<TextStats>>;
+}
