@@ -19,10 +19,15 @@ export interface Browsing {
   facets(version: string, scope: Scope, filters: BrowseFilters): Promise<BrowseReply>;
 }
 
-/** Which shard of how many. */
+/**
+ * Which shard of how many. `index`: the version whose index this part is, when it is not the
+ * version answered (a change batch's catalog is answered by its root's shards and by its layer:
+ * browse/overlay.ts); then the shard and count are that index's.
+ */
 export interface ShardOf {
   shard: number;
   shards: number;
+  index?: string;
 }
 
 /** A shard's answer across RPC: its value, or the failure a whole index would have answered. */

@@ -46,15 +46,18 @@ export function shardCount(products: number, perShard: number | undefined): numb
 }
 
 /**
- * The whole catalog's TextPlan from every shard's TextStats: each word's df as the largest any
- * shard saw (a shard knows the catalog's df of the words it holds), strict matches summed.
+ * The whole catalog's TextPlan from every shard's TextStats: per kept word, the products having the
+ * typed word (each shard's summed) and the most products any word it matched has in the catalog
+ * (each matched word's products summed over the shards, then the largest); strict matches summed.
  */
 export function planOf(parts: readonly TextStats[]): TextPlan {
   const first = parts[0] as TextStats;
-  const words = first.words.map((_, w) => ({
-    own: Math.max(...parts.map((p) => p.words[w]?.own ?? 0)),
-    common: Math.max(...parts.map((p) => p.words[w]?.common ?? 0)),
-  }));
+  const words = first.kept.map((_, w) => {
+    const own = parts.reduce((n, p) => n + (p.own[w] ?? 0), 0);
+    const df = new Map<string, number>();
+    for (const p of parts) for (const t of p.terms[w] ?? []) df.set(t.word, (df.get(t.word) ?? 0) + t.df);
+    return { own, common: Math.max(0, ...df.values()) };
+  });
   const strict = parts.reduce((n, p) => n + p.strict, 0);
   const widen = mayWiden(
     first.kept.map((word, i) => ({ word, exact: first.exact, known: (words[i]?.common ?? 0) > 0 })),
@@ -71,13 +74,16 @@ export function planOf(parts: readonly TextStats[]): TextPlan {
  */
 export class ShardedBrowsing implements Browsing {
   readonly #shards: readonly ShardBrowsing[];
+  readonly #parts: readonly ShardOf[] | undefined;
 
-  constructor(shards: readonly ShardBrowsing[]) {
+  /** `parts`: which part each engine is, when not shard i of a version's own index (a change batch's: overlay.ts). */
+  constructor(shards: readonly ShardBrowsing[], parts?: readonly ShardOf[]) {
     this.#shards = shards;
+    this.#parts = parts;
   }
 
   #of(shard: number): ShardOf {
-    return { shard, shards: this.#shards.length };
+    return this.#parts?.[shard] ?? { shard, shards: this.#shards.length };
   }
 
   /**
