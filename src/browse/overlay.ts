@@ -21,7 +21,7 @@ export interface BrowseOverlay {
   scoring: Required<Pick<Scoring, "n" | "title" | "description">>;
   /** The catalog's option names, in order of first appearance. */
   options: string[];
-  /** `<facet>\u0000<key>` and the value as the catalog now spells it first, where a batch may have changed it. */
+  /** `<facet>\u0000<key>` and the value as the catalog spells it first, for every value a batch's products had or have. */
   displays: [key: string, display: string][];
   /**
    * Collections whose header (title, count) or members changed since the root: their header and,
