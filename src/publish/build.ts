@@ -4,6 +4,7 @@ import {
   CHUNK_STEP,
   type CollectionHeader,
   CONTENT_PER_SHARD,
+  type ImageRecord,
   CONTENT_SHARD_BYTES,
   chunkCount,
   keys,
@@ -132,6 +133,49 @@ function storedVariant(v: SourceVariant, names: readonly string[], currency: str
   return [v.id, names.map((n) => v.options[n] ?? ""), price, variantSells(v), ...extra] as StoredProductVariant;
 }
 
+/** A product's line in the product list, and with its featured image (`?include=image`). */
+export function listLines(record: ProductRecord, image: ImageRecord | null): [plain: string, withImage: string] {
+  const item = renderListItem(record);
+  return [JSON.stringify(item), JSON.stringify({ ...item, image })];
+}
+
+/** A product's line in a collection's products, and with its featured image. */
+export function collectionLines(record: ProductRecord, image: ImageRecord | null): [plain: string, withImage: string] {
+  const item = renderCollectionProduct(record);
+  return [JSON.stringify(item), JSON.stringify({ ...item, image })];
+}
+
+/** A collection's line in the collection list. */
+export function collectionListLine(handle: string, title: string, count: number): string {
+  return JSON.stringify({
+    object: "collection",
+    handle,
+    title,
+    products_count: count,
+  } satisfies CollectionListItem);
+}
+
+/** A variant as its variant shard stores it (what the cart prices a line from). */
+export function variantRecord(p: SourceProduct, source: SourceVariant, currency: string): StoredVariant {
+  const [, values, price, available] = storedVariant(
+    source,
+    p.options.map((o) => o.name),
+    currency,
+  );
+  const names = p.options.map((o) => optionApiName(o.name));
+  return {
+    h: p.handle,
+    t: p.title,
+    vt: variantTitle(values),
+    o: variantOptions(names, values),
+    p: price,
+    a: productSells(p) && available,
+    ...(currency !== DEFAULT_CURRENCY ? { c: currency } : {}),
+    ...(source.inventory_quantity !== undefined ? { q: source.inventory_quantity } : {}),
+    ...(source.inventory_quantity !== undefined && source.inventory_policy === "continue" ? { pc: 1 as const } : {}),
+  };
+}
+
 /** Each product's rank in each collection that holds it: handle -> collection handle -> rank. */
 function collectionRanks(catalog: PublishCatalog): Map<string, Record<string, number>> {
   const ranks = new Map<string, Record<string, number>>();
@@ -174,7 +218,7 @@ export function productRecord(
  * `count` lines made on demand by `lineAt`: only the lines of the windows being joined are held,
  * not every line of the list, and each line is made once.
  */
-function* chunksOf(count: number, lineAt: (index: number) => string): Generator<[chunk: number, text: string]> {
+export function* chunksOf(count: number, lineAt: (index: number) => string): Generator<[chunk: number, text: string]> {
   const blocks = new Map<number, string[]>();
   const block = (b: number): string[] => {
     let lines = blocks.get(b);
@@ -271,25 +315,7 @@ export async function* buildEntries(catalog: PublishCatalog, meta: VersionMeta):
     for (let m = 0; m < members.length; m += 2) {
       const p = productAt(products, members[m]!);
       const source = p.variants[members[m + 1]!]!;
-      const [id, values, price, available] = storedVariant(
-        source,
-        p.options.map((o) => o.name),
-        catalog.currency,
-      );
-      const names = p.options.map((o) => optionApiName(o.name));
-      shard[id] = {
-        h: p.handle,
-        t: p.title,
-        vt: variantTitle(values),
-        o: variantOptions(names, values),
-        p: price,
-        a: productSells(p) && available,
-        ...(catalog.currency !== DEFAULT_CURRENCY ? { c: catalog.currency } : {}),
-        ...(source.inventory_quantity !== undefined ? { q: source.inventory_quantity } : {}),
-        ...(source.inventory_quantity !== undefined && source.inventory_policy === "continue"
-          ? { pc: 1 as const }
-          : {}),
-      };
+      shard[source.id] = variantRecord(p, source, catalog.currency);
     }
     variantShards[i] = [];
     yield { key: keys.variantShard(v, i), value: JSON.stringify(shard) };

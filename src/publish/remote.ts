@@ -50,6 +50,18 @@ export function remoteTarget(opts: RemoteTargetOptions = {}): CatalogKvTarget & 
         return null;
       }
     },
+    async readValues(names) {
+      if (names.length === 0) return [];
+      const found = new Map<string, string>();
+      for (let i = 0; i < names.length; i += 100) {
+        const text = wrangler(["kv", "bulk", "get", file(names.slice(i, i + 100))]);
+        if (!text) continue;
+        const values = JSON.parse(text) as Record<string, string | { value: string } | null>;
+        for (const [key, value] of Object.entries(values))
+          if (value !== null) found.set(key, typeof value === "string" ? value : value.value);
+      }
+      return names.map((name) => found.get(name) ?? null);
+    },
     async readHistory() {
       const text = wrangler(["kv", "key", "get", HISTORY_KEY, "--text"]).trim();
       try {
