@@ -6,6 +6,7 @@ import { d1Target } from "../publish/browse-index.ts";
 import { bindingTarget, newVersionName } from "../publish/publish.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { readJsonFile } from "./json-file.ts";
+import { progressPrinter } from "./publish-run.ts";
 import { operatorName, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
 
 const cli = defineCli({
@@ -84,6 +85,7 @@ async function main(): Promise<void> {
           version,
           by,
           source: file,
+          onProgress: progressPrinter(say, false),
         }),
     );
     say(describe(result));

@@ -10,6 +10,7 @@ import {
   cleanUp,
   completed,
   newVersionName,
+  type PublishProgress,
   settleInterrupted,
   swapPointer,
   underLock,
@@ -37,6 +38,8 @@ export interface ApplyOptions {
   /** Recorded in the history: the file applied and who ran it, when known. */
   source?: string;
   by?: string;
+  /** As a publish's: the entries counted, then written, then the pointer switched. */
+  onProgress?: (progress: PublishProgress) => void;
   /** Called under the lock with the new version's entries written and its pointer not yet switched (a test's kill point). */
   beforeSwitch?: (version: string) => Promise<void> | void;
 }
@@ -128,7 +131,13 @@ export async function applyBatch(target: CatalogKvTarget, input: unknown, opts: 
         key: keys.stockChunk(version, k),
         value: kv.levels.slice(k * STOCK_CHUNK, (k + 1) * STOCK_CHUNK).join("\n"),
       });
-    await target.writeEntries(entries, () => {});
+    const total = entries.length;
+    let written = 0;
+    opts.onProgress?.({ phase: "validated", written, total });
+    await target.writeEntries(entries, (n) => {
+      written += n;
+      opts.onProgress?.({ phase: "writing", written, total });
+    });
     await opts.beforeSwitch?.(version);
     // As a publish: the history knows the version before the pointer names it, completed after.
     const latest = await target.readHistory();
@@ -152,6 +161,7 @@ export async function applyBatch(target: CatalogKvTarget, input: unknown, opts: 
       await target.writeHistory(now.filter((e) => !(e.version === version && e.state === "publishing")));
       throw error;
     }
+    opts.onProgress?.({ phase: "switched", written, total });
     const recorded = publishing.map((e) => (e.version === version && e.state === "publishing" ? completed(e) : e));
     await target.writeHistory(recorded);
     const deleted = await cleanUp(target, opts.browse, next, recorded, held.abandoned);
