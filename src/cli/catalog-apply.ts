@@ -3,11 +3,13 @@ import { join } from "node:path";
 import { ChangeBatchError, MAX_BATCH_PRODUCTS } from "../catalog/changes.ts";
 import { type ApplyResult, applyBatch } from "../publish/batch/apply.ts";
 import { d1Target } from "../publish/browse-index.ts";
+import { wranglerBatchBrowse } from "../publish/browse-remote.ts";
+import { remoteTarget } from "../publish/remote.ts";
 import { bindingTarget, newVersionName } from "../publish/publish.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { readJsonFile } from "./json-file.ts";
 import { progressPrinter } from "./publish-run.ts";
-import { operatorName, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
+import { operatorName, remoteLock, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
 
 const cli = defineCli({
   command: "npm run catalog:apply",
@@ -20,7 +22,10 @@ const cli = defineCli({
   positionals: { min: 1, max: 1 },
   options: {
     local: { type: "boolean", help: "apply to local state, where npm run dev reads (the default)" },
-    remote: { type: "boolean", help: "apply to the deployed catalog (not available yet: says so and exits)" },
+    remote: {
+      type: "boolean",
+      help: "apply to the deployed catalog through wrangler (kv, d1 and r2 --remote), as catalog:publish --remote does",
+    },
     "persist-to": {
       type: "string",
       value: "DIR",
@@ -66,10 +71,25 @@ async function main(): Promise<void> {
   const input = readJsonFile(file);
   const say = (line: string) => console.log(line);
   try {
-    if (values.remote)
-      throw new UsageError(
-        "--remote is not available for change batches yet: publish the whole catalog with npm run catalog:publish -- --remote.",
-      );
+    if (values.remote) {
+      say(`Applying ${file} to the remote CATALOG namespace.`);
+      const target = remoteTarget({ log: say });
+      try {
+        const version = values.version ?? newVersionName();
+        const result = await applyBatch(target, input, {
+          browse: wranglerBatchBrowse({ log: say }),
+          lock: remoteLock(target, { waitMs: values.wait * 1000, say, dryRun: false }),
+          version,
+          by: operatorName(),
+          source: file,
+          onProgress: progressPrinter(say, false),
+        });
+        say(describe(result));
+      } finally {
+        target.dispose();
+      }
+      return;
+    }
     const persist = values["persist-to"];
     const version = values.version ?? newVersionName();
     const by = operatorName();

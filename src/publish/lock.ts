@@ -109,7 +109,7 @@ export type SqlQuery = (sql: string) => Promise<Record<string, unknown>[]>;
 
 const LEASE_MS = 30 * 60 * 1000;
 
-function sqlText(value: string): string {
+export function sqlText(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
 

@@ -13,6 +13,11 @@ export interface RemoteTargetOptions {
   /** Print every wrangler command and write the batch files, but run nothing. */
   dryRun?: boolean;
   log?: (line: string) => void;
+  /**
+   * Where the commands run: `--remote` (the deployed namespace, the default), or `--local
+   * --persist-to DIR` (the same commands on local state: what a test of this target drives).
+   */
+  where?: readonly string[];
 }
 
 /**
@@ -25,7 +30,7 @@ export function remoteTarget(opts: RemoteTargetOptions = {}): CatalogKvTarget & 
   const dir = mkdtempSync(join(tmpdir(), "catalog-remote-"));
   let files = 0;
   const wrangler = (args: string[]): string => {
-    const full = ["wrangler", ...args, "--binding", "CATALOG", "--remote"];
+    const full = ["wrangler", ...args, "--binding", "CATALOG", ...(opts.where ?? ["--remote"])];
     log(`$ npx ${full.join(" ")}`);
     if (opts.dryRun) return "";
     const run = spawnSync("npx", full, {
