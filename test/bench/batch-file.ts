@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { defineCli } from "../../src/cli/args.ts";
 import { readCatalogFile } from "../../src/cli/catalog-stream.ts";
 import type { SourceProduct } from "../../src/catalog/schema.ts";
-import { type ProductList, productAt } from "../../src/publish/catalog-input.ts";
+import { CheckedCatalog, type ProductList, productAt } from "../../src/publish/catalog-input.ts";
 import { buildBundle } from "./bundle.ts";
 import { cliStatePath, publishWithCli } from "./publish-cli.ts";
 import { startRuntime } from "./runtime.ts";
@@ -123,7 +123,8 @@ try {
   const state = join(work, "state");
   const { figures } = await publishWithCli(file, state);
   const read = await readCatalogFile(file);
-  const products = (read.input as { products: ProductList }).products;
+  const input = read.input as CheckedCatalog | { products: ProductList };
+  const products = input instanceof CheckedCatalog ? input.catalog.products : input.products;
   const runtime = await startRuntime({
     bundle: await buildBundle(join(work, "bundle")),
     port: values["port-base"] ?? 8961,
