@@ -3,7 +3,7 @@ import type { Scoring } from "./index/text-index.ts";
 import { browseSnapshotKey } from "./snapshot.ts";
 
 /**
- * How a change batch's catalog is browsed (issue 45, docs/decisions/0010): by the shards of the
+ * How a change batch's catalog is browsed (issue 45, docs/decisions/0014): by the shards of the
  * version it derives from (its root: the last full publish), which stay loaded, and by one more
  * index of every product the batches since the root changed (its `layer`, written by the batch);
  * each index answers as the batch's catalog would, told what differs by this overlay (one R2

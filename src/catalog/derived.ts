@@ -1,5 +1,5 @@
 /**
- * A change batch's version in KV (issue 45, docs/decisions/0010): copy-on-write. It writes under
+ * A change batch's version in KV (issue 45, docs/decisions/0014): copy-on-write. It writes under
  * its own prefix only the entries its changes touch and reads every other from the version that
  * last wrote it (its owner), so a batch costs what it changes, not the catalog. Which version owns
  * an entry is said by map blocks: for each kind of entry (product shards `ps`, variant shards

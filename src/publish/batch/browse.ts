@@ -12,7 +12,7 @@ import type { Reads } from "./owners.ts";
 import { derivedOf } from "./owners.ts";
 
 /**
- * The browse side of a change batch (browse/overlay.ts, docs/decisions/0010): the index of every
+ * The browse side of a change batch (browse/overlay.ts, docs/decisions/0014): the index of every
  * product changed since the root (the layer, rebuilt from them: a batch's browse work grows with
  * the products changed since the last full publish, not with the catalog) and the overlay that
  * tells each index what differs, computed from the root's D1 rows (which product spells a value

@@ -37,7 +37,7 @@ import { type BlockLines, chunksToWrite, chunkTexts, handleOfLine } from "./bloc
 import { derivedOf, OwnerTable, type Reads } from "./owners.ts";
 
 /**
- * The KV side of a change batch (derived.ts, docs/decisions/0010): from the live version's
+ * The KV side of a change batch (derived.ts, docs/decisions/0014): from the live version's
  * entries, the entries the batch's new version writes under its own prefix (the product shards,
  * variant shards, content shards, list and collection chunks its changes touch, the map blocks
  * naming their owners, the collections table) and nothing else: every other entry stays where it
