@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import app from "../../src/index.ts";
 import type { ChangeBatch } from "../../src/catalog/changes.ts";
 import type { SourceCatalog, SourceCollection, SourceProduct } from "../../src/catalog/schema.ts";
+import { CatalogStore } from "../../src/catalog/store.ts";
 import { applyBatch } from "../../src/publish/batch/apply.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
@@ -377,10 +378,21 @@ async function equivalent(seed: number, rounds: Edit[][], shardProducts?: number
     await applyBatch(bindingTarget(env.CATALOG), structuredClone(batch), { browse });
   }
   const batched = await corpus(catalog, [...touched]);
+  const batchedVariants = await variantsOf(catalog);
   await publishCatalog(env.CATALOG, structuredClone(catalog), options);
   const full = await corpus(catalog, [...touched]);
   expect([...batched.keys()]).toEqual([...full.keys()]);
   for (const [path, answer] of full) expect({ path, ...batched.get(path) }).toEqual({ path, ...answer });
+  // What a cart prices a line from (the variant shards), for every variant of the catalog.
+  expect(batchedVariants).toEqual(await variantsOf(catalog));
+}
+
+/** Every variant of the catalog as the live version's variant shards give it to a cart. */
+async function variantsOf(catalog: SourceCatalog): Promise<Record<string, unknown>> {
+  const store = new CatalogStore(env.CATALOG);
+  const meta = (await store.currentMeta({ reread: true })) as { version: string };
+  const ids = catalog.products.flatMap((p) => p.variants.map((v) => v.id));
+  return Object.fromEntries(await store.getVariants(meta.version, ids));
 }
 
 const rounds = fc.array(fc.array(editArb, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 3 });
