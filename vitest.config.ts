@@ -26,10 +26,15 @@ export default defineConfig({
         // FUZZ_RUNS (the hardening suites' run counts) reaches workerd as import.meta.env.FUZZ_RUNS.
         envPrefix: ["VITE_", "FUZZ_"],
         plugins: [
-          cloudflareTest({
+          // A function of `inject`: the Stripe stand-in's address (test/stripe/global-setup.ts) becomes a binding.
+          cloudflareTest(({ inject }) => ({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               bindings: {
+                // Every Stripe call of the test worker goes to the local stand-in (test/stripe/stand-in.ts).
+                STRIPE_API_BASE: inject("stripeStandIn"),
+                STRIPE_SECRET_KEY: "sk_test_standin0123456789",
+                STRIPE_TIMEOUT_MS: "1500",
                 ENVIRONMENT: "development",
                 CATALOG_POINTER_TTL_MS: "0",
                 ALLOWED_ORIGINS: "http://localhost:*,https://shop.example",
@@ -38,13 +43,19 @@ export default defineConfig({
                 CART_TOKEN_SECRET: "dev-cart-token-secret-0123456789abcdef",
                 CHECKOUT_WEBHOOK_SECRET: "dev-checkout-webhook-secret",
                 STRIPE_WEBHOOK_SECRET: "whsec_test_0123456789abcdefghijklmnopqrstuv",
+                // Order events out: every order is delivered to the test receiver (test/events/global-setup.ts),
+                // retried after 1 s, 2 s, 4 s… so a test sees a few retries in seconds.
+                ORDER_WEBHOOK_URL: `${inject("orderReceiver")}/hook`,
+                ORDER_WEBHOOK_SECRET: "dev-order-webhook-secret",
+                ORDER_WEBHOOK_RETRY_SECONDS: "1",
                 ORDERS_MIGRATIONS,
               },
             },
-          }),
+          })),
         ],
         test: {
           name: "workerd",
+          globalSetup: ["test/stripe/global-setup.ts", "test/events/global-setup.ts"],
           setupFiles: ["test/helpers/orders-setup.ts"],
           include: ["test/**/*.test.ts"],
           exclude: ["**/node_modules/**", "test/e2e/**", "test/browser/**", "test/house/**"],

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono } from "./http/hono.ts";
 import type { AppEnv } from "./http/app-env.ts";
 import { allowlistCors, publicCors } from "./http/cors.ts";
 import { notFoundHandler, onError, requestContext } from "./http/request-context.ts";
@@ -16,12 +16,16 @@ import { orders } from "./routes/orders.ts";
 import { webhooks } from "./routes/webhooks.ts";
 import { devPay } from "./routes/dev-pay.ts";
 import { operatorStock } from "./routes/operator-stock.ts";
+import { operatorRules } from "./routes/operator-rules.ts";
 import { products } from "./routes/products.ts";
+import { shopperOrders } from "./routes/shopper-orders.ts";
+import { deliverOrderEvents } from "./checkout/event-delivery.ts";
 
 export { Cart } from "./cart/cart-object.ts";
 export { BrowseEngine } from "./browse/engine.ts";
 export { Stock } from "./stock/stock-object.ts";
 export { Checkouts } from "./checkout/checkout-object.ts";
+export { RulesPublisher } from "./rules/rules-object.ts";
 
 const routeTable = new RouteTable();
 const catalogCors = publicCors(routeTable);
@@ -39,14 +43,16 @@ const api = new Hono<AppEnv>()
   .use("/openapi.json", catalogCors)
   .use("/cart/*", privateCors)
   .use("/carts", privateCors)
-  .use("/checkouts", privateCors)
+  // "/checkouts/*" matches "/checkouts" itself too: a second use answered `Vary: Origin, Origin`.
   .use("/checkouts/*", privateCors)
+  .use("/orders/*", privateCors)
   .use("/auth/*", privateCors)
   .route("/products", products)
   .route("/collections", collections)
   .route("/cart", cart)
   .route("/carts", carts)
   .route("/checkouts", checkouts)
+  .route("/orders", shopperOrders)
   .route("/webhooks", webhooks)
   .route("/auth", auth)
   .route("/openapi.json", openapi)
@@ -55,6 +61,7 @@ const api = new Hono<AppEnv>()
 /** The operator's token surface and its own document, behind the operator secret (see `requireOperator`). */
 const operatorApi = new Hono<AppEnv>()
   .route("/stock", operatorStock)
+  .route("/rules", operatorRules)
   .route("/", operator)
   .route("/", orders)
   .route("/openapi.json", operatorOpenapi);
@@ -74,4 +81,5 @@ app.notFound(notFoundHandler(routeTable));
 export type AppType = typeof api;
 /** The operator's routes, for `hc<OperatorAppType>("https://…/api/v1/operator")` with the operator secret. */
 export type OperatorAppType = typeof operatorApi;
-export default app;
+/** The app, and beside its `fetch` the ORDER_EVENTS queue's consumer (order events out, contract 10.7). */
+export default Object.assign(app, { queue: deliverOrderEvents });

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { count } from "./count.ts";
 
 /**
  * ISO 4217 currencies and their minor units: a catalog carries one code,
@@ -48,23 +49,13 @@ export const CurrencySchema = z
   .check(
     z.regex(/^[A-Z]{3}$/, "an ISO 4217 currency code: three capital letters"),
     z.refine(isCurrency, "an ISO 4217 currency code in capitals, such as USD, EUR, JPY or KWD"),
-  )
-  .register(z.globalRegistry, {
-    description: "ISO 4217 code of the catalog's currency (one per catalog; the seed's is USD).",
-    example: "USD",
-  });
+  );
 
 /** What clients see: the amount as a decimal string with the currency's minor digits. */
-export const MoneySchema = z
-  .object({
-    amount: z.string().check(z.regex(/^\d+(\.\d{1,4})?$/)),
-    currency: CurrencySchema,
-  })
-  .register(z.globalRegistry, {
-    id: "Money",
-    description:
-      'An amount in the catalog\'s currency. `currency` is the ISO 4217 code the catalog was published with (one per catalog; every Money of every answer, cart included, has it). `amount` is a decimal string written with exactly that currency\'s minor-unit digits: `"100.00"` USD, `"1500"` JPY (no decimals), `"2.500"` KWD. Never a number: parse it as a decimal, not a float.',
-  });
+export const MoneySchema = z.object({
+  amount: z.string().check(z.regex(/^\d+(\.\d{1,4})?$/)),
+  currency: CurrencySchema,
+});
 export type Money = z.infer<typeof MoneySchema>;
 
 /**
@@ -93,7 +84,7 @@ export function sourceAmountIssue(amount: string, currency: Currency = DEFAULT_C
     if (digits === 2) return "a decimal string with at most two decimals";
     return digits === 0
       ? `a whole number (${currency} has no minor units)`
-      : `at most ${digits} decimals (${currency} has ${digits} minor-unit digits)`;
+      : `at most ${count(digits, "decimal")} (${currency} has ${count(digits, "minor-unit digit")})`;
   }
   if (toMinor(amount, currency) > MAX_UNIT_MINOR)
     return `at most ${fromMinor(MAX_UNIT_MINOR, currency).amount}, so a full cart's subtotal stays exact`;

@@ -267,12 +267,14 @@
     async function addToCart() {
       if (!current) return;
       var body = JSON.stringify({ variant_id: current.id, quantity: Number(quantity.value) });
-      output.replaceChildren(
-        resultView(await call("POST", `${API}/cart/lines`, { auth: true, body: body }), `POST ${API}/cart/lines`),
-      );
+      var result = await call("POST", `${API}/cart/lines`, { auth: true, body: body });
+      output.replaceChildren(resultView(result, `POST ${API}/cart/lines`));
+      showCost(result);
     }
     async function readCart() {
-      output.replaceChildren(resultView(await call("GET", `${API}/cart`, { auth: true }), `GET ${API}/cart`));
+      var result = await call("GET", `${API}/cart`, { auth: true });
+      output.replaceChildren(resultView(result, `GET ${API}/cart`));
+      showCost(result);
     }
     var checkoutId = null;
     async function checkOut() {
@@ -345,6 +347,110 @@
     );
   }
 
-  ensureCart();
+  // The cart's cost (contract 10.2): a destination, a shipping option and a code go to PATCH /cart;
+  // every cart answer's cost, options and code answers are shown as they came.
+  var costResult = document.getElementById("cost-result");
+  var shippingBox = document.getElementById("shipping-options");
+  var codeAnswers = document.getElementById("code-answers");
+  var money = (m) => `${m.amount} ${m.currency}`;
+
+  function setCell(id, parts) {
+    var cell = document.getElementById(id);
+    cell.replaceChildren.apply(cell, [].concat(parts));
+  }
+
+  /** Shows the cost of a cart answer (any 200 whose body is a cart); anything else changes nothing. */
+  function showCost(result) {
+    var cart = result.status === 200 && result.json && result.json.object === "cart" ? result.json : null;
+    if (!cart) return;
+    var cost = cart.cost;
+    setCell("cost-subtotal", money(cost.subtotal));
+    setCell(
+      "cost-discounts",
+      cart.discounts.length === 0
+        ? "none"
+        : [`−${money(cost.discount_total)} `].concat(
+            cart.discounts.map((d) => el("span", { class: "discount" }, `${d.title}${d.code ? ` (${d.code})` : ""}`)),
+          ),
+    );
+    setCell(
+      "cost-shipping",
+      cost.shipping === null
+        ? cart.buyer === null
+          ? "no destination yet"
+          : "none to charge"
+        : `${money(cost.shipping)} · ${cart.shipping_option ? cart.shipping_option.title : ""}`,
+    );
+    setCell(
+      "cost-tax",
+      cost.tax_calculated_at === "payment"
+        ? "calculated at payment"
+        : cost.tax === null
+          ? "none"
+          : `${money(cost.tax)}${cost.tax_included ? " (included in the prices)" : ""}`,
+    );
+    setCell("cost-total", el("strong", {}, money(cost.total)));
+    var options = cart.shipping_options.map((o) => {
+      var id = `ship-${o.id}`;
+      return el("p", { class: "option" }, [
+        el("input", {
+          type: "radio",
+          name: "shipping-option",
+          id: id,
+          value: o.id,
+          checked: cart.shipping_option !== null && cart.shipping_option.id === o.id,
+          onchange: () => {
+            patchCart({ shipping_option: o.id });
+          },
+        }),
+        el("label", { for: id }, `${o.title} · ${money(o.price)}`),
+      ]);
+    });
+    shippingBox.replaceChildren.apply(
+      shippingBox,
+      [el("legend", {}, "Shipping")].concat(
+        options.length > 0
+          ? options
+          : [
+              el(
+                "p",
+                { class: "help" },
+                cart.buyer === null ? "No destination yet." : "No shipping option for this cart.",
+              ),
+            ],
+      ),
+    );
+    codeAnswers.replaceChildren.apply(
+      codeAnswers,
+      cart.discount_codes.map((c) =>
+        el("li", { class: c.applicable ? "ok" : "fail", "data-reason": c.reason || "" }, [
+          el("code", {}, c.code),
+          ` ${c.message}`,
+        ]),
+      ),
+    );
+  }
+
+  async function patchCart(fields) {
+    var result = await call("PATCH", `${API}/cart`, { auth: true, body: JSON.stringify(fields) });
+    costResult.replaceChildren(resultView(result, `PATCH ${API}/cart`, true));
+    showCost(result);
+  }
+
+  document.getElementById("destination-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    var country = document.getElementById("country").value.trim().toUpperCase();
+    var region = document.getElementById("region").value.trim().toUpperCase();
+    patchCart({ buyer: country ? Object.assign({ country: country }, region ? { region: region } : {}) : null });
+  });
+  document.getElementById("code-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    var code = document.getElementById("discount-code").value.trim();
+    patchCart({ discount_codes: code ? [code] : [] });
+  });
+
+  ensureCart().then(async () => {
+    showCost(await call("GET", `${API}/cart`, { auth: true }));
+  });
   loadProducts();
 })();

@@ -19,6 +19,7 @@ import {
   type Sort,
   VALUE_FILTERS,
 } from "./parameters.ts";
+import { count } from "../count.ts";
 
 /**
  * The browse query of `GET /products`, a collection's products and the facets endpoints, parsed
@@ -117,7 +118,7 @@ export function inCurrency<F extends BrowseFilters>(filters: F, currency: string
     if (value === undefined) continue;
     if (value % per !== 0)
       throw invalidParameter(
-        `Invalid ${param}: ${currency} amounts have ${digits === 0 ? "no decimals" : `at most ${digits} decimals`}.`,
+        `Invalid ${param}: ${currency} amounts have ${digits === 0 ? "no decimals" : `at most ${count(digits, "decimal")}`}.`,
         param,
       );
     out[param] = value / per;

@@ -8,7 +8,13 @@ import { migrateFrom } from "./migrations.ts";
 import { Revocations } from "./revocations.ts";
 import type { CartFailure, CartJson, CartReply, IdempotencyClaim, WriteRate } from "./failure.ts";
 import { WriteCounts } from "./write-rate.ts";
-import { canonicalAttributes, cartIdOf, cartJson, NO_ATTRIBUTES } from "./view.ts";
+import { canonicalAttributes, cartIdOf, cartJson, EMPTY_HEAD, NO_ATTRIBUTES, NO_CODES } from "./view.ts";
+import { attributeBytes, overAttributeBudget, textBytes } from "./attribute-bytes.ts";
+import { costOf, type PricingContext, renderedCostOf } from "./cost.ts";
+import type { Buyer } from "../pricing/index.ts";
+import { codeKey } from "../rules/codes.ts";
+import type { Rules } from "../rules/schema.ts";
+import { RulesStore } from "../rules/store.ts";
 import { type Currency, DEFAULT_CURRENCY } from "../money.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import type { StockLevel } from "../stock/api.ts";
@@ -36,6 +42,12 @@ export interface UpdateCartInput extends Caller {
   note?: string | null;
   /** The new set of attributes (replacing the old one); `null` clears it; absent leaves it. */
   attributes?: Record<string, string> | null;
+  /** The buyer as validated (`BuyerSchema`); `null` clears it; absent leaves it. */
+  buyer?: Buyer | null;
+  /** A rate id the cart must offer; `null`: the cheapest; absent leaves it. */
+  shippingOption?: string | null;
+  /** The entered codes (replacing the old ones), as validated; absent leaves them. */
+  discountCodes?: readonly string[];
 }
 
 export interface UpdateLineInput extends Caller {
@@ -77,8 +89,29 @@ function revoked(): Outcome {
   return fail("token_revoked", "The token has been revoked.", undefined, false);
 }
 
+/** A refusal the cart's own limits made (recorded under an Idempotency-Key, like every refusal). */
+function refuse(failure: CartFailure): Outcome {
+  return { reply: { ok: false, failure, replayed: false }, record: true };
+}
+
 function fail(code: CartFailure["code"], message: string, param?: string, record = true): Outcome {
   return { reply: { ok: false, failure: { code, message, ...(param ? { param } : {}) }, replayed: false }, record };
+}
+
+/**
+ * The codes as the cart keeps them: trimmed, as typed, each once (the first spelling of codes
+ * that differ only by case or width).
+ */
+function enteredCodes(codes: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  for (const code of codes) {
+    const key = codeKey(code);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kept.push(code.trim());
+  }
+  return kept;
 }
 
 /** More units asked for than live stock has left (409). */
@@ -116,10 +149,15 @@ export class Cart extends DurableObject<Env> {
   readonly #catalog: CatalogStore;
   readonly #writeCounts = new WriteCounts();
   readonly #stock: StockStore;
+  /** This cart's object id: the owner of its holder's checkout holds, whose units count as this cart's own. */
+  readonly #owner: string;
   /** The live catalog's meta as last read (whether stock is synced for it is the stock store's concern). */
   #meta: VersionMeta | null = null;
   /** The live catalog's currency as last read: an empty cart's subtotal is in it. */
   #currency: Currency = DEFAULT_CURRENCY;
+  readonly #rulesStore: RulesStore;
+  /** The live rules as last read (null: none, or none that fit the currency). */
+  #rules: Rules | null = null;
   /** Whether this instance has armed the expiry alarm (an alarm that is due re-arms itself). */
   #alarmArmed = false;
 
@@ -130,7 +168,9 @@ export class Cart extends DurableObject<Env> {
     this.#revocations = new Revocations(sql);
     this.#ledger = new IdempotencyLedger(sql);
     this.#catalog = new CatalogStore(env.CATALOG, { pointerTtlMs: pointerTtlMs(env.CATALOG_POINTER_TTL_MS) });
+    this.#rulesStore = new RulesStore(env.CATALOG, { pointerTtlMs: pointerTtlMs(env.CATALOG_POINTER_TTL_MS) });
     this.#stock = stockStore(env);
+    this.#owner = ctx.id.toString();
     void ctx.blockConcurrencyWhile(async () => {
       // A new cart's tables were just created: nothing to read back.
       if (migrateFrom(sql) === 0) {
@@ -140,17 +180,26 @@ export class Cart extends DurableObject<Env> {
     });
   }
 
-  /** The cart, re-priced against the current catalog if a publish happened since the last call. */
-  async getCart(caller: Caller): Promise<CartReply> {
+  /**
+   * The cart, re-priced against the current catalog if a publish happened since the last call.
+   * `liveStock: false` skips re-reading its tracked lines' stock: a checkout reads the lines to
+   * hold them, and its hold reads the stock itself.
+   */
+  async getCart(caller: Caller & { liveStock?: boolean }): Promise<CartReply> {
     if (this.#revocations.has(caller.tokenId)) return revoked().reply;
     this.#expireIfDue(Date.now());
-    const outcome = await guarded(async () => {
+    return (await this.#current(caller.liveStock !== false)).reply;
+  }
+
+  /** The cart as a read shows it: re-priced at the live catalog, tracked lines at live stock (unless `liveStock` is false). */
+  #current(liveStock: boolean): Promise<Outcome> {
+    return guarded(async () => {
       const version = await this.#liveVersion();
       if (version) await this.#reprice(version);
-      await this.#refreshStock();
+      // A line whose variant stopped being tracked takes the catalog's availability again.
+      if (liveStock && (await this.#refreshStock()) && version) await this.#reprice(version);
       return { reply: { ok: true, cartJson: this.#view(), replayed: false }, record: false };
     });
-    return outcome.reply;
   }
 
   /** Adds units of a variant; an existing line for that variant grows instead of a new line. */
@@ -161,7 +210,11 @@ export class Cart extends DurableObject<Env> {
       // A variant already on a tracked line is read from its Stock object at once, beside the catalog.
       const early = this.#rows.isTracked(input.variantId) ? this.#level(input.variantId) : undefined;
       early?.catch(() => undefined); // awaited below, or not needed (the add is refused first)
-      const [variant] = await Promise.all([this.#catalog.getVariant(version, input.variantId), this.#reprice(version)]);
+      const [variant, overlay] = await Promise.all([
+        this.#catalog.getVariant(version, input.variantId),
+        this.#catalog.stockOverlay(),
+        this.#reprice(version),
+      ]);
       if (!variant) return fail("resource_missing", `No variant ${input.variantId}.`, "variant_id");
       if (input.handle !== undefined && input.handle !== variant.product_handle) {
         return fail(
@@ -177,8 +230,10 @@ export class Cart extends DurableObject<Env> {
           "variant_title",
         );
       }
-      // A tracked variant: the Stock object decides (section 9.3), not the catalog's flag.
-      const level = variant.tracked ? await (early ?? this.#level(variant.id)) : null;
+      // A tracked variant (by the catalog, or by the operator: the overlay names those): the Stock
+      // object decides (section 9.3), not the catalog's flag.
+      const tracked = variant.tracked || overlay.t?.includes(variant.id) === true;
+      const level = tracked || early ? await (early ?? this.#level(variant.id)) : null;
       if (level?.tracked) {
         if (!level.in_stock) return fail("sold_out", "Sold out", "variant_id");
       } else if (!variant.available) return fail("sold_out", "Sold out", "variant_id");
@@ -186,15 +241,45 @@ export class Cart extends DurableObject<Env> {
     });
   }
 
-  /** Sets the cart's note and/or attributes (contract 9.2); a field not given is left as it is. */
+  /**
+   * Sets the cart's note and/or attributes (contract 9.2), buyer, shipping option and codes
+   * (10.2-10.4); a field not given is left as it is. A shipping option the cart does not offer
+   * (with the buyer this request sets) changes nothing: 400.
+   */
   async updateCart(input: UpdateCartInput): Promise<CartReply> {
     return this.#write(input, async () => {
       await this.#repriceIfPublished();
+      const attributes = input.attributes === undefined ? undefined : canonicalAttributes(input.attributes);
+      const stored = this.#rows.times();
+      if (input.note || attributes) {
+        const before = textBytes(stored?.note) + attributeBytes(stored?.attributes ?? NO_ATTRIBUTES);
+        const after =
+          textBytes(input.note === undefined ? stored?.note : input.note) +
+          attributeBytes(attributes ?? stored?.attributes ?? NO_ATTRIBUTES);
+        const over = overAttributeBudget(
+          this.#rows.attributeBytes() - before + after,
+          attributes ? "attributes" : "note",
+        );
+        if (over) return refuse(over);
+      }
+      const head = { ...(stored ?? EMPTY_HEAD) };
+      if (input.buyer !== undefined) head.buyer = input.buyer === null ? null : JSON.stringify(input.buyer);
+      if (input.discountCodes !== undefined) head.discount_codes = JSON.stringify(enteredCodes(input.discountCodes));
+      if (input.shippingOption !== undefined) {
+        head.shipping_option = input.shippingOption;
+        const offered = costOf(head, this.#rows.lines(), this.#pricing()).shipping_options;
+        if (input.shippingOption !== null && !offered.some((o) => o.id === input.shippingOption))
+          return fail(
+            "parameter_invalid",
+            offered.length === 0
+              ? `No shipping option is offered for this cart${head.buyer === null ? " until a buyer with a country is set" : ""}, so ${JSON.stringify(input.shippingOption)} cannot be chosen.`
+              : `No shipping option ${JSON.stringify(input.shippingOption)} for this cart: it offers ${offered.map((o) => o.id).join(", ")}.`,
+            "shipping_option",
+          );
+      }
       const touched = this.#touched();
-      this.#rows.setDetails(
-        input.note,
-        input.attributes === undefined ? undefined : canonicalAttributes(input.attributes),
-      );
+      this.#rows.setDetails(input.note, attributes);
+      this.#rows.setPricing(head.buyer, head.shipping_option, head.discount_codes);
       return { ...touched, reply: { ok: true, cartJson: this.#view(), replayed: false } };
     });
   }
@@ -244,9 +329,9 @@ export class Cart extends DurableObject<Env> {
     return this.#write(caller, async () => {
       await this.#liveVersion(); // the empty cart's subtotal is in the catalog's currency
       this.#rows.removeAllLines();
-      const touched = this.#touched();
-      this.#rows.setDetails(null, NO_ATTRIBUTES);
-      return { ...touched, reply: { ok: true, cartJson: this.#view(), replayed: false } };
+      this.#touched();
+      this.#forgetDetails();
+      return { reply: { ok: true, cartJson: this.#view(), replayed: false }, record: true };
     });
   }
 
@@ -267,8 +352,14 @@ export class Cart extends DurableObject<Env> {
     if (this.#rows.lineCount() === 0 && this.#rows.isBare()) return;
     this.#rows.removeAllLines();
     this.#touched();
-    // Bought: the cart starts again empty, its note and attributes too (as DELETE /cart leaves it).
+    // Bought: the cart starts again empty, its note, attributes, buyer and codes too (as DELETE /cart leaves it).
+    this.#forgetDetails();
+  }
+
+  /** Clears the note, the attributes, the buyer, the shipping option and the codes of the cart row `touch` made. */
+  #forgetDetails(): void {
     this.#rows.setDetails(null, NO_ATTRIBUTES);
+    this.#rows.setPricing(null, null, NO_CODES);
   }
 
   /** Whether `tokenId` was revoked: lets non-cart surfaces (checkout) refuse at once too. */
@@ -312,8 +403,16 @@ export class Cart extends DurableObject<Env> {
     // client retrying one request under its key can never be refused for retrying.
     const peek = () => this.#writeCounts.peek(caller.tokenId, now);
     switch (admission.kind) {
-      case "replay":
-        return { ...admission.reply, rate: peek() };
+      case "replay": {
+        // A success answers the cart as it is now (nothing is applied again); a refusal as it was.
+        const { answer } = admission;
+        // The catalog's currency, once per instance (an empty cart's subtotal is in it).
+        if (answer.ok && !this.#meta) await this.#liveVersion().catch(() => undefined);
+        const reply: CartReply = answer.ok
+          ? { ok: true, cartJson: this.#view(), replayed: true } // as stored; the next read re-prices
+          : { ok: false, failure: answer.failure, replayed: true };
+        return { ...reply, replayed: true, rate: peek() };
+      }
       case "reused":
         return {
           ...fail("idempotency_key_reused", "This Idempotency-Key was used with a different request.", undefined, false)
@@ -377,36 +476,58 @@ export class Cart extends DurableObject<Env> {
     }
     if (!existing && this.#rows.lineCount() >= MAX_LINES)
       return fail("cart_full", `A cart holds at most ${MAX_LINES} lines.`, "variant_id");
+    if (!existing && attributes !== NO_ATTRIBUTES) {
+      const over = overAttributeBudget(this.#rows.attributeBytes() + attributeBytes(attributes), "attributes");
+      if (over) return refuse(over);
+    }
     const inCart = this.#rows.quantityOfVariant(variant.id) + quantity;
     if (level?.tracked && level.policy === "deny" && inCart > level.available_quantity)
       return insufficient(level.available_quantity, inCart);
-    if (existing) this.#rows.growLine(existing.id, variant, version, total);
-    else this.#rows.insertLine(variant, version, quantity, attributes);
+    const tracked = level?.tracked === true;
+    if (existing) this.#rows.growLine(existing.id, variant, version, total, tracked);
+    else this.#rows.insertLine(variant, version, quantity, attributes, tracked);
     if (level) this.#rows.applyStock(new Map([[level.variant_id, level]]));
     return this.#touched();
   }
 
-  /** One variant's live level, the live version's published levels written first. */
+  /**
+   * One variant's live level as this cart's holder sees it (the units its own checkout holds are
+   * its own), the live version's published levels written first.
+   */
   async #level(variantId: string): Promise<StockLevel> {
     if (this.#meta) await this.#stock.ensureSynced(this.#meta, [variantId]);
-    return this.#stock.level(variantId);
+    return this.#stock.level(variantId, this.#owner);
   }
 
-  /** Live stock on the tracked lines (one read per shard they live in), for a cart read. */
-  async #refreshStock(): Promise<void> {
-    const tracked = this.#rows.trackedVariants();
-    if (tracked.length === 0) return;
+  /**
+   * Live stock on the tracked lines, the catalog's and the operator's (one read per shard they
+   * live in), for a cart read; true when a line's variant is no longer tracked (re-price it).
+   */
+  async #refreshStock(): Promise<boolean> {
+    const overlay = await this.#catalog.stockOverlay();
+    const tracked = this.#rows.trackedVariants(overlay.t ?? []);
+    if (tracked.length === 0) return false;
     if (this.#meta) await this.#stock.ensureSynced(this.#meta, tracked);
-    const levels = await this.#stock.levels(tracked);
-    this.#rows.applyStock(levels);
+    const levels = await this.#stock.levels(tracked, this.#owner);
+    return this.#rows.applyStock(levels);
   }
 
-  /** The live catalog version (null before any publish), noting the catalog's currency. */
+  /**
+   * The live catalog version (null before any publish), noting the catalog's currency and the
+   * live rules (compiled for that currency), which every answer's cost is priced with. The two
+   * pointers are read side by side; each within the catalog's freshness bound.
+   */
   async #liveVersion(): Promise<string | null> {
-    const meta = await this.#catalog.currentMeta();
+    const [meta, pointer] = await Promise.all([this.#catalog.currentMeta(), this.#rulesStore.pointer()]);
     this.#meta = meta;
     if (meta) this.#currency = meta.currency ?? DEFAULT_CURRENCY;
+    this.#rules = meta ? ((await this.#rulesStore.rules(pointer, this.#currency))?.rules ?? null) : null;
     return meta?.version ?? null;
+  }
+
+  /** What the cost is priced with besides the rows: the rules last read, the catalog's currency, now. */
+  #pricing(): PricingContext {
+    return { rules: this.#rules, currency: this.#currency, now: Date.now() };
   }
 
   async #repriceIfPublished(): Promise<void> {
@@ -456,12 +577,12 @@ export class Cart extends DurableObject<Env> {
   #view(): CartJson {
     const now = Date.now();
     const times = this.#rows.times() ?? {
+      ...EMPTY_HEAD,
       created_at: now,
       updated_at: now,
       expires_at: now + CART_TTL_MS,
-      note: null,
-      attributes: NO_ATTRIBUTES,
     };
-    return cartJson(cartIdOf(this.ctx.id), times, this.#rows.lines(), this.#currency);
+    const rows = this.#rows.lines();
+    return cartJson(cartIdOf(this.ctx.id), times, rows, renderedCostOf(times, rows, this.#pricing()), this.#currency);
   }
 }

@@ -1,7 +1,8 @@
 import { randomBase62 } from "../random.ts";
 import type { VariantRecord } from "../catalog/store.ts";
 import type { StockLevel } from "../stock/api.ts";
-import { type CartHead, type LineRow, NO_ATTRIBUTES } from "./view.ts";
+import { attributeBytes, textBytes } from "./attribute-bytes.ts";
+import { type CartHead, EMPTY_HEAD, type LineRow, NO_ATTRIBUTES, NO_CODES } from "./view.ts";
 
 /**
  * The cart's SQLite rows (`cart`, `cart_lines`) behind named operations, every value bound as
@@ -28,7 +29,7 @@ export class CartRows {
     this.#kept ??= {
       times: this.#sql
         .exec<CartHead & Record<string, SqlStorageValue>>(
-          "SELECT created_at, updated_at, expires_at, note, attributes FROM cart",
+          "SELECT created_at, updated_at, expires_at, note, attributes, buyer, shipping_option, discount_codes FROM cart",
         )
         .toArray()[0],
       lines: this.#sql.exec<LineRow>("SELECT * FROM cart_lines ORDER BY position").toArray(),
@@ -62,11 +63,10 @@ export class CartRows {
       expiresAt,
     );
     rows.times = {
+      ...(rows.times ?? EMPTY_HEAD),
       created_at: rows.times?.created_at ?? now,
       updated_at: now,
       expires_at: expiresAt,
-      note: rows.times?.note ?? null,
-      attributes: rows.times?.attributes ?? NO_ATTRIBUTES,
     };
   }
 
@@ -83,10 +83,45 @@ export class CartRows {
     rows.times = next;
   }
 
-  /** Whether the cart has no note and no attributes (or no row at all yet). */
+  /**
+   * Sets what prices the cart (contract 10.2-10.4) on the cart row, which `touch` has created:
+   * the buyer and the shipping option (JSON / id, `null` clears), the entered codes (JSON);
+   * `undefined` leaves a field as it is.
+   */
+  setPricing(
+    buyer: string | null | undefined,
+    shippingOption: string | null | undefined,
+    codes: string | undefined,
+  ): void {
+    const rows = this.#rows();
+    const head = rows.times;
+    if (!head) throw new Error("setPricing before touch: the cart row does not exist yet");
+    const next = {
+      ...head,
+      buyer: buyer === undefined ? head.buyer : buyer,
+      shipping_option: shippingOption === undefined ? head.shipping_option : shippingOption,
+      discount_codes: codes ?? head.discount_codes,
+    };
+    this.#sql.exec(
+      "UPDATE cart SET buyer = ?, shipping_option = ?, discount_codes = ?",
+      next.buyer,
+      next.shipping_option,
+      next.discount_codes,
+    );
+    rows.times = next;
+  }
+
+  /** Whether the cart has no note, attributes, buyer, shipping option or codes (or no row at all yet). */
   isBare(): boolean {
     const head = this.#rows().times;
-    return !head || (head.note === null && head.attributes === NO_ATTRIBUTES);
+    return (
+      !head ||
+      (head.note === null &&
+        head.attributes === NO_ATTRIBUTES &&
+        head.buyer === null &&
+        head.shipping_option === null &&
+        head.discount_codes === NO_CODES)
+    );
   }
 
   /** Deletes the cart and its lines (expiry). */
@@ -116,6 +151,14 @@ export class CartRows {
     return this.#rows().lines.some((l) => l.variant_id === variantId && l.tracked === 1);
   }
 
+  /** UTF-8 bytes of the note and of every attribute key and value, the cart's and its lines' (MAX_CART_ATTRIBUTE_BYTES). */
+  attributeBytes(): number {
+    const { times, lines } = this.#rows();
+    let bytes = textBytes(times?.note) + attributeBytes(times?.attributes ?? NO_ATTRIBUTES);
+    for (const line of lines) bytes += attributeBytes(line.attributes);
+    return bytes;
+  }
+
   lineCount(): number {
     return this.#rows().lines.length;
   }
@@ -127,8 +170,11 @@ export class CartRows {
     if (at >= 0) lines[at] = change(lines[at]!);
   }
 
-  /** Appends a line for `variant` with `attributes` (canonical JSON), priced under `version`. */
-  insertLine(variant: VariantRecord, version: string, quantity: number, attributes: string): void {
+  /**
+   * Appends a line for `variant` with `attributes` (canonical JSON), priced under `version`;
+   * `tracked`: live stock tracks the variant (the catalog or the operator).
+   */
+  insertLine(variant: VariantRecord, version: string, quantity: number, attributes: string, tracked: boolean): void {
     const lines = this.#rows().lines;
     const line: LineRow = {
       id: `cl_${randomBase62(20)}`,
@@ -136,54 +182,35 @@ export class CartRows {
       attributes,
       position: (lines.at(-1)?.position ?? 0) + 1,
       quantity,
-      handle: variant.product_handle,
-      title: variant.product_title,
-      variant_title: variant.title,
-      unit_price_minor: variant.price_minor,
-      currency: variant.currency,
+      ...priced(variant, version),
       available: 1,
-      catalog_version: version,
-      tracked: variant.tracked ? 1 : 0,
+      // Tracked by the catalog or by the operator (the level said so), whatever the variant record says.
+      tracked: tracked ? 1 : 0,
       in_stock: 1,
     };
+    const columns = Object.keys(line);
     this.#sql.exec(
-      `INSERT INTO cart_lines (id, variant_id, attributes, position, quantity, handle, title, variant_title,
-         unit_price_minor, currency, available, catalog_version, tracked, in_stock)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      line.id,
-      line.variant_id,
-      line.attributes,
-      line.position,
-      line.quantity,
-      line.handle,
-      line.title,
-      line.variant_title,
-      line.unit_price_minor,
-      line.currency,
-      line.available,
-      line.catalog_version,
-      line.tracked,
-      line.in_stock,
+      `INSERT INTO cart_lines (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+      ...Object.values(line),
     );
     lines.push(line);
   }
 
-  /** Sets a line's quantity and refreshes its price and labels from `variant`. */
-  growLine(lineId: string, variant: VariantRecord, version: string, quantity: number): void {
+  /** Sets a line's quantity and refreshes its price and labels from `variant` (`tracked` as insertLine). */
+  growLine(lineId: string, variant: VariantRecord, version: string, quantity: number, tracked: boolean): void {
+    const change = { ...priced(variant, version), available: 1, quantity, tracked: tracked ? 1 : 0 };
+    this.#update("id = ?", change, lineId);
+    this.#changeLine(lineId, (line) => ({ ...line, ...change }));
+  }
+
+  /** `UPDATE cart_lines SET <each column of change> = ? WHERE <where>`, every value bound. */
+  #update(where: string, change: Partial<LineRow>, ...args: SqlStorageValue[]): void {
+    const columns = Object.keys(change);
     this.#sql.exec(
-      `UPDATE cart_lines SET quantity = ?, handle = ?, title = ?, variant_title = ?, unit_price_minor = ?,
-         currency = ?, available = 1, catalog_version = ?, tracked = ? WHERE id = ?`,
-      quantity,
-      variant.product_handle,
-      variant.product_title,
-      variant.title,
-      variant.price_minor,
-      variant.currency,
-      version,
-      variant.tracked ? 1 : 0,
-      lineId,
+      `UPDATE cart_lines SET ${columns.map((c) => `${c} = ?`).join(", ")} WHERE ${where}`,
+      ...Object.values(change),
+      ...args,
     );
-    this.#changeLine(lineId, (line) => ({ ...line, ...priced(variant, version), available: 1, quantity }));
   }
 
   setQuantity(lineId: string, quantity: number): void {
@@ -203,12 +230,16 @@ export class CartRows {
     rows.lines = [];
   }
 
-  /** Variant ids (each once) of the lines whose stock is tracked. */
-  trackedVariants(): string[] {
+  /**
+   * Variant ids (each once) of the lines whose stock is tracked: marked so, or among `alsoTracked`
+   * (variants the operator tracks, which the catalog does not mark).
+   */
+  trackedVariants(alsoTracked: readonly string[] = []): string[] {
+    const operator = new Set(alsoTracked);
     return [
       ...new Set(
         this.#rows()
-          .lines.filter((l) => l.tracked === 1)
+          .lines.filter((l) => l.tracked === 1 || operator.has(l.variant_id))
           .map((l) => l.variant_id),
       ),
     ];
@@ -222,21 +253,38 @@ export class CartRows {
   }
 
   /**
-   * Live stock on tracked lines: `available` follows whether anything is left (stock decides for
-   * a tracked variant, section 9.3), `in_stock` whether what the cart holds of the variant, over
-   * all its lines, is covered. Only rows that change are written (and re-rendered).
+   * Live stock on tracked lines, as read for this cart's holder (its own held units count as
+   * left): `available` follows whether anything is left (stock decides for a tracked variant,
+   * section 9.3), `in_stock` whether what the cart holds of the variant, over all its lines, is
+   * covered. A line whose variant is no longer tracked is marked stale (re-priced from the
+   * catalog on the next read, which decides its availability again): true when there was one.
+   * Only rows that change are written (and re-rendered).
    */
-  applyStock(levels: ReadonlyMap<string, StockLevel>): void {
+  applyStock(levels: ReadonlyMap<string, StockLevel>): boolean {
+    let untracked = false;
     for (const line of this.#rows().lines) {
       const level = levels.get(line.variant_id);
-      if (line.tracked !== 1 || !level?.tracked) continue;
+      if (!level) continue;
+      if (!level.tracked) {
+        if (line.tracked !== 1) continue;
+        this.#sql.exec("UPDATE cart_lines SET tracked = 0, in_stock = 1, catalog_version = '' WHERE id = ?", line.id);
+        this.#changeLine(line.id, (l) => ({ ...l, tracked: 0, in_stock: 1, catalog_version: "" }));
+        untracked = true;
+        continue;
+      }
       const available = level.in_stock ? 1 : 0;
-      const held = this.quantityOfVariant(line.variant_id);
-      const inStock = level.policy === "continue" || level.available_quantity >= held ? 1 : 0;
-      if (available === line.available && inStock === line.in_stock) continue;
-      this.#sql.exec("UPDATE cart_lines SET available = ?, in_stock = ? WHERE id = ?", available, inStock, line.id);
-      this.#changeLine(line.id, (l) => ({ ...l, available, in_stock: inStock }));
+      const units = this.quantityOfVariant(line.variant_id);
+      const inStock = level.policy === "continue" || level.available_quantity >= units ? 1 : 0;
+      if (available === line.available && inStock === line.in_stock && line.tracked === 1) continue;
+      this.#sql.exec(
+        "UPDATE cart_lines SET available = ?, in_stock = ?, tracked = 1 WHERE id = ?",
+        available,
+        inStock,
+        line.id,
+      );
+      this.#changeLine(line.id, (l) => ({ ...l, available, in_stock: inStock, tracked: 1 }));
     }
+    return untracked;
   }
 
   /** Variant ids (each once) of lines priced under another catalog version than `version`. */
@@ -258,20 +306,7 @@ export class CartRows {
     for (const variantId of asked) {
       const variant = found.get(variantId);
       if (variant) {
-        this.#sql.exec(
-          `UPDATE cart_lines SET handle = ?, title = ?, variant_title = ?, unit_price_minor = ?, currency = ?,
-             available = ?, catalog_version = ?, tracked = ? WHERE variant_id = ? AND catalog_version != ?`,
-          variant.product_handle,
-          variant.product_title,
-          variant.title,
-          variant.price_minor,
-          variant.currency,
-          variant.available ? 1 : 0,
-          version,
-          variant.tracked ? 1 : 0,
-          variantId,
-          version,
-        );
+        this.#update("variant_id = ? AND catalog_version != ?", priced(variant, version), variantId, version);
       } else {
         this.#sql.exec(
           // Gone from the catalog: live stock no longer speaks for it (tracked = 0).
@@ -294,14 +329,29 @@ export class CartRows {
   }
 }
 
-/** A line's price and labels from `variant`, priced under `version`. */
-function priced(
-  variant: VariantRecord,
-  version: string,
-): Pick<
-  LineRow,
-  "handle" | "title" | "variant_title" | "unit_price_minor" | "currency" | "available" | "catalog_version" | "tracked"
-> {
+/** The columns of a line that come from the catalog (the rest are the line's own: id, quantity, attributes...). */
+type CatalogColumn =
+  | "handle"
+  | "title"
+  | "variant_title"
+  | "unit_price_minor"
+  | "currency"
+  | "available"
+  | "catalog_version"
+  | "tracked"
+  | "options"
+  | "sku"
+  | "image"
+  | "compare_at_minor"
+  | "requires_shipping"
+  | "weight_grams"
+  | "collections";
+
+/**
+ * Everything a line takes from the catalog's variant record, priced under `version`: the one
+ * place a variant becomes line columns (an add, a grown line and a re-pricing all write these).
+ */
+function priced(variant: VariantRecord, version: string): Pick<LineRow, CatalogColumn> {
   return {
     handle: variant.product_handle,
     title: variant.product_title,
@@ -311,5 +361,12 @@ function priced(
     available: variant.available ? 1 : 0,
     catalog_version: version,
     tracked: variant.tracked ? 1 : 0,
+    options: JSON.stringify(variant.options),
+    sku: variant.sku,
+    image: variant.image === null ? null : JSON.stringify(variant.image),
+    compare_at_minor: variant.compare_at_minor,
+    requires_shipping: variant.requires_shipping ? 1 : 0,
+    weight_grams: variant.weight_grams,
+    collections: JSON.stringify(variant.collections),
   };
 }

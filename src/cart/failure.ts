@@ -8,6 +8,7 @@ export type CartFailureCode =
   | "parameter_invalid"
   | "quantity_exceeded"
   | "cart_full"
+  | "attributes_too_large"
   | "idempotency_key_reused"
   | "idempotency_key_in_use"
   | "token_revoked"

@@ -1,23 +1,30 @@
-import type { Cart } from "./api.ts";
-import type { CartReply, IdempotencyClaim } from "./failure.ts";
+import type { CartFailure, CartReply, IdempotencyClaim } from "./failure.ts";
 
 /** Idempotency-Keys are kept this long. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * What a key keeps of its first answer: a refusal whole (a few hundred bytes), a success as the
+ * mark alone. A success is replayed with the cart as it is at the replay, never a stored copy: a
+ * cart's answer can be 700 KB, and one copy per key for 24 h let one token store hundreds of
+ * megabytes (issue 42, point 10).
+ */
+export type StoredAnswer = { ok: true } | { ok: false; failure: CartFailure };
+
 /** What to do with a write that carries an Idempotency-Key. */
 export type Admission =
   | { kind: "run" }
-  | { kind: "replay"; reply: CartReply }
+  | { kind: "replay"; answer: StoredAnswer }
   | { kind: "reused" }
   | { kind: "in_use" };
 
 /**
- * A recorded reply. Replies recorded before the cart crossed RPC as JSON text hold the Cart
- * object itself (`cart`); they are replayed as the same text, for as long as keys are kept.
+ * A recorded answer. Rows recorded before answers were kept small hold the whole reply (its
+ * `cartJson`, or older still the Cart itself): a success among them replays as any success does.
  */
-function storedReply(text: string): CartReply {
-  const reply = JSON.parse(text) as CartReply | { ok: true; cart: Cart; replayed: boolean };
-  return "cart" in reply ? { ok: true, cartJson: JSON.stringify(reply.cart), replayed: reply.replayed } : reply;
+function storedAnswer(text: string): StoredAnswer {
+  const reply = JSON.parse(text) as { ok: boolean; failure?: CartFailure };
+  return reply.ok || !reply.failure ? { ok: true } : { ok: false, failure: reply.failure };
 }
 
 /**
@@ -49,19 +56,19 @@ export class IdempotencyLedger {
       .toArray()[0];
     const seen = stored?.fingerprint ?? this.#running.get(claim.key);
     if (seen !== undefined && seen !== claim.fingerprint) return { kind: "reused" };
-    if (stored) return { kind: "replay", reply: { ...storedReply(stored.reply), replayed: true } };
+    if (stored) return { kind: "replay", answer: storedAnswer(stored.reply) };
     if (seen !== undefined) return { kind: "in_use" };
     this.#running.set(claim.key, claim.fingerprint);
     return { kind: "run" };
   }
 
-  /** Stores the answer of an admitted request, for replays. */
+  /** Stores what a replay of an admitted request needs (a {@link StoredAnswer}). */
   record(claim: IdempotencyClaim, reply: CartReply, now: number): void {
     this.#sql.exec(
       "INSERT INTO idempotency_keys (key, fingerprint, reply, created_at) VALUES (?, ?, ?, ?)",
       claim.key,
       claim.fingerprint,
-      JSON.stringify(reply),
+      JSON.stringify(reply.ok ? { ok: true } : { ok: false, failure: reply.failure }),
       now,
     );
   }

@@ -71,6 +71,23 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
     "ALTER TABLE cart_lines ADD COLUMN tracked INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE cart_lines ADD COLUMN in_stock INTEGER NOT NULL DEFAULT 1",
   ],
+  // 4: what a cart drawer shows of a line (issue 42 point 16) and what pricing reads of it
+  // (contract 10.2-10.4), from the catalog's variant record; the shopper's buyer, shipping option
+  // and discount codes. Existing lines are marked stale (catalog_version ''), so the next read
+  // re-prices them from the catalog and fills the new columns.
+  [
+    "ALTER TABLE cart_lines ADD COLUMN options TEXT NOT NULL DEFAULT '{}'",
+    "ALTER TABLE cart_lines ADD COLUMN sku TEXT",
+    "ALTER TABLE cart_lines ADD COLUMN image TEXT",
+    "ALTER TABLE cart_lines ADD COLUMN compare_at_minor INTEGER",
+    "ALTER TABLE cart_lines ADD COLUMN requires_shipping INTEGER NOT NULL DEFAULT 1",
+    "ALTER TABLE cart_lines ADD COLUMN weight_grams INTEGER",
+    "ALTER TABLE cart_lines ADD COLUMN collections TEXT NOT NULL DEFAULT '[]'",
+    "UPDATE cart_lines SET catalog_version = ''",
+    "ALTER TABLE cart ADD COLUMN buyer TEXT",
+    "ALTER TABLE cart ADD COLUMN shipping_option TEXT",
+    "ALTER TABLE cart ADD COLUMN discount_codes TEXT NOT NULL DEFAULT '[]'",
+  ],
 ];
 
 /** Brings `sql` up to the newest schema and returns its version. */

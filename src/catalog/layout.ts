@@ -62,6 +62,19 @@ export interface VersionMeta {
   stock_chunks?: number;
   /** `quantity`: variants answer `quantity_available`. Absent: `availability`. */
   stock_display?: "quantity";
+  /**
+   * The publish's place in the history (its entry's `seq`): a version older than the newest one a
+   * Stock shard wrote is a rollback's, which writes no level. Absent in versions published before it.
+   */
+  stock_seq?: number;
+  /** `catalog:publish --stock replace`: every level of the file is written, whatever live stock holds. */
+  stock_replace?: true;
+  /**
+   * A change batch's version (contract 11): its stock chunks hold only what the batch changed, a
+   * level line for each variant of an upserted product it tracks and `<id>\t-` for each variant it
+   * stops tracking (parseStockDelta); a Stock shard brings itself to the version before it first.
+   */
+  stock_delta?: true;
   /** Present when the catalog's variant ids are the store's own Shopify ids (a checkout may hand off to a Shopify cart permalink). */
   variant_ids?: "store";
 }
@@ -143,6 +156,11 @@ export interface StockOverlay {
   /** Variant id -> [1 in stock / 0 sold out, units left to take]. */
   v: Record<string, [0 | 1, number]>;
   /**
+   * Variants whose stock the operator tracks and no catalog version does (sorted): an add to cart
+   * reads their Stock object, as it does for a variant the catalog tracks. Absent: none.
+   */
+  t?: string[];
+  /**
    * Digests of what an answer can depend on, for the catalog's cache keys (see `stockKeyPart`):
    * `d` of `p` and `v` (browse answers), `pd` of `p` (product lists), `h` per product handle of its
    * own entries (a product and its variants). The empty string where there is nothing: such an
@@ -174,6 +192,25 @@ export function stockKeyPart(overlay: StockOverlay, scope: StockScope): string {
 
 /** Levels per stock chunk of a version. */
 export const STOCK_CHUNK = 5000;
+
+/** A change batch's stock chunk (VersionMeta.stock_delta): its levels as parseStockChunk's, and the variants it stops tracking. */
+export function parseStockDelta(text: string): {
+  levels: [string, number, "deny" | "continue"][];
+  dropped: string[];
+} {
+  const lines = text === "" ? [] : text.split("\n");
+  const dropped = lines.filter((l) => l.endsWith("\t-")).map((l) => l.slice(0, -2));
+  return { levels: parseStockChunk(lines.filter((l) => !l.endsWith("\t-")).join("\n")), dropped };
+}
+
+/** A stock chunk's lines (`<id>\t<quantity>\t<policy>`) as `[id, quantity, policy]`. */
+export function parseStockChunk(text: string): [string, number, "deny" | "continue"][] {
+  if (text === "") return [];
+  return text.split("\n").map((line) => {
+    const [id = "", quantity = "0", policy] = line.split("\t");
+    return [id, Number(quantity), policy === "continue" ? "continue" : "deny"];
+  });
+}
 
 /** FNV-1a, 32 bits: stable across runtimes (Node at publish, workerd at read). */
 export function fnv1a(text: string): number {
@@ -220,6 +257,8 @@ export type StoredProductVariant = [
   inventory_quantity?: number | null,
   /** Tracked variants that keep selling at 0. */
   inventory_policy?: "continue" | null,
+  /** `false` for a variant that is not shipped (contract 10.4); absent: it is. */
+  requires_shipping?: false | null,
 ];
 
 /**
@@ -259,6 +298,18 @@ export interface StoredVariant {
   q?: number;
   /** Tracked with policy `continue`. */
   pc?: 1;
+  /** 0: not shipped (contract 10.4). Absent: shipped. */
+  rs?: 0;
+  /** Shipping weight in grams, when the catalog gives one. */
+  w?: number;
+  /** The product's collection handles (discounts that target collections). Absent: none. */
+  cl?: string[];
+  /** SKU, when the variant has one. */
+  s?: string;
+  /** Compare-at price in minor units, only when above the price. */
+  ca?: number;
+  /** The line's picture: the variant's own image, else the product's featured image. Absent: none. */
+  im?: ImageRecord;
 }
 
 /** An image as the API answers it; `alt`, `width` and `height` are null when unknown. */

@@ -84,7 +84,7 @@ export function renderProduct(record: ProductRecord): Product {
 export function renderVariants(record: ProductRecord, showQuantity = false): Variant[] {
   const names = record.options.map((o) => o.name);
   const fromMinor = priced(record);
-  return record.variants.map(([id, values, price, available, sku, compareAt, image, quantity]) => ({
+  return record.variants.map(([id, values, price, available, sku, compareAt, image, quantity, , shipped]) => ({
     object: "variant",
     id,
     gid: variantGid(id),
@@ -96,6 +96,7 @@ export function renderVariants(record: ProductRecord, showQuantity = false): Var
     sku: sku ?? null,
     compare_at_price: compareAt == null ? null : fromMinor(compareAt),
     image: image ?? null,
+    requires_shipping: shipped !== false,
     ...(showQuantity ? { quantity_available: quantity == null ? null : Math.max(0, quantity) } : {}),
   }));
 }

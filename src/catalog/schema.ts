@@ -27,23 +27,15 @@ const HANDLE_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** Lower case words joined by hyphens, at most 255 characters. */
 export const HandleSchema = z
   .string()
-  .check(z.maxLength(255), z.regex(HANDLE_PATTERN, "a handle: lower case words joined by hyphens"))
-  .register(z.globalRegistry, {
-    id: "Handle",
-    description: "URL slug: lower case words joined by hyphens, at most 255 characters.",
-    example: "essential-crew-tee-black",
-  });
+  .check(z.maxLength(255), z.regex(HANDLE_PATTERN, "a handle: lower case words joined by hyphens"));
 
 /**
  * A handle by the same rules, without the Handle component's example: for paging cursors, whose
  * example the reference's "Test Request" would send (`starting_after` and `ending_before` both
  * set to it: a 400 on first use), and for path parameters that need an example of their own.
  */
-export function handleWithout(meta: { description: string; example?: string }) {
-  return z
-    .string()
-    .check(z.maxLength(255), z.regex(HANDLE_PATTERN, "a handle: lower case words joined by hyphens"))
-    .register(z.globalRegistry, meta);
+export function handleWithout() {
+  return z.string().check(z.maxLength(255), z.regex(HANDLE_PATTERN, "a handle: lower case words joined by hyphens"));
 }
 
 /** Tests a path segment before any storage is touched. */
@@ -129,12 +121,11 @@ export type SourceOption = z.infer<typeof SourceOptionSchema>;
 /** The most units a level may hold either way (a file's quantity, a `set`, an `adjust`'s result). */
 export const MAX_STOCK_LEVEL = 1_000_000_000;
 
+/** The heaviest variant a catalog may say (1,000 t): a full cart's weight stays far below 2^53 grams. */
+export const MAX_WEIGHT_GRAMS = 1_000_000_000;
+
 /** `deny`: a tracked variant is sold out once nothing is left. `continue`: it keeps selling at 0. */
-export const InventoryPolicySchema = z.enum(["deny", "continue"]).register(z.globalRegistry, {
-  id: "InventoryPolicy",
-  description:
-    "`deny` (the default): a tracked variant is sold out once nothing is left. `continue`: it keeps selling when out of stock (Shopify's “Continue selling when out of stock”).",
-});
+export const InventoryPolicySchema = z.enum(["deny", "continue"]);
 export type InventoryPolicy = z.infer<typeof InventoryPolicySchema>;
 
 /** Whether the API shows stock counts (`quantity_available`) or only availability (the default). */
@@ -158,6 +149,13 @@ export const SourceVariantSchema = z.strictObject({
   inventory_quantity: z.optional(z.int().check(z.minimum(-MAX_STOCK_LEVEL), z.maximum(MAX_STOCK_LEVEL))),
   /** Only meaningful with `inventory_quantity`; `deny` when absent. */
   inventory_policy: z.optional(InventoryPolicySchema),
+  /**
+   * Whether the variant is shipped (contract 10.4): false for a gift card or a download, which
+   * needs no destination and no shipping rate. Absent: true.
+   */
+  requires_shipping: z.optional(z.boolean()),
+  /** The shipping weight in grams, for rates by weight (10.4). Absent: unknown (counts as 0). */
+  weight_grams: z.optional(z.int().check(z.minimum(0), z.maximum(MAX_WEIGHT_GRAMS))),
 });
 export type SourceVariant = z.infer<typeof SourceVariantSchema>;
 

@@ -17,11 +17,14 @@ import {
 import {
   type CollectionHeader,
   keys,
+  parseStockChunk,
+  parseStockDelta,
   type Pointer,
   POINTER_KEY,
   type ProductRecord,
   shardOf,
   EMPTY_OVERLAY,
+  type ImageRecord,
   STOCK_OVERLAY_KEY,
   type StockOverlay,
   type StoredProductVariant,
@@ -46,6 +49,17 @@ export interface VariantRecord {
   tracked: boolean;
   /** Tracked: `continue` keeps selling at 0. */
   inventory_policy: "deny" | "continue";
+  /** Whether the variant is shipped (contract 10.4). */
+  requires_shipping: boolean;
+  /** Shipping weight in grams; null when the catalog gives none. */
+  weight_grams: number | null;
+  /** The product's collection handles, in no particular order. */
+  collections: readonly string[];
+  sku: string | null;
+  /** Only above the price, else null. */
+  compare_at_minor: number | null;
+  /** The variant's own image, else its product's featured image; null when neither exists. */
+  image: ImageRecord | null;
 }
 
 /**
@@ -388,12 +402,17 @@ export class CatalogStore {
    * KV (not kept: the Stock objects read each once per version).
    */
   async stockChunk(meta: VersionMeta, chunk: number): Promise<[string, number, "deny" | "continue"][]> {
+    return (await this.stockDelta(meta, chunk)).levels;
+  }
+
+  /** A stock chunk with the variants it stops tracking (a change batch's: VersionMeta.stock_delta; none for a publish's). */
+  async stockDelta(
+    meta: VersionMeta,
+    chunk: number,
+  ): Promise<{ levels: [string, number, "deny" | "continue"][]; dropped: string[] }> {
     const text = await this.#kv.get(keys.stockChunk(meta.version, chunk), "text");
     if (text === null) throw catalogUnavailable();
-    return splitLines(text).map((line) => {
-      const [id = "", quantity = "0", policy] = line.split("\t");
-      return [id, Number(quantity), policy === "continue" ? "continue" : "deny"];
-    });
+    return meta.stock_delta ? parseStockDelta(text) : { levels: parseStockChunk(text), dropped: [] };
   }
 
   /** A version's meta (the live one's, the previous one's, or read from KV); null once deleted. */
@@ -459,5 +478,11 @@ function expandVariant(id: string, v: StoredVariant): VariantRecord {
     available: v.a,
     tracked: v.q !== undefined,
     inventory_policy: v.pc === 1 ? "continue" : "deny",
+    requires_shipping: v.rs !== 0,
+    weight_grams: v.w ?? null,
+    collections: v.cl ?? [],
+    sku: v.s ?? null,
+    compare_at_minor: v.ca ?? null,
+    image: v.im ?? null,
   };
 }

@@ -2,9 +2,11 @@ import { DurableObject } from "cloudflare:workers";
 import { CatalogError } from "../catalog/errors.ts";
 import { CatalogStore, pointerTtlMs } from "../catalog/store.ts";
 import type { Cart } from "../cart/api.ts";
-import { cartFor } from "../cart/cart-client.ts";
+import { cartFor, cartObjectId } from "../cart/cart-client.ts";
 import type { IdempotencyClaim } from "../cart/failure.ts";
-import { DEFAULT_CURRENCY } from "../money.ts";
+import { DEFAULT_CURRENCY, fromMinor } from "../money.ts";
+import { paymentStatus, type Received } from "../payment/amounts.ts";
+import { type PaymentProvider, STRIPE_MIN_HOLD_SECONDS } from "../payment/provider.ts";
 import { randomBase62 } from "../random.ts";
 import type { CheckoutStatus } from "./api.ts";
 import {
@@ -15,15 +17,19 @@ import {
   type Payment,
 } from "./checkout-rows.ts";
 import type { CheckoutFailure, CheckoutReply, UnavailableLine } from "./failure.ts";
+import { costOfLines, frozenCost, paymentAmounts } from "./cost.ts";
 import { handoffUrl, type HandoffSettings } from "./handoff.ts";
+import { type HoldRules, HoldWindows, holdRules } from "./hold-windows.ts";
 import type { Order } from "./api.ts";
 import { type CompletedBy, type FrozenLine, OrdersStore } from "./orders.ts";
+import { stripeSessions } from "./payment-adapter.ts";
+import type { PaymentSessions, SessionRequest } from "./payment-port.ts";
 import { holdLines, type StockHolds } from "./stock-port.ts";
 import { stockHolds } from "./stock-adapter.ts";
 import { checkoutJson } from "./view.ts";
+import { enqueue, eventsEnabled, logEvents, REDRIVE_GRACE_MS, redriveOrderEvents } from "./event-delivery.ts";
+import { eventsOf } from "./order-events.ts";
 
-/** CHECKOUT_HOLD_SECONDS when unset or out of range (60 s to 7 days). */
-export const DEFAULT_HOLD_SECONDS = 900;
 /** Settled checkouts are kept this long in the object (their orders stay in D1 for good). */
 const SETTLED_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 /** Idempotency-Keys of checkout creation are kept this long. */
@@ -33,10 +39,20 @@ const RESUME_MS = 10_000;
 /** The stock objects release a hold on their own this long after the checkout should have: a safety net. */
 const STOCK_GRACE_MS = 5 * 60 * 1000;
 
-/** CHECKOUT_HOLD_SECONDS as set, else the default. */
-export function holdSeconds(setting: unknown): number {
-  const value = typeof setting === "string" && /^\d{1,7}$/.test(setting.trim()) ? Number(setting) : Number.NaN;
-  return Number.isInteger(value) && value >= 60 && value <= 7 * 24 * 3600 ? value : DEFAULT_HOLD_SECONDS;
+/** A session expiry the provider did not confirm is tried again after 10 s, doubling up to 10 minutes. */
+const EXPIRY_RETRY_MS = 10_000;
+const EXPIRY_RETRY_MAX_MS = 10 * 60_000;
+/** How long past a session's own end its expiry is still tried (the provider expires it by itself by then). */
+const EXPIRY_GIVE_UP_MS = 60 * 60_000;
+
+/**
+ * When a checkout's payment session ends: with its hold, but never sooner than Stripe's shortest
+ * session from the checkout's creation. A checkout made again keeps its first hold's `expires_at`
+ * (holds cannot be hoarded), which may be minutes away; the session then outlives the hold, and
+ * the checkout's expiry expires it. Derived from the record alone, so a replay asks the same.
+ */
+function sessionEndsAt(record: CheckoutRecord): number {
+  return Math.max(record.expires_at, record.created_at + STRIPE_MIN_HOLD_SECONDS * 1000);
 }
 
 export interface CreateCheckoutInput {
@@ -44,7 +60,9 @@ export interface CreateCheckoutInput {
   tokenId: string;
   returnUrl: string | null;
   /** The operator's hand-off settings, as the request's worker reads them (the catalog decides `storeIds`). */
-  handoff: Omit<HandoffSettings, "storeIds">;
+  handoff: Omit<HandoffSettings, "storeIds" | "provider">;
+  /** PAYMENT_PROVIDER as the request's worker reads it. */
+  provider: PaymentProvider;
   idempotency?: IdempotencyClaim;
 }
 
@@ -52,6 +70,8 @@ export interface CompleteCheckoutInput {
   checkoutId: string;
   paymentReference: string;
   by: CompletedBy;
+  /** What the payment moved: checked against the checkout's frozen total (contract 10.6). */
+  received: Received;
 }
 
 function fail(failure: CheckoutFailure): CheckoutReply {
@@ -61,6 +81,11 @@ function fail(failure: CheckoutFailure): CheckoutReply {
 function missing(): CheckoutReply {
   return fail({ code: "resource_missing", message: "No such checkout.", param: "id" });
 }
+
+/** A cart frozen at the live catalog: what a new checkout will hold, or why it cannot. */
+type Frozen =
+  | { ok: true; content: CheckoutContent; storeIds: boolean; discountCode: string | null }
+  | { ok: false; reply: CheckoutReply };
 
 /**
  * One holder's checkouts: a SQLite Durable Object named from the token record's holder, beside
@@ -81,6 +106,9 @@ export class Checkouts extends DurableObject<Env> {
   readonly #catalog: CatalogStore;
   readonly #orders: OrdersStore;
   readonly #stock: StockHolds;
+  readonly #payments: PaymentSessions;
+  readonly #rules: HoldRules;
+  readonly #windows: HoldWindows;
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -89,13 +117,17 @@ export class Checkouts extends DurableObject<Env> {
     this.#catalog = new CatalogStore(env.CATALOG, { pointerTtlMs: pointerTtlMs(env.CATALOG_POINTER_TTL_MS) });
     this.#orders = new OrdersStore(env.ORDERS);
     this.#stock = stockHolds(env);
+    this.#payments = stripeSessions(env);
+    this.#rules = holdRules(env);
+    this.#windows = new HoldWindows(ctx.storage.sql, this.#rules);
     void ctx.blockConcurrencyWhile(async () => migrateCheckouts(ctx.storage.sql));
   }
 
   /**
    * Freezes the holder's cart into a new open checkout: re-priced at the live catalog, every
-   * line's units held in stock (all or none). The previous open checkout is canceled first, so
-   * its units count for this one. An Idempotency-Key replays the first answer.
+   * line's units held in stock (all or none). The previous open checkout's units count for this
+   * one, and it is canceled once this one holds; a refusal leaves it as it was. An
+   * Idempotency-Key replays the first answer.
    */
   async create(input: CreateCheckoutInput): Promise<CheckoutReply> {
     return this.#serial(async () => {
@@ -105,7 +137,9 @@ export class Checkouts extends DurableObject<Env> {
         if (admitted) return admitted;
       }
       const reply = await this.#create(input);
-      const transient = !reply.ok && ["token_revoked", "catalog_unavailable"].includes(reply.failure.code);
+      const transient =
+        !reply.ok &&
+        ["token_revoked", "catalog_unavailable", "payment_provider_unavailable"].includes(reply.failure.code);
       if (claim && !transient) this.#record(claim, reply);
       return reply;
     });
@@ -154,8 +188,16 @@ export class Checkouts extends DurableObject<Env> {
         const order = await this.#orders.get(record.order_id);
         if (order) return { ok: true, status: 200, json: JSON.stringify(order), replayed: true };
       }
-      const payment: Payment = record.payment ?? { reference: input.paymentReference, by: input.by, at: Date.now() };
+      const expected = { total: frozenCost(record.content).total, currency: record.content.currency };
+      const payment: Payment = record.payment ?? {
+        reference: input.paymentReference,
+        by: input.by,
+        at: Date.now(),
+        received: input.received,
+        status: paymentStatus(expected, input.received),
+      };
       if (!record.payment) {
+        if (payment.status === "mismatch") logMismatch(record.id, expected, input.received, input.by);
         // Recorded (and a resume alarm armed) before anything leaves this object: the runtime
         // holds outgoing calls until these writes are durable, so if the stock commit happened,
         // a crash after it finds the payment here and the alarm finishes the completion.
@@ -170,23 +212,66 @@ export class Checkouts extends DurableObject<Env> {
   /** The rest of a completion, from the recorded payment: stock commit, order, status, cart. Each step is idempotent. */
   async #finish(record: CheckoutRecord, payment: Payment): Promise<Order> {
     const oversold = await this.#stock.commit(record.id, holdLines(record.content.lines));
+    const cost = frozenCost(record.content);
     const order = await this.#orders.record({
       checkoutId: record.id,
       currency: record.content.currency,
       lines: record.content.lines,
       note: record.content.note,
       attributes: record.content.attributes,
+      cost,
+      buyer: record.content.buyer ?? null,
+      shippingOption: record.content.shipping_option ?? null,
+      // A payment recorded before payments were checked was taken as the total.
+      received: payment.received ?? { amount_minor: cost.total, currency: record.content.currency },
+      paymentStatus: payment.status ?? "paid",
       paymentReference: payment.reference,
       completedBy: payment.by,
       oversold,
       checkoutCreatedAt: record.created_at,
       createdAt: payment.at,
+      emitEvents: eventsEnabled(this.env),
     });
+    if (eventsEnabled(this.env)) await this.#sendEvents(order);
     this.#rows.complete(record.id, order.id, Date.now());
+    // Bought: the holder may hold these variants again at once (a purchase is no hoarding).
+    this.#windows.close(holdLines(record.content.lines).map((l) => l.variant_id));
     const holder = this.#rows.holder();
     if (holder) await cartFor(this.env, holder).checkedOut();
     await this.#armAlarm();
     return order;
+  }
+
+  /**
+   * Hands an order's events (written with it) to the queue, and has the alarm look at them after
+   * the grace. A failed send never fails the completion: the alarm sends what is still overdue.
+   */
+  async #sendEvents(order: Order): Promise<void> {
+    const events = await eventsOf(order.id, order.payment_status);
+    try {
+      await enqueue(
+        this.env,
+        events.map((event) => ({ event_id: event.id, send: 0 })),
+      );
+    } catch (error) {
+      logEvents("error", "order_event_send_failed", { order_id: order.id, message: String(error) });
+    }
+    this.#rows.checkEventsAt(order.id, Date.now() + REDRIVE_GRACE_MS);
+  }
+
+  /** Sends again the overdue events of orders due a look; each order looked at again until its events are done. */
+  async #checkEvents(now: number): Promise<void> {
+    for (const orderId of this.#rows.eventChecksDue(now)) {
+      let next: number | null;
+      try {
+        next = await redriveOrderEvents(this.env, orderId, now);
+      } catch (error) {
+        logEvents("error", "order_event_redrive_failed", { order_id: orderId, message: String(error) });
+        next = now + REDRIVE_GRACE_MS;
+      }
+      if (next === null) this.#rows.eventChecksDone(orderId);
+      else this.#rows.checkEventsAt(orderId, next);
+    }
   }
 
   /** Every checkout this object holds (status, hold lines, order): what `orders -- check` reconciles. */
@@ -205,47 +290,190 @@ export class Checkouts extends DurableObject<Env> {
       // Completions a crash cut short (payment recorded, no order yet) are finished first.
       for (const record of this.#rows.paidUnfinished()) await this.#finish(record, record.payment!);
       for (const record of this.#rows.open()) await this.#expireIfDue(record, now);
+      await this.#expireSessions(now);
+      await this.#checkEvents(now);
       this.#rows.purgeSettled(now - SETTLED_KEPT_MS);
+      this.#windows.purge(now);
       this.ctx.storage.sql.exec("DELETE FROM idempotency_keys WHERE created_at <= ?", now - IDEMPOTENCY_TTL_MS);
       await this.#armAlarm();
     });
   }
 
+  /**
+   * A new checkout in three steps, so each addition slots in where it belongs: refuse (the cart,
+   * the catalog, the hold rules: nothing is held and the open checkout is untouched), hold (the
+   * new checkout's units, the open checkout's counting as this holder's own), settle (the
+   * previous checkout canceled, the hold windows opened).
+   */
   async #create(input: CreateCheckoutInput): Promise<CheckoutReply> {
+    if (input.provider === "stripe" && input.returnUrl === null) {
+      return fail({
+        code: "parameter_missing",
+        message: "Stripe's payment page needs somewhere to send the shopper back: send return_url.",
+        param: "return_url",
+      });
+    }
     this.#rows.setHolder(input.holder);
-    const cartReply = await cartFor(this.env, input.holder).getCart({ tokenId: input.tokenId });
+    const now = Date.now();
+    // 1. Refuse first.
+    const frozen = await this.#freeze(input);
+    if (!frozen.ok) return frozen.reply;
+    const { content, storeIds, discountCode } = frozen;
+    const lines = holdLines(content.lines);
+    // With Stripe a hold lasts at least a session's 31 minutes (hold-windows.ts holdRules).
+    const windows =
+      input.provider === "stripe"
+        ? new HoldWindows(this.ctx.storage.sql, holdRules(this.env, "stripe"))
+        : this.#windows;
+    const cooling = new Map(
+      windows
+        .cooling(
+          lines.map((l) => l.variant_id),
+          now,
+        )
+        .map((c) => [c.variant_id, c]),
+    );
+    if (cooling.size > 0) {
+      return unavailable(
+        content.lines.flatMap((line) => {
+          const until = cooling.get(line.variant_id)?.until;
+          if (until === undefined) return [];
+          return [{ id: line.id, code: "hold_cooldown" as const, cooldown_ends_at: new Date(until).toISOString() }];
+        }),
+      );
+    }
+
+    // 2. Hold. The checkout and its expiry alarm exist before its hold does (outgoing calls wait
+    // for these writes): a crash mid-hold leaves an open checkout whose alarm releases what was held.
+    const open = this.#rows.open().filter((previous) => !previous.payment);
+    const id = `chk_${this.ctx.id.toString()}${randomBase62(16)}`;
+    const expiresAt = windows.expiryFor(
+      lines.map((l) => l.variant_id),
+      now,
+    );
+    const record: CheckoutRecord = {
+      id,
+      status: "open",
+      content,
+      return_url: input.returnUrl,
+      url:
+        input.provider === "stripe"
+          ? null
+          : handoffUrl({ ...input.handoff, provider: input.provider, storeIds }, id, content.lines, {
+              note: content.note,
+              attributes: content.attributes,
+              discountCode,
+            }),
+      created_at: now,
+      expires_at: expiresAt,
+      payment: null,
+      order_id: null,
+      session: null,
+    };
+    this.#rows.insert(record);
+    await this.#armAlarm();
+    const held = await this.#stock.hold(id, lines, expiresAt + STOCK_GRACE_MS, {
+      owner: cartObjectId(this.env, input.holder),
+      replaces: open.map((previous) => previous.id),
+      maxUnits: this.#rules.maxUnits,
+    });
+    if (!held.ok) {
+      // Refused: the stock adapter gave back any part held; this attempt leaves no checkout, and
+      // the open one still holds what it held.
+      this.#rows.remove(id);
+      await this.#armAlarm();
+      const refused = new Map(held.refusals.map((r) => [r.variant_id, r]));
+      return unavailable(
+        content.lines.flatMap((line) => {
+          const refusal = refused.get(line.variant_id);
+          if (!refusal) return [];
+          const { code, available_quantity, max_quantity } = refusal;
+          return [{ id: line.id, code, available_quantity, ...(max_quantity !== undefined ? { max_quantity } : {}) }];
+        }),
+      );
+    }
+
+    // The payment session once the units are held (contract 10.6); the open checkout is still as it was.
+    if (input.provider === "stripe") {
+      const opened = await this.#payments.open(this.#sessionRequest(record));
+      if (!opened.ok) {
+        // Nothing half-made: the new holds go back and the checkout does not stay open. A session
+        // the provider may have made unanswered is expired by the alarm (found by its key).
+        await this.#stock.release(id, lines);
+        if (opened.kind === "unanswered") {
+          this.#rows.setStatus(id, "canceled", Date.now());
+          this.#rows.oweExpiry(id, null, Date.now() + EXPIRY_RETRY_MS, sessionEndsAt(record) + EXPIRY_GIVE_UP_MS);
+        } else this.#rows.remove(id);
+        await this.#armAlarm();
+        return fail({
+          code: "payment_provider_unavailable",
+          message: "The payment provider did not make the payment session; nothing was held. Try again.",
+        });
+      }
+      this.#rows.setSession(id, opened.session);
+      record.session = opened.session;
+      record.url = opened.session.url;
+    }
+
+    // 3. Settle: one open checkout per holder. A checkout already paid (its completion under way)
+    // is never canceled under its payment.
+    for (const previous of open) await this.#settle(previous, "canceled");
+    windows.open(held.held, now);
+    return { ok: true, status: 201, json: checkoutJson(record), replayed: false };
+  }
+
+  /**
+   * The holder's cart re-priced at the live catalog into frozen lines, or the reason it cannot be
+   * checked out. A variant the catalog calls unavailable but live stock tracks is left to its
+   * hold: for a tracked variant the level decides, not the flag the catalog was published with.
+   */
+  async #freeze(input: CreateCheckoutInput): Promise<Frozen> {
+    const cartReply = await cartFor(this.env, input.holder).getCart({ tokenId: input.tokenId, liveStock: false });
     if (!cartReply.ok) {
       const { code, message } = cartReply.failure;
-      return fail({ code: code === "token_revoked" ? "token_revoked" : "catalog_unavailable", message });
+      return {
+        ok: false,
+        reply: fail({ code: code === "token_revoked" ? "token_revoked" : "catalog_unavailable", message }),
+      };
     }
     const cart = JSON.parse(cartReply.cartJson) as Cart & {
       note?: string | null;
       attributes?: Record<string, string>;
+      /** Contract 10.3's codes, once the cart carries them: the first applicable one goes to a Shopify permalink. */
+      discount_codes?: { code: string; applicable: boolean }[];
+      /** Contract 10.4's buyer, once the cart carries it. */
+      buyer?: CheckoutContent["buyer"];
       lines: (Cart["lines"][number] & { attributes?: Record<string, string> })[];
     };
     if (cart.lines.length === 0) {
-      return fail({ code: "cart_empty", message: "The cart is empty: add a line before checking out." });
+      return {
+        ok: false,
+        reply: fail({ code: "cart_empty", message: "The cart is empty: add a line before checking out." }),
+      };
     }
-    let frozen: FrozenLine[];
-    let currency: string;
-    let storeIds: boolean;
     try {
       const meta = await this.#catalog.currentMeta();
-      if (!meta) return fail({ code: "catalog_unavailable", message: "No catalog has been published yet." });
-      currency = meta.currency ?? DEFAULT_CURRENCY;
-      storeIds = meta.variant_ids === "store";
-      const variants = await this.#catalog.getVariants(
-        meta.version,
-        cart.lines.map((l) => l.variant_id),
-      );
+      if (!meta)
+        return {
+          ok: false,
+          reply: fail({ code: "catalog_unavailable", message: "No catalog has been published yet." }),
+        };
+      const ids = [...new Set(cart.lines.map((l) => l.variant_id))];
+      const [variants] = await Promise.all([
+        this.#catalog.getVariants(meta.version, ids),
+        this.#stock.sync(meta.version, ids),
+      ]);
+      const flagged = ids.filter((id) => variants.get(id)?.available === false);
+      const tracked = flagged.length > 0 ? await this.#stock.tracked(flagged) : new Set<string>();
       const faults: UnavailableLine[] = [];
-      frozen = [];
+      const lines: FrozenLine[] = [];
       for (const line of cart.lines) {
         const variant = variants.get(line.variant_id);
         if (!variant) faults.push({ id: line.id, code: "resource_missing" });
-        else if (!variant.available) faults.push({ id: line.id, code: "sold_out", available_quantity: 0 });
+        else if (!variant.available && !tracked.has(variant.id))
+          faults.push({ id: line.id, code: "sold_out", available_quantity: 0 });
         else {
-          frozen.push({
+          lines.push({
             id: line.id,
             variant_id: variant.id,
             handle: variant.product_handle,
@@ -257,59 +485,73 @@ export class Checkouts extends DurableObject<Env> {
           });
         }
       }
-      if (faults.length > 0) return unavailable(faults);
+      if (faults.length > 0) return { ok: false, reply: unavailable(faults) };
+      return {
+        ok: true,
+        storeIds: meta.variant_ids === "store",
+        discountCode: cart.discount_codes?.find((c) => c.applicable)?.code ?? null,
+        content: {
+          lines,
+          currency: meta.currency ?? DEFAULT_CURRENCY,
+          note: typeof cart.note === "string" ? cart.note : null,
+          attributes: cart.attributes ?? {},
+          // Today's cost (total = subtotal); the pricing room's cost is frozen here once the cart carries it.
+          cost: costOfLines(lines),
+          buyer: cart.buyer ?? null,
+          shipping_option: null,
+        },
+      };
     } catch (error) {
-      if (error instanceof CatalogError) return fail({ code: "catalog_unavailable", message: error.message });
+      if (error instanceof CatalogError)
+        return { ok: false, reply: fail({ code: "catalog_unavailable", message: error.message }) };
       throw error;
     }
-    // One open checkout per holder: the previous one goes first, so its units count for this one.
-    // A checkout already paid (its completion under way) is never canceled under its payment.
-    for (const previous of this.#rows.open()) if (!previous.payment) await this.#settle(previous, "canceled");
+  }
 
-    const now = Date.now();
-    const id = `chk_${this.ctx.id.toString()}${randomBase62(16)}`;
-    const expiresAt = now + holdSeconds(this.env.CHECKOUT_HOLD_SECONDS) * 1000;
-    const content: CheckoutContent = {
-      lines: frozen,
-      currency,
-      note: typeof cart.note === "string" ? cart.note : null,
-      attributes: cart.attributes ?? {},
+  /** The session request of a checkout, rebuilt the same from its record (a replay must send the same). */
+  #sessionRequest(record: CheckoutRecord): SessionRequest {
+    return {
+      checkoutId: record.id,
+      amounts: paymentAmounts(record.content),
+      email: record.content.buyer?.email ?? null,
+      returnUrl: record.return_url ?? "",
+      expiresAt: sessionEndsAt(record),
     };
-    const record: CheckoutRecord = {
-      id,
-      status: "open",
-      content,
-      return_url: input.returnUrl,
-      url: handoffUrl({ ...input.handoff, storeIds }, id, frozen),
-      created_at: now,
-      expires_at: expiresAt,
-      payment: null,
-      order_id: null,
-    };
-    // The checkout and its expiry alarm exist before its hold does (outgoing calls wait for
-    // these writes): a crash mid-hold leaves an open checkout whose alarm releases what was held.
-    this.#rows.insert(record);
-    await this.#armAlarm();
-    const held = await this.#stock.hold(id, holdLines(frozen), expiresAt + STOCK_GRACE_MS);
-    if (!held.ok) {
-      // Refused: the stock adapter gave back any part held; this attempt leaves no checkout.
-      this.#rows.remove(id);
-      await this.#armAlarm();
-      const refused = new Map(held.refusals.map((r) => [r.variant_id, r]));
-      return unavailable(
-        frozen.flatMap((line) => {
-          const refusal = refused.get(line.variant_id);
-          return refusal ? [{ id: line.id, code: refusal.code, available_quantity: refusal.available_quantity }] : [];
-        }),
-      );
+  }
+
+  /**
+   * Expires at the provider the sessions of checkouts that can no longer be paid, so a released
+   * hold is never paid for: each owed expiry is tried, and tried again with backoff until the
+   * provider confirms or the session's own end is an hour past.
+   */
+  async #expireSessions(now: number): Promise<void> {
+    for (const owed of this.#rows.expiriesDue(now)) {
+      const record = this.#rows.get(owed.checkout_id);
+      const sessionId = owed.session_id ?? (record ? await this.#payments.recover(this.#sessionRequest(record)) : null);
+      if (sessionId !== null && (await this.#payments.expire(sessionId))) {
+        this.#rows.expiryDone(owed.checkout_id);
+      } else if (now > owed.give_up_at) {
+        this.#rows.expiryDone(owed.checkout_id);
+        console.error(
+          JSON.stringify({ level: "error", error: "payment_session_expiry_abandoned", checkout_id: owed.checkout_id }),
+        );
+      } else {
+        const delay = Math.min(EXPIRY_RETRY_MS * 2 ** owed.attempts, EXPIRY_RETRY_MAX_MS);
+        this.#rows.expiryRetry(owed.checkout_id, sessionId, now + delay);
+      }
     }
-    return { ok: true, status: 201, json: checkoutJson(record), replayed: false };
   }
 
   /** Releases an open checkout's holds and gives it its final status. */
   async #settle(record: CheckoutRecord, status: "canceled" | "expired"): Promise<void> {
     await this.#stock.release(record.id, holdLines(record.content.lines));
-    this.#rows.setStatus(record.id, status, Date.now());
+    const now = Date.now();
+    this.#rows.setStatus(record.id, status, now);
+    // Owed, not awaited: the alarm expires the session right after this answer, and retries.
+    if (record.session) {
+      this.#rows.oweExpiry(record.id, record.session.id, now, Math.max(sessionEndsAt(record), now) + EXPIRY_GIVE_UP_MS);
+      await this.#armAlarm();
+    }
   }
 
   async #expireIfDue(record: CheckoutRecord, now = Date.now()): Promise<CheckoutRecord> {
@@ -321,8 +563,10 @@ export class Checkouts extends DurableObject<Env> {
 
   async #armAlarm(): Promise<void> {
     const resume = this.#rows.paidUnfinished().length > 0 ? Date.now() + RESUME_MS : undefined;
-    const expiry = this.#rows.nextExpiry();
-    const next = resume !== undefined && (expiry === undefined || resume < expiry) ? resume : expiry;
+    const times = [resume, this.#rows.nextExpiry(), this.#rows.nextExpiryOwed(), this.#rows.nextEventCheck()].filter(
+      (t) => t !== undefined,
+    );
+    const next = times.length > 0 ? Math.min(...times) : undefined;
     if (next !== undefined) await this.ctx.storage.setAlarm(next);
     else if (this.#rows.all().length > 0) await this.ctx.storage.setAlarm(Date.now() + SETTLED_KEPT_MS);
   }
@@ -349,18 +593,51 @@ export class Checkouts extends DurableObject<Env> {
         message: "This Idempotency-Key was used with a different request.",
       });
     }
-    return { ...(JSON.parse(stored.reply) as CheckoutReply), replayed: true };
+    const answer = JSON.parse(stored.reply) as CheckoutReply | { ok: true; status: 201; checkout_id: string };
+    if ("checkout_id" in answer) {
+      // A success is kept as the checkout's id and shown as the checkout is now (kept 30 days).
+      const record = this.#rows.get(answer.checkout_id);
+      return record ? { ok: true, status: answer.status, json: checkoutJson(record), replayed: true } : missing();
+    }
+    return { ...answer, replayed: true }; // a refusal, or a success recorded whole by an earlier release
   }
 
+  /**
+   * Keeps what a replay needs: a refusal whole, a success as its checkout's id, never the
+   * checkout's text, which can be 1.3 MB (issue 42, point 10: one copy per key for 24 h).
+   */
   #record(claim: IdempotencyClaim, reply: CheckoutReply): void {
+    const id = reply.ok ? /^\{"object":"checkout","id":"([^"]+)"/.exec(reply.json)?.[1] : undefined;
     this.ctx.storage.sql.exec(
       "INSERT OR REPLACE INTO idempotency_keys (key, fingerprint, reply, created_at) VALUES (?, ?, ?, ?)",
       claim.key,
       claim.fingerprint,
-      JSON.stringify(reply),
+      JSON.stringify(reply.ok && id ? { ok: true, status: reply.status, checkout_id: id } : reply),
       Date.now(),
     );
   }
+}
+
+/** One error-level line for a payment that moved another amount than the checkout's total (no secrets: ids and amounts). */
+function logMismatch(
+  checkoutId: string,
+  expected: { total: number; currency: string },
+  received: Received,
+  by: CompletedBy,
+): void {
+  console.error(
+    JSON.stringify({
+      level: "error",
+      error: "payment_mismatch",
+      message: `Checkout ${checkoutId} paid ${fromMinor(received.amount_minor, received.currency).amount} ${received.currency}, not ${fromMinor(expected.total, expected.currency).amount} ${expected.currency}.`,
+      checkout_id: checkoutId,
+      expected_minor: expected.total,
+      expected_currency: expected.currency,
+      received_minor: received.amount_minor,
+      received_currency: received.currency,
+      completed_by: by,
+    }),
+  );
 }
 
 function unavailable(lines: UnavailableLine[]): CheckoutReply {

@@ -1,5 +1,7 @@
 import { applyMigrations } from "../sqlite-migrations.ts";
 import type { CheckoutStatus } from "./api.ts";
+import type { PaymentStatus, Received } from "../payment/amounts.ts";
+import type { FrozenMoney } from "./cost.ts";
 import type { CompletedBy, FrozenLine } from "./orders.ts";
 
 /**
@@ -29,6 +31,33 @@ const MIGRATIONS: readonly (readonly string[])[] = [
        created_at INTEGER NOT NULL
      )`,
   ],
+  [
+    // The payment session made at the provider for the checkout (contract 10.6): {id, url}.
+    `ALTER TABLE checkouts ADD COLUMN session TEXT`,
+    // Sessions to expire at the provider (the checkout was canceled, replaced or expired), retried
+    // by the alarm until the provider confirms; session_id NULL: the session's creation went
+    // unanswered, so its id is learned by replaying the creation (same Idempotency-Key).
+    `CREATE TABLE session_expiries (
+       checkout_id TEXT PRIMARY KEY,
+       session_id TEXT,
+       attempts INTEGER NOT NULL DEFAULT 0,
+       next_at INTEGER NOT NULL,
+       give_up_at INTEGER NOT NULL
+     )`,
+  ],
+  [
+    // Orders whose events (contract 10.7) the alarm looks at again: any overdue one is sent to the
+    // queue again (src/checkout/event-delivery.ts redriveOrderEvents), until all are delivered or given up.
+    `CREATE TABLE event_checks (order_id TEXT PRIMARY KEY, check_at INTEGER NOT NULL)`,
+  ],
+  [
+    // The holder's hold window per variant it held (hold-windows.ts): holds cannot be hoarded.
+    `CREATE TABLE hold_windows (
+       variant_id TEXT PRIMARY KEY,
+       started_at INTEGER NOT NULL,
+       ends_at INTEGER NOT NULL
+     )`,
+  ],
 ];
 
 /** Brings `sql` up to the newest schema. */
@@ -36,8 +65,8 @@ export function migrateCheckouts(sql: SqlStorage): void {
   applyMigrations(sql, MIGRATIONS);
 }
 
-/** What a checkout froze: its lines priced at the live catalog, and the cart's note and attributes. */
-export interface CheckoutContent {
+/** What a checkout froze: its lines priced at the live catalog, its cost, and the cart's note and attributes. */
+export interface CheckoutContent extends FrozenMoney {
   lines: FrozenLine[];
   currency: string;
   note: string | null;
@@ -49,6 +78,15 @@ export interface Payment {
   reference: string;
   by: CompletedBy;
   at: number;
+  /** What the payment moved and whether it matched the frozen total (absent: recorded before payments were checked). */
+  received?: Received;
+  status?: PaymentStatus;
+}
+
+/** The session a payment provider made for a checkout. */
+export interface PaymentSession {
+  id: string;
+  url: string;
 }
 
 export interface CheckoutRecord {
@@ -61,6 +99,7 @@ export interface CheckoutRecord {
   expires_at: number;
   payment: Payment | null;
   order_id: string | null;
+  session: PaymentSession | null;
 }
 
 interface Row extends Record<string, SqlStorageValue> {
@@ -73,6 +112,7 @@ interface Row extends Record<string, SqlStorageValue> {
   expires_at: number;
   payment: string | null;
   order_id: string | null;
+  session: string | null;
 }
 
 function toRecord(row: Row): CheckoutRecord {
@@ -86,6 +126,7 @@ function toRecord(row: Row): CheckoutRecord {
     expires_at: row.expires_at,
     payment: row.payment ? (JSON.parse(row.payment) as Payment) : null,
     order_id: row.order_id,
+    session: row.session ? (JSON.parse(row.session) as PaymentSession) : null,
   };
 }
 
@@ -157,6 +198,78 @@ export class CheckoutRows {
       record.created_at,
       record.expires_at,
     );
+  }
+
+  setSession(id: string, session: PaymentSession): void {
+    this.#sql.exec("UPDATE checkouts SET session = ?, url = ? WHERE id = ?", JSON.stringify(session), session.url, id);
+  }
+
+  /** Owes the provider an expiry of this checkout's session (its id, or null: learn it by replaying the creation). */
+  oweExpiry(checkoutId: string, sessionId: string | null, now: number, giveUpAt: number): void {
+    this.#sql.exec(
+      `INSERT INTO session_expiries (checkout_id, session_id, next_at, give_up_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (checkout_id) DO UPDATE SET session_id = COALESCE(excluded.session_id, session_id)`,
+      checkoutId,
+      sessionId,
+      now,
+      giveUpAt,
+    );
+  }
+
+  /** Expiries owed and due by `now`. */
+  expiriesDue(now: number): { checkout_id: string; session_id: string | null; attempts: number; give_up_at: number }[] {
+    return this.#sql
+      .exec<{ checkout_id: string; session_id: string | null; attempts: number; give_up_at: number }>(
+        "SELECT checkout_id, session_id, attempts, give_up_at FROM session_expiries WHERE next_at <= ?",
+        now,
+      )
+      .toArray();
+  }
+
+  /** The earliest owed expiry, for the alarm. */
+  nextExpiryOwed(): number | undefined {
+    return (
+      this.#sql.exec<{ at: number | null }>("SELECT MIN(next_at) AS at FROM session_expiries").toArray()[0]?.at ??
+      undefined
+    );
+  }
+
+  expiryRetry(checkoutId: string, sessionId: string | null, nextAt: number): void {
+    this.#sql.exec(
+      "UPDATE session_expiries SET attempts = attempts + 1, next_at = ?, session_id = COALESCE(?, session_id) WHERE checkout_id = ?",
+      nextAt,
+      sessionId,
+      checkoutId,
+    );
+  }
+
+  expiryDone(checkoutId: string): void {
+    this.#sql.exec("DELETE FROM session_expiries WHERE checkout_id = ?", checkoutId);
+  }
+
+  /** Looks at an order's events again at `at`. */
+  checkEventsAt(orderId: string, at: number): void {
+    this.#sql.exec("INSERT OR REPLACE INTO event_checks (order_id, check_at) VALUES (?, ?)", orderId, at);
+  }
+
+  /** Orders whose events are due a look by `now`. */
+  eventChecksDue(now: number): string[] {
+    return this.#sql
+      .exec<{ order_id: string }>("SELECT order_id FROM event_checks WHERE check_at <= ?", now)
+      .toArray()
+      .map((row) => row.order_id);
+  }
+
+  /** The earliest event check, for the alarm. */
+  nextEventCheck(): number | undefined {
+    return (
+      this.#sql.exec<{ at: number | null }>("SELECT MIN(check_at) AS at FROM event_checks").toArray()[0]?.at ??
+      undefined
+    );
+  }
+
+  eventChecksDone(orderId: string): void {
+    this.#sql.exec("DELETE FROM event_checks WHERE order_id = ?", orderId);
   }
 
   setStatus(id: string, status: CheckoutStatus, now: number): void {

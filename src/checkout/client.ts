@@ -2,6 +2,7 @@ import { CHECKOUT_ID_PATTERN } from "./api.ts";
 import type { Checkouts } from "./checkout-object.ts";
 import type { CheckoutReply } from "./failure.ts";
 import type { CompletedBy } from "./orders.ts";
+import type { Received } from "../payment/amounts.ts";
 
 function namespace(env: Env): DurableObjectNamespace<Checkouts> {
   return env.CHECKOUTS as DurableObjectNamespace<Checkouts>;
@@ -41,6 +42,7 @@ export async function completeById(
   checkoutId: string,
   paymentReference: string,
   by: CompletedBy,
+  received: Received,
 ): Promise<CheckoutReply> {
   const stub = checkoutsById(env, checkoutId);
   if (!stub)
@@ -49,5 +51,15 @@ export async function completeById(
       failure: { code: "resource_missing", message: "No such checkout.", param: "id" },
       replayed: false,
     };
-  return stub.complete({ checkoutId, paymentReference, by });
+  return stub.complete({ checkoutId, paymentReference, by, received });
+}
+
+/**
+ * Whether `checkoutId` was made by `holder`'s checkout object: the id carries that object's id,
+ * which derives from the holder's name, so nothing is read to know (a receipt for the token
+ * holder that checked out, contract 10.7).
+ */
+export function madeBy(env: Env, holder: string, checkoutId: string): boolean {
+  const match = CHECKOUT_ID_PATTERN.exec(checkoutId);
+  return match !== null && match[1] === namespace(env).idFromName(holder).toString();
 }

@@ -1,8 +1,14 @@
-/** A cart line that stops a checkout, and why (contract 9.4). */
+/**
+ * A cart line that stops a checkout, and why (contract 9.4): `hold_limit` with `max_quantity` (the
+ * most a holder may hold of the variant), `hold_cooldown` with `cooldown_ends_at` (when the holder
+ * may hold it again).
+ */
 export interface UnavailableLine {
   id: string;
-  code: "sold_out" | "insufficient_stock" | "resource_missing";
+  code: "sold_out" | "insufficient_stock" | "resource_missing" | "hold_limit" | "hold_cooldown";
   available_quantity?: number;
+  max_quantity?: number;
+  cooldown_ends_at?: string;
 }
 
 /** Why a checkout operation did not happen. Crosses RPC as data, since thrown errors lose their class. */
@@ -13,7 +19,9 @@ export type CheckoutFailureCode =
   | "checkout_not_open"
   | "idempotency_key_reused"
   | "token_revoked"
-  | "catalog_unavailable";
+  | "catalog_unavailable"
+  | "parameter_missing"
+  | "payment_provider_unavailable";
 
 export interface CheckoutFailure {
   code: CheckoutFailureCode;

@@ -1,6 +1,10 @@
 import { type Currency, fromMinor } from "../money.ts";
+import type { PaymentStatus, Received } from "../payment/amounts.ts";
 import { sha256Hex } from "../sha256.ts";
 import type { Order } from "./api.ts";
+import { costJson, type FrozenBuyer, type FrozenCost, type FrozenShippingOption } from "./cost.ts";
+import { newestFirst } from "./d1-page.ts";
+import { eventsOf, OrderEvents } from "./order-events.ts";
 
 /** Who completed a checkout. */
 export type CompletedBy = Order["completed_by"];
@@ -15,6 +19,8 @@ export interface FrozenLine {
   quantity: number;
   unit_price_minor: number;
   attributes: Record<string, string>;
+  /** The line's share of each discount, as the checkout froze it (absent: none). */
+  discount_allocations?: { discount_id: string; amount: number }[];
 }
 
 /** What an order is made of: the checkout's frozen content and how it was paid. */
@@ -24,12 +30,21 @@ export interface NewOrder {
   lines: readonly FrozenLine[];
   note: string | null;
   attributes: Record<string, string>;
+  /** The cost as the checkout froze it (never recomputed here). */
+  cost: FrozenCost;
+  buyer: FrozenBuyer | null;
+  shippingOption: FrozenShippingOption | null;
+  /** What the payment moved, and whether it is the cost's total in the order's currency. */
+  received: Received;
+  paymentStatus: PaymentStatus;
   paymentReference: string;
   completedBy: CompletedBy;
   /** Variant ids whose units stock did not cover (a late completion). */
   oversold: ReadonlySet<string>;
   checkoutCreatedAt: number;
   createdAt: number;
+  /** Write the order's events too (ORDER_WEBHOOK_URL is set), in the same batch: the outbox. */
+  emitEvents: boolean;
 }
 
 interface OrderRow extends Record<string, unknown> {
@@ -44,6 +59,17 @@ interface OrderRow extends Record<string, unknown> {
   completed_by: CompletedBy;
   oversold: number;
   created_at: number;
+  discount_total_minor: number;
+  shipping_minor: number | null;
+  tax_minor: number | null;
+  tax_included: number;
+  total_minor: number | null;
+  discounts: string;
+  buyer: string | null;
+  shipping_option: string | null;
+  amount_paid_minor: number | null;
+  amount_paid_currency: string | null;
+  payment_status: PaymentStatus;
 }
 
 interface OrderLineRow extends Record<string, unknown> {
@@ -58,6 +84,7 @@ interface OrderLineRow extends Record<string, unknown> {
   unit_price_minor: number;
   attributes: string;
   oversold: number;
+  discount_allocations: string;
 }
 
 /** One order line's units, for reconciliation. */
@@ -87,6 +114,18 @@ export async function orderIdFor(checkoutId: string): Promise<string> {
 
 function toOrder(row: OrderRow, lines: readonly OrderLineRow[]): Order {
   const currency = row.currency;
+  const discounts = JSON.parse(row.discounts) as FrozenCost["discounts"];
+  const cost: FrozenCost = {
+    subtotal: row.subtotal_minor,
+    discount_total: row.discount_total_minor,
+    shipping: row.shipping_minor,
+    tax: row.tax_minor,
+    // An order written before payments were checked: its total was its subtotal.
+    total: row.total_minor ?? row.subtotal_minor,
+    tax_included: row.tax_included === 1,
+    discounts,
+  };
+  const option = row.shipping_option ? (JSON.parse(row.shipping_option) as FrozenShippingOption) : null;
   return {
     object: "order",
     id: row.id,
@@ -102,6 +141,9 @@ function toOrder(row: OrderRow, lines: readonly OrderLineRow[]): Order {
       unit_price: fromMinor(line.unit_price_minor, currency),
       line_total: fromMinor(line.unit_price_minor * line.quantity, currency),
       attributes: JSON.parse(line.attributes) as Record<string, string>,
+      discount_allocations: (
+        JSON.parse(line.discount_allocations) as NonNullable<FrozenLine["discount_allocations"]>
+      ).map((a) => ({ discount_id: a.discount_id, amount: fromMinor(a.amount, currency) })),
       oversold: line.oversold === 1,
     })),
     total_quantity: row.total_quantity,
@@ -109,6 +151,20 @@ function toOrder(row: OrderRow, lines: readonly OrderLineRow[]): Order {
     currency,
     note: row.note,
     attributes: JSON.parse(row.attributes) as Record<string, string>,
+    cost: costJson(cost, currency),
+    discounts: discounts.map((d) => ({
+      id: d.id,
+      title: d.title,
+      code: d.code,
+      amount: fromMinor(d.amount, currency),
+    })),
+    buyer: row.buyer ? (JSON.parse(row.buyer) as FrozenBuyer) : null,
+    shipping_option: option ? { id: option.id, title: option.title, price: fromMinor(option.price, currency) } : null,
+    payment_status: row.payment_status,
+    amount_paid:
+      row.amount_paid_minor === null || row.amount_paid_currency === null
+        ? null
+        : fromMinor(row.amount_paid_minor, row.amount_paid_currency),
     payment_reference: row.payment_reference,
     completed_by: row.completed_by,
     oversold: row.oversold === 1,
@@ -117,10 +173,11 @@ function toOrder(row: OrderRow, lines: readonly OrderLineRow[]): Order {
 }
 
 /**
- * The orders adapter: the only code that reads or writes the ORDERS database (D1). An order is
- * written once, in one batch (one transaction), with `INSERT OR IGNORE` on a primary key derived
- * from the checkout and a UNIQUE checkout_id: writing it again, from a retry or a racing
- * completion, changes nothing, and whoever wrote first decides what it says.
+ * The orders adapter: the only code that reads or writes the ORDERS database's orders (D1; its
+ * events are ./order-events.ts's). An order is written once, in one batch (one transaction, its
+ * events included), with `INSERT OR IGNORE` on a primary key derived from the checkout and a
+ * UNIQUE checkout_id: writing it again, from a retry or a racing completion, changes nothing, and
+ * whoever wrote first decides what it says.
  */
 export class OrdersStore {
   readonly #db: D1Database;
@@ -132,19 +189,19 @@ export class OrdersStore {
   /** Writes the order of a checkout unless it exists, and answers the order as stored. */
   async record(order: NewOrder): Promise<Order> {
     const id = await orderIdFor(order.checkoutId);
-    let subtotal = 0;
+    // The subtotal as the checkout froze it, like every amount of the cost.
+    const subtotal = order.cost.subtotal;
     let quantity = 0;
-    for (const line of order.lines) {
-      subtotal += line.unit_price_minor * line.quantity;
-      quantity += line.quantity;
-    }
+    for (const line of order.lines) quantity += line.quantity;
     const oversold = order.lines.some((line) => order.oversold.has(line.variant_id));
     const statements = [
       this.#db
         .prepare(
           `INSERT OR IGNORE INTO orders (id, checkout_id, currency, subtotal_minor, total_quantity, note, attributes,
-             payment_reference, completed_by, oversold, checkout_created_at, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             payment_reference, completed_by, oversold, checkout_created_at, created_at, discount_total_minor,
+             shipping_minor, tax_minor, tax_included, total_minor, discounts, buyer, shipping_option,
+             amount_paid_minor, amount_paid_currency, payment_status)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .bind(
           id,
@@ -159,12 +216,24 @@ export class OrdersStore {
           oversold ? 1 : 0,
           order.checkoutCreatedAt,
           order.createdAt,
+          order.cost.discount_total,
+          order.cost.shipping,
+          order.cost.tax,
+          order.cost.tax_included ? 1 : 0,
+          order.cost.total,
+          JSON.stringify(order.cost.discounts),
+          order.buyer ? JSON.stringify(order.buyer) : null,
+          order.shippingOption ? JSON.stringify(order.shippingOption) : null,
+          order.received.amount_minor,
+          order.received.currency,
+          order.paymentStatus,
         ),
       ...order.lines.map((line, position) =>
         this.#db
           .prepare(
             `INSERT OR IGNORE INTO order_lines (order_id, position, line_id, variant_id, handle, title, variant_title,
-               quantity, unit_price_minor, attributes, oversold) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+               quantity, unit_price_minor, attributes, oversold, discount_allocations)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .bind(
             id,
@@ -178,8 +247,12 @@ export class OrdersStore {
             line.unit_price_minor,
             JSON.stringify(line.attributes),
             order.oversold.has(line.variant_id) ? 1 : 0,
+            JSON.stringify(line.discount_allocations ?? []),
           ),
       ),
+      ...(order.emitEvents
+        ? new OrderEvents(this.#db).inserts(id, await eventsOf(id, order.paymentStatus), Date.now())
+        : []),
     ];
     await this.#db.batch(statements);
     const stored = await this.get(id);
@@ -202,43 +275,22 @@ export class OrdersStore {
     return this.get(await orderIdFor(checkoutId));
   }
 
-  /**
-   * Orders newest first (created_at, then id, both descending: a total order, so pages never
-   * skip or repeat), `limit` per page, after the order `startingAfter`, created at or after `since`.
-   * Answers null when `startingAfter` names no order.
-   */
+  /** Orders newest first, `limit` per page, after the order `startingAfter` (null: no such order), created at or after `since`. */
   async list(options: { limit: number; startingAfter?: string; since?: number }): Promise<OrderPage | null> {
-    const since = options.since ?? 0;
-    let cursor: { created_at: number; id: string } | undefined;
-    if (options.startingAfter !== undefined) {
-      cursor =
-        (await this.#db
-          .prepare("SELECT created_at, id FROM orders WHERE id = ?")
-          .bind(options.startingAfter)
-          .first<{ created_at: number; id: string }>()) ?? undefined;
-      if (!cursor) return null;
-    }
-    const page = cursor
-      ? this.#db
-          .prepare(
-            `SELECT * FROM orders WHERE created_at >= ? AND (created_at < ? OR (created_at = ? AND id < ?))
-             ORDER BY created_at DESC, id DESC LIMIT ?`,
-          )
-          .bind(since, cursor.created_at, cursor.created_at, cursor.id, options.limit + 1)
-      : this.#db
-          .prepare("SELECT * FROM orders WHERE created_at >= ? ORDER BY created_at DESC, id DESC LIMIT ?")
-          .bind(since, options.limit + 1);
-    const [rows, counted] = await this.#db.batch([
-      page,
-      this.#db.prepare("SELECT COUNT(*) AS n FROM orders WHERE created_at >= ?").bind(since),
-    ]);
-    const found = (rows?.results ?? []) as OrderRow[];
-    const kept = found.slice(0, options.limit);
-    const lines = await this.#linesOf(kept.map((row) => row.id));
+    const page = await newestFirst<OrderRow>(
+      this.#db,
+      "orders",
+      "created_at >= ?",
+      [options.since ?? 0],
+      options.limit,
+      options.startingAfter,
+    );
+    if (!page) return null;
+    const lines = await this.#linesOf(page.rows.map((row) => row.id));
     return {
-      count: Number((counted?.results[0] as { n: number } | undefined)?.n ?? 0),
-      data: kept.map((row) => toOrder(row, lines.get(row.id) ?? [])),
-      has_more: found.length > options.limit,
+      count: page.count,
+      data: page.rows.map((row) => toOrder(row, lines.get(row.id) ?? [])),
+      has_more: page.has_more,
     };
   }
 
@@ -251,6 +303,18 @@ export class OrdersStore {
       )
       .all<OrderUnits>();
     return results;
+  }
+
+  /** Orders whose payment did not match their total, newest first: what `orders -- check` names. */
+  async mismatched(since: number): Promise<Order[]> {
+    const { results } = await this.#db
+      .prepare(
+        "SELECT * FROM orders WHERE payment_status = 'mismatch' AND created_at > ? ORDER BY created_at DESC, id DESC",
+      )
+      .bind(since)
+      .all<OrderRow>();
+    const lines = await this.#linesOf(results.map((row) => row.id));
+    return results.map((row) => toOrder(row, lines.get(row.id) ?? []));
   }
 
   async #linesOf(ids: readonly string[]): Promise<Map<string, OrderLineRow[]>> {

@@ -8,9 +8,17 @@ import type { StockHolds } from "./stock-port.ts";
 export function stockHolds(env: Env): StockHolds {
   const store = stockStore(env);
   return {
-    async hold(holdId, lines, expiresAt) {
-      const held = await store.hold(holdId, lines, expiresAt);
-      if (held.ok) return { ok: true };
+    async sync(version, variantIds) {
+      await store.ensureSynced({ version }, variantIds);
+    },
+    async tracked(variantIds) {
+      const levels = await store.levels(variantIds);
+      return new Set([...levels.values()].filter((l) => l.tracked).map((l) => l.variant_id));
+    },
+    async hold(holdId, lines, expiresAt, request) {
+      const held = await store.hold(holdId, lines, expiresAt, request);
+      if (held.ok)
+        return { ok: true, held: held.levels.filter((l) => l.tracked && l.policy === "deny").map((l) => l.variant_id) };
       // A closed hold id is never reused: each checkout attempt has a new id.
       if (held.code === "hold_closed") throw new Error(held.message);
       return { ok: false, refusals: held.refusals };

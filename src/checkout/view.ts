@@ -1,6 +1,7 @@
 import { fromMinor } from "../money.ts";
 import type { Checkout } from "./api.ts";
 import type { CheckoutRecord } from "./checkout-rows.ts";
+import { costJson, frozenCost } from "./cost.ts";
 
 /** The contract's Checkout from its record, as JSON text. All sums in integer minor units. */
 export function checkoutJson(record: CheckoutRecord): string {
@@ -30,6 +31,7 @@ export function checkoutJson(record: CheckoutRecord): string {
     lines,
     total_quantity: quantity,
     subtotal: fromMinor(subtotal, currency),
+    cost: costJson(frozenCost(record.content), currency),
     currency,
     note: record.content.note,
     attributes: record.content.attributes,

@@ -1,4 +1,5 @@
 // npm run catalog:apply -- changes.json [--local|--remote] [--persist-to DIR] [--wait SECONDS]   (--help for usage)
+import { count } from "../count.ts";
 import { join } from "node:path";
 import { ChangeBatchError, MAX_BATCH_PRODUCTS } from "../catalog/changes.ts";
 import { type ApplyResult, applyBatch } from "../publish/batch/apply.ts";
@@ -50,13 +51,13 @@ const cli = defineCli({
 
 function describe(result: ApplyResult, prefix = ""): string {
   const { products, collections } = result.changed;
-  const named = `${products} product${products === 1 ? "" : "s"}, ${collections} collection${collections === 1 ? "" : "s"}`;
+  const named = `${count(products, "product")}, ${count(collections, "collection")}`;
   if (result.version === result.previous) return `${prefix}Nothing to change: catalog ${result.version} stays live.`;
   return (
     `${prefix}Applied the batch as catalog ${result.version} (${named}): ${result.entries} KV entries, ` +
     `${(result.bytes / 1024).toFixed(1)} KiB written. Previous: ${result.previous}` +
-    `${result.deleted > 0 ? `; ${result.deleted} stale keys deleted` : ""}.` +
-    `${result.levels > 0 ? ` Live stock: ${result.levels} levels go with this version (newly tracked or changed quantities).` : ""}`
+    `${result.deleted > 0 ? `; ${count(result.deleted, "stale key")} deleted` : ""}.` +
+    `${result.levels > 0 ? ` Live stock: ${count(result.levels, "level")} written by this version (newly tracked or changed quantities).` : ""}`
   );
 }
 

@@ -3,6 +3,7 @@ import { generateCatalog, shopifyCsvChunks } from "../publish/generate.ts";
 import { parseCatalog } from "../catalog/schema.ts";
 import { defineCli, runCli, UsageError } from "./args.ts";
 import { catalogJsonChunks, outputSink, writeChunks } from "./catalog-file.ts";
+import { count } from "../count.ts";
 
 const cli = defineCli({
   command: "npm run catalog:generate",
@@ -48,13 +49,13 @@ async function main(): Promise<void> {
   if (values.format === "shopify-csv") {
     await writeChunks(outputSink(values.out), shopifyCsvChunks(catalog));
     if (values.out !== undefined)
-      console.error(`Wrote ${catalog.products.length} products as a Shopify CSV to ${values.out}.`);
+      console.error(`Wrote ${count(catalog.products.length, "product")} as a Shopify CSV to ${values.out}.`);
     return;
   }
   const bytes = await writeChunks(outputSink(values.out), catalogJsonChunks(catalog));
   if (values.out !== undefined)
     console.error(
-      `Wrote ${values.products} products and ${catalog.collections.length} collections to ` +
+      `Wrote ${count(values.products, "product")} and ${count(catalog.collections.length, "collection")} to ` +
         `${values.out} (${(bytes / 1e6).toFixed(1)} MB).`,
     );
 }

@@ -8,6 +8,7 @@ import { runPublish, stockReport } from "./publish-run.ts";
 import { catalogJsonChunks, outputSink, writeChunks } from "./catalog-file.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { isCurrency } from "../money.ts";
+import { count } from "../count.ts";
 
 const cli = defineCli({
   command: "npm run catalog:import",
@@ -73,12 +74,13 @@ Examples:
 /** Progress on stderr: one rewritten line on a terminal, a line every 100,000 rows in a log. */
 function importProgress(size: number): (p: ImportProgress) => void {
   let lastLogged = 0;
+  const rows = (n: number) => count(n, "row", "rows", n.toLocaleString("en-US"));
   return (p) => {
     const share = size > 0 ? ` (${Math.min(100, Math.floor((p.bytes / size) * 100))}%)` : "";
-    if (process.stderr.isTTY) process.stderr.write(`\r  ${p.records.toLocaleString("en-US")} rows read${share}`);
+    if (process.stderr.isTTY) process.stderr.write(`\r  ${rows(p.records)} read${share}`);
     else if (p.records - lastLogged >= 100_000) {
       lastLogged = p.records;
-      process.stderr.write(`  ${p.records.toLocaleString("en-US")} rows read${share}\n`);
+      process.stderr.write(`  ${rows(p.records)} read${share}\n`);
     }
   };
 }
@@ -142,8 +144,8 @@ async function main(): Promise<void> {
       say,
     });
     say(
-      `${dryRun ? "Would publish" : "Published"} catalog ${result.version}: ${result.products} ` +
-        `products, ${result.entries} entries. Previous: ${result.previous ?? "none"}.`,
+      `${dryRun ? "Would publish" : "Published"} catalog ${result.version}: ` +
+        `${count(result.products, "product")}, ${count(result.entries, "entry", "entries")}. Previous: ${result.previous ?? "none"}.`,
     );
     const stock = stockReport(result);
     if (stock && !dryRun) say(stock);

@@ -7,6 +7,7 @@ import { DEFAULT_SHARD_PRODUCTS } from "../browse/shards.ts";
 import { CatalogValidationError } from "../catalog/schema.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { readCatalogFile } from "./catalog-stream.ts";
+import { count } from "../count.ts";
 
 // V8 lets a heap grow to ~3.5x what it holds before a full collection: a 1M-product publish
 // holds 0.3-0.45 GiB, yet its heap reached 1.35 GiB and its RSS 1.9-2.2 GiB. Grown by at most
@@ -39,6 +40,15 @@ const cli = defineCli({
       help: "name the new version (1-64 of A-Z a-z 0-9 _ -) instead of a timestamp",
     },
     wait: WAIT_OPTION,
+    stock: {
+      type: "string",
+      value: "MODE",
+      choices: ["keep", "replace"],
+      default: "keep",
+      help:
+        "keep: write a level only for a variant newly tracked or whose quantity in the file changed " +
+        "since the last publish (live levels stay); replace: write every level of the file",
+    },
     "shard-products": {
       type: "integer",
       value: "N",
@@ -80,6 +90,7 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
       source: file,
       skipIfLive: values["if-changed"],
       shardProducts: values["shard-products"],
+      stockMode: values.stock === "replace" ? "replace" : "keep",
       say,
     });
   } catch (error) {
@@ -93,11 +104,11 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
   if (result.skipped) say(`Catalog ${result.version} is already live: nothing written.`);
   else
     say(
-      `${dryRun ? "Would publish" : "Published"} catalog ${result.version}: ${result.products} ` +
-        `products, ${result.entries} entries in ${seconds} s. Previous: ` +
-        `${result.previous ?? "none"}; ${result.deleted} stale keys deleted.`,
+      `${dryRun ? "Would publish" : "Published"} catalog ${result.version}: ` +
+        `${count(result.products, "product")}, ${count(result.entries, "entry", "entries")} in ${seconds} s. ` +
+        `Previous: ${result.previous ?? "none"}; ${count(result.deleted, "stale key")} deleted.`,
     );
-  const stock = stockReport(result);
+  const stock = stockReport(result, values.stock === "replace" ? "replace" : "keep");
   if (stock && !dryRun) say(stock);
 }
 

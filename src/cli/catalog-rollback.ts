@@ -1,4 +1,5 @@
 // npm run catalog:rollback -- [--local|--remote] [--persist-to DIR] [--dry-run] [--to VERSION] [--list]   (--help for usage)
+import { count } from "../count.ts";
 import { join } from "node:path";
 import { bindingTarget, type HistoryLine, listHistory, rollbackCatalog, rollbackTo } from "../publish/publish.ts";
 import { remoteTarget } from "../publish/remote.ts";
@@ -6,6 +7,7 @@ import { d1Target } from "../publish/browse-index.ts";
 import { remoteBrowseTarget } from "../publish/browse-remote.ts";
 import { defineCli, runCli, UsageError } from "./args.ts";
 import { operatorName, remoteLock, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
+import { localStateDir } from "./dev-server-record.ts";
 
 const cli = defineCli({
   command: "npm run catalog:rollback",
@@ -59,7 +61,7 @@ function printHistory(lines: readonly HistoryLine[], say: (line: string) => void
     const from = l.action === "rollback" ? ` (from ${l.from})` : "";
     // A change batch says what it changed (contract section 11): `batch` ... `3 products, 1 collection`.
     const changed = l.changed
-      ? `${l.changed.products} product${l.changed.products === 1 ? "" : "s"}, ${l.changed.collections} collection${l.changed.collections === 1 ? "" : "s"}: `
+      ? `${count(l.changed.products, "product")}, ${count(l.changed.collections, "collection")}: `
       : "";
     const who = changed + [l.source, l.by].filter(Boolean).join(" by ");
     say(
@@ -116,7 +118,7 @@ async function main(): Promise<void> {
       target.dispose();
     }
   } else {
-    const persist = values["persist-to"];
+    const persist = localStateDir(values["persist-to"]);
     const dir = persist ? join(persist, "v3") : undefined;
     // Listing takes the lock too: it reads the history and the kept versions as one consistent state.
     const intent = { action: "rollback" as const, by, ...(values.to !== undefined ? { version: values.to } : {}) };

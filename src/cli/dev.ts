@@ -8,7 +8,7 @@ import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { readJsonFile } from "./json-file.ts";
 import { recordDevServer } from "./dev-server-record.ts";
 import { seedDevTokens } from "./dev-tokens.ts";
-import { DEV_CART_TOKEN_SECRET } from "../auth/shopper-token.ts";
+import { describeSources, devVars, varArgs } from "./dev-vars.ts";
 import { quietWranglerEnv } from "./local-env.ts";
 import { applyD1Migrations } from "./d1-migrations.ts";
 import { operatorName, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
@@ -16,6 +16,7 @@ import { d1Target } from "../publish/browse-index.ts";
 import { catalogDigest } from "../publish/build.ts";
 import { parseCatalog } from "../catalog/schema.ts";
 import { type Pointer, POINTER_KEY } from "../catalog/layout.ts";
+import { count } from "../count.ts";
 
 const SEED = "seed/catalog.json";
 
@@ -84,7 +85,7 @@ async function prepare(persistTo: string | undefined, forceSeed: boolean): Promi
     if (live && live.current.digest !== seedDigest && !forceSeed) {
       const meta = live.current;
       console.log(
-        `Serving catalog ${meta.version} (${meta.products} products${meta.currency ? `, ${meta.currency}` : ""}, published ${meta.published_at}): not the seed, kept as it is. ` +
+        `Serving catalog ${meta.version} (${count(meta.products, "product")}${meta.currency ? `, ${meta.currency}` : ""}, published ${meta.published_at}): not the seed, kept as it is. ` +
           "npm run dev -- --seed publishes the seed over it.",
       );
     } else {
@@ -98,7 +99,7 @@ async function prepare(persistTo: string | undefined, forceSeed: boolean): Promi
           ? `Seed catalog ${result.version} is already live.`
           : `Published the seed catalog as ${result.version}.`,
       );
-      console.log(`Serving catalog ${result.version} (the seed, ${result.products} products).`);
+      console.log(`Serving catalog ${result.version} (the seed, ${count(result.products, "product")}).`);
     }
     // The orders database (D1), as `wrangler d1 migrations apply storefront-orders --local` leaves it.
     const migrated = await applyD1Migrations(local.env.ORDERS);
@@ -147,25 +148,13 @@ function watchDocuments(): () => void {
 
 function serve(port: number, persistTo: string | undefined): void {
   const local = join(process.cwd(), "node_modules", ".bin", "wrangler");
-  const args = [
-    "dev",
-    "--port",
-    String(port),
-    "--var",
-    "ENVIRONMENT:development",
-    "--var",
-    "CATALOG_POINTER_TTL_MS:0",
-    "--var",
-    "ALLOWED_ORIGINS:http://localhost:*,http://127.0.0.1:*",
-    "--var",
-    "OPERATOR_SECRET:dev-operator-secret",
-    "--var",
-    `CART_TOKEN_SECRET:${DEV_CART_TOKEN_SECRET}`,
-    // Signs the local test payment page's webhook (contract 9.1: refused where ENVIRONMENT is not development).
-    "--var",
-    "CHECKOUT_WEBHOOK_SECRET:dev-checkout-webhook-secret",
-    ...(persistTo ? ["--persist-to", persistTo] : []),
-  ];
+  // Defaults < .dev.vars < the environment, every name the worker reads (src/cli/dev-vars.ts); values
+  // never printed. E.g. a local Stripe stand-in: PAYMENT_PROVIDER=stripe STRIPE_API_BASE=http://127.0.0.1:12111
+  // STRIPE_SECRET_KEY=sk_test_… npm run dev; order events to a receiver: ORDER_WEBHOOK_URL=http://127.0.0.1:9000/hook.
+  const { values, sources } = devVars(process.cwd());
+  const said = describeSources(sources);
+  if (said) console.log(said);
+  const args = ["dev", "--port", String(port), ...varArgs(values), ...(persistTo ? ["--persist-to", persistTo] : [])];
   const child = spawn(existsSync(local) ? local : "wrangler", args, { stdio: "inherit", env: quietWranglerEnv() });
   const stopWatching = watchDocuments();
   // npm run token on this state finds this server by this record, whatever the port.

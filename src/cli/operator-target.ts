@@ -8,12 +8,13 @@ import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { UsageError } from "./args.ts";
 import { quietWranglerEnv } from "./local-env.ts";
-import { recordedDevServerUrl } from "./dev-server-record.ts";
+import { localStateDir, recordedDevServerUrl } from "./dev-server-record.ts";
+import { localOperatorSecret } from "./dev-vars.ts";
 
 /** Where `npm run dev` serves (it honours PORT too). */
 export const DEFAULT_LOCAL_URL = `http://localhost:${process.env.PORT || "8787"}`;
 /** What `npm run dev` passes as OPERATOR_SECRET; override with the OPERATOR_SECRET variable. */
-export const DEV_OPERATOR_SECRET = "dev-operator-secret";
+export { DEV_OPERATOR_SECRET } from "./dev-vars.ts";
 const START_TIMEOUT_MS = 90_000;
 
 export async function answers(url: string): Promise<boolean> {
@@ -134,12 +135,13 @@ export async function withOperator<T>(
     return work(remoteUrl(url), secret);
   }
   // The dev server of this state directory, on whatever port `npm run dev` chose (it records it).
-  const recorded = target.url === undefined ? recordedDevServerUrl(target.persistTo) : undefined;
+  const state = localStateDir(target.persistTo);
+  const recorded = target.url === undefined ? recordedDevServerUrl(state) : undefined;
   const url = target.url ?? (recorded !== undefined && (await answers(recorded)) ? recorded : DEFAULT_LOCAL_URL);
-  if (await answers(url)) return work(url, process.env.OPERATOR_SECRET ?? DEV_OPERATOR_SECRET);
+  if (await answers(url)) return work(url, localOperatorSecret());
   if (target.url) throw new Error(`Nothing answers at ${url}. Start it with npm run dev, or leave out --url.`);
   process.stderr.write(`No dev server at ${url}; starting wrangler dev on the local state for this command...\n`);
-  const worker = await startLocalWorker(target.persistTo);
+  const worker = await startLocalWorker(state);
   try {
     return await work(worker.url, worker.secret);
   } finally {

@@ -4,6 +4,9 @@ import { remoteTarget } from "../publish/remote.ts";
 import { d1Target } from "../publish/browse-index.ts";
 import { remoteBrowseTarget } from "../publish/browse-remote.ts";
 import { operatorName, remoteLock, withLockedLocalState } from "./locked-state.ts";
+import { localStateDir } from "./dev-server-record.ts";
+import type { StockMode } from "../stock/publish-levels.ts";
+import { count } from "../count.ts";
 
 /** Where and how catalog:publish and catalog:import --publish write a version. */
 export interface PublishRun {
@@ -18,17 +21,27 @@ export interface PublishRun {
   skipIfLive?: boolean;
   /** Products per browse shard (PublishOptions.shardProducts). */
   shardProducts?: number;
+  /** PublishOptions.stockMode: `replace` writes every level of the file. */
+  stockMode?: StockMode;
   /** Prints a line; a dry run's says so (the caller prefixes it). */
   say: (line: string) => void;
 }
 
-/** What a publish's report says of live stock: the tracked levels the version carries, and where to see what they changed. */
-export function stockReport(result: PublishResult): string | null {
-  if (result.stock_tracked === 0) return null;
+/**
+ * What a publish's report says of live stock: how many levels the version writes and keeps (and
+ * stops tracking), by the Stock objects' own rule against the last publish, and when they apply.
+ */
+export function stockReport(result: PublishResult, mode: StockMode = "keep"): string | null {
+  const plan = result.stock_plan;
+  if (result.stock_tracked === 0 && (plan === null || plan.untracked === 0)) return null;
+  const when =
+    "the worker applies them on the version's first stock read or change (`npm run stock -- show`, no id, " +
+    "applies and counts them).";
+  if (!plan) return `Live stock: ${count(result.stock_tracked, "tracked variant")} in this version; ${when}`;
+  const why = mode === "replace" ? "--stock replace" : "new to tracking, or changed in the file since the last publish";
   return (
-    `Live stock: ${result.stock_tracked} tracked variant levels go with this version; the worker writes them ` +
-    "into the Stock objects on the version's first stock read or change, and `npm run stock -- show` " +
-    "(no id) says how many levels that publish changed."
+    `Live stock: ${count(plan.written, "level")} written (${why}), ${plan.kept} kept (the live level stays)` +
+    `${plan.untracked > 0 ? `, ${count(plan.untracked, "variant")} no longer tracked` : ""}; ${when}`
   );
 }
 
@@ -72,6 +85,7 @@ export async function runPublish(input: unknown, run: PublishRun): Promise<Publi
     ...(run.source !== undefined ? { source: run.source } : {}),
     ...(run.skipIfLive ? { skipIfLive: true } : {}),
     ...(run.shardProducts !== undefined ? { shardProducts: run.shardProducts } : {}),
+    ...(run.stockMode !== undefined ? { stockMode: run.stockMode } : {}),
   };
   const from = run.source !== undefined ? `${run.source} ` : "";
   if (run.remote) {
@@ -84,7 +98,8 @@ export async function runPublish(input: unknown, run: PublishRun): Promise<Publi
       target.dispose();
     }
   }
-  const persist = run.persistTo;
+  // The running npm run dev's state when no --persist-to names one (its record says which).
+  const persist = localStateDir(run.persistTo);
   say(`Publishing ${from}to local state${persist ? ` in ${persist}` : ""}.`);
   return withLockedLocalState(
     persist ? join(persist, "v3") : undefined,

@@ -1,5 +1,7 @@
-import type { StockBatchRequest, StockBatchResult, StockDetail, StockStatus } from "../stock/api.ts";
+import type { StockBatchRequest } from "../stock/api.ts";
+import type { StockBatchResult, StockDetail, StockStatus } from "../stock/results.ts";
 import { OperatorError } from "./operator-client.ts";
+import { count } from "../count.ts";
 
 /**
  * The stock CLI's logic without Node: the parsed command, a client of `/api/v1/operator/stock`
@@ -7,11 +9,11 @@ import { OperatorError } from "./operator-client.ts";
  * so the tests run it in workerd against the real worker.
  */
 
-export type StockAction = "set" | "adjust" | "show";
+export type StockAction = "set" | "adjust" | "untrack" | "show";
 
 export interface StockCommand {
   action: StockAction;
-  /** set/adjust: `<variant_id>=<number>` pairs, in order; show: the variant ids. */
+  /** set/adjust: `<variant_id>=<number>` pairs, in order (untrack: `track: false` per id); show: the variant ids. */
   changes: StockBatchRequest["changes"];
   show: string[];
   /** The batch's Idempotency-Key: a retry with it never applies a change twice. */
@@ -77,8 +79,13 @@ export class StockClient {
 
 const levelLine = (l: StockDetail["level"]) =>
   l.tracked
-    ? `${l.variant_id}  quantity=${l.quantity}  held=${l.held}  available=${l.available_quantity}  policy=${l.inventory_policy}  ${l.in_stock ? "in stock" : "sold out"}`
-    : `${l.variant_id}  not tracked`;
+    ? `${l.variant_id}  quantity=${l.quantity}  held=${l.held}  available=${l.available_quantity}  policy=${l.inventory_policy}  ${l.in_stock ? "in stock" : "sold out"}  (tracked by the ${l.tracked_by})`
+    : `${l.variant_id}  not tracked (the catalog's available decides)`;
+
+const TRACKING = {
+  started: " (started tracking: its level decides from now on)",
+  stopped: " (stopped tracking: the catalog's available decides again)",
+} as const;
 
 /** Runs a parsed command and returns the lines to print. */
 export async function runStockCommand(command: StockCommand, client: StockClient): Promise<string[]> {
@@ -87,8 +94,10 @@ export async function runStockCommand(command: StockCommand, client: StockClient
     return [
       s.catalog_version === null
         ? "No catalog is live."
-        : `Catalog ${s.catalog_version}: ${s.tracked} tracked variants; its publish changed ${s.changed_by_publish} levels in live stock.`,
-      `Stock objects: ${s.shards} shards (STOCK_SHARDS).`,
+        : `Catalog ${s.catalog_version}: ${count(s.tracked, "tracked variant")}; its publish wrote ` +
+          `${count(s.written_by_publish, "level")} (${s.changed_by_publish} of them changed), kept ` +
+          `${s.kept_by_publish} live and stopped tracking ${s.untracked_by_publish}.`,
+      `Stock objects: ${count(s.shards, "shard")} (STOCK_SHARDS).`,
     ];
   }
   if (command.action === "show") {
@@ -108,7 +117,7 @@ export async function runStockCommand(command: StockCommand, client: StockClient
     `${replayed ? "Already applied" : "Applied"} batch ${command.key} (${result.changes.length} change${result.changes.length === 1 ? "" : "s"}):`,
     ...result.changes.map(
       (c) =>
-        `  #${c.index} ${c.variant_id}: ${c.previous} -> ${c.quantity}${c.applied === "earlier" ? " (applied by an earlier try)" : ""}`,
+        `  #${c.index} ${c.variant_id}: ${c.previous} -> ${c.quantity}${c.tracking ? TRACKING[c.tracking] : ""}${c.applied === "earlier" ? " (applied by an earlier try)" : ""}`,
     ),
     "Levels now:",
     ...result.levels.map((l) => `  ${levelLine(l)}`),

@@ -1,4 +1,4 @@
-// npm run stock -- <set|adjust|show> [options]   (--help for usage)
+// npm run stock -- <set|adjust|untrack|show> [options]   (--help for usage)
 //
 // Live stock through the worker's operator surface (/api/v1/operator/stock), never straight to
 // storage: the Stock Durable Objects are reachable only through the running worker. For --local
@@ -11,16 +11,19 @@ import { parseChange, runStockCommand, StockClient, type StockCommand } from "./
 
 const cli = defineCli({
   command: "npm run stock",
-  args: "<set|adjust|show> <variant_id>[=<number>] ...",
+  args: "<set|adjust|untrack|show> <variant_id>[=<number>] ...",
   summary: `Sets, adjusts and shows live stock levels (no publish needed).
 
-  set     ID=QUANTITY ...   write on-hand levels (0 to 1,000,000,000)
-  adjust  ID=DELTA ...      add units (a negative DELTA removes them)
+  set     ID=QUANTITY ...   write on-hand levels (0 to 1,000,000,000); a variant the live catalog
+                            does not track starts being tracked (policy deny): its level decides
+  adjust  ID=DELTA ...      add units (a negative DELTA removes them) to a tracked variant
+  untrack ID ...            stop tracking a variant the operator started tracking
   show    ID ...            a variant's level and its movement log (publish, operator, checkout)
-  show                      the live version: variants tracked, levels its publish changed
+  show                      the live version: variants tracked, levels its publish wrote and kept
 
 Changes go in one batch, applied in order, all checked first against the live catalog (an unknown
-or untracked variant changes nothing). IDs are digits or gid://shopify/ProductVariant/<digits>.`,
+variant, an adjust of an untracked one, or an untrack of one the catalog tracks changes nothing).
+IDs are digits or gid://shopify/ProductVariant/<digits>.`,
   positionals: { min: 1, max: 1001 },
   options: {
     local: { type: "boolean", help: "the running npm run dev server (the default), or one started for this command" },
@@ -31,7 +34,7 @@ or untracked variant changes nothing). IDs are digits or gid://shopify/ProductVa
     key: {
       type: "string",
       value: "KEY",
-      help: "set, adjust: the batch's Idempotency-Key (default: a new one, printed); run again with it after a failure and nothing is applied twice",
+      help: "set, adjust, untrack: the batch's Idempotency-Key (default: a new one, printed); run again with it after a failure and nothing is applied twice",
     },
     url: {
       type: "string",
@@ -41,13 +44,15 @@ or untracked variant changes nothing). IDs are digits or gid://shopify/ProductVa
     "persist-to": {
       type: "string",
       value: "DIR",
-      help: "--local: the local state of a dev server started for this command",
+      help: "--local: the state directory of npm run dev -- --persist-to DIR (default: the running server's)",
     },
   },
-  notes: `--local uses OPERATOR_SECRET from the environment or npm run dev's development value.
+  notes: `--local finds the running npm run dev of the state on any port and uses the operator secret it
+uses (OPERATOR_SECRET from the environment or .dev.vars, else its development value).
 Examples:
   npm run stock -- set 44102938475615=12 44102938475614=0
   npm run stock -- adjust 44102938475615=-2 --remote --url https://shop.example.workers.dev
+  npm run stock -- untrack 44102938475609
   npm run stock -- show 44102938475615`,
 });
 
@@ -57,19 +62,22 @@ function parseStockCommand(argv?: readonly string[]): {
 } {
   const { values, positionals } = cli.parse(argv);
   const [action, ...rest] = positionals;
-  if (action !== "set" && action !== "adjust" && action !== "show")
-    throw new UsageError(`Unknown command ${JSON.stringify(action)}: use one of set, adjust, show.`);
+  if (action !== "set" && action !== "adjust" && action !== "untrack" && action !== "show")
+    throw new UsageError(`Unknown command ${JSON.stringify(action)}: use one of set, adjust, untrack, show.`);
   if (values.local && values.remote) throw new UsageError("Give --local or --remote, not both.");
-  if (rest.length === 0)
-    throw new UsageError(`${action} needs at least one variant${action === "show" ? " id" : " ID=NUMBER"}.`);
+  // `show` alone is the live version's stock status, as the help says (issue 42, point 13).
+  if (rest.length === 0 && action !== "show")
+    throw new UsageError(`${action} needs at least one variant${action === "untrack" ? " id" : " ID=NUMBER"}.`);
   if (rest.length > 1000) throw new UsageError("At most 1,000 changes in one batch.");
   const command: StockCommand = { action, changes: [], show: [], key: values.key ?? `cli-${randomUUID()}` };
-  if (action === "show") {
-    if (values.key !== undefined) throw new UsageError("--key applies to set and adjust only.");
+  if (action === "show" || action === "untrack") {
+    if (action === "show" && values.key !== undefined)
+      throw new UsageError("--key applies to set, adjust and untrack only.");
     for (const id of rest) {
       if (!/^(gid:\/\/shopify\/ProductVariant\/)?\d{1,20}$/.test(id))
         throw new UsageError(`${JSON.stringify(id)} is not a variant id (digits or its gid).`);
-      command.show.push(id);
+      if (action === "show") command.show.push(id);
+      else command.changes.push({ variant_id: id, track: false });
     }
   } else {
     for (const text of rest) {

@@ -15,8 +15,7 @@ import {
 import { hashToken, isWellFormedToken } from "../auth/token.ts";
 import { isShopperToken, shopperHolderOf } from "../auth/shopper-token.ts";
 import { defineCli, runCli, UsageError } from "./args.ts";
-import { recordedDevServerUrl } from "./dev-server-record.ts";
-import { answers, DEFAULT_LOCAL_URL, DEV_OPERATOR_SECRET, remoteUrl, startLocalWorker } from "./operator-target.ts";
+import { type OperatorTarget, withOperator } from "./operator-target.ts";
 
 export { remoteUrl } from "./operator-target.ts";
 
@@ -114,29 +113,10 @@ async function parseTokenCommand(argv?: readonly string[]): Promise<TokenCommand
 }
 
 async function run(command: TokenCommand): Promise<string[]> {
-  if (command.target === "remote") {
-    const url = command.url ?? process.env.STOREFRONT_URL;
-    const secret = process.env.OPERATOR_SECRET;
-    if (!url) throw new UsageError("--remote needs --url https://<your worker> (or STOREFRONT_URL).");
-    if (!secret)
-      throw new UsageError(
-        "--remote needs OPERATOR_SECRET in the environment (the value given to `wrangler secret put`).",
-      );
-    return runTokenCommand(command, new OperatorClient(remoteUrl(url), secret));
-  }
-  const recorded = command.url === undefined ? recordedDevServerUrl(command.persistTo) : undefined;
-  const url = command.url ?? (recorded !== undefined && (await answers(recorded)) ? recorded : DEFAULT_LOCAL_URL);
-  if (await answers(url)) {
-    return runTokenCommand(command, new OperatorClient(url, process.env.OPERATOR_SECRET ?? DEV_OPERATOR_SECRET));
-  }
-  if (command.url) throw new Error(`Nothing answers at ${url}. Start it with npm run dev, or leave out --url.`);
-  process.stderr.write(`No dev server at ${url}; starting wrangler dev on the local state for this command...\n`);
-  const worker = await startLocalWorker(command.persistTo);
-  try {
-    return await runTokenCommand(command, new OperatorClient(worker.url, worker.secret));
-  } finally {
-    worker.stop();
-  }
+  const target: OperatorTarget = { target: command.target };
+  if (command.url !== undefined) target.url = command.url;
+  if (command.persistTo !== undefined) target.persistTo = command.persistTo;
+  return withOperator(target, (url, secret) => runTokenCommand(command, new OperatorClient(url, secret)));
 }
 
 await runCli(

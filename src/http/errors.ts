@@ -5,75 +5,46 @@ import type { CatalogFailureCode } from "../catalog/errors.ts";
 import type { CheckoutFailure } from "../checkout/failure.ts";
 
 /** The `error.type` values of the contract's envelope. */
-export const ErrorTypeSchema = z
-  .enum([
-    "invalid_request_error",
-    "authentication_error",
-    "not_found_error",
-    "idempotency_error",
-    "rate_limit_error",
-    "api_error",
-    "not_implemented",
-  ])
-  .register(z.globalRegistry, { id: "ErrorType", description: "The class of failure; `code` says which one exactly." });
+export const ErrorTypeSchema = z.enum([
+  "invalid_request_error",
+  "authentication_error",
+  "not_found_error",
+  "idempotency_error",
+  "rate_limit_error",
+  "api_error",
+  "not_implemented",
+]);
 export type ErrorType = z.infer<typeof ErrorTypeSchema>;
 
 /**
  * The object under `error` in every non-2xx response (but 304). One schema serves the type the
  * handlers build, the OpenAPI document and the tests that check real responses against it.
  */
-export const ErrorBodySchema = z
-  .strictObject({
-    type: ErrorTypeSchema,
-    message: z.string().register(z.globalRegistry, { description: "A human-readable explanation. Do not parse it." }),
-    code: z.string().register(z.globalRegistry, {
-      description:
-        "A machine-readable reason, e.g. `sold_out` or `parameter_unknown`: what a client " +
-        "branches on. Every error has one.",
-    }),
-    param: z
-      .optional(z.string())
-      .register(z.globalRegistry, { description: "The parameter or field at fault, when there is one." }),
-    docs_url: z
-      .optional(z.string())
-      .register(z.globalRegistry, { description: "Where the docs explain this failure (authentication errors)." }),
-    request_id: z
-      .optional(z.string())
-      .register(z.globalRegistry, { description: "The request id to quote to support (500s)." }),
-    retry: z.optional(z.boolean()).register(z.globalRegistry, {
-      description: "Whether retrying can ever succeed (`false` for reserved operations).",
-    }),
-    lines: z
-      .optional(
-        z.array(
-          z.strictObject({
-            id: z.string().register(z.globalRegistry, { description: "The cart line at fault." }),
-            code: z.enum(["sold_out", "insufficient_stock", "resource_missing"]),
-            available_quantity: z
-              .optional(z.int().check(z.minimum(0)))
-              .register(z.globalRegistry, { description: "Units left, where stock is counted." }),
-          }),
-        ),
-      )
-      .register(z.globalRegistry, {
-        description: "`checkout_unavailable`: each cart line that stops the checkout, and why.",
+export const ErrorBodySchema = z.strictObject({
+  type: ErrorTypeSchema,
+  message: z.string(),
+  code: z.string(),
+  param: z.optional(z.string()),
+  docs_url: z.optional(z.string()),
+  request_id: z.optional(z.string()),
+  retry: z.optional(z.boolean()),
+  lines: z.optional(
+    z.array(
+      z.strictObject({
+        id: z.string(),
+        code: z.enum(["sold_out", "insufficient_stock", "resource_missing", "hold_limit", "hold_cooldown"]),
+        available_quantity: z.optional(z.int().check(z.minimum(0))),
+        max_quantity: z.optional(z.int().check(z.minimum(1))),
+        cooldown_ends_at: z.optional(z.iso.datetime()),
       }),
-    available_quantity: z.optional(z.int().check(z.minimum(0))).register(z.globalRegistry, {
-      description: "`insufficient_stock`: how many units are left to take (live stock).",
-    }),
-  })
-  .register(z.globalRegistry, {
-    id: "ErrorBody",
-    description: "What went wrong. `type`, `code` and `message` are always present; the other fields where they apply.",
-  });
+    ),
+  ),
+  available_quantity: z.optional(z.int().check(z.minimum(0))),
+});
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** The envelope of every error response: `{"error": {...}}` and nothing else at the top. */
-export const ErrorResponseSchema = z.strictObject({ error: ErrorBodySchema }).register(z.globalRegistry, {
-  id: "ErrorResponse",
-  description: "Every non-2xx response (but 304) has this envelope.",
-  example: { error: { type: "not_found_error", code: "sold_out", message: "Sold out", param: "handle" } },
-});
+export const ErrorResponseSchema = z.strictObject({ error: ErrorBodySchema });
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
 
 /**
@@ -298,6 +269,7 @@ export function fromFailure(failure: DomainFailure, docsUrl?: string): ApiError 
     case "parameter_unknown":
     case "quantity_exceeded":
     case "cart_full":
+    case "attributes_too_large":
       return invalidRequest(failure.code, failure.message, failure.param);
     case "idempotency_key_reused":
       return new ApiError(422, { type: "idempotency_error", code: failure.code, message: failure.message });
@@ -328,6 +300,11 @@ export function fromCheckoutFailure(failure: CheckoutFailure, docsUrl?: string):
       });
     case "checkout_not_open":
       return new ApiError(409, { type: "invalid_request_error", code: "checkout_not_open", message: failure.message });
+    case "parameter_missing":
+      return invalidRequest("parameter_missing", failure.message, failure.param);
+    case "payment_provider_unavailable":
+      // 502: an upstream the worker depends on failed; retrying later may succeed.
+      return new ApiError(502, { type: "api_error", code: "payment_provider_unavailable", message: failure.message });
     default:
       return fromFailure({ code: failure.code, message: failure.message, param: failure.param }, docsUrl);
   }

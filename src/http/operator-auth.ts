@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./app-env.ts";
 import { docsUrlFor, readCredential } from "./bearer.ts";
+import { clientAddressKey } from "./client-address.ts";
 import { ApiError, authenticationError } from "./errors.ts";
 import { operatorSecret } from "./secrets.ts";
 import { sha256 } from "../sha256.ts";
@@ -16,7 +17,8 @@ async function sameSecret(given: string, expected: string): Promise<boolean> {
  * is never consulted, and anything shaped like a customer token (`sf_…`) is refused before the
  * comparison, so a customer token cannot reach this surface. With no secret configured the
  * surface is closed. Wrong secrets are throttled per client address (issue 33: 400 guesses took
- * 3.5 s): past OPERATOR_AUTH_LIMITER's 30 a minute, 429 with Retry-After.
+ * 3.5 s; an IPv6 address by its /64, issue 42): past OPERATOR_AUTH_LIMITER's 30 a minute, 429
+ * with Retry-After.
  */
 export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
   const credential = readCredential(c.req.header("authorization"));
@@ -30,7 +32,7 @@ export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
   }
   // Cloudflare (and wrangler dev) always set it; a request without it (a service binding, a test
   // calling the worker directly) is not throttled.
-  const address = c.req.header("cf-connecting-ip");
+  const address = clientAddressKey(c);
   if (address !== undefined && blockedUntil(address) > Date.now()) throw tooManyGuesses();
   const secret = operatorSecret(c.env);
   const accepted =

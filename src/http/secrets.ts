@@ -45,7 +45,7 @@ const TOKEN_PREFIX = /sf_(live|dev|cart)_/i;
 
 /**
  * The secrets a worker must never repeat: the operator's, the shopper-token signing secrets and
- * the two webhook signing secrets.
+ * the webhook signing secrets (the two checked, and the order events' own).
  */
 function secretsOf(env: Env | undefined): string[] {
   return [
@@ -54,6 +54,7 @@ function secretsOf(env: Env | undefined): string[] {
     secretVar(env, "CART_TOKEN_SECRET_PREVIOUS"),
     secretVar(env, "CHECKOUT_WEBHOOK_SECRET"),
     stripeWebhookSecret(env),
+    secretVar(env, "ORDER_WEBHOOK_SECRET"),
   ].filter((s): s is string => s !== undefined);
 }
 

@@ -14,6 +14,7 @@ function fieldAt(schema: z.ZodMiniType | undefined, path: readonly PropertyKey[]
       innerType?: z.ZodMiniType;
       out?: z.ZodMiniType;
       shape?: Record<string, z.ZodMiniType>;
+      element?: z.ZodMiniType;
     };
     if (
       def.innerType &&
@@ -26,6 +27,9 @@ function fieldAt(schema: z.ZodMiniType | undefined, path: readonly PropertyKey[]
     else if (def.type === "object" && def.shape) {
       const key = String(path[i++]);
       field = Object.hasOwn(def.shape, key) ? def.shape[key] : undefined;
+    } else if (def.type === "array" && def.element) {
+      i++; // an index (`changes.0.set`): every item has the element's schema
+      field = def.element;
     } else return undefined;
   }
   return field;
@@ -64,6 +68,16 @@ function bounds(field: z.ZodMiniType | undefined): { low: number; high: number; 
   return found;
 }
 
+/** The house-style words a string's pattern check gives (`an absolute https URL`), if it has one. */
+function formatWords(field: z.ZodMiniType | undefined): string | undefined {
+  for (const check of field?._zod.def.checks ?? []) {
+    const def = check._zod.def as { check: string; error?: (issue?: unknown) => unknown };
+    const words = def.check === "string_format" ? def.error?.() : undefined;
+    if (typeof words === "string" && !ZOD_WORDING.test(words)) return words;
+  }
+  return undefined;
+}
+
 /**
  * What a field must be, in the words of the hand-written parameter messages ("an integer from 1
  * to 250", "true or false"), from the field's schema; never zod's own wording ("Too big: expected
@@ -88,6 +102,8 @@ function expectation(field: z.ZodMiniType | undefined, issue: z.core.$ZodIssue):
       const length = range(low, high, " characters")
         .replace(/^ from/, "")
         .replace(/^ of /, " ");
+      const format = formatWords(field);
+      if (format) return issue.code === "invalid_format" ? format : `${format}${length ? `, of${length}` : ""}`;
       return issue.code === "invalid_format"
         ? "text in the format the reference gives"
         : `text${length ? ` of${length}` : ""}`;
@@ -128,9 +144,11 @@ export function toValidationError(error: z.core.$ZodError, where: "query" | "bod
     const message = where === "body" ? "The request body must be a JSON object." : first.message;
     return invalidRequest("parameter_invalid", message);
   }
+  // `null` where a value was expected reads as absent to many clients: say it was sent (issue 42).
+  const got = first.code === "invalid_type" && first.input === null ? " (got null)" : "";
   return invalidRequest(
     "parameter_invalid",
-    `Invalid ${param}: ${expectation(fieldAt(schema, first.path), first)}.`,
+    `Invalid ${param}: ${expectation(fieldAt(schema, first.path), first)}${got}.`,
     param,
   );
 }

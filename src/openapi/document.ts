@@ -1,6 +1,7 @@
 import type * as z from "zod/mini";
 import { type JsonSchema, SchemaComponents } from "./json-schema.ts";
 import type { DescribedOperation, HeaderName, OperationSpec, ResponseSpec } from "./spec.ts";
+import { errors } from "./errors.ts";
 
 const HEADERS: Record<HeaderName, { description: string; schema: JsonSchema; example?: string }> = {
   "X-Request-Id": {
@@ -16,7 +17,8 @@ const HEADERS: Record<HeaderName, { description: string; schema: JsonSchema; exa
     schema: { type: "string" },
   },
   ETag: {
-    description: "A strong validator of the body; send it back in `If-None-Match` for a 304.",
+    description:
+      'A strong validator of the body; send it back in `If-None-Match` for a 304 (on the rules document, `"<version>"`: send it back in `If-Match`).',
     schema: { type: "string" },
   },
   "X-Catalog-Version": { description: "The published catalog version that answered.", schema: { type: "string" } },
@@ -81,6 +83,11 @@ const REQUEST_HEADERS = {
     description: "An ETag from an earlier answer: 304 with no body when it still matches.",
     schema: { type: "string" },
   },
+  "If-Match": {
+    description:
+      'The ETag of the rules you read (`"<version>"`, quotes included), or `*` for whatever is live: 412 `rules_version_mismatch` when the live rules changed since.',
+    schema: { type: "string" },
+  },
 } as const;
 
 /** What the document says about the service as a whole; the contract's conventions in short. */
@@ -95,7 +102,10 @@ const SECURITY_SCHEMES = {
   bearerAuth: {
     type: "http",
     scheme: "bearer",
-    description: "A customer token issued by the operator (`sf_…`). Case-sensitive; never in the query string.",
+    description:
+      "A shopper token from `POST /carts` (`sf_cart_…`: a storefront gets one per visitor, no " +
+      "operator involved), or a token the operator issued (`sf_live_…`; `sf_dev_…` only under " +
+      "`npm run dev`). Case-sensitive; never in the query string.",
   },
   operatorAuth: {
     type: "http",
@@ -159,7 +169,19 @@ function responseOf(spec: ResponseSpec, schema: JsonSchema | undefined): JsonSch
   const out: JsonSchema = { description: spec.description };
   if (Object.keys(headers).length > 0) out.headers = headers;
   if (schema) {
-    const media: JsonSchema = { schema };
+    // An error's codes narrow the shared envelope: `error.code` is one of this answer's codes.
+    const narrowed = spec.codes?.length
+      ? {
+          allOf: [
+            schema,
+            {
+              type: "object",
+              properties: { error: { type: "object", properties: { code: { type: "string", enum: spec.codes } } } },
+            },
+          ],
+        }
+      : schema;
+    const media: JsonSchema = { schema: narrowed };
     if (spec.examples) media.examples = spec.examples;
     out.content = { [spec.contentType ?? "application/json"]: media };
   }
@@ -175,7 +197,11 @@ function responseOf(spec: ResponseSpec, schema: JsonSchema | undefined): JsonSch
 export function buildDocument(info: DocumentInfo, described: readonly DescribedOperation[]): JsonSchema {
   // HEAD works wherever GET does (Hono answers it with the GET handler and no body); the guide
   // says so once instead of a `head` twin per GET, which doubled the reference's sidebar.
-  const operations = described;
+  // Every operation answers 414 to a URL over 16 KiB, before its route runs (issue 42, point 19).
+  const tooLong = errors("url_too_long")[414]!;
+  const operations = described.map((op) =>
+    op.spec.responses[414] ? op : { ...op, spec: { ...op.spec, responses: { ...op.spec.responses, 414: tooLong } } },
+  );
   const components = new SchemaComponents();
   // Responses first: a request schema whose input differs from its output then becomes `<id>Input`.
   const responseSchemas = operations.map(({ spec }) =>

@@ -47,6 +47,14 @@ const ERRORS = {
         code: "cart_full",
         message: "A cart holds at most 250 lines.",
       }),
+      attributes_too_large: example("A note or attributes past the cart's 65,536 bytes", {
+        type: "invalid_request_error",
+        code: "attributes_too_large",
+        message:
+          "A cart's note and attributes, its lines' attributes included, hold at most 65,536 bytes of UTF-8 " +
+          "together; this write would make them 65,601.",
+        param: "attributes",
+      }),
       cart_empty: example("Checking out an empty cart", {
         type: "invalid_request_error",
         code: "cart_empty",
@@ -128,7 +136,9 @@ const ERRORS = {
   },
   409: {
     description:
-      "A checkout's lines cannot all be held (`checkout_unavailable`, with `lines`), a checkout " +
+      "A checkout's lines cannot all be held (`checkout_unavailable`, with `lines`: a line's " +
+      "`code` is `sold_out`, `insufficient_stock`, `resource_missing`, `hold_limit` or " +
+      "`hold_cooldown`), a checkout " +
       "is no longer open (`checkout_not_open`), a request with the same Idempotency-Key is still " +
       "running (`idempotency_key_in_use`), " +
       "a page names a catalog version that is no longer live (`cursor_stale`: restart from the " +
@@ -166,6 +176,15 @@ const ERRORS = {
           { id: "cl_9aKd3Lm2Qp8Rt5Vx1Zb6", code: "sold_out", available_quantity: 0 },
         ],
       }),
+      hold_rules: example("Holds cannot be hoarded", {
+        type: "invalid_request_error",
+        code: "checkout_unavailable",
+        message: "Some lines cannot be bought as they are: see lines. Nothing was held.",
+        lines: [
+          { id: "cl_4f9XbQ2mZk7LwR1tYc8e", code: "hold_limit", available_quantity: 40, max_quantity: 10 },
+          { id: "cl_9aKd3Lm2Qp8Rt5Vx1Zb6", code: "hold_cooldown", cooldown_ends_at: "2026-12-01T10:20:00.000Z" },
+        ],
+      }),
       checkout_not_open: example("Canceling a completed or expired checkout", {
         type: "invalid_request_error",
         code: "checkout_not_open",
@@ -178,13 +197,40 @@ const ERRORS = {
       }),
     },
   },
+  412: {
+    description:
+      "`PUT /operator/rules` (or a rollback) whose `If-Match` does not name the live rules' version: they changed since they were read (`rules_version_mismatch`).",
+    examples: {
+      rules_version_mismatch: example("The rules changed meanwhile", {
+        type: "invalid_request_error",
+        code: "rules_version_mismatch",
+        message:
+          "The live rules are version 20261201T093000Z-77ab01, not the one If-Match names: they changed since you read them.",
+        param: "If-Match",
+      }),
+    },
+  },
   413: {
-    description: "The request body is larger than 16 KiB (128 KiB for an operator stock batch).",
+    description:
+      "The request body is larger than 16 KiB (64 KiB for a checkout webhook delivery, 128 KiB for an " +
+      "operator stock batch, 512 KiB for a rules document).",
     examples: {
       body_too_large: example("Too large", {
         type: "invalid_request_error",
         code: "body_too_large",
         message: "The request body is larger than 16 KiB.",
+      }),
+    },
+  },
+  414: {
+    description:
+      "The URL (scheme and host included) is longer than 16 KiB: on any path, before the route runs " +
+      "(Schemathesis found it undocumented: issue 42, point 19).",
+    examples: {
+      url_too_long: example("A URL over 16 KiB", {
+        type: "invalid_request_error",
+        code: "url_too_long",
+        message: "The URL is longer than 16 KiB; send fewer or shorter query parameters.",
       }),
     },
   },
@@ -208,11 +254,26 @@ const ERRORS = {
       }),
     },
   },
+  428: {
+    description:
+      "`PUT /operator/rules` without `If-Match` while rules are live (`precondition_required`): say which version you read, or `*`.",
+    examples: {
+      precondition_required: example("A write that did not say what it read", {
+        type: "invalid_request_error",
+        code: "precondition_required",
+        message:
+          "Rules are live (version 20261201T093000Z-77ab01): send If-Match with the ETag GET /operator/rules answered.",
+        param: "If-Match",
+      }),
+    },
+  },
   429: {
     description:
       "Too many requests: more than 120 cart writes in a minute with this token, more than 20 " +
       "`POST /carts` in a minute from one client address, or on the operator surface more than 30 " +
-      "wrong operator secrets in a minute from this address.",
+      "wrong operator secrets in a minute from this address, or more than 10 `POST /checkouts` in " +
+      "a minute with this token or 60 from this address. A client address is " +
+      "`CF-Connecting-IP`; an IPv6 one counts by its /64 (every address of one /64 shares one budget).",
     headers: ["Retry-After"],
     examples: {
       rate_limited: example("Too many writes", {
@@ -244,13 +305,27 @@ const ERRORS = {
       }),
     },
   },
+  502: {
+    description:
+      "The payment provider (`PAYMENT_PROVIDER=stripe`) did not make the checkout's payment session: " +
+      "down, timing out or refusing (`payment_provider_unavailable`). Nothing was held and no checkout " +
+      "stays open; retry (the same Idempotency-Key is safe).",
+    examples: {
+      payment_provider_unavailable: example("Stripe down or refusing", {
+        type: "api_error",
+        code: "payment_provider_unavailable",
+        message: "The payment provider did not make the payment session; nothing was held. Try again.",
+      }),
+    },
+  },
   503: {
     description:
       "No catalog has been published yet (`catalog_unavailable`, with `Retry-After`); the live " +
       "version has no browse index, so `q`, filters, sorts and facets cannot be answered while the " +
       "plain list can (`browse_unavailable`: the operator publishes the catalog again); or this " +
       "server has no usable `CART_TOKEN_SECRET`, so it can neither issue nor check shopper tokens " +
-      "(`cart_tokens_unconfigured`: its operator must set it). Never cached.",
+      "(`cart_tokens_unconfigured`: its operator must set it); or a rules write could not reach " +
+      "storage (`rules_unavailable`: nothing changed, retry). Never cached.",
     headers: ["Retry-After"],
     examples: {
       cart_tokens_unconfigured: example("No CART_TOKEN_SECRET", {
@@ -259,6 +334,11 @@ const ERRORS = {
         message:
           "Shopper tokens are not configured on this server: its operator must set CART_TOKEN_SECRET " +
           "(wrangler secret put CART_TOKEN_SECRET, at least 32 bytes, not the development value).",
+      }),
+      rules_unavailable: example("The rules store did not answer", {
+        type: "api_error",
+        code: "rules_unavailable",
+        message: "The rules store did not answer (KV): nothing changed. Retry.",
       }),
       catalog_unavailable: example("Nothing published", {
         type: "api_error",
@@ -310,18 +390,21 @@ export const CART_WRITE_ERRORS = [
 
 /**
  * The error responses of an operation that can answer `codes`: each of their statuses with the
- * envelope schema, its headers and an example per code, and always 500.
+ * envelope schema, its headers and an example per code, and always 500. (414 is added to every
+ * operation by the document builder: a URL over 16 KiB is refused on any path.)
  */
 export function errors(...codes: ErrorCode[]): Record<number, ResponseSpec> {
   const wanted = new Set<string>([...codes, "internal_error"]);
   const out: Record<number, ResponseSpec> = {};
   for (const status of new Set([...wanted].map((code) => STATUS_OF.get(code)!))) {
     const spec: { description: string; headers?: HeaderName[]; examples: Record<string, Example> } = ERRORS[status];
+    const examples = Object.fromEntries(Object.entries(spec.examples).filter(([code]) => wanted.has(code)));
     out[status] = {
       description: spec.description,
       schema: ErrorResponseSchema,
       headers: ["X-Request-Id", ...(spec.headers ?? [])],
-      examples: Object.fromEntries(Object.entries(spec.examples).filter(([code]) => wanted.has(code))),
+      examples,
+      codes: Object.keys(examples),
     };
   }
   return out;

@@ -40,7 +40,8 @@ const OPERATOR_INFO: DocumentInfo = {
       "a token, hash or id they were sent.",
     "",
     "Wrong secrets are throttled per client address (`CF-Connecting-IP`, which Cloudflare sets " +
-      "on every request): past 30 in a minute (the `OPERATOR_AUTH_LIMITER` binding), every " +
+      "on every request; an IPv6 address counts by its /64, since one client routinely has a " +
+      "whole /64): past 30 in a minute (the `OPERATOR_AUTH_LIMITER` binding), every " +
       "attempt from that address, the right secret included, answers 429 `rate_limit_error`, " +
       "`code: rate_limited`, with `Retry-After: 60`, until the minute is over. A right secret " +
       "is never counted.",
@@ -55,6 +56,61 @@ const OPERATOR_INFO: DocumentInfo = {
     },
   ],
 };
+
+/**
+ * What a document names without documentation: a parameter with no description, a request or
+ * response body whose schema is not a named component. Schemas carry only their shape in the
+ * Worker; their ids, descriptions and examples are attached in src/routes/reference/schemas/, so
+ * a schema missing there (or a module of it not loaded) shows up here instead of as a document
+ * that silently lost its prose.
+ */
+export function undocumented(document: JsonSchema): string[] {
+  const out: string[] = [];
+  const paths = document.paths as Record<string, Record<string, JsonSchema>>;
+  for (const [path, methods] of Object.entries(paths))
+    for (const [method, op] of Object.entries(methods)) {
+      const where = `${op.operationId} (${method.toUpperCase()} ${path})`;
+      for (const parameter of (op.parameters ?? []) as JsonSchema[])
+        if (!parameter.description)
+          out.push(`${where}: the ${parameter.in} parameter ${parameter.name} has no description`);
+      const bodies: [string, JsonSchema | undefined][] = [
+        ["request body", (op.requestBody as JsonSchema | undefined)?.content as JsonSchema | undefined],
+        ...Object.entries(op.responses as Record<string, JsonSchema>).map(
+          ([status, response]): [string, JsonSchema | undefined] => [
+            `${status} response`,
+            response.content as JsonSchema | undefined,
+          ],
+        ),
+      ];
+      for (const [what, content] of bodies)
+        for (const [type, media] of Object.entries(content ?? {}))
+          if (!namedSchema((media as JsonSchema).schema))
+            out.push(`${where}: the ${what} (${type}) is not a documented schema (no id)`);
+    }
+  return out;
+}
+
+/**
+ * A `$ref` to a named component, or an error answer's envelope narrowed to its codes (the builder's
+ * `allOf: [$ref, {error.code enum}]`, src/openapi/document.ts): the envelope is still the named one.
+ */
+function namedSchema(schema: unknown): boolean {
+  if (typeof schema !== "object" || schema === null) return false;
+  const { $ref, allOf } = schema as JsonSchema;
+  if ($ref) return true;
+  return Array.isArray(allOf) && typeof allOf[0] === "object" && Boolean((allOf[0] as JsonSchema).$ref);
+}
+
+/** A built document, refused when anything in it is undocumented (see `undocumented`). */
+function checked(document: JsonSchema): JsonSchema {
+  const problems = undocumented(document);
+  if (problems.length > 0)
+    throw new Error(
+      `Undocumented in "${(document.info as DocumentInfo).title}" (document the schema in ` +
+        `src/routes/reference/schemas/<room>.ts):\n${problems.join("\n")}`,
+    );
+  return document;
+}
 
 /**
  * The app's two OpenAPI documents, built from the `describe(id)` middleware in its routes and the
@@ -79,18 +135,22 @@ export class ApiReference {
 
   /** The storefront's document, served at `/api/v1/openapi.json` and rendered at `/docs`. */
   publicDocument(): JsonSchema {
-    this.#public ??= buildDocument(
-      INFO,
-      this.#operations.filter((op) => op.spec.auth !== "operator"),
+    this.#public ??= checked(
+      buildDocument(
+        INFO,
+        this.#operations.filter((op) => op.spec.auth !== "operator"),
+      ),
     );
     return this.#public;
   }
 
   /** The operator's document, served at `/api/v1/operator/openapi.json` behind the operator secret. */
   operatorDocument(): JsonSchema {
-    this.#operator ??= buildDocument(
-      OPERATOR_INFO,
-      this.#operations.filter((op) => op.spec.auth === "operator"),
+    this.#operator ??= checked(
+      buildDocument(
+        OPERATOR_INFO,
+        this.#operations.filter((op) => op.spec.auth === "operator"),
+      ),
     );
     return this.#operator;
   }

@@ -62,4 +62,5 @@ export const CART_WRITES =
   "`Retry-After` above it); an idempotent replay does not count. Every write that reaches the " +
   'cart answers `RateLimit-Policy: "cart-writes";q=120;w=60` and `RateLimit: "cart-writes";r=<left>;t=<seconds>` ' +
   "(IETF httpapi RateLimit headers draft), so a client can slow down before a 429. Send an " +
-  "`Idempotency-Key` to make a retry safe.";
+  "`Idempotency-Key` to make a retry safe: its replay answers a refusal as it was, and a " +
+  "success with the cart as it is at the replay (nothing is applied again).";

@@ -28,6 +28,11 @@ export interface ResponseSpec {
   headers?: readonly HeaderName[];
   /** Named examples, real values from the seed catalog where the body is catalog data. */
   examples?: Record<string, { summary: string; value: unknown }>;
+  /**
+   * An error answer's possible `code`s: the document narrows `error.code` to them (an enum per
+   * operation and status), so a generated client can switch on them (issue 42, point 17).
+   */
+  codes?: readonly string[];
 }
 
 /**
@@ -54,7 +59,7 @@ export interface OperationSpec {
    */
   queryPattern?: { name: string; schema: z.ZodMiniType };
   /** Request headers beyond Authorization that the operation reads, with the schema that checks them. */
-  requestHeaders?: readonly { name: "Idempotency-Key" | "If-None-Match"; schema?: z.ZodMiniType }[];
+  requestHeaders?: readonly { name: "Idempotency-Key" | "If-None-Match" | "If-Match"; schema?: z.ZodMiniType }[];
   /** The strict body schema the handler parses with `parseJsonBody`. */
   body?: { schema: z.ZodMiniType; required?: boolean; examples?: Record<string, { summary: string; value: unknown }> };
   responses: Record<number, ResponseSpec>;

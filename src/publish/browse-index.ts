@@ -39,6 +39,7 @@ import { type ProductList, type PublishCatalog, pause, productAt } from "./catal
 
 const STATEMENT_BYTES = 90_000;
 const STATEMENT_ROWS = 4_000;
+const utf8 = new TextEncoder();
 
 /** Where a browse index is written: a D1 binding, or a SQL file run by wrangler against the remote database. */
 export interface BrowseTarget {
@@ -139,13 +140,16 @@ async function* inserts(table: string, columns: string, rows: Rows): AsyncGenera
   let size = head.length;
   for await (const row of rows) {
     const tuple = `(${row.map(literal).join(",")})`;
-    if (parts.length > 0 && (size + tuple.length > STATEMENT_BYTES || parts.length >= STATEMENT_ROWS)) {
+    // Bytes, not UTF-16 units: D1 counts the statement's UTF-8, where "€" takes 3 (a catalog of
+    // long non-Latin titles made 200 KB statements: SQLITE_TOOBIG, and no publish).
+    const bytes = utf8.encode(tuple).length;
+    if (parts.length > 0 && (size + bytes > STATEMENT_BYTES || parts.length >= STATEMENT_ROWS)) {
       yield head + parts.join(",");
       parts = [];
       size = head.length;
     }
     parts.push(tuple);
-    size += tuple.length + 1;
+    size += bytes + 1;
   }
   if (parts.length > 0) yield head + parts.join(",");
 }

@@ -1,3 +1,4 @@
+import { count } from "../count.ts";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -194,7 +195,7 @@ export function wranglerBatchBrowse(
           const parsed = JSON.parse(d1(sql, true)) as { results?: Record<string, unknown>[] }[];
           if (parsed.length !== statements.length)
             throw new Error(
-              `wrangler d1 execute answered ${parsed.length} result sets for ${statements.length} statements.`,
+              `wrangler d1 execute answered ${count(parsed.length, "result set")} for ${count(statements.length, "statement")}.`,
             );
           return parsed.map((r) => r.results ?? []);
         },

@@ -29,7 +29,7 @@ import {
   variantSells,
 } from "../catalog/schema.ts";
 import { DEFAULT_CURRENCY, toMinor } from "../money.ts";
-import { contentEstimate, contentLine, featuredImage } from "./content.ts";
+import { contentEstimate, contentLine, featuredImage, imageRecord } from "./content.ts";
 import { sha256Hex } from "../sha256.ts";
 import { type ProductList, type PublishCatalog, pause, productAt } from "./catalog-input.ts";
 
@@ -128,6 +128,7 @@ function storedVariant(v: SourceVariant, names: readonly string[], currency: str
     v.image || null,
     tracked ? v.inventory_quantity : null,
     tracked && v.inventory_policy === "continue" ? "continue" : null,
+    v.requires_shipping === false ? false : null,
   ];
   while (extra.length > 0 && extra.at(-1) === null) extra.pop();
   return [v.id, names.map((n) => v.options[n] ?? ""), price, variantSells(v), ...extra] as StoredProductVariant;
@@ -155,14 +156,30 @@ export function collectionListLine(handle: string, title: string, count: number)
   } satisfies CollectionListItem);
 }
 
-/** A variant as its variant shard stores it (what the cart prices a line from). */
-export function variantRecord(p: SourceProduct, source: SourceVariant, currency: string): StoredVariant {
-  const [, values, price, available] = storedVariant(
-    source,
+/**
+ * A variant as the cart reads it from its variant shard (`StoredVariant`): what a line shows and
+ * what pricing needs (shipping, weight, the product's collections), without the product. The one
+ * place that record is made: a publish and a change batch both call it.
+ */
+export function variantRecord(
+  p: SourceProduct,
+  v: SourceVariant,
+  ranks: Record<string, number> = {},
+  currency: string = DEFAULT_CURRENCY,
+): StoredVariant {
+  const [, values, price, available, sku, compareAt] = storedVariant(
+    v,
     p.options.map((o) => o.name),
     currency,
   );
   const names = p.options.map((o) => optionApiName(o.name));
+  const collections = Object.keys(ranks);
+  const own = v.image ? p.images?.find((i) => i.url === v.image) : undefined;
+  const image = v.image
+    ? own
+      ? imageRecord(own)
+      : { url: v.image, alt: null, width: null, height: null }
+    : featuredImage(p);
   return {
     h: p.handle,
     t: p.title,
@@ -171,8 +188,14 @@ export function variantRecord(p: SourceProduct, source: SourceVariant, currency:
     p: price,
     a: productSells(p) && available,
     ...(currency !== DEFAULT_CURRENCY ? { c: currency } : {}),
-    ...(source.inventory_quantity !== undefined ? { q: source.inventory_quantity } : {}),
-    ...(source.inventory_quantity !== undefined && source.inventory_policy === "continue" ? { pc: 1 as const } : {}),
+    ...(v.inventory_quantity !== undefined ? { q: v.inventory_quantity } : {}),
+    ...(v.inventory_quantity !== undefined && v.inventory_policy === "continue" ? { pc: 1 as const } : {}),
+    ...(v.requires_shipping === false ? { rs: 0 as const } : {}),
+    ...(v.weight_grams !== undefined ? { w: v.weight_grams } : {}),
+    ...(collections.length > 0 ? { cl: collections } : {}),
+    ...(sku ? { s: sku } : {}),
+    ...(compareAt != null ? { ca: compareAt } : {}),
+    ...(image ? { im: image } : {}),
   };
 }
 
@@ -315,7 +338,7 @@ export async function* buildEntries(catalog: PublishCatalog, meta: VersionMeta):
     for (let m = 0; m < members.length; m += 2) {
       const p = productAt(products, members[m]!);
       const source = p.variants[members[m + 1]!]!;
-      shard[source.id] = variantRecord(p, source, catalog.currency);
+      shard[source.id] = variantRecord(p, source, ranks.get(p.handle), catalog.currency);
     }
     variantShards[i] = [];
     yield { key: keys.variantShard(v, i), value: JSON.stringify(shard) };

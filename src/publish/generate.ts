@@ -486,9 +486,9 @@ export function* shopifyCsvChunks(catalog: SourceCatalog, seed = 1): Generator<s
         "Inventory tracker": tracked ? "shopify" : "",
         "Inventory quantity": tracked ? String(v.inventory_quantity) : "0",
         "Continue selling when out of stock": v.inventory_policy === "continue" ? "TRUE" : "DENY",
-        "Weight value (grams)": "350",
+        "Weight value (grams)": v.weight_grams === undefined ? "" : String(v.weight_grams),
         "Weight unit for display": "g",
-        "Requires shipping": "TRUE",
+        "Requires shipping": v.requires_shipping === false ? "FALSE" : "TRUE",
         "Fulfillment service": "manual",
         "Variant image URL": v.image ?? "",
       };

@@ -20,6 +20,10 @@ import { type BrowseTarget, dropStaleBrowse, hasBrowseIndex, writeBrowseIndex } 
 import { type CatalogLock, type HeldLock, type LockIntent, processLock } from "./lock.ts";
 import { DEFAULT_SHARD_PRODUCTS, MAX_BROWSE_SHARDS, shardCount } from "../browse/shards.ts";
 import { CheckedCatalog } from "./catalog-input.ts";
+import { count } from "../count.ts";
+import { lastPublished, planPublishLevels, type StockPlanReport } from "./stock-plan.ts";
+import type { StockMode } from "../stock/publish-levels.ts";
+import { newVersionName } from "../version-name.ts";
 
 /** Where a publish writes: a KV binding (tests, local state) or `wrangler kv ... --remote`. */
 export interface CatalogKvTarget {
@@ -33,6 +37,8 @@ export interface CatalogKvTarget {
   writeHistory(entries: readonly HistoryEntry[]): Promise<void>;
   /** Every key under a prefix (used to find and delete stale versions). */
   listKeys(prefix: string): Promise<string[]>;
+  /** One entry's text, or null when absent (the last publish's stock chunks, for the stock report). */
+  readText(key: string): Promise<string | null>;
   deleteKeys(keys: readonly string[]): Promise<void>;
 }
 
@@ -70,6 +76,12 @@ export interface PublishOptions {
    * and the version's meta says how many.
    */
   shardProducts?: number;
+  /**
+   * `keep` (default): the version writes a level only where it newly tracks the variant or its
+   * quantity differs from what the last publish gave (the live level stays otherwise); `replace`:
+   * every level of the file (`catalog:publish --stock replace`). See src/stock/publish-levels.ts.
+   */
+  stockMode?: StockMode;
 }
 
 /** How many published versions cleanup keeps at least (besides the live one and the rollback target). */
@@ -84,19 +96,17 @@ export interface PublishResult {
   deleted: number;
   /** Tracked variants whose levels the version carries (the worker writes them into live stock). */
   stock_tracked: number;
+  /**
+   * What the version does to live stock (levels written, kept, no longer tracked), predicted by
+   * the shards' own rule against the last publish's file; null when it could not be read.
+   */
+  stock_plan: StockPlanReport | null;
 }
 
 const VERSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** A fresh version name: a UTC timestamp plus a random suffix. */
-export function newVersionName(now = new Date()): string {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d+Z$/, "Z");
-  const random = [...crypto.getRandomValues(new Uint8Array(3))].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return `${stamp}-${random}`;
-}
+/** A fresh version name: a UTC timestamp plus a random suffix (shared with the rules document's versions). */
+export { newVersionName } from "../version-name.ts";
 
 /** Reads the pointer from a binding; `null` when nothing was ever published. */
 export async function readPointer(kv: KVNamespace): Promise<Pointer | null> {
@@ -130,6 +140,7 @@ export function bindingTarget(kv: KVNamespace, concurrency = 16): CatalogKvTarge
     writePointer: (pointer) => kv.put(POINTER_KEY, JSON.stringify(pointer)),
     readHistory: async () => (await kv.get<HistoryEntry[]>(HISTORY_KEY, "json")) ?? [],
     writeHistory: (entries) => kv.put(HISTORY_KEY, JSON.stringify(entries)),
+    readText: (key) => kv.get(key, "text"),
     async listKeys(prefix) {
       const names: string[] = [];
       let cursor: string | undefined;
@@ -279,7 +290,8 @@ export async function settleInterrupted(
     );
     await target.writeHistory(history);
   }
-  const abandoned = [...new Set([...held.abandoned, ...dropped])];
+  // A dead holder's lock names its version even when it had gone live: live is never abandoned.
+  const abandoned = [...new Set([...held.abandoned, ...dropped])].filter((version) => version !== live);
   const deleted = pointer && abandoned.length > 0 ? await cleanUp(target, browse, pointer, history, abandoned) : 0;
   return { pointer, history, completed: done, abandoned, deleted };
 }
@@ -292,7 +304,7 @@ export class ShardLimitError extends Error {
   constructor(products: number, perShard: number, shards: number) {
     const least = Math.ceil(products / MAX_BROWSE_SHARDS);
     super(
-      `--shard-products ${perShard} cuts ${products} products into ${shards} browse shards, over the limit of ` +
+      `--shard-products ${perShard} cuts ${count(products, "product")} into ${count(shards, "browse shard")}, over the limit of ` +
         `${MAX_BROWSE_SHARDS}: every browse request asks each shard (a later page up to twice), and Workers ` +
         `allow 50 subrequests per request on the free plan (docs/decisions/0007). Give --shard-products ` +
         `${least} or more for this catalog.`,
@@ -381,6 +393,7 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
         entries: 0,
         deleted: 0,
         stock_tracked: pointer.current.stock_tracked ?? 0,
+        stock_plan: null,
       };
     }
     if (
@@ -389,10 +402,21 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
       history.some((e) => e.version === version)
     )
       throw new Error(`Version ${version} already exists.`);
+    const mode = opts.stockMode ?? "keep";
     const meta: VersionMeta = {
       ...planVersion(catalog, version, digest),
       ...(shards > 1 ? { browse_shards: shards } : {}),
+      // Its place in the history: a Stock shard writes no level for a version older than the
+      // newest it wrote (a rollback's), whatever the clocks of the machines that published.
+      stock_seq: (history.at(-1)?.seq ?? 0) + 1,
+      ...(mode === "replace" ? { stock_replace: true as const } : {}),
     };
+    const stockPlan = await planPublishLevels(
+      (key) => target.readText(key),
+      catalog.products,
+      lastPublished(history, pointer?.current ?? null),
+      mode,
+    );
     const total = entryCount(catalog, meta);
     let written = 0;
     const previous: VersionMeta | null = pointer?.current ?? null;
@@ -448,6 +472,7 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
       entries: total,
       deleted,
       stock_tracked: meta.stock_tracked ?? 0,
+      stock_plan: stockPlan,
     };
   });
 }

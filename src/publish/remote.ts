@@ -67,6 +67,15 @@ export function remoteTarget(opts: RemoteTargetOptions = {}): CatalogKvTarget & 
       }
       return names.map((name) => found.get(name) ?? null);
     },
+    async readText(key) {
+      // An absent key: wrangler fails (remote) or prints "Value not found"; a dry run prints nothing.
+      try {
+        const text = wrangler(["kv", "key", "get", key, "--text"]);
+        return text === "" || text.trim() === "Value not found" ? null : text;
+      } catch {
+        return null;
+      }
+    },
     async readHistory() {
       const text = wrangler(["kv", "key", "get", HISTORY_KEY, "--text"]).trim();
       try {

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono } from "../http/hono.ts";
 import { noStore } from "../http/no-store.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { notImplemented } from "../http/errors.ts";

@@ -1,4 +1,5 @@
-import { Hono, type Context, type MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { Hono } from "../http/hono.ts";
 import { JSON_CONTENT_TYPE } from "../http/cache.ts";
 import { noStore } from "../http/no-store.ts";
 import { requireToken, type AuthedEnv } from "../http/require-token.ts";
@@ -100,6 +101,9 @@ export const cart = new Hono<AppEnv>()
           tokenId,
           ...(body.note !== undefined ? { note: body.note } : {}),
           ...(body.attributes !== undefined ? { attributes: body.attributes } : {}),
+          ...(body.buyer !== undefined ? { buyer: body.buyer } : {}),
+          ...(body.shipping_option !== undefined ? { shippingOption: body.shipping_option } : {}),
+          ...(body.discount_codes !== undefined ? { discountCodes: body.discount_codes } : {}),
           ...(idempotency ? { idempotency } : {}),
         }),
       );

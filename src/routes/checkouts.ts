@@ -1,4 +1,5 @@
-import { type Context, Hono, type MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { Hono } from "../http/hono.ts";
 import { IdempotencyKeySchema } from "../cart/api.ts";
 import { cartFor, requestFingerprint } from "../cart/cart-client.ts";
 import { CheckoutPathParamsSchema, CreateCheckoutRequestSchema, NoQuerySchema } from "../checkout/api.ts";
@@ -11,7 +12,8 @@ import { authenticationError, fromCheckoutFailure, invalidRequest, resourceMissi
 import { noStore } from "../http/no-store.ts";
 import { type AuthedEnv, requireToken } from "../http/require-token.ts";
 import { parseJsonBody, validQuery } from "../http/validate.ts";
-import { writeLimit } from "../http/write-limit.ts";
+import { checkoutLimit } from "../http/write-limit.ts";
+import { paymentProvider } from "../payment/provider.ts";
 import { describe } from "../openapi/describe.ts";
 
 /** Answers a checkout reply: its JSON text with its status, or the contract's error. */
@@ -30,7 +32,7 @@ const checkoutIdShape: MiddlewareHandler<AuthedEnv> = async (c, next) => {
 };
 
 /** KV may still believe in a revoked token; the holder's cart object knows at once. */
-async function refuseRevoked(c: Context<AuthedEnv>): Promise<void> {
+export async function refuseRevoked(c: Context<AuthedEnv>): Promise<void> {
   const { tokenId, holder } = c.var.principal;
   if (await cartFor(c.env, holder).isRevoked(tokenId)) {
     throw authenticationError(docsUrlFor(c.req.url, c.env.DOCS_URL), "The token has been revoked.", "token_revoked");
@@ -43,12 +45,20 @@ async function refuseRevoked(c: Context<AuthedEnv>): Promise<void> {
  */
 export const checkouts = new Hono<AppEnv>()
   .use("*", noStore)
-  .post("/", describe("createCheckout"), requireToken, writeLimit, validQuery(NoQuerySchema), async (c) => {
+  .post("/", describe("createCheckout"), requireToken, checkoutLimit, validQuery(NoQuerySchema), async (c) => {
     // A revoked token is refused before its body is even read, as on every cart route.
     await refuseRevoked(c);
     // No body at all is `{}`: a checkout needs nothing but the token.
     const empty = c.req.header("content-length") === "0" || c.req.raw.body === null;
     const body = empty ? {} : await parseJsonBody(c, CreateCheckoutRequestSchema);
+    // http://localhost and http://127.0.0.1 bring a local storefront's shopper back, in development only.
+    if (body.return_url?.startsWith("http:") && c.env.ENVIRONMENT !== "development") {
+      throw invalidRequest(
+        "parameter_invalid",
+        "Invalid return_url: an absolute https URL (http://localhost and http://127.0.0.1 only under npm run dev).",
+        "return_url",
+      );
+    }
     const key = c.req.header("idempotency-key");
     if (key !== undefined && !IdempotencyKeySchema.safeParse(key).success) {
       throw invalidRequest(
@@ -62,6 +72,7 @@ export const checkouts = new Hono<AppEnv>()
       holder,
       tokenId,
       returnUrl: body.return_url ?? null,
+      provider: paymentProvider(c.env.PAYMENT_PROVIDER),
       handoff: {
         checkoutUrl: c.env.CHECKOUT_URL ?? "",
         shopifyDomain: c.env.SHOPIFY_STORE_DOMAIN ?? "",

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono } from "../http/hono.ts";
 import { PageQuerySchema } from "../catalog/api.ts";
 import { collectionDetail, collectionListPage } from "../catalog/pages.ts";
 import { parseBrowseFacets, parseBrowsePage } from "../browse/query.ts";

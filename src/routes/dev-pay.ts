@@ -1,4 +1,5 @@
-import { type Context, Hono } from "hono";
+import type { Context } from "hono";
+import { Hono } from "../http/hono.ts";
 import { CheckoutIdSchema, type Checkout } from "../checkout/api.ts";
 import { checkoutsById } from "../checkout/client.ts";
 import { signatureHeader } from "../checkout/signature.ts";
@@ -59,12 +60,12 @@ export const devPay = new Hono<AppEnv>()
       .join("");
     const pay =
       checkout.status === "open"
-        ? `<form method="post"><button type="submit" id="pay">Pay ${escapeHtml(checkout.subtotal.amount)} ${escapeHtml(checkout.currency)}</button></form>`
+        ? `<form method="post"><button type="submit" id="pay">Pay ${escapeHtml(checkout.cost.total.amount)} ${escapeHtml(checkout.currency)}</button></form>`
         : `<p id="status">This checkout is ${escapeHtml(checkout.status)}${checkout.order_id ? `: order <code id="order">${escapeHtml(checkout.order_id)}</code>` : ""}.</p>`;
     return page(
       c,
       "Pay for your order",
-      `<table>${rows}<tr><td><strong>Subtotal</strong></td><td align="right"><strong>${escapeHtml(checkout.subtotal.amount)} ${escapeHtml(checkout.currency)}</strong></td></tr></table>${pay}`,
+      `<table>${rows}<tr><td><strong>Total</strong></td><td align="right"><strong>${escapeHtml(checkout.cost.total.amount)} ${escapeHtml(checkout.currency)}</strong></td></tr></table>${pay}`,
     );
   })
   .post("/:id", describe("payTestPaymentPage"), async (c) => {
@@ -75,7 +76,13 @@ export const devPay = new Hono<AppEnv>()
     if (!secret) throw invalidRequest("signature_invalid", "CHECKOUT_WEBHOOK_SECRET is not set.");
     const body = JSON.stringify({
       type: "checkout.completed",
-      data: { checkout_id: id, payment_reference: `test_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}` },
+      data: {
+        checkout_id: id,
+        payment_reference: `test_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`,
+        // What the page showed and the Pay button pays: the checkout's total.
+        amount: checkout.cost.total.amount,
+        currency: checkout.cost.total.currency,
+      },
     });
     // Through the webhook's own verification, as a payment provider's delivery would go.
     const receipt = await receiveCheckoutWebhook(c.env, {

@@ -1,4 +1,5 @@
-import { type Context, Hono } from "hono";
+import type { Context } from "hono";
+import { Hono } from "../http/hono.ts";
 import * as z from "zod/mini";
 import type { AppEnv } from "../http/app-env.ts";
 import { routeNotFound } from "../http/errors.ts";
@@ -27,13 +28,7 @@ export const DOCS_CSP = [
 
 /** `/docs/{file}`: one of the reference's static files; any other name is 404 `route_not_found`. */
 export const DocsFileParamsSchema = z.strictObject({
-  file: z
-    .string()
-    .check(z.regex(/^[a-z0-9][a-z0-9.-]*\.(?:js|css|svg)$/))
-    .register(z.globalRegistry, {
-      description: "A file name such as `scalar.js`, `reference.js`, `try.js` or `docs.css`.",
-      example: "try.js",
-    }),
+  file: z.string().check(z.regex(/^[a-z0-9][a-z0-9.-]*\.(?:js|css|svg)$/)),
 });
 
 /** The two pages, by the path people type; their files live under public/docs/. */

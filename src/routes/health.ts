@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono } from "../http/hono.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { describe } from "../openapi/describe.ts";
 

@@ -1,4 +1,5 @@
-import { type Context, Hono } from "hono";
+import type { Context } from "hono";
+import { Hono } from "../http/hono.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { openApiDocumentMissing } from "../http/errors.ts";
 import { OPENAPI_ASSETS } from "../openapi/assets.ts";

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono } from "../http/hono.ts";
 import { IdempotencyKeySchema } from "../cart/api.ts";
 import { variantDigits } from "../catalog/ids.ts";
 import { CatalogStore, pointerTtlMs } from "../catalog/store.ts";
@@ -8,15 +8,31 @@ import { noStore } from "../http/no-store.ts";
 import { requireOperator } from "../http/operator-auth.ts";
 import { validJson } from "../http/validate.ts";
 import { describe } from "../openapi/describe.ts";
-import { levelView, type ShardChange, StockBatchRequestSchema } from "../stock/api.ts";
+import { levelView, type ShardChange, StockBatchRequestSchema, type StockLevel } from "../stock/api.ts";
 import { batchFingerprint, stockStore } from "../stock/store.ts";
 
 /** A batch of 1,000 changes in the gid form with the widest numbers is about 90 KiB. */
 export const STOCK_BATCH_MAX_BYTES = 128 * 1024;
 
 /**
+ * Refuses the whole batch, changing nothing, when `faults` is not empty: one message naming each
+ * change at fault (`<what> <variant> (changes.<i>)`), `param` the first one's `field`.
+ */
+function refuse(faults: readonly ShardChange[], what: string, field: string, advice?: string): void {
+  if (faults.length === 0) return;
+  const named = faults.map((ch) => `${ch.variantId} (changes.${ch.index})`).join(", ");
+  throw invalidRequest(
+    "parameter_invalid",
+    `Nothing changed: ${what} ${named}${advice ? `: ${advice}` : ""}.`,
+    `changes.${faults[0]!.index}.${field}`,
+  );
+}
+
+/**
  * The operator's stock surface, used by `npm run stock`. Behind OPERATOR_SECRET like the token
- * surface; every variant is checked against the live catalog before anything is applied.
+ * surface; every variant is checked against the live catalog before anything is applied. A `set`
+ * on a variant the catalog does not track starts tracking it (stock state, no catalog version);
+ * `track: false` stops what the operator started.
  */
 export const operatorStock = new Hono<AppEnv>()
   .use("*", noStore)
@@ -33,30 +49,25 @@ export const operatorStock = new Hono<AppEnv>()
     const catalog = new CatalogStore(c.env.CATALOG, { pointerTtlMs: pointerTtlMs(c.env.CATALOG_POINTER_TTL_MS) });
     const meta = await catalog.currentMeta();
     if (!meta) throw catalogUnavailable();
-    const changes: ShardChange[] = body.changes.map((change, index) =>
-      change.set !== undefined
-        ? { index, variantId: variantDigits(change.variant_id), op: "set", value: change.set }
-        : { index, variantId: variantDigits(change.variant_id), op: "adjust", value: change.adjust ?? 0 },
-    );
+    const changes: ShardChange[] = body.changes.map((change, index) => {
+      const variantId = variantDigits(change.variant_id);
+      if (change.set !== undefined) return { index, variantId, op: "set", value: change.set };
+      if (change.adjust !== undefined) return { index, variantId, op: "adjust", value: change.adjust };
+      return { index, variantId, op: "untrack", value: 0 };
+    });
     const found = await catalog.getVariants(meta.version, [...new Set(changes.map((ch) => ch.variantId))]);
-    const unknown = changes.filter((ch) => !found.has(ch.variantId));
-    const untracked = changes.filter((ch) => found.get(ch.variantId)?.tracked === false);
-    if (unknown.length > 0 || untracked.length > 0) {
-      const first = [...unknown, ...untracked].sort((a, b) => a.index - b.index)[0]!;
-      const parts = [
-        unknown.length > 0 &&
-          `the live catalog has no variant ${unknown.map((ch) => `${ch.variantId} (changes.${ch.index})`).join(", ")}`,
-        untracked.length > 0 &&
-          `the live catalog does not track the stock of ${untracked
-            .map((ch) => `${ch.variantId} (changes.${ch.index})`)
-            .join(", ")} (publish it with an inventory_quantity)`,
-      ].filter(Boolean);
-      throw invalidRequest(
-        "parameter_invalid",
-        `Nothing changed: ${parts.join("; ")}.`,
-        `changes.${first.index}.variant_id`,
-      );
-    }
+    refuse(
+      changes.filter((ch) => !found.has(ch.variantId)),
+      "the live catalog has no variant",
+      "variant_id",
+    );
+    // Tracking the catalog gave ends with a version that gives no quantity, not with the operator.
+    refuse(
+      changes.filter((ch) => ch.op === "untrack" && found.get(ch.variantId)?.tracked),
+      "the live catalog tracks the stock of",
+      "track",
+      "publish a version without its inventory_quantity to stop",
+    );
     const stock = stockStore(c.env);
     // The version's published levels first (in the shards the batch touches), so a late publish
     // sync never overwrites this batch.
@@ -64,6 +75,17 @@ export const operatorStock = new Hono<AppEnv>()
       meta,
       changes.map((ch) => ch.variantId),
     );
+    // An adjust needs a level: live stock tracks the variant, or a set earlier in the batch starts it.
+    const adjusted = changes.filter((ch) => ch.op === "adjust").map((ch) => ch.variantId);
+    const levels = adjusted.length > 0 ? await stock.levels(adjusted) : new Map<string, StockLevel>();
+    const tracked = new Set([...levels.values()].filter((l) => l.tracked).map((l) => l.variant_id));
+    const untracked: ShardChange[] = [];
+    for (const ch of changes) {
+      if (ch.op === "set") tracked.add(ch.variantId);
+      else if (ch.op === "untrack") tracked.delete(ch.variantId);
+      else if (!tracked.has(ch.variantId)) untracked.push(ch);
+    }
+    refuse(untracked, "live stock does not track", "adjust", "set a level to start tracking it");
     const fingerprint = await batchFingerprint(changes);
     const batchId = `op:${key ?? crypto.randomUUID()}`;
     const outcome = await stock.apply(batchId, fingerprint, "operator", changes);
@@ -75,7 +97,8 @@ export const operatorStock = new Hono<AppEnv>()
           message: "This Idempotency-Key was used with a different batch.",
         });
       const change = changes[outcome.index];
-      throw invalidRequest("parameter_invalid", outcome.message, `changes.${outcome.index}.${change?.op ?? "adjust"}`);
+      const field = change?.op === "set" ? "set" : change?.op === "untrack" ? "track" : "adjust";
+      throw invalidRequest("parameter_invalid", outcome.message, `changes.${outcome.index}.${field}`);
     }
     if (outcome.applied.every((a) => a.replayed)) c.header("Idempotent-Replayed", "true");
     return c.json(
@@ -87,6 +110,7 @@ export const operatorStock = new Hono<AppEnv>()
           previous: a.previous,
           quantity: a.quantity,
           applied: a.replayed ? ("earlier" as const) : ("now" as const),
+          ...(a.tracking ? { tracking: a.tracking } : {}),
         })),
         levels: outcome.levels.map(levelView),
       },
@@ -96,7 +120,7 @@ export const operatorStock = new Hono<AppEnv>()
   .get("/", describe("stockStatus"), async (c) => {
     const stock = stockStore(c.env);
     const meta = await new CatalogStore(c.env.CATALOG).currentMeta();
-    const sync = meta?.stock_tracked ? await stock.coordinator().syncVersion(meta.version) : null;
+    const sync = meta ? await stock.coordinator().syncVersion(meta.version) : null;
     if (meta) await stock.ensureSynced(meta);
     return c.json(
       {
@@ -105,6 +129,9 @@ export const operatorStock = new Hono<AppEnv>()
         shards: stock.shards,
         tracked: meta?.stock_tracked ?? 0,
         changed_by_publish: sync?.changed ?? 0,
+        written_by_publish: sync?.written ?? 0,
+        kept_by_publish: sync?.kept ?? 0,
+        untracked_by_publish: sync?.untracked ?? 0,
       },
       200,
     );

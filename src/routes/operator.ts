@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono } from "../http/hono.ts";
 import {
   IssueTokenRequestSchema,
   RevokeByHashRequestSchema,

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono } from "../http/hono.ts";
 import {
   CheckoutPathParamsSchema,
   CompleteCheckoutRequestSchema,
@@ -7,6 +7,9 @@ import {
   OrdersQuerySchema,
 } from "../checkout/api.ts";
 import { completeById } from "../checkout/client.ts";
+import { eventsEnabled } from "../checkout/event-delivery.ts";
+import { eventJson, OrderEvents, OrderEventsQuerySchema } from "../checkout/order-events.ts";
+import { receivedFrom } from "../payment/amounts.ts";
 import { OrdersStore } from "../checkout/orders.ts";
 import { reconcile } from "../checkout/reconcile.ts";
 import type { AppEnv } from "../http/app-env.ts";
@@ -36,7 +39,15 @@ export const orders = new Hono<AppEnv>()
     },
     validJson(CompleteCheckoutRequestSchema),
     async (c) => {
-      const reply = await completeById(c.env, c.req.param("id"), c.req.valid("json").payment_reference, "operator");
+      const body = c.req.valid("json");
+      const paid = receivedFrom(body.amount, body.currency);
+      if (!paid)
+        throw invalidRequest(
+          "parameter_invalid",
+          `${body.amount} has more decimals than ${body.currency} has.`,
+          "amount",
+        );
+      const reply = await completeById(c.env, c.req.param("id"), body.payment_reference, "operator", paid);
       // A repeat is not an Idempotency-Key replay: it answers the same order, without the header.
       return respondCheckout(c, { ...reply, replayed: false });
     },
@@ -57,6 +68,16 @@ export const orders = new Hono<AppEnv>()
     const order = await new OrdersStore(c.env.ORDERS).get(id);
     if (!order) throw resourceMissing("No such order.", "id");
     return c.json(order, 200);
+  })
+  .get("/order-events", describe("listOrderEvents"), validQuery(OrderEventsQuerySchema), async (c) => {
+    const query = c.req.valid("query");
+    const page = await new OrderEvents(c.env.ORDERS).undelivered(query.limit ?? 50, query.starting_after);
+    if (!page) throw invalidRequest("parameter_invalid", "starting_after names no event.", "starting_after");
+    const { count, rows, has_more } = page;
+    return c.json(
+      { object: "list" as const, count, data: rows.map(eventJson), has_more, webhook_url_set: eventsEnabled(c.env) },
+      200,
+    );
   })
   .get("/reconciliation", describe("reconcileOrders"), validQuery(NoQuerySchema), async (c) =>
     c.json(await reconcile(c.env), 200),

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono } from "../http/hono.ts";
 import { included, type ProductInclude, ProductQuerySchema, VariantQuerySchema } from "../catalog/api.ts";
 import { productDetail, productListPage, variantList } from "../catalog/pages.ts";
 import { parseBrowseFacets, parseBrowsePage } from "../browse/query.ts";

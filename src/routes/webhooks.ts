@@ -1,15 +1,24 @@
-import { Hono } from "hono";
-import { CHECKOUT_ID_PATTERN, StorefrontEventSchema, StripeEventSchema, type WebhookReceipt } from "../checkout/api.ts";
-import { completeById } from "../checkout/client.ts";
+import { Hono } from "../http/hono.ts";
+import {
+  CHECKOUT_ID_PATTERN,
+  CheckoutCompletedEventSchema,
+  StorefrontEventSchema,
+  StripeEventSchema,
+  type WebhookReceipt,
+} from "../checkout/api.ts";
+import { checkoutsById, completeById } from "../checkout/client.ts";
 import type { CompletedBy } from "../checkout/orders.ts";
 import { checkSignature } from "../checkout/signature.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { fromCheckoutFailure, invalidRequest, signatureRefused } from "../http/errors.ts";
 import { noStore } from "../http/no-store.ts";
 import { checkoutWebhookSecret, stripeWebhookSecret } from "../http/secrets.ts";
-import { readJsonText, validQuery } from "../http/validate.ts";
+import { readJsonText, toValidationError, validQuery } from "../http/validate.ts";
 import { describe } from "../openapi/describe.ts";
 import { NoQuerySchema } from "../checkout/api.ts";
+import { isCurrency } from "../money.ts";
+import { type Received, receivedFrom } from "../payment/amounts.ts";
+import { fromStripeAmount } from "../payment/stripe-units.ts";
 
 /** A webhook body may be larger than an API write: Stripe's events run to a few KiB, some more. */
 export const MAX_WEBHOOK_BYTES = 64 * 1024;
@@ -18,9 +27,34 @@ export const MAX_WEBHOOK_BYTES = 64 * 1024;
 const STRIPE_COMPLETING = new Set(["checkout.session.completed", "checkout.session.async_payment_succeeded"]);
 /** A Stripe Checkout Session paid (or needing no payment); `unpaid` waits for async_payment_succeeded. */
 const STRIPE_PAID = new Set(["paid", "no_payment_required"]);
+/** A delayed payment that failed: the session can no longer be paid, so its checkout is canceled. */
+const STRIPE_FAILED = "checkout.session.async_payment_failed";
 
 function ignored(type: string): WebhookReceipt {
-  return { object: "webhook_receipt", handled: false, type, checkout_id: null, order_id: null };
+  return { object: "webhook_receipt", handled: false, type, checkout_id: null, order_id: null, payment_status: null };
+}
+
+/** What a payment side says it moved, or the 400 that says why it cannot be read. */
+function received(amount: string, currency: string, param: string): Received {
+  const parsed = receivedFrom(amount, currency);
+  if (!parsed) throw invalidRequest("parameter_invalid", `${amount} has more decimals than ${currency} has.`, param);
+  return parsed;
+}
+
+/** Stripe's amount_total and currency (`usd`, in Stripe's minor units) as ISO minor units. */
+function stripeReceived(amountTotal: number | null | undefined, currency: string | null | undefined): Received {
+  const code = (currency ?? "").toUpperCase();
+  if (typeof amountTotal !== "number" || !Number.isSafeInteger(amountTotal) || amountTotal < 0 || !isCurrency(code)) {
+    throw invalidRequest(
+      "parameter_missing",
+      "The session must carry amount_total and currency.",
+      "data.object.amount_total",
+    );
+  }
+  const minor = fromStripeAmount(amountTotal, code);
+  if (minor === null)
+    throw invalidRequest("parameter_invalid", "amount_total is not a whole amount.", "data.object.amount_total");
+  return { amount_minor: minor, currency: code };
 }
 
 /** The signed request as the webhook reads it: the two signature headers and the raw body. */
@@ -71,17 +105,18 @@ export async function receiveCheckoutWebhook(env: Env, delivery: SignedDelivery)
 }
 
 async function storefrontEvent(env: Env, raw: unknown): Promise<WebhookReceipt> {
+  if (typeof raw === "object" && raw !== null && (raw as { type?: unknown }).type === "checkout.completed") {
+    // The event acted on: a refusal names the field at fault (`data.payment_reference`, `data.amount`).
+    const parsed = CheckoutCompletedEventSchema.safeParse(raw, { reportInput: true });
+    if (!parsed.success) throw toValidationError(parsed.error, "body", CheckoutCompletedEventSchema);
+    const { type, data } = parsed.data;
+    const paid = received(data.amount, data.currency, "data.amount");
+    return complete(env, type, data.checkout_id, data.payment_reference, "webhook", paid);
+  }
+  // Events it does not act on are acknowledged whatever their data says.
   const parsed = StorefrontEventSchema.safeParse(raw);
   if (!parsed.success) throw invalidRequest("parameter_invalid", "The event must be {type, data}.", "type");
-  const event = parsed.data;
-  if (event.type !== "checkout.completed") return ignored(event.type);
-  if (!event.data)
-    throw invalidRequest(
-      "parameter_missing",
-      "checkout.completed needs data.checkout_id and data.payment_reference.",
-      "data",
-    );
-  return complete(env, event.type, event.data.checkout_id, event.data.payment_reference, "webhook");
+  return ignored(parsed.data.type);
 }
 
 async function stripeEvent(env: Env, raw: unknown): Promise<WebhookReceipt> {
@@ -90,6 +125,9 @@ async function stripeEvent(env: Env, raw: unknown): Promise<WebhookReceipt> {
     throw invalidRequest("parameter_invalid", "The event must be a Stripe event {type, data.object}.", "type");
   const event = parsed.data;
   const session = event.data?.object;
+  if (event.type === STRIPE_FAILED && session?.client_reference_id?.startsWith("chk_")) {
+    return cancelUnpaid(env, event.type, session.client_reference_id);
+  }
   if (!STRIPE_COMPLETING.has(event.type) || !session) return ignored(event.type);
   // Not paid yet (a delayed payment method): the async_payment_succeeded event completes it.
   if (event.type === "checkout.session.completed" && !STRIPE_PAID.has(session.payment_status ?? "paid")) {
@@ -99,7 +137,33 @@ async function stripeEvent(env: Env, raw: unknown): Promise<WebhookReceipt> {
   // A session this store did not start (no client_reference_id of ours): the account's, not ours.
   if (!checkoutId?.startsWith("chk_")) return ignored(event.type);
   const reference = session.payment_intent ?? session.id ?? checkoutId;
-  return complete(env, event.type, checkoutId, reference, "stripe");
+  return complete(
+    env,
+    event.type,
+    checkoutId,
+    reference,
+    "stripe",
+    stripeReceived(session.amount_total, session.currency),
+  );
+}
+
+/**
+ * A delayed payment failed (`checkout.session.async_payment_failed`): no order, and the checkout
+ * is canceled so its units go back at once (its session cannot be paid any more; the shopper
+ * checks out again). One already completed, canceled or expired is left as it is.
+ */
+async function cancelUnpaid(env: Env, type: string, checkoutId: string): Promise<WebhookReceipt> {
+  if (!CHECKOUT_ID_PATTERN.test(checkoutId)) return ignored(type);
+  const reply = await checkoutsById(env, checkoutId)?.cancel(checkoutId);
+  if (!reply) return ignored(type);
+  return {
+    object: "webhook_receipt",
+    handled: reply.ok,
+    type,
+    checkout_id: checkoutId,
+    order_id: null,
+    payment_status: null,
+  };
 }
 
 async function complete(
@@ -108,13 +172,21 @@ async function complete(
   checkoutId: string,
   paymentReference: string,
   by: CompletedBy,
+  paid: Received,
 ): Promise<WebhookReceipt> {
   if (!CHECKOUT_ID_PATTERN.test(checkoutId))
     throw fromCheckoutFailure({ code: "resource_missing", message: "No such checkout.", param: "checkout_id" });
-  const reply = await completeById(env, checkoutId, paymentReference, by);
+  const reply = await completeById(env, checkoutId, paymentReference, by, paid);
   if (!reply.ok) throw fromCheckoutFailure({ ...reply.failure, param: "checkout_id" });
-  const order = JSON.parse(reply.json) as { id: string };
-  return { object: "webhook_receipt", handled: true, type, checkout_id: checkoutId, order_id: order.id };
+  const order = JSON.parse(reply.json) as { id: string; payment_status: "paid" | "mismatch" };
+  return {
+    object: "webhook_receipt",
+    handled: true,
+    type,
+    checkout_id: checkoutId,
+    order_id: order.id,
+    payment_status: order.payment_status,
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
-import { type InventoryPolicy, InventoryPolicySchema, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
+import { type InventoryPolicy, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
+import type { StockLevelView } from "./results.ts";
 
 export { type InventoryPolicy, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
 
@@ -32,150 +33,30 @@ const VariantIdSchema = z
 
 export const StockChangeSchema = z
   .strictObject({
-    variant_id: VariantIdSchema.clone().register(z.globalRegistry, {
-      description: "The variant: `<digits>` or its gid.",
-    }),
-    set: z.optional(z.int().check(z.gte(0), z.lte(MAX_STOCK_LEVEL))).register(z.globalRegistry, {
-      description: "The new on-hand level, 0–1,000,000,000 (units held by open checkouts included).",
-    }),
-    adjust: z.optional(z.int().check(z.gte(-MAX_STOCK_ADJUST), z.lte(MAX_STOCK_ADJUST))).register(z.globalRegistry, {
-      description: "Units to add (negative: remove). The resulting level may not leave ±1,000,000,000.",
-    }),
+    variant_id: VariantIdSchema.clone(),
+    set: z.optional(z.int().check(z.gte(0), z.lte(MAX_STOCK_LEVEL))),
+    adjust: z.optional(z.int().check(z.gte(-MAX_STOCK_ADJUST), z.lte(MAX_STOCK_ADJUST))),
+    track: z.optional(z.literal(false)),
   })
   .check(
-    z.refine((c) => (c.set === undefined) !== (c.adjust === undefined), {
-      message: "give exactly one of set and adjust",
+    z.refine((c) => [c.set, c.adjust, c.track].filter((v) => v !== undefined).length === 1, {
+      message: "give exactly one of set, adjust and track",
     }),
-  )
-  .register(z.globalRegistry, {
-    id: "StockChange",
-    description: "One change: `set` writes the on-hand level, `adjust` adds to it. Exactly one of the two.",
-    example: { variant_id: "44102938475615", set: 12 },
-  });
+  );
 export type StockChange = z.infer<typeof StockChangeSchema>;
 
-export const StockBatchRequestSchema = z
-  .strictObject({
-    changes: z
-      .array(StockChangeSchema)
-      .check(z.minLength(1), z.maxLength(MAX_STOCK_CHANGES))
-      .register(z.globalRegistry, {
-        description: "1 to 1,000 changes, applied in order (two changes of one variant apply one after the other).",
-      }),
-  })
-  .register(z.globalRegistry, {
-    id: "StockBatchRequest",
-    description: "A batch of stock changes.",
-    example: {
-      changes: [
-        { variant_id: "44102938475615", set: 12 },
-        { variant_id: "44102938475614", adjust: 5 },
-      ],
-    },
-  });
+export const StockBatchRequestSchema = z.strictObject({
+  changes: z.array(StockChangeSchema).check(z.minLength(1), z.maxLength(MAX_STOCK_CHANGES)),
+});
 export type StockBatchRequest = z.infer<typeof StockBatchRequestSchema>;
 
-export const StockLevelSchema = z
-  .object({
-    object: z.literal("stock_level"),
-    variant_id: z.string(),
-    tracked: z
-      .boolean()
-      .register(z.globalRegistry, { description: "False: no level was ever written for the variant." }),
-    quantity: z
-      .int()
-      .register(z.globalRegistry, { description: "On-hand units, units held by open checkouts included." }),
-    held: z.int().check(z.gte(0)).register(z.globalRegistry, { description: "Units held by open checkouts." }),
-    available_quantity: z
-      .int()
-      .check(z.gte(0))
-      .register(z.globalRegistry, { description: "What shoppers may still take: `quantity - held`, at least 0." }),
-    inventory_policy: InventoryPolicySchema,
-    in_stock: z
-      .boolean()
-      .register(z.globalRegistry, { description: "Sells now: policy `continue`, or `available_quantity` above 0." }),
-  })
-  .register(z.globalRegistry, {
-    id: "StockLevel",
-    description: "One variant's live stock, as its Stock object holds it.",
-  });
-export type StockLevelView = z.infer<typeof StockLevelSchema>;
-
-export const StockBatchResultSchema = z
-  .object({
-    object: z.literal("stock_batch"),
-    changes: z.array(
-      z.object({
-        index: z
-          .int()
-          .check(z.gte(0))
-          .register(z.globalRegistry, { description: "The change's position in the request." }),
-        variant_id: z.string(),
-        previous: z.int().register(z.globalRegistry, { description: "The level before the change." }),
-        quantity: z.int().register(z.globalRegistry, { description: "The level the change left." }),
-        applied: z.enum(["now", "earlier"]).register(z.globalRegistry, {
-          description:
-            "`now`: applied by this request. `earlier`: applied by an earlier try with the same Idempotency-Key (a batch cut short completes on retry; what it had applied is not applied again).",
-        }),
-      }),
-    ),
-    levels: z.array(StockLevelSchema).register(z.globalRegistry, { description: "Each changed variant's level now." }),
-  })
-  .register(z.globalRegistry, {
-    id: "StockBatchResult",
-    description: "What the batch did, change by change, and the new levels.",
-  });
-export type StockBatchResult = z.infer<typeof StockBatchResultSchema>;
-
-export const StockMovementSchema = z.object({
-  seq: z.int(),
-  at: z.iso.datetime(),
-  source: z.enum(["publish", "operator", "checkout"]),
-  ref: z.string().register(z.globalRegistry, {
-    description: "The batch (`op:<Idempotency-Key>`, `publish:<version>:<chunk>`) or hold id.",
-  }),
-  kind: z.enum(["set", "adjust", "hold", "release", "commit", "expire"]),
-  delta_quantity: z.int(),
-  delta_held: z.int(),
-  quantity: z.int(),
-  held: z.int(),
-});
-
-export const StockDetailSchema = z
-  .object({
-    object: z.literal("stock"),
-    level: StockLevelSchema,
-    movements: z
-      .array(StockMovementSchema)
-      .register(z.globalRegistry, { description: "The newest 50 movements, oldest first." }),
-  })
-  .register(z.globalRegistry, { id: "StockDetail", description: "A variant's live level and its movement log." });
-export type StockDetail = z.infer<typeof StockDetailSchema>;
-
-export const StockStatusSchema = z
-  .object({
-    object: z.literal("stock_status"),
-    catalog_version: z
-      .nullable(z.string())
-      .register(z.globalRegistry, { description: "The live catalog version; null before any publish." }),
-    shards: z
-      .int()
-      .check(z.gte(1))
-      .register(z.globalRegistry, { description: "`STOCK_SHARDS`: the Stock objects variant ids are spread over." }),
-    tracked: z.int().check(z.gte(0)).register(z.globalRegistry, { description: "Variants the live version tracks." }),
-    changed_by_publish: z.int().check(z.gte(0)).register(z.globalRegistry, {
-      description: "Levels the live version's publish changed in live stock (its file's levels, written once).",
-    }),
-  })
-  .register(z.globalRegistry, { id: "StockStatus", description: "Live stock for the live catalog version." });
-export type StockStatus = z.infer<typeof StockStatusSchema>;
-
-/** The wire form of a level. */
+/** The wire form of a level (results.ts has its schema, for the reference and the CLI). */
 export function levelView(level: StockLevel): StockLevelView {
   return {
     object: "stock_level",
     variant_id: level.variant_id,
     tracked: level.tracked,
+    tracked_by: level.tracked_by,
     quantity: level.quantity,
     held: level.held,
     available_quantity: level.available_quantity,
@@ -189,22 +70,33 @@ export interface ShardChange {
   /** Index of the change in the caller's batch, so a refusal can name it. */
   index: number;
   variantId: string;
-  op: "set" | "adjust";
+  /** `untrack`: the operator stops tracking a variant it started (`value` unused, 0). */
+  op: "set" | "adjust" | "untrack";
   value: number;
   /** Written by a publish only: the catalog file's policy. An operator change keeps the stored one. */
   policy?: InventoryPolicy;
 }
 
-/** One variant's stock as the object holds it. `tracked: false`: no level was ever written. */
+/** Who tracks a variant's stock: a catalog version (its `inventory_quantity`) or the operator. */
+export type TrackedBy = "catalog" | "operator";
+
+/** One variant's stock as the object holds it. `tracked: false`: it has no level (never had, or no longer). */
 export interface StockLevel {
   variant_id: string;
   tracked: boolean;
+  /** Null when untracked; `operator` when the operator started tracking it (no version can stop it). */
+  tracked_by: TrackedBy | null;
   /** On-hand units (held ones included). */
   quantity: number;
   /** Units held by open checkouts. */
   held: number;
-  /** What a shopper may still take: `quantity - held` (never below 0). */
+  /**
+   * What a shopper may still take: `quantity - held` (never below 0). Read for a holder
+   * (`levels(ids, owner)`), the units its own open checkout holds count as its own: they are added.
+   */
   available_quantity: number;
+  /** Units of `held` held by the holder the level was read for (0 when read for nobody). */
+  own_held: number;
   policy: InventoryPolicy;
   /** Whether the variant can be sold now by stock alone: policy `continue`, or units left. */
   in_stock: boolean;
@@ -221,12 +113,28 @@ export interface AppliedChange {
   flipped: boolean;
   /** The level or policy actually changed (a `set` to the same value did not). */
   changed: boolean;
+  /** The change started tracking the variant (a `set` on an untracked one) or stopped it (`untrack`). */
+  tracking?: "started" | "stopped";
 }
 
 export type ApplyResult =
   | { ok: true; replayed: boolean; applied: AppliedChange[]; levels: StockLevel[] }
   | { ok: false; code: "idempotency_key_reused"; message: string }
-  | { ok: false; code: "quantity_out_of_range"; message: string; index: number };
+  | { ok: false; code: "quantity_out_of_range" | "not_tracked"; message: string; index: number };
+
+/**
+ * What writing a published version's levels did (publish-levels.ts): `written` levels were set
+ * to the file's (`changed` of them differed from live stock), `kept` stayed live, `untracked`
+ * stopped being tracked by the catalog. A rollback's version writes nothing.
+ */
+export interface PublishSync {
+  version: string;
+  tracked: number;
+  changed: number;
+  written: number;
+  kept: number;
+  untracked: number;
+}
 
 /** One line of a hold (and of a commit). */
 export interface HoldLine {
@@ -236,8 +144,27 @@ export interface HoldLine {
 
 export interface HoldRefusal {
   variant_id: string;
-  code: "sold_out" | "insufficient_stock";
+  /** `hold_limit`: more than a holder may hold of one variant (`max_quantity`). */
+  code: "sold_out" | "insufficient_stock" | "hold_limit";
   available_quantity: number;
+  max_quantity?: number;
+}
+
+/** How a checkout holds: for whom, in place of which holds, and how much of a variant at most. */
+export interface HoldOptions {
+  /**
+   * The holder (its cart object's id): a level read for it counts its own held units as its own
+   * (`levels(ids, owner)`), so its own checkout never makes its own cart read sold out.
+   */
+  owner?: string;
+  /**
+   * Open holds of the same holder this hold replaces (its open checkout): their units count as
+   * available to this hold. They stay held; the caller releases them once every shard held, so
+   * a refusal leaves them as they were.
+   */
+  replaces?: readonly string[];
+  /** The most units of one tracked `deny` variant this hold may take (else `hold_limit`). */
+  maxUnits?: number;
 }
 
 export type HoldResult =
@@ -266,6 +193,9 @@ export interface CommitResult {
   levels: StockLevel[];
 }
 
+/** `untrack`: tracking ended (the row went; its deltas take the level and held units to 0). */
+export type StockMovementKind = "set" | "adjust" | "hold" | "release" | "commit" | "expire" | "untrack";
+
 /** One row of the movement log. */
 export interface StockMovement {
   seq: number;
@@ -274,7 +204,7 @@ export interface StockMovement {
   source: StockSource;
   /** The batch id, hold id or catalog version that made the change. */
   ref: string;
-  kind: "set" | "adjust" | "hold" | "release" | "commit" | "expire";
+  kind: StockMovementKind;
   delta_quantity: number;
   delta_held: number;
   quantity: number;

@@ -83,6 +83,21 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
     // A write held back by the one-a-second rule, done by the alarm.
     `CREATE TABLE overlay_pending (singleton INTEGER PRIMARY KEY CHECK (singleton = 1))`,
   ],
+  [
+    // 1: the operator started tracking the variant (a set on an untracked one): no catalog version
+    // stops it. A level no publish wrote (published NULL) was always the operator's.
+    `ALTER TABLE levels ADD COLUMN operator INTEGER NOT NULL DEFAULT 0`,
+    `UPDATE levels SET operator = 1 WHERE published IS NULL`,
+    // Whose checkout holds (the holder's cart object id): a level read for that holder counts its
+    // own held units as its own.
+    `ALTER TABLE holds ADD COLUMN owner TEXT`,
+    `CREATE INDEX holds_open_by_owner ON holds (owner) WHERE state = 'held'`,
+    // The newest catalog version (by its publish's place in the history) whose levels this shard
+    // wrote: an older one going live again is a rollback, which never changes a level.
+    `CREATE TABLE synced_seq (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), seq INTEGER NOT NULL)`,
+    // A sync's whole result (written, kept, untracked), as JSON.
+    `ALTER TABLE synced_versions ADD COLUMN detail TEXT`,
+  ],
 ];
 
 /** Brings `sql` up to the newest schema; returns the version it found (0: a new shard). */

@@ -5,11 +5,11 @@ import {
   type CommitResult,
   type CommittedLine,
   type HoldLine,
+  type HoldOptions,
   type HoldRefusal,
   type HoldResult,
   type HoldState,
-  type InventoryPolicy,
-  MAX_STOCK_LEVEL,
+  type PublishSync,
   type ReleaseResult,
   STOCK_BATCH_TTL_MS,
   STOCK_HISTORY_MS,
@@ -18,11 +18,14 @@ import {
   type StockMovement,
   type StockSource,
 } from "./api.ts";
+import { checkChanges } from "./batch-check.ts";
 import { migrateFrom } from "./migrations.ts";
-import { shardOf, STOCK_OVERLAY_KEY, type StockOverlay } from "../catalog/layout.ts";
+import { type FileLevel, type LevelDecision, type LiveTracking, planLevels } from "./publish-levels.ts";
+import { STOCK_OVERLAY_KEY } from "../catalog/layout.ts";
 import { CatalogStore } from "../catalog/store.ts";
-import { type PublishSync, StockStore, stockShards } from "./store.ts";
-import { sha256Hex } from "../sha256.ts";
+import { coordinatorName, shardName, stockShards, stockStub, variantShard } from "./shards.ts";
+import { type LevelRow, levelOf, merged, validLines } from "./levels.ts";
+import { mergeOverlay, type OverlayEntry, overlayOf } from "./overlay.ts";
 
 /** A set/adjust batch as one shard receives it (its part of the caller's batch). */
 export interface ShardBatch {
@@ -34,74 +37,14 @@ export interface ShardBatch {
   changes: ShardChange[];
 }
 
-interface LevelRow extends Record<string, SqlStorageValue> {
-  variant_id: string;
-  quantity: number;
-  held: number;
-  policy: InventoryPolicy;
-  published: number | null;
-}
-
-/** One shard's overlay entry: variant, in stock now, units left, and both as the last publish wrote them. */
-export type OverlayEntry = [
-  variantId: string,
-  inStock: number,
-  available: number,
-  baseInStock: number,
-  baseAvailable: number,
-];
-
 /** The overlay key is written at most this often (Workers KV takes one write a second per key). */
 export const OVERLAY_WRITE_INTERVAL_MS = 1000;
 
+/** Levels a version's sync writes per transaction. */
+const SYNC_SLICE = 5000;
+
 /** How often the alarm prunes when nothing else is due. */
 const HOUSEKEEPING_MS = 24 * 60 * 60 * 1000;
-
-/** What a shopper may take and whether the variant sells, from a row (or its absence). */
-function levelOf(variantId: string, row: LevelRow | undefined): StockLevel {
-  if (!row) {
-    return {
-      variant_id: variantId,
-      tracked: false,
-      quantity: 0,
-      held: 0,
-      available_quantity: 0,
-      policy: "deny",
-      in_stock: true,
-    };
-  }
-  const available = Math.max(0, row.quantity - row.held);
-  return {
-    variant_id: variantId,
-    tracked: true,
-    quantity: row.quantity,
-    held: row.held,
-    available_quantity: available,
-    policy: row.policy,
-    in_stock: row.policy === "continue" || available > 0,
-  };
-}
-
-/** A record's entries in key order: the same content, the same digest. */
-function sortedEntries<T>(record: Record<string, T>): [string, T][] {
-  return Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-/** 64 bits of SHA-256: a cache key part that stands for `value` (see `stockKeyPart`). */
-function keyDigest(value: unknown): Promise<string> {
-  return sha256Hex(typeof value === "string" ? value : JSON.stringify(value), 8);
-}
-
-/** Sums quantities per variant, in first-seen order. */
-function merged(lines: readonly HoldLine[]): HoldLine[] {
-  const total = new Map<string, number>();
-  for (const line of lines) total.set(line.variant_id, (total.get(line.variant_id) ?? 0) + line.quantity);
-  return [...total].map(([variant_id, quantity]) => ({ variant_id, quantity }));
-}
-
-function validLines(lines: readonly HoldLine[]): boolean {
-  return lines.every((l) => Number.isSafeInteger(l.quantity) && l.quantity > 0 && l.quantity <= MAX_STOCK_LEVEL);
-}
 
 /**
  * One shard of live stock: a SQLite Durable Object holding the level of every variant whose id
@@ -132,9 +75,12 @@ export class Stock extends DurableObject<Env> {
     });
   }
 
-  /** Current levels; a variant never written reads as untracked. */
-  async levels(variantIds: readonly string[]): Promise<StockLevel[]> {
-    return variantIds.map((id) => levelOf(id, this.#row(id)));
+  /**
+   * Current levels; a variant without a level reads as untracked. Read for `owner` (a holder's
+   * cart object id), the units that holder's open holds hold count as available to it.
+   */
+  async levels(variantIds: readonly string[], owner?: string): Promise<StockLevel[]> {
+    return variantIds.map((id) => levelOf(id, this.#row(id), owner === undefined ? 0 : this.#ownHeld(owner, id)));
   }
 
   /**
@@ -161,21 +107,8 @@ export class Stock extends DurableObject<Env> {
       const applied = JSON.parse(seen.result) as AppliedChange[];
       return { ok: true, replayed: true, applied, levels: this.#levelsOf(applied.map((a) => a.variant_id)) };
     }
-    // Check every change against the level it will meet (earlier changes of the batch included).
-    const planned = new Map<string, number>();
-    for (const change of batch.changes) {
-      const before = planned.get(change.variantId) ?? this.#row(change.variantId)?.quantity ?? 0;
-      const after = change.op === "set" ? change.value : before + change.value;
-      if (!Number.isSafeInteger(after) || Math.abs(after) > MAX_STOCK_LEVEL) {
-        return {
-          ok: false,
-          code: "quantity_out_of_range",
-          message: `Change ${change.index} would take variant ${change.variantId} to ${after}, beyond ±${MAX_STOCK_LEVEL}.`,
-          index: change.index,
-        };
-      }
-      planned.set(change.variantId, after);
-    }
+    const refused = checkChanges(batch.changes, (id) => this.#row(id)?.quantity ?? null);
+    if (refused) return refused;
     const applied = this.ctx.storage.transactionSync(() => {
       const done: AppliedChange[] = [];
       for (const change of batch.changes) done.push(this.#applyOne(change, batch, now));
@@ -199,8 +132,16 @@ export class Stock extends DurableObject<Env> {
    * `continue` variants are held even past zero. The same hold id again replays; a hold id
    * already released or committed is closed (use a new id). `expiresAt` (ms) is a safety net:
    * the object's alarm releases a hold still open then, should its checkout never settle it.
+   * `options` (see HoldOptions): whose hold it is, the holder's open holds whose units count as
+   * available to it (they stay held: the caller releases them once every shard held), and the
+   * most units of a `deny` variant it may take (`hold_limit`).
    */
-  async hold(holdId: string, lines: readonly HoldLine[], expiresAt?: number): Promise<HoldResult> {
+  async hold(
+    holdId: string,
+    lines: readonly HoldLine[],
+    expiresAt?: number,
+    options: HoldOptions = {},
+  ): Promise<HoldResult> {
     const state = this.#holdState(holdId);
     const wanted = merged(lines);
     if (state === "held") {
@@ -215,8 +156,16 @@ export class Stock extends DurableObject<Env> {
     for (const line of wanted) {
       const row = this.#row(line.variant_id);
       if (!row) continue;
-      const available = Math.max(0, row.quantity - row.held);
-      if (row.policy === "deny" && available < line.quantity) {
+      const available = Math.max(0, row.quantity - row.held + this.#heldBy(options.replaces ?? [], line.variant_id));
+      const limit = options.maxUnits;
+      if (row.policy === "deny" && limit !== undefined && line.quantity > limit) {
+        refusals.push({
+          variant_id: line.variant_id,
+          code: "hold_limit",
+          available_quantity: available,
+          max_quantity: limit,
+        });
+      } else if (row.policy === "deny" && available < line.quantity) {
         refusals.push({
           variant_id: line.variant_id,
           code: available === 0 ? "sold_out" : "insufficient_stock",
@@ -229,10 +178,11 @@ export class Stock extends DurableObject<Env> {
     const now = Date.now();
     this.ctx.storage.transactionSync(() => {
       this.#sql.exec(
-        "INSERT INTO holds (hold_id, state, created_at, expires_at) VALUES (?, 'held', ?, ?)",
+        "INSERT INTO holds (hold_id, state, created_at, expires_at, owner) VALUES (?, 'held', ?, ?, ?)",
         holdId,
         now,
         expiresAt ?? null,
+        options.owner ?? null,
       );
       for (const { line, row } of tracked) {
         this.#sql.exec(
@@ -333,55 +283,135 @@ export class Stock extends DurableObject<Env> {
   }
 
   /**
-   * Coordinator role (only the object `StockStore.coordinator()` names): has every shard write its
-   * part of a published version's levels (`syncShard`, all at once) and records how many levels
-   * changed, once per version. Returns null for a version that is gone. A rollback's version was
-   * synced when it was published, so rolling back never resets live stock.
+   * Coordinator role (only the object `coordinatorName` names, shards.ts): has every shard write its
+   * part of a published version's levels (`syncShard`, all at once) and records what they did,
+   * once per version. Returns null for a version that is gone.
    */
   async syncVersion(version: string): Promise<PublishSync | null> {
     return this.#once(version, version, async () => {
       const meta = await new CatalogStore(this.env.CATALOG).versionMeta(version);
       if (!meta) return null;
-      const store = new StockStore(this.env.STOCK as DurableObjectNamespace<Stock>, stockShards(this.env.STOCK_SHARDS));
+      const shards = stockShards(this.env.STOCK_SHARDS);
       const parts = await Promise.all(
-        Array.from({ length: store.shards }, (_, shard) => store.shard(shard).syncShard(version, shard, store.shards)),
+        Array.from({ length: shards }, (_, shard) =>
+          stockStub(this.#namespace(), shardName(shards, shard)).syncShard(version, shard, shards),
+        ),
       );
-      if (parts.some((part) => part === null)) return null;
-      const changed = parts.reduce((sum, part) => sum + (part?.changed ?? 0), 0);
-      return { version, tracked: meta.stock_tracked ?? 0, changed };
+      const total: PublishSync = {
+        version,
+        tracked: meta.stock_tracked ?? 0,
+        changed: 0,
+        written: 0,
+        kept: 0,
+        untracked: 0,
+      };
+      for (const part of parts) {
+        if (!part) return null;
+        total.changed += part.changed;
+        total.written += part.written;
+        total.kept += part.kept;
+        total.untracked += part.untracked;
+      }
+      return total;
     });
   }
 
   /**
-   * Shard role: writes this shard's part of a published version's levels (the lines of its
-   * `stock` chunks in KV whose variants hash to `shard` of `shards`), once per version, chunk by
-   * chunk as batches `publish:<version>:<chunk>` (the ids the whole-version sync has always used,
-   * so a part written before replays). Returns how many of its levels changed, or null for a
-   * version that is gone.
+   * Shard role: brings this shard's levels to a catalog version (its `stock` chunks' lines whose
+   * variants hash to `shard` of `shards`), once per version, by the rule of publish-levels.ts:
+   * a level is written where the version newly tracks the variant or gives another quantity than
+   * the last version did (every level with `--stock replace`), kept otherwise, and a level the
+   * catalog stops tracking goes (unless the operator started tracking it). A version older than
+   * the newest one this shard wrote (by `stock_seq`) is a rollback's: it changes nothing. Returns
+   * what it did, or null for a version that is gone. Safe to run again after a crash: what was
+   * written then reads as kept.
    */
   async syncShard(version: string, shard: number, shards: number): Promise<PublishSync | null> {
     return this.#once(`shard:${version}`, version, async () => {
       const catalog = new CatalogStore(this.env.CATALOG);
       const meta = await catalog.versionMeta(version);
       if (!meta) return null;
-      let index = 0;
-      let tracked = 0;
-      let changed = 0;
+      // A change batch's levels are what it changed: the version before it comes first (once).
+      const before = meta.stock_delta ? meta.derived?.lineage.at(-2) : undefined;
+      if (before !== undefined && (await this.syncShard(before, shard, shards)) === null) return null;
+      const file = new Map<string, FileLevel>();
+      const dropped: string[] = [];
       for (let chunk = 0; chunk < (meta.stock_chunks ?? 0); chunk++) {
-        const changes: ShardChange[] = [];
-        for (const [variantId, value, policy] of await catalog.stockChunk(meta, chunk)) {
-          const at = index++;
-          if (shardOf(variantId, shards) === shard) changes.push({ index: at, variantId, op: "set", value, policy });
-        }
-        if (changes.length === 0) continue;
-        tracked += changes.length;
-        const id = `publish:${version}:${chunk}`;
-        const outcome = await this.apply({ batchId: id, fingerprint: id, source: "publish", changes });
-        if (!outcome.ok) throw new Error(`stock sync of ${version} failed: ${outcome.message}`);
-        changed += outcome.applied.filter((a) => a.changed).length;
+        const part = await catalog.stockDelta(meta, chunk);
+        for (const [variantId, quantity, policy] of part.levels)
+          if (variantShard(variantId, shards) === shard) file.set(variantId, { quantity, policy });
+        for (const variantId of part.dropped) if (variantShard(variantId, shards) === shard) dropped.push(variantId);
       }
-      return { version, tracked, changed };
+      const result: PublishSync = { version, tracked: file.size, changed: 0, written: 0, kept: 0, untracked: 0 };
+      const seq = meta.stock_seq ?? 0;
+      if (seq < this.#syncedSeq()) return result;
+      // The same rule over what the version names: every level for a publish, a batch's own for a batch.
+      const live = new Map<string, LiveTracking>();
+      const rows = meta.stock_delta
+        ? this.#sql.exec<{ variant_id: string; published: number | null; operator: number }>(
+            "SELECT variant_id, published, operator FROM levels WHERE variant_id IN (SELECT value FROM json_each(?))",
+            JSON.stringify([...file.keys(), ...dropped]),
+          )
+        : this.#sql.exec<{ variant_id: string; published: number | null; operator: number }>(
+            "SELECT variant_id, published, operator FROM levels",
+          );
+      for (const row of rows) live.set(row.variant_id, { published: row.published, operator: row.operator === 1 });
+      const plan = planLevels(file, live, meta.stock_replace ? "replace" : "keep");
+      const decisions = [...plan.decisions];
+      const now = Date.now();
+      const batch: ShardBatch = { batchId: `publish:${version}`, fingerprint: "", source: "publish", changes: [] };
+      for (let at = 0; at < decisions.length; at += SYNC_SLICE) {
+        this.ctx.storage.transactionSync(() => {
+          for (const [variantId, decision] of decisions.slice(at, at + SYNC_SLICE))
+            if (this.#sync(variantId, decision, batch, now)) result.changed += 1;
+        });
+      }
+      this.#sql.exec(
+        "INSERT INTO synced_seq (singleton, seq) VALUES (1, ?) ON CONFLICT (singleton) DO UPDATE SET seq = MAX(seq, excluded.seq)",
+        seq,
+      );
+      await this.#afterChange();
+      return { ...result, written: plan.written, kept: plan.kept, untracked: plan.untracked };
     });
+  }
+
+  /** Inside a transaction: one variant brought to a version by its decision; true if its level or policy changed. */
+  #sync(variantId: string, decision: LevelDecision, batch: ShardBatch, now: number): boolean {
+    switch (decision.action) {
+      case "write":
+        return this.#applyOne(
+          { index: 0, variantId, op: "set", value: decision.quantity, policy: decision.policy },
+          batch,
+          now,
+        ).changed;
+      case "untrack":
+        return this.#applyOne({ index: 0, variantId, op: "untrack", value: 0 }, batch, now).changed;
+      case "keep": {
+        const row = this.#row(variantId);
+        if (!row) return false;
+        this.#sql.exec(
+          "UPDATE levels SET published = ?, policy = ? WHERE variant_id = ?",
+          decision.quantity,
+          decision.policy,
+          variantId,
+        );
+        this.#touched.add(variantId);
+        if (row.policy === decision.policy) return false;
+        this.#log(variantId, now, "publish", batch.batchId, "set", 0, 0, row.quantity, row.held);
+        return true;
+      }
+      case "operator_only":
+        this.#sql.exec("UPDATE levels SET published = NULL WHERE variant_id = ?", variantId);
+        this.#touched.add(variantId);
+        return false;
+      case "none":
+        return false;
+    }
+  }
+
+  /** The newest `stock_seq` this shard wrote levels for (0: none yet). */
+  #syncedSeq(): number {
+    return this.#sql.exec<{ seq: number }>("SELECT seq FROM synced_seq").toArray()[0]?.seq ?? 0;
   }
 
   /**
@@ -390,20 +420,27 @@ export class Stock extends DurableObject<Env> {
    */
   async #once(key: string, version: string, run: () => Promise<PublishSync | null>): Promise<PublishSync | null> {
     const done = this.#sql
-      .exec<{ tracked: number; changed: number }>("SELECT tracked, changed FROM synced_versions WHERE version = ?", key)
+      .exec<{ tracked: number; changed: number; detail: string | null }>(
+        "SELECT tracked, changed, detail FROM synced_versions WHERE version = ?",
+        key,
+      )
       .toArray()[0];
-    if (done) return { version, tracked: done.tracked, changed: done.changed };
+    if (done) {
+      if (done.detail) return JSON.parse(done.detail) as PublishSync;
+      return { version, tracked: done.tracked, changed: done.changed, written: 0, kept: 0, untracked: 0 };
+    }
     let running = this.#syncing.get(key);
     if (!running) {
       running = run()
         .then((result) => {
           if (result)
             this.#sql.exec(
-              "INSERT OR IGNORE INTO synced_versions (version, tracked, changed, at) VALUES (?, ?, ?, ?)",
+              "INSERT OR IGNORE INTO synced_versions (version, tracked, changed, at, detail) VALUES (?, ?, ?, ?, ?)",
               key,
               result.tracked,
               result.changed,
               Date.now(),
+              JSON.stringify(result),
             );
           return result;
         })
@@ -416,6 +453,18 @@ export class Stock extends DurableObject<Env> {
   /** The hold's state here: `unknown` when this shard never saw it (or has pruned it). */
   async holdState(holdId: string): Promise<HoldState> {
     return this.#holdState(holdId);
+  }
+
+  /**
+   * What a committed hold decremented here: its tracked lines (a variant not tracked when the
+   * order was paid has none), or null when the hold is not committed here. Lets a reconciliation
+   * tell an order sold before its variant was tracked from an order stock never heard of.
+   */
+  async committedLines(holdId: string): Promise<CommittedLine[] | null> {
+    const row = this.#sql
+      .exec<{ state: HoldState; result: string | null }>("SELECT state, result FROM holds WHERE hold_id = ?", holdId)
+      .toArray()[0];
+    return row?.state === "committed" && row.result !== null ? (JSON.parse(row.result) as CommittedLine[]) : null;
   }
 
   /**
@@ -495,13 +544,47 @@ export class Stock extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(at);
   }
 
+  /** This class's namespace: the coordinator and the shards call each other by name (shards.ts). */
+  #namespace(): DurableObjectNamespace<Stock> {
+    return this.env.STOCK as DurableObjectNamespace<Stock>;
+  }
+
   #row(variantId: string): LevelRow | undefined {
     return this.#sql
       .exec<LevelRow>(
-        "SELECT variant_id, quantity, held, policy, published FROM levels WHERE variant_id = ?",
+        "SELECT variant_id, quantity, held, policy, published, operator FROM levels WHERE variant_id = ?",
         variantId,
       )
       .toArray()[0];
+  }
+
+  /** Units of `variantId` that the open holds of `owner` hold here. */
+  #ownHeld(owner: string, variantId: string): number {
+    return (
+      this.#sql
+        .exec<{ units: number | null }>(
+          `SELECT SUM(l.quantity) AS units FROM holds h JOIN hold_lines l ON l.hold_id = h.hold_id
+           WHERE h.owner = ? AND h.state = 'held' AND l.variant_id = ?`,
+          owner,
+          variantId,
+        )
+        .one().units ?? 0
+    );
+  }
+
+  /** Units of `variantId` that the open holds among `holdIds` hold here. */
+  #heldBy(holdIds: readonly string[], variantId: string): number {
+    if (holdIds.length === 0) return 0;
+    return (
+      this.#sql
+        .exec<{ units: number | null }>(
+          `SELECT SUM(l.quantity) AS units FROM holds h JOIN hold_lines l ON l.hold_id = h.hold_id
+           WHERE h.state = 'held' AND l.variant_id = ? AND h.hold_id IN (${holdIds.map(() => "?").join(", ")})`,
+          variantId,
+          ...holdIds,
+        )
+        .one().units ?? 0
+    );
   }
 
   #levelsOf(variantIds: readonly string[]): StockLevel[] {
@@ -533,24 +616,37 @@ export class Stock extends DurableObject<Env> {
     this.#sql.exec("UPDATE holds SET state = 'released', settled_at = ? WHERE hold_id = ?", now, holdId);
   }
 
-  /** Inside a transaction: one set/adjust, logged. */
+  /**
+   * Inside a transaction: one set/adjust/untrack, logged. An operator's `set` on a variant without
+   * a level starts tracking it (`operator`: no catalog version stops it); `untrack` removes the
+   * level, logging the units it took with it.
+   */
   #applyOne(change: ShardChange, batch: ShardBatch, now: number): AppliedChange {
     this.#touched.add(change.variantId);
     const row = this.#row(change.variantId);
     const before = levelOf(change.variantId, row);
     const previous = row?.quantity ?? 0;
+    if (change.op === "untrack") {
+      const base = { index: change.index, variant_id: change.variantId, previous, quantity: 0, flipped: false };
+      if (!row) return { ...base, changed: false };
+      this.#sql.exec("DELETE FROM levels WHERE variant_id = ?", change.variantId);
+      this.#log(change.variantId, now, batch.source, batch.batchId, "untrack", -row.quantity, -row.held, 0, 0);
+      return { ...base, changed: true, tracking: "stopped" };
+    }
     const quantity = change.op === "set" ? change.value : previous + change.value;
     const policy = change.policy ?? row?.policy ?? "deny";
     const published = batch.source === "publish" ? quantity : (row?.published ?? null);
     const changed = !row || row.quantity !== quantity || row.policy !== policy;
     if (!row) {
       this.#sql.exec(
-        "INSERT INTO levels (variant_id, quantity, held, policy, published, updated_at) VALUES (?, ?, 0, ?, ?, ?)",
+        `INSERT INTO levels (variant_id, quantity, held, policy, published, updated_at, operator)
+         VALUES (?, ?, 0, ?, ?, ?, ?)`,
         change.variantId,
         quantity,
         policy,
         published,
         now,
+        batch.source === "operator" ? 1 : 0,
       );
     } else {
       this.#sql.exec(
@@ -583,6 +679,7 @@ export class Stock extends DurableObject<Env> {
       quantity,
       flipped: before.tracked && before.in_stock !== after.in_stock,
       changed,
+      ...(!row && batch.source === "operator" ? { tracking: "started" as const } : {}),
     };
   }
 
@@ -613,13 +710,17 @@ export class Stock extends DurableObject<Env> {
     for (const id of this.#touched) {
       const row = this.#row(id);
       const old = this.#sql
-        .exec<{ in_stock: number; available: number }>(
-          "SELECT in_stock, available FROM overlay WHERE variant_id = ?",
+        .exec<{ in_stock: number; available: number; base_in_stock: number; base_available: number }>(
+          "SELECT in_stock, available, base_in_stock, base_available FROM overlay WHERE variant_id = ?",
           id,
         )
         .toArray()[0];
       let entry: [number, number, number, number] | null = null;
-      if (row && row.published !== null) {
+      if (row && row.published === null) {
+        // Tracked by the operator alone: the coordinator compares it with the catalog's own flag.
+        const level = levelOf(id, row);
+        entry = [level.in_stock ? 1 : 0, level.available_quantity, -1, -1];
+      } else if (row && row.published !== null) {
         const level = levelOf(id, row);
         const baseInStock = row.policy === "continue" || row.published > 0 ? 1 : 0;
         const baseAvailable = Math.max(0, row.published);
@@ -628,7 +729,14 @@ export class Stock extends DurableObject<Env> {
           entry = [inStock, level.available_quantity, baseInStock, baseAvailable];
       }
       if (entry) {
-        if (old && old.in_stock === entry[0] && old.available === entry[1]) continue;
+        if (
+          old &&
+          old.in_stock === entry[0] &&
+          old.available === entry[1] &&
+          old.base_in_stock === entry[2] &&
+          old.base_available === entry[3]
+        )
+          continue;
         this.#sql.exec(
           `INSERT INTO overlay (variant_id, in_stock, available, base_in_stock, base_available) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (variant_id) DO UPDATE SET in_stock = excluded.in_stock, available = excluded.available,
@@ -666,8 +774,8 @@ export class Stock extends DurableObject<Env> {
       .toArray()
       .map((r): OverlayEntry => [r.variant_id, r.in_stock, r.available, r.base_in_stock, r.base_available]);
     try {
-      const store = new StockStore(this.env.STOCK as DurableObjectNamespace<Stock>, stockShards(this.env.STOCK_SHARDS));
-      await store.coordinator().putFragment(this.ctx.id.toString(), state.seq, entries);
+      const coordinator = stockStub(this.#namespace(), coordinatorName(stockShards(this.env.STOCK_SHARDS)));
+      await coordinator.putFragment(this.ctx.id.toString(), state.seq, entries);
       this.#sql.exec("UPDATE overlay_push SET dirty = 0 WHERE seq = ?", state.seq);
     } catch {
       await this.#armAt(Date.now() + 2000);
@@ -733,54 +841,22 @@ export class Stock extends DurableObject<Env> {
    */
   async #writeOverlay(): Promise<void> {
     this.#sql.exec("DELETE FROM overlay_pending");
-    const catalog = new CatalogStore(this.env.CATALOG);
-    const meta = await catalog.currentMeta();
-    const quantities = meta?.stock_display === "quantity";
-    const v: StockOverlay["v"] = {};
-    const flipped: string[] = [];
-    for (const { entries } of this.#sql.exec<{ entries: string }>("SELECT entries FROM fragments").toArray()) {
-      for (const [id, inStock, available, baseInStock, baseAvailable] of JSON.parse(entries) as OverlayEntry[]) {
-        if (inStock !== baseInStock) flipped.push(id);
-        if (inStock !== baseInStock || (quantities && available !== baseAvailable))
-          v[id] = [inStock === 1 ? 1 : 0, available];
-      }
-    }
-    const p: StockOverlay["p"] = {};
-    // Each entry's product: its answers' cache keys carry a digest of that product's entries.
-    const byProduct = new Map<string, string[]>();
-    if (meta && Object.keys(v).length > 0) {
-      const variants = await catalog.getVariants(meta.version, Object.keys(v));
-      for (const [id, record] of variants) {
-        const ids = byProduct.get(record.product_handle);
-        if (ids) ids.push(id);
-        else byProduct.set(record.product_handle, [id]);
-      }
-      const handles = [...new Set(flipped.flatMap((id) => variants.get(id)?.product_handle ?? []))];
-      const records = await Promise.all(handles.map((h) => catalog.getProduct(meta, h)));
-      for (const record of records) {
-        if (!record) continue;
-        const live = record.variants.some(([id, , , available]) => (v[id] ? v[id][0] === 1 : available));
-        if (live !== record.available) p[record.handle] = live ? 1 : 0;
-      }
-    }
-    const digest = JSON.stringify([sortedEntries(p), sortedEntries(v)]);
+    const fragments = this.#sql
+      .exec<{ entries: string }>("SELECT entries FROM fragments")
+      .toArray()
+      .map((row) => JSON.parse(row.entries) as OverlayEntry[]);
+    const merged = await mergeOverlay(new CatalogStore(this.env.CATALOG), fragments);
     const written = this.#sql
       .exec<{ gen: number; digest: string }>("SELECT gen, digest FROM overlay_written")
       .toArray()[0];
-    if (written?.digest === digest) return;
+    if (written?.digest === merged.digest) return;
     const gen = (written?.gen ?? 0) + 1;
-    const h: Record<string, string> = {};
-    for (const [handle, ids] of byProduct)
-      h[handle] = await keyDigest([p[handle] ?? null, ids.sort().map((id) => [id, v[id]])]);
-    for (const handle of Object.keys(p)) h[handle] ??= await keyDigest([p[handle], []]);
-    const d = Object.keys(v).length + Object.keys(p).length === 0 ? "" : await keyDigest(digest);
-    const pd = Object.keys(p).length === 0 ? "" : await keyDigest(sortedEntries(p));
-    await this.env.CATALOG.put(STOCK_OVERLAY_KEY, JSON.stringify({ gen, p, v, d, pd, h } satisfies StockOverlay));
+    await this.env.CATALOG.put(STOCK_OVERLAY_KEY, JSON.stringify(await overlayOf(merged, gen)));
     this.#sql.exec(
       "INSERT OR REPLACE INTO overlay_written (singleton, gen, at, digest) VALUES (1, ?, ?, ?)",
       gen,
       Date.now(),
-      digest,
+      merged.digest,
     );
   }
 

@@ -1,34 +1,21 @@
-import { shardOf } from "../catalog/layout.ts";
 import { sha256Hex } from "../sha256.ts";
-import {
-  type AppliedChange,
-  type CommitResult,
-  type HoldLine,
-  type HoldRefusal,
-  MAX_STOCK_LEVEL,
-  type ShardChange,
-  type StockLevel,
-  type StockMovement,
-  type StockSource,
+import type {
+  AppliedChange,
+  CommitResult,
+  HoldLine,
+  HoldOptions,
+  HoldRefusal,
+  ShardChange,
+  StockLevel,
+  StockMovement,
+  StockSource,
 } from "./api.ts";
+import { type BatchRefusal, checkChanges } from "./batch-check.ts";
+import { batchHome, coordinatorName, shardName, stockShards, stockStub, variantShard } from "./shards.ts";
 import type { ShardBatch, Stock } from "./stock-object.ts";
 
-/** Shards when `STOCK_SHARDS` is unset or not a whole number 1–256. */
-export const DEFAULT_STOCK_SHARDS = 16;
-export const MAX_STOCK_SHARDS = 256;
-
-/** `STOCK_SHARDS` as a number (1–256), else the default. */
-export function stockShards(setting: unknown): number {
-  const n = typeof setting === "string" && setting.trim() !== "" ? Number(setting) : Number.NaN;
-  return Number.isInteger(n) && n >= 1 && n <= MAX_STOCK_SHARDS ? n : DEFAULT_STOCK_SHARDS;
-}
-
-/** What writing a published version's levels did: `changed` levels differed from live stock. */
-export interface PublishSync {
-  version: string;
-  tracked: number;
-  changed: number;
-}
+export { DEFAULT_STOCK_SHARDS, MAX_STOCK_SHARDS, stockShards } from "./shards.ts";
+export type { PublishSync } from "./api.ts";
 
 /** What makes two operator batches "the same" under one Idempotency-Key: their changes, in order. */
 export function batchFingerprint(changes: readonly ShardChange[]): Promise<string> {
@@ -42,8 +29,8 @@ const syncedShards = new Set<string>();
 /** Shards whose sync this isolate has started in the background (see `startSync`). */
 const startedShards = new Set<string>();
 
-/** What syncing needs of a catalog version's meta: its id, and whether it tracks any stock. */
-type VersionStock = { version: string; stock_tracked?: number };
+/** What syncing needs of a catalog version's meta: its id. */
+type VersionStock = { version: string };
 
 /** A change as the batch's answer shows it: `replayed` when an earlier try had applied it. */
 export interface BatchChange extends AppliedChange {
@@ -53,7 +40,13 @@ export interface BatchChange extends AppliedChange {
 export type BatchOutcome =
   | { ok: true; applied: BatchChange[]; levels: StockLevel[] }
   | { ok: false; code: "idempotency_key_reused"; message: string; applied: BatchChange[] }
-  | { ok: false; code: "quantity_out_of_range"; message: string; index: number; applied: BatchChange[] };
+  | {
+      ok: false;
+      code: "quantity_out_of_range" | "not_tracked";
+      message: string;
+      index: number;
+      applied: BatchChange[];
+    };
 
 export type HoldOutcome =
   | { ok: true; levels: StockLevel[] }
@@ -61,9 +54,9 @@ export type HoldOutcome =
   | { ok: false; code: "hold_closed"; message: string };
 
 /**
- * The stock room's adapter: the only code that reaches the `STOCK` namespace. It routes each
- * variant id to its shard (FNV-1a of the id modulo `STOCK_SHARDS`), so every variant has one
- * writer, and spreads a multi-variant call over the shards it touches, in parallel.
+ * The stock room's adapter: the only code outside the room that reaches the `STOCK` namespace.
+ * It routes each variant id to its shard (shards.ts), so every variant has one writer, and spreads
+ * a multi-variant call over the shards it touches, in parallel.
  *
  * The shard count is part of each shard's name (`stock/16/3`): a different count addresses new,
  * empty objects instead of two counts writing one variant, so changing it means publishing the
@@ -85,14 +78,14 @@ export class StockStore {
 
   /** Which shard holds `variantId` (digits). */
   shardOf(variantId: string): number {
-    return shardOf(variantId, this.#shards);
+    return variantShard(variantId, this.#shards);
   }
 
   /** The stub of one shard, by number (kept: a cart object adds to one shard again and again). */
   shard(index: number): DurableObjectStub<Stock> {
     let stub = this.#stubs.get(index);
     if (!stub) {
-      stub = this.#namespace.get(this.#namespace.idFromName(`stock/${this.#shards}/${index}`));
+      stub = stockStub(this.#namespace, shardName(this.#shards, index));
       this.#stubs.set(index, stub);
     }
     return stub;
@@ -100,15 +93,15 @@ export class StockStore {
 
   /** The object that writes each published version's levels into the shards (see `Stock.syncVersion`). */
   coordinator(): DurableObjectStub<Stock> {
-    return this.#namespace.get(this.#namespace.idFromName(`stock/${this.#shards}/publish`));
+    return stockStub(this.#namespace, coordinatorName(this.#shards));
   }
 
   /**
    * Makes sure the live version's levels are in the shards before stock is read or changed: for
    * `variantIds`, only the shards holding them (each writes its own part of the version's levels,
    * about 1 s at 100k products, so the first add or change after a publish does not wait for all
-   * sixteen), else every shard through the coordinator. Remembered per isolate; nothing for a
-   * version that tracks nothing.
+   * sixteen), else every shard through the coordinator. Remembered per isolate. A version that
+   * tracks nothing is synced too: it ends the tracking the catalog gave before (publish-levels.ts).
    */
   async ensureSynced(meta: VersionStock, variantIds?: readonly string[]): Promise<void> {
     if (variantIds !== undefined) {
@@ -134,10 +127,7 @@ export class StockStore {
     }
   }
 
-  /**
-   * The shards of `variantIds` this isolate does not know to hold `meta`'s levels: none for a
-   * version that tracks nothing or that this isolate knows synced whole.
-   */
+  /** The shards of `variantIds` this isolate does not know to hold `meta`'s levels. */
   #unsynced(meta: VersionStock, variantIds: readonly string[]): number[] {
     if (!this.#needsSync(meta)) return [];
     return [...new Set(variantIds.map((id) => this.shardOf(id)))].filter(
@@ -145,9 +135,9 @@ export class StockStore {
     );
   }
 
-  /** Whether `meta` tracks stock and this isolate does not know its levels synced whole. */
+  /** Whether this isolate does not know `meta`'s levels synced whole. */
   #needsSync(meta: VersionStock): boolean {
-    return Boolean(meta.stock_tracked) && !syncedVersions.has(this.#versionKey(meta.version));
+    return !syncedVersions.has(this.#versionKey(meta.version));
   }
 
   /** A version, as `syncedVersions` names it (the shard count is part of it). */
@@ -170,26 +160,31 @@ export class StockStore {
     return this.shard(this.shardOf(variantId));
   }
 
-  /** Levels of `variantIds` (digits), one RPC per shard touched. */
-  async levels(variantIds: readonly string[]): Promise<Map<string, StockLevel>> {
+  /**
+   * Levels of `variantIds` (digits), one RPC per shard touched; read for `owner` (a holder's cart
+   * object id), the units its own open checkout holds count as available to it.
+   */
+  async levels(variantIds: readonly string[], owner?: string): Promise<Map<string, StockLevel>> {
     const groups = this.#group(variantIds, (id) => id);
-    const parts = await Promise.all([...groups].map(([shard, ids]) => this.shard(shard).levels(ids)));
+    const parts = await Promise.all([...groups].map(([shard, ids]) => this.shard(shard).levels(ids, owner)));
     return new Map(parts.flat().map((level) => [level.variant_id, level]));
   }
 
-  /** One variant's level: what an add to cart reads. */
-  async level(variantId: string): Promise<StockLevel> {
-    const [level] = await this.shardFor(variantId).levels([variantId]);
+  /** One variant's level: what an add to cart reads (for `owner`, as `levels`). */
+  async level(variantId: string, owner?: string): Promise<StockLevel> {
+    const [level] = await this.shardFor(variantId).levels([variantId], owner);
     if (!level) throw new Error("a stock shard answered no level");
     return level;
   }
 
   /**
-   * Applies a batch of set/adjust changes, idempotent by `batchId`. A batch over several shards
-   * first claims the id with its fingerprint (so a different batch under the same id is refused
-   * before anything is applied) and checks every `adjust` against today's levels; then each shard
-   * applies its part, all or none. A batch cut short (a crash, a lost answer) completes when
-   * retried with the same id: shards that had applied their part replay it (`replayed: true`).
+   * Applies a batch of set/adjust changes, idempotent by `batchId`. Every batch first claims its
+   * id with its fingerprint in one home (`batchHome`, whichever shards the changes touch), so a
+   * different batch under the same id is refused before anything is applied, even when the two
+   * batches touch different shards (issue 42 point 7); a batch over several shards then checks
+   * every `adjust` against today's levels. Each shard applies its part, all or none. A batch cut
+   * short (a crash, a lost answer) completes when retried with the same id: shards that had
+   * applied their part replay it (`replayed: true`).
    */
   async apply(
     batchId: string,
@@ -198,18 +193,16 @@ export class StockStore {
     changes: readonly ShardChange[],
   ): Promise<BatchOutcome> {
     const groups = this.#group(changes, (c) => c.variantId);
-    if (groups.size > 1) {
-      const claim = await this.shard(shardOf(`batch:${batchId}`, this.#shards)).apply({
-        batchId: `claim:${batchId}`,
-        fingerprint,
-        source,
-        changes: [],
-      });
-      if (!claim.ok) return { ...claim, ok: false, code: "idempotency_key_reused", applied: [] } as BatchOutcome;
-      if (!claim.replayed) {
-        const refused = await this.#precheck(changes);
-        if (refused) return { ...refused, applied: [] };
-      }
+    const claim = await this.shard(batchHome(batchId, this.#shards)).apply({
+      batchId: `claim:${batchId}`,
+      fingerprint,
+      source,
+      changes: [],
+    });
+    if (!claim.ok) return { ...claim, ok: false, code: "idempotency_key_reused", applied: [] } as BatchOutcome;
+    if (!claim.replayed && groups.size > 1) {
+      const refused = await this.#precheck(changes);
+      if (refused) return { ...refused, applied: [] };
     }
     const parts = await Promise.all(
       [...groups].map(([shard, part]) =>
@@ -237,10 +230,15 @@ export class StockStore {
    * refuses, the parts other shards held are released before answering. A refused hold id is
    * spent (its released parts stay released): try again with a new id.
    */
-  async hold(holdId: string, lines: readonly HoldLine[], expiresAt?: number): Promise<HoldOutcome> {
+  async hold(
+    holdId: string,
+    lines: readonly HoldLine[],
+    expiresAt?: number,
+    options: HoldOptions = {},
+  ): Promise<HoldOutcome> {
     const groups = this.#group(lines, (l) => l.variant_id);
     const settled = await Promise.allSettled(
-      [...groups].map(([shard, part]) => this.shard(shard).hold(holdId, part, expiresAt)),
+      [...groups].map(([shard, part]) => this.shard(shard).hold(holdId, part, expiresAt, options)),
     );
     const failed = settled.find((s) => s.status === "rejected");
     const results = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
@@ -285,28 +283,15 @@ export class StockStore {
     return this.shardFor(variantId).movements({ variantId, limit, newest });
   }
 
-  /** Would any adjust take its level out of range? Read before a multi-shard batch applies. */
-  async #precheck(
-    changes: readonly ShardChange[],
-  ): Promise<{ ok: false; code: "quantity_out_of_range"; message: string; index: number } | undefined> {
+  /** `checkChanges` against today's levels of the variants a batch adjusts: read before a multi-shard batch applies. */
+  async #precheck(changes: readonly ShardChange[]): Promise<BatchRefusal | undefined> {
     const adjusted = changes.filter((c) => c.op === "adjust").map((c) => c.variantId);
     if (adjusted.length === 0) return undefined;
     const levels = await this.levels(adjusted);
-    const planned = new Map<string, number>();
-    for (const change of changes) {
-      const before = planned.get(change.variantId) ?? levels.get(change.variantId)?.quantity ?? 0;
-      const after = change.op === "set" ? change.value : before + change.value;
-      if (Math.abs(after) > MAX_STOCK_LEVEL) {
-        return {
-          ok: false,
-          code: "quantity_out_of_range",
-          message: `Change ${change.index} would take variant ${change.variantId} to ${after}, beyond ±${MAX_STOCK_LEVEL}.`,
-          index: change.index,
-        };
-      }
-      planned.set(change.variantId, after);
-    }
-    return undefined;
+    return checkChanges(changes, (id) => {
+      const level = levels.get(id);
+      return level?.tracked ? level.quantity : level ? null : 0;
+    });
   }
 
   #group<T>(items: readonly T[], idOf: (item: T) => string): Map<number, T[]> {

@@ -47,6 +47,29 @@ describe("wrong operator secrets, per client address", () => {
     expect((await attempt(OPERATOR_SECRET, other)).status).toBe(200);
   });
 
+  it("counts the guesses of every address of one IPv6 /64 together (regression: issue 42 point 12)", async () => {
+    // On main each exact address had its own 30 guesses a minute: a /64 holds 2^64 of them.
+    const prefix = "2001:db8:4242:12";
+    let limited: Response | undefined;
+    let wrong = 0;
+    for (let i = 1; i <= 61 && !limited; i++) {
+      const res = await attempt(`wrong-guess-v6-${i}-0123456789abcdef`, `${prefix}::${i.toString(16)}`);
+      await res.body?.cancel();
+      if (res.status === 429) limited = res;
+      else {
+        expect(res.status).toBe(401);
+        wrong += 1;
+      }
+    }
+    if (!limited) throw new Error("61 wrong secrets from one /64 within a minute were never throttled");
+    expect(wrong).toBeGreaterThanOrEqual(30);
+    // Any address of that /64 is refused now, the right secret included; the next /64 is not.
+    const right = await attempt(OPERATOR_SECRET, `${prefix}:ffff:ffff:ffff:ffff`);
+    expect(right.status).toBe(429);
+    await right.body?.cancel();
+    expect((await attempt(OPERATOR_SECRET, "2001:db8:4242:13::1")).status).toBe(200);
+  });
+
   it("never counts the right secret: an operator's own calls are not throttled", async () => {
     const operator = "192.0.2.44";
     for (let i = 0; i < 70; i++) {

@@ -15,7 +15,9 @@ import {
   type CeilingFigures,
   evaluateTargets,
   type MeasuredWorkload,
+  PLAIN_ADD,
   renderReport,
+  RULES_ROWS,
   type Scenario,
   scaleRatios,
   STOCK_ROWS,
@@ -411,6 +413,26 @@ describe("targets", () => {
       value: "not measured",
       met: false,
     });
+  });
+
+  it("holds an add with rules to 1.1x (3 zones + tax) and 1.15x (discounts) of the plain add's CPU per request, in one run", () => {
+    // The plain add ("add to cart, distinct carts") runs at 100 µs of workerd CPU per request.
+    const withRules = (zonesUs: number | undefined, discountsUs = 115, plain = true) => {
+      const s = cartScenario(adds);
+      if (!plain) s.workloads = s.workloads.filter((w) => w.name !== PLAIN_ADD);
+      if (zonesUs !== undefined) s.workloads.push(result(RULES_ROWS[0].workload, 400, 2, 0, zonesUs));
+      s.workloads.push(result(RULES_ROWS[1].workload, 400, 2, 0, discountsUs));
+      return evaluateTargets(report([s]), "100k");
+    };
+    const zones = `${RULES_ROWS[0].workload}: workerd CPU per request <= 1.1x the ${PLAIN_ADD}'s`;
+    const discounts = `${RULES_ROWS[1].workload}: workerd CPU per request <= 1.15x the ${PLAIN_ADD}'s`;
+    expect(target(withRules(110), zones)).toMatchObject({ value: "1.10x", met: true });
+    expect(target(withRules(111), zones)).toMatchObject({ value: "1.11x", met: false });
+    expect(target(withRules(110, 115), discounts)).toMatchObject({ value: "1.15x", met: true });
+    expect(target(withRules(110, 116), discounts)).toMatchObject({ value: "1.16x", met: false });
+    expect(target(withRules(undefined), zones)).toMatchObject({ value: "not measured", met: false });
+    // Without the plain add of the same run there is nothing to judge against.
+    expect(target(withRules(100, 100, false), discounts)).toMatchObject({ value: "not measured", met: false });
   });
 
   it("holds a stock change's time to visibility to 10 s, judged by the slowest change", () => {

@@ -13,6 +13,8 @@ import {
   CART_CEILING_FIELDS,
   type CartCeilingField,
   type CeilingFigures,
+  PLAIN_ADD,
+  RULES_ROWS,
   type Scenario,
   SHOPPER_CART_ROWS,
   STOCK_ROWS,
@@ -41,6 +43,9 @@ import {
   withEtags,
 } from "./workloads.ts";
 import { applyD1Migrations } from "../../src/cli/d1-migrations.ts";
+import type { Currency } from "../../src/money.ts";
+import type { RulesDocument } from "../../src/rules/schema.ts";
+import { manyDiscounts, publishRules, rulesAddWorkloads, setBuyers, zonesAndTax } from "./rules-workloads.ts";
 
 /** How long and how hard each workload runs, and which ones (`--only`). */
 export interface RunSettings {
@@ -175,10 +180,13 @@ async function measureCart(
   const selected = [
     ...cartWorkloads(input.catalog, ["t"], "t"),
     checkoutCreateWorkload(["t"]),
-    checkoutCompleteWorkload(["t"], ""),
+    checkoutCompleteWorkload([{ id: "t", total: { amount: "1.00", currency: "USD" } }], ""),
   ]
     .filter(settings.selected)
     .map((w) => w.name);
+  // The rules rows run on the distinct carts and are judged against the plain add: measure it too.
+  const rulesSelected = RULES_ROWS.some(({ workload }) => settings.selected({ name: workload, requests: [], ok: [] }));
+  if (rulesSelected && !selected.includes(PLAIN_ADD)) selected.push(PLAIN_ADD);
   const shopperSelected = [...shopperCartWorkloads(input.catalog, ["t"]), issueCartWorkload].some(settings.selected);
   const trackedSelected = settings.selected({ name: STOCK_ROWS.trackedAdd, requests: [], ok: [] });
   if (selected.length === 0 && !shopperSelected && !trackedSelected) return { workloads, ceilings };
@@ -207,6 +215,9 @@ async function measureCart(
     }
     ceilings[field] = [before, after];
   }
+  const rulesRows = rulesAddWorkloads(carts.find((w) => w.name === PLAIN_ADD)!.requests).filter(settings.selected);
+  if (rulesRows.length > 0)
+    workloads.push(...(await measureRulesAdds(input, runtime, distinct, rulesRows, options, settings)));
   if (trackedSelected) workloads.push(await measureTrackedAdd(input, runtime, distinct, options, settings));
   if (shopperSelected) workloads.push(...(await measureShopperCarts(input, distinct.length, options, settings)));
   // Checkout (contract 9.4), on the carts the workloads above filled: create, then complete.
@@ -220,6 +231,39 @@ async function measureCart(
     if (settings.selected(complete)) workloads.push(await measure(complete, options, settings));
   }
   return { workloads, ceilings };
+}
+
+/**
+ * The cart add with a rules document live (issues 43 and 44), on the carts the rows above filled:
+ * each cart first gets a buyer in the first zone (unmeasured), then each document is published
+ * through the operator surface and its row runs the plain add's requests; `{}` is published at
+ * the end, so the rows after it (tracked add, checkout) run as without rules.
+ */
+async function measureRulesAdds(
+  input: ScenarioInput,
+  runtime: Awaited<ReturnType<typeof startRuntime>>,
+  tokens: readonly string[],
+  rows: readonly Workload[],
+  options: LoadOptions,
+  settings: RunSettings,
+): Promise<WorkloadFigures[]> {
+  const currency = (input.catalog.currency ?? "USD") as Currency;
+  const documents: Record<string, RulesDocument> = {
+    [RULES_ROWS[0].workload]: zonesAndTax(currency),
+    [RULES_ROWS[1].workload]: manyDiscounts(currency),
+  };
+  log(`  setting the buyer of ${tokens.length} carts`);
+  await setBuyers(runtime.url, tokens);
+  const figures: WorkloadFigures[] = [];
+  try {
+    for (const row of rows) {
+      await publishRules(runtime.url, BENCH_OPERATOR_SECRET, documents[row.name]!);
+      figures.push(await measure(row, options, settings));
+    }
+  } finally {
+    await publishRules(runtime.url, BENCH_OPERATOR_SECRET, {});
+  }
+  return figures;
 }
 
 /**

@@ -413,22 +413,28 @@ export function checkoutCreateWorkload(tokens: readonly string[]): Workload {
   return { name: CHECKOUT_WORKLOADS.create, requests, ok: [201], amount: requests.length };
 }
 
-/** Completes each of `checkoutIds` once through the operator surface: one order written to D1 per request. */
-export function checkoutCompleteWorkload(checkoutIds: readonly string[], operatorSecret: string): Workload {
-  const requests = checkoutIds.map(
-    (id): BenchRequest => ({
+/** An open checkout the complete workload pays: its id and its total (what the payment moves). */
+export interface OpenCheckout {
+  id: string;
+  total: { amount: string; currency: string };
+}
+
+/** Completes each checkout once through the operator surface, paying its total: one order written to D1 per request. */
+export function checkoutCompleteWorkload(checkouts: readonly OpenCheckout[], operatorSecret: string): Workload {
+  const requests = checkouts.map(
+    ({ id, total }): BenchRequest => ({
       method: "POST",
       path: `${API}/operator/checkouts/${id}/complete`,
       headers: { authorization: `Bearer ${operatorSecret}`, "content-type": "application/json" },
-      body: JSON.stringify({ payment_reference: `bench_${id.slice(-8)}` }),
+      body: JSON.stringify({ payment_reference: `bench_${id.slice(-8)}`, ...total }),
     }),
   );
   return { name: CHECKOUT_WORKLOADS.complete, requests, ok: [200], amount: requests.length };
 }
 
-/** Opens one checkout per token (unmeasured), `width` at a time, for the complete workload: their ids. */
-export async function openCheckouts(origin: URL, tokens: readonly string[], width = 16): Promise<string[]> {
-  const ids: string[] = [];
+/** Opens one checkout per token (unmeasured), `width` at a time, for the complete workload. */
+export async function openCheckouts(origin: URL, tokens: readonly string[], width = 16): Promise<OpenCheckout[]> {
+  const ids: OpenCheckout[] = [];
   for (let at = 0; at < tokens.length; at += width) {
     const answers = await Promise.all(
       tokens.slice(at, at + width).map(async (token) => {
@@ -438,8 +444,8 @@ export async function openCheckouts(origin: URL, tokens: readonly string[], widt
           headers: r.headers ?? {},
           body: r.body ?? null,
         });
-        const body = (await res.json()) as { id?: string };
-        return res.status === 201 ? body.id : undefined;
+        const body = (await res.json()) as { id?: string; cost?: { total: OpenCheckout["total"] } };
+        return res.status === 201 && body.id && body.cost ? { id: body.id, total: body.cost.total } : undefined;
       }),
     );
     for (const id of answers) if (id) ids.push(id);

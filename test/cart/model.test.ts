@@ -2,6 +2,8 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CartSchema, MAX_LINE_QUANTITY, type Cart } from "../../src/cart/api.ts";
 import { buildCart, canonicalAttributes, cartJson } from "../../src/cart/view.ts";
+import { renderedCostOf } from "../../src/cart/cost.ts";
+import { parseRules } from "../../src/rules/schema.ts";
 import { fromMinor } from "../../src/money.ts";
 import { cartCall, issueToken, seedVariants, type SeedVariants } from "../helpers/cart.ts";
 
@@ -99,6 +101,13 @@ describe("the cart against a model", () => {
   });
 });
 
+/** 10% off every line: a cost whose allocations reach every available line. */
+const TEN_OFF = (() => {
+  const parsed = parseRules({ discounts: [{ id: "ten", title: "Ten", kind: "percentage", value: "10" }] }, "USD");
+  if (!parsed.ok) throw new Error("the rules of this test are invalid");
+  return parsed.rules;
+})();
+
 describe("the cart's JSON text", () => {
   const rowArb = (i: number) =>
     fc.record({
@@ -124,6 +133,22 @@ describe("the cart's JSON text", () => {
         .map(canonicalAttributes),
       tracked: fc.constantFrom(0, 1),
       in_stock: fc.constantFrom(0, 1),
+      options: fc.dictionary(fc.string({ minLength: 1 }), fc.string(), { maxKeys: 3 }).map((o) => JSON.stringify(o)),
+      sku: fc.option(fc.string({ unit: "binary" })),
+      image: fc.option(
+        fc
+          .record({
+            url: fc.webUrl(),
+            alt: fc.option(fc.string()),
+            width: fc.option(fc.nat()),
+            height: fc.option(fc.nat()),
+          })
+          .map((i) => JSON.stringify(i)),
+      ),
+      compare_at_minor: fc.option(fc.integer({ min: 1, max: 10_000_000 })),
+      requires_shipping: fc.constantFrom(0, 1),
+      weight_grams: fc.option(fc.nat(100_000)),
+      collections: fc.array(fc.string(), { maxLength: 3 }).map((c) => JSON.stringify(c)),
     });
 
   it("is JSON.stringify of the Cart byte for byte, however often rows are rendered and whichever is replaced", () => {
@@ -139,16 +164,24 @@ describe("the cart's JSON text", () => {
           // A note may hold anything, the text the splice looks for included.
           note: fc.option(fc.oneof(fc.string({ unit: "binary" }), fc.constant('"lines":[]'))),
           attributes: fc.dictionary(fc.string({ minLength: 1 }), fc.string(), { maxKeys: 3 }).map(canonicalAttributes),
+          buyer: fc.constant(null),
+          shipping_option: fc.constant(null),
+          discount_codes: fc.constant("[]"),
         }),
         ([rows, replacement, at], times) => {
           const id = "cart_0123456789abcdef01234567";
-          expect(cartJson(id, times, rows)).toBe(JSON.stringify(buildCart(id, times, rows)));
+          // A cost with an allocation on every available line: each line's text gets its own spliced in.
+          const priced = (r: readonly (typeof rows)[number][]) =>
+            renderedCostOf(times, r, { rules: TEN_OFF, currency: "USD", now: 0 });
+          const json = (r: readonly (typeof rows)[number][]) => cartJson(id, times, r, priced(r));
+          const built = (r: readonly (typeof rows)[number][]) => JSON.stringify(buildCart(id, times, r, priced(r)));
+          expect(json(rows)).toBe(built(rows));
           // Again from the rendered lines kept for these rows, then with one row replaced.
-          expect(cartJson(id, times, rows)).toBe(JSON.stringify(buildCart(id, times, rows)));
+          expect(json(rows)).toBe(built(rows));
           const changed = rows.map((r, i) =>
             i === at % Math.max(rows.length, 1) ? { ...replacement, id: r.id, position: r.position } : r,
           );
-          expect(cartJson(id, times, changed)).toBe(JSON.stringify(buildCart(id, times, changed)));
+          expect(json(changed)).toBe(built(changed));
         },
       ),
       { numRuns: 200 },

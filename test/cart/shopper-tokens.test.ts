@@ -312,6 +312,25 @@ describe("issuing limits and CORS", () => {
     expect(other.status).toBe(201);
   });
 
+  it("counts every address of one IPv6 /64 as one client (regression: issue 42 point 12)", async () => {
+    // On main each exact address had its own budget: 30 addresses of one /64 all answered 201.
+    const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:42`;
+    const statuses: number[] = [];
+    for (let i = 1; i <= 41; i++) {
+      const res = await call("/api/v1/carts", { method: "POST", headers: { "CF-Connecting-IP": `${prefix}::${i}` } });
+      await res.body?.cancel();
+      statuses.push(res.status);
+    }
+    // A window lets 20 through, two windows 40: the 41st always meets a 429.
+    expect(statuses.filter((s) => s === 201).length).toBeLessThanOrEqual(40);
+    expect(statuses).toContain(429);
+    const next = await call("/api/v1/carts", { method: "POST", headers: { "CF-Connecting-IP": `${prefix}:1:2:3:4` } });
+    expect(next.status).toBe(429);
+    // Another /64 has its own budget.
+    const other = await call("/api/v1/carts", { method: "POST", headers: { "CF-Connecting-IP": `${prefix}1::1` } });
+    expect(other.status).toBe(201);
+  });
+
   it("lets an allowed origin call POST /carts and read Cart-Token, and preflights If-None-Match on the cart", async () => {
     const origin = "http://localhost:5173";
     const res = await call("/api/v1/carts", { method: "POST", headers: { Origin: origin } });

@@ -117,6 +117,7 @@ describe("options with any names", () => {
         sku: "FRM-OAK-RND",
         compare_at_price: null,
         image: null,
+        requires_shipping: true,
       },
     ]);
     const walnut = await get("/products/gallery-frame/variants?material=Walnut");

@@ -248,6 +248,7 @@ describe("GET /products/{handle}/variants", () => {
         "sku",
         "compare_at_price",
         "image",
+        "requires_shipping",
       ]);
     }
     expect(data[0]).toEqual({
@@ -262,6 +263,7 @@ describe("GET /products/{handle}/variants", () => {
       sku: "NW-ECT-BLK-XS",
       compare_at_price: null,
       image: null,
+      requires_shipping: true,
     });
   });
 

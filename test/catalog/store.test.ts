@@ -30,6 +30,12 @@ describe("CatalogStore (the adapter the cart reads variants through)", () => {
       available: true,
       tracked: false,
       inventory_policy: "deny",
+      requires_shipping: true,
+      weight_grams: null,
+      collections: expect.arrayContaining(["frontpage", "tees-and-tops"]),
+      sku: "NW-ECT-BLK-M",
+      compare_at_minor: null,
+      image: expect.objectContaining({ url: expect.stringMatching(/^https:\/\//) }),
     });
   });
 

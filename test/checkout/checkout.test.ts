@@ -63,9 +63,10 @@ describe("POST /checkouts", () => {
 
   it("answers 409 checkout_unavailable naming each short line, and holds nothing (all or none)", async () => {
     const [a, b, c] = [variants[2]!, variants[3]!, variants[4]!];
-    await setStock({ [a.id]: 10, [b.id]: 1, [c.id]: 3 });
+    // Stock falls after the adds (an add itself checks the level of a tracked variant).
+    await setStock({ [a.id]: 10, [b.id]: 2, [c.id]: 3 });
     const { token } = await holderWith({ 2: 2, 3: 2, 4: 1 });
-    await setStock({ [c.id]: 0 });
+    await setStock({ [b.id]: 1, [c.id]: 0 });
     const cart = await readCart(token);
     const res = await postCheckout(token);
     expect(res.status).toBe(409);

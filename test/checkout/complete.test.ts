@@ -55,9 +55,10 @@ async function ordersInD1(checkoutId: string): Promise<number> {
 
 /** A Stripe checkout.session.completed event for `checkoutId`, as Stripe sends it, signed by the stripe package. */
 async function stripeDelivery(
-  checkoutId: string,
-  options: { type?: string; paymentStatus?: string; timestamp?: number } = {},
+  checkout: Pick<Checkout, "id" | "cost">,
+  options: { type?: string; paymentStatus?: string; timestamp?: number; amountTotal?: number; currency?: string } = {},
 ): Promise<{ body: string; headers: Record<string, string> }> {
+  const checkoutId = checkout.id;
   const body = JSON.stringify({
     id: "evt_1QxTest",
     object: "event",
@@ -69,6 +70,9 @@ async function stripeDelivery(
         client_reference_id: checkoutId,
         payment_intent: "pi_3QxTest",
         payment_status: options.paymentStatus ?? "paid",
+        // Stripe's amounts are integers of the currency's minor unit; its currency codes are lower case.
+        amount_total: options.amountTotal ?? Number(checkout.cost.total.amount.replace(".", "")),
+        currency: options.currency ?? checkout.cost.total.currency.toLowerCase(),
       },
     },
   });
@@ -85,7 +89,7 @@ describe("completing a checkout", () => {
   it("writes one order to D1, turns the holds into decrements and clears the cart", async () => {
     const [a, b] = [variants[0]!, variants[1]!];
     const { token, checkout } = await openCheckout({ 0: 2, 1: 1 });
-    const order = await orderFrom(await operatorComplete(checkout.id, "pay_42"));
+    const order = await orderFrom(await operatorComplete(checkout, "pay_42"));
     expect(order).toMatchObject({
       object: "order",
       checkout_id: checkout.id,
@@ -115,9 +119,9 @@ describe("completing a checkout", () => {
   it("answers the same one order to repeated completions, whichever surface and reference", async () => {
     const a = variants[2]!;
     const { checkout } = await openCheckout({ 2: 3 });
-    const first = await orderFrom(await operatorComplete(checkout.id, "pay_first"));
-    const again = await orderFrom(await operatorComplete(checkout.id, "pay_other"));
-    const signed = await signedCompletion(checkout.id, "pay_webhook");
+    const first = await orderFrom(await operatorComplete(checkout, "pay_first"));
+    const again = await orderFrom(await operatorComplete(checkout, "pay_other"));
+    const signed = await signedCompletion(checkout, "pay_webhook");
     const hook = await postWebhook(signed.body, signed.headers);
     expect(hook.status).toBe(200);
     expect(await hook.json()).toMatchObject({ handled: true, checkout_id: checkout.id, order_id: first.id });
@@ -129,7 +133,7 @@ describe("completing a checkout", () => {
 
   it("completes through the Storefront-Signature webhook", async () => {
     const { checkout } = await openCheckout({ 3: 1 });
-    const signed = await signedCompletion(checkout.id, "pay_hook");
+    const signed = await signedCompletion(checkout, "pay_hook");
     const res = await postWebhook(signed.body, signed.headers);
     expect(res.status).toBe(200);
     const receipt = (await res.json()) as { order_id: string };
@@ -139,7 +143,7 @@ describe("completing a checkout", () => {
 
   it("completes through Stripe's checkout.session.completed, signed by the stripe package", async () => {
     const { checkout } = await openCheckout({ 4: 1 });
-    const delivery = await stripeDelivery(checkout.id);
+    const delivery = await stripeDelivery(checkout);
     const res = await postWebhook(delivery.body, delivery.headers);
     expect(res.status).toBe(200);
     const receipt = (await res.json()) as { handled: boolean; order_id: string };
@@ -150,8 +154,8 @@ describe("completing a checkout", () => {
 
   it("acknowledges and ignores events it does not act on", async () => {
     const { checkout } = await openCheckout({ 5: 1 });
-    const unpaid = await stripeDelivery(checkout.id, { paymentStatus: "unpaid" });
-    const other = await stripeDelivery(checkout.id, { type: "payment_intent.created" });
+    const unpaid = await stripeDelivery(checkout, { paymentStatus: "unpaid" });
+    const other = await stripeDelivery(checkout, { type: "payment_intent.created" });
     const body = JSON.stringify({
       type: "checkout.viewed",
       data: { checkout_id: checkout.id, payment_reference: "x" },
@@ -169,7 +173,7 @@ describe("completing a checkout", () => {
     }
     expect(await ordersInD1(checkout.id)).toBe(0);
     // A delayed payment completes it when Stripe says it succeeded.
-    const succeeded = await stripeDelivery(checkout.id, { type: "checkout.session.async_payment_succeeded" });
+    const succeeded = await stripeDelivery(checkout, { type: "checkout.session.async_payment_succeeded" });
     expect(
       ((await (await postWebhook(succeeded.body, succeeded.headers)).json()) as { handled: boolean }).handled,
     ).toBe(true);
@@ -181,12 +185,12 @@ describe("completing a checkout", () => {
     const { token, checkout } = await openCheckout({ 6: 2 });
     const log = vi.spyOn(console, "log");
     const errorLog = vi.spyOn(console, "error");
-    const good = await signedCompletion(checkout.id);
+    const good = await signedCompletion(checkout);
     const now = Math.floor(Date.now() / 1000);
-    const stale = await signedCompletion(checkout.id, "pay_webhook", Date.now() - 301_000);
-    const future = await signedCompletion(checkout.id, "pay_webhook", Date.now() + 301_000);
+    const stale = await signedCompletion(checkout, "pay_webhook", Date.now() - 301_000);
+    const future = await signedCompletion(checkout, "pay_webhook", Date.now() + 301_000);
     const notJson = "not json {";
-    const stripeStale = await stripeDelivery(checkout.id, { timestamp: now - 600 });
+    const stripeStale = await stripeDelivery(checkout, { timestamp: now - 600 });
     const cases: [string, Record<string, string>, string][] = [
       [good.body, {}, "signature_invalid"],
       [good.body, { "Storefront-Signature": `t=${now},v1=${"0".repeat(64)}` }, "signature_invalid"],
@@ -228,17 +232,18 @@ describe("completing a checkout", () => {
     // Another object's real id with a suffix it never made.
     const forged = `${checkout.id.slice(0, -16)}ZZZZZZZZZZZZZZZZ`;
     for (const id of [unknown, forged, "chk_short"]) {
-      const signed = await signedCompletion(id);
+      const payable = { id, paid: checkout.cost.total };
+      const signed = await signedCompletion(payable);
       const hook = await postWebhook(signed.body, signed.headers);
       expect(hook.status).toBe(404);
       expect(await hook.json()).toMatchObject({ error: { code: "resource_missing" } });
-      expect((await operatorComplete(id)).status).toBe(404);
+      expect((await operatorComplete(payable)).status).toBe(404);
     }
   });
 
   it("refuses the development webhook secret outside development", async () => {
     const { checkout } = await openCheckout({ 8: 1 });
-    const signed = await signedCompletion(checkout.id);
+    const signed = await signedCompletion(checkout);
     const res = await fetchAs("production", "/api/v1/webhooks/checkouts", {
       method: "POST",
       headers: { "Content-Type": "application/json", ...signed.headers },
@@ -265,7 +270,7 @@ describe("completing a checkout", () => {
     expect((await checkoutFrom(await cartCall(other.token, `/checkouts/${other.checkout.id}`), 200)).status).toBe(
       "open",
     );
-    const late = await orderFrom(await operatorComplete(checkout.id, "pay_late"));
+    const late = await orderFrom(await operatorComplete(checkout, "pay_late"));
     expect(late.oversold).toBe(true);
     expect(late.lines.map((l) => [l.variant_id, l.oversold])).toEqual([
       [a.id, true],
@@ -313,7 +318,7 @@ describe("completing a checkout", () => {
     expect((await checkoutFrom(await cartCall(token, `/checkouts/${checkout.id}`), 200)).status).toBe("open");
     // Its units are still held for it (1 of 5), beside the newer checkout's.
     expect((await stockOf(a.id)).held).toBe(2);
-    const order = await orderFrom(await operatorComplete(checkout.id, "pay_other"));
+    const order = await orderFrom(await operatorComplete(checkout, "pay_other"));
     expect(order.payment_reference).toBe("pay_in_flight");
   });
 
@@ -341,7 +346,7 @@ describe("completing a checkout", () => {
     ]);
     // Both lines of the variant are held from its one level.
     expect((await stockOf(variant.id)).held).toBe(3);
-    const order = await orderFrom(await operatorComplete(checkout.id));
+    const order = await orderFrom(await operatorComplete(checkout));
     expect(order).toMatchObject({ note: "Leave at the door <b>please</b>", attributes: { "Gift wrap": "yes" } });
     expect(order.lines.map((l) => [l.quantity, l.attributes])).toEqual([
       [1, { Engraving: "A.B." }],

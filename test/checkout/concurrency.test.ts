@@ -60,7 +60,7 @@ describe("checkouts racing for the last units", () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(50);
     expect(await stockOf(variant.id)).toMatchObject({ quantity: 50, held: 50, available_quantity: 0 });
     // Every winner pays, all at once.
-    const paid = await Promise.all(won.map((c) => operatorComplete(c.id)));
+    const paid = await Promise.all(won.map((c) => operatorComplete(c)));
     expect(paid.map((r) => r.status)).toEqual(won.map(() => 200));
     expect(await stockOf(variant.id)).toMatchObject({ quantity: 0, held: 0, available_quantity: 0 });
     // The movement log never went below zero on the way.
@@ -91,12 +91,12 @@ describe("completions racing each other", () => {
     expect((await addLine(issued.token, variant.id, 3)).status).toBe(200);
     const checkout = await checkoutFrom(await postCheckout(issued.token));
     const deliveries = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => signedCompletion(checkout.id, `pay_hook_${i}`)),
+      Array.from({ length: 50 }, (_, i) => signedCompletion(checkout, `pay_hook_${i}`)),
     );
     const answers = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
         i % 2 === 0
-          ? operatorComplete(checkout.id, `pay_op_${i}`)
+          ? operatorComplete(checkout, `pay_op_${i}`)
           : postWebhook(deliveries[(i - 1) / 2]!.body, deliveries[(i - 1) / 2]!.headers),
       ),
     );

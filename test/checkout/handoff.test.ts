@@ -72,3 +72,58 @@ describe("handoffUrl", () => {
     expect(handoffUrl({ ...settings, shopifyDomain: "" }, "chk_x", lines)).toBeNull();
   });
 });
+
+describe("the Shopify permalink keeps what the cart carries (contract 10.6)", () => {
+  const settings = { checkoutUrl: "", shopifyDomain: "shop.example.com", storeIds: true, devPayBase: null };
+  const lines = [{ variant_id: "1", quantity: 2 }];
+
+  it("adds the discount code, the note and each attribute, each encoded so it reads back exactly", () => {
+    const note = 'Gift wrap & a card: "Happy 30th" #1 = 100% 🎉\nThanks';
+    const attributes = { "Gift message": "For you & me", "a[b]=c": "x&y=z#w", Leave: "at door?" };
+    const url = handoffUrl(settings, "chk_x", lines, { note, attributes, discountCode: "SUMMER 10&X" })!;
+    expect(url.startsWith("https://shop.example.com/cart/1:2?discount=SUMMER%2010%26X&note=")).toBe(true);
+    // No raw space or `+` standing for one: Shopify must read back exactly what the shopper wrote.
+    expect(url).not.toMatch(/[ +]/);
+    const query = new URL(url).searchParams;
+    expect(query.get("discount")).toBe("SUMMER 10&X");
+    expect(query.get("note")).toBe(note);
+    expect(
+      Object.fromEntries(
+        [...query].filter(([k]) => k.startsWith("attributes[")).map(([k, v]) => [k.slice(11, -1), v] as const),
+      ),
+    ).toEqual(attributes);
+    // A key's own brackets are encoded, so `attributes[a[b]=c]` cannot be read as a nested key.
+    expect(url).toContain("attributes[a%5Bb%5D%3Dc]=x%26y%3Dz%23w");
+  });
+
+  it("adds nothing when the cart has no note, attributes or code", () => {
+    expect(handoffUrl(settings, "chk_x", lines, { note: null, attributes: {}, discountCode: null })).toBe(
+      "https://shop.example.com/cart/1:2",
+    );
+  });
+
+  it("carries a real cart's note and attributes into the checkout's permalink", async () => {
+    await publishSeedWith("store");
+    const issued = await issueToken();
+    expect((await addLine(issued.token, VARIANT, 1)).status).toBe(200);
+    const patched = await fetchAs(
+      "production",
+      "/api/v1/cart",
+      bearerInit(issued.token, {
+        method: "PATCH",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ note: "Ring twice & wait", attributes: { "Delivery window": "9-12" } }),
+      }),
+    );
+    expect(patched.status).toBe(200);
+    const res = await fetchAs("production", "/api/v1/checkouts", bearerInit(issued.token, { method: "POST" }), {
+      CHECKOUT_URL: "",
+      SHOPIFY_STORE_DOMAIN: "shop.example.com",
+    });
+    const url = new URL(CheckoutSchema.parse(await res.json()).url!);
+    expect(url.pathname).toBe(`/cart/${VARIANT}:1`);
+    expect(url.searchParams.get("note")).toBe("Ring twice & wait");
+    expect(url.searchParams.get("attributes[Delivery window]")).toBe("9-12");
+    expect(url.searchParams.has("discount")).toBe(false);
+  });
+});

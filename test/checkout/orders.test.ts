@@ -4,8 +4,10 @@ import { OrderListSchema, type Order } from "../../src/checkout/api.ts";
 import { ReconciliationSchema } from "../../src/checkout/reconcile.ts";
 import type { VariantRecord } from "../../src/catalog/store.ts";
 import { OrdersClient, runOrdersCommand } from "../../src/cli/orders-client.ts";
+import { OrdersStore } from "../../src/checkout/orders.ts";
+import { costOfLines } from "../../src/checkout/cost.ts";
 import { stockStore } from "../../src/stock/store.ts";
-import { addLine, BASE, issueToken, operator, OPERATOR_SECRET, seedVariants } from "../helpers/cart.ts";
+import { addLine, BASE, cartCall, issueToken, operator, OPERATOR_SECRET, seedVariants } from "../helpers/cart.ts";
 import { checkoutFrom, operatorComplete, orderFrom, postCheckout, setStock } from "../helpers/checkout.ts";
 
 let variants: VariantRecord[];
@@ -16,7 +18,7 @@ async function orderOf(index: number, quantity: number): Promise<Order> {
   const issued = await issueToken();
   expect((await addLine(issued.token, variants[index]!.id, quantity)).status).toBe(200);
   const checkout = await checkoutFrom(await postCheckout(issued.token));
-  return orderFrom(await operatorComplete(checkout.id, `pay_${index}_${quantity}`));
+  return orderFrom(await operatorComplete(checkout, `pay_${index}_${quantity}`));
 }
 
 beforeAll(async () => {
@@ -73,7 +75,13 @@ describe("npm run orders", () => {
     expect(list.lines[0]).toContain(made[4]!.id);
     const show = await runOrdersCommand({ action: "show", id: made[0]!.id }, client);
     expect(show.lines[0]).toContain(made[0]!.payment_reference);
-    expect(show.lines[1]).toContain(`1 × ${variants[0]!.product_title}`);
+    // The money and the buyer (contract 10.7): the frozen cost, what was paid, the status.
+    const total = made[0]!.cost.total.amount;
+    expect(show.lines[1]).toBe(
+      `cost: subtotal ${total} USD, discounts 0.00 USD, shipping none, tax none, total ${total} USD`,
+    );
+    expect(show.lines[2]).toBe(`paid: ${total} USD  payment_status: paid`);
+    expect(show.lines.find((l) => l.includes(" × "))).toContain(`1 × ${variants[0]!.product_title}`);
   });
 
   it("check finds orders, holds and stock movements in agreement", async () => {
@@ -105,5 +113,84 @@ describe("npm run orders", () => {
     const check = await runOrdersCommand({ action: "check" }, client);
     expect(check.ok).toBe(false);
     expect(check.lines[0]).toContain("3 difference(s)");
+  });
+});
+
+describe("GET /orders/{id}: the shopper's receipt (contract 10.7)", () => {
+  it("answers the holder's own order with its money, and 404 to any other token", async () => {
+    const issued = await issueToken();
+    expect((await addLine(issued.token, variants[0]!.id, 2)).status).toBe(200);
+    const checkout = await checkoutFrom(await postCheckout(issued.token));
+    const order = await orderFrom(await operatorComplete(checkout, "pay_receipt"));
+    const mine = await cartCall(issued.token, `/orders/${order.id}`);
+    expect(mine.headers.get("cache-control")).toBe("no-store");
+    const receipt = await orderFrom(mine);
+    expect(receipt).toEqual(order);
+    expect(receipt).toMatchObject({ payment_status: "paid", amount_paid: checkout.cost.total, cost: checkout.cost });
+    // Another holder, an order of another holder, an unknown order and a malformed id: all the same 404.
+    const other = await issueToken();
+    for (const [token, id] of [
+      [other.token, order.id],
+      [issued.token, made[0]!.id],
+      [issued.token, `ord_${"0".repeat(32)}`],
+      [issued.token, "ord_nope"],
+    ] as const) {
+      const res = await cartCall(token, `/orders/${id}`);
+      expect(res.status, `${id}`).toBe(404);
+      expect(await res.json()).toMatchObject({ error: { code: "resource_missing", param: "id" } });
+    }
+    expect((await cartCall("", `/orders/${order.id}`)).status).toBe(401);
+  });
+});
+
+describe("npm run orders -- check, as tracking starts and stops", () => {
+  it("finds no difference for an order of a variant tracked only after it was sold (regression: issue 42 point 9)", async () => {
+    // On main every order of a variant tracked now was expected to have a stock commit, so an
+    // order paid while the variant was untracked read as order_without_stock_commit (exit 1).
+    const later = variants[6]!;
+    const order = await orderOf(6, 2);
+    await setStock({ [later.id]: 40 });
+    const report = ReconciliationSchema.parse(await (await operator("/reconciliation")).json());
+    expect(report.differences.filter((d) => d.checkout_id === order.checkout_id)).toEqual([]);
+  });
+
+  it("still names an order of a tracked variant that stock never committed", async () => {
+    const tracked = variants[0]!;
+    const checkoutId = `chk_${"3".repeat(64)}NeverNeverNever0`;
+    const lines = [
+      {
+        id: "cl_never",
+        variant_id: tracked.id,
+        handle: tracked.product_handle,
+        title: tracked.product_title,
+        variant_title: tracked.title,
+        quantity: 1,
+        unit_price_minor: tracked.price_minor,
+        attributes: {},
+      },
+    ];
+    await new OrdersStore(env.ORDERS).record({
+      checkoutId,
+      currency: "USD",
+      lines,
+      note: null,
+      attributes: {},
+      // What a completion since payment writes besides (contract 10.6): the cost, paid exactly.
+      cost: costOfLines(lines),
+      buyer: null,
+      shippingOption: null,
+      received: { amount_minor: tracked.price_minor, currency: "USD" },
+      paymentStatus: "paid",
+      paymentReference: "pay_never",
+      completedBy: "operator",
+      oversold: new Set(),
+      checkoutCreatedAt: Date.now(),
+      createdAt: Date.now(),
+      emitEvents: false,
+    });
+    const report = ReconciliationSchema.parse(await (await operator("/reconciliation")).json());
+    expect(report.differences.filter((d) => d.checkout_id === checkoutId).map((d) => d.kind)).toEqual([
+      "order_without_stock_commit",
+    ]);
   });
 });

@@ -8,6 +8,28 @@ import { afterAll, describe, expect, it } from "vitest";
 const WRANGLER = join(process.cwd(), "node_modules", "wrangler", "bin", "wrangler.js");
 const outdir = mkdtempSync(join(tmpdir(), "storefront-bundle-"));
 
+/**
+ * Run by Node in the repository: imports the worker's entry (src/index.ts, the bundle's one entry,
+ * with cloudflare:workers stood in for as src/cli/openapi-documents.ts does) and prints, as JSON,
+ * every metadata zod's global registry was given while it loaded.
+ */
+const WATCH_REGISTRY = `
+import { registerHooks } from "node:module";
+registerHooks({
+  resolve(specifier, context, next) {
+    if (specifier === "cloudflare:workers")
+      return { url: "data:text/javascript,export class DurableObject {}", shortCircuit: true };
+    return next(specifier, context);
+  },
+});
+const { globalRegistry } = await import("zod/mini");
+const registered = [];
+const add = globalRegistry.add.bind(globalRegistry);
+globalRegistry.add = (schema, ...meta) => (registered.push(meta[0] ?? null), add(schema, ...meta));
+await import("./src/index.ts");
+process.stdout.write(JSON.stringify(registered));
+`;
+
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 describe("the production bundle", () => {
@@ -51,5 +73,34 @@ describe("the production bundle", () => {
     expect(inputs).toContain("src/routes/products.ts");
     expect(inputs.filter((input) => input.startsWith("src/routes/reference/"))).toEqual([]);
     expect(inputs.filter((input) => input.endsWith("src/openapi/seed-examples.ts"))).toEqual([]);
+  });
+
+  // Regression: the schemas' ids, descriptions and examples (`.register(z.globalRegistry, {…})` in
+  // src/<room>/) rode in the worker, about 10.7 KB gzip; they are attached in Node by
+  // src/routes/reference/schemas/<room>.ts. Checked by what loading the worker does, not by its
+  // text: the worker's entry is imported in Node with zod's registry watched, and must register
+  // nothing, however the call is spelled. Failing? Move the metadata it lists into that room's
+  // module as `documentSchema(schema, meta)` (src/openapi/schema-docs.ts says how to reach a nested schema).
+  it("leaves the schemas' documentation (src/routes/reference/schemas/) out of the worker", () => {
+    const meta = JSON.parse(readFileSync(join(outdir, "meta.json"), "utf8")) as { inputs: Record<string, unknown> };
+    const inputs = Object.keys(meta.inputs);
+    expect(inputs).toContain("src/catalog/api.ts");
+    expect(inputs.filter((input) => input.endsWith("src/openapi/schema-docs.ts"))).toEqual([]);
+    const registered = JSON.parse(
+      execFileSync(process.execPath, ["--input-type=module", "--eval", WATCH_REGISTRY], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    ) as unknown[];
+    expect(registered).toEqual([]);
+  });
+
+  // The operator stock surface's answer schemas (about 1.1 KiB gzip with their descriptions) are
+  // the reference's and the CLI's: the worker builds those answers without them.
+  it("leaves the stock answers' schemas (src/stock/results.ts) out of the worker", () => {
+    const meta = JSON.parse(readFileSync(join(outdir, "meta.json"), "utf8")) as { inputs: Record<string, unknown> };
+    const inputs = Object.keys(meta.inputs);
+    expect(inputs).toContain("src/stock/api.ts");
+    expect(inputs).not.toContain("src/stock/results.ts");
   });
 });

@@ -59,8 +59,11 @@ describe("catalog:import --publish --local into a running npm run dev", () => {
     expect(run.stdout).toContain("Imported 5 products, 10 variants, 5 images.");
     expect(run.stdout).toContain('lines 17-18: "gift-card" skipped: gift card');
     expect(run.stdout).toMatch(/Published catalog \S+: 5 products/);
-    // The export's quantities are kept (section 9.3), and the report says so.
-    expect(run.stdout).toMatch(/Live stock: \d+ tracked variant levels go with this version/);
+    // The export's quantities are kept (section 9.3), and the report says what they do to live
+    // stock: all new to tracking in a fresh state, so every level is written.
+    expect(run.stdout).toMatch(
+      /Live stock: \d+ levels? written \(new to tracking, or changed in the file since the last publish\), 0 kept/,
+    );
 
     const list = await get("/products");
     expect((list.body.data as Json[]).map((p) => p.handle)).toEqual([

@@ -43,6 +43,7 @@ describe("checkout across a crash of npm run dev", () => {
       tokens.push(issued.token);
     }
     const created = new Map<string, string>(); // checkout id -> token
+    const totals = new Map<string, { amount: string; currency: string }>(); // checkout id -> what it asks to be paid
     const completed = new Map<string, string>(); // checkout id -> order id
     const storm = tokens.map(async (token, i) => {
       try {
@@ -53,11 +54,15 @@ describe("checkout across a crash of npm run dev", () => {
           { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
         );
         if (res.status !== 201) return;
-        const { id } = (await res.json()) as { id: string };
+        const { id, cost } = (await res.json()) as {
+          id: string;
+          cost: { total: { amount: string; currency: string } };
+        };
         created.set(id, token);
+        totals.set(id, cost.total);
         const done = await post(
           `/api/v1/operator/checkouts/${id}/complete`,
-          { payment_reference: `pay_${i}` },
+          { payment_reference: `pay_${i}`, ...cost.total },
           OPERATOR,
         );
         if (done.status === 200) completed.set(id, ((await done.json()) as { id: string }).id);
@@ -87,7 +92,7 @@ describe("checkout across a crash of npm run dev", () => {
       if (completed.has(checkoutId)) continue;
       const res = await post(
         `/api/v1/operator/checkouts/${checkoutId}/complete`,
-        { payment_reference: "pay_retry" },
+        { payment_reference: "pay_retry", ...totals.get(checkoutId) },
         OPERATOR,
       );
       expect(res.status).toBe(200);

@@ -49,7 +49,14 @@ describe("checkout over HTTP against npm run dev", () => {
     const order = OrderSchema.parse(
       await (await api(`/api/v1/operator/orders/${orderId}`, { headers: OPERATOR })).json(),
     );
-    expect(order).toMatchObject({ checkout_id: checkout.id, completed_by: "webhook", total_quantity: 2 });
+    // The Pay button pays the total the page showed: a normal paid order.
+    expect(order).toMatchObject({
+      checkout_id: checkout.id,
+      completed_by: "webhook",
+      total_quantity: 2,
+      payment_status: "paid",
+      amount_paid: checkout.cost.total,
+    });
     const list = OrderListSchema.parse(
       await (await api("/api/v1/operator/orders?limit=250", { headers: OPERATOR })).json(),
     );
@@ -69,7 +76,7 @@ describe("checkout over HTTP against npm run dev", () => {
     );
     const body = JSON.stringify({
       type: "checkout.completed",
-      data: { checkout_id: checkout.id, payment_reference: "pay_e2e" },
+      data: { checkout_id: checkout.id, payment_reference: "pay_e2e", ...checkout.cost.total },
     });
     const t = Math.floor(Date.now() / 1000);
     const sign = (secret: string) => createHmac("sha256", secret).update(`${t}.${body}`).digest("hex");

@@ -156,6 +156,37 @@ describe("catalog:publish and npm run dev: a broken JSON file", () => {
   });
 });
 
+describe("catalog:publish and live stock (issue 42 point 2)", () => {
+  it("says how many levels it writes and keeps; --stock replace writes them all", async () => {
+    const state = join(scratch, "stock-state");
+    const seed = JSON.parse(readFileSync("seed/catalog.json", "utf8")) as {
+      products: { variants: { price: string }[] }[];
+    };
+    const first = await runCli("catalog-publish", ["--persist-to", state, "seed/catalog.json"]);
+    expect(first.code, first.stderr).toBe(0);
+    // The seed tracks two variants, new to live stock: both written.
+    expect(first.stdout).toContain(
+      "Live stock: 2 levels written (new to tracking, or changed in the file since the last publish), 0 kept",
+    );
+    // A price edit: the quantities are the last publish's, so live levels stay.
+    seed.products[0]!.variants[0]!.price = "31.00";
+    const edited = join(scratch, "price-edit.json");
+    writeFileSync(edited, JSON.stringify(seed));
+    const second = await runCli("catalog-publish", ["--persist-to", state, edited]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain("Live stock: 0 levels written (new to tracking, or changed in the file");
+    expect(second.stdout).toContain("), 2 kept (the live level stays)");
+    seed.products[0]!.variants[0]!.price = "32.00";
+    writeFileSync(edited, JSON.stringify(seed));
+    const replaced = await runCli("catalog-publish", ["--persist-to", state, "--stock", "replace", edited]);
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect(replaced.stdout).toContain("Live stock: 2 levels written (--stock replace), 0 kept");
+    const wrong = await runCli("catalog-publish", ["--persist-to", state, "--stock", "reset", edited]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("--stock must be one of keep, replace");
+  }, 180_000);
+});
+
 describe("--remote --dry-run", () => {
   it("catalog:publish marks every line it prints as a dry run and claims nothing went live", async () => {
     const run = await runCli("catalog-publish", ["--remote", "--dry-run", "seed/catalog.json"]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { StockDetailSchema } from "../../src/stock/api.ts";
+import { StockDetailSchema } from "../../src/stock/results.ts";
 import { localServerForSuite } from "../hardening/local-server.ts";
 
 /**

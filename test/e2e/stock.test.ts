@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CartSchema } from "../../src/cart/api.ts";
-import { StockBatchResultSchema, StockDetailSchema } from "../../src/stock/api.ts";
+import { StockBatchResultSchema, StockDetailSchema } from "../../src/stock/results.ts";
 import { api, withToken } from "./http.ts";
 
 /**

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_LINE_QUANTITY, MAX_LINES } from "../../src/cart/api.ts";
-import { buildCart, type LineRow } from "../../src/cart/view.ts";
+import { buildCart, EMPTY_HEAD, type LineRow } from "../../src/cart/view.ts";
+import { renderedCostOf } from "../../src/cart/cost.ts";
 import { CatalogValidationError, parseCatalog } from "../../src/catalog/schema.ts";
 import { fromMinor, MAX_UNIT_MINOR, SourceAmountSchema, sourceAmountIssue, toMinor } from "../../src/money.ts";
 import { seedCatalog } from "../helpers/catalog.ts";
@@ -38,6 +39,13 @@ const row = (i: number, unit: number, quantity: number): LineRow => ({
   catalog_version: "v",
   tracked: 0,
   in_stock: 1,
+  options: '{"title":"Default Title"}',
+  sku: null,
+  image: null,
+  compare_at_minor: null,
+  requires_shipping: 1,
+  weight_grams: null,
+  collections: "[]",
 });
 
 describe("money at the edges", () => {
@@ -77,11 +85,16 @@ describe("money at the edges", () => {
     const worst = Array.from({ length: MAX_LINES }, (): [number, number] => [MAX_UNIT_MINOR, MAX_LINE_QUANTITY]);
     fc.assert(
       fc.property(fc.oneof(fc.array(line, { maxLength: MAX_LINES }), fc.constant(worst)), (lines) => {
+        const head = { ...EMPTY_HEAD, created_at: 0, updated_at: 0, expires_at: 1 };
+        const rows = lines.map(([unit, quantity], i) => row(i, unit, quantity));
         const cart = buildCart(
           "cart_x",
-          { created_at: 0, updated_at: 0, expires_at: 1, note: null, attributes: "{}" },
-          lines.map(([unit, quantity], i) => row(i, unit, quantity)),
+          head,
+          rows,
+          renderedCostOf(head, rows, { rules: null, currency: "USD", now: 0 }),
         );
+        expect(cart.cost.subtotal).toEqual(cart.subtotal);
+        expect(cart.cost.total).toEqual(cart.subtotal);
         const exact = lines.reduce((sum, [unit, quantity]) => sum + BigInt(unit) * BigInt(quantity), 0n);
         expect(exactMinor(cart.subtotal.amount)).toBe(exact);
         for (const [i, [unit, quantity]] of lines.entries())

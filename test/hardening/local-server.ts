@@ -20,15 +20,18 @@ export interface SuiteServer {
 
 /**
  * Registers, in the calling `describe`, a server started before its tests on a fresh state
- * directory and the first free port of `ports` (waiting for `/api/v1/health`), killed and its
- * state removed after them.
+ * directory and the first free port of `ports` (waiting for `/api/v1/health`), with the
+ * environment `env` answers when it starts, killed and its state removed after them.
  */
-export function localServerForSuite(ports: readonly number[]): SuiteServer {
+export function localServerForSuite(
+  ports: readonly number[],
+  env: () => Record<string, string> = () => ({}),
+): SuiteServer {
   let state: string;
   let port: number;
   let current: DevServer | undefined;
   const start = async () => {
-    current = await runDevServer(state, port, join(state, "server.log"));
+    current = await runDevServer(state, port, join(state, "server.log"), env());
     return current;
   };
   beforeAll(async () => {

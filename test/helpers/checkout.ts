@@ -34,11 +34,24 @@ export async function orderFrom(res: Response): Promise<Order> {
   return OrderSchema.parse(JSON.parse(text));
 }
 
-/** Completes a checkout through the operator surface. */
-export function operatorComplete(id: string, reference = "pay_test"): Promise<Response> {
-  return operator(`/checkouts/${id}/complete`, {
+/** What a payment moved, as the completion surfaces take it. */
+export interface Paid {
+  amount: string;
+  currency: string;
+}
+
+/** A checkout to complete: its id and what it asks to be paid (`cost.total`), or an id with what was paid. */
+type Payable = Pick<Checkout, "id" | "cost"> | { id: string; paid: Paid };
+
+function paidFor(checkout: Payable, paid?: Paid): Paid {
+  return paid ?? ("paid" in checkout ? checkout.paid : checkout.cost.total);
+}
+
+/** Completes a checkout through the operator surface, paying its total unless `paid` says otherwise. */
+export function operatorComplete(checkout: Payable, reference = "pay_test", paid?: Paid): Promise<Response> {
+  return operator(`/checkouts/${checkout.id}/complete`, {
     method: "POST",
-    body: JSON.stringify({ payment_reference: reference }),
+    body: JSON.stringify({ payment_reference: reference, ...paidFor(checkout, paid) }),
   });
 }
 
@@ -51,15 +64,16 @@ export function postWebhook(body: string, headers: Record<string, string>): Prom
   });
 }
 
-/** The storefront's own completion event for `checkoutId`, signed at `now`. */
+/** The storefront's own completion event for a checkout, signed at `now`, paying its total unless `paid` says otherwise. */
 export async function signedCompletion(
-  checkoutId: string,
+  checkout: Payable,
   reference = "pay_webhook",
   now = Date.now(),
+  paid?: Paid,
 ): Promise<{ body: string; headers: Record<string, string> }> {
   const body = JSON.stringify({
     type: "checkout.completed",
-    data: { checkout_id: checkoutId, payment_reference: reference },
+    data: { checkout_id: checkout.id, payment_reference: reference, ...paidFor(checkout, paid) },
   });
   return { body, headers: { "Storefront-Signature": await signatureHeader(WEBHOOK_SECRET, body, now) } };
 }

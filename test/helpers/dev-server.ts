@@ -70,15 +70,20 @@ async function signalGroup(child: ChildProcess, signal: NodeJS.Signals): Promise
 }
 
 /**
- * Runs `npm run dev -- --persist-to <state>` with `PORT`, as a new user would (the dev script
+ * Runs `npm run dev -- --persist-to <state>` with `PORT` (and `env`, e.g. ORDER_WEBHOOK_URL), as a new user would (the dev script
  * publishes the seed catalog and the dev tokens into that state, then serves), appends what it
  * prints to `logFile`, and waits until `GET /api/v1/health` answers. The state is left in place,
  * so a server stopped or killed can be started again on it.
  */
-export async function runDevServer(state: string, port: number, logFile: string): Promise<DevServer> {
+export async function runDevServer(
+  state: string,
+  port: number,
+  logFile: string,
+  env: Record<string, string> = {},
+): Promise<DevServer> {
   const child = spawn("npm", ["run", "dev", "--", "--persist-to", state], {
     cwd: process.cwd(),
-    env: { ...process.env, PORT: String(port), WRANGLER_SEND_METRICS: "false", CI: "true", FORCE_COLOR: "0" },
+    env: { ...process.env, PORT: String(port), WRANGLER_SEND_METRICS: "false", CI: "true", FORCE_COLOR: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

@@ -282,7 +282,11 @@ describe("body validation messages in the house style", () => {
     [{ quantity: 0 }, "quantity", "Invalid quantity: an integer from 1 to 999."],
     [{ quantity: 1.5 }, "quantity", "Invalid quantity: an integer from 1 to 999."],
     [{ quantity: "2" }, "quantity", "Invalid quantity: an integer from 1 to 999."],
-    [{ quantity: 1, handle: 5 }, "handle", "Invalid handle: text of at most 255 characters."],
+    [
+      { quantity: 1, handle: 5 },
+      "handle",
+      "Invalid handle: a handle: lower case words joined by hyphens, of at most 255 characters.",
+    ],
     [
       { quantity: 1, variant_id: "abc" },
       "variant_id",

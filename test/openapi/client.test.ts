@@ -43,6 +43,15 @@ describe("hc<AppType> against the app", () => {
     expect(page.data.map((p) => p.handle)).toEqual(["essential-crew-tee-black", "essential-crew-tee-white"]);
   });
 
+  it("sends several values of one option filter (issue 42, point 17), answering what option.size=M&option.size=L answers", async () => {
+    const res = await client.products.$get({ query: { "option[size]": ["M", "L"], limit: "250" } });
+    expect(res.status).toBe(200);
+    const dotted = await exports.default.fetch(
+      "https://storefront.test/api/v1/products?option.size=M&option.size=L&limit=250",
+    );
+    expect(await res.json()).toEqual(await dotted.json());
+  });
+
   it("fills path parameters: a product and its variants", async () => {
     const product = ProductSchema.parse(
       await (await client.products[":handle"].$get({ param: { handle: "essential-crew-tee-black" } })).json(),

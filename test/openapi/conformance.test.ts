@@ -25,9 +25,14 @@ const OPTIONAL_HEADERS = new Set(["Idempotent-Replayed", "Vary", "Link"]);
 /** Statuses no request from outside can provoke on purpose, with the reason. */
 const UNPROVOKABLE: [RegExp, string][] = [
   [/ 500$/, "an unexpected failure"],
+  [/ 414$/, "a URL over 16 KiB, on every path: test/openapi/documented-statuses.test.ts sends one to every operation"],
   [/ 409$/, "Idempotency-Key still in use: two requests racing inside one Durable Object"],
   [
-    /^POST \/api\/v1\/(carts|checkouts) 503$/,
+    /^POST \/api\/v1\/checkouts 502$/,
+    "Stripe down or refusing needs PAYMENT_PROVIDER=stripe and a failing Stripe (test/payment/stripe-checkout.test.ts)",
+  ],
+  [
+    /^POST \/api\/v1\/(carts|checkouts) 503$|^GET \/api\/v1\/orders\/\{id\} 503$/,
     "no usable CART_TOKEN_SECRET: a deployment's misconfiguration (test/cart/shopper-tokens.test.ts sets it up)",
   ],
   [
@@ -55,6 +60,7 @@ const state = {
   limitedToken: "",
   checkoutToken: "",
   checkoutId: "{id}",
+  checkoutTotal: "0.00",
   orderId: "{order_id}",
   /** Signed webhook deliveries, made in beforeAll (signing is asynchronous, a case's request is not). */
   hooks: {} as Record<"unknown" | "ignored" | "badJson", { body: string; signature: string }>,
@@ -133,6 +139,16 @@ const label = (c: Case) => {
 };
 
 const unpublished: Case[] = withHead([
+  { status: 404, name: "no rules published yet", request: () => ["/api/v1/operator/rules", { headers: OPERATOR }] },
+  { status: 503, name: "no catalog to check amounts against", request: () => putRules({}) },
+  {
+    status: 503,
+    name: "no catalog to check amounts against",
+    request: () => [
+      "/api/v1/operator/rules/rollback",
+      { method: "POST", headers: { ...OPERATOR, "Content-Type": "application/json" }, body: "{}" },
+    ],
+  },
   {
     status: 503,
     name: "no catalog published yet",
@@ -361,7 +377,7 @@ const checkoutCases: Case[] = withHead([
     request: () =>
       post(
         `/api/v1/operator/checkouts/${state.checkoutId}/complete`,
-        { payment_reference: "pi_conformance" },
+        { payment_reference: "pi_conformance", amount: state.checkoutTotal, currency: "USD" },
         { ...OPERATOR, ...JSON_TYPE },
       ),
   },
@@ -369,6 +385,22 @@ const checkoutCases: Case[] = withHead([
     status: 409,
     name: "a completed checkout",
     request: () => [`/api/v1/checkouts/${state.checkoutId}`, { method: "DELETE", headers: checkoutBearer() }],
+  },
+  {
+    status: 200,
+    name: "the holder's receipt",
+    request: () => [`/api/v1/orders/${state.orderId}`, { headers: checkoutBearer() }],
+  },
+  {
+    status: 404,
+    name: "another holder's order",
+    request: () => [`/api/v1/orders/${state.orderId}`, { headers: bearer() }],
+  },
+  { status: 401, name: "no token", request: () => [`/api/v1/orders/${state.orderId}`] },
+  {
+    status: 400,
+    name: "query parameter",
+    request: () => [`/api/v1/orders/${state.orderId}?x=1`, { headers: checkoutBearer() }],
   },
   {
     status: 404,
@@ -408,6 +440,13 @@ const checkoutCases: Case[] = withHead([
     request: () => ["/api/v1/operator/reconciliation?x=1", { headers: OPERATOR }],
   },
   { status: 401, name: "no secret", request: () => ["/api/v1/operator/reconciliation"] },
+  { status: 200, name: "undelivered", request: () => ["/api/v1/operator/order-events", { headers: OPERATOR }] },
+  {
+    status: 400,
+    name: "starting_after no event",
+    request: () => [`/api/v1/operator/order-events?starting_after=evt_${"0".repeat(32)}`, { headers: OPERATOR }],
+  },
+  { status: 401, name: "no secret", request: () => ["/api/v1/operator/order-events"] },
   {
     status: 200,
     name: "a second line",
@@ -671,7 +710,49 @@ const limited: Case[] = [
 
 /** An address past OPERATOR_AUTH_LIMITER's wrong secrets (prepared by its cases' test): every operator route answers it 429. */
 const GUESSER = { "CF-Connecting-IP": "203.0.113.250" };
+/** A store's rules: a zone with two rates and a code (contract 10.1). */
+const RULES_DOC = {
+  discounts: [{ id: "ten", title: "10% off", code: "TEN", kind: "percentage", value: "10" }],
+  shipping: {
+    zones: [{ name: "Domestic", countries: ["US"], rates: [{ id: "standard", title: "Standard", price: "5.00" }] }],
+  },
+};
+
+function putRules(document: unknown, ifMatch?: string): [string, RequestInit] {
+  return [
+    "/api/v1/operator/rules",
+    {
+      method: "PUT",
+      headers: { ...OPERATOR, ...JSON_TYPE, ...(ifMatch === undefined ? {} : { "If-Match": ifMatch }) },
+      body: JSON.stringify(document),
+    },
+  ];
+}
+
 const throttled: Case[] = withHead([
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () => ["/api/v1/operator/rules", { headers: { ...OPERATOR, ...GUESSER } }],
+  },
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () => {
+      const [path, init] = putRules({}, "*");
+      return [path, { ...init, headers: { ...(init.headers as Record<string, string>), ...GUESSER } }];
+    },
+  },
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () => ["/api/v1/operator/rules/versions", { headers: { ...OPERATOR, ...GUESSER } }],
+  },
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () => post("/api/v1/operator/rules/rollback", {}, { ...OPERATOR, ...JSON_TYPE, ...GUESSER }),
+  },
   {
     status: 429,
     name: "an address guessing the secret",
@@ -712,6 +793,41 @@ const throttled: Case[] = withHead([
     status: 429,
     name: "an address guessing the secret",
     request: () => ["/api/v1/operator/openapi.json", { headers: { ...OPERATOR, ...GUESSER } }],
+  },
+  // Stock, orders, completion, reconciliation and order events sit behind the same guard (issue 42, point 19).
+  ...[
+    "/api/v1/operator/stock",
+    "/api/v1/operator/stock/44102938475602",
+    "/api/v1/operator/orders",
+    `/api/v1/operator/orders/ord_${"0".repeat(32)}`,
+    "/api/v1/operator/reconciliation",
+    "/api/v1/operator/order-events",
+  ].map(
+    (path): Case => ({
+      status: 429,
+      name: "an address guessing the secret",
+      request: () => [path, { headers: { ...OPERATOR, ...GUESSER } }],
+    }),
+  ),
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () =>
+      post(
+        "/api/v1/operator/stock",
+        { changes: [{ variant_id: "44102938475602", set: 1 }] },
+        { ...OPERATOR, ...JSON_TYPE, ...GUESSER },
+      ),
+  },
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () =>
+      post(
+        `/api/v1/operator/checkouts/chk_${"0".repeat(64)}AAAAAAAAAAAAAAAA/complete`,
+        { payment_reference: "p" },
+        { ...OPERATOR, ...JSON_TYPE, ...GUESSER },
+      ),
   },
   {
     status: 429,
@@ -921,6 +1037,79 @@ const operator: Case[] = withHead([
   { status: 200, name: "the status", request: () => ["/api/v1/operator/stock", { headers: OPERATOR }] },
   { status: 401, name: "no secret", request: () => ["/api/v1/operator/stock"] },
   { status: 401, name: "no secret", request: () => ["/api/v1/operator/stock/44102938475615"] },
+  // The rules document (contract 10.1), in order: the first publish, then If-Match at work.
+  { status: 200, name: "the first publish, no If-Match needed", request: () => putRules(RULES_DOC) },
+  { status: 200, name: "the live document", request: () => ["/api/v1/operator/rules", { headers: OPERATOR }] },
+  {
+    status: 400,
+    name: "nothing to roll back to yet",
+    request: () => post("/api/v1/operator/rules/rollback", {}, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  { status: 428, name: "rules live, no If-Match", request: () => putRules({}) },
+  { status: 412, name: "a stale If-Match", request: () => putRules({}, '"20200101T000000Z-000000"') },
+  {
+    status: 400,
+    name: "an amount with three decimals",
+    request: () =>
+      putRules(
+        { shipping: { zones: [{ name: "Z", countries: ["US"], rates: [{ id: "r", title: "R", price: "5.001" }] }] } },
+        "*",
+      ),
+  },
+  { status: 413, name: "over 512 KiB", request: () => putRules({ pad: "x".repeat(530_000) }, "*") },
+  {
+    status: 415,
+    name: "not JSON",
+    request: () => [
+      "/api/v1/operator/rules",
+      { method: "PUT", headers: { ...OPERATOR, "Content-Type": "text/plain" }, body: "{}" },
+    ],
+  },
+  {
+    status: 401,
+    name: "no secret",
+    request: () => ["/api/v1/operator/rules", { method: "PUT", headers: JSON_TYPE, body: "{}" }],
+  },
+  { status: 200, name: "a second version over whatever is live", request: () => putRules({}, "*") },
+  { status: 200, name: "the history", request: () => ["/api/v1/operator/rules/versions", { headers: OPERATOR }] },
+  {
+    status: 404,
+    name: "a version it never had",
+    request: () =>
+      post("/api/v1/operator/rules/rollback", { version: "20200101T000000Z-000000" }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 412,
+    name: "a stale If-Match",
+    request: () =>
+      post(
+        "/api/v1/operator/rules/rollback",
+        {},
+        { ...OPERATOR, ...JSON_TYPE, "If-Match": '"20200101T000000Z-000000"' },
+      ),
+  },
+  {
+    status: 200,
+    name: "back to the first",
+    request: () => post("/api/v1/operator/rules/rollback", {}, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 413,
+    name: "over 16 KiB",
+    request: () =>
+      post("/api/v1/operator/rules/rollback", { version: "x".repeat(17_000) }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 415,
+    name: "not JSON",
+    request: () => [
+      "/api/v1/operator/rules/rollback",
+      { method: "POST", headers: { ...OPERATOR, "Content-Type": "text/plain" }, body: "{}" },
+    ],
+  },
+  { status: 401, name: "no secret", request: () => post("/api/v1/operator/rules/rollback", {}, JSON_TYPE) },
+  { status: 401, name: "no secret", request: () => ["/api/v1/operator/rules"] },
+  { status: 401, name: "no secret", request: () => ["/api/v1/operator/rules/versions"] },
 ]);
 
 const service: Case[] = withHead([
@@ -968,7 +1157,12 @@ describe("real responses conform to the served documents", () => {
       unknown: await sign(
         JSON.stringify({
           type: "checkout.completed",
-          data: { checkout_id: `chk_${"0".repeat(64)}AAAAAAAAAAAAAAAA`, payment_reference: "p" },
+          data: {
+            checkout_id: `chk_${"0".repeat(64)}AAAAAAAAAAAAAAAA`,
+            payment_reference: "p",
+            amount: "1.00",
+            currency: "USD",
+          },
         }),
       ),
       ignored: await sign(JSON.stringify({ type: "checkout.viewed" })),
@@ -983,8 +1177,11 @@ describe("real responses conform to the served documents", () => {
       const [path, init] = c.request();
       const etag = res.headers.get("etag");
       if (res.status === 200 && etag && (init?.method ?? "GET") === "GET") state.etags.set(path, etag);
-      if (path === "/api/v1/checkouts" && res.status === 201)
-        state.checkoutId = ((await res.clone().json()) as { id: string }).id;
+      if (path === "/api/v1/checkouts" && res.status === 201) {
+        const made = (await res.clone().json()) as { id: string; cost: { total: { amount: string } } };
+        state.checkoutId = made.id;
+        state.checkoutTotal = made.cost.total.amount;
+      }
       if (path.endsWith("/complete") && res.status === 200)
         state.orderId = ((await res.clone().json()) as { id: string }).id;
       if (path === "/api/v1/cart/lines" && c.name === "available variant") {

@@ -196,9 +196,13 @@ describe("GET /api/v1/openapi.json", () => {
     expect(Object.keys(operatorDoc.paths as Json).sort()).toEqual([
       "/api/v1/operator/checkouts/{id}/complete",
       "/api/v1/operator/openapi.json",
+      "/api/v1/operator/order-events",
       "/api/v1/operator/orders",
       "/api/v1/operator/orders/{id}",
       "/api/v1/operator/reconciliation",
+      "/api/v1/operator/rules",
+      "/api/v1/operator/rules/rollback",
+      "/api/v1/operator/rules/versions",
       "/api/v1/operator/stock",
       "/api/v1/operator/stock/{variant_id}",
       "/api/v1/operator/tokens",
@@ -263,8 +267,11 @@ describe("GET /api/v1/openapi.json", () => {
     for (const name of ["size", "color", "material", "frame-style", "colour"])
       expect(pattern.test(name), name).toBe(true);
     for (const name of ["", "a b", "a.b", "option.size", "a[b]"]) expect(pattern.test(name), name).toBe(false);
-    const values = schema.additionalProperties as Json;
-    expect(values).toMatchObject({ type: "string", minLength: 1 });
+    // A value, or a list of values of one name (issue 42, point 17).
+    const values = schema.additionalProperties as { anyOf: Json[] };
+    expect(values.anyOf[0]).toMatchObject({ type: "string", minLength: 1 });
+    expect(values.anyOf[1]).toMatchObject({ type: "array", minItems: 1, items: { type: "string", minLength: 1 } });
+    expect(schema.minProperties).toBe(1);
   });
 
   it("documents limit as an integer from 1 to 250, not a string", () => {
@@ -319,14 +326,31 @@ describe("GET /api/v1/openapi.json", () => {
 
   it("describes every error status of the contract with the error envelope", () => {
     const seen = new Set<number>();
-    for (const item of Object.values(doc.paths as Record<string, Record<string, Json>>)) {
+    // 412 and 428 are the rules document's (contract 10.1), which only the operator's document has.
+    const operatorPaths = (apiReference.operatorDocument() as Json).paths as Record<string, Record<string, Json>>;
+    for (const item of [
+      ...Object.values(doc.paths as Record<string, Record<string, Json>>),
+      ...Object.values(operatorPaths),
+    ]) {
       for (const [method, op] of Object.entries(item)) {
         if (method === "head") continue;
         for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
           if (Number(status) < 400) continue;
           seen.add(Number(status));
           const media = (response.content as Record<string, Json>)["application/json"];
-          expect(media?.schema).toEqual({ $ref: "#/components/schemas/ErrorResponse" });
+          // The envelope, its `code` narrowed to the codes this answer can carry (issue 42, point 17).
+          const codes = Object.values(
+            (media?.examples ?? {}) as Record<string, { value: { error: { code: string } } }>,
+          ).map((example) => example.value.error.code);
+          expect(media?.schema).toEqual({
+            allOf: [
+              { $ref: "#/components/schemas/ErrorResponse" },
+              {
+                type: "object",
+                properties: { error: { type: "object", properties: { code: { type: "string", enum: codes } } } },
+              },
+            ],
+          });
         }
       }
     }

@@ -108,6 +108,13 @@ export class ServedDocument {
     return [...problems, ...this.#mismatch(where, pointer, body)];
   }
 
+  /** Whether `value` conforms to the schema at `pointer` (`components/schemas/StockChange`), as a client reading the document judges it. */
+  accepts(pointer: string, value: unknown): boolean {
+    const validator = new Validator({ $ref: `${this.#base}#/${pointer}` }, "2020-12", false);
+    validator.addSchema(this.#schemas as never, this.#base);
+    return validator.validate(value).valid;
+  }
+
   #mismatch(where: string, pointer: string, body: unknown): string[] {
     const validator = new Validator({ $ref: `${this.#base}#/${pointer}` }, "2020-12", false);
     validator.addSchema(this.#schemas as never, this.#base);

@@ -15,6 +15,7 @@ import {
   publishCatalog,
   rollbackCatalog,
 } from "../../src/publish/publish.ts";
+import { stockStore } from "../../src/stock/store.ts";
 import { shiftedSeed } from "../helpers/catalog.ts";
 import { API } from "../helpers/worker.ts";
 
@@ -218,7 +219,7 @@ describe("a change batch's cost", () => {
 });
 
 describe("a change batch and live stock", () => {
-  it("writes a level only for a variant it newly tracks or whose file quantity changed, and nothing outside the catalog's versions", async () => {
+  it("carries only the levels of what it changed, and counts by the publish's rule the ones it writes", async () => {
     const catalog = seedAt(105);
     const tracked = catalog.products.find((p) =>
       p.variants.some((v) => v.inventory_quantity !== undefined),
@@ -229,30 +230,68 @@ describe("a change batch and live stock", () => {
     const { version } = await publishCatalog(env.CATALOG, catalog, { browse: browse() });
     const outside = async () => (await env.CATALOG.list()).keys.map((k) => k.name).filter((k) => !k.startsWith("v/"));
     const keysBefore = await outside();
-    // A price edit of a tracked product: its quantities as before, so no level goes with it.
+    // A price edit of a tracked product: its quantities as before, so the rule writes no level.
     const price = await applyBatch(target(), { upsert: [priced(tracked, "7.00")] }, { browse: browse() });
     expect(price.levels).toBe(0);
     const meta = (await pointer()).current;
-    expect(meta.stock_chunks).toBeUndefined();
+    expect(meta).toMatchObject({ stock_delta: true, stock_seq: (await history()).at(-1)?.seq });
     expect(meta.stock_tracked).toBe(
       (await env.CATALOG.get<{ stock_tracked?: number }>(keys.meta(version), "json"))?.stock_tracked,
     );
-    // Newly tracked, and a changed quantity: exactly those.
+    // Newly tracked, and a changed quantity: those two written; the product's other levels carried to be kept.
     const newly = structuredClone(untracked);
     newly.variants[0]!.inventory_quantity = 5;
     const more = structuredClone(tracked);
     const counted = more.variants.find((v) => v.inventory_quantity !== undefined)!;
     counted.inventory_quantity = (counted.inventory_quantity ?? 0) + 3;
+    // One variant stops being tracked: its line says so.
+    const stopped = more.variants.find((v) => v.inventory_quantity !== undefined && v !== counted);
+    if (stopped) delete stopped.inventory_quantity;
     const result = await applyBatch(target(), { upsert: [newly, more] }, { browse: browse() });
     expect(result.levels).toBe(2);
-    const lines = (await env.CATALOG.get(keys.stockChunk(result.version, 0))) ?? "";
-    expect(lines.split("\n").sort()).toEqual(
-      [
-        `${newly.variants[0]!.id}\t5\tdeny`,
-        `${counted.id}\t${counted.inventory_quantity}\t${counted.inventory_policy ?? "deny"}`,
-      ].sort(),
-    );
+    const lines = ((await env.CATALOG.get(keys.stockChunk(result.version, 0))) ?? "").split("\n").sort();
+    const expected = [newly, more]
+      .flatMap((p) => p.variants)
+      .filter((v) => v.inventory_quantity !== undefined)
+      .map((v) => `${v.id}\t${v.inventory_quantity}\t${v.inventory_policy ?? "deny"}`);
+    if (stopped) expected.push(`${stopped.id}\t-`);
+    expect(lines).toEqual(expected.sort());
     // Outside the versions: only the pointer and the history (no rules document, no stock overlay).
     expect(new Set(await outside())).toEqual(new Set([...keysBefore, POINTER_KEY, HISTORY_KEY]));
+  });
+
+  it("reaches the Stock shards by the publish's rule: what it changed, the version before's levels first", async () => {
+    const catalog = seedAt(107);
+    const [edited, other, untracked] = catalog.products as [SourceProduct, SourceProduct, SourceProduct];
+    for (const [i, v] of [...edited.variants, ...other.variants].entries()) v.inventory_quantity = 10 + i;
+    for (const v of untracked.variants) delete v.inventory_quantity;
+    await publishCatalog(env.CATALOG, catalog, { browse: browse() });
+    const stock = stockStore(env);
+    const sold = edited.variants.find((v) => v.inventory_quantity !== undefined)!;
+    const elsewhere = other.variants.find((v) => v.inventory_quantity !== undefined)!;
+    // No shard has synced the published version yet: the batch's sync brings it first.
+    const newly = structuredClone(untracked);
+    newly.variants[0]!.inventory_quantity = 9;
+    const first = await applyBatch(target(), { upsert: [priced(edited, "3.00"), newly] }, { browse: browse() });
+    await stock.coordinator().syncVersion(first.version);
+    expect(await stock.level(elsewhere.id)).toMatchObject({ tracked: true, quantity: elsewhere.inventory_quantity });
+    expect(await stock.level(newly.variants[0]!.id)).toMatchObject({ tracked: true, quantity: 9 });
+    // Units sold since: a batch that gives the same file quantity keeps the live level.
+    await stock.apply(`op:${crypto.randomUUID()}`, "fp", "operator", [
+      { index: 0, variantId: sold.id, op: "set", value: 1 },
+    ]);
+    const second = await applyBatch(target(), { upsert: [priced(edited, "4.00")] }, { browse: browse() });
+    await stock.coordinator().syncVersion(second.version);
+    expect(await stock.level(sold.id)).toMatchObject({ tracked: true, quantity: 1 });
+    // Regression: a batch's chunks read as a whole file would stop tracking every other variant.
+    expect(await stock.level(elsewhere.id)).toMatchObject({ tracked: true, quantity: elsewhere.inventory_quantity });
+    expect(await stock.level(newly.variants[0]!.id)).toMatchObject({ tracked: true, quantity: 9 });
+    // A changed file quantity is written; a deleted product's levels stop being tracked.
+    const restocked = structuredClone(edited);
+    restocked.variants.find((v) => v.id === sold.id)!.inventory_quantity = 40;
+    const third = await applyBatch(target(), { upsert: [restocked], delete: [other.handle] }, { browse: browse() });
+    await stock.coordinator().syncVersion(third.version);
+    expect(await stock.level(sold.id)).toMatchObject({ tracked: true, quantity: 40 });
+    expect((await stock.level(elsewhere.id)).tracked).toBe(false);
   });
 });

@@ -14,6 +14,7 @@ import {
   publishCatalog,
   publishTo,
   rollbackCatalog,
+  settleInterrupted,
   UnexpectedLiveVersionError,
 } from "../../src/publish/publish.ts";
 import { shiftedSeed } from "../helpers/catalog.ts";
@@ -211,6 +212,34 @@ describe("a publish killed mid-way (issue 33 point 3)", () => {
     expect(lines.at(-1)).toMatchObject({ version: "killed-after-switch", live: true, kept: true });
     expect(lines.at(-1)?.state).toBeUndefined();
     expectConsistent(await history(), await pointer());
+  }, 60_000);
+
+  it("killed after the switch with its lock left behind: the version is settled as live only, never also as abandoned and deleted (issue 42, point 18)", async () => {
+    await publishCatalog(env.CATALOG, shiftedSeed(1050), { browse: null });
+    const base = bindingTarget(env.CATALOG);
+    let writes = 0;
+    const dying: CatalogKvTarget = {
+      ...base,
+      async writeHistory(entries) {
+        if (++writes === 2) throw new Error("killed");
+        await base.writeHistory(entries);
+      },
+    };
+    await expect(
+      publishTo(dying, shiftedSeed(1051), {
+        browse: null,
+        version: "killed-lock-left",
+        lock: processLock(env.CATALOG),
+      }),
+    ).rejects.toThrow("killed");
+    // The dead publisher's lock names its version: the next holder breaks it and reports it.
+    const settled = await settleInterrupted(base, null, { abandoned: ["killed-lock-left"] });
+    expect(settled.completed).toEqual(["killed-lock-left"]);
+    expect(settled.abandoned).toEqual([]);
+    expect((await pointer()).current.version).toBe("killed-lock-left");
+    expect((await versionsStored()).has("killed-lock-left")).toBe(true);
+    expect((await history()).at(-1)).toMatchObject({ version: "killed-lock-left" });
+    expect((await history()).at(-1)?.state).toBeUndefined();
   }, 60_000);
 
   it("killed after recording the publish but before the switch: the next rollback marks it abandoned and deletes its keys, tables and snapshot", async () => {

@@ -73,7 +73,7 @@ describe("options named Title", () => {
     expect(report.titleOptions.dropped).toBe(2);
     expect(report.titleOptions.renamed.map((r) => r.handle)).toEqual(["coffee-subscription"]);
     const printed = formatReport(report);
-    expect(printed).toContain('1 products have a real option named Title, served as option "title-1" (label "Title"):');
+    expect(printed).toContain('1 product has a real option named Title, served as option "title-1" (label "Title"):');
     expect(printed).toContain("2 single-variant products had a lone option named Title: imported without options.");
   });
 

@@ -6,7 +6,9 @@ import type { SourceCatalog } from "../../src/catalog/schema.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
 import { stockStore } from "../../src/stock/store.ts";
-import { call, operator } from "../helpers/cart.ts";
+import { checkoutsFor } from "../../src/checkout/client.ts";
+import { addLine, call, issueToken, operator } from "../helpers/cart.ts";
+import { checkoutFrom, operatorComplete, orderFrom, postCheckout } from "../helpers/checkout.ts";
 import { seedCatalog } from "../helpers/catalog.ts";
 
 /**
@@ -222,4 +224,42 @@ describe('"stock_display": "quantity"', () => {
     };
     expect(detail.variants.find((v) => v.id === "44102938475615")?.quantity_available).toBe(7);
   });
+
+  it("shows the count of a variant the operator started tracking, and never a count below 0 after a late completion", async () => {
+    const catalog: SourceCatalog = seedCatalog();
+    catalog.stock_display = "quantity";
+    catalog.products[0]!.variants[0]!.price = "19.99";
+    await publishCatalog(env.CATALOG, catalog, { browse: null });
+    // Tracked by the operator alone: its level decides its answers too (issue 42 points 1 and 4).
+    await setLevels({ "44102938475616": 4 });
+    // A checkout paid after it expired commits its units even though another shopper bought them:
+    // the on-hand level goes below 0, what shoppers are shown stays at 0.
+    await setLevels({ "44102938475615": 1 });
+    const late = await issueToken();
+    expect((await addLine(late.token, "44102938475615", 1)).status).toBe(200);
+    const expired = await checkoutFrom(await postCheckout(late.token));
+    const stub = checkoutsFor(env, late.holder);
+    await runInDurableObject(stub, async (_i, state) => {
+      state.storage.sql.exec("UPDATE checkouts SET expires_at = ? WHERE id = ?", Date.now() - 1, expired.id);
+      await state.storage.setAlarm(Date.now() - 1);
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const buyer = await issueToken();
+    expect((await addLine(buyer.token, "44102938475615", 1)).status).toBe(200);
+    await orderFrom(await operatorComplete(await checkoutFrom(await postCheckout(buyer.token))));
+    expect((await orderFrom(await operatorComplete(expired))).oversold).toBe(true);
+    expect(await stock.level("44102938475615")).toMatchObject({ quantity: -1, available_quantity: 0, in_stock: false });
+    await settle();
+    await new Promise((r) => setTimeout(r, 1100));
+    const variants = (await json("/products/heavyweight-pocket-tee-navy/variants")).body as {
+      data: { id: string; quantity_available: number | null; available: boolean }[];
+    };
+    const byId = Object.fromEntries(variants.data.map((v) => [v.id, v]));
+    expect(byId["44102938475615"]).toMatchObject({ quantity_available: 0, available: false });
+    expect(byId["44102938475616"]).toMatchObject({ quantity_available: 4, available: true });
+    const third = await issueToken();
+    const refused = await addLine(third.token, "44102938475615", 1);
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toMatchObject({ error: { code: "sold_out" } });
+  }, 30_000);
 });

@@ -1,11 +1,14 @@
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { CatalogStore } from "../../src/catalog/store.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SourceCatalog } from "../../src/catalog/schema.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
-import { StockBatchResultSchema, StockDetailSchema, type ShardChange } from "../../src/stock/api.ts";
+import type { ShardChange } from "../../src/stock/api.ts";
+import { StockBatchResultSchema, StockDetailSchema } from "../../src/stock/results.ts";
 import { batchFingerprint, stockStore } from "../../src/stock/store.ts";
-import { call, operator } from "../helpers/cart.ts";
+import { addLine, call, issueToken, operator } from "../helpers/cart.ts";
+import { postCheckout } from "../helpers/checkout.ts";
 import { seedCatalog } from "../helpers/catalog.ts";
 
 /** POST /api/v1/operator/stock and GET /api/v1/operator/stock/{variant_id}, over the real worker. */
@@ -71,7 +74,7 @@ describe("POST /operator/stock", () => {
     ]);
   });
 
-  it("checks every variant against the live catalog first: 400 naming each unknown or untracked one, nothing changed", async () => {
+  it("checks every variant against the live catalog first: 400 naming each unknown one, nothing changed", async () => {
     const [a] = tracked as [string];
     const before = await levels([a]);
     const res = await post({
@@ -91,7 +94,24 @@ describe("POST /operator/stock", () => {
     });
     expect(error.message).toContain("99999999999 (changes.1)");
     expect(error.message).toContain("88888888888 (changes.3)");
-    expect(error.message).toContain(`${UNTRACKED} (changes.2)`);
+    expect(await levels([a])).toEqual(before);
+    expect(await stock.level(UNTRACKED)).toMatchObject({ tracked: false });
+  });
+
+  it("refuses an adjust of a variant live stock does not track, naming each one: set a level first", async () => {
+    const [a] = tracked as [string];
+    const before = await levels([a]);
+    const res = await post({
+      changes: [
+        { variant_id: a, adjust: 1 },
+        { variant_id: UNTRACKED, adjust: 2 },
+      ],
+    });
+    expect(res.status).toBe(400);
+    const { error } = (await res.json()) as { error: { param: string; message: string } };
+    expect(error.param).toBe("changes.1.adjust");
+    expect(error.message).toContain(`${UNTRACKED} (changes.1)`);
+    expect(error.message).toContain("set a level to start tracking it");
     expect(await levels([a])).toEqual(before);
   });
 
@@ -176,6 +196,27 @@ describe("POST /operator/stock", () => {
     expect(await levels([a])).toEqual([12]);
   });
 
+  it("refuses a key reused for a batch of a variant in another shard (422), applying nothing (regression: issue 42 point 7)", async () => {
+    // On main each shard remembered only its own batch ids: the second batch, all in another
+    // shard, found its key unknown there and was applied (200).
+    const byShard = new Map<number, string>();
+    for (const id of tracked) if (!byShard.has(stock.shardOf(id))) byShard.set(stock.shardOf(id), id);
+    const [a, b] = [...byShard.values()] as [string, string];
+    expect(b).toBeDefined();
+    const key = `cross-${crypto.randomUUID()}`;
+    const first = await post({ changes: [{ variant_id: a, adjust: 1 }] }, key);
+    expect(first.status).toBe(200);
+    const before = await levels([a, b]);
+    const reused = await post({ changes: [{ variant_id: b, adjust: 1 }] }, key);
+    expect(reused.status).toBe(422);
+    expect(await reused.json()).toMatchObject({ error: { type: "idempotency_error", code: "idempotency_key_reused" } });
+    expect(await levels([a, b])).toEqual(before);
+    // The first batch still replays under its key.
+    const again = await post({ changes: [{ variant_id: a, adjust: 1 }] }, key);
+    expect(again.status).toBe(200);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+  });
+
   it("completes a batch cut short when retried with the same key, saying which changes an earlier try applied", async () => {
     // Two variants on different shards; the first try reached only the first one's shard.
     const byShard = new Map<number, string>();
@@ -209,6 +250,50 @@ describe("POST /operator/stock", () => {
     expect(StockBatchResultSchema.parse(await res.json()).changes.map((c) => c.applied)).toEqual(["earlier", "now"]);
     expect(await levels([a, b])).toEqual(before.map((q) => q + 1));
   });
+
+  it("starts tracking a variant the catalog does not track with a set, keeps it across publishes, and stops it with track: false (regression: issue 42 point 4)", async () => {
+    // On main a set on a variant the live catalog did not track was refused ("does not track"):
+    // starting to track one needed a full publish.
+    const started = "44102938475609"; // essential-crew-tee-white, M: untracked in the file
+    const res = await post({ changes: [{ variant_id: started, set: 2 }] });
+    expect(res.status).toBe(200);
+    const body = StockBatchResultSchema.parse(await res.json());
+    expect(body.changes[0]).toMatchObject({ previous: 0, quantity: 2, applied: "now", tracking: "started" });
+    expect(body.levels[0]).toMatchObject({ tracked: true, tracked_by: "operator", quantity: 2 });
+    // The level decides the add too, once the stock overlay names the variant (within seconds).
+    await new Promise((r) => setTimeout(r, 1100));
+    await runDurableObjectAlarm(stock.coordinator());
+    await new Promise((r) => setTimeout(r, 1100));
+    const { token } = await issueToken();
+    const tooMany = await addLine(token, started, 3);
+    expect(tooMany.status).toBe(409);
+    expect(await tooMany.json()).toMatchObject({ error: { code: "insufficient_stock", available_quantity: 2 } });
+    expect((await addLine(token, started, 2)).status).toBe(200);
+    // A publish that gives it no quantity does not stop what the operator started.
+    const again = structuredClone(catalog);
+    again.products[1]!.variants[0]!.price = "1.00";
+    await publishCatalog(env.CATALOG, again, { browse: null });
+    expect(
+      await stock.coordinator().syncVersion((await new CatalogStore(env.CATALOG).currentMeta())!.version),
+    ).toMatchObject({
+      untracked: 0,
+    });
+    expect(await stock.level(started)).toMatchObject({ tracked: true, tracked_by: "operator", quantity: 2 });
+    const checkout = await postCheckout(token);
+    expect(checkout.status).toBe(201);
+    expect(await stock.level(started)).toMatchObject({ held: 2, available_quantity: 0 });
+    // Tracking the catalog gave is the catalog's to end.
+    const refused = await post({ changes: [{ variant_id: tracked[0]!, track: false }] });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: { code: "parameter_invalid", param: "changes.0.track" } });
+    const stop = await post({ changes: [{ variant_id: started, track: false }] });
+    expect(stop.status).toBe(200);
+    const stopped = StockBatchResultSchema.parse(await stop.json());
+    expect(stopped.changes[0]).toMatchObject({ tracking: "stopped" });
+    expect(stopped.levels[0]).toMatchObject({ tracked: false, tracked_by: null });
+    const detail = StockDetailSchema.parse(await (await operator(`/stock/${started}`)).json());
+    expect(detail.movements.map((m) => m.kind)).toEqual(["set", "hold", "untrack"]);
+  }, 30_000);
 
   it("is behind the operator secret", async () => {
     const res = await call("/api/v1/operator/stock", {

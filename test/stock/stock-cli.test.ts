@@ -16,6 +16,8 @@ function client(secret = OPERATOR_SECRET): StockClient {
 
 function command(action: StockCommand["action"], args: string[], key = `cli-${crypto.randomUUID()}`): StockCommand {
   if (action === "show") return { action, changes: [], show: args, key };
+  if (action === "untrack")
+    return { action, changes: args.map((id) => ({ variant_id: id, track: false })), show: [], key };
   return { action, changes: args.map((a) => parseChange(action, a)!), show: [], key };
 }
 
@@ -37,7 +39,9 @@ describe("npm run stock", () => {
     const set = await runStockCommand(command("set", [`${M_NAVY}=12`, `${S_NAVY}=2`]), client());
     expect(set[0]).toMatch(/^Applied batch cli-\S+ \(2 changes\):$/);
     expect(set).toContain(`  #0 ${M_NAVY}: 3 -> 12`);
-    expect(set.some((l) => l.includes(`${S_NAVY}  quantity=2`) && l.endsWith("in stock"))).toBe(true);
+    expect(
+      set.some((l) => l.includes(`${S_NAVY}  quantity=2`) && l.endsWith("in stock  (tracked by the catalog)")),
+    ).toBe(true);
     const key = `cli-${crypto.randomUUID()}`;
     const adjusted = await runStockCommand(command("adjust", [`${M_NAVY}=-2`], key), client());
     expect(adjusted).toContain(`  #0 ${M_NAVY}: 12 -> 10`);
@@ -46,7 +50,9 @@ describe("npm run stock", () => {
     expect(again[0]).toMatch(/^Already applied batch/);
     expect(again).toContain(`  #0 ${M_NAVY}: 12 -> 10 (applied by an earlier try)`);
     const shown = await runStockCommand(command("show", [M_NAVY]), client());
-    expect(shown[0]).toBe(`${M_NAVY}  quantity=10  held=0  available=10  policy=deny  in stock`);
+    expect(shown[0]).toBe(
+      `${M_NAVY}  quantity=10  held=0  available=10  policy=deny  in stock  (tracked by the catalog)`,
+    );
     expect(shown.slice(1).map((l) => l.split("  ").slice(2, 4).join(" "))).toEqual([
       "publish/set +3",
       "operator/set +9",
@@ -54,10 +60,22 @@ describe("npm run stock", () => {
     ]);
   });
 
-  it("show without an id says what the live version's publish changed in live stock", async () => {
+  it("show without an id says what the live version's publish wrote and kept in live stock", async () => {
     const lines = await runStockCommand(command("show", []), client());
-    expect(lines[0]).toMatch(/^Catalog \S+: 2 tracked variants; its publish changed 2 levels in live stock\.$/);
+    expect(lines[0]).toMatch(
+      /^Catalog \S+: 2 tracked variants; its publish wrote 2 levels \(2 of them changed\), kept 0 live and stopped tracking 0\.$/,
+    );
     expect(lines[1]).toBe("Stock objects: 16 shards (STOCK_SHARDS).");
+  });
+
+  it("set starts tracking a variant the catalog does not track, and untrack stops it, each saying so (issue 42 point 4)", async () => {
+    const untracked = "44102938475610"; // essential-crew-tee-white, L
+    const started = await runStockCommand(command("set", [`${untracked}=4`]), client());
+    expect(started).toContain(`  #0 ${untracked}: 0 -> 4 (started tracking: its level decides from now on)`);
+    expect(started.some((l) => l.endsWith("in stock  (tracked by the operator)"))).toBe(true);
+    const stopped = await runStockCommand(command("untrack", [untracked]), client());
+    expect(stopped).toContain(`  #0 ${untracked}: 4 -> 0 (stopped tracking: the catalog's available decides again)`);
+    expect(stopped).toContain(`  ${untracked}  not tracked (the catalog's available decides)`);
   });
 
   it("reports the operator surface's refusal (an unknown variant) and changes nothing", async () => {

@@ -89,14 +89,99 @@ describe("a stock shard", () => {
     expect(replay(log).get(a)).toEqual({ quantity: 1, held: 0 });
   });
 
+  it("starts tracking with an operator's set, refuses an adjust of an untracked variant, and stops with untrack", async () => {
+    const stub = freshShard();
+    const [a, b] = ids(2) as [string, string];
+    const op = (batchId: string, changes: ShardChange[]) =>
+      stub.apply({ batchId, fingerprint: batchId, source: "operator", changes });
+    expect(await op("adj", [{ index: 0, variantId: a, op: "adjust", value: 2 }])).toMatchObject({
+      ok: false,
+      code: "not_tracked",
+      index: 0,
+    });
+    expect((await stub.levels([a]))[0]).toMatchObject({ tracked: false, tracked_by: null });
+    const started = await op("start", [
+      { index: 0, variantId: a, op: "set", value: 3 },
+      { index: 1, variantId: a, op: "adjust", value: 2 },
+    ]);
+    if (!started.ok) throw new Error(started.message);
+    expect(started.applied.map((c) => c.tracking)).toEqual(["started", undefined]);
+    expect((await stub.levels([a]))[0]).toMatchObject({ tracked: true, tracked_by: "operator", quantity: 5 });
+    await stub.hold("h", [{ variant_id: a, quantity: 2 }]);
+    const stopped = await op("stop", [
+      { index: 0, variantId: a, op: "untrack", value: 0 },
+      { index: 1, variantId: b, op: "untrack", value: 0 },
+    ]);
+    if (!stopped.ok) throw new Error(stopped.message);
+    expect(stopped.applied.map((c) => [c.tracking, c.changed])).toEqual([
+      ["stopped", true],
+      [undefined, false],
+    ]);
+    expect((await stub.levels([a]))[0]).toMatchObject({ tracked: false, held: 0, in_stock: true });
+    // The hold that was open settles without a level to change; the log still adds up.
+    expect((await stub.release("h")).previous).toBe("held");
+    const log = await allMovements(stub);
+    expect(log.map((m) => m.kind)).toEqual(["set", "adjust", "hold", "untrack"]);
+    expect(replay(log).get(a)).toEqual({ quantity: 0, held: 0 });
+  });
+
+  it("reads a level for a holder with its own held units as its own, and holds in place of its open hold", async () => {
+    const stub = freshShard();
+    const [a] = ids(1) as [string];
+    await stub.apply({ batchId: "p", fingerprint: "p", source: "publish", changes: sets({ [a]: 3 }) });
+    expect(await stub.hold("mine-1", [{ variant_id: a, quantity: 3 }], undefined, { owner: "me" })).toMatchObject({
+      ok: true,
+    });
+    expect((await stub.levels([a]))[0]).toMatchObject({ available_quantity: 0, own_held: 0, in_stock: false });
+    expect((await stub.levels([a], "me"))[0]).toMatchObject({ available_quantity: 3, own_held: 3, in_stock: true });
+    expect((await stub.levels([a], "someone-else"))[0]).toMatchObject({ available_quantity: 0, in_stock: false });
+    // Without `replaces` the holder's own units are taken; in place of its open hold they count.
+    expect(await stub.hold("mine-2", [{ variant_id: a, quantity: 3 }], undefined, { owner: "me" })).toMatchObject({
+      ok: false,
+      refusals: [{ code: "sold_out" }],
+    });
+    expect(
+      await stub.hold("mine-3", [{ variant_id: a, quantity: 3 }], undefined, { owner: "me", replaces: ["mine-1"] }),
+    ).toMatchObject({ ok: true });
+    // Both are held until the caller releases the replaced one: nobody else can take a unit meanwhile.
+    expect((await stub.levels([a]))[0]).toMatchObject({ held: 6, available_quantity: 0 });
+    await stub.release("mine-1");
+    expect((await stub.levels([a]))[0]).toMatchObject({ held: 3, available_quantity: 0 });
+    expect((await stub.levels([a], "me"))[0]).toMatchObject({ own_held: 3, available_quantity: 3 });
+  });
+
+  it("refuses to hold more than maxUnits of a deny variant (hold_limit with max_quantity), not of a continue one", async () => {
+    const stub = freshShard();
+    const [a, b] = ids(2) as [string, string];
+    await stub.apply({ batchId: "p", fingerprint: "p", source: "publish", changes: sets({ [a]: 100 }) });
+    await stub.apply({
+      batchId: "c",
+      fingerprint: "c",
+      source: "publish",
+      changes: [{ index: 0, variantId: b, op: "set", value: 100, policy: "continue" }],
+    });
+    expect(await stub.hold("big", [{ variant_id: a, quantity: 11 }], undefined, { maxUnits: 10 })).toEqual({
+      ok: false,
+      code: "hold_refused",
+      refusals: [{ variant_id: a, code: "hold_limit", available_quantity: 100, max_quantity: 10 }],
+    });
+    expect(await stub.hold("ten", [{ variant_id: a, quantity: 10 }], undefined, { maxUnits: 10 })).toMatchObject({
+      ok: true,
+    });
+    expect(await stub.hold("many", [{ variant_id: b, quantity: 50 }], undefined, { maxUnits: 10 })).toMatchObject({
+      ok: true,
+    });
+  });
+
   it("applies a batch id once: a retry replays, a different batch under the id is refused", async () => {
     const stub = freshShard();
     const [a] = ids(1) as [string];
+    // A set (an adjust needs a level: see "starts and stops tracking").
     const batch = {
       batchId: "k",
       fingerprint: "same",
       source: "operator" as const,
-      changes: sets({ [a]: 4 }, "adjust"),
+      changes: sets({ [a]: 4 }),
     };
     expect((await stub.apply(batch)).ok).toBe(true);
     const again = await stub.apply(batch);

@@ -112,7 +112,13 @@ export async function applyBatch(target: CatalogKvTarget, input: unknown, opts: 
       headers: kv.headers,
       reads,
     });
-    const { browse_shards: _shards, stock_tracked: _tracked, stock_chunks: _chunks, ...kept } = base;
+    const {
+      browse_shards: _shards,
+      stock_tracked: _tracked,
+      stock_chunks: _chunks,
+      stock_replace: _replace,
+      ...kept
+    } = base;
     const meta: VersionMeta = {
       ...kept,
       version,
@@ -122,6 +128,10 @@ export async function applyBatch(target: CatalogKvTarget, input: unknown, opts: 
       collections: kv.collections,
       browse_overlay: browse,
       derived: kv.derived,
+      // Its place in the history, as a publish's (a Stock shard writes nothing for an older one),
+      // and its stock chunks hold only what it changed.
+      stock_seq: (history.at(-1)?.seq ?? 0) + 1,
+      stock_delta: true,
       ...(kv.tracked > 0 ? { stock_tracked: kv.tracked } : {}),
       ...(kv.levels.length > 0 ? { stock_chunks: Math.ceil(kv.levels.length / STOCK_CHUNK) } : {}),
     };
@@ -171,7 +181,7 @@ export async function applyBatch(target: CatalogKvTarget, input: unknown, opts: 
       changed,
       entries: entries.length,
       bytes: entries.reduce((n, e) => n + e.value.length, 0),
-      levels: kv.levels.length,
+      levels: kv.written,
       deleted,
     };
   });

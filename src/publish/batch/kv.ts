@@ -1,3 +1,4 @@
+import { count } from "../../count.ts";
 import type { ChangeBatch, BatchIssue } from "../../catalog/changes.ts";
 import {
   type ColsTable,
@@ -18,11 +19,10 @@ import {
   keys,
   type ProductRecord,
   shardOf,
-  type StoredProductVariant,
   type StoredVariant,
   type VersionMeta,
 } from "../../catalog/layout.ts";
-import type { SourceProduct, SourceVariant } from "../../catalog/schema.ts";
+import type { SourceProduct } from "../../catalog/schema.ts";
 import {
   chunksOf,
   collectionLines,
@@ -35,6 +35,7 @@ import {
 import { contentLine, featuredImage } from "../content.ts";
 import { type BlockLines, chunksToWrite, chunkTexts, handleOfLine } from "./blocks.ts";
 import { derivedOf, OwnerTable, type Reads } from "./owners.ts";
+import { type FileLevel, type LiveTracking, planLevels } from "../../stock/publish-levels.ts";
 
 /**
  * The KV side of a change batch (derived.ts, docs/decisions/0014): from the live version's
@@ -62,26 +63,16 @@ export interface KvChange {
   members: Map<string, [product: number, rank: number][]>;
   /** The collections after the batch, in order: handle, title, count. */
   headers: { handle: string; title: string; n: number }[];
-  /** `<variant id>\t<quantity>\t<policy>` lines: the levels this version writes into live stock (writesLevel). */
+  /** This version's stock chunk lines (VersionMeta.stock_delta): its tracked levels and the variants it stops tracking. */
   levels: string[];
+  /** Levels the Stock shards will write for it by the publish's rule (planLevels): newly tracked or changed quantities. */
+  written: number;
   /** The catalog's tracked variants after the batch. */
   tracked: number;
 }
 
 /** The product ids, by id, the live catalog gives another product than the one a batch upserts (browse side: its D1 rows). */
 export type ProductIdsInUse = (ids: readonly string[]) => Promise<Map<string, string>>;
-
-/**
- * Whether a batch writes a variant's level into live stock (contract 9.3, revised): only for a
- * variant it newly tracks (the version before did not) or whose quantity in the file differs from
- * what the last publish or batch wrote; otherwise the live level stays. One function, so the
- * stock room's rule can take its place (issue 45 point 6).
- */
-export function writesLevel(before: StoredProductVariant | undefined, next: SourceVariant): boolean {
-  if (next.inventory_quantity === undefined) return false;
-  const was = before?.[7];
-  return was === undefined || was === null || was !== next.inventory_quantity;
-}
 
 function tracked(record: ProductRecord | null): number {
   return record ? record.variants.filter((v) => v[7] !== undefined && v[7] !== null).length : 0;
@@ -121,7 +112,7 @@ export async function deriveKv(input: KvInput): Promise<KvChange | null> {
   const lineage = [...before.lineage, version];
   if (lineage.length > 255)
     throw new Error(
-      `${before.lineage.length - 1} change batches are layered on catalog ${before.lineage[0]}: publish the ` +
+      `${count(before.lineage.length - 1, "change batch", "change batches")} are layered on catalog ${before.lineage[0]}: publish the ` +
         "catalog in full (npm run catalog:publish) before the next batch.",
     );
   const me = lineage.length - 1;
@@ -539,12 +530,41 @@ export async function deriveKv(input: KvInput): Promise<KvChange | null> {
       delete (variantShards.get(s) as Record<string, StoredVariant>)[id];
       touchedVariants.add(s);
     }
-  for (const p of batch.upsert)
+  // A variant names its product's collections (`cl`, what a cart's discounts match), in the
+  // catalog's order of collections as a full publish lists them.
+  const order = new Map(cols.map((c, i) => [c.handle, i]));
+  const ranksOf = (record: ProductRecord): Record<string, number> =>
+    Object.fromEntries(Object.entries(record.in).sort(([a], [b]) => (order.get(a) ?? 0) - (order.get(b) ?? 0)));
+  for (const p of batch.upsert) {
+    const ranks = ranksOf(next.get(p.handle) as ProductRecord);
     for (const v of p.variants) {
       const s = shardOf(v.id, base.variant_shards);
-      (variantShards.get(s) as Record<string, StoredVariant>)[v.id] = variantRecord(p, v, currency);
+      (variantShards.get(s) as Record<string, StoredVariant>)[v.id] = variantRecord(p, v, ranks, currency);
       touchedVariants.add(s);
     }
+  }
+  // Products the batch changed only by their collections: their variants' `cl` follows.
+  const regrouped = [...next].filter(
+    (entry): entry is [string, ProductRecord] =>
+      entry[1] !== null &&
+      !upserted.has(entry[0]) &&
+      Object.keys(entry[1].in).sort().join("\n") !==
+        Object.keys(recordOf(entry[0])?.in ?? {})
+          .sort()
+          .join("\n"),
+  );
+  await loadVariants(regrouped.flatMap(([, r]) => r.variants.map((v) => v[0])));
+  for (const [, record] of regrouped) {
+    const cl = Object.keys(ranksOf(record));
+    for (const [id] of record.variants) {
+      const s = shardOf(id, base.variant_shards);
+      const stored = (variantShards.get(s) as Record<string, StoredVariant>)[id];
+      if (!stored) continue;
+      if (cl.length > 0) stored.cl = cl;
+      else delete stored.cl;
+      touchedVariants.add(s);
+    }
+  }
   for (const s of touchedVariants) {
     entries.push({ key: keys.variantShard(version, s), value: JSON.stringify(variantShards.get(s)) });
     vs.set(s, me);
@@ -570,15 +590,26 @@ export async function deriveKv(input: KvInput): Promise<KvChange | null> {
     });
   }
 
-  // Map blocks, then the levels live stock takes from this version.
+  // Map blocks, then what live stock takes from this version (VersionMeta.stock_delta): a level
+  // line for each tracked variant of an upserted product, `<id>\t-` for each the batch stops
+  // tracking. The Stock shards apply the publish's rule to them (planLevels): a level is written
+  // only where the batch newly tracks the variant or gives another quantity than the version
+  // before; `written` is that rule's count against the version before's file quantities.
   for (const table of [ps, vs, cs, pl]) entries.push(...table.entries(version));
-  const levels: string[] = [];
-  for (const { product, old } of changes) {
-    const was = new Map(old?.variants.map((v) => [v[0], v]) ?? []);
+  const file = new Map<string, FileLevel>();
+  for (const { product } of changes)
     for (const v of product.variants)
-      if (writesLevel(was.get(v.id), v))
-        levels.push(`${v.id}\t${v.inventory_quantity}\t${v.inventory_policy ?? "deny"}`);
-  }
+      if (v.inventory_quantity !== undefined)
+        file.set(v.id, { quantity: v.inventory_quantity, policy: v.inventory_policy ?? "deny" });
+  const live = new Map<string, LiveTracking>();
+  for (const record of oldRecords)
+    for (const v of record.variants)
+      if (v[7] !== undefined && v[7] !== null) live.set(v[0], { published: v[7], operator: false });
+  const plan = planLevels(file, live, "keep");
+  const levels = [
+    ...[...file].map(([id, l]) => `${id}\t${l.quantity}\t${l.policy}`),
+    ...[...live.keys()].filter((id) => !file.has(id)).map((id) => `${id}\t-`),
+  ];
   const trackedAfter =
     (base.stock_tracked ?? 0) -
     oldRecords.reduce((n, r) => n + tracked(r), 0) +
@@ -602,6 +633,7 @@ export async function deriveKv(input: KvInput): Promise<KvChange | null> {
     headers: cols.map((c) => ({ handle: c.handle, title: c.title, n: c.count })),
     members,
     levels,
+    written: plan.written,
     tracked: trackedAfter,
   };
 }

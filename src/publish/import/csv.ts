@@ -13,6 +13,8 @@ import {
   servedHandle,
   splitTags,
   inventoryOf,
+  readGrams,
+  readRequiresShipping,
   stockRule,
 } from "./model.ts";
 import { MAX_STOCK_LEVEL, type SourceImage } from "../../catalog/schema.ts";
@@ -21,8 +23,8 @@ import { MAX_STOCK_LEVEL, type SourceImage } from "../../catalog/schema.ts";
  * Shopify product CSVs, both header generations. A product spans the rows sharing its handle:
  * the row with the title carries the product fields, every row with an option value or a price
  * is a variant, and any row may carry an image (image-only rows have neither options nor price).
- * Columns are found by header name, in any order; every other column (barcodes, weights, Google
- * Shopping, metafields, market prices) is ignored.
+ * Columns are found by header name, in any order; every other column (barcodes, weight units,
+ * Google Shopping, metafields, market prices) is ignored.
  *
  * Parsed by csv-parse as a stream: quoted fields keep commas, quotes and line breaks, and the
  * input reaches it with CRLF already turned into LF so its line count is the file's.
@@ -58,6 +60,8 @@ const COLUMNS = {
   seoTitle: ["SEO Title"],
   seoDescription: ["SEO Description"],
   variantImage: ["Variant Image", "Variant image URL"],
+  grams: ["Variant Grams", "Weight value (grams)"],
+  requiresShipping: ["Variant Requires Shipping", "Requires shipping"],
 } as const;
 type Column = keyof typeof COLUMNS;
 const NAMES = Object.keys(COLUMNS) as Column[];
@@ -82,6 +86,8 @@ const VARIANT_FIELD: Record<string, Column> = {
   sku: "sku",
   image: "variantImage",
   options: "option1Value",
+  weight_grams: "grams",
+  requires_shipping: "requiresShipping",
 };
 
 /** `classic` (Handle, Option1 Name), `linked` (the same with Option1 Linked To, 2024-26), `current` (URL handle, Option1 name). */
@@ -481,7 +487,12 @@ function productOf(
     }
     const image = readUrl(get(row, "variantImage"));
     if ("error" in image) issues.add({ ...where(row, "variantImage"), message: image.error });
-    if ("error" in price || issues.count > problems) continue;
+    // No column or a blank cell: the catalog's defaults (shipped, weight unknown).
+    const grams = readGrams(get(row, "grams"));
+    if ("error" in grams) issues.add({ ...where(row, "grams"), message: grams.error });
+    const shipped = readRequiresShipping(get(row, "requiresShipping"));
+    if ("error" in shipped) issues.add({ ...where(row, "requiresShipping"), message: shipped.error });
+    if ("error" in price || "error" in grams || "error" in shipped || issues.count > problems) continue;
     const kept = keptCompareAt(price.amount, compareAt, report.currency);
     if (compareAt !== null && kept === null) report.compareAtDropped += 1;
     variants.push({
@@ -492,6 +503,8 @@ function productOf(
       ...inventoryOf(tracked, policy === "continue" || policy === "true", quantity),
       sku: get(row, "sku") || null,
       image: "url" in image ? image.url : null,
+      requires_shipping: shipped.value,
+      weight_grams: grams.grams,
     });
   }
 

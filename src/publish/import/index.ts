@@ -14,6 +14,7 @@ import { ImportError } from "./errors.ts";
 import { readShopifyJson } from "./json.ts";
 import { assemble, type ImportFormat, type ImportReport, newReport, STOCK_RULES, type StockRule } from "./model.ts";
 import { DEFAULT_CURRENCY, isCurrency } from "../../money.ts";
+import { count } from "../../count.ts";
 
 export { ImportError, type ImportIssue, formatIssue } from "./errors.ts";
 export type { ImportFormat, ImportReport, SkippedProduct } from "./model.ts";
@@ -204,9 +205,9 @@ function listed<T>(items: readonly T[], line: (item: T) => string): string[] {
 export function formatReport(report: ImportReport): string {
   const unit = report.format === "shopify-json" ? "product" : "row";
   const out = [
-    `Read ${report.file} as ${FORMAT_NAMES[report.format]}: ${report.records} ${unit}s.`,
-    `Imported ${report.products} products, ${report.variants} variants, ${report.images} images.`,
-    `Skipped ${report.skipped.length} products (${report.skippedRecords} ${unit}s)${report.skipped.length ? ":" : "."}`,
+    `Read ${report.file} as ${FORMAT_NAMES[report.format]}: ${count(report.records, unit)}.`,
+    `Imported ${count(report.products, "product")}, ${count(report.variants, "variant")}, ${count(report.images, "image")}.`,
+    `Skipped ${count(report.skipped.length, "product")} (${count(report.skippedRecords, unit)})${report.skipped.length ? ":" : "."}`,
     ...report.skipped.map(
       (s) => `  line${s.lines.length > 1 ? "s" : ""} ${ranges(s.lines)}: "${s.handle}" skipped: ${s.reason}`,
     ),
@@ -219,20 +220,24 @@ export function formatReport(report: ImportReport): string {
   const rules = Object.entries(report.stock) as [StockRule, number][];
   if (rules.length > 0)
     out.push(
-      `Availability of the ${report.variants} variants, by rule:`,
+      `Availability of the ${count(report.variants, "variant")}, by rule:`,
       ...rules.map(([rule, n]) => `  ${n} ${STOCK_RULES[rule]}`),
     );
   const reasons = new Map<string, number>();
   for (const s of report.soldOut) reasons.set(s.reason, (reasons.get(s.reason) ?? 0) + 1);
-  out.push(`Sold out: ${report.soldOut.length} of ${report.products} products${report.soldOut.length ? ":" : "."}`);
+  out.push(
+    `Sold out: ${report.soldOut.length} of ${count(report.products, "product")}${report.soldOut.length ? ":" : "."}`,
+  );
   out.push(...[...reasons].map(([reason, n]) => `  ${n} because ${reason}`));
   out.push(...listed(report.soldOut, (s) => `  line ${ranges(s.lines)}: "${s.handle}" sold out: ${s.reason}`));
   const titles = report.titleOptions;
   if (titles.dropped > 0)
-    out.push(`${titles.dropped} single-variant products had a lone option named Title: imported without options.`);
+    out.push(
+      `${count(titles.dropped, "single-variant product")} had a lone option named Title: imported without options.`,
+    );
   if (titles.renamed.length > 0) {
     out.push(
-      `${titles.renamed.length} products have a real option named Title, served as option "title-1" (label "Title"):`,
+      `${count(titles.renamed.length, "product")} ${titles.renamed.length === 1 ? "has" : "have"} a real option named Title, served as option "title-1" (label "Title"):`,
     );
     out.push(...listed(titles.renamed, (s) => `  line ${ranges(s.lines)}: "${s.handle}"`));
   }

@@ -13,6 +13,8 @@ import {
   servedHandle,
   splitTags,
   inventoryOf,
+  readGrams,
+  readRequiresShipping,
   stockRule,
 } from "./model.ts";
 
@@ -262,7 +264,11 @@ function productOf(
     );
     const image = featured !== null ? readUrl(featured) : { url: linked?.image.url ?? null };
     if ("error" in image) fail(["variants", k, "featured_image", "src"], image.error);
-    if ("error" in price || vid === null || "error" in image) return;
+    const grams = readGrams(v.grams);
+    if ("error" in grams) fail(["variants", k, "grams"], grams.error);
+    const shipped = readRequiresShipping(v.requires_shipping);
+    if ("error" in shipped) fail(["variants", k, "requires_shipping"], shipped.error);
+    if ("error" in price || vid === null || "error" in image || "error" in grams || "error" in shipped) return;
     const kept = keptCompareAt(price.amount, compareAt, report.currency);
     if (compareAt !== null && kept === null) report.compareAtDropped += 1;
     variants.push({
@@ -273,13 +279,19 @@ function productOf(
       ...availability,
       sku: typeof v.sku === "string" && v.sku.trim() !== "" ? v.sku.trim() : null,
       image: image.url,
+      requires_shipping: shipped.value,
+      weight_grams: grams.grams,
     });
   });
   if (!ok) return null;
 
   const optionSource = options.map(({ k }) => k);
   const fieldOf: Record<string, string> = { description_html: "body_html" };
-  const variantFieldOf: Record<string, string> = { options: "option1", image: "featured_image" };
+  const variantFieldOf: Record<string, string> = {
+    options: "option1",
+    image: "featured_image",
+    weight_grams: "grams",
+  };
   const body = text(p.body_html) ?? "";
   const createdAt = text(p.created_at) ?? "";
   return {

@@ -1,6 +1,7 @@
 import {
   HandleSchema,
   inEnglish,
+  MAX_WEIGHT_GRAMS,
   normaliseUrl,
   type SourceCatalog,
   SourceCatalogSchema,
@@ -22,6 +23,7 @@ import {
 import { type ImportIssue, IssueList } from "./errors.ts";
 import { describeLoss, descriptionLoss } from "../sanitize.ts";
 import { deriveIds, productKey, variantKey } from "./ids.ts";
+import { count } from "../../count.ts";
 
 /**
  * What every reader (Shopify CSV, products.json) produces: products as drafts that still carry
@@ -67,6 +69,10 @@ export interface DraftVariant {
   inventory?: { quantity: number; policy: "deny" | "continue" };
   sku: string | null;
   image: string | null;
+  /** The export's `Variant Requires Shipping` / `requires_shipping`; null when it does not say (true). */
+  requires_shipping: boolean | null;
+  /** The export's `Variant Grams` / `grams`; null when it does not say. */
+  weight_grams: number | null;
 }
 
 export interface DraftProduct {
@@ -159,7 +165,7 @@ export function readAmount(raw: string, currency: string = DEFAULT_CURRENCY): { 
         ? "more than two decimals"
         : digits === 0
           ? `decimals, which ${currency} has none of`
-          : `more than ${digits} decimals (${currency})`;
+          : `more than ${count(digits, "decimal")} (${currency})`;
     if (!/^0+$/.test(decimals.slice(digits)))
       return { error: `${JSON.stringify(raw)} has ${most}, so it cannot be charged exactly` };
     decimals = decimals.slice(0, digits);
@@ -210,6 +216,34 @@ export function stockRule(
   if (continueSelling) return { available: true, stock: "continues" };
   if (quantity === null) return { available: true, stock: noColumn ? "noColumn" : "emptyCell" };
   return quantity > 0 ? { available: true, stock: "inStock" } : { available: false, stock: "soldOut" };
+}
+
+/**
+ * A weight in grams as an export writes it (`450`, `453.592`, or a JSON number), rounded to the
+ * nearest gram; null for a blank cell or a missing field (unknown weight).
+ */
+export function readGrams(raw: unknown): { grams: number | null } | { error: string } {
+  if (raw === undefined || raw === null || (typeof raw === "string" && raw.trim() === "")) return { grams: null };
+  const text = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : "";
+  if (!/^\d+(\.\d+)?$/.test(text))
+    return { error: `${JSON.stringify(raw)} is not a weight in grams (a number, 0 or more)` };
+  const grams = Math.round(Number(text));
+  if (grams > MAX_WEIGHT_GRAMS)
+    return { error: `${text} grams is above the heaviest variant allowed (${MAX_WEIGHT_GRAMS})` };
+  return { grams };
+}
+
+/**
+ * `Variant Requires Shipping` as a CSV writes it (`TRUE`, `FALSE`, any case) or a JSON boolean;
+ * null for a blank cell or a missing field, which the catalog reads as its default (true).
+ */
+export function readRequiresShipping(raw: unknown): { value: boolean | null } | { error: string } {
+  if (typeof raw === "boolean") return { value: raw };
+  if (raw === undefined || raw === null || (typeof raw === "string" && raw.trim() === "")) return { value: null };
+  const text = typeof raw === "string" ? raw.trim().toLowerCase() : "";
+  if (text === "true") return { value: true };
+  if (text === "false") return { value: false };
+  return { error: `${JSON.stringify(raw)} is not TRUE or FALSE` };
 }
 
 /** A tracked variant's known quantity, kept in the catalog (section 9.3); unknown or untracked: nothing. */
@@ -492,6 +526,8 @@ export function assemble(drafts: readonly DraftProduct[], opts: AssembleOptions,
         ...(v.sku !== null ? { sku: v.sku } : {}),
         ...(v.compare_at_price !== null ? { compare_at_price: v.compare_at_price } : {}),
         ...(v.image !== null ? { image: v.image } : {}),
+        ...(v.requires_shipping === false ? { requires_shipping: false } : {}),
+        ...(v.weight_grams !== null ? { weight_grams: v.weight_grams } : {}),
       }),
     );
     if (d.vendor === "") emptyVendors += 1;

@@ -23,7 +23,8 @@ export const CARTS_DOCS = {
       "`token_revoked`, as is one signed with a secret the operator has since retired; call " +
       "`POST /carts` again for a new cart.\n\n" +
       "Send no body, or `{}`; any field is 400 `parameter_unknown`. At most 20 new carts per " +
-      "minute per client address (429 `rate_limited` with `Retry-After`). 503 " +
+      "minute per client address (an IPv6 address counts by its /64; 429 `rate_limited` with " +
+      "`Retry-After`). 503 " +
       "`cart_tokens_unconfigured` when the server has no `CART_TOKEN_SECRET`.",
     tag: "Cart",
     auth: "none",
@@ -35,7 +36,14 @@ export const CARTS_DOCS = {
         headers: TOKEN_HEADERS,
         examples: { created: { summary: "A new cart", value: SEED_EXAMPLES.cartToken } },
       },
-      ...errors(...JSON_BODY_ERRORS, "parameter_unknown", "rate_limited", "cart_tokens_unconfigured"),
+      ...errors(
+        ...JSON_BODY_ERRORS,
+        "parameter_unknown",
+        // A body that is JSON but not an object (`[]`): Schemathesis found it undocumented (issue 42).
+        "parameter_invalid",
+        "rate_limited",
+        "cart_tokens_unconfigured",
+      ),
     },
   },
 } satisfies Record<string, OperationDoc>;

@@ -26,9 +26,24 @@ export const CHECKOUTS_DOCS = {
       "Re-prices the holder's cart at the live catalog and holds every line's units in stock " +
       "(all or none) for `CHECKOUT_HOLD_SECONDS`: 201 with the Checkout (lines frozen with " +
       "their prices). 409 `checkout_unavailable` names each line at fault in `lines` and holds " +
-      "nothing; 400 `cart_empty`. One open checkout per holder: a new one cancels the previous " +
-      "first. Body `{}`, none, or `{return_url}` (https only). `Idempotency-Key` replays the " +
-      `first answer; counts as a cart write. ${SEE}`,
+      "nothing; 400 `cart_empty`. For a tracked variant the live level decides, whatever " +
+      "`available` the catalog was published with. One open checkout per holder: its units " +
+      "count for the new one, which cancels it once it holds; a refused checkout leaves it as " +
+      "it was. Holds cannot be hoarded: a holder's hold on a variant lasts " +
+      "`CHECKOUT_HOLD_SECONDS` from its first hold (a checkout made again keeps that " +
+      "`expires_at`), then the holder waits `CHECKOUT_HOLD_COOLDOWN_SECONDS` (default 300) " +
+      "before holding it again (line code `hold_cooldown`, with `cooldown_ends_at`; a purchase " +
+      "needs no wait), and holds at most `CHECKOUT_MAX_UNITS_PER_VARIANT` (default 10) of a " +
+      "tracked `deny` variant (`hold_limit`, with `max_quantity`). At most 10 a minute per " +
+      "token and 60 a minute per client address (an IPv6 address by its /64): 429 " +
+      "`rate_limited` with `Retry-After`. Body `{}`, none, or `{return_url}` (https only). " +
+      "`Idempotency-Key` replays the first answer: a refusal as it was, a 201 with that checkout " +
+      "as it is at the replay (its `status` may have moved on; the key keeps the checkout's id, " +
+      "not a copy); counts as a cart write. With `PAYMENT_PROVIDER=stripe` the worker creates the " +
+      "Stripe Checkout Session itself and `url` is its page; `return_url` is then required (400 " +
+      "`parameter_missing`: Stripe's page sends the shopper back there), and Stripe down, timing " +
+      "out or refusing is 502 `payment_provider_unavailable` with nothing held and no checkout " +
+      `left open. ${SEE}`,
     tag: "Checkout",
     auth: "bearer",
     query: NoQuerySchema,
@@ -43,7 +58,15 @@ export const CHECKOUTS_DOCS = {
     },
     responses: {
       201: checkoutOk("The open checkout.", ["Idempotent-Replayed"]),
-      ...errors(...CART_WRITE_ERRORS, ...QUERY_ERRORS, ...JSON_BODY_ERRORS, "cart_empty", "checkout_unavailable"),
+      ...errors(
+        ...CART_WRITE_ERRORS,
+        ...QUERY_ERRORS,
+        ...JSON_BODY_ERRORS,
+        "cart_empty",
+        "checkout_unavailable",
+        "parameter_missing",
+        "payment_provider_unavailable",
+      ),
     },
   },
   getCheckout: {
@@ -62,6 +85,8 @@ export const CHECKOUTS_DOCS = {
     summary: "Cancel a checkout",
     description:
       "Cancels the holder's open checkout and releases its holds; again answers the same. " +
+      "A Stripe session of the checkout is expired at Stripe right after (retried until Stripe " +
+      "confirms; the cancel never waits for it), so it cannot be paid. " +
       "Completed or expired: 409 `checkout_not_open`. Another holder's id: 404.",
     tag: "Checkout",
     auth: "bearer",

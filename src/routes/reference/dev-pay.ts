@@ -16,7 +16,7 @@ export const DEV_PAY_DOCS = {
     params: ParamsSchema,
     responses: {
       200: { description: "The page.", schema: PageSchema, contentType: "text/html" },
-      ...errors("route_not_found"),
+      ...errors("route_not_found", "resource_missing"),
     },
   },
   payTestPaymentPage: {
@@ -27,7 +27,7 @@ export const DEV_PAY_DOCS = {
     params: ParamsSchema,
     responses: {
       200: { description: "The paid page.", schema: PageSchema, contentType: "text/html" },
-      ...errors("route_not_found"),
+      ...errors("route_not_found", "resource_missing"),
     },
   },
 } satisfies Record<string, OperationDoc>;

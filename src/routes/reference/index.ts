@@ -8,11 +8,15 @@ import { DOCS_DOCS } from "./docs.ts";
 import { HEALTH_DOCS } from "./health.ts";
 import { OPENAPI_DOCS } from "./openapi.ts";
 import { OPERATOR_STOCK_DOCS } from "./operator-stock.ts";
+import { OPERATOR_RULES_DOCS } from "./operator-rules.ts";
 import { OPERATOR_DOCS } from "./operator.ts";
 import { ORDERS_DOCS } from "./orders.ts";
 import { PRODUCTS_DOCS } from "./products.ts";
+import { SHOPPER_ORDERS_DOCS } from "./shopper-orders.ts";
 import { WEBHOOKS_DOCS } from "./webhooks.ts";
 import type { OperationDoc } from "../../openapi/spec.ts";
+// The schemas' documentation, attached to the schemas the operations below name.
+import "./schemas/index.ts";
 
 /**
  * Every operation's OpenAPI description, by operationId. Routes carry only the id
@@ -30,8 +34,10 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   ...HEALTH_DOCS,
   ...OPENAPI_DOCS,
   ...OPERATOR_STOCK_DOCS,
+  ...OPERATOR_RULES_DOCS,
   ...OPERATOR_DOCS,
   ...ORDERS_DOCS,
   ...PRODUCTS_DOCS,
+  ...SHOPPER_ORDERS_DOCS,
   ...WEBHOOKS_DOCS,
 };
