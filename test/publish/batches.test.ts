@@ -293,5 +293,5 @@ describe("a change batch and live stock", () => {
     await stock.coordinator().syncVersion(third.version);
     expect(await stock.level(sold.id)).toMatchObject({ tracked: true, quantity: 40 });
     expect((await stock.level(elsewhere.id)).tracked).toBe(false);
-  });
+  }, 60_000);
 });
