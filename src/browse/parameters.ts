@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { CatalogVersionParamSchema, includeSchema, LIST_INCLUDES, LimitSchema } from "../catalog/api.ts";
-import { handleWithout } from "../catalog/schema.ts";
+import { handleWithout } from "../catalog/fields.ts";
 
 /**
  * The browse parameters of `GET /products`, a collection's products and the facets endpoints,

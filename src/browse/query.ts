@@ -1,5 +1,5 @@
 import { invalidParameter, unknownParameter } from "../catalog/errors.ts";
-import { optionApiName } from "../catalog/schema.ts";
+import { optionApiName } from "../catalog/fields.ts";
 import { includeMessage, LIST_INCLUDES } from "../catalog/api.ts";
 import { compareCodePoints, type QueryWord, queryWords, valueKey } from "./text.ts";
 import type { TextPlan } from "./index/text-index.ts";

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { ImageSchema } from "../catalog/api.ts";
-import { HandleSchema } from "../catalog/schema.ts";
+import { HandleSchema } from "../catalog/fields.ts";
 import { MoneySchema } from "../money.ts";
 import {
   AppliedDiscountSchema,

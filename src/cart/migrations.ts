@@ -90,6 +90,36 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
   ],
 ];
 
+/**
+ * The newest schema as one step, for a new cart (applyMigrations' `current`): what MIGRATIONS
+ * make, columns in the same order (test/cart/migrations.test.ts compares them). A new migration
+ * changes this too.
+ */
+export const CURRENT_SCHEMA: readonly string[] = [
+  `CREATE TABLE cart (
+     singleton INTEGER PRIMARY KEY CHECK (singleton = 1), created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, note TEXT,
+     attributes TEXT NOT NULL DEFAULT '{}', buyer TEXT, shipping_option TEXT,
+     discount_codes TEXT NOT NULL DEFAULT '[]'
+   )`,
+  `CREATE TABLE revoked_tokens (token_id TEXT PRIMARY KEY, revoked_at INTEGER NOT NULL)`,
+  `CREATE TABLE idempotency_keys (
+     key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, reply TEXT NOT NULL, created_at INTEGER NOT NULL
+   )`,
+  `CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at)`,
+  `CREATE TABLE cart_lines (
+     id TEXT PRIMARY KEY, variant_id TEXT NOT NULL, attributes TEXT NOT NULL DEFAULT '{}',
+     position INTEGER NOT NULL, quantity INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 999),
+     handle TEXT NOT NULL, title TEXT NOT NULL, variant_title TEXT NOT NULL,
+     unit_price_minor INTEGER NOT NULL CHECK (unit_price_minor >= 0), currency TEXT NOT NULL,
+     available INTEGER NOT NULL, catalog_version TEXT NOT NULL, tracked INTEGER NOT NULL DEFAULT 0,
+     in_stock INTEGER NOT NULL DEFAULT 1, options TEXT NOT NULL DEFAULT '{}', sku TEXT, image TEXT,
+     compare_at_minor INTEGER, requires_shipping INTEGER NOT NULL DEFAULT 1, weight_grams INTEGER,
+     collections TEXT NOT NULL DEFAULT '[]',
+     UNIQUE (variant_id, attributes)
+   )`,
+];
+
 /** Brings `sql` up to the newest schema and returns its version. */
 export function migrate(sql: SqlStorage): number {
   migrateFrom(sql);
@@ -101,5 +131,5 @@ export function migrate(sql: SqlStorage): number {
  * whose tables are then known to be empty. Runs inside `blockConcurrencyWhile` in the constructor.
  */
 export function migrateFrom(sql: SqlStorage): number {
-  return applyMigrations(sql, MIGRATIONS);
+  return applyMigrations(sql, MIGRATIONS, CURRENT_SCHEMA);
 }

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { MoneySchema } from "../money.ts";
-import { HandleSchema, handleWithout, VariantIdSchema } from "./schema.ts";
+import { HandleSchema, handleWithout, VariantIdSchema } from "./fields.ts";
 
 /**
  * Request and response schemas of the catalog endpoints. The routes validate with them, the

@@ -18,7 +18,7 @@ import { holdsCredential } from "./secrets.ts";
 import { parseQueryPairs, queryParams, type QueryInput, type Validated } from "./validate.ts";
 import { CatalogError } from "../catalog/errors.ts";
 import { type StockOverlay, type StockScope, stockKeyPart, type VersionMeta } from "../catalog/layout.ts";
-import { isHandle } from "../catalog/schema.ts";
+import { isHandle } from "../catalog/fields.ts";
 import { BoundedMemo } from "../memo.ts";
 import { CatalogStore, pointerTtlMs } from "../catalog/store.ts";
 import { stockStore } from "../stock/store.ts";

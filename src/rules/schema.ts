@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { HandleSchema, VariantIdSchema } from "../catalog/schema.ts";
+import { HandleSchema, VariantIdSchema } from "../catalog/fields.ts";
 import type { Currency } from "../money.ts";
 import type { Ratio } from "../money-math.ts";
 import { checkRules } from "./checks.ts";

@@ -1,8 +1,8 @@
 import * as z from "zod/mini";
-import { type InventoryPolicy, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
+import { type InventoryPolicy, MAX_STOCK_LEVEL } from "../catalog/fields.ts";
 import type { StockLevelView } from "./results.ts";
 
-export { type InventoryPolicy, MAX_STOCK_LEVEL } from "../catalog/schema.ts";
+export { type InventoryPolicy, MAX_STOCK_LEVEL } from "../catalog/fields.ts";
 
 /**
  * What crosses the stock room's boundary: the limits, the operator's batch of changes (one zod

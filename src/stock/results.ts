@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { InventoryPolicySchema } from "../catalog/schema.ts";
+import { InventoryPolicySchema } from "../catalog/fields.ts";
 
 /**
  * The schemas of what the operator's stock surface answers: levels, batch results, a variant's

@@ -103,4 +103,14 @@ describe("the production bundle", () => {
     expect(inputs).toContain("src/stock/api.ts");
     expect(inputs).not.toContain("src/stock/results.ts");
   });
+
+  // The source catalog format and its checks (src/catalog/schema.ts, 2,243 bytes gzip) are the
+  // publish's and the importer's: the worker validates handles, variant ids and the stock policy
+  // with the few fields it needs, src/catalog/fields.ts.
+  it("leaves the source catalog format (src/catalog/schema.ts) out of the worker", () => {
+    const meta = JSON.parse(readFileSync(join(outdir, "meta.json"), "utf8")) as { inputs: Record<string, unknown> };
+    const inputs = Object.keys(meta.inputs);
+    expect(inputs).toContain("src/catalog/fields.ts");
+    expect(inputs).not.toContain("src/catalog/schema.ts");
+  });
 });
