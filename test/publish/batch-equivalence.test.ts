@@ -431,6 +431,18 @@ async function longLists(seed: number, rounds: [from: number, deletions: number,
 }
 
 describe("a catalog changed by batches answers as a full publish of it", () => {
+  // Regression: a collection upserted without a member the same batch deleted read the deleted
+  // member's record (null) to take the collection off it: a TypeError, never a version.
+  it("when a batch deletes a product and empties its collections", async () => {
+    await equivalent(0, [
+      [
+        { kind: "delete", at: 0 },
+        { kind: "collection", handle: "frontpage", picks: [], title: "Picks" },
+        { kind: "collection", handle: "picks", picks: [], title: "Picks" },
+      ],
+    ]);
+  }, 120_000);
+
   it("with the whole index", async () => {
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: 1000 }), rounds, (seed, r) => equivalent(seed, r)),

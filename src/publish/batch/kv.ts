@@ -375,7 +375,8 @@ export async function deriveKv(input: KvInput): Promise<KvChange | null> {
       old !== undefined &&
       c.products.slice(0, firstNew < 0 ? c.products.length : firstNew).join("\n") === retained.join("\n") &&
       (firstNew < 0 || c.products.slice(firstNew).every((h) => !known.has(h)));
-    for (const h of before) if (!kept.has(h)) delete touch(h).in[c.handle];
+    // A member this batch deletes has no record left to leave the collection from.
+    for (const h of before) if (!kept.has(h) && current(h)) delete touch(h).in[c.handle];
     // A new collection has no blocks before this batch (map -1: none to read); its own are written below.
     const entry: Collection = old ?? { handle: c.handle, title: c.title, count: 0, was: 0, map: -1 };
     if (!old) {
