@@ -1,7 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { BrowseFilters, BrowsePageQuery } from "./query.ts";
-import { type BrowseReply, BrowseService, type Browsing } from "./service.ts";
-import { type ShardBrowsing, ShardedBrowsing } from "./shards.ts";
+import type { BrowseReply, Browsing, ShardBrowsing, ShardOf } from "./replies.ts";
+import { BrowseService } from "./service.ts";
+import { ShardedBrowsing } from "./shards.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import { browseRegion, type Placement, pickReplica, replicaName } from "./placement.ts";
 import { BrowseStore } from "./source.ts";
@@ -72,20 +73,36 @@ export {
 
 /**
  * What answers `placement` for a version: a replica of the version's index in the request's
- * region, or for a sharded version (meta.browse_shards) that replica's shards, merged here.
+ * region, or for a sharded version (meta.browse_shards) that replica's shards, merged here. A
+ * change batch's version (meta.browse_overlay) is answered by its root's replicas (loaded already,
+ * named by the root) and its layer's, merged the same way.
  */
 export function browseEngine(
   namespace: DurableObjectNamespace<BrowseEngine>,
-  meta: Pick<VersionMeta, "version" | "browse_shards">,
+  meta: Pick<VersionMeta, "version" | "browse_shards" | "browse_overlay">,
   placement?: Placement,
 ): Browsing {
   const region = browseRegion(placement?.cf);
   const replica = placement ? pickReplica(placement.key, placement.replicas) : 0;
-  const engine = (shard?: number) => {
-    const id = namespace.idFromName(replicaName(meta.version, region, replica, shard));
+  const engine = (index: string, shard?: number) => {
+    const id = namespace.idFromName(replicaName(index, region, replica, shard));
     return region ? namespace.get(id, { locationHint: region }) : namespace.get(id);
   };
+  const overlay = meta.browse_overlay;
+  if (overlay) {
+    const engines: ShardBrowsing[] = [];
+    const parts: ShardOf[] = [];
+    for (let i = 0; i < overlay.shards; i++) {
+      engines.push(engine(overlay.root, overlay.shards > 1 ? i : undefined));
+      parts.push({ shard: i, shards: overlay.shards, index: overlay.root });
+    }
+    if (overlay.layer) {
+      engines.push(engine(overlay.layer));
+      parts.push({ shard: 0, shards: 1, index: overlay.layer });
+    }
+    return new ShardedBrowsing(engines, parts);
+  }
   const shards = meta.browse_shards ?? 1;
-  if (shards <= 1) return engine();
-  return new ShardedBrowsing(Array.from({ length: shards }, (_, i): ShardBrowsing => engine(i)));
+  if (shards <= 1) return engine(meta.version);
+  return new ShardedBrowsing(Array.from({ length: shards }, (_, i): ShardBrowsing => engine(meta.version, i)));
 }

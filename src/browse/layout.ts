@@ -7,25 +7,30 @@
  *
  * | table | rows | what for |
  * |---|---|---|
- * | `p` | one per product: id = catalog position, handle, lowest price (minor), available, title sort key, created_at (ms), vendor and type keys | single-value filters, the sort keys |
+ * | `p` | one per product: id = catalog position, handle, lowest price (minor), available, title sort key, created_at (ms), vendor and type keys, product id (gid) | single-value filters, the sort keys; a change batch's check of product ids |
  * | `i` | one per product: id, the list item JSON, the featured image JSON | the pages' items |
  * | `m` | collection, rank, product: one per membership | a collection's products in its order |
  * | `d` | value id, facet (`vendor`, `product_type`, `tag`, `available`, `o:<option>`), value key, the value as first spelled in the catalog | a filter value's id, facet values as shown |
  * | `v` | value id, product: one per tag and per option value (options only from available variants) | tag and option postings |
+ * | `u` | value id, product: an option value the product declares that no available variant of it offers | with `v`, every product declaring a value (a change batch's first spelling) |
  * | `o` | option API name, order of first appearance | the option facets, unknown option filters |
- * | `x` | search word, the products having it in any field (title, vendor, type, tags, option values, SKUs, description text; synonyms added, stop words left out) as comma-separated ids (ascending, at most WORD_IDS a row), and the word's weight in each (text.ts wordWeight, 1..65535; 1..255 in versions published before 2026-11-27), comma-separated in the same order | `q` and its relevance |
+ * | `x` | search word, the products having it in any field (title, vendor, type, tags, option values, SKUs, description text; synonyms added, stop words left out) as comma-separated ids (ascending, at most WORD_IDS a row), and what the word's weight in each is made of (text.ts packWeight; with `g` absent, as before issue 45: the weight itself, 1..65535, or 1..255 before 2026-11-27), comma-separated in the same order | `q` and its relevance |
+ * | `l` | one per product: id, the lengths of its title and description (search words, stop words aside) | a weight's length normalisation (text.ts packedWeight) |
+ * | `g` | `weights` = `packed`: this layout's marker; `settings`: the catalog's fields but its products and collections (JSON) | which `x` a reader holds; what a change batch is checked and indexed with |
+ * | `s` | a change batch's layer only (browse/overlay.ts): id, the product's slot in the catalog | its products' catalog order |
  * | `z` | the catalog's stop words (folded), never indexed, left out of q | `q` |
  * | `c` | collection handle, title, product count | a collection's header, and whether it exists |
  */
 
-export const BROWSE_TABLES = ["p", "i", "m", "v", "d", "o", "x", "z", "c"] as const;
+export const BROWSE_TABLES = ["p", "i", "m", "v", "u", "d", "o", "x", "l", "g", "z", "c", "s"] as const;
 /**
  * Tables older layouts wrote and this one does not, still named so a stale version's are found
- * and dropped: `f` (facets counted at publish), `b` (value bitmaps for SQL pages), `s` (FTS5 for
- * q), `w` (words per title/other column, without weights: replaced by `x`). Browse is answered in
+ * and dropped: `f` (facets counted at publish), `b` (value bitmaps for SQL pages), `w` (words per
+ * title/other column, without weights: replaced by `x`). (`s` was FTS5 for q; it is a layer's
+ * slots now, in BROWSE_TABLES.) Browse is answered in
  * memory now (BrowseEngine), which needs none of them.
  */
-export const RETIRED_TABLES = ["f", "b", "s", "w"] as const;
+export const RETIRED_TABLES = ["f", "b", "w"] as const;
 export type BrowseTable = (typeof BROWSE_TABLES)[number] | (typeof RETIRED_TABLES)[number];
 
 const VERSION = /^[A-Za-z0-9_-]{1,64}$/;
@@ -56,14 +61,17 @@ export function createSql(version: string): string[] {
   return [
     `CREATE TABLE ${t("p")} (id INTEGER PRIMARY KEY, handle TEXT NOT NULL, price INTEGER NOT ` +
       `NULL, avail INTEGER NOT NULL, tkey TEXT NOT NULL, created INTEGER NOT NULL, vendor TEXT ` +
-      `NOT NULL, ptype TEXT NOT NULL)`,
+      `NOT NULL, ptype TEXT NOT NULL, gid TEXT NOT NULL)`,
     `CREATE TABLE ${t("i")} (id INTEGER PRIMARY KEY, item TEXT NOT NULL, img TEXT NOT NULL)`,
     `CREATE TABLE ${t("m")} (c TEXT NOT NULL, r INTEGER NOT NULL, pid INTEGER NOT NULL, ` +
       `PRIMARY KEY (c, r)) WITHOUT ROWID`,
     `CREATE TABLE ${t("v")} (vid INTEGER NOT NULL, pid INTEGER NOT NULL, PRIMARY KEY (vid, pid)) WITHOUT ROWID`,
+    `CREATE TABLE ${t("u")} (vid INTEGER NOT NULL, pid INTEGER NOT NULL, PRIMARY KEY (vid, pid)) WITHOUT ROWID`,
     `CREATE TABLE ${t("d")} (id INTEGER PRIMARY KEY, f TEXT NOT NULL, k TEXT NOT NULL, d TEXT NOT NULL)`,
     `CREATE TABLE ${t("o")} (name TEXT PRIMARY KEY, ord INTEGER NOT NULL) WITHOUT ROWID`,
     `CREATE TABLE ${t("x")} (k TEXT NOT NULL, ids TEXT NOT NULL, wts TEXT NOT NULL)`,
+    `CREATE TABLE ${t("l")} (id INTEGER PRIMARY KEY, tl INTEGER NOT NULL, dl INTEGER NOT NULL)`,
+    `CREATE TABLE ${t("g")} (k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID`,
     `CREATE TABLE ${t("z")} (k TEXT PRIMARY KEY) WITHOUT ROWID`,
     `CREATE TABLE ${t("c")} (handle TEXT PRIMARY KEY, title TEXT NOT NULL, n INTEGER NOT NULL) WITHOUT ROWID`,
   ];
@@ -78,6 +86,10 @@ export function indexSql(version: string): string[] {
   const name = (suffix: string) => `"bv_${version}_i${suffix}"`;
   return [
     `CREATE UNIQUE INDEX ${name("value")} ON ${browseTable(version, "d")} (f, k)`,
+    `CREATE UNIQUE INDEX ${name("gid")} ON ${browseTable(version, "p")} (gid)`,
+    // A change batch finds the first product of a vendor or type (its spelling) without a scan.
+    `CREATE INDEX ${name("vendor")} ON ${browseTable(version, "p")} (vendor)`,
+    `CREATE INDEX ${name("ptype")} ON ${browseTable(version, "p")} (ptype)`,
     `CREATE UNIQUE INDEX ${name("handle")} ON ${browseTable(version, "p")} (handle)`,
   ];
 }

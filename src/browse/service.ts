@@ -7,27 +7,18 @@ import {
   type SnapshotBucket,
 } from "./source.ts";
 import { ItemBlockDamaged } from "./index/items.ts";
-import { SnapshotDamaged } from "./snapshot.ts";
-import { CatalogError, type CatalogFailureCode } from "../catalog/errors.ts";
+import { SnapshotDamaged, snapshotChunkOf } from "./snapshot.ts";
+import { CatalogError } from "../catalog/errors.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import { type Scope, VersionIndex } from "./index/version-index.ts";
-import type { ShardBrowsing, ShardOf, ShardReply } from "./shards.ts";
+import { type BrowseOverlay, indexView, overlayKey } from "./overlay.ts";
+import type { BrowseReply, Browsing, ShardBrowsing, ShardOf, ShardReply } from "./replies.ts";
 
 /**
  * Browse answers of catalog versions: each version's VersionIndex built once from its browse
  * index and answered from memory. The BrowseEngine Durable Object (browse-engine.ts) runs one
  * per version; tests and the measuring script run it directly over a D1 binding.
  */
-
-/** A failure crosses RPC as data: a thrown error would lose its class and its parameter. */
-export type Failure = { ok: false; code: CatalogFailureCode; message: string; param?: string };
-export type BrowseReply = { ok: true; body: string } | Failure;
-
-/** What answers browse for the Worker: the engine of a version (production) or any stand-in with the same methods. */
-export interface Browsing {
-  page(version: string, scope: Scope, query: BrowsePageQuery): Promise<BrowseReply>;
-  facets(version: string, scope: Scope, filters: BrowseFilters): Promise<BrowseReply>;
-}
 
 /**
  * Builds a version's index (or one shard of it: shards.ts) once (a failed build is retried by
@@ -37,6 +28,8 @@ export class BrowseService implements Browsing, ShardBrowsing {
   readonly #store: BrowseStore;
   readonly #snapshots: SnapshotBucket | undefined;
   readonly #built = new Map<string, Promise<VersionIndex>>();
+  /** Another index answering for a change batch's version (overlay.ts), by version and part: the last few. */
+  readonly #views = new Map<string, Promise<VersionIndex>>();
   /** The builds read from D1 after their snapshot's items failed (so a second failure does not rebuild again). */
   readonly #fromD1 = new Set<string>();
   /** Where the last index built came from (snapshot or D1), its bytes and read time, and the build time. */
@@ -47,7 +40,42 @@ export class BrowseService implements Browsing, ShardBrowsing {
     this.#snapshots = snapshots;
   }
 
+  /**
+   * The index answering `version` for part `of`: the version's own (or its shard's), or, when `of`
+   * names another version's index (`of.index`: a change batch's root or layer), that index as the
+   * batch's catalog sees it (its overlay, read once per version).
+   */
   index(version: string, of?: ShardOf, options: { fromD1?: boolean } = {}): Promise<VersionIndex> {
+    if (of?.index === undefined) return this.#own(version, of, options);
+    const part = of.shards > 1 ? { shard: of.shard, shards: of.shards } : undefined;
+    const key = `${version}@${of.index}:${of.shard}/${of.shards}${options.fromD1 ? ":d1" : ""}`;
+    let view = this.#views.get(key);
+    if (!view) {
+      view = Promise.all([this.#own(of.index, part, options), this.#overlay(version)]).then(([base, overlay]) => {
+        const { offset, size, slots } = base.held;
+        return base.view(indexView(overlay, slots ? { slots } : { offset, size }, base.collections));
+      });
+      this.#views.set(key, view);
+      view.catch(() => this.#views.delete(key));
+      // A few versions at once: the live one and the one before it, while isolates switch.
+      for (const old of this.#views.keys()) if (this.#views.size > 4) this.#views.delete(old);
+    }
+    return view;
+  }
+
+  /** A change batch version's overlay (overlay.ts), from the snapshots bucket. */
+  async #overlay(version: string): Promise<BrowseOverlay> {
+    const object = await this.#snapshots?.get(overlayKey(version));
+    if (!object)
+      throw new CatalogError(
+        "browse_unavailable",
+        "Search, filters, sorts and facets are unavailable: this catalog version's browse overlay is missing " +
+          "(the operator must apply the change batch again or publish the catalog). The plain list still works.",
+      );
+    return JSON.parse(new TextDecoder().decode(await object.arrayBuffer())) as BrowseOverlay;
+  }
+
+  #own(version: string, of?: ShardOf, options: { fromD1?: boolean } = {}): Promise<VersionIndex> {
     const name = of ? `${version}:${of.shard}/${of.shards}` : version;
     let built = this.#built.get(name);
     if (!built || (options.fromD1 && !this.#fromD1.has(name))) {
@@ -114,7 +142,7 @@ export class BrowseService implements Browsing, ShardBrowsing {
     } catch (error) {
       if (!(error instanceof ItemBlockDamaged)) throw error;
       const reason = `item block ${error.block} fails to inflate (${error.message})`;
-      logSnapshotDamaged(new SnapshotDamaged(version, of ? of.shard : null, error.chunk, reason));
+      logSnapshotDamaged(new SnapshotDamaged(version, of ? of.shard : null, snapshotChunkOf(error.blocks), reason));
       return answer(await this.index(version, of, { fromD1: true }));
     }
   }

@@ -1,6 +1,6 @@
 import type { BrowseFilters, BrowsePageQuery } from "./query.ts";
-import type { BrowseReply, Browsing, Failure } from "./service.ts";
-import { type FacetCounts, facetsAnswer, type PageSlice, pageBody, type Position } from "./slices.ts";
+import type { BrowseReply, Browsing, Failure, ShardBrowsing, ShardOf } from "./replies.ts";
+import { type FacetCounts, facetsAnswer, type PageSlice, pageBody } from "./slices.ts";
 import type { Scope, TextStats } from "./index/version-index.ts";
 import type { TextPlan } from "./index/text-index.ts";
 import { mayWiden, SECOND_CHANCE_BELOW } from "./text.ts";
@@ -35,12 +35,6 @@ export const DEFAULT_SHARD_PRODUCTS = 100_000;
  */
 export const MAX_BROWSE_SHARDS = 24;
 
-/** Which shard of how many. */
-export interface ShardOf {
-  shard: number;
-  shards: number;
-}
-
 /** The catalog positions shard `shard` of `shards` holds: [from, to). */
 export function shardRange(size: number, { shard, shards }: ShardOf): [from: number, to: number] {
   return [Math.floor((shard * size) / shards), Math.floor(((shard + 1) * size) / shards)];
@@ -51,33 +45,19 @@ export function shardCount(products: number, perShard: number | undefined): numb
   return perShard === undefined || perShard <= 0 ? 1 : Math.max(1, Math.ceil(products / perShard));
 }
 
-/** A shard's answer across RPC: its value, or the failure a whole index would have answered. */
-export type ShardReply<T> = { ok: true; value: T } | Failure;
-
-/** What answers for one shard (the BrowseEngine's shard methods, or a BrowseService in tests). */
-export interface ShardBrowsing {
-  slice(
-    version: string,
-    of: ShardOf,
-    scope: Scope,
-    query: BrowsePageQuery,
-    after?: Position,
-  ): Promise<ShardReply<PageSlice>>;
-  counts(version: string, of: ShardOf, scope: Scope, filters: BrowseFilters): Promise<ShardReply<FacetCounts>>;
-  /** What the shard knows of q (TextStats), asked before a q's page or facets. */
-  textStats(version: string, of: ShardOf, scope: Scope, filters: BrowseFilters): Promise<ShardReply<TextStats>>;
-}
-
 /**
- * The whole catalog's TextPlan from every shard's TextStats: each word's df as the largest any
- * shard saw (a shard knows the catalog's df of the words it holds), strict matches summed.
+ * The whole catalog's TextPlan from every shard's TextStats: per kept word, the products having the
+ * typed word (each shard's summed) and the most products any word it matched has in the catalog
+ * (each matched word's products summed over the shards, then the largest); strict matches summed.
  */
 export function planOf(parts: readonly TextStats[]): TextPlan {
   const first = parts[0] as TextStats;
-  const words = first.words.map((_, w) => ({
-    own: Math.max(...parts.map((p) => p.words[w]?.own ?? 0)),
-    common: Math.max(...parts.map((p) => p.words[w]?.common ?? 0)),
-  }));
+  const words = first.kept.map((_, w) => {
+    const own = parts.reduce((n, p) => n + (p.own[w] ?? 0), 0);
+    const df = new Map<string, number>();
+    for (const p of parts) for (const t of p.terms[w] ?? []) df.set(t.word, (df.get(t.word) ?? 0) + t.df);
+    return { own, common: Math.max(0, ...df.values()) };
+  });
   const strict = parts.reduce((n, p) => n + p.strict, 0);
   const widen = mayWiden(
     first.kept.map((word, i) => ({ word, exact: first.exact, known: (words[i]?.common ?? 0) > 0 })),
@@ -94,13 +74,16 @@ export function planOf(parts: readonly TextStats[]): TextPlan {
  */
 export class ShardedBrowsing implements Browsing {
   readonly #shards: readonly ShardBrowsing[];
+  readonly #parts: readonly ShardOf[] | undefined;
 
-  constructor(shards: readonly ShardBrowsing[]) {
+  /** `parts`: which part each engine is, when not shard i of a version's own index (a change batch's: overlay.ts). */
+  constructor(shards: readonly ShardBrowsing[], parts?: readonly ShardOf[]) {
     this.#shards = shards;
+    this.#parts = parts;
   }
 
   #of(shard: number): ShardOf {
-    return { shard, shards: this.#shards.length };
+    return this.#parts?.[shard] ?? { shard, shards: this.#shards.length };
   }
 
   /**

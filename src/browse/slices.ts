@@ -2,6 +2,7 @@ import { collectionBody, listBody } from "../catalog/render.ts";
 import { type CountedValue, type Facet, facetValues, facetsBody, priceFacet } from "./facets.ts";
 import { optionFacet } from "./layout.ts";
 import { type BrowseFilters, type BrowsePageQuery, hasFilters } from "./query.ts";
+import { compareCodePoints } from "./text.ts";
 
 /**
  * What one index answers before the answer is written: a page's first matches with where each
@@ -14,15 +15,24 @@ import { type BrowseFilters, type BrowsePageQuery, hasFilters } from "./query.ts
  * Where a product stands in a sort, comparable across shards: pages run in (key, rank)
  * ascending order (backwards: descending). `key` is 0 in catalog order, the relevance key
  * (text-index.ts: strict matches, then second-chance ones; then the highest score) under relevance, and the sort's key (price,
- * title rank, created) negated for a descending sort; `rank` is the product's place in scope
- * order: its catalog position, or its place in the collection.
+ * title rank, created) negated for a descending sort (a title rank is 1 or more, so its sign says
+ * the direction); `rank` is the product's place in scope order: its catalog position, or its
+ * place in the collection.
  */
 export interface Position {
   key: number;
   rank: number;
+  /**
+   * In a title sort: the product's folded title. A title's rank is counted per index (a change
+   * batch's index counts its own), so indexes merge by the title itself, then rank.
+   */
+  text?: string;
 }
 
 export function comparePositions(a: Position, b: Position): number {
+  // Equal titles tie whatever rank each index counted for them: then catalog order.
+  if (a.text !== undefined && b.text !== undefined)
+    return (a.key < 0 ? -1 : 1) * compareCodePoints(a.text, b.text) || a.rank - b.rank;
   return a.key - b.key || a.rank - b.rank;
 }
 

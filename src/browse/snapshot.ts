@@ -1,6 +1,6 @@
 import { deflate, inflate } from "./deflate.ts";
 import type { BrowseData } from "./index/version-index.ts";
-import type { ShardOf } from "./shards.ts";
+import type { ShardOf } from "./replies.ts";
 
 /**
  * A version's browse index as one blob (R2, written at publish by src/publish/browse-index.ts),
@@ -27,9 +27,11 @@ import type { ShardOf } from "./shards.ts";
 /**
  * 1: header as JSON, items as text; 2: header deflated, items deflated by block (PackedItems),
  * chunks decoded without joining; 3: search word weights 16-bit (text.ts wordWeight: the fields'
- * weights outside the saturation), so an engine never scores a version's 8-bit weights as 16-bit ones.
+ * weights outside the saturation), so an engine never scores a version's 8-bit weights as 16-bit ones;
+ * 4: weights packed (text.ts packWeight: made at query time with the catalog's averages), each
+ * product's title and description lengths, folded titles (issue 45).
  */
-export const SNAPSHOT_FORMAT = 3;
+export const SNAPSHOT_FORMAT = 4;
 const MAGIC = 0x58424653; // "SFBX" little-endian
 
 /**
@@ -85,7 +87,7 @@ export function snapshotChunkOf(part: object): number | null {
 
 /** The version a snapshot key (manifest or chunk, any format) names, or null for another key. */
 export function browseSnapshotVersion(key: string): string | null {
-  return /^browse\/v\d+\/([A-Za-z0-9_-]+)(\/s\d+)?(\/\d+)?$/.exec(key)?.[1] ?? null;
+  return /^browse\/v\d+\/([A-Za-z0-9_-]+)(\/s\d+)?(\/\d+|\/overlay|\/batch)?$/.exec(key)?.[1] ?? null;
 }
 
 type Typed = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;

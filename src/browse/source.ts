@@ -2,7 +2,8 @@ import { browseTable } from "./layout.ts";
 import { browseDataFromSnapshot, browseSnapshotKey, SnapshotDamaged, type SnapshotManifest } from "./snapshot.ts";
 import { sha256Hex } from "../sha256.ts";
 import { CatalogError } from "../catalog/errors.ts";
-import { type ShardOf, shardRange } from "./shards.ts";
+import type { ShardOf } from "./replies.ts";
+import { shardRange } from "./shards.ts";
 import type { FacetValueRow } from "./index/facet-index.ts";
 import type { BrowseData, CollectionData, Items } from "./index/version-index.ts";
 
@@ -176,6 +177,15 @@ export class BrowseStore implements BrowseReader {
   }
 }
 
+const UTF8 = new TextDecoder();
+
+/** Text SQLite's hex() gave (its UTF-8 bytes). */
+function fromHex(hex: string): string {
+  const bytes = new Uint8Array(hex.length >> 1);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return UTF8.decode(bytes);
+}
+
 function ids(text: unknown): Uint32Array {
   if (typeof text !== "string" || text === "") return new Uint32Array(0);
   const parts = text.split(",");
@@ -228,12 +238,22 @@ function grouped(rows: Iterable<[key: string, ids: Uint32Array]>): Map<string, U
 export async function readBrowseData(store: BrowseReader, version: string, of?: ShardOf): Promise<BrowseData> {
   const t = (name: Parameters<typeof browseTable>[1]) => browseTable(version, name);
   const chunk = (column: string) => `${column} >> ${CHUNK_BITS}`;
-  // A shard's range of catalog positions, from the catalog's size (one round trip more).
+  // The layout (packed weights and lengths since issue 45, or the weights themselves before), and
+  // for a shard its range of catalog positions from the catalog's size: one round trip more.
+  const [[marker] = [], [row] = []] = await store.batch([
+    {
+      sql:
+        "SELECT sum(name = ?1) AS packed, sum(name = ?2) AS layer FROM sqlite_master WHERE type = 'table' AND " +
+        "name IN (?1, ?2)",
+      params: [`bv_${version}_g`, `bv_${version}_s`],
+    },
+    { sql: `SELECT coalesce(max(id) + 1, 0) AS size, count(*) AS products FROM ${t("p")}`, params: [] },
+  ]);
+  const packed = Number(marker?.packed ?? 0) > 0;
+  // A change batch's layer (browse/overlay.ts): its products' slots, its members' ranks in their whole collections.
+  const layer = Number(marker?.layer ?? 0) > 0;
   let range: { from: number; to: number; size: number; products: number } | undefined;
   if (of) {
-    const [[row] = []] = await store.batch([
-      { sql: `SELECT coalesce(max(id) + 1, 0) AS size, count(*) AS products FROM ${t("p")}`, params: [] },
-    ]);
     const size = Number(row?.size ?? 0);
     const [from, to] = shardRange(size, of);
     range = { from, to, size, products: Number(row?.products ?? 0) };
@@ -250,14 +270,12 @@ export async function readBrowseData(store: BrowseReader, version: string, of?: 
   // A member's rank is its place in the whole collection (every member is a product: parseCatalog).
   const members = `${t("m")} WHERE pid >= 0${within("pid")}`;
   // A shard's words: each row holding any of its products (a row's ids lie below the next row's
-  // first), with the word's products in the whole catalog (its df); rows in order, so a word's
-  // ids ascend across them.
+  // first); rows in order, so a word's ids ascend across them.
   const words = range
-    ? `SELECT group_concat(k || ' ' || ids || ' ' || wts || ' ' || df, char(10) ORDER BY row) AS lines FROM ` +
+    ? `SELECT group_concat(k || ' ' || ids || ' ' || wts, char(10) ORDER BY row) AS lines FROM ` +
       `(SELECT k, ids, wts, rowid AS row, CAST(ids AS INTEGER) AS first, lead(CAST(ids AS INTEGER)) OVER ` +
-      `(PARTITION BY k ORDER BY rowid) AS next, sum(length(ids) - length(replace(ids, ',', '')) + 1) OVER ` +
-      `(PARTITION BY k) AS df FROM ${t("x")}) WHERE first < ${range.to} AND (next IS NULL OR next > ` +
-      `${range.from}) GROUP BY row >> 7 ORDER BY row >> 7`
+      `(PARTITION BY k ORDER BY rowid) AS next FROM ${t("x")}) WHERE first < ${range.to} AND (next IS NULL OR ` +
+      `next > ${range.from}) GROUP BY row >> 7 ORDER BY row >> 7`
     : lines(`k || ' ' || ids || ' ' || wts`, t("x"), "rowid >> 7");
   const statements = [
     `SELECT id, f, k, d FROM ${t("d")} ORDER BY id`,
@@ -266,10 +284,10 @@ export async function readBrowseData(store: BrowseReader, version: string, of?: 
     `SELECT handle, title, n FROM ${t("c")}`,
     `SELECT coalesce(sum(length(CAST(item AS BLOB)) + length(CAST(img AS BLOB))), 0) AS bytes FROM ${t("i")} ` +
       `WHERE 1${within("id")}`,
-    // id, price, created, title rank, handle: a product a line.
+    // id, price, created, title rank, handle, folded title (as hex: a title may hold any character): a product a line.
     lines(
-      `id || ' ' || price || ' ' || created || ' ' || r || ' ' || handle`,
-      `(SELECT id, price, created, dense_rank() OVER (ORDER BY tkey) AS r, handle FROM ${t("p")}) WHERE 1${within("id")}`,
+      `id || ' ' || price || ' ' || created || ' ' || r || ' ' || handle || ' ' || hex(tkey)`,
+      `(SELECT id, price, created, dense_rank() OVER (ORDER BY tkey) AS r, handle, tkey FROM ${t("p")}) WHERE 1${within("id")}`,
       chunk("id"),
     ),
     // Tags and options are in `v`; vendor, product type and availability are columns of `p`.
@@ -281,6 +299,14 @@ export async function readBrowseData(store: BrowseReader, version: string, of?: 
     // Each word with its products and their weights, in row order (a word's ids ascend across its rows).
     words,
     `SELECT k FROM ${t("z")}`,
+    // The lengths weights are normalised by: each product's, and the whole catalog's sums.
+    ...(packed
+      ? [
+          lines(`id || ' ' || tl || ' ' || dl`, `${t("l")} WHERE 1${within("id")}`, chunk("id")),
+          `SELECT count(*) AS n, coalesce(sum(tl), 0) AS title, coalesce(sum(dl), 0) AS description FROM ${t("l")}`,
+        ]
+      : []),
+    ...(layer ? [`SELECT group_concat(slot) AS ids FROM (SELECT slot FROM ${t("s")} ORDER BY id)`] : []),
   ];
   const results = await store.batch(statements.map((sql) => ({ sql, params: [] })));
   const [
@@ -297,6 +323,9 @@ export async function readBrowseData(store: BrowseReader, version: string, of?: 
     memberships = [],
     wordRows = [],
     stops = [],
+    lengthRows = [],
+    [sums] = [],
+    [slotRow] = [],
   ] = results;
   const n = range ? range.to - range.from : Number(size[0]?.size ?? 0);
   /** A list of catalog positions as the shard numbers them. */
@@ -309,12 +338,14 @@ export async function readBrowseData(store: BrowseReader, version: string, of?: 
   const created = new Float64Array(n);
   const titles = new Uint32Array(n);
   const handles: string[] = new Array<string>(n).fill("");
-  for (const [id, price, made, rank, handle] of records(products, " ")) {
+  const titleKeys: string[] = new Array<string>(n).fill("");
+  for (const [id, price, made, rank, handle, tkey] of records(products, " ")) {
     const p = Number(id) - from;
     prices[p] = Number(price);
     created[p] = Number(made);
     titles[p] = Number(rank);
     handles[p] = handle ?? "";
+    titleKeys[p] = fromHex(tkey ?? "");
   }
 
   const byValue = grouped(
@@ -335,15 +366,14 @@ export async function readBrowseData(store: BrowseReader, version: string, of?: 
       title: String(row.title),
       n: Number(row.n),
       members,
-      ...(range ? { ranks: Uint32Array.from(list, ([rank]) => rank) } : {}),
+      ...(range || layer ? { ranks: Uint32Array.from(list, ([rank]) => rank) } : {}),
     });
   }
 
-  const perWord = new Map<string, [Uint32Array[], Uint16Array[]]>();
-  const df = new Map<string, number>();
-  for (const [word = "", list, weights, count] of records(wordRows, " ")) {
+  const perWord = new Map<string, [Uint32Array[], Uint32Array[]]>();
+  for (const [word = "", list, weights] of records(wordRows, " ")) {
     let found = ids(list);
-    let wts = Uint16Array.from(ids(weights));
+    let wts = ids(weights);
     if (range) {
       // A row's ids ascend: keep those in the shard's range.
       const a = found.findIndex((id) => id >= from);
@@ -352,9 +382,8 @@ export async function readBrowseData(store: BrowseReader, version: string, of?: 
       if (end <= start) continue;
       found = rebase(found.slice(start, end));
       wts = wts.slice(start, end);
-      df.set(word, Number(count));
     }
-    const lists = perWord.get(word) ?? ([[], []] as [Uint32Array[], Uint16Array[]]);
+    const lists = perWord.get(word) ?? ([[], []] as [Uint32Array[], Uint32Array[]]);
     perWord.set(word, lists);
     lists[0].push(found);
     lists[1].push(wts);
@@ -365,7 +394,7 @@ export async function readBrowseData(store: BrowseReader, version: string, of?: 
     starts[i + 1] = (starts[i] as number) + total(perWord.get(word)?.[0] ?? []);
   });
   const wordIds = new Uint32Array(starts[sorted.length] as number);
-  const weights = new Uint16Array(wordIds.length);
+  const weights = packed ? new Uint32Array(wordIds.length) : new Uint16Array(wordIds.length);
   sorted.forEach((word, i) => {
     const [lists = [], wts = []] = perWord.get(word) ?? [];
     copyInto(lists, wordIds, starts[i] as number);
@@ -377,6 +406,12 @@ export async function readBrowseData(store: BrowseReader, version: string, of?: 
   });
   const items = await readItems(store, version, [from, from + n], Number(itemBytes[0]?.bytes ?? 0));
   const stop = stops.map((row) => String(row.k));
+  const lengths = { title: new Uint16Array(n), description: new Uint16Array(n) };
+  for (const [id, tl, dl] of records(lengthRows, " ")) {
+    lengths.title[Number(id) - from] = Number(tl);
+    lengths.description[Number(id) - from] = Number(dl);
+  }
+  const catalog = range?.products ?? Number(row?.products ?? 0);
   return {
     size: n,
     values: values.map((row) => ({ f: String(row.f), k: String(row.k), d: String(row.d) }) satisfies FacetValueRow),
@@ -385,21 +420,21 @@ export async function readBrowseData(store: BrowseReader, version: string, of?: 
     prices,
     created,
     titles,
+    titleKeys,
     handles,
     items,
     collections,
-    words: range
+    words: { words: sorted, starts, ids: wordIds, weights, stop, ...(packed ? { packed: true } : {}) },
+    scoring: packed
       ? {
-          words: sorted,
-          starts,
-          ids: wordIds,
-          weights,
-          stop,
-          df: Uint32Array.from(sorted, (w) => df.get(w) ?? 0),
-          catalog: range.size,
+          n: Number(sums?.n ?? catalog),
+          title: Number(sums?.title ?? 0),
+          description: Number(sums?.description ?? 0),
+          lengths,
         }
-      : { words: sorted, starts, ids: wordIds, weights, stop },
+      : { n: catalog },
     ...(range ? { shard: { offset: range.from, products: range.products } } : {}),
+    ...(layer ? { slots: ids(slotRow?.ids) } : {}),
   };
 }
 

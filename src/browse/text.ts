@@ -51,9 +51,12 @@ export function compareCodePoints(a: string, b: string): number {
  * tf~ = tf / (1 - b + b * length / average). Each field saturates on its own, its weight
  * outside the saturation, so the weights keep their real range (title once: 6, a tag: 3, the
  * description once: 1; a word repeated in a field at most (K1 + 1) times that):
- * weight = sum over fields of FIELD_WEIGHTS[f] * tf~ * (K1 + 1) / (K1 + tf~), stored x
- * WEIGHT_SCALE as 16 bits (1..65535). Until 2026-11-27 the fields were summed inside one
- * saturation and squeezed into a byte: a title weighed 1.2-2x a tag while idf varies 5-10x.
+ * weight = sum over fields of FIELD_WEIGHTS[f] * tf~ * (K1 + 1) / (K1 + tf~), x WEIGHT_SCALE as
+ * 16 bits (1..65535): the fields without length normalisation summed and rounded at publish
+ * (packWeight), title and description added when a query is scored, with the averages of the
+ * catalog answered (packedWeight; a change batch moves them). Until 2026-11-27 the fields were
+ * summed inside one saturation and squeezed into a byte: a title weighed 1.2-2x a tag while idf
+ * varies 5-10x.
  *
  * A query word's score in a product is idf x the best (weight x match factor) among the index
  * words it matched there (MATCH: exact > another form of the word > completion > typo, so a
@@ -101,18 +104,73 @@ export function typoFactor(typos: number): number {
   return typos === 0 ? MATCH.exact : typos === 1 ? MATCH.typo1 : MATCH.typo2;
 }
 
-/** A word's weight (1..65535) in a product, from its count and each field's length and catalog average, field by field (SEARCH_FIELDS order). */
-export function wordWeight(tf: readonly number[], length: readonly number[], average: readonly number[]): number {
-  let t = 0;
+/** The fields whose length counts against the catalog's average (FIELD_B above 0): title and description. */
+const TITLE = SEARCH_FIELDS.indexOf("title");
+const DESCRIPTION = SEARCH_FIELDS.indexOf("description");
+
+/** One field's part of a word's weight, unscaled: its tf saturated, length set against the catalog's average. */
+function fieldPart(field: SearchField, tf: number, length: number, average: number): number {
+  if (tf === 0) return 0;
+  const b = FIELD_B[field];
+  const x = tf / (1 - b + (b * length) / (average || 1));
+  return (FIELD_WEIGHTS[field] * x * (K1 + 1)) / (K1 + x);
+}
+
+/** Counts kept per field in a packed weight: more of one word in a title or description weighs no more. */
+const MAX_TF = 255;
+
+/**
+ * What an index stores of a word in a product (issue 45): the parts of its weight that do not
+ * depend on the catalog, packed in 32 bits: the fields without length normalisation summed and
+ * scaled (WEIGHT_SCALE, 16 bits), then the word's count in the title and in the description (8
+ * bits each, at most MAX_TF). The weight itself (packedWeight) is made when a query is scored,
+ * from the product's title and description lengths and the averages of the catalog being
+ * answered: a change batch moves the averages, and a stored weight would then differ from the
+ * weight a full publish of the same catalog gives.
+ */
+export function packWeight(tf: readonly number[]): number {
+  let fixed = 0;
   SEARCH_FIELDS.forEach((field, f) => {
-    const n = tf[f] ?? 0;
-    if (n === 0) return;
-    const b = FIELD_B[field];
-    const avg = average[f] || 1;
-    const x = n / (1 - b + (b * (length[f] ?? 0)) / avg);
-    t += (FIELD_WEIGHTS[field] * x * (K1 + 1)) / (K1 + x);
+    if (FIELD_B[field] === 0) fixed += fieldPart(field, tf[f] ?? 0, 0, 1);
   });
-  return Math.max(1, Math.min(65535, Math.round(t * WEIGHT_SCALE)));
+  const title = Math.min(MAX_TF, tf[TITLE] ?? 0);
+  const description = Math.min(MAX_TF, tf[DESCRIPTION] ?? 0);
+  return Math.min(65535, Math.round(fixed * WEIGHT_SCALE)) + title * 2 ** 16 + description * 2 ** 24;
+}
+
+/**
+ * A word's weight (1..65535) in a product from its packed parts (packWeight), the product's title
+ * and description lengths (words, stop words aside) and the catalog's average of each.
+ */
+export function packedWeight(
+  packed: number,
+  titleLength: number,
+  descriptionLength: number,
+  averageTitle: number,
+  averageDescription: number,
+): number {
+  const fixed = packed & 0xffff;
+  const title = (packed >>> 16) & 0xff;
+  const description = packed >>> 24;
+  if (title === 0 && description === 0) return Math.max(1, fixed);
+  const scored =
+    fieldPart("title", title, titleLength, averageTitle) +
+    fieldPart("description", description, descriptionLength, averageDescription);
+  return Math.max(1, Math.min(65535, fixed + Math.round(scored * WEIGHT_SCALE)));
+}
+
+/**
+ * A word's weight (1..65535) in a product, from its count and each field's length and catalog
+ * average, field by field (SEARCH_FIELDS order): packWeight, then packedWeight.
+ */
+export function wordWeight(tf: readonly number[], length: readonly number[], average: readonly number[]): number {
+  return packedWeight(
+    packWeight(tf),
+    length[TITLE] ?? 0,
+    length[DESCRIPTION] ?? 0,
+    average[TITLE] ?? 0,
+    average[DESCRIPTION] ?? 0,
+  );
 }
 
 /** A word's idf as an integer, from the products having it (df) of n. */

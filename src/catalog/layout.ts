@@ -1,3 +1,5 @@
+import type { DerivedMeta } from "./derived.ts";
+
 /**
  * The KV layout of a published catalog, shared by the writer (publish.ts) and the reader
  * (store.ts) so the two cannot disagree. The design and its numbers are written down at the top
@@ -44,6 +46,14 @@ export interface VersionMeta {
   /** How many shards its browse index is cut into (browse/shards.ts); absent for one (every catalog up to the publish's shard size). */
   browse_shards?: number;
   /**
+   * A change batch's version (issue 45): its catalog is browsed by its root's shards (`root`, a
+   * full publish, `shards` of them) and by the index of the products changed since (`layer`, null
+   * when none is left), each told what differs by the version's overlay (browse/overlay.ts).
+   */
+  browse_overlay?: { root: string; shards: number; layer: string | null };
+  /** A change batch's version (issue 45): which versions its entries are read from (derived.ts). */
+  derived?: DerivedMeta;
+  /**
    * Tracked variants (with an `inventory_quantity`) and the chunks listing their levels
    * (`keys.stockChunk`), which the worker writes into the Stock objects once per version.
    * Absent: none tracked.
@@ -59,6 +69,12 @@ export interface VersionMeta {
   stock_seq?: number;
   /** `catalog:publish --stock replace`: every level of the file is written, whatever live stock holds. */
   stock_replace?: true;
+  /**
+   * A change batch's version (contract 11): its stock chunks hold only what the batch changed, a
+   * level line for each variant of an upserted product it tracks and `<id>\t-` for each variant it
+   * stops tracking (parseStockDelta); a Stock shard brings itself to the version before it first.
+   */
+  stock_delta?: true;
   /** Present when the catalog's variant ids are the store's own Shopify ids (a checkout may hand off to a Shopify cart permalink). */
   variant_ids?: "store";
 }
@@ -79,7 +95,8 @@ export interface HistoryEntry {
   /** 1, 2, 3... in the order the actions took effect. */
   seq: number;
   at: string;
-  action: "publish" | "rollback";
+  /** `batch`: a change batch's version (contract section 11), derived from the version live before. */
+  action: "publish" | "rollback" | "batch";
   /** The version that went live. */
   version: string;
   /** The version that was live before (null for the first publish). */
@@ -91,6 +108,8 @@ export interface HistoryEntry {
   by?: string;
   /** The live version's meta, so a rollback can return to any kept version. */
   meta: VersionMeta;
+  /** A change batch: what it named (products upserted or deleted, collections upserted or deleted). */
+  changed?: { products: number; collections: number };
   /**
    * Absent once the action took effect. A publish writes its entry as `publishing` before its
    * pointer switch and completes it after, so a publish killed in between leaves an entry the
@@ -173,6 +192,16 @@ export function stockKeyPart(overlay: StockOverlay, scope: StockScope): string {
 
 /** Levels per stock chunk of a version. */
 export const STOCK_CHUNK = 5000;
+
+/** A change batch's stock chunk (VersionMeta.stock_delta): its levels as parseStockChunk's, and the variants it stops tracking. */
+export function parseStockDelta(text: string): {
+  levels: [string, number, "deny" | "continue"][];
+  dropped: string[];
+} {
+  const lines = text === "" ? [] : text.split("\n");
+  const dropped = lines.filter((l) => l.endsWith("\t-")).map((l) => l.slice(0, -2));
+  return { levels: parseStockChunk(lines.filter((l) => !l.endsWith("\t-")).join("\n")), dropped };
+}
 
 /** A stock chunk's lines (`<id>\t<quantity>\t<policy>`) as `[id, quantity, policy]`. */
 export function parseStockChunk(text: string): [string, number, "deny" | "continue"][] {

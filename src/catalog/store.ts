@@ -3,9 +3,22 @@ import { catalogUnavailable } from "./errors.ts";
 import { variantDigits, variantGid } from "./ids.ts";
 import { BoundedMemo } from "../memo.ts";
 import {
+  type ColsTable,
+  type CollectionMap,
+  decodeCounts,
+  decodeOwners,
+  denseCounts,
+  derivedKeys,
+  listBlocks,
+  MAP_BLOCK,
+  type MapBlock,
+  type MapKind,
+} from "./derived.ts";
+import {
   type CollectionHeader,
   keys,
   parseStockChunk,
+  parseStockDelta,
   type Pointer,
   POINTER_KEY,
   type ProductRecord,
@@ -225,10 +238,91 @@ export class CatalogStore {
     return value;
   }
 
+  /** A value decoded from a versioned entry, kept like the entry (decoding a map block once per isolate). */
+  async #decoded<T>(key: string, decode: (text: string) => T): Promise<T> {
+    const name = `${key}#decoded`;
+    const kept = versionedValues.get(name);
+    if (kept !== undefined) return kept as T;
+    const text = await this.#required<string>(key, "text");
+    const value = decode(text);
+    versionedValues.set(name, value, text.length * 2);
+    return value;
+  }
+
+  /** A change batch's map block (derived.ts): each entry's owner, and for the list each block's count; null: all the root's. */
+  async #mapBlock(
+    meta: VersionMeta,
+    kind: MapKind,
+    block: number,
+  ): Promise<{ owners: Uint8Array; counts?: Uint16Array } | null> {
+    const derived = meta.derived as NonNullable<VersionMeta["derived"]>;
+    const at = derived.maps[kind][block] ?? -1;
+    if (at < 0) return null;
+    return this.#decoded(derivedKeys.map(derived.lineage[at] as string, kind, block), (text) => {
+      const stored = JSON.parse(text) as MapBlock;
+      return { owners: decodeOwners(stored.o), ...(stored.n !== undefined ? { counts: decodeCounts(stored.n) } : {}) };
+    });
+  }
+
+  /** The version holding entry `entry` of `kind` for `meta`: its own, or for a change batch's the owner its map names. */
+  async #owner(meta: VersionMeta, kind: MapKind, entry: number): Promise<string> {
+    const derived = meta.derived;
+    if (!derived) return meta.version;
+    const block = await this.#mapBlock(meta, kind, Math.floor(entry / MAP_BLOCK));
+    return derived.lineage[block ? (block.owners[entry % MAP_BLOCK] as number) : 0] as string;
+  }
+
+  /**
+   * A change batch's product list: each list block's product count (derived.ts), or null for a
+   * full publish's (every block full but the last: pages.ts counts positions itself).
+   */
+  async listCounts(meta: VersionMeta): Promise<Uint16Array | null> {
+    const derived = meta.derived;
+    if (!derived) return null;
+    const counts = new Uint16Array(listBlocks(derived.slots));
+    const root = denseCounts(derived.root);
+    for (let b = 0; b * MAP_BLOCK < counts.length; b++) {
+      const block = await this.#mapBlock(meta, "pl", b);
+      for (let i = b * MAP_BLOCK; i < Math.min(counts.length, (b + 1) * MAP_BLOCK); i++)
+        counts[i] = block?.counts ? (block.counts[i - b * MAP_BLOCK] as number) : (root[i] ?? 0);
+    }
+    return counts;
+  }
+
+  /** A change batch's collections (derived.ts ColsTable), or null when they are the root's as published. */
+  async cols(meta: VersionMeta): Promise<ColsTable | null> {
+    const derived = meta.derived;
+    if (!derived || derived.cols < 0) return null;
+    return this.#required<ColsTable>(derivedKeys.cols(derived.lineage[derived.cols] as string), "json");
+  }
+
+  /** A change batch's collection's header (title, count, place in the list) from its collections table; null when it has none or no such collection. */
+  async collectionHeader(meta: VersionMeta, handle: string): Promise<CollectionHeader | null> {
+    const cols = await this.cols(meta);
+    const at = cols ? cols.list.findIndex(([h]) => h === handle) : -1;
+    const entry = cols?.list[at];
+    return entry ? { handle, title: entry[1], count: entry[2], pos: at } : null;
+  }
+
+  /** A change batch's collection's blocks: each block's owner and product count, or null when its members are the root's as published. */
+  async collectionBlocks(
+    meta: VersionMeta,
+    handle: string,
+  ): Promise<{ owners: Uint8Array; counts: Uint16Array; slots: number } | null> {
+    const entry = (await this.cols(meta))?.list.find(([h]) => h === handle);
+    const derived = meta.derived;
+    if (!derived || !entry || entry[3] < 0) return null;
+    return this.#decoded(derivedKeys.collectionMap(derived.lineage[entry[3]] as string, handle), (text) => {
+      const stored = JSON.parse(text) as CollectionMap;
+      return { owners: decodeOwners(stored.o), counts: decodeCounts(stored.n), slots: stored.slots };
+    });
+  }
+
   /** A product by handle (one shard read), or null for an unknown handle. */
   async getProduct(meta: VersionMeta, handle: string): Promise<ProductRecord | null> {
+    const index = shardOf(handle, meta.product_shards);
     const shard = await this.#required<Record<string, ProductRecord>>(
-      keys.productShard(meta.version, shardOf(handle, meta.product_shards)),
+      keys.productShard(await this.#owner(meta, "ps", index), index),
       "json",
     );
     const record = Object.hasOwn(shard, handle) ? (shard[handle] ?? null) : null;
@@ -242,10 +336,8 @@ export class CatalogStore {
    */
   async contentLine(meta: VersionMeta, handle: string): Promise<string | null> {
     if (meta.content_shards === undefined) return null;
-    const text = await this.#required<string>(
-      keys.contentShard(meta.version, shardOf(handle, meta.content_shards)),
-      "text",
-    );
+    const index = shardOf(handle, meta.content_shards);
+    const text = await this.#required<string>(keys.contentShard(await this.#owner(meta, "cs", index), index), "text");
     const first = text.startsWith(`${handle}\t`);
     const found = first ? 0 : text.indexOf(`\n${handle}\t`);
     if (found < 0) return null;
@@ -254,16 +346,22 @@ export class CatalogStore {
     return text.slice(start, end < 0 ? undefined : end);
   }
 
-  /** One chunk of the product list, as JSON lines; `withImage` reads the series whose items carry `image`. */
+  /**
+   * One chunk of the product list, as JSON lines; `withImage` reads the series whose items carry
+   * `image`. A change batch's chunk is a list block's (derived.ts), from the version holding it.
+   */
   async productChunk(meta: VersionMeta, chunk: number, withImage = false): Promise<string[]> {
     if (withImage && meta.content_shards === undefined) return addNoImage(await this.productChunk(meta, chunk));
-    const key = withImage ? keys.productImageChunk(meta.version, chunk) : keys.productChunk(meta.version, chunk);
+    const owner = await this.#owner(meta, "pl", chunk);
+    const key = withImage ? keys.productImageChunk(owner, chunk) : keys.productChunk(owner, chunk);
     return overlaidLines(splitLines(await this.#required<string>(key, "text")), this.#overlay);
   }
 
-  /** One chunk of the collection list, as JSON lines. */
+  /** One chunk of the collection list, as JSON lines (a change batch's from the version holding its collections). */
   async collectionChunk(meta: VersionMeta, chunk: number): Promise<string[]> {
-    return splitLines(await this.#required<string>(keys.collectionChunk(meta.version, chunk), "text"));
+    const derived = meta.derived;
+    const owner = !derived ? meta.version : (derived.lineage[Math.max(0, derived.cols)] as string);
+    return splitLines(await this.#required<string>(keys.collectionChunk(owner, chunk), "text"));
   }
 
   /** One chunk of a collection's products with its header, or null for an unknown collection. */
@@ -274,15 +372,27 @@ export class CatalogStore {
     withImage = false,
   ): Promise<{ header: CollectionHeader; lines: string[] } | null> {
     const old = withImage && meta.content_shards === undefined;
+    // A change batch's collection: its header from the collections table (a chunk's first line may
+    // be older), its chunk from the version holding that block, or the root's as published.
+    const cols = await this.cols(meta);
+    const at = cols ? cols.list.findIndex(([h]) => h === handle) : -1;
+    if (cols && at < 0) return null;
+    const blocks = cols ? await this.collectionBlocks(meta, handle) : null;
+    const derived = meta.derived;
+    const owner = !derived ? meta.version : (derived.lineage[blocks ? (blocks.owners[chunk] ?? 0) : 0] as string);
     const key =
       withImage && !old
-        ? keys.collectionProductsImageChunk(meta.version, handle, chunk)
-        : keys.collectionProductsChunk(meta.version, handle, chunk);
+        ? keys.collectionProductsImageChunk(owner, handle, chunk)
+        : keys.collectionProductsChunk(owner, handle, chunk);
     const text = await this.#kv.get(key, "text");
-    if (text === null) return null;
+    if (text === null) {
+      if (cols) throw catalogUnavailable();
+      return null;
+    }
     const [head = "", ...lines] = text.split("\n");
+    const entry = cols?.list[at];
     return {
-      header: JSON.parse(head) as CollectionHeader,
+      header: entry ? { handle, title: entry[1], count: entry[2], pos: at } : (JSON.parse(head) as CollectionHeader),
       lines: overlaidLines(old ? addNoImage(lines) : lines, this.#overlay),
     };
   }
@@ -292,9 +402,17 @@ export class CatalogStore {
    * KV (not kept: the Stock objects read each once per version).
    */
   async stockChunk(meta: VersionMeta, chunk: number): Promise<[string, number, "deny" | "continue"][]> {
+    return (await this.stockDelta(meta, chunk)).levels;
+  }
+
+  /** A stock chunk with the variants it stops tracking (a change batch's: VersionMeta.stock_delta; none for a publish's). */
+  async stockDelta(
+    meta: VersionMeta,
+    chunk: number,
+  ): Promise<{ levels: [string, number, "deny" | "continue"][]; dropped: string[] }> {
     const text = await this.#kv.get(keys.stockChunk(meta.version, chunk), "text");
     if (text === null) throw catalogUnavailable();
-    return parseStockChunk(text);
+    return meta.stock_delta ? parseStockDelta(text) : { levels: parseStockChunk(text), dropped: [] };
   }
 
   /** A version's meta (the live one's, the previous one's, or read from KV); null once deleted. */
@@ -324,7 +442,10 @@ export class CatalogStore {
     const found = new Map<string, VariantRecord>();
     await Promise.all(
       [...byShard].map(async ([shard, wanted]) => {
-        const stored = await this.#required<Record<string, StoredVariant>>(keys.variantShard(version, shard), "json");
+        const stored = await this.#required<Record<string, StoredVariant>>(
+          keys.variantShard(await this.#owner(meta, "vs", shard), shard),
+          "json",
+        );
         for (const id of wanted) {
           const v = Object.hasOwn(stored, id) ? stored[id] : undefined;
           if (v) found.set(id, expandVariant(id, v));

@@ -1,4 +1,5 @@
 // npm run catalog:rollback -- [--local|--remote] [--persist-to DIR] [--dry-run] [--to VERSION] [--list]   (--help for usage)
+import { count } from "../count.ts";
 import { join } from "node:path";
 import { bindingTarget, type HistoryLine, listHistory, rollbackCatalog, rollbackTo } from "../publish/publish.ts";
 import { remoteTarget } from "../publish/remote.ts";
@@ -39,10 +40,11 @@ const cli = defineCli({
     wait: WAIT_OPTION,
   },
   notes:
-    "The history is append-only: each line is one publish or rollback (number, when, what, " +
-    "version, products, file and who when known), marked live and/or kept; the last 5 " +
-    "published versions are kept (with the live one and the rollback target), so --to can " +
-    "return to any of them.",
+    "The history is append-only: each line is one publish, change batch or rollback (number, " +
+    "when, what, version, products, file and who when known; a batch also how many products " +
+    "and collections it changed), marked live and/or kept; the last 5 published versions are " +
+    "kept (with the live one, the rollback target, and the versions a kept batch reads from), " +
+    "so --to can return to any of them.",
 });
 
 /** The history as a table an operator reads; `live` marks the entry that made the live version live. */
@@ -57,7 +59,11 @@ function printHistory(lines: readonly HistoryLine[], say: (line: string) => void
   for (const l of lines) {
     const state = l.state ?? (l.live ? "live" : l.kept ? "kept" : "deleted");
     const from = l.action === "rollback" ? ` (from ${l.from})` : "";
-    const who = [l.source, l.by].filter(Boolean).join(" by ");
+    // A change batch says what it changed (contract section 11): `batch` ... `3 products, 1 collection`.
+    const changed = l.changed
+      ? `${count(l.changed.products, "product")}, ${count(l.changed.collections, "collection")}: `
+      : "";
+    const who = changed + [l.source, l.by].filter(Boolean).join(" by ");
     say(
       `${String(l.seq).padEnd(4)} ${l.at.padEnd(25)} ${l.action.padEnd(9)} ` +
         `${l.version.padEnd(37)} ${String(l.products).padStart(8)}  ${state.padEnd(10)} ` +

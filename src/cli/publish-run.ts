@@ -49,7 +49,7 @@ export function stockReport(result: PublishResult, mode: StockMode = "keep"): st
  * Progress on one line (a TTY) or every 10% (logs), so long publishes show they are alive. A dry
  * run says what would happen, never that it happened.
  */
-function progressPrinter(say: (line: string) => void, dryRun: boolean): (p: PublishProgress) => void {
+export function progressPrinter(say: (line: string) => void, dryRun: boolean): (p: PublishProgress) => void {
   let lastTenth = -1;
   const written = dryRun ? "entries prepared, none written" : "entries written";
   return (p) => {

@@ -12,8 +12,8 @@ import {
 } from "../browse/layout.ts";
 import { browseSnapshotKey, browseSnapshotVersion, encodeSnapshot, type SnapshotManifest } from "../browse/snapshot.ts";
 import { type BrowseReader, BrowseStore, readBrowseData } from "../browse/source.ts";
-import type { ShardOf } from "../browse/shards.ts";
-import { camelParts, foldText, joinedWords, SEARCH_FIELDS, searchWords, valueKey, wordWeight } from "../browse/text.ts";
+import type { ShardOf } from "../browse/replies.ts";
+import { camelParts, foldText, joinedWords, packWeight, SEARCH_FIELDS, searchWords, valueKey } from "../browse/text.ts";
 import { type BrowseData, VersionIndex } from "../browse/index/version-index.ts";
 import { isPacked, packItems, packStrings } from "../browse/index/items.ts";
 import { renderListItem } from "../catalog/render.ts";
@@ -58,6 +58,8 @@ export interface BrowseTarget {
 export interface SnapshotTarget {
   reader: BrowseReader;
   put(key: string, bytes: Uint8Array): Promise<void>;
+  /** A stored object (a change batch reads its base's state: src/publish/batch/), null when absent. */
+  get?(key: string): Promise<Uint8Array | null>;
   /** Every snapshot key, and a delete, to drop stale versions' snapshots; a target without them keeps them all. */
   keys?(): Promise<string[]>;
   delete?(keys: string[]): Promise<void>;
@@ -66,14 +68,15 @@ export interface SnapshotTarget {
 /**
  * What a snapshot carries for `data`: the data plus the derived parts (BuiltParts: the engine then
  * makes views, not sorts and columns), the items deflated by block (items.ts: inflated by the
- * engine a block at a time as pages show them) and the handles as UTF-8 (no 100k JSON strings to
- * parse at start).
+ * engine a block at a time as pages show them) and the handles and folded titles as UTF-8 (no 100k
+ * JSON strings to parse at start).
  */
 export async function snapshotTree(data: BrowseData): Promise<BrowseData> {
   const built = new VersionIndex(data).built;
   const items = isPacked(data.items) ? data.items : await packItems(data.items);
   const handles = Array.isArray(data.handles) ? packStrings(data.handles) : data.handles;
-  return { ...data, items, handles, built };
+  const titleKeys = Array.isArray(data.titleKeys) ? packStrings(data.titleKeys) : data.titleKeys;
+  return { ...data, items, handles, titleKeys, built };
 }
 
 /**
@@ -311,14 +314,19 @@ function descriptionOf(p: SourceProduct): string {
 
 /**
  * The `x` rows: every search word of the catalog with the products having it in any field,
- * ascending, and its weight in each (wordWeight), WORD_IDS a row; words in the order they first
- * appear. Two passes over the products, each making their field words anew (a product list on
- * disk holds no product): the first sums the fields' lengths (for the averages a weight needs) and
- * counts each word's products, the second writes every (product, weight) of a word into one typed
- * array of all, 6 bytes each. Held whole, every product's field words took ~0.9 GiB of heap at
+ * ascending, and what its weight in each is made of (text.ts packWeight: the catalog's averages
+ * come in when a query is scored), WORD_IDS a row; words in the order they first appear; and the
+ * `l` rows, each product's title and description lengths. Two passes over the products, each
+ * making their field words anew (a product list on disk holds no product): the first counts each
+ * word's products, the second writes every (product, packed weight) of a word into one typed
+ * array of all, 8 bytes each. Held whole, every product's field words took ~0.9 GiB of heap at
  * 100,000 products, and the lists of numbers as many bytes again.
  */
-async function* wordRows(products: ProductList, terms: SearchTerms): AsyncGenerator<[string, string, string]> {
+async function wordRows(
+  products: ProductList,
+  terms: SearchTerms,
+  lengths: { title: Uint16Array; description: Uint16Array },
+): Promise<AsyncGenerator<[string, string, string]>> {
   const fieldsAt = (pos: number) => {
     const product = productAt(products, pos);
     return fieldWords(product, descriptionOf(product), terms);
@@ -328,15 +336,13 @@ async function* wordRows(products: ProductList, terms: SearchTerms): AsyncGenera
     for (const count of counts) for (const w of count.keys()) seen.add(w);
     return seen;
   };
-  const sums = SEARCH_FIELDS.map(() => 0);
   const index = new Map<string, number>();
   let df = new Uint32Array(1 << 16);
   for (let pos = 0; pos < products.length; pos++) {
     await pause(pos);
-    const { counts, lengths } = fieldsAt(pos);
-    lengths.forEach((n, f) => {
-      sums[f] = (sums[f] as number) + n;
-    });
+    const { counts, lengths: fields } = fieldsAt(pos);
+    lengths.title[pos] = Math.min(65535, fields[TITLE] ?? 0);
+    lengths.description[pos] = Math.min(65535, fields[DESCRIPTION] ?? 0);
     for (const w of wordsOf(counts)) {
       let i = index.get(w);
       if (i === undefined) {
@@ -351,52 +357,105 @@ async function* wordRows(products: ProductList, terms: SearchTerms): AsyncGenera
       df[i] = (df[i] as number) + 1;
     }
   }
-  const average = sums.map((sum) => sum / Math.max(1, products.length));
   const start = new Float64Array(index.size + 1);
   for (let i = 0; i < index.size; i++) start[i + 1] = (start[i] as number) + (df[i] as number);
   const ids = new Uint32Array(start[index.size] as number);
-  const wts = new Uint16Array(ids.length);
+  const wts = new Uint32Array(ids.length);
   const next = start.slice(0, index.size);
   for (let pos = 0; pos < products.length; pos++) {
     await pause(pos);
-    const { counts, lengths } = fieldsAt(pos);
+    const { counts } = fieldsAt(pos);
     for (const w of wordsOf(counts)) {
       const i = index.get(w) as number;
       const at = next[i] as number;
       next[i] = at + 1;
       ids[at] = pos;
-      wts[at] = wordWeight(
-        counts.map((c) => c.get(w) ?? 0),
-        lengths,
-        average,
-      );
+      wts[at] = packWeight(counts.map((c) => c.get(w) ?? 0));
     }
   }
-  for (const [word, i] of index) {
-    const end = start[i + 1] as number;
-    for (let at = start[i] as number; at < end; at += WORD_IDS) {
-      const to = Math.min(end, at + WORD_IDS);
-      yield [word, ids.subarray(at, to).join(","), wts.subarray(at, to).join(",")];
+  return (async function* () {
+    for (const [word, i] of index) {
+      const end = start[i + 1] as number;
+      for (let at = start[i] as number; at < end; at += WORD_IDS) {
+        const to = Math.min(end, at + WORD_IDS);
+        yield [word, ids.subarray(at, to).join(","), wts.subarray(at, to).join(",")];
+      }
+    }
+  })();
+}
+
+/** Where the title and the description are among a product's search fields (their lengths count). */
+const TITLE = SEARCH_FIELDS.indexOf("title");
+const DESCRIPTION = SEARCH_FIELDS.indexOf("description");
+
+/**
+ * The `u` rows: (value, product) for each option value a product declares (`options[].values`)
+ * but no available variant of it offers, so with `v` every product declaring a value is known
+ * (a change batch finds from them which product spells a value first, as `d` shows it).
+ */
+async function* unofferedRows(
+  products: ProductList,
+  vid: (facet: string, key: string) => number,
+): AsyncGenerator<[number, number]> {
+  for (let pos = 0; pos < products.length; pos++) {
+    await pause(pos);
+    const product = productAt(products, pos);
+    const offered = new Set(optionKeys(product).map(([f, k]) => `${f}\u0000${k}`));
+    const seen = new Set<string>();
+    for (const option of product.options) {
+      const facet = optionFacet(optionApiName(option.name));
+      for (const value of option.values) {
+        const id = `${facet}\u0000${valueKey(value)}`;
+        if (offered.has(id) || seen.has(id)) continue;
+        seen.add(id);
+        yield [vid(facet, valueKey(value)), pos];
+      }
     }
   }
 }
 
-/** Every statement that writes a version's browse index: tables, rows, indexes. */
-export async function* browseIndexSql(catalog: PublishCatalog, version: string): AsyncGenerator<string> {
+/**
+ * A change batch's layer (issue 45, browse/overlay.ts): the index of the products changed since
+ * the root, whose places are not 0..n-1 but their catalog slots, and whose collections are the
+ * catalog's (every header; each member's rank in its whole collection).
+ */
+export interface LayerPlaces {
+  /** By product (in `catalog.products` order): its slot, ascending. */
+  slots: readonly number[];
+  /** Every collection of the catalog: handle, title, product count. */
+  headers: readonly { handle: string; title: string; n: number }[];
+  /** (collection, rank in the whole collection, product's place in `catalog.products`). */
+  members: readonly [handle: string, rank: number, id: number][];
+}
+
+/** Every statement that writes a version's browse index: tables, rows, indexes (a change batch's layer: `layer`). */
+export async function* browseIndexSql(
+  catalog: PublishCatalog,
+  version: string,
+  layer?: LayerPlaces,
+): AsyncGenerator<string> {
   const t = (name: Parameters<typeof browseTable>[1]) => browseTable(version, name);
   // A version's tables are written whole: a rerun after a failed attempt starts afresh.
   for (const table of [...BROWSE_TABLES, ...RETIRED_TABLES])
     yield `DROP TABLE IF EXISTS ${browseTable(version, table)}`;
   yield* createSql(version);
+  if (layer) {
+    yield `CREATE TABLE ${t("s")} (id INTEGER PRIMARY KEY, slot INTEGER NOT NULL)`;
+    yield* inserts(
+      t("s"),
+      "id, slot",
+      layer.slots.map((slot, id) => [id, slot]),
+    );
+  }
   const { products, currency } = catalog;
   yield* inserts(
     t("p"),
-    "id, handle, price, avail, tkey, created, vendor, ptype",
+    "id, handle, price, avail, tkey, created, vendor, ptype, gid",
     eachProduct(products, (p, pos) => {
       const created = p.created_at ? Date.parse(p.created_at) : UNDATED;
       const price = Math.min(...p.variants.map((v) => toMinor(v.price, currency)));
       const row = [pos, p.handle, price, p.available ? 1 : 0, foldText(p.title), created];
-      return [[...row, valueKey(p.vendor), valueKey(p.product_type)]];
+      return [[...row, valueKey(p.vendor), valueKey(p.product_type), p.id]];
     }),
   );
   yield* inserts(
@@ -404,13 +463,15 @@ export async function* browseIndexSql(catalog: PublishCatalog, version: string):
     "id, item, img",
     eachProduct(products, (p, pos) => [[pos, listItem(p, pos, currency), JSON.stringify(featuredImage(p))]]),
   );
-  const positions = new Map((await handlesOf(products)).map((handle, pos) => [handle, pos]));
-  yield* inserts(
-    t("m"),
-    "c, r, pid",
-    each(catalog.collections, (c) => c.products.map((handle, rank) => [c.handle, rank, positions.get(handle) ?? -1])),
-  );
-  positions.clear();
+  if (layer) yield* inserts(t("m"), "c, r, pid", layer.members);
+  else {
+    const positions = new Map((await handlesOf(products)).map((handle, pos) => [handle, pos]));
+    yield* inserts(
+      t("m"),
+      "c, r, pid",
+      each(catalog.collections, (c) => c.products.map((handle, rank) => [c.handle, rank, positions.get(handle) ?? -1])),
+    );
+  }
   const shown = await displays(products);
   // Value ids: every facet value (as in `d`), by facet then key (a facet's ids are one range),
   // then the two of `available`.
@@ -427,6 +488,7 @@ export async function* browseIndexSql(catalog: PublishCatalog, version: string):
   );
   const vid = (facet: string, key: string) => ids.get(`${facet}\u0000${key}`) ?? -1;
   yield* inserts(t("v"), "vid, pid", postingRows(products, vid));
+  yield* inserts(t("u"), "vid, pid", unofferedRows(products, vid));
   const names = await optionNames(catalog);
   yield* inserts(
     t("o"),
@@ -434,7 +496,19 @@ export async function* browseIndexSql(catalog: PublishCatalog, version: string):
     names.map((name, ord) => [name, ord]),
   );
   const terms = searchTerms(catalog);
-  yield* inserts(t("x"), "k, ids, wts", wordRows(products, terms));
+  const lengths = { title: new Uint16Array(products.length), description: new Uint16Array(products.length) };
+  yield* inserts(t("x"), "k, ids, wts", await wordRows(products, terms, lengths));
+  yield* inserts(
+    t("l"),
+    "id, tl, dl",
+    each(lengths.title.keys(), (pos) => [[pos, lengths.title[pos] as number, lengths.description[pos] as number]]),
+  );
+  const { products: _products, collections: _collections, ...settings } = catalog;
+  yield* inserts(t("g"), "k, v", [
+    ["weights", "packed"],
+    // The catalog's own fields (currency, search settings...): what a change batch is checked and indexed with.
+    ["settings", JSON.stringify(settings)],
+  ]);
   yield* inserts(
     t("z"),
     "k",
@@ -443,7 +517,9 @@ export async function* browseIndexSql(catalog: PublishCatalog, version: string):
   yield* inserts(
     t("c"),
     "handle, title, n",
-    catalog.collections.map((c) => [c.handle, c.title, c.products.length]),
+    layer
+      ? layer.headers.map((c) => [c.handle, c.title, c.n])
+      : catalog.collections.map((c) => [c.handle, c.title, c.products.length]),
   );
   yield* indexSql(version);
 }
@@ -505,6 +581,10 @@ export function r2Snapshots(db: D1Database, bucket: R2Bucket): SnapshotTarget {
         key,
         bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice(),
       );
+    },
+    async get(key) {
+      const object = await bucket.get(key);
+      return object ? new Uint8Array(await object.arrayBuffer()) : null;
     },
     async keys() {
       const keys: string[] = [];

@@ -1,11 +1,12 @@
+import { count } from "../count.ts";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { BrowseReader } from "../browse/source.ts";
 import type { BrowseTarget } from "./browse-index.ts";
-import type { SqlQuery } from "./lock.ts";
+import { type SqlQuery, sqlText } from "./lock.ts";
 
 /**
  * The browse index of a remote publish: each group of statements goes to the BROWSE database of
@@ -116,4 +117,103 @@ function snapshotBucket(): string {
   const name = /binding\s*=\s*"BROWSE_SNAPSHOTS"\s*\n\s*bucket_name\s*=\s*"([^"]+)"/.exec(toml)?.[1];
   if (!name) throw new Error('wrangler.toml has no [[r2_buckets]] binding "BROWSE_SNAPSHOTS" with a bucket_name.');
   return name;
+}
+
+/** A statement's SQL with its parameters written in (`?1` ... and `?`), for `wrangler d1 execute`, which binds none. */
+export function inlineParams(sql: string, params: readonly (string | number)[]): string {
+  let next = 0;
+  return sql.replace(/\?(\d*)/g, (_, n: string) => {
+    const value = params[n === "" ? next++ : Number(n) - 1];
+    if (typeof value === "number" && Number.isFinite(value)) return String(value);
+    if (typeof value === "string") return sqlText(value);
+    throw new Error(`SQL parameter ${n || next} has no value: ${sql.slice(0, 80)}`);
+  });
+}
+
+/**
+ * The browse side of a change batch applied through wrangler (`catalog:apply --remote`): its
+ * statements run with `wrangler d1 execute BROWSE`, its reads of the root's and the new layer's
+ * tables go to the same database (one command per group of statements, their parameters written
+ * in), and its snapshot and state go to and come from the BROWSE_SNAPSHOTS bucket. `where` is
+ * `--remote` for production, or `--local --persist-to DIR` (a test drives the same commands on
+ * local state). Every command is printed before it runs. Node only (operator CLI).
+ */
+export function wranglerBatchBrowse(
+  opts: { where?: readonly string[]; log?: (line: string) => void } = {},
+): BrowseTarget {
+  const log = opts.log ?? console.log;
+  const where = opts.where ?? ["--remote"];
+  const npx = (full: string[]): { status: number | null; stdout: string } => {
+    log(`$ npx ${full.join(" ")}`);
+    const run = spawnSync("npx", full, {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+      maxBuffer: 1 << 30,
+    });
+    return { status: run.status, stdout: run.stdout };
+  };
+  const scratch = <T>(name: string, body: (file: string) => T): T => {
+    const dir = mkdtempSync(join(tmpdir(), "browse-"));
+    try {
+      return body(join(dir, name));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const d1 = (sql: string, json: boolean): string =>
+    scratch("batch.sql", (file) => {
+      writeFileSync(file, sql);
+      const run = npx([
+        "wrangler",
+        "d1",
+        "execute",
+        "BROWSE",
+        ...where,
+        "--yes",
+        ...(json ? ["--json"] : []),
+        "--file",
+        file,
+      ]);
+      if (run.status !== 0) throw new Error(`wrangler d1 execute failed (exit ${run.status}).`);
+      return run.stdout;
+    });
+  return {
+    async run(statements) {
+      if (statements.length > 0) d1(`${statements.join(";\n")};\n`, false);
+    },
+    async tables() {
+      const out = d1("SELECT name FROM sqlite_master WHERE type IN ('table', 'index');\n", true);
+      const parsed = JSON.parse(out) as { results?: { name: string }[] }[];
+      return parsed.flatMap((r) => r.results ?? []).map((r) => r.name);
+    },
+    snapshots: {
+      reader: {
+        async batch(statements) {
+          if (statements.length === 0) return [];
+          const sql = statements.map((s) => `${inlineParams(s.sql, s.params)};\n`).join("");
+          const parsed = JSON.parse(d1(sql, true)) as { results?: Record<string, unknown>[] }[];
+          if (parsed.length !== statements.length)
+            throw new Error(
+              `wrangler d1 execute answered ${count(parsed.length, "result set")} for ${count(statements.length, "statement")}.`,
+            );
+          return parsed.map((r) => r.results ?? []);
+        },
+      },
+      async put(key, bytes) {
+        scratch("object.bin", (file) => {
+          writeFileSync(file, bytes);
+          const run = npx(["wrangler", "r2", "object", "put", `${snapshotBucket()}/${key}`, "--file", file, ...where]);
+          if (run.status !== 0) throw new Error(`wrangler r2 object put failed (exit ${run.status}).`);
+        });
+      },
+      async get(key) {
+        return scratch("object.bin", (file) => {
+          const run = npx(["wrangler", "r2", "object", "get", `${snapshotBucket()}/${key}`, "--file", file, ...where]);
+          // wrangler says "The specified key does not exist" and exits 1 for a missing object.
+          return run.status === 0 && existsSync(file) ? new Uint8Array(readFileSync(file)) : null;
+        });
+      },
+    },
+  };
 }

@@ -4,6 +4,7 @@ import {
   CHUNK_STEP,
   type CollectionHeader,
   CONTENT_PER_SHARD,
+  type ImageRecord,
   CONTENT_SHARD_BYTES,
   chunkCount,
   keys,
@@ -133,6 +134,28 @@ function storedVariant(v: SourceVariant, names: readonly string[], currency: str
   return [v.id, names.map((n) => v.options[n] ?? ""), price, variantSells(v), ...extra] as StoredProductVariant;
 }
 
+/** A product's line in the product list, and with its featured image (`?include=image`). */
+export function listLines(record: ProductRecord, image: ImageRecord | null): [plain: string, withImage: string] {
+  const item = renderListItem(record);
+  return [JSON.stringify(item), JSON.stringify({ ...item, image })];
+}
+
+/** A product's line in a collection's products, and with its featured image. */
+export function collectionLines(record: ProductRecord, image: ImageRecord | null): [plain: string, withImage: string] {
+  const item = renderCollectionProduct(record);
+  return [JSON.stringify(item), JSON.stringify({ ...item, image })];
+}
+
+/** A collection's line in the collection list. */
+export function collectionListLine(handle: string, title: string, count: number): string {
+  return JSON.stringify({
+    object: "collection",
+    handle,
+    title,
+    products_count: count,
+  } satisfies CollectionListItem);
+}
+
 /**
  * A variant as the cart reads it from its variant shard (`StoredVariant`): what a line shows and
  * what pricing needs (shipping, weight, the product's collections), without the product. The one
@@ -218,7 +241,7 @@ export function productRecord(
  * `count` lines made on demand by `lineAt`: only the lines of the windows being joined are held,
  * not every line of the list, and each line is made once.
  */
-function* chunksOf(count: number, lineAt: (index: number) => string): Generator<[chunk: number, text: string]> {
+export function* chunksOf(count: number, lineAt: (index: number) => string): Generator<[chunk: number, text: string]> {
   const blocks = new Map<number, string[]>();
   const block = (b: number): string[] => {
     let lines = blocks.get(b);

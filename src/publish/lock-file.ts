@@ -112,7 +112,11 @@ export function fileLock(dir: string, opts: LockWaitOptions): CatalogLock {
       while (!create(path, JSON.stringify(mine))) {
         const holder = read(path);
         if (holder === null || (holder !== "unwritten" && holder.host === mine.host && !running(holder.pid))) {
-          if (breakStale(path, holder) && holder?.action === "publish" && holder.version)
+          if (
+            breakStale(path, holder) &&
+            (holder?.action === "publish" || holder?.action === "batch") &&
+            holder.version
+          )
             abandoned.push(holder.version);
           continue;
         }

@@ -17,7 +17,7 @@
 
 /** What the holder is doing, shown to whoever waits for it. */
 export interface LockIntent {
-  action: "publish" | "rollback";
+  action: "publish" | "rollback" | "batch";
   /** The version a publish writes. */
   version?: string;
   /** The file published, when known. */
@@ -109,7 +109,7 @@ export type SqlQuery = (sql: string) => Promise<Record<string, unknown>[]>;
 
 const LEASE_MS = 30 * 60 * 1000;
 
-function sqlText(value: string): string {
+export function sqlText(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
 
@@ -145,7 +145,8 @@ export function sqlLock(query: SqlQuery, opts: LockWaitOptions & { leaseMs?: num
           const stale =
             before && before.token !== token ? (JSON.parse(String(before.holder)) as LockIntent) : undefined;
           return {
-            abandoned: stale?.action === "publish" && stale.version ? [stale.version] : [],
+            abandoned:
+              (stale?.action === "publish" || stale?.action === "batch") && stale.version ? [stale.version] : [],
             async verify() {
               await query(`UPDATE catalog_lock SET expires_at = ${Date.now() + lease} WHERE token = ${sqlText(token)}`);
               const [held] = await query("SELECT token FROM catalog_lock WHERE id = 1");

@@ -28,6 +28,8 @@ import { newVersionName } from "../version-name.ts";
 /** Where a publish writes: a KV binding (tests, local state) or `wrangler kv ... --remote`. */
 export interface CatalogKvTarget {
   readPointer(): Promise<Pointer | null>;
+  /** Entries' values by key (null: absent): what a change batch reads of the version it derives from. */
+  readValues(keys: readonly string[]): Promise<(string | null)[]>;
   writeEntries(entries: Iterable<KvEntry> | AsyncIterable<KvEntry>, onWritten: (count: number) => void): Promise<void>;
   writePointer(pointer: Pointer): Promise<void>;
   /** The publish history, oldest first (empty before the first publish that kept one). */
@@ -115,6 +117,16 @@ export async function readPointer(kv: KVNamespace): Promise<Pointer | null> {
 export function bindingTarget(kv: KVNamespace, concurrency = 16): CatalogKvTarget {
   return {
     readPointer: () => readPointer(kv),
+    async readValues(names) {
+      const out: (string | null)[] = new Array(names.length).fill(null);
+      for (let i = 0; i < names.length; i += concurrency)
+        await Promise.all(
+          names.slice(i, i + concurrency).map(async (name, j) => {
+            out[i + j] = await kv.get(name, "text");
+          }),
+        );
+      return out;
+    },
     async writeEntries(entries, onWritten) {
       const iterator = Symbol.asyncIterator in entries ? entries[Symbol.asyncIterator]() : entries[Symbol.iterator]();
       const worker = async () => {
@@ -168,9 +180,16 @@ export function keptVersions(pointer: Pointer, history: readonly HistoryEntry[])
   const recent = new Set<string>();
   for (let i = history.length - 1; i >= 0 && recent.size < KEEP_VERSIONS; i--) {
     const entry = history[i];
-    if (entry?.action === "publish" && entry.state === undefined) recent.add(entry.version);
+    if ((entry?.action === "publish" || entry?.action === "batch") && entry.state === undefined)
+      recent.add(entry.version);
   }
   for (const version of recent) keep.add(version);
+  // A change batch's version reads entries of the versions before it (its lineage): kept with it.
+  const metas = new Map<string, VersionMeta>();
+  for (const entry of history) metas.set(entry.version, entry.meta);
+  metas.set(pointer.current.version, pointer.current);
+  if (pointer.previous) metas.set(pointer.previous.version, pointer.previous);
+  for (const version of [...keep]) for (const owner of metas.get(version)?.derived?.lineage ?? []) keep.add(owner);
   return keep;
 }
 
@@ -181,7 +200,7 @@ export function keptVersions(pointer: Pointer, history: readonly HistoryEntry[])
  * that bypassed it could be writing one). Each version's meta goes first, so a cleanup that
  * stops half-way never leaves a version that looks whole to a rollback.
  */
-async function cleanUp(
+export async function cleanUp(
   target: CatalogKvTarget,
   browse: BrowseTarget | null,
   pointer: Pointer,
@@ -226,11 +245,11 @@ async function historyOf(target: CatalogKvTarget, pointer: Pointer | null): Prom
   }));
 }
 
-function append(history: readonly HistoryEntry[], entry: Omit<HistoryEntry, "seq" | "at">): HistoryEntry[] {
+export function append(history: readonly HistoryEntry[], entry: Omit<HistoryEntry, "seq" | "at">): HistoryEntry[] {
   return [...history, { seq: (history.at(-1)?.seq ?? 0) + 1, at: new Date().toISOString(), ...entry }];
 }
 
-function completed(entry: HistoryEntry): HistoryEntry {
+export function completed(entry: HistoryEntry): HistoryEntry {
   const { state: _state, ...done } = entry;
   return done;
 }
@@ -311,7 +330,7 @@ export class PointerMovedError extends Error {
  * started from, check the lock is still held, then write. Under the lock the re-read always
  * matches; it is what keeps a broken (stale) lock from losing an update.
  */
-async function swapPointer(
+export async function swapPointer(
   target: CatalogKvTarget,
   lock: HeldLock,
   expected: Pointer | null,
@@ -328,7 +347,11 @@ async function swapPointer(
   await target.writePointer(next);
 }
 
-async function underLock<T>(lock: CatalogLock, intent: LockIntent, run: (held: HeldLock) => Promise<T>): Promise<T> {
+export async function underLock<T>(
+  lock: CatalogLock,
+  intent: LockIntent,
+  run: (held: HeldLock) => Promise<T>,
+): Promise<T> {
   const held = await lock.acquire(intent);
   try {
     return await run(held);

@@ -13,6 +13,11 @@ export interface RemoteTargetOptions {
   /** Print every wrangler command and write the batch files, but run nothing. */
   dryRun?: boolean;
   log?: (line: string) => void;
+  /**
+   * Where the commands run: `--remote` (the deployed namespace, the default), or `--local
+   * --persist-to DIR` (the same commands on local state: what a test of this target drives).
+   */
+  where?: readonly string[];
 }
 
 /**
@@ -25,7 +30,7 @@ export function remoteTarget(opts: RemoteTargetOptions = {}): CatalogKvTarget & 
   const dir = mkdtempSync(join(tmpdir(), "catalog-remote-"));
   let files = 0;
   const wrangler = (args: string[]): string => {
-    const full = ["wrangler", ...args, "--binding", "CATALOG", "--remote"];
+    const full = ["wrangler", ...args, "--binding", "CATALOG", ...(opts.where ?? ["--remote"])];
     log(`$ npx ${full.join(" ")}`);
     if (opts.dryRun) return "";
     const run = spawnSync("npx", full, {
@@ -49,6 +54,18 @@ export function remoteTarget(opts: RemoteTargetOptions = {}): CatalogKvTarget & 
       } catch {
         return null;
       }
+    },
+    async readValues(names) {
+      if (names.length === 0) return [];
+      const found = new Map<string, string>();
+      for (let i = 0; i < names.length; i += 100) {
+        const text = wrangler(["kv", "bulk", "get", file(names.slice(i, i + 100))]);
+        if (!text) continue;
+        const values = JSON.parse(text) as Record<string, string | { value: string } | null>;
+        for (const [key, value] of Object.entries(values))
+          if (value !== null) found.set(key, typeof value === "string" ? value : value.value);
+      }
+      return names.map((name) => found.get(name) ?? null);
     },
     async readText(key) {
       // An absent key: wrangler fails (remote) or prints "Value not found"; a dry run prints nothing.

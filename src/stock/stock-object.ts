@@ -331,19 +331,31 @@ export class Stock extends DurableObject<Env> {
       const catalog = new CatalogStore(this.env.CATALOG);
       const meta = await catalog.versionMeta(version);
       if (!meta) return null;
+      // A change batch's levels are what it changed: the version before it comes first (once).
+      const before = meta.stock_delta ? meta.derived?.lineage.at(-2) : undefined;
+      if (before !== undefined && (await this.syncShard(before, shard, shards)) === null) return null;
       const file = new Map<string, FileLevel>();
+      const dropped: string[] = [];
       for (let chunk = 0; chunk < (meta.stock_chunks ?? 0); chunk++) {
-        for (const [variantId, quantity, policy] of await catalog.stockChunk(meta, chunk))
+        const part = await catalog.stockDelta(meta, chunk);
+        for (const [variantId, quantity, policy] of part.levels)
           if (variantShard(variantId, shards) === shard) file.set(variantId, { quantity, policy });
+        for (const variantId of part.dropped) if (variantShard(variantId, shards) === shard) dropped.push(variantId);
       }
       const result: PublishSync = { version, tracked: file.size, changed: 0, written: 0, kept: 0, untracked: 0 };
       const seq = meta.stock_seq ?? 0;
       if (seq < this.#syncedSeq()) return result;
+      // The same rule over what the version names: every level for a publish, a batch's own for a batch.
       const live = new Map<string, LiveTracking>();
-      for (const row of this.#sql.exec<{ variant_id: string; published: number | null; operator: number }>(
-        "SELECT variant_id, published, operator FROM levels",
-      ))
-        live.set(row.variant_id, { published: row.published, operator: row.operator === 1 });
+      const rows = meta.stock_delta
+        ? this.#sql.exec<{ variant_id: string; published: number | null; operator: number }>(
+            "SELECT variant_id, published, operator FROM levels WHERE variant_id IN (SELECT value FROM json_each(?))",
+            JSON.stringify([...file.keys(), ...dropped]),
+          )
+        : this.#sql.exec<{ variant_id: string; published: number | null; operator: number }>(
+            "SELECT variant_id, published, operator FROM levels",
+          );
+      for (const row of rows) live.set(row.variant_id, { published: row.published, operator: row.operator === 1 });
       const plan = planLevels(file, live, meta.stock_replace ? "replace" : "keep");
       const decisions = [...plan.decisions];
       const now = Date.now();

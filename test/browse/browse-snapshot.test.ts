@@ -86,8 +86,8 @@ describe("a publish's snapshot", () => {
     // Typed arrays compared by type and element, Maps by entry, every named part; plus the derived
     // parts, exactly as an index built from the D1 data derives them. The items come deflated by
     // block (format 2): inflated, byte for byte D1's.
-    const { built, items, handles, ...parts } = fromSnapshot;
-    const { items: d1Items, handles: d1Handles, ...d1Parts } = fromD1;
+    const { built, items, handles, titleKeys, ...parts } = fromSnapshot;
+    const { items: d1Items, handles: d1Handles, titleKeys: d1TitleKeys, ...d1Parts } = fromD1;
     expect(Object.keys(fromSnapshot).sort()).toEqual([...Object.keys(fromD1), "built"].sort());
     expect(parts).toEqual(d1Parts);
     expect(isPacked(items)).toBe(true);
@@ -95,6 +95,8 @@ describe("a publish's snapshot", () => {
     // The handles as UTF-8 (format 2): the same strings.
     expect(Array.isArray(handles)).toBe(false);
     expect(unpackStrings(handles as PackedStrings)).toEqual(d1Handles);
+    // The folded titles too (format 4).
+    expect(unpackStrings(titleKeys as PackedStrings)).toEqual(d1TitleKeys);
     expect(built).toEqual(new VersionIndex(fromD1).built);
   });
 
@@ -279,14 +281,15 @@ describe("a sharded publish's snapshots", () => {
       const cut = cutShard(whole, of);
       const { data, source } = await readBrowseIndex(store, env.BROWSE_SNAPSHOTS, sharded, of);
       expect(source.from).toBe("snapshot");
-      const { built, items, handles, ...parts } = data;
-      const { items: cutItems, handles: cutHandles, ...cutParts } = cut;
+      const { built, items, handles, titleKeys, ...parts } = data;
+      const { items: cutItems, handles: cutHandles, titleKeys: cutTitleKeys, ...cutParts } = cut;
       expect(parts).toEqual(cutParts);
       expect(await unpackItems(items as PackedItems)).toEqual({
         text: Uint8Array.from((cutItems as Items).text),
         starts: (cutItems as Items).starts,
       });
       expect(unpackStrings(handles as PackedStrings)).toEqual(cutHandles);
+      expect(unpackStrings(titleKeys as PackedStrings)).toEqual(cutTitleKeys);
       expect(built).toEqual(new VersionIndex(cut).built);
       // Without its snapshot, the engine reads the same shard out of D1.
       const fallback = await readBrowseIndex(store, { get: async () => null }, sharded, of);

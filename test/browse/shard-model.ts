@@ -1,4 +1,5 @@
-import { type ShardOf, shardRange } from "../../src/browse/shards.ts";
+import type { ShardOf } from "../../src/browse/replies.ts";
+import { shardRange } from "../../src/browse/shards.ts";
 import type { WordPostings } from "../../src/browse/index/text-index.ts";
 import type { BrowseData, CollectionData } from "../../src/browse/index/version-index.ts";
 
@@ -6,7 +7,7 @@ import type { BrowseData, CollectionData } from "../../src/browse/index/version-
  * What a shard is, cut from a version's whole index in memory (the model the shard reads of
  * src/browse/source.ts are compared with): the products at its range of catalog positions,
  * numbered from 0 again, every facet value, each collection's header and each member's rank in
- * the whole collection, each word's df in the whole catalog.
+ * the whole collection, the catalog's n and sums of lengths for scoring.
  */
 
 /** The places of ascending `ids` from the first not below `from` to the first not below `to`. */
@@ -30,7 +31,7 @@ function rebased(ids: Uint32Array, a: number, b: number, offset: number): Uint32
   return out;
 }
 
-function cutWords(words: WordPostings, from: number, to: number, size: number): WordPostings {
+function cutWords(words: WordPostings, from: number, to: number): WordPostings {
   const kept: number[] = [];
   const ranges: [number, number][] = [];
   for (let w = 0; w < words.words.length; w++) {
@@ -45,7 +46,7 @@ function cutWords(words: WordPostings, from: number, to: number, size: number): 
     starts[i + 1] = (starts[i] as number) + b - a;
   });
   const ids = new Uint32Array(starts[kept.length] as number);
-  const weights = new Uint16Array(ids.length);
+  const weights = words.packed ? new Uint32Array(ids.length) : new Uint16Array(ids.length);
   ranges.forEach(([a, b], i) => {
     ids.set(rebased(words.ids, a, b, from), starts[i]);
     weights.set(words.weights.subarray(a, b), starts[i]);
@@ -56,8 +57,7 @@ function cutWords(words: WordPostings, from: number, to: number, size: number): 
     ids,
     weights,
     stop: words.stop,
-    df: Uint32Array.from(kept, (w) => words.df?.[w] ?? (words.starts[w + 1] as number) - (words.starts[w] as number)),
-    catalog: words.catalog ?? size,
+    ...(words.packed ? { packed: true } : {}),
   };
 }
 
@@ -92,13 +92,25 @@ export function cutShard(data: BrowseData, of: ShardOf): BrowseData {
     prices: data.prices.slice(from, to),
     created: data.created.slice(from, to),
     titles: data.titles.slice(from, to),
+    titleKeys: (data.titleKeys as string[]).slice(from, to),
     handles: data.handles.slice(from, to),
     items: {
       text: text.subarray(starts[from * 2], starts[to * 2]),
       starts: Uint32Array.from(starts.subarray(from * 2, to * 2 + 1), (at) => at - (starts[from * 2] as number)),
     },
     collections: new Map([...data.collections].map(([handle, c]) => [handle, cutCollection(c, from, to)])),
-    words: cutWords(data.words, from, to, data.size),
+    words: cutWords(data.words, from, to),
+    scoring: {
+      ...data.scoring,
+      ...(data.scoring.lengths
+        ? {
+            lengths: {
+              title: data.scoring.lengths.title.slice(from, to),
+              description: data.scoring.lengths.description.slice(from, to),
+            },
+          }
+        : {}),
+    },
     shard: { offset: from, products },
   };
 }

@@ -11,7 +11,7 @@ import {
   snapshotChunkOf,
 } from "../../src/browse/snapshot.ts";
 import { BrowseStore, readBrowseIndex, readSnapshot } from "../../src/browse/source.ts";
-import type { ShardOf } from "../../src/browse/shards.ts";
+import type { ShardOf } from "../../src/browse/replies.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";

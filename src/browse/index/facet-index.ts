@@ -163,6 +163,14 @@ function cheapest(known: readonly Known[], n: number, limit: number): Known | nu
   return best;
 }
 
+/** What a change batch's view of an index counts with (FacetIndex.view). */
+interface FacetView {
+  base: FacetIndex;
+  catalog: Known;
+  values: readonly FacetValueRow[];
+  options: readonly string[];
+}
+
 export class FacetIndex {
   readonly #size: number;
   readonly #values: readonly FacetValueRow[];
@@ -171,7 +179,7 @@ export class FacetIndex {
   /** The catalog's products by price, lowest first. */
   readonly #byPrice: Uint32Array;
   /** Facet name (`vendor`, `o:size`, ...) -> its values per product, and its value ids' range. */
-  readonly #columns = new Map<string, Column & { from: number; to: number }>();
+  readonly #columns: Map<string, Column & { from: number; to: number }>;
   /** Every value of every facet per product: one pass counts all facets over a match set. */
   readonly #every: Column;
   /** The whole catalog, its counts the postings' lengths. */
@@ -188,6 +196,7 @@ export class FacetIndex {
   /**
    * `catalog`: every product of the version; `prices` by product (NaN for an id no product has);
    * `byPrice`: the catalog's products by price, lowest first. Value ids of one facet are one range.
+   * `view`: made by `view()` only.
    */
   constructor(
     size: number,
@@ -198,12 +207,20 @@ export class FacetIndex {
     options: readonly string[],
     catalog: Uint32Array,
     built?: { columns: ReadonlyMap<string, ColumnArrays>; every: ColumnArrays },
+    view?: FacetView,
   ) {
     this.#size = size;
-    this.#values = values;
-    this.#options = options;
+    this.#values = view?.values ?? values;
+    this.#options = view?.options ?? options;
     this.#prices = prices;
     this.#byPrice = byPrice;
+    if (view) {
+      this.#columns = view.base.#columns;
+      this.#every = view.base.#every;
+      this.#catalog = view.catalog;
+      return;
+    }
+    this.#columns = new Map();
     const byFacet = new Map<string, [number, Uint32Array][]>();
     values.forEach((v, id) => {
       const list = byFacet.get(v.f) ?? [];
@@ -223,6 +240,29 @@ export class FacetIndex {
       n: byPrice.length,
       counts: Uint32Array.from(values, (_, v) => postings[v]?.length ?? 0),
     };
+  }
+
+  /**
+   * This index as a change batch's catalog counts it (issue 45): `catalog` its products still in
+   * the catalog (`removed`: those a batch deleted or replaced), `values` the same value ids with
+   * the catalog's spellings, `options` the catalog's option names. The columns are shared; the
+   * catalog's counts are this index's less the products removed, and kept counts start afresh.
+   */
+  view(
+    catalog: Uint32Array,
+    removed: readonly number[],
+    values: readonly FacetValueRow[],
+    options: readonly string[],
+  ): FacetIndex {
+    const counts = this.#catalog.counts.slice();
+    for (const p of removed) for (const v of this.valuesOf(p)) counts[v] = (counts[v] as number) - 1;
+    const known: Known = { bits: catalog, n: popcount(catalog), counts };
+    return new FacetIndex(this.#size, [], [], this.#prices, this.#byPrice, [], catalog, undefined, {
+      base: this,
+      catalog: known,
+      values,
+      options,
+    });
   }
 
   /** The columns' arrays (what a snapshot carries so a new engine need not make them). */

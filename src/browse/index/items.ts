@@ -1,5 +1,4 @@
 import { deflate, inflate } from "../deflate.ts";
-import { snapshotChunkOf } from "../snapshot.ts";
 
 /**
  * The pages' items: each product's list item and featured image JSON (UTF-8), as D1 gives them
@@ -58,16 +57,19 @@ export function isPacked(items: Items | PackedItems): items is PackedItems {
 
 const DECODER = new TextDecoder();
 
-/** An item block of a snapshot that does not inflate to its products' text: the engine answers from D1 instead of failing every page that shows one of them. */
+/**
+ * An item block of a snapshot that does not inflate to its products' text: the engine answers from
+ * D1 instead of failing every page that shows one of them. `blocks` is the deflated buffer it was
+ * read from, so whoever loaded the snapshot can name the chunk (the index knows nothing of them).
+ */
 export class ItemBlockDamaged extends Error {
   readonly block: number;
-  /** The snapshot chunk holding the block (null when unknown). */
-  readonly chunk: number | null;
-  constructor(block: number, chunk: number | null, reason: string) {
+  readonly blocks: Uint8Array;
+  constructor(block: number, blocks: Uint8Array, reason: string) {
     super(reason);
     this.name = "ItemBlockDamaged";
     this.block = block;
-    this.chunk = chunk;
+    this.blocks = blocks;
   }
 }
 
@@ -119,7 +121,7 @@ export class ItemTexts {
           },
           (error: unknown) => {
             const reason = error instanceof Error ? error.message : "inflate failed";
-            throw new ItemBlockDamaged(b, snapshotChunkOf(packed.blocks), reason);
+            throw new ItemBlockDamaged(b, packed.blocks, reason);
           },
         )
         .finally(() => this.#pending.delete(b));

@@ -4,6 +4,7 @@ import {
   inflections,
   MATCH,
   mayWiden,
+  packedWeight,
   type QueryWord,
   SECOND_CHANCE_BELOW,
   typoBudget,
@@ -35,16 +36,28 @@ export interface WordPostings {
   /** Word w's products, ascending, at `ids[starts[w] .. starts[w + 1]]`, with its weight in each at the same places of `weights`. */
   starts: Uint32Array;
   ids: Uint32Array;
-  /** 16 bits (text.ts wordWeight); an index published before 2026-11-27 holds bytes. */
-  weights: Uint16Array | Uint8Array;
+  /**
+   * `packed` (issue 45): what each weight is made of (text.ts packWeight), the weight made when a
+   * query is scored, with the averages of the catalog answered. Else the weight itself (16 bits,
+   * text.ts wordWeight; an index published before 2026-11-27 holds bytes).
+   */
+  weights: Uint32Array | Uint16Array | Uint8Array;
+  packed?: boolean;
   /** The catalog's stop words (folded): never indexed, left out of q. */
   stop: string[];
-  /**
-   * A shard's postings (shards.ts) score by the whole catalog's idf, so a product ranks the same
-   * in any shard: by word, the catalog's products having it; and the catalog's size.
-   */
-  df?: Uint32Array;
-  catalog?: number;
+}
+
+/**
+ * What scoring needs beyond the postings: the catalog's products (n, for idf) and, with packed
+ * weights, the catalog's sums of title and description lengths (for their averages) and this
+ * index's products' own lengths. A shard or a change batch's index answers with the catalog's,
+ * not its own.
+ */
+export interface Scoring {
+  n: number;
+  title?: number;
+  description?: number;
+  lengths?: { title: Uint16Array; description: Uint16Array };
 }
 
 /** A word of the index a query word matched, and how much of its weight the match keeps (text.ts MATCH, percent). */
@@ -56,8 +69,8 @@ export interface Term {
 /**
  * What the catalog says of a query word, for its idf: the products having the typed word itself
  * (0: no word of the catalog), and the most any word it matched has (0: it matched none). A
- * shard holds only its products' words, so a sharded version sums up every shard's (the largest
- * of each) before it answers (shards.ts); a whole index knows them itself.
+ * shard holds only its products' words, so a sharded version adds up every shard's counts (word
+ * by word: TermCounts) before it answers (shards.ts); a whole index knows them itself.
  */
 export interface WordStats {
   own: number;
@@ -195,8 +208,10 @@ export class TextIndex {
   readonly #size: number;
   readonly #postings: WordPostings;
   readonly #stop: Set<string>;
-  /** By word: its idf (idfScore), its letters (letterMask). */
-  readonly #idf: Uint16Array;
+  readonly #scoring: Scoring;
+  /** With packed weights: the catalog's average title and description lengths. */
+  readonly #averages: [title: number, description: number];
+  /** By word: its letters (letterMask). */
   readonly #masks: Uint32Array;
   /**
    * Word indexes by length: those of length l at `#byLength[#lengths[l] .. #lengths[l + 1]]`,
@@ -221,15 +236,37 @@ export class TextIndex {
   readonly #partial: Uint32Array;
   #scored = { best: new Float64Array(0), key: new Float64Array(0) };
 
-  constructor(size: number, postings: WordPostings) {
+  /** By word, how many products of this index a change batch took out of the catalog have it (a view's; empty otherwise). */
+  readonly #removed: ReadonlyMap<string, number>;
+
+  /** `view`: made by `view()` only. */
+  constructor(
+    size: number,
+    postings: WordPostings,
+    scoring: Scoring,
+    view?: { base: TextIndex; removed: ReadonlyMap<string, number> },
+  ) {
     this.#size = size;
     this.#postings = postings;
     this.#stop = new Set(postings.stop);
-    const { words, starts, df } = postings;
-    const n = postings.catalog ?? size;
-    this.#idf = Uint16Array.from(words, (_, w) =>
-      idfScore(df ? (df[w] as number) : (starts[w + 1] as number) - (starts[w] as number), n),
-    );
+    this.#scoring = scoring;
+    const n = Math.max(1, scoring.n);
+    this.#averages = [(scoring.title ?? 0) / n, (scoring.description ?? 0) / n];
+    this.#removed = view?.removed ?? new Map();
+    if (view) {
+      const base = view.base;
+      this.#stop = base.#stop;
+      this.#masks = base.#masks;
+      this.#byLength = base.#byLength;
+      this.#lengths = base.#lengths;
+      this.#numbers = base.#numbers;
+      this.#slot = base.#slot;
+      this.#all = base.#all;
+      this.#any = base.#any;
+      this.#partial = base.#partial;
+      return;
+    }
+    const { words } = postings;
     this.#masks = Uint32Array.from(words, letterMask);
     const lengthOf = (w: number) => Math.min(MAX_LENGTH, (words[w] as string).length);
     this.#lengths = new Uint32Array(MAX_LENGTH + 2);
@@ -261,11 +298,12 @@ export class TextIndex {
 
   get bytes(): number {
     const p = this.#postings;
+    const lengths = this.#scoring.lengths;
     return (
       p.starts.byteLength +
       p.ids.byteLength +
       p.weights.byteLength +
-      this.#idf.byteLength +
+      (lengths ? lengths.title.byteLength + lengths.description.byteLength : 0) +
       this.#masks.byteLength +
       this.#byLength.byteLength +
       this.#lengths.byteLength +
@@ -342,16 +380,64 @@ export class TextIndex {
     }
   }
 
-  /** A word's products (df): in the whole catalog for a shard's postings. */
+  /**
+   * This index as a change batch's catalog scores it (issue 45): with the catalog's n and length
+   * sums, and without the products the batches took out (`removed`, a bitmap: each word's count of
+   * them is made here). Every array is shared, the working memory too (one answer at a time).
+   */
+  view(scoring: Scoring, removed: Uint32Array): TextIndex {
+    // By word, how many of the removed products have it: one pass over the postings (never kept whole).
+    const counts = new Map<string, number>();
+    if (removed.some((w) => w !== 0)) {
+      const { starts, ids, words } = this.#postings;
+      for (let w = 0; w < words.length; w++) {
+        let n = 0;
+        for (let j = starts[w] as number, end = starts[w + 1] as number; j < end; j++)
+          n += has(removed, ids[j] as number) ? 1 : 0;
+        if (n > 0) counts.set(words[w] as string, n);
+      }
+    }
+    return new TextIndex(this.#size, this.#postings, { ...this.#scoring, ...scoring }, { base: this, removed: counts });
+  }
+
+  /** A word's products in this index (the catalog's only for a whole index), those a change batch took out aside. */
   #df(at: number): number {
-    const { starts, df } = this.#postings;
-    return df ? (df[at] as number) : (starts[at + 1] as number) - (starts[at] as number);
+    const { starts, words } = this.#postings;
+    const df = (starts[at + 1] as number) - (starts[at] as number);
+    return this.#removed.size === 0 ? df : df - (this.#removed.get(words[at] as string) ?? 0);
   }
 
   /** The idf a query word scores with (WordStats: the typed word's, else its commonest match's; 0 when it matched nothing). */
   idfOf(stats: WordStats): number {
     const df = stats.own > 0 ? stats.own : stats.common;
-    return df > 0 ? idfScore(df, this.#postings.catalog ?? this.#size) : 0;
+    return df > 0 ? idfScore(df, this.#scoring.n) : 0;
+  }
+
+  /** The weight of posting `j` (of product `id`): stored, or made from its parts and the catalog's averages. */
+  #weight(j: number, id: number): number {
+    const w = this.#postings.weights[j] as number;
+    const lengths = this.#scoring.lengths;
+    if (!this.#postings.packed || !lengths) return w;
+    const [title, description] = this.#averages;
+    return packedWeight(w, lengths.title[id] as number, lengths.description[id] as number, title, description);
+  }
+
+  /**
+   * What this index holds of each kept word of q (shards.ts adds every index's up): the products
+   * having the typed word (its written-together form for a hyphenated q), and each index word it
+   * matched with the products having it.
+   */
+  counts(words: readonly QueryWord[]): { own: number[]; terms: { word: string; df: number }[][] } {
+    const kept = this.#kept(words);
+    const own = kept.map((q) => {
+      const typed = q.also ?? q.word;
+      const at = lowerBound(this.#postings.words, typed);
+      return this.#postings.words[at] === typed ? this.#df(at) : 0;
+    });
+    const terms = kept.map((q) =>
+      this.#terms(q).map((t) => ({ word: this.#postings.words[t.at] as string, df: this.#df(t.at) })),
+    );
+    return { own, terms };
   }
 
   /** Where product `id` is in word `at`'s postings (binary search), -1 if not there. */
@@ -497,7 +583,7 @@ export class TextIndex {
    * compare exactly: every strict match first, then the highest score.
    */
   relevance(of: Uint32Array, m: Pick<TextMatches, "terms" | "idf">, partial: Uint32Array | null): Float64Array {
-    const { starts, ids, weights } = this.#postings;
+    const { starts, ids } = this.#postings;
     const slot = this.#slot;
     const n = of.length;
     for (let i = 0; i < n; i++) slot[of[i] as number] = i;
@@ -520,7 +606,7 @@ export class TextIndex {
             for (let i = 0; i < n; i++) {
               const j = this.#find(t.at, of[i] as number);
               if (j < 0) continue;
-              const s = (weights[j] as number) * factor;
+              const s = this.#weight(j, of[i] as number) * factor;
               if (s > (best[i] as number)) best[i] = s;
             }
             continue;
@@ -528,7 +614,7 @@ export class TextIndex {
           for (let j = from; j < to; j++) {
             const i = slot[ids[j] as number] as number;
             if (i < 0) continue;
-            const s = (weights[j] as number) * factor;
+            const s = this.#weight(j, ids[j] as number) * factor;
             if (s > (best[i] as number)) best[i] = s;
           }
         }

@@ -1,4 +1,4 @@
-import { and, bitCount, bitmap, has, members, orInto, popcount, scan, setAll, where } from "./bitmap.ts";
+import { and, andNot, bitCount, bitmap, has, members, orInto, popcount, scan, setAll, where } from "./bitmap.ts";
 import { optionFacet } from "../layout.ts";
 import type { BrowseFilters, BrowsePageQuery } from "../query.ts";
 import type { Sort } from "../parameters.ts";
@@ -15,7 +15,8 @@ import type { LiveStock } from "../live-stock.ts";
 import { valueKey } from "../text.ts";
 import { collectionMember } from "../../catalog/render.ts";
 import { type FacetCounts, facetsAnswer, type PageSlice, pageBody, type Position } from "../slices.ts";
-import { type TextMatches, TextIndex, type WordPostings, type WordStats } from "./text-index.ts";
+import { type Scoring, type TextMatches, TextIndex, type WordPostings } from "./text-index.ts";
+import { compareCodePoints } from "../text.ts";
 import { type Items, ItemTexts, type PackedItems, type PackedStrings, stringAt } from "./items.ts";
 
 export type { Items, PackedItems, PackedStrings } from "./items.ts";
@@ -61,15 +62,28 @@ export interface BrowseData {
   prices: Float64Array;
   created: Float64Array;
   titles: Uint32Array;
+  /**
+   * By product: its title folded (text.ts foldText), what title ranks order. Positions in a title
+   * sort carry it, so indexes whose ranks were counted apart (a change batch's and its catalog's)
+   * still merge in one order (slices.ts).
+   */
+  titleKeys: string[] | PackedStrings;
   /** By product: handle (from a snapshot packed as UTF-8); list item and featured image JSON (from a snapshot deflated by block: items.ts). */
   handles: string[] | PackedStrings;
   items: Items | PackedItems;
   collections: Map<string, CollectionData>;
   words: WordPostings;
+  /** The catalog's n and lengths relevance scores with (text-index.ts Scoring). */
+  scoring: Scoring;
   /** What the constructor derives, when a snapshot carries it (VersionIndex.built): then it is taken, not computed. */
   built?: BuiltParts;
-  /** Set when this is one shard of a version's index (then `words` carries the catalog's df too). */
+  /** Set when this is one shard of a version's index. */
   shard?: ShardPlace;
+  /**
+   * A change batch's index of the products it and the batches before it changed (issue 45): by
+   * product, its place in the catalog (ascending, with gaps), which is its rank in catalog order.
+   */
+  slots?: Uint32Array;
 }
 
 /**
@@ -143,10 +157,32 @@ interface Live {
 export interface TextStats {
   /** Strict matches of q in the scope. */
   strict: number;
-  words: WordStats[];
+  /** Per kept word: this index's products having the typed word, and each index word it matched with its products here. */
+  own: number[];
+  terms: { word: string; df: number }[][];
   /** q's kept words, and whether one is exact (text.ts mayWiden reads them with the words' stats). */
   kept: string[];
   exact: boolean;
+}
+
+/**
+ * What change batches make of an index when it answers for their catalog (issue 45): the index
+ * stays as published, and this says what differs, so answering needs no rebuild. Made per
+ * answering version from what the batch wrote (browse/overlay.ts).
+ */
+export interface IndexView {
+  /** This index's products deleted or replaced since it was built, ascending. */
+  removed: Uint32Array;
+  /** The catalog's products (a list's count without filters). */
+  products: number;
+  /** The catalog's n and sums of title and description lengths. */
+  scoring: Scoring;
+  /** The catalog's option names, in order of first appearance. */
+  options: string[];
+  /** `<facet>\u0000<key>` -> the value as the catalog now spells it first, where that changed. */
+  displays: ReadonlyMap<string, string>;
+  /** Collections whose header or members changed, in this index's ids (null: deleted). */
+  collections: ReadonlyMap<string, CollectionData | null>;
 }
 
 export class VersionIndex {
@@ -156,13 +192,16 @@ export class VersionIndex {
   /** The catalog's products (a shard's catalog's, not its own), and where the shard's ids start. */
   readonly #products: number;
   readonly #offset: number;
+  /** A change batch's index: each product's rank in catalog order (BrowseData.slots). */
+  readonly #slots: Uint32Array | null;
+  readonly #collections: Map<string, CollectionData>;
   readonly #facets: FacetIndex;
   readonly #text: TextIndex;
-  readonly #ids = new Map<string, number>();
+  readonly #ids: Map<string, number> = new Map();
   /** Handle -> id, made on the first cursor (a cold engine's first answer rarely has one). */
   #handles: Map<string, number> | null = null;
   readonly #options: Set<string>;
-  readonly #dense = new Map<number, Uint32Array>();
+  readonly #dense: Map<number, Uint32Array> = new Map();
   readonly #orders: Record<"price" | "title" | "created", KeyOrder>;
   readonly #available: Uint32Array;
   readonly #rankTables = new Map<CollectionData, RankTable>();
@@ -172,14 +211,43 @@ export class VersionIndex {
   /** Live stock's delta of the last generation a request carried (most requests carry the same one). */
   #live: Live | null = null;
 
-  constructor(data: BrowseData) {
+  /** `from`: made by `view()` only. */
+  constructor(data: BrowseData, from?: { base: VersionIndex; view: IndexView }) {
     this.size = data.size;
     this.#data = data;
+    this.#offset = data.shard?.offset ?? 0;
+    this.#slots = data.slots ?? null;
+    if (from) {
+      const { base, view } = from;
+      this.#items = base.#items;
+      this.#ids = base.#ids;
+      this.#dense = base.#dense;
+      this.#orders = base.#orders;
+      this.#available = base.#available;
+      const removed = bitmap(data.size);
+      setAll(removed, view.removed);
+      this.#catalog = andNot(bitmap(data.size), base.#catalog, removed);
+      this.#products = view.products;
+      this.#options = new Set(view.options);
+      this.#matches = bitmap(data.size);
+      this.#text = base.#text.view(view.scoring, removed);
+      const values = data.values.map((v) => {
+        const shown = view.displays.get(`${v.f}\u0000${v.k}`);
+        return shown === undefined ? v : { ...v, d: shown };
+      });
+      this.#facets = base.#facets.view(this.#catalog, Array.from(view.removed), values, view.options);
+      this.#collections = new Map(base.#collections);
+      for (const [handle, c] of view.collections) {
+        if (c === null) this.#collections.delete(handle);
+        else this.#collections.set(handle, c);
+      }
+      for (const c of this.#collections.values()) this.#rankTables.set(c, base.#rankTables.get(c) ?? rankTable(c));
+      return;
+    }
     this.#items = new ItemTexts(data.items);
     this.#catalog = where(data.size, (p) => !Number.isNaN(data.prices[p]));
     const present = members(this.#catalog);
     this.#products = data.shard?.products ?? present.length;
-    this.#offset = data.shard?.offset ?? 0;
     this.#options = new Set(data.options);
     data.values.forEach((v, id) => {
       this.#ids.set(`${v.f}\u0000${v.k}`, id);
@@ -192,7 +260,7 @@ export class VersionIndex {
     });
     this.#available = this.#anyOf("available", ["true"]).bits;
     this.#matches = bitmap(data.size);
-    this.#text = new TextIndex(data.size, data.words);
+    this.#text = new TextIndex(data.size, data.words, data.scoring);
     const built = data.built;
     const byKey = (key: ArrayLike<number>, ids: Uint32Array = order(key, present)): KeyOrder => ({ ids, key });
     this.#orders = {
@@ -211,13 +279,32 @@ export class VersionIndex {
       this.#catalog,
       columns,
     );
+    this.#collections = data.collections;
     for (const [handle, c] of data.collections) this.#rankTables.set(c, built?.ranks.get(handle) ?? rankTable(c));
+  }
+
+  /**
+   * This index answering for a change batch's catalog (issue 45): the same arrays, without the
+   * products the batches deleted or replaced, scored and counted with the catalog's figures.
+   */
+  view(view: IndexView): VersionIndex {
+    return new VersionIndex(this.#data, { base: this, view });
+  }
+
+  /** Which products this index holds: a range of catalog positions from `offset`, or a change batch's `slots`. */
+  get held(): { offset: number; size: number; slots: Uint32Array | null } {
+    return { offset: this.#offset, size: this.size, slots: this.#slots };
+  }
+
+  /** The collections as this index holds them (its members, in its ids). */
+  get collections(): ReadonlyMap<string, CollectionData> {
+    return this.#collections;
   }
 
   /** The derived parts a snapshot carries (BuiltParts), as this index holds them. */
   get built(): BuiltParts {
     const ranks = new Map<string, RankTable>();
-    for (const [handle, c] of this.#data.collections) ranks.set(handle, this.#rankTables.get(c) as RankTable);
+    for (const [handle, c] of this.#collections) ranks.set(handle, this.#rankTables.get(c) as RankTable);
     return {
       orders: { price: this.#orders.price.ids, title: this.#orders.title.ids, created: this.#orders.created.ids },
       ...this.#facets.columnArrays(),
@@ -233,7 +320,7 @@ export class VersionIndex {
     return this.#handles.get(handle);
   }
 
-  /** Bytes held in typed arrays (items included, as held: deflated blocks and those inflated so far; handles, words and value names aside). */
+  /** Bytes held in typed arrays (items included, as held: deflated blocks and those inflated so far; handles, folded titles, words and value names aside). */
   get bytes(): number {
     const d = this.#data;
     let n =
@@ -243,7 +330,7 @@ export class VersionIndex {
       d.created.byteLength +
       d.titles.byteLength;
     for (const ids of d.postings) n += ids.byteLength;
-    for (const c of d.collections.values()) n += c.members.byteLength;
+    for (const c of this.#collections.values()) n += c.members.byteLength;
     for (const t of this.#rankTables.values()) n += t.ids.byteLength + t.ranks.byteLength;
     for (const bits of this.#dense.values()) n += bits.byteLength;
     for (const o of Object.values(this.#orders)) n += o.ids.byteLength;
@@ -281,7 +368,7 @@ export class VersionIndex {
     let base: ProductSet = { bits: this.#catalog };
     let collection: CollectionData | null = null;
     if (scope.collection !== undefined) {
-      collection = this.#data.collections.get(scope.collection) ?? null;
+      collection = this.#collections.get(scope.collection) ?? null;
       if (!collection) throw notFound(`No collection has the handle "${scope.collection}".`, "handle");
       const bits = bitmap(this.size);
       setAll(bits, collection.members);
@@ -408,7 +495,8 @@ export class VersionIndex {
   textStats(scope: Scope, filters: BrowseFilters): TextStats {
     const r = this.#resolve(scope, { ...filters, words: [] });
     const text = this.#text.search(filters.words);
-    return { strict: this.#text.countIn(text, r.base.bits), words: text.stats, kept: text.kept, exact: text.exact };
+    const { own, terms } = this.#text.counts(filters.words);
+    return { strict: this.#text.countIn(text, r.base.bits), own, terms, kept: text.kept, exact: text.exact };
   }
 
   /**
@@ -438,10 +526,11 @@ export class VersionIndex {
     const backwards = q.ending_before !== undefined;
     const ranks = new Ranks(
       this.#offset,
+      this.#slots,
       r.collection,
       r.collection ? (this.#rankTables.get(r.collection) ?? null) : null,
     );
-    let cursor = after;
+    let cursor = after === undefined ? undefined : this.#local(q.sort, after);
     let at: Position | null = null;
     const cursorHandle = q.starting_after ?? q.ending_before;
     if (after === undefined && cursorHandle !== undefined) {
@@ -490,7 +579,7 @@ export class VersionIndex {
           r.live?.available ?? this.#available,
         ),
       ),
-      positions: ids.map((id, i) => ({ key: keys[i] as number, rank: rank(id) })),
+      positions: ids.map((id, i) => this.#titled(q.sort, id, { key: keys[i] as number, rank: rank(id) })),
       at,
       ...(partial ? { strict } : {}),
     };
@@ -504,7 +593,34 @@ export class VersionIndex {
       return { key: this.#text.relevance(Uint32Array.of(id), r.text as TextMatches, r.partial)[0] as number, rank };
     const { key, desc } = KEYED[sort];
     const k = this.#orders[key].key[id] as number;
-    return { key: desc ? -k : k, rank };
+    return this.#titled(sort, id, { key: desc ? -k : k, rank });
+  }
+
+  /** A position in a title sort with product `id`'s folded title, which orders it among other indexes' (slices.ts). */
+  #titled(sort: Sort, id: number, position: Position): Position {
+    if (sort !== "title_asc" && sort !== "title_desc") return position;
+    return { ...position, text: stringAt(this.#data.titleKeys, id) };
+  }
+
+  /**
+   * Another index's position (a sharded page's cursor) in this index's keys. A title's rank is
+   * counted per index, so a title sort's cursor is placed by its folded title: the rank of that
+   * title here, or half way past the last title here below it.
+   */
+  #local(sort: Sort, after: Position): Position {
+    if (after.text === undefined || (sort !== "title_asc" && sort !== "title_desc")) return after;
+    const { ids, key } = this.#orders.title;
+    const keys = this.#data.titleKeys;
+    let lo = 0;
+    let hi = ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareCodePoints(stringAt(keys, ids[mid] as number), after.text) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    const found = lo < ids.length && stringAt(keys, ids[lo] as number) === after.text;
+    const k = found ? (key[ids[lo] as number] as number) : lo > 0 ? (key[ids[lo - 1] as number] as number) + 0.5 : 0.5;
+    return { key: sort === "title_desc" ? -k : k, rank: after.rank, text: after.text };
   }
 
   #itemLine(id: number, inCollection: boolean, image: boolean, partial: boolean, available: Uint32Array): string {
@@ -713,13 +829,31 @@ function rankTable(c: CollectionData): RankTable {
  */
 class Ranks {
   readonly #offset: number;
+  /** A change batch's index: each id's catalog rank (its slot). */
+  readonly #slots: Uint32Array | null;
   readonly #collection: CollectionData | null;
   readonly #table: RankTable | null;
 
-  constructor(offset: number, collection: CollectionData | null, table: RankTable | null) {
+  constructor(offset: number, slots: Uint32Array | null, collection: CollectionData | null, table: RankTable | null) {
     this.#offset = offset;
+    this.#slots = slots;
     this.#collection = collection;
     this.#table = table;
+  }
+
+  /** The first id ranked after `rank` in catalog order (backwards: the last ranked before it). */
+  #nextId(rank: number, backwards: boolean): number {
+    const slots = this.#slots;
+    if (!slots) return rank - this.#offset + (backwards ? -1 : 1);
+    let lo = 0;
+    let hi = slots.length;
+    const bound = backwards ? rank : rank + 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((slots[mid] as number) < bound) lo = mid + 1;
+      else hi = mid;
+    }
+    return backwards ? lo - 1 : lo;
   }
 
   /** Up to `take` ids of `bits` in scope order after rank `after` (from the start without one). */
@@ -727,7 +861,7 @@ class Ranks {
     const c = this.#collection;
     if (!c) {
       const last = bits.length * 32 - 1;
-      const from = after === undefined ? (backwards ? last : 0) : after - this.#offset + (backwards ? -1 : 1);
+      const from = after === undefined ? (backwards ? last : 0) : this.#nextId(after, backwards);
       scan(bits, backwards ? Math.min(from, last) : Math.max(from, 0), backwards, take, out);
       return;
     }
@@ -756,6 +890,8 @@ class Ranks {
   rankOf(): (id: number) => number {
     const t = this.#table;
     if (!t) {
+      const slots = this.#slots;
+      if (slots) return (id) => slots[id] as number;
       const offset = this.#offset;
       return (id) => id + offset;
     }

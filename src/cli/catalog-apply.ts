@@ -1,0 +1,120 @@
+// npm run catalog:apply -- changes.json [--local|--remote] [--persist-to DIR] [--wait SECONDS]   (--help for usage)
+import { count } from "../count.ts";
+import { join } from "node:path";
+import { ChangeBatchError, MAX_BATCH_PRODUCTS } from "../catalog/changes.ts";
+import { type ApplyResult, applyBatch } from "../publish/batch/apply.ts";
+import { d1Target } from "../publish/browse-index.ts";
+import { wranglerBatchBrowse } from "../publish/browse-remote.ts";
+import { remoteTarget } from "../publish/remote.ts";
+import { bindingTarget, newVersionName } from "../publish/publish.ts";
+import { defineCli, InputError, runCli, UsageError } from "./args.ts";
+import { readJsonFile } from "./json-file.ts";
+import { progressPrinter } from "./publish-run.ts";
+import { operatorName, remoteLock, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
+
+const cli = defineCli({
+  command: "npm run catalog:apply",
+  args: "<changes.json>",
+  summary:
+    "Applies a change batch to the live catalog: products upserted (in the catalog file's own " +
+    "format) and deleted, collections upserted and deleted, as a new catalog version derived from " +
+    "the live one, which goes live at once. It writes what the changes touch, not the catalog: " +
+    `a price edit is live in seconds at a million products. At most ${MAX_BATCH_PRODUCTS} products a batch.`,
+  positionals: { min: 1, max: 1 },
+  options: {
+    local: { type: "boolean", help: "apply to local state, where npm run dev reads (the default)" },
+    remote: {
+      type: "boolean",
+      help: "apply to the deployed catalog through wrangler (kv, d1 and r2 --remote), as catalog:publish --remote does",
+    },
+    "persist-to": {
+      type: "string",
+      value: "DIR",
+      help: "local state directory, as given to npm run dev -- --persist-to",
+    },
+    version: {
+      type: "string",
+      value: "NAME",
+      help: "name the new version (1-64 of A-Z a-z 0-9 _ -) instead of a timestamp",
+    },
+    wait: WAIT_OPTION,
+  },
+  notes:
+    'The file: {"upsert": [product, ...], "delete": [handle, ...], "collections": {"upsert": ' +
+    '[collection, ...], "delete": [handle, ...]}} (every key optional). An upsert of a handle the ' +
+    "catalog has replaces that product whole (its place and collections kept); a new handle is " +
+    "added at the end of the catalog; a deleted product leaves every collection. A batch that " +
+    "fails validation changes nothing; the message names the first mistake (exit 2). Batches, " +
+    "publishes and rollbacks take turns (the same lock as catalog:publish). Every batch is in the " +
+    "history (catalog:rollback --list marks it batch) and rolls back like any version.",
+});
+
+function describe(result: ApplyResult, prefix = ""): string {
+  const { products, collections } = result.changed;
+  const named = `${count(products, "product")}, ${count(collections, "collection")}`;
+  if (result.version === result.previous) return `${prefix}Nothing to change: catalog ${result.version} stays live.`;
+  return (
+    `${prefix}Applied the batch as catalog ${result.version} (${named}): ${result.entries} KV entries, ` +
+    `${(result.bytes / 1024).toFixed(1)} KiB written. Previous: ${result.previous}` +
+    `${result.deleted > 0 ? `; ${count(result.deleted, "stale key")} deleted` : ""}.` +
+    `${result.levels > 0 ? ` Live stock: ${count(result.levels, "level")} written by this version (newly tracked or changed quantities).` : ""}`
+  );
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = cli.parse();
+  const file = positionals[0] as string;
+  if (values.local && values.remote) throw new UsageError("Choose one of --local and --remote.");
+  if (values.remote && values["persist-to"] !== undefined)
+    throw new UsageError("--persist-to applies to --local only.");
+  if (values.version !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(values.version))
+    throw new UsageError(`--version takes a name of 1-64 of A-Z a-z 0-9 _ -, not "${values.version}".`);
+  const input = readJsonFile(file);
+  const say = (line: string) => console.log(line);
+  try {
+    if (values.remote) {
+      say(`Applying ${file} to the remote CATALOG namespace.`);
+      const target = remoteTarget({ log: say });
+      try {
+        const version = values.version ?? newVersionName();
+        const result = await applyBatch(target, input, {
+          browse: wranglerBatchBrowse({ log: say }),
+          lock: remoteLock(target, { waitMs: values.wait * 1000, say, dryRun: false }),
+          version,
+          by: operatorName(),
+          source: file,
+          onProgress: progressPrinter(say, false),
+        });
+        say(describe(result));
+      } finally {
+        target.dispose();
+      }
+      return;
+    }
+    const persist = values["persist-to"];
+    const version = values.version ?? newVersionName();
+    const by = operatorName();
+    say(`Applying ${file} to local state${persist ? ` in ${persist}` : ""}.`);
+    const result = await withLockedLocalState(
+      persist ? join(persist, "v3") : undefined,
+      { action: "batch", version, by, source: file },
+      { waitMs: values.wait * 1000, say },
+      (local, lock) =>
+        applyBatch(bindingTarget(local.env.CATALOG), input, {
+          browse: d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS),
+          lock,
+          version,
+          by,
+          source: file,
+          onProgress: progressPrinter(say, false),
+        }),
+    );
+    say(describe(result));
+  } catch (error) {
+    if (error instanceof ChangeBatchError)
+      throw new InputError(`The batch is invalid:\n  ${error.issues.join("\n  ")}\nNothing was changed.`, { file });
+    throw error;
+  }
+}
+
+await runCli(cli, main);

@@ -1,0 +1,188 @@
+import { type BatchIssue, parseChangeBatch, refuse } from "../../catalog/changes.ts";
+import { keys, type Pointer, STOCK_CHUNK, type VersionMeta } from "../../catalog/layout.ts";
+import { sha256Hex } from "../../sha256.ts";
+import type { BrowseTarget } from "../browse-index.ts";
+import type { KvEntry } from "../build.ts";
+import { type CatalogLock, processLock } from "../lock.ts";
+import {
+  append,
+  type CatalogKvTarget,
+  cleanUp,
+  completed,
+  newVersionName,
+  type PublishProgress,
+  settleInterrupted,
+  swapPointer,
+  underLock,
+} from "../publish.ts";
+import { deriveBrowse, idsInUse, rootOf, rootSettings, stateOf } from "./browse.ts";
+import { deriveKv } from "./kv.ts";
+import { Reads } from "./owners.ts";
+
+/**
+ * A change batch applied (contract section 11, issue 45): validated by the publish's schemas and
+ * checks, then under the publish lock a new version derived from the live one is written (its
+ * KV entries copy-on-write, its browse layer and overlay), recorded in the history as `batch`,
+ * and made live by the same compare-and-swap of the pointer as a publish; a rollback returns to
+ * any kept version by the pointer, and cleanup keeps every version a kept one reads from. A batch
+ * killed before its switch leaves a `publishing` entry the next holder of the lock settles, as a
+ * publish's.
+ */
+
+export interface ApplyOptions {
+  /** The browse index's target (its database and snapshots): a batch reads its root's rows and writes its layer. */
+  browse: BrowseTarget;
+  lock?: CatalogLock;
+  /** Version name; default: a UTC timestamp plus random suffix. */
+  version?: string;
+  /** Recorded in the history: the file applied and who ran it, when known. */
+  source?: string;
+  by?: string;
+  /** As a publish's: the entries counted, then written, then the pointer switched. */
+  onProgress?: (progress: PublishProgress) => void;
+  /** Called under the lock with the new version's entries written and its pointer not yet switched (a test's kill point). */
+  beforeSwitch?: (version: string) => Promise<void> | void;
+}
+
+export interface ApplyResult {
+  /** The version live after the batch; the live one before (equal for a batch that changes nothing). */
+  version: string;
+  previous: string;
+  changed: { products: number; collections: number };
+  /** KV entries written and their bytes (a batch's cost: it grows with what it changes). */
+  entries: number;
+  bytes: number;
+  /** Levels this version writes into live stock (newly tracked variants, or quantities that differ). */
+  levels: number;
+  /** Stale keys deleted by the cleanup. */
+  deleted: number;
+}
+
+/** Applies the batch `input` (a change batch's JSON, parsed) to the live catalog of `target`. */
+export async function applyBatch(target: CatalogKvTarget, input: unknown, opts: ApplyOptions): Promise<ApplyResult> {
+  const version = opts.version ?? newVersionName();
+  const lock = opts.lock ?? processLock(target);
+  const by = opts.by === undefined ? {} : { by: opts.by };
+  const source = opts.source === undefined ? {} : { source: opts.source };
+  return underLock(lock, { action: "batch", version, ...source, ...by }, async (held) => {
+    const { pointer, history } = await settleInterrupted(target, opts.browse, held);
+    if (!pointer) throw new Error("Nothing has been published yet: publish a catalog before applying changes to it.");
+    const base = pointer.current;
+    const root = rootOf(base);
+    const settings = await rootSettings(opts.browse, root);
+    if (!settings)
+      throw new Error(
+        `The live catalog ${base.version} was published before change batches existed: publish it once more ` +
+          "(npm run catalog:publish), then apply changes to it.",
+      );
+    const batch = parseChangeBatch(input, settings);
+    const changed = {
+      products: batch.upsert.length + batch.delete.length,
+      collections: batch.collections.upsert.length + batch.collections.delete.length,
+    };
+    const none = { version: base.version, previous: base.version, entries: 0, bytes: 0, levels: 0, deleted: 0 };
+    if (changed.products + changed.collections === 0) return { ...none, changed };
+    const reads = new Reads(target);
+    const state = await stateOf(opts.browse, base, reads);
+    const issues: BatchIssue[] = [];
+    const kv = await deriveKv({
+      base,
+      version,
+      batch,
+      currency: settings.currency,
+      reads,
+      idsInUse: (ids) => idsInUse(opts.browse, root, state, ids),
+      issues,
+    });
+    refuse(input, issues);
+    if (!kv) return { ...none, changed };
+    if (
+      version === pointer.current.version ||
+      version === pointer.previous?.version ||
+      history.some((e) => e.version === version)
+    )
+      throw new Error(`Version ${version} already exists.`);
+    const browse = await deriveBrowse({
+      base,
+      version,
+      target: opts.browse,
+      settings,
+      state,
+      kv,
+      headers: kv.headers,
+      reads,
+    });
+    const {
+      browse_shards: _shards,
+      stock_tracked: _tracked,
+      stock_chunks: _chunks,
+      stock_replace: _replace,
+      ...kept
+    } = base;
+    const meta: VersionMeta = {
+      ...kept,
+      version,
+      digest: await sha256Hex(`${base.digest}\n${JSON.stringify(batch)}`),
+      published_at: new Date().toISOString(),
+      products: kv.products,
+      collections: kv.collections,
+      browse_overlay: browse,
+      derived: kv.derived,
+      // Its place in the history, as a publish's (a Stock shard writes nothing for an older one),
+      // and its stock chunks hold only what it changed.
+      stock_seq: (history.at(-1)?.seq ?? 0) + 1,
+      stock_delta: true,
+      ...(kv.tracked > 0 ? { stock_tracked: kv.tracked } : {}),
+      ...(kv.levels.length > 0 ? { stock_chunks: Math.ceil(kv.levels.length / STOCK_CHUNK) } : {}),
+    };
+    const entries: KvEntry[] = [{ key: keys.meta(version), value: JSON.stringify(meta) }, ...kv.entries];
+    for (let k = 0; k * STOCK_CHUNK < kv.levels.length; k++)
+      entries.push({
+        key: keys.stockChunk(version, k),
+        value: kv.levels.slice(k * STOCK_CHUNK, (k + 1) * STOCK_CHUNK).join("\n"),
+      });
+    const total = entries.length;
+    let written = 0;
+    opts.onProgress?.({ phase: "validated", written, total });
+    await target.writeEntries(entries, (n) => {
+      written += n;
+      opts.onProgress?.({ phase: "writing", written, total });
+    });
+    await opts.beforeSwitch?.(version);
+    // As a publish: the history knows the version before the pointer names it, completed after.
+    const latest = await target.readHistory();
+    const publishing = append(latest.length > 0 ? latest : history, {
+      action: "batch",
+      version,
+      from: base.version,
+      products: meta.products,
+      ...source,
+      ...by,
+      meta,
+      changed,
+      state: "publishing",
+    });
+    await target.writeHistory(publishing);
+    const next: Pointer = { current: meta, previous: base };
+    try {
+      await swapPointer(target, held, pointer, next);
+    } catch (error) {
+      const now = await target.readHistory();
+      await target.writeHistory(now.filter((e) => !(e.version === version && e.state === "publishing")));
+      throw error;
+    }
+    opts.onProgress?.({ phase: "switched", written, total });
+    const recorded = publishing.map((e) => (e.version === version && e.state === "publishing" ? completed(e) : e));
+    await target.writeHistory(recorded);
+    const deleted = await cleanUp(target, opts.browse, next, recorded, held.abandoned);
+    return {
+      version,
+      previous: base.version,
+      changed,
+      entries: entries.length,
+      bytes: entries.reduce((n, e) => n + e.value.length, 0),
+      levels: kv.written,
+      deleted,
+    };
+  });
+}

@@ -1,0 +1,185 @@
+/**
+ * The bench's change-batch rows (issue 45): a generated catalog published with `catalog:publish
+ * --local`, the production bundle serving that state (Miniflare, production vars: the pointer's
+ * 1 s TTL included), then batches of each size applied with `npm run catalog:apply -- --local`,
+ * as the operator applies them, one after another on the same catalog. Each batch: 80% price
+ * changes (halved, so they move the price sorts), 10% new products, 10% deletions (a batch of 1:
+ * one price change). Per batch: the seconds until the CLI switched the pointer, the seconds until
+ * the changed product's detail, a price-sorted list and a search all answer from the new version
+ * (polled every 50 ms from the CLI's start), its KV entries and the bytes it wrote.
+ *
+ *   npm exec -- node test/bench/batch-file.ts --products 1000000 [--file F] [--sizes 1,100,1000] [--port-base 8961]
+ *
+ * Without --file the catalog is generated (catalog:generate --seed 1, not timed) into a scratch
+ * directory, deleted after with the state. Prints one markdown table (test/bench/README.md, "Change batches").
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineCli } from "../../src/cli/args.ts";
+import { readCatalogFile } from "../../src/cli/catalog-stream.ts";
+import type { SourceProduct } from "../../src/catalog/schema.ts";
+import { CheckedCatalog, type ProductList, productAt } from "../../src/publish/catalog-input.ts";
+import { buildBundle } from "./bundle.ts";
+import { cliStatePath, publishWithCli } from "./publish-cli.ts";
+import { startRuntime } from "./runtime.ts";
+
+const cli = defineCli({
+  command: "npm exec -- node test/bench/batch-file.ts",
+  summary:
+    "Publishes a generated catalog, then applies change batches with catalog:apply and prints the bench's batch rows.",
+  options: {
+    products: { type: "integer", value: "N", min: 1000, help: "products to generate (default 100000)" },
+    file: { type: "string", value: "FILE", help: "publish FILE instead of generating one" },
+    sizes: { type: "string", value: "LIST", help: "batch sizes, comma-separated (default 1,100,1000)" },
+    "port-base": { type: "integer", value: "PORT", min: 1024, help: "the worker's port (default 8961)" },
+  },
+});
+
+interface Row {
+  size: number;
+  products: number;
+  switchS: number;
+  visibleS: number;
+  entries: number;
+  bytes: number;
+}
+
+/** The batch of `size` for a catalog read as `products`: which products it changes, adds and deletes. */
+function batchOf(products: ProductList, size: number, round: number): { batch: object; probe: SourceProduct } {
+  const adds = size >= 10 ? Math.floor(size / 10) : 0;
+  const deletes = adds;
+  const prices = size - adds - deletes;
+  const step = Math.floor(products.length / size);
+  const at = (i: number) => productAt(products, (i * step + round * 7 + 3) % products.length);
+  const upsert: SourceProduct[] = [];
+  for (let i = 0; i < prices; i++) {
+    const p = structuredClone(at(i));
+    for (const v of p.variants) v.price = (Math.max(1, Number(v.price) / 2) + round / 100).toFixed(2);
+    upsert.push(p);
+  }
+  for (let i = 0; i < adds; i++) {
+    const p = structuredClone(at(prices + i));
+    const n = round * 10_000 + i;
+    p.handle = `bench-added-${n}`;
+    p.id = `gid://shopify/Product/${990_000_000 + n}`;
+    p.title = `Bench added ${p.title}`;
+    p.variants.forEach((v, j) => {
+      v.id = `${990_000_000_000 + n * 100 + j}`;
+    });
+    upsert.push(p);
+  }
+  const remove = Array.from({ length: deletes }, (_, i) => at(prices + adds + i).handle);
+  return { batch: { upsert, delete: remove }, probe: upsert[0] as SourceProduct };
+}
+
+/** Runs catalog:apply; resolves with when it switched the pointer and what it said it wrote. */
+function apply(
+  file: string,
+  state: string,
+): Promise<{ switchedMs: number; version: string; entries: number; bytes: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ["src/cli/catalog-apply.ts", "--local", "--persist-to", state, file], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  let switched: number | undefined;
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (text: string) => {
+    out += text;
+    if (switched === undefined && out.includes("Pointer switched")) switched = performance.now() - started;
+  });
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const said = /Applied the batch as catalog (\S+) \(.*?\): (\d+) KV entries, ([\d.]+) KiB written/.exec(out);
+      if (code !== 0 || !said) return reject(new Error(`catalog:apply exited ${code}: ${out}`));
+      resolve({
+        switchedMs: switched ?? performance.now() - started,
+        version: said[1] as string,
+        entries: Number(said[2]),
+        bytes: Math.round(Number(said[3]) * 1024),
+      });
+    });
+  });
+}
+
+const { values } = cli.parse();
+const work = mkdtempSync(join(tmpdir(), "storefront-batch-bench-"));
+try {
+  let file = values.file;
+  if (file === undefined) {
+    const products = values.products ?? 100_000;
+    file = join(work, `catalog-${products}.json`);
+    process.stderr.write(`[bench] generating ${products} products into ${file}\n`);
+    const generated = spawnSync(
+      process.execPath,
+      ["src/cli/catalog-generate.ts", "--products", String(products), "--seed", "1", "--out", file],
+      { stdio: "inherit" },
+    );
+    if (generated.status !== 0) throw new Error("catalog:generate failed");
+  }
+  const state = join(work, "state");
+  const { figures } = await publishWithCli(file, state);
+  const read = await readCatalogFile(file);
+  const input = read.input as CheckedCatalog | { products: ProductList };
+  const products = input instanceof CheckedCatalog ? input.catalog.products : input.products;
+  const runtime = await startRuntime({
+    bundle: await buildBundle(join(work, "bundle")),
+    port: values["port-base"] ?? 8961,
+    cacheAPI: true,
+    persistPath: cliStatePath(state),
+  });
+  const rows: Row[] = [];
+  try {
+    const sizes = (values.sizes ?? "1,100,1000").split(",").map(Number);
+    for (const [round, size] of sizes.entries()) {
+      const { batch, probe } = batchOf(products, size, round + 1);
+      const batchFile = join(work, `batch-${size}.json`);
+      writeFileSync(batchFile, JSON.stringify(batch));
+      const started = performance.now();
+      const applied = apply(batchFile, state);
+      const word = probe.title.split(" ")[0] ?? "tee";
+      const paths = [
+        `/api/v1/products/${probe.handle}`,
+        "/api/v1/products?sort=price_asc&limit=5",
+        `/api/v1/products?q=${encodeURIComponent(word)}&limit=5`,
+      ];
+      const result = await applied;
+      // Visible: every path answers from the batch's version (x-catalog-version).
+      for (;;) {
+        const versions = await Promise.all(
+          paths.map(async (p) => (await fetch(new URL(p, runtime.url))).headers.get("x-catalog-version")),
+        );
+        if (versions.every((v) => v === result.version)) break;
+        if (performance.now() - started > 600_000) throw new Error(`batch ${size} never visible: ${versions}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      rows.push({
+        size,
+        products: figures.products,
+        switchS: result.switchedMs / 1000,
+        visibleS: (performance.now() - started) / 1000,
+        entries: result.entries,
+        bytes: result.bytes,
+      });
+      process.stderr.write(`[bench] batch of ${size}: ${JSON.stringify(rows.at(-1))}\n`);
+    }
+  } finally {
+    await runtime.dispose();
+    read.close();
+  }
+  const k = `${Math.round(figures.products / 1000)}k`;
+  const lines = [
+    "| change batch | catalog | seconds to switch | seconds to visible | KV entries | MiB written |",
+    "| :----------- | ------: | ----------------: | -----------------: | ---------: | ----------: |",
+    ...rows.map(
+      (r) =>
+        `| ${r.size} product${r.size === 1 ? "" : "s"} | ${k} | ${r.switchS.toFixed(1)} | ${r.visibleS.toFixed(1)} | ${r.entries} | ${(r.bytes / 2 ** 20).toFixed(1)} |`,
+    ),
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
