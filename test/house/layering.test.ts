@@ -122,13 +122,6 @@ const ALLOWED_FILE_CYCLES: readonly string[] = [
   // browse: the shard coordinator, the engine's index and its snapshot and D1 source import each
   // other (being untangled on its own branch).
   "browse/index/items.ts browse/index/version-index.ts browse/service.ts browse/shards.ts browse/snapshot.ts browse/source.ts",
-  // Found when stock's check met the branches merged beside it (type imports both ways):
-  // checkout's frozen cost and its order lines (payment), the order events' wire schema and store
-  // (events), a discount's conditions and kinds (pricing), the rules document and its checks (pricing).
-  "checkout/cost.ts checkout/orders.ts",
-  "checkout/events-api.ts checkout/order-events.ts",
-  "discounts/conditions.ts discounts/kinds/kind.ts",
-  "rules/checks.ts rules/schema.ts",
 ];
 
 /**
