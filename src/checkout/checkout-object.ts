@@ -28,7 +28,8 @@ import { costFaults, countedAmong, countedCandidates, priceCheckout, pricingLine
 import { handoffUrl, type HandoffSettings } from "./handoff.ts";
 import { type HoldRules, HoldWindows, holdRules } from "./hold-windows.ts";
 import type { Order } from "./api.ts";
-import { type CompletedBy, type FrozenLine, OrdersStore } from "./orders.ts";
+import type { FrozenLine } from "./cost.ts";
+import { type CompletedBy, OrdersStore } from "./orders.ts";
 import { stripeSessions } from "./payment-adapter.ts";
 import type { PaymentSessions, SessionRequest } from "./payment-port.ts";
 import { holdLines, type StockHolds } from "./stock-port.ts";

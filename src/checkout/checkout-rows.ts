@@ -2,7 +2,8 @@ import { applyMigrations } from "../sqlite-migrations.ts";
 import type { CheckoutStatus } from "./api.ts";
 import type { PaymentStatus, Received } from "../payment/amounts.ts";
 import type { FrozenMoney } from "./cost.ts";
-import type { CompletedBy, FrozenLine } from "./orders.ts";
+import type { FrozenLine } from "./cost.ts";
+import type { CompletedBy } from "./orders.ts";
 
 /**
  * The checkout object's SQLite schema as numbered, append-only migrations (entry N moves a

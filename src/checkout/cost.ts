@@ -1,7 +1,6 @@
 import type { Currency } from "../money.ts";
 import type { PaymentAmounts, Received } from "../payment/amounts.ts";
 import { type AppliedDiscount, type Cost, type RenderedCost, renderCost } from "../pricing/index.ts";
-import type { FrozenLine } from "./orders.ts";
 
 /**
  * The cost a checkout froze, in integer minor units (contract 10.2's `cost`, 10.7): the pricing
@@ -155,4 +154,20 @@ export function renderFrozen(content: FrozenMoney): RenderedCost {
     shipping_required: option !== null,
     shipping_status: option ? "ready" : "not_needed",
   });
+}
+
+/** A frozen checkout line as the checkout object keeps it (integer minor units). */
+export interface FrozenLine {
+  id: string;
+  variant_id: string;
+  handle: string;
+  title: string;
+  variant_title: string;
+  quantity: number;
+  unit_price_minor: number;
+  attributes: Record<string, string>;
+  /** The line's share of each discount, as the checkout froze it (absent: none). */
+  discount_allocations?: { discount_id: string; amount: number }[];
+  /** The line's tax as the checkout froze it (absent or null: none known). */
+  tax?: number | null;
 }

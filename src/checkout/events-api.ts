@@ -1,12 +1,14 @@
 import * as z from "zod/mini";
 import { OrderIdSchema } from "./api.ts";
-import { OrderEventIdSchema } from "./order-events.ts";
 
 /**
  * The operator's read of order events still to deliver (contract 10.7), for the reference, the CLI
- * and the tests. The worker imports only its types (the route answers `eventJson`), so these stay
- * out of the bundle; the query it validates is ./order-events.ts's.
+ * and the tests. The worker uses only the event id's schema and the types (the route answers
+ * `eventJson`); the query it validates is ./order-events.ts's.
  */
+
+/** An order event's id: also its de-duplication key for a receiver. */
+export const OrderEventIdSchema = z.string().check(z.regex(/^evt_[0-9a-f]{32}$/));
 
 // Built by a pure arrow function called at once: the Worker never parses this answer, so the
 // bundler leaves it out (docs/decisions/0009-schema-docs-out-of-the-worker.md).

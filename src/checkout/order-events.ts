@@ -2,9 +2,7 @@ import * as z from "zod/mini";
 import type { PaymentStatus } from "../payment/amounts.ts";
 import { sha256Hex } from "../sha256.ts";
 import { newestFirst } from "./d1-page.ts";
-import type { OrderEvent } from "./events-api.ts";
-
-export const OrderEventIdSchema = z.string().check(z.regex(/^evt_[0-9a-f]{32}$/));
+import { type OrderEvent, OrderEventIdSchema } from "./events-api.ts";
 
 /** `GET /operator/order-events`: a page of the undelivered (./events-api.ts has the answer's schema). */
 export const OrderEventsQuerySchema = z.strictObject({

@@ -2,28 +2,12 @@ import { type Currency, fromMinor } from "../money.ts";
 import type { PaymentStatus, Received } from "../payment/amounts.ts";
 import { sha256Hex } from "../sha256.ts";
 import type { Order } from "./api.ts";
-import { type FrozenBuyer, type FrozenCost, type FrozenShippingOption, renderFrozen } from "./cost.ts";
+import { type FrozenBuyer, type FrozenCost, type FrozenLine, type FrozenShippingOption, renderFrozen } from "./cost.ts";
 import { newestFirst } from "./d1-page.ts";
 import { eventsOf, OrderEvents } from "./order-events.ts";
 
 /** Who completed a checkout. */
 export type CompletedBy = Order["completed_by"];
-
-/** A frozen checkout line as the checkout object keeps it (integer minor units). */
-export interface FrozenLine {
-  id: string;
-  variant_id: string;
-  handle: string;
-  title: string;
-  variant_title: string;
-  quantity: number;
-  unit_price_minor: number;
-  attributes: Record<string, string>;
-  /** The line's share of each discount, as the checkout froze it (absent: none). */
-  discount_allocations?: { discount_id: string; amount: number }[];
-  /** The line's tax as the checkout froze it (absent or null: none known). */
-  tax?: number | null;
-}
 
 /** What an order is made of: the checkout's frozen content and how it was paid. */
 export interface NewOrder {

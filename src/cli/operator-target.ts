@@ -115,6 +115,17 @@ export interface OperatorTarget {
   persistTo?: string;
 }
 
+/** The target the common flags name (`--remote`, `--url`, `--persist-to`), refusing `--persist-to` with `--remote`. */
+export function operatorTargetFrom(values: { remote?: boolean; url?: string; "persist-to"?: string }): OperatorTarget {
+  const target: OperatorTarget = { target: values.remote ? "remote" : "local" };
+  if (values.url !== undefined) target.url = values.url;
+  if (values["persist-to"] !== undefined) {
+    if (values.remote) throw new UsageError("--persist-to applies to --local only.");
+    target.persistTo = values["persist-to"];
+  }
+  return target;
+}
+
 /**
  * Runs `work` against the operator surface `target` names, with its base URL and secret: the
  * deployed worker (--remote: --url or STOREFRONT_URL, OPERATOR_SECRET), the local dev server, or a

@@ -5,7 +5,7 @@
 // or a deployed worker with --remote.
 import { defineCli, runCli, UsageError } from "./args.ts";
 import { OperatorError } from "./operator-client.ts";
-import { type OperatorTarget, withOperator } from "./operator-target.ts";
+import { type OperatorTarget, operatorTargetFrom, withOperator } from "./operator-target.ts";
 import { type OrdersCommand, OrdersClient, runOrdersCommand } from "./orders-client.ts";
 
 const cli = defineCli({
@@ -74,13 +74,7 @@ function parse(): { command: OrdersCommand; target: OperatorTarget } {
     throw new UsageError(`Unknown command ${JSON.stringify(action)}: use one of list, show, check, events.`);
   }
   if (values.local && values.remote) throw new UsageError("Give --local or --remote, not both.");
-  const target: OperatorTarget = { target: values.remote ? "remote" : "local" };
-  if (values.url !== undefined) target.url = values.url;
-  if (values["persist-to"] !== undefined) {
-    if (values.remote) throw new UsageError("--persist-to applies to --local only.");
-    target.persistTo = values["persist-to"];
-  }
-  return { command, target };
+  return { command, target: operatorTargetFrom(values) };
 }
 
 await runCli(

@@ -7,7 +7,7 @@
 import { defineCli, runCli, UsageError } from "./args.ts";
 import { readJsonFile } from "./json-file.ts";
 import { OperatorError } from "./operator-client.ts";
-import { type OperatorTarget, withOperator } from "./operator-target.ts";
+import { type OperatorTarget, operatorTargetFrom, withOperator } from "./operator-target.ts";
 import { type RulesCommand, RulesClient, RulesFileError, RulesMovedError, runRulesCommand } from "./rules-client.ts";
 
 const VERSION = /^[A-Za-z0-9_-]{1,64}$/;
@@ -95,13 +95,7 @@ function parseRulesCommand(argv?: readonly string[]): { command: RulesCommand; t
     default:
       throw new UsageError(`Unknown command ${JSON.stringify(action)}: use one of publish, list, rollback, show.`);
   }
-  const target: OperatorTarget = { target: values.remote ? "remote" : "local" };
-  if (values.url !== undefined) target.url = values.url;
-  if (values["persist-to"] !== undefined) {
-    if (target.target === "remote") throw new UsageError("--persist-to applies to --local only.");
-    target.persistTo = values["persist-to"];
-  }
-  return { command, target };
+  return { command, target: operatorTargetFrom(values) };
 }
 
 await runCli(

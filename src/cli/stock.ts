@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { defineCli, runCli, UsageError } from "./args.ts";
 import { OperatorError } from "./operator-client.ts";
-import { withOperator } from "./operator-target.ts";
+import { operatorTargetFrom, withOperator } from "./operator-target.ts";
 import { parseChange, runStockCommand, StockClient, type StockCommand } from "./stock-client.ts";
 
 const cli = defineCli({
@@ -87,13 +87,7 @@ function parseStockCommand(argv?: readonly string[]): {
       command.changes.push(change);
     }
   }
-  const target: Parameters<typeof withOperator>[0] = { target: values.remote ? "remote" : "local" };
-  if (values.url !== undefined) target.url = values.url;
-  if (values["persist-to"] !== undefined) {
-    if (target.target === "remote") throw new UsageError("--persist-to applies to --local only.");
-    target.persistTo = values["persist-to"];
-  }
-  return { command, target };
+  return { command, target: operatorTargetFrom(values) };
 }
 
 await runCli(

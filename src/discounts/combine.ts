@@ -1,12 +1,12 @@
 import { mulDivHalfUp } from "../money-math.ts";
 import { codeKey } from "../rules/codes.ts";
 import type { Discount, Rules } from "../rules/schema.ts";
-import { type Judge, type Unmet, unmetInCart, unmetOutsideCart } from "./conditions.ts";
+import { type Judge, unmetInCart, unmetOutsideCart } from "./conditions.ts";
 import type { DiscountCart } from "./kinds/kind.ts";
 import { kindOf } from "./kinds/index.ts";
 import { codeMessage } from "./messages.ts";
 import { type Candidate, type Evaluation, evaluate, onPrices } from "./stacking.ts";
-import type { CodeResult } from "./types.ts";
+import type { CodeResult, Unmet } from "./types.ts";
 
 /** A discount the cart takes: its amount, and per line (canonical order, dense) its share; null for shipping. */
 export interface TakenDiscount {

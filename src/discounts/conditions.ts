@@ -1,17 +1,6 @@
 import type { Discount } from "../rules/schema.ts";
 import type { DiscountCart } from "./kinds/kind.ts";
-import type { CodeReason } from "./types.ts";
-
-/** A condition a discount does not meet: the reason (contract 10.3) and what a message needs to be specific. */
-export interface Unmet {
-  readonly reason: CodeReason;
-  /** minimum_not_met: the minor units still missing from the eligible subtotal. */
-  readonly amount?: number;
-  /** minimum_not_met: the eligible units still missing. */
-  readonly units?: number;
-  /** not_started / expired: the moment (epoch ms). */
-  readonly at?: number;
-}
+import type { CodeReason, Unmet } from "./types.ts";
 
 /** What the conditions are judged against besides the cart: the clock and the usage the caller knows. */
 export interface Judge {

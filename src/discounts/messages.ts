@@ -1,5 +1,5 @@
 import { type Currency, fromMinor } from "../money.ts";
-import type { Unmet } from "./conditions.ts";
+import type { Unmet } from "./types.ts";
 
 const when = (at: number) => `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 

@@ -57,3 +57,14 @@ export interface AppliedDiscount {
   readonly class: DiscountClass;
   readonly amount: number;
 }
+
+/** A condition a discount does not meet: the reason (contract 10.3) and what a message needs to be specific. */
+export interface Unmet {
+  readonly reason: CodeReason;
+  /** minimum_not_met: the minor units still missing from the eligible subtotal. */
+  readonly amount?: number;
+  /** minimum_not_met: the eligible units still missing. */
+  readonly units?: number;
+  /** not_started / expired: the moment (epoch ms). */
+  readonly at?: number;
+}

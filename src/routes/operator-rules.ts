@@ -13,7 +13,8 @@ import { describe } from "../openapi/describe.ts";
 import { RollbackRulesRequestSchema, RULES_MAX_BYTES } from "../rules/api.ts";
 import { rulesPublisher } from "../rules/client.ts";
 import type { IfMatch, RulesVersion, RulesWrite } from "../rules/rules-object.ts";
-import { issueParam, issueWhere, parseRules, type RulesIssue } from "../rules/schema.ts";
+import { issueParam, issueWhere, type RulesIssue } from "../rules/schema.ts";
+import { parseRules } from "../rules/parse.ts";
 
 /** `"v1", "v2"` or `*`; a version name is what `ETag` gives, in quotes (weak tags never match). */
 function ifMatch(header: string | undefined): IfMatch {

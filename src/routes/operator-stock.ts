@@ -137,7 +137,15 @@ export const operatorStock = new Hono<AppEnv>()
     );
   })
   .get("/:variant_id", describe("showStock"), async (c) => {
-    const id = variantDigits(decodeURIComponent(c.req.param("variant_id")));
+    // The path segment as sent: a gid arrives percent-encoded (`gid%3A%2F%2F…`); a stray `%`
+    // that decodes to nothing is not a variant id (400 below), never a URIError (a 500 once:
+    // Schemathesis, GET /operator/stock/%E0%A4%A).
+    const raw = c.req.param("variant_id");
+    let decoded = raw;
+    try {
+      decoded = decodeURIComponent(raw);
+    } catch {}
+    const id = variantDigits(decoded);
     if (!/^\d{1,20}$/.test(id))
       throw invalidRequest("parameter_invalid", "A variant id is digits or its gid.", "variant_id");
     const stock = stockStore(c.env);

@@ -4,7 +4,8 @@ import { sha256Hex } from "../sha256.ts";
 import { newVersionName } from "../version-name.ts";
 import { RULES_POINTER_KEY, type RulesMeta, type RulesPointer, rulesDocumentKey, summarize } from "./layout.ts";
 import { migrateRules } from "./migrations.ts";
-import { parseRules, type RulesIssue } from "./schema.ts";
+import type { RulesIssue } from "./schema.ts";
+import { parseRules } from "./parse.ts";
 
 /** Documents kept for a rollback beyond the live and the previous one (the catalog keeps 5; rules are small). */
 export const KEEP_RULES_VERSIONS = 10;

@@ -2,9 +2,7 @@ import * as z from "zod/mini";
 import { HandleSchema, VariantIdSchema } from "../catalog/fields.ts";
 import type { Currency } from "../money.ts";
 import type { Ratio } from "../money-math.ts";
-import { checkRules } from "./checks.ts";
 
-export { MAX_AUTOMATIC_DISCOUNTS } from "./checks.ts";
 export { codeKey } from "./codes.ts";
 import { COUNTRY_MESSAGE, isCountry, REGION_MESSAGE, REGION_PATTERN } from "./countries.ts";
 
@@ -276,7 +274,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** zod's issues in the document's words: each unknown key its own issue, a missing field "required". */
-function shapeIssues(input: unknown, issues: readonly z.core.$ZodIssue[]): RulesIssue[] {
+export function shapeIssues(input: unknown, issues: readonly z.core.$ZodIssue[]): RulesIssue[] {
   return issues.flatMap((issue): RulesIssue[] => {
     const path = issue.path.map((part) => (typeof part === "number" ? part : String(part)));
     if (issue.code === "unrecognized_keys")
@@ -284,15 +282,4 @@ function shapeIssues(input: unknown, issues: readonly z.core.$ZodIssue[]): Rules
     if (path.length > 0 && valueAt(input, issue.path) === undefined) return [{ path, message: "required" }];
     return [{ path, message: issue.message }];
   });
-}
-
-/**
- * Checks a rules document against the catalog's currency and compiles it. Every mistake is
- * named by its path (shape first; the cross-field rules once the shape is right), so the CLI and
- * `PUT /operator/rules` can say exactly what to fix. `{}` parses to rules with nothing in them.
- */
-export function parseRules(json: unknown, currency: Currency): ParsedRules {
-  const shape = RulesDocumentSchema.safeParse(json);
-  if (!shape.success) return { ok: false, issues: shapeIssues(json, shape.error.issues) };
-  return checkRules(shape.data, currency);
 }

@@ -1,7 +1,8 @@
 import type { Currency } from "../money.ts";
 import { BoundedMemo } from "../memo.ts";
 import { RULES_POINTER_KEY, type RulesPointer, rulesDocumentKey } from "./layout.ts";
-import { issueWhere, parseRules, type Rules } from "./schema.ts";
+import { issueWhere, type Rules } from "./schema.ts";
+import { parseRules } from "./parse.ts";
 
 /** The live rules as a cart prices with them: the version (for logs and tests) and the compiled document. */
 export interface LiveRules {

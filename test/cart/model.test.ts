@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CartSchema, MAX_LINE_QUANTITY, type Cart } from "../../src/cart/api.ts";
 import { buildCart, canonicalAttributes, cartJson } from "../../src/cart/view.ts";
 import { renderedCostOf } from "../../src/cart/cost.ts";
-import { parseRules } from "../../src/rules/schema.ts";
+import { parseRules } from "../../src/rules/parse.ts";
 import { fromMinor } from "../../src/money.ts";
 import { cartCall, issueToken, seedVariants, type SeedVariants } from "../helpers/cart.ts";
 

@@ -38,6 +38,20 @@ describe("every operator CLI: --help", () => {
   });
 });
 
+describe("the operator surface's CLIs: where a command goes", () => {
+  // One helper reads --remote, --url and --persist-to for stock, rules and orders (operatorTargetFrom).
+  it.each([
+    ["stock", ["show"]],
+    ["rules", ["list"]],
+    ["orders", ["list"]],
+  ] as const)("%s --remote --persist-to refuses the pair as a usage error (exit 2)", async (name, args) => {
+    const run = await runCli(name, [...args, "--remote", "--persist-to", "/tmp/nowhere"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--persist-to applies to --local only.");
+    expect(run.stderr).not.toMatch(STACK_FRAME);
+  });
+});
+
 describe("every operator CLI: a mistyped option", () => {
   it.each(COMMANDS)("%s --lcoal says which option is wrong and exits 2, without a stack trace", async (name) => {
     const run = await runCli(name, name === "token" ? ["list", "--lcoal"] : ["--lcoal"]);

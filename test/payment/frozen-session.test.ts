@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { frozenFrom, paymentAmounts } from "../../src/checkout/cost.ts";
-import type { FrozenLine } from "../../src/checkout/orders.ts";
+import type { FrozenLine } from "../../src/checkout/cost.ts";
 import { formBody } from "../../src/payment/form.ts";
 import { planSession } from "../../src/payment/session.ts";
 import { fromStripeAmount } from "../../src/payment/stripe-units.ts";

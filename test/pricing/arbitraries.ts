@@ -2,7 +2,8 @@ import fc from "fast-check";
 import type { PricingLine } from "../../src/discounts/types.ts";
 import { fromMinor, MAX_UNIT_MINOR } from "../../src/money.ts";
 import type { Buyer } from "../../src/pricing/index.ts";
-import { parseRules, type Rules } from "../../src/rules/schema.ts";
+import type { Rules } from "../../src/rules/schema.ts";
+import { parseRules } from "../../src/rules/parse.ts";
 
 /**
  * Random carts and rules for the pricing properties, in JPY, USD and KWD (0, 2 and 3 minor

@@ -1,7 +1,8 @@
 import type { PricingLine } from "../../src/discounts/types.ts";
 import { fromMinor, toMinor } from "../../src/money.ts";
 import { type Cost, type PricingInput, priceCart } from "../../src/pricing/index.ts";
-import { parseRules, type Rules } from "../../src/rules/schema.ts";
+import type { Rules } from "../../src/rules/schema.ts";
+import { parseRules } from "../../src/rules/parse.ts";
 
 /** The moment examples are priced at (inside every example's dates). */
 export const NOW = Date.UTC(2026, 11, 15, 12);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { PricingLine } from "../../src/discounts/types.ts";
 import { type PricingInput, priceCart } from "../../src/pricing/index.ts";
-import { parseRules, type Rules } from "../../src/rules/schema.ts";
+import type { Rules } from "../../src/rules/schema.ts";
+import { parseRules } from "../../src/rules/parse.ts";
 import { NOW } from "./build.ts";
 
 /**

@@ -11,7 +11,7 @@ import { publishSeedCatalog, seedCatalog } from "../helpers/catalog.ts";
 import { countingKv } from "../helpers/counting-kv.ts";
 import { CONTRACT_EXAMPLE } from "./example.ts";
 import seedRules from "../../seed/rules.json";
-import { parseRules } from "../../src/rules/schema.ts";
+import { parseRules } from "../../src/rules/parse.ts";
 
 /**
  * The rules document's store and publishing (contract 10.1): GET/PUT /operator/rules with

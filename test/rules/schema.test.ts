@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { codeKey, issueParam, issueWhere, parseRules, type Rules } from "../../src/rules/schema.ts";
+import { codeKey, issueParam, issueWhere, type Rules } from "../../src/rules/schema.ts";
+import { parseRules } from "../../src/rules/parse.ts";
 import { CONTRACT_EXAMPLE } from "./example.ts";
 
 type Json = Record<string, unknown>;

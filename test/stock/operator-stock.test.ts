@@ -295,6 +295,17 @@ describe("POST /operator/stock", () => {
     expect(detail.movements.map((m) => m.kind)).toEqual(["set", "hold", "untrack"]);
   }, 30_000);
 
+  // Regression (Schemathesis, 2026-11-28): a path segment whose `%` decodes to nothing was a
+  // URIError and a 500; it is not a variant id, so 400 parameter_invalid. A gid percent-encoded
+  // in the path still reads as its digits.
+  it("answers a malformed percent-encoded variant id 400, and reads a percent-encoded gid", async () => {
+    const bad = await operator("/stock/%E0%A4%A");
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { code: "parameter_invalid", param: "variant_id" } });
+    const gid = await operator(`/stock/${encodeURIComponent(`gid://shopify/ProductVariant/${tracked[0]}`)}`);
+    expect(gid.status).toBe(200);
+  });
+
   it("is behind the operator secret", async () => {
     const res = await call("/api/v1/operator/stock", {
       method: "POST",

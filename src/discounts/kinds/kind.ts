@@ -1,7 +1,6 @@
 import type { Ratio } from "../../money-math.ts";
 import type { Discount } from "../../rules/schema.ts";
-import type { PricingLine } from "../types.ts";
-import type { Unmet } from "../conditions.ts";
+import type { PricingLine, Unmet } from "../types.ts";
 
 /**
  * The cart as discounts see it: lines in canonical order (variant id, then attributes), never in

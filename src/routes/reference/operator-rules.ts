@@ -4,7 +4,8 @@ import { errors, JSON_BODY_ERRORS, OPERATOR_ERRORS, QUERY_ERRORS } from "../../o
 import { NoQuerySchema } from "../../checkout/api.ts";
 import { RollbackRulesRequestSchema } from "../../rules/api.ts";
 import { RulesHistorySchema } from "../../rules/history-api.ts";
-import { MAX_AUTOMATIC_DISCOUNTS, RulesDocumentSchema } from "../../rules/schema.ts";
+import { MAX_AUTOMATIC_DISCOUNTS } from "../../rules/checks.ts";
+import { RulesDocumentSchema } from "../../rules/schema.ts";
 
 const HEADERS = ["X-Request-Id", "Cache-Control", "ETag"] as const;
 

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { OrderSchema } from "../../checkout/api.ts";
-import { OrderEventIdSchema } from "../../checkout/order-events.ts";
+import { OrderEventIdSchema } from "../../checkout/events-api.ts";
 
 /**
  * What a store's receiver gets at ORDER_WEBHOOK_URL (contract 10.7), for the reference and the

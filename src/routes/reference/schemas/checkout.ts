@@ -23,7 +23,8 @@ import {
   WebhookReceiptSchema,
 } from "../../../checkout/api.ts";
 import { OrderEventListSchema, OrderEventSchema } from "../../../checkout/events-api.ts";
-import { OrderEventIdSchema, OrderEventsQuerySchema } from "../../../checkout/order-events.ts";
+import { OrderEventIdSchema } from "../../../checkout/events-api.ts";
+import { OrderEventsQuerySchema } from "../../../checkout/order-events.ts";
 import { DifferenceSchema, ReconciliationSchema } from "../../../checkout/reconcile.ts";
 
 // src/checkout/api.ts
