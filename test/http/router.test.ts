@@ -2,6 +2,7 @@ import { RegExpRouter } from "hono/router/reg-exp-router";
 import { SmartRouter } from "hono/router/smart-router";
 import { TrieRouter } from "hono/router/trie-router";
 import { describe, expect, it } from "vitest";
+import { StrictPatternRouter } from "../../src/http/hono.ts";
 import app from "../../src/index.ts";
 
 type Router = {
@@ -47,27 +48,31 @@ function samplePaths(): string[] {
           : [segment];
       filled = filled.flatMap((prefix) => values.map((value) => `${prefix}/${value}`));
     });
-    for (const p of filled) paths.add(p || "/");
+    for (const p of filled) {
+      paths.add(p || "/");
+      // The same path with a trailing slash: routed by no pattern of its own, only by middleware.
+      if (p) paths.add(`${p}/`);
+    }
   }
   return [...paths];
 }
 
 describe("the Worker's router (src/http/hono.ts)", () => {
-  // TrieRouter alone saves about 1.8 KB gzip of the bundle; it must route exactly as Hono's
+  // One PatternRouter saves about 2 KB gzip of the bundle; it must route exactly as Hono's
   // default (SmartRouter over RegExpRouter and TrieRouter) for every route the app has, overlapping
   // patterns included (a new route that overlaps another differently fails here).
   it("runs the same handlers, in the same order, as Hono's default router for every route of the app", () => {
-    const trie = routerOf(() => new TrieRouter<number>());
+    const pattern = routerOf(() => new StrictPatternRouter<number>());
     const smart = routerOf(() => new SmartRouter<number>({ routers: [new RegExpRouter(), new TrieRouter()] }));
     const paths = samplePaths();
     expect(paths.length).toBeGreaterThan(50);
     const methods = [...new Set(app.routes.map((route) => route.method).filter((m) => m !== "ALL"))];
     for (const method of methods)
       for (const path of paths)
-        expect(matched(trie, method, path), `${method} ${path}`).toEqual(matched(smart, method, path));
+        expect(matched(pattern, method, path), `${method} ${path}`).toEqual(matched(smart, method, path));
   });
 
   it("is the router the app is built with", () => {
-    expect((app as unknown as { router: { name: string } }).router.name).toBe("TrieRouter");
+    expect((app as unknown as { router: unknown }).router).toBeInstanceOf(StrictPatternRouter);
   });
 });
