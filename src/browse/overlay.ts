@@ -1,4 +1,5 @@
 import type { CollectionData, IndexView } from "./index/version-index.ts";
+import { lowerBound } from "./index/bound.ts";
 import type { Scoring } from "./index/text-index.ts";
 import { browseSnapshotKey } from "./snapshot.ts";
 
@@ -40,18 +41,6 @@ export function overlayKey(version: string): string {
 
 /** Which products an index holds: a root shard's range of slots, or a layer's slots. */
 export type Holding = { offset: number; size: number } | { slots: Uint32Array };
-
-/** The first place of ascending `list` not below `value`. */
-function lowerBound(list: ArrayLike<number>, value: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((list[mid] as number) < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /** The id a slot has in an index, or -1 when the index does not hold it. */
 function idOf(holding: Holding, slot: number): number {

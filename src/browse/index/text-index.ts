@@ -1,4 +1,5 @@
 import { and, bitmap, has, members, setAll } from "./bitmap.ts";
+import { lowerBound } from "./bound.ts";
 import {
   idfScore,
   inflections,
@@ -105,18 +106,6 @@ export interface TextMatches {
   exact: boolean;
   /** Whether the second chance may apply (text.ts mayWiden). */
   widenable: boolean;
-}
-
-/** The first index of `words` whose word is not below `word`. */
-function lowerBound(words: readonly string[], word: string): number {
-  let lo = 0;
-  let hi = words.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((words[mid] as string) < word) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

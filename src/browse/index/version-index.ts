@@ -1,4 +1,5 @@
 import { and, andNot, bitCount, bitmap, has, members, orInto, popcount, scan, setAll, where } from "./bitmap.ts";
+import { firstNotBelow, lowerBound } from "./bound.ts";
 import { optionFacet } from "../layout.ts";
 import type { BrowseFilters, BrowsePageQuery } from "../query.ts";
 import type { Sort } from "../parameters.ts";
@@ -611,13 +612,8 @@ export class VersionIndex {
     if (after.text === undefined || (sort !== "title_asc" && sort !== "title_desc")) return after;
     const { ids, key } = this.#orders.title;
     const keys = this.#data.titleKeys;
-    let lo = 0;
-    let hi = ids.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareCodePoints(stringAt(keys, ids[mid] as number), after.text) < 0) lo = mid + 1;
-      else hi = mid;
-    }
+    const text = after.text;
+    const lo = firstNotBelow(0, ids.length, (at) => compareCodePoints(stringAt(keys, ids[at] as number), text) < 0);
     const found = lo < ids.length && stringAt(keys, ids[lo] as number) === after.text;
     const k = found ? (key[ids[lo] as number] as number) : lo > 0 ? (key[ids[lo - 1] as number] as number) + 0.5 : 0.5;
     return { key: sort === "title_desc" ? -k : k, rank: after.rank, text: after.text };
@@ -747,29 +743,12 @@ const KEYED: Record<Exclude<Sort, "catalog" | "relevance">, { key: "price" | "ti
   newest: { key: "created", desc: true },
 };
 
-/** The first index of ascending `ids` not below `id`. */
-function lowerBound(ids: Uint32Array, id: number): number {
-  let lo = 0;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((ids[mid] as number) < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** The first place of `order` (ids ascending by `key`) whose key is not below `k` (above it when `above`). */
 function keyBound(order: Uint32Array, key: ArrayLike<number>, k: number, above: boolean): number {
-  let lo = 0;
-  let hi = order.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const m = key[order[mid] as number] as number;
-    if (m < k || (above && m === k)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return firstNotBelow(0, order.length, (at) => {
+    const m = key[order[at] as number] as number;
+    return m < k || (above && m === k);
+  });
 }
 
 /**
@@ -794,14 +773,11 @@ function firstInOrder(
       if (d > 0 || (d === 0 && dir * tie(i, last) >= 0)) continue;
     }
     if (past && !past(i)) continue;
-    let lo = 0;
-    let hi = kept.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compare(kept[mid] as number, i) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    kept.splice(lo, 0, i);
+    kept.splice(
+      firstNotBelow(0, kept.length, (at) => compare(kept[at] as number, i) <= 0),
+      0,
+      i,
+    );
     if (kept.length > take) kept.pop();
   }
   return kept;
@@ -845,14 +821,7 @@ class Ranks {
   #nextId(rank: number, backwards: boolean): number {
     const slots = this.#slots;
     if (!slots) return rank - this.#offset + (backwards ? -1 : 1);
-    let lo = 0;
-    let hi = slots.length;
-    const bound = backwards ? rank : rank + 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((slots[mid] as number) < bound) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(slots, backwards ? rank : rank + 1);
     return backwards ? lo - 1 : lo;
   }
 
@@ -871,13 +840,8 @@ class Ranks {
     if (after !== undefined) {
       // The first member ranked after `after` (backwards: the last ranked before it).
       const ranks = c.ranks;
-      let lo = 0;
-      let hi = list.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if ((ranks ? (ranks[mid] as number) : mid) < after + (backwards ? 0 : 1)) lo = mid + 1;
-        else hi = mid;
-      }
+      const bound = after + (backwards ? 0 : 1);
+      const lo = firstNotBelow(0, list.length, (at) => (ranks ? (ranks[at] as number) : at) < bound);
       i = backwards ? lo - 1 : lo;
     }
     for (; i >= 0 && i < list.length && out.length < take; i += step) {
@@ -895,16 +859,7 @@ class Ranks {
       const offset = this.#offset;
       return (id) => id + offset;
     }
-    return (id) => {
-      let lo = 0;
-      let hi = t.ids.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if ((t.ids[mid] as number) < id) lo = mid + 1;
-        else hi = mid;
-      }
-      return t.ranks[lo] as number;
-    };
+    return (id) => t.ranks[firstNotBelow(0, t.ids.length - 1, (at) => (t.ids[at] as number) < id)] as number;
   }
 
   /** Sorts `ids` into scope order (reversed when backwards). */
