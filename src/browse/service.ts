@@ -8,7 +8,7 @@ import {
 } from "./source.ts";
 import { ItemBlockDamaged } from "./index/items.ts";
 import { SnapshotDamaged, snapshotChunkOf } from "./snapshot.ts";
-import { CatalogError } from "../catalog/errors.ts";
+import { browseUnavailable, CatalogError } from "../catalog/errors.ts";
 import type { VersionMeta } from "../catalog/layout.ts";
 import { type Scope, VersionIndex } from "./index/version-index.ts";
 import { type BrowseOverlay, indexView, overlayKey } from "./overlay.ts";
@@ -67,10 +67,8 @@ export class BrowseService implements Browsing, ShardBrowsing {
   async #overlay(version: string): Promise<BrowseOverlay> {
     const object = await this.#snapshots?.get(overlayKey(version));
     if (!object)
-      throw new CatalogError(
-        "browse_unavailable",
-        "Search, filters, sorts and facets are unavailable: this catalog version's browse overlay is missing " +
-          "(the operator must apply the change batch again or publish the catalog). The plain list still works.",
+      throw browseUnavailable(
+        "this catalog version's browse overlay is missing (the operator must apply the change batch again or publish the catalog)",
       );
     return JSON.parse(new TextDecoder().decode(await object.arrayBuffer())) as BrowseOverlay;
   }

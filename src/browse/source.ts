@@ -1,7 +1,7 @@
 import { browseTable } from "./layout.ts";
 import { browseDataFromSnapshot, browseSnapshotKey, SnapshotDamaged, type SnapshotManifest } from "./snapshot.ts";
 import { sha256Hex } from "../sha256.ts";
-import { CatalogError } from "../catalog/errors.ts";
+import { browseUnavailable } from "../catalog/errors.ts";
 import type { ShardOf } from "./replies.ts";
 import { shardRange } from "./shards.ts";
 import type { FacetValueRow } from "./index/facet-index.ts";
@@ -166,10 +166,8 @@ export class BrowseStore implements BrowseReader {
       // A version published without its index (or whose index was dropped under the reader, or
       // written in an older layout).
       if (error instanceof Error && /no such (table|column)/.test(error.message)) {
-        throw new CatalogError(
-          "browse_unavailable",
-          "Search, filters, sorts and facets are unavailable: this catalog version has no browse index " +
-            "(the operator must publish the catalog again). The plain list (without q, filters or sort) still works.",
+        throw browseUnavailable(
+          "this catalog version has no browse index (the operator must publish the catalog again)",
         );
       }
       throw error;

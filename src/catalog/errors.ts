@@ -29,6 +29,14 @@ export function catalogUnavailable(): CatalogError {
   return new CatalogError("catalog_unavailable", "No catalog has been published yet.");
 }
 
+/** Browse cannot answer this version (`why`: what is missing, and what the operator does about it); the plain list still can. */
+export function browseUnavailable(why: string): CatalogError {
+  return new CatalogError(
+    "browse_unavailable",
+    `Search, filters, sorts and facets are unavailable: ${why}. The plain list (without q, filters or sort) still works.`,
+  );
+}
+
 export function notFound(message: string, param?: string): CatalogError {
   return new CatalogError("resource_missing", message, param);
 }

@@ -27,9 +27,8 @@ export function isHandle(value: string): boolean {
   return HandleSchema.safeParse(value).success;
 }
 
-export const ProductGidSchema = z
-  .string()
-  .check(z.regex(/^gid:\/\/shopify\/Product\/\d{1,20}$/, "gid://shopify/Product/<digits>"));
+export const ProductGidSchema = /* @__PURE__ */ (() =>
+  z.string().check(z.regex(/^gid:\/\/shopify\/Product\/\d{1,20}$/, "gid://shopify/Product/<digits>")))();
 export const VariantIdSchema = z.string().check(z.regex(/^\d{1,20}$/, "a variant id: digits"));
 
 /**
@@ -47,5 +46,5 @@ export function optionApiName(name: string): string {
 export const MAX_STOCK_LEVEL = 1_000_000_000;
 
 /** `deny`: a tracked variant is sold out once nothing is left. `continue`: it keeps selling at 0. */
-export const InventoryPolicySchema = z.enum(["deny", "continue"]);
+export const InventoryPolicySchema = /* @__PURE__ */ (() => z.enum(["deny", "continue"]))();
 export type InventoryPolicy = z.infer<typeof InventoryPolicySchema>;

@@ -375,8 +375,8 @@ export class CatalogStore {
     // A change batch's collection: its header from the collections table (a chunk's first line may
     // be older), its chunk from the version holding that block, or the root's as published.
     const cols = await this.cols(meta);
-    const at = cols ? cols.list.findIndex(([h]) => h === handle) : -1;
-    if (cols && at < 0) return null;
+    const header = cols ? await this.collectionHeader(meta, handle) : null;
+    if (cols && !header) return null;
     const blocks = cols ? await this.collectionBlocks(meta, handle) : null;
     const derived = meta.derived;
     const owner = !derived ? meta.version : (derived.lineage[blocks ? (blocks.owners[chunk] ?? 0) : 0] as string);
@@ -390,9 +390,8 @@ export class CatalogStore {
       return null;
     }
     const [head = "", ...lines] = text.split("\n");
-    const entry = cols?.list[at];
     return {
-      header: entry ? { handle, title: entry[1], count: entry[2], pos: at } : (JSON.parse(head) as CollectionHeader),
+      header: header ?? (JSON.parse(head) as CollectionHeader),
       lines: overlaidLines(old ? addNoImage(lines) : lines, this.#overlay),
     };
   }

@@ -29,7 +29,7 @@ export const CheckoutStatusSchema = /* @__PURE__ */ (() => z.enum(["open", "comp
 export type CheckoutStatus = z.infer<typeof CheckoutStatusSchema>;
 
 /** Attributes (cart note attributes, line properties): plain-text pairs. */
-export const AttributesSchema = z.record(z.string(), z.string());
+export const AttributesSchema = /* @__PURE__ */ (() => z.record(z.string(), z.string()))();
 
 export const PaymentStatusSchema = /* @__PURE__ */ (() => z.enum(["paid", "mismatch"]))();
 
@@ -50,7 +50,6 @@ export type CreateCheckoutRequest = z.infer<typeof CreateCheckoutRequestSchema>;
 
 export const CheckoutPathParamsSchema = z.strictObject({ id: CheckoutIdSchema });
 export const OrderPathParamsSchema = z.strictObject({ id: OrderIdSchema });
-export const NoQuerySchema = z.strictObject({});
 
 export const CheckoutLineSchema = /* @__PURE__ */ (() =>
   z.object({

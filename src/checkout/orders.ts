@@ -252,11 +252,6 @@ export class OrdersStore {
     return row ? toOrder(row, (lines?.results ?? []) as OrderLineRow[]) : null;
   }
 
-  /** The order of a checkout, or null. */
-  async forCheckout(checkoutId: string): Promise<Order | null> {
-    return this.get(await orderIdFor(checkoutId));
-  }
-
   /** Orders newest first, `limit` per page, after the order `startingAfter` (null: no such order), created at or after `since`. */
   async list(options: { limit: number; startingAfter?: string; since?: number }): Promise<OrderPage | null> {
     const page = await newestFirst<OrderRow>(

@@ -1,6 +1,6 @@
 import type { Discount } from "../rules/schema.ts";
 import type { DiscountCart } from "./kinds/kind.ts";
-import type { CodeReason, Unmet } from "./types.ts";
+import type { Unmet } from "./types.ts";
 
 /** What the conditions are judged against besides the cart: the clock and the usage the caller knows. */
 export interface Judge {

@@ -6,15 +6,16 @@ import type { CheckoutFailure } from "../checkout/failure.ts";
 import { CODE_REASONS } from "../discounts/types.ts";
 
 /** The `error.type` values of the contract's envelope. */
-export const ErrorTypeSchema = z.enum([
-  "invalid_request_error",
-  "authentication_error",
-  "not_found_error",
-  "idempotency_error",
-  "rate_limit_error",
-  "api_error",
-  "not_implemented",
-]);
+export const ErrorTypeSchema = /* @__PURE__ */ (() =>
+  z.enum([
+    "invalid_request_error",
+    "authentication_error",
+    "not_found_error",
+    "idempotency_error",
+    "rate_limit_error",
+    "api_error",
+    "not_implemented",
+  ]))();
 export type ErrorType = z.infer<typeof ErrorTypeSchema>;
 
 /**

@@ -8,7 +8,7 @@ import { noStore } from "../http/no-store.ts";
 import { requireOperator } from "../http/operator-auth.ts";
 import { validQuery } from "../http/validate.ts";
 import { DEFAULT_CURRENCY } from "../money.ts";
-import { NoQuerySchema } from "../checkout/api.ts";
+import { NoQuerySchema } from "../catalog/api.ts";
 import { describe } from "../openapi/describe.ts";
 import { RulesStore } from "../rules/store.ts";
 

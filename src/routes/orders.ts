@@ -2,10 +2,10 @@ import { Hono } from "../http/hono.ts";
 import {
   CheckoutPathParamsSchema,
   CompleteCheckoutRequestSchema,
-  NoQuerySchema,
   OrderPathParamsSchema,
   OrdersQuerySchema,
 } from "../checkout/api.ts";
+import { NoQuerySchema } from "../catalog/api.ts";
 import { completeById } from "../checkout/client.ts";
 import { eventsEnabled } from "../checkout/event-delivery.ts";
 import { eventJson, OrderEvents, OrderEventsQuerySchema } from "../checkout/order-events.ts";

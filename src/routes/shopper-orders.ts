@@ -1,5 +1,6 @@
 import { Hono } from "../http/hono.ts";
-import { NoQuerySchema, OrderPathParamsSchema } from "../checkout/api.ts";
+import { OrderPathParamsSchema } from "../checkout/api.ts";
+import { NoQuerySchema } from "../catalog/api.ts";
 import { madeBy } from "../checkout/client.ts";
 import { OrdersStore } from "../checkout/orders.ts";
 import type { AppEnv } from "../http/app-env.ts";

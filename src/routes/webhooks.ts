@@ -15,7 +15,7 @@ import { noStore } from "../http/no-store.ts";
 import { checkoutWebhookSecret, stripeWebhookSecret } from "../http/secrets.ts";
 import { readJsonText, toValidationError, validQuery } from "../http/validate.ts";
 import { describe } from "../openapi/describe.ts";
-import { NoQuerySchema } from "../checkout/api.ts";
+import { NoQuerySchema } from "../catalog/api.ts";
 import { isCurrency } from "../money.ts";
 import { type Received, receivedFrom } from "../payment/amounts.ts";
 import { fromStripeAmount } from "../payment/stripe-units.ts";

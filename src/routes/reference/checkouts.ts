@@ -1,11 +1,7 @@
 import type { OperationDoc } from "../../openapi/spec.ts";
 import { IdempotencyKeySchema } from "../../cart/api.ts";
-import {
-  CheckoutPathParamsSchema,
-  CheckoutSchema,
-  CreateCheckoutRequestSchema,
-  NoQuerySchema,
-} from "../../checkout/api.ts";
+import { CheckoutPathParamsSchema, CheckoutSchema, CreateCheckoutRequestSchema } from "../../checkout/api.ts";
+import { NoQuerySchema } from "../../catalog/api.ts";
 import { CART_WRITE_ERRORS, errors, JSON_BODY_ERRORS, QUERY_ERRORS, TOKEN_ERRORS } from "../../openapi/errors.ts";
 import type { ResponseSpec } from "../../openapi/spec.ts";
 

@@ -1,7 +1,7 @@
 import type { OperationDoc } from "../../openapi/spec.ts";
 import { OperatorDiscountListSchema } from "../../discounts/usage-api.ts";
 import { errors, JSON_BODY_ERRORS, OPERATOR_ERRORS, QUERY_ERRORS } from "../../openapi/errors.ts";
-import { NoQuerySchema } from "../../checkout/api.ts";
+import { NoQuerySchema } from "../../catalog/api.ts";
 import { RollbackRulesRequestSchema } from "../../rules/api.ts";
 import { RulesHistorySchema } from "../../rules/history-api.ts";
 import { MAX_AUTOMATIC_DISCOUNTS } from "../../rules/checks.ts";

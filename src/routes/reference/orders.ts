@@ -3,12 +3,12 @@ import { FROZEN_COST } from "./cart-cost.ts";
 import {
   CheckoutPathParamsSchema,
   CompleteCheckoutRequestSchema,
-  NoQuerySchema,
   OrderListSchema,
   OrderPathParamsSchema,
   OrderSchema,
   OrdersQuerySchema,
 } from "../../checkout/api.ts";
+import { NoQuerySchema } from "../../catalog/api.ts";
 import { ReconciliationSchema } from "../../checkout/reconcile.ts";
 import { OrderEventListSchema } from "../../checkout/events-api.ts";
 import { OrderEventsQuerySchema } from "../../checkout/order-events.ts";

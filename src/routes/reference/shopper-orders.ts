@@ -1,6 +1,7 @@
 import type { OperationDoc } from "../../openapi/spec.ts";
 import { FROZEN_COST } from "./cart-cost.ts";
-import { NoQuerySchema, OrderPathParamsSchema, OrderSchema } from "../../checkout/api.ts";
+import { OrderPathParamsSchema, OrderSchema } from "../../checkout/api.ts";
+import { NoQuerySchema } from "../../catalog/api.ts";
 import { errors, QUERY_ERRORS, BEARER_ERRORS } from "../../openapi/errors.ts";
 
 /** The OpenAPI description of src/routes/shopper-orders.ts's operations, by operationId (never in the Worker bundle). */

@@ -1,7 +1,7 @@
 import type { OperationDoc } from "../../openapi/spec.ts";
 import { StorefrontEventSchema, WebhookReceiptSchema } from "../../checkout/api.ts";
 import { errors, JSON_BODY_ERRORS, QUERY_ERRORS } from "../../openapi/errors.ts";
-import { NoQuerySchema } from "../../checkout/api.ts";
+import { NoQuerySchema } from "../../catalog/api.ts";
 import { MAX_WEBHOOK_BYTES } from "../webhooks.ts";
 
 const WEBHOOK_ERRORS = errors(
