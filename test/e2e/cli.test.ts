@@ -211,8 +211,9 @@ describe("--remote --dry-run", () => {
     expect(run.stdout).not.toMatch(/\bentries written\b|the new catalog is live|\bPublished catalog/);
     expect(run.stdout).toContain("Would publish catalog");
     // The browse snapshot (built from a node:sqlite copy of the index) goes to R2 in chunks, then its manifest.
-    expect(run.stdout).toMatch(/wrangler r2 object put storefront-browse\/browse\/v3\/[\w-]+\/0 --file /);
-    expect(run.stdout).toMatch(/wrangler r2 object put storefront-browse\/browse\/v3\/[\w-]+ --file /);
+    const snapshot = `wrangler r2 object put storefront-browse/browse/v${SNAPSHOT_FORMAT}/`;
+    expect(run.stdout).toMatch(new RegExp(`${snapshot}[\\w-]+/0 --file `));
+    expect(run.stdout).toMatch(new RegExp(`${snapshot}[\\w-]+ --file `));
   });
 
   it("catalog:publish --shard-products cuts the browse index: one snapshot per shard, each in chunks under its manifest", async () => {
