@@ -78,7 +78,7 @@ export const RULES_ROWS = [
  * The checkout rows judged by workerd CPU per request against the plain add of the same run
  * (`PLAIN_ADD`): issue 42 point 20 asks a create at most 2x and a completion at most 3x; issue 43
  * a create with Stripe at most 2x. The Stripe row sends the same creates with PAYMENT_PROVIDER
- * set to `stripe` (entry.ts STRIPE_PREFIX) against the local stand-in, which runs in the bench's
+ * set to `stripe` (entry.ts STRIPE_HOST) against the local stand-in, which runs in the bench's
  * own process: workerd's CPU leaves its time out and keeps the Worker's (the session request,
  * reading Stripe's answer, and expiring each replaced checkout's session).
  */

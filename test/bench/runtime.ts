@@ -40,7 +40,7 @@ export interface RuntimeOptions {
   counting?: boolean;
   /**
    * The local Stripe stand-in's address (test/stripe/stand-in.ts), given to the worker as
-   * STRIPE_API_BASE with a test key, for the checkout-with-Stripe row (entry.ts STRIPE_PREFIX).
+   * STRIPE_API_BASE with a test key, for the checkout-with-Stripe row (entry.ts STRIPE_HOST).
    * The vars' PAYMENT_PROVIDER stays as wrangler.toml has it, so no other row calls Stripe.
    */
   stripeApiBase?: string;

@@ -1,6 +1,6 @@
 import { optionApiName, type SourceProduct } from "../../src/catalog/schema.ts";
 import { type PublishCatalog, type ProductList, productAt } from "../../src/publish/catalog-input.ts";
-import { BARE_HONO_PATH, BARE_WORKER_PATH, CEILING_PREFIX, STRIPE_PREFIX } from "./entry.ts";
+import { BARE_HONO_PATH, BARE_WORKER_PATH, CEILING_PREFIX, STRIPE_HOST } from "./entry.ts";
 import type { BenchRequest, Workload } from "./load.ts";
 import {
   BROWSE_READS,
@@ -410,7 +410,7 @@ function checkoutOf(token: string): BenchRequest {
 export const STRIPE_RETURN_URL = "https://shop.example/thanks";
 
 /**
- * The same creates by a Worker with PAYMENT_PROVIDER=stripe (entry.ts STRIPE_PREFIX), each making
+ * The same creates by a Worker with PAYMENT_PROVIDER=stripe (entry.ts STRIPE_HOST), each making
  * a Checkout Session at the runtime's Stripe stand-in and answering its url; each cart's previous
  * checkout is canceled, so its session is expired at the stand-in too (the object's alarm, at once).
  */
@@ -418,7 +418,7 @@ export function checkoutStripeWorkload(tokens: readonly string[]): Workload {
   const requests = tokens.map(
     (token): BenchRequest => ({
       ...checkoutOf(token),
-      path: `${STRIPE_PREFIX.slice(0, -1)}${API}/checkouts`,
+      headers: { ...checkoutOf(token).headers, host: STRIPE_HOST },
       body: JSON.stringify({ return_url: STRIPE_RETURN_URL }),
     }),
   );
