@@ -9,8 +9,10 @@
  * replaying every step: a new cart or checkout holder is made on a shopper's first write, and
  * replaying the steps' table rebuilds and ALTERs cost that write more than its own work. It must make
  * exactly what the migrations make (same tables, columns in the same order, constraints, indexes):
- * `sameSchema` in test/helpers/sqlite-schema.ts checks each room's. An existing database is
- * brought up to date by the steps, as before.
+ * `sameSchema` in test/helpers/sqlite-schema.ts checks each room's. Without it a new database runs
+ * every step's statements in order and writes the newest version once (not a version per step:
+ * four fewer writes of a new holder's checkouts object). An existing database is brought up to
+ * date by the steps, its version written after each.
  *
  * Returns the version it found: 0 for a new database, whose tables are then known to be empty.
  */
@@ -21,18 +23,17 @@ export function applyMigrations(
 ): number {
   sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
   const row = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0];
-  const found = row?.version ?? 0;
-  let version = found;
-  if (!row && current) {
-    for (const statement of current) sql.exec(statement);
+  if (!row) {
+    // A new database: the newest schema, then its version once. The constructor's writes commit
+    // together, so a version per step (a write each) would buy nothing here.
+    for (const statement of current ?? migrations.flat()) sql.exec(statement);
     sql.exec("INSERT INTO schema_version (version) VALUES (?)", migrations.length);
     return 0;
   }
-  if (!row) sql.exec("INSERT INTO schema_version (version) VALUES (0)");
-  while (version < migrations.length) {
+  for (let version = row.version; version < migrations.length; ) {
     for (const statement of migrations[version] ?? []) sql.exec(statement);
     version += 1;
     sql.exec("UPDATE schema_version SET version = ?", version);
   }
-  return found;
+  return row.version;
 }

@@ -346,7 +346,6 @@ export class Checkouts extends DurableObject<Env> {
         param: "return_url",
       });
     }
-    this.#rows.setHolder(input.holder);
     const now = Date.now();
     const open = this.#rows.open().filter((previous) => !previous.payment);
     const replaces = open.map((previous) => previous.id);
@@ -406,6 +405,9 @@ export class Checkouts extends DurableObject<Env> {
       order_id: null,
       session: null,
     };
+    // The holder beside its first checkout, in the same implicit transaction: written before the
+    // cart was read, it was a transaction (and a commit) of its own on every create.
+    this.#rows.setHolder(input.holder);
     this.#rows.insert(record);
     await this.#armAlarm();
     const taken = await this.#reserveAndHold(record, uses, buyer, replaces, input.holder);

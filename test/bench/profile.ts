@@ -22,6 +22,15 @@
  * req/s and CPU per request, so a native profiler can attach from outside (`perf record -g -p PID`;
  * `MINIFLARE_WORKERD_V8_FLAGS="--perf-basic-prof"` names the JavaScript frames); `--idle S` waits
  * S seconds before that run. `--top N`: how many functions the summary lists (25).
+ *
+ * The checkout workloads (`--workload checkout-create`, `checkout-stripe`, `checkout-complete`, or
+ * their bench names) are prepared as the bench runs them: `--carts` carts filled by the new-carts
+ * adds, and as many others the isolate warms up on first (their creates, or their checkouts
+ * opened and completed). checkout-create then profiles each cart's first checkout, as the bench's
+ * create row is; checkout-stripe each cart's second (a plain one opened first, as the bench's
+ * Stripe row follows the create row), made at the Stripe stand-in (test/stripe/stand-in.ts, in this
+ * process, so the profile and workerd's CPU leave its time out); checkout-complete completes
+ * checkouts opened for it, one order each.
  */
 import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -37,15 +46,22 @@ import { BENCH_OPERATOR_SECRET, processCpuMs, startRuntime } from "./runtime.ts"
 import {
   addedVariant,
   bareWorkloads,
+  CHECKOUT_WORKLOADS,
   cartCeilingWorkloads,
   cartWorkloads,
   catalogWorkloads,
   ceilingWorkload,
+  checkoutCompleteWorkload,
+  checkoutCreateWorkload,
+  checkoutStripeWorkload,
   issueCartWorkload,
+  openCheckouts,
   setStock,
   trackedAddWorkload,
   withEtags,
 } from "./workloads.ts";
+import { applyD1Migrations } from "../../src/cli/d1-migrations.ts";
+import { StripeStandIn } from "../stripe/stand-in.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -66,6 +82,15 @@ const { values: args } = parseArgs({
 });
 
 const INSPECTOR_PORT = 8829;
+
+/** Short names for the checkout workloads (`--workload checkout-create`). */
+const CHECKOUT_ALIASES: Record<string, string> = {
+  "checkout-create": CHECKOUT_WORKLOADS.create,
+  "checkout-stripe": CHECKOUT_WORKLOADS.stripe,
+  "checkout-complete": CHECKOUT_WORKLOADS.complete,
+};
+const workloadName = CHECKOUT_ALIASES[args.workload] ?? args.workload;
+const checkoutRun = Object.values(CHECKOUT_WORKLOADS).includes(workloadName as never);
 
 interface ProfileNode {
   id: number;
@@ -252,15 +277,18 @@ async function main(): Promise<void> {
     const built = await buildBundle(join(work, "bundle"), args.ratio && !args.hold ? [] : ["--no-minify"]);
     const bundle = args["no-memos"] ? await withoutMemos(built, await mkdtemp(join(work, "no-memos-"))) : built;
     const catalog = args.products ? largeCatalog(Number(args.products)) : await readSeedCatalog();
+    const standIn = workloadName === CHECKOUT_WORKLOADS.stripe ? new StripeStandIn() : undefined;
+    standIn?.warm();
     const runtime = await startRuntime({
       bundle,
       port: 8828,
       cacheAPI: args["edge-cache"] !== "off",
       ...(args.ratio || args.hold ? {} : { inspectorPort: INSPECTOR_PORT }),
+      ...(standIn ? { stripeApiBase: await standIn.start() } : {}),
     });
     try {
       await publishInto(runtime.mf, catalog, runtime.workerdPid);
-      const cartRun = args.workload.startsWith("add to cart") || args.workload.startsWith("cart ceiling");
+      const cartRun = checkoutRun || workloadName.startsWith("add to cart") || workloadName.startsWith("cart ceiling");
       // (POST /carts needs no token.)
       // `--carts` carts (and objects) to profile, and as many others the new-cart runs warm up on.
       const n = Number(args.carts);
@@ -279,19 +307,23 @@ async function main(): Promise<void> {
         issueCartWorkload,
         ...Object.values(ceilings),
       ];
-      let workload = all.find((w) => w.name === args.workload);
-      if (!workload) throw new Error(`unknown workload; one of: ${all.map((w) => w.name).join(", ")}`);
-      if (workload.name === "304 revalidation") {
-        const ready = await withEtags(workload, runtime.url);
-        if (typeof ready === "string") throw new Error(ready);
-        workload = ready;
-      }
       const options = {
         url: runtime.url,
         connections: 10,
         durationS: Number(args.seconds),
         workerdPid: runtime.workerdPid,
       };
+      if (checkoutRun) all.push(await prepareCheckout(runtime.url, runtime.mf, carts[0]!, warmCarts[0]!, options));
+      let workload = all.find((w) => w.name === workloadName);
+      if (!workload)
+        throw new Error(
+          `unknown workload; one of: ${[...all.map((w) => w.name), ...Object.keys(CHECKOUT_ALIASES)].join(", ")}`,
+        );
+      if (workload.name === "304 revalidation") {
+        const ready = await withEtags(workload, runtime.url);
+        if (typeof ready === "string") throw new Error(ready);
+        workload = ready;
+      }
       const newCarts = carts[0]!;
       const again = cartCeilingWorkloads(n, "b");
       if (workload === newCarts) {
@@ -349,10 +381,39 @@ async function main(): Promise<void> {
       process.stdout.write(`${summarise(profile, result.requests, await readFile(bundle.scriptPath, "utf8"))}\n`);
     } finally {
       await runtime.dispose();
+      await standIn?.stop();
     }
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * The checkout workload asked for, prepared as the bench runs it (see the header): the carts
+ * filled, the orders database migrated, the isolate warmed on other carts' checkouts. Returns the
+ * workload to profile, each request sent once (`amount`).
+ */
+async function prepareCheckout(
+  url: URL,
+  mf: Awaited<ReturnType<typeof startRuntime>>["mf"],
+  newCarts: Workload,
+  warmCarts: Workload,
+  options: LoadOptions,
+): Promise<Workload> {
+  const tokensOf = (w: Workload) => w.requests.map((r) => r.headers!.authorization!.slice("Bearer ".length));
+  const [tokens, warm] = [tokensOf(newCarts), tokensOf(warmCarts)];
+  await runLoad(newCarts, options);
+  await runLoad(warmCarts, options);
+  await applyD1Migrations((await mf.getD1Database("ORDERS")) as unknown as D1Database);
+  if (workloadName === CHECKOUT_WORKLOADS.complete) {
+    await runLoad(checkoutCompleteWorkload(await openCheckouts(url, warm), BENCH_OPERATOR_SECRET), options);
+    return checkoutCompleteWorkload(await openCheckouts(url, tokens), BENCH_OPERATOR_SECRET);
+  }
+  const make = workloadName === CHECKOUT_WORKLOADS.stripe ? checkoutStripeWorkload : checkoutCreateWorkload;
+  await runLoad(make(warm), options);
+  // The bench's Stripe row replaces the checkouts its create row opened.
+  if (make === checkoutStripeWorkload) await openCheckouts(url, tokens);
+  return make(tokens);
 }
 
 await main();

@@ -7,13 +7,16 @@ import { readCatalogFile } from "../../src/cli/catalog-stream.ts";
 import { CheckedCatalog } from "../../src/publish/catalog-input.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import { countErrors, percentile } from "./figures.ts";
+import { STRIPE_HOST } from "./entry.ts";
 import type { LoadResult } from "./load.ts";
 import {
   applyBareCeiling,
   applyCartCeilings,
   type BenchReport,
   type CeilingFigures,
+  CHECKOUT_ROWS,
   evaluateTargets,
+  ISSUE_CART,
   type MeasuredWorkload,
   PLAIN_ADD,
   renderReport,
@@ -26,6 +29,8 @@ import {
   addedVariant,
   cartCeilingWorkloads,
   cartWorkloads,
+  checkoutCreateWorkload,
+  checkoutStripeWorkload,
   shopperCartWorkloads,
   catalogWorkloads,
   stockFlipTarget,
@@ -435,6 +440,47 @@ describe("targets", () => {
     expect(target(withRules(100, 100, false), discounts)).toMatchObject({ value: "not measured", met: false });
   });
 
+  it("holds checkout create and create with Stripe to 2x, and completion to 3x, the plain add's CPU per request, in one run", () => {
+    // The plain add ("add to cart, distinct carts") runs at 100 µs of workerd CPU per request.
+    const withCheckouts = (us: { create?: number; stripe?: number; complete?: number }, plain = true) => {
+      const s = cartScenario(adds);
+      if (!plain) s.workloads = s.workloads.filter((w) => w.name !== PLAIN_ADD);
+      for (const [row, cpu] of Object.entries(us))
+        s.workloads.push(result(CHECKOUT_ROWS[row as keyof typeof CHECKOUT_ROWS].workload, 20, 2, 0, cpu));
+      return evaluateTargets(report([s]), "100k");
+    };
+    const name = (row: keyof typeof CHECKOUT_ROWS, x: number) =>
+      `${CHECKOUT_ROWS[row].workload}: workerd CPU per request <= ${x}x the ${PLAIN_ADD}'s`;
+    expect(target(withCheckouts({ create: 200 }), name("create", 2))).toMatchObject({ value: "2.00x", met: true });
+    expect(target(withCheckouts({ create: 201 }), name("create", 2))).toMatchObject({ value: "2.01x", met: false });
+    expect(target(withCheckouts({ stripe: 200 }), name("stripe", 2))).toMatchObject({ value: "2.00x", met: true });
+    expect(target(withCheckouts({ stripe: 201 }), name("stripe", 2))).toMatchObject({ value: "2.01x", met: false });
+    expect(target(withCheckouts({ complete: 300 }), name("complete", 3))).toMatchObject({ value: "3.00x", met: true });
+    expect(target(withCheckouts({ complete: 301 }), name("complete", 3))).toMatchObject({ value: "3.01x", met: false });
+    // A row the run did not measure, or no plain add of the same run to judge it against: not met.
+    expect(target(withCheckouts({ create: 150 }), name("stripe", 2))).toMatchObject({
+      value: "not measured",
+      met: false,
+    });
+    expect(target(withCheckouts({ stripe: 150 }, false), name("stripe", 2))).toMatchObject({
+      value: "not measured",
+      met: false,
+    });
+  });
+
+  it("holds POST /carts to 1.3x the bare Worker's CPU per request (issue 42; issue 34 asked 1.5x)", () => {
+    const withIssue = (cpu: number) => {
+      const s = cartScenario(adds);
+      s.workloads.push(result(ISSUE_CART, 900, 2, 0, cpu));
+      s.bareWorker = ceiling("bare Worker: fixed JSON", 3000, 0, 100);
+      applyBareCeiling(s);
+      return evaluateTargets(report([s]), "100k");
+    };
+    const name = `${ISSUE_CART} (seed, edge cache on) workerd CPU/req <= 1.3x the bare Worker's`;
+    expect(target(withIssue(130), name)).toMatchObject({ value: "1.30x", met: true });
+    expect(target(withIssue(131), name)).toMatchObject({ value: "1.31x", met: false });
+  });
+
   it("holds a stock change's time to visibility to 10 s, judged by the slowest change", () => {
     const withVisibility = (maxMs: number, changes = 100) => {
       const s = bareScenario("100k", 100);
@@ -699,6 +745,19 @@ describe("workloads", () => {
       expect(targets.size).toBe(w.requests.length);
       expect(w.amount).toBeUndefined();
     }
+  });
+
+  it("sends the Stripe creates as the plain creates, once per cart, to the entry's Stripe host with an https return_url", () => {
+    const tokens = Array.from({ length: 30 }, (_, i) => `sf_live_token${i}`);
+    const plain = checkoutCreateWorkload(tokens);
+    const stripe = checkoutStripeWorkload(tokens);
+    expect(stripe).toMatchObject({ name: CHECKOUT_ROWS.stripe.workload, ok: [201], amount: 30 });
+    stripe.requests.forEach((r, i) => {
+      expect(r.path).toBe(plain.requests[i]!.path);
+      expect(r.headers).toEqual({ ...plain.requests[i]!.headers, host: STRIPE_HOST });
+      // Stripe's payment page needs a way back (else 400 parameter_missing); production refuses http.
+      expect(new URL((JSON.parse(r.body!) as { return_url: string }).return_url).protocol).toBe("https:");
+    });
   });
 
   it("shapes the cart ceilings like the cart workloads: as many new objects once each, then cycled, and one hot object", () => {

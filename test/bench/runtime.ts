@@ -21,6 +21,9 @@ export const BENCH_CART_TOKEN_SECRET = "bench-cart-token-secret-not-for-producti
 /** The operator secret the bench's worker runs with: the checkout-complete workload uses the operator surface. */
 export const BENCH_OPERATOR_SECRET = "bench-operator-secret-0123456789";
 
+/** The Stripe key the bench's worker sends to the local stand-in (its shape is Stripe's; it opens nothing). */
+export const BENCH_STRIPE_SECRET_KEY = "sk_test_bench0123456789";
+
 export interface RuntimeOptions {
   bundle: Bundle;
   port: number;
@@ -35,6 +38,12 @@ export interface RuntimeOptions {
    * entry (entry.ts, with the cart ceiling). Never for timed runs.
    */
   counting?: boolean;
+  /**
+   * The local Stripe stand-in's address (test/stripe/stand-in.ts), given to the worker as
+   * STRIPE_API_BASE with a test key, for the checkout-with-Stripe row (entry.ts STRIPE_HOST).
+   * The vars' PAYMENT_PROVIDER stays as wrangler.toml has it, so no other row calls Stripe.
+   */
+  stripeApiBase?: string;
 }
 
 /** A running workerd with the production bundle, and what it cost to start. */
@@ -91,6 +100,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime & {
             ...((bindings as { bindings?: Record<string, unknown> }).bindings ?? {}),
             CART_TOKEN_SECRET: BENCH_CART_TOKEN_SECRET,
             OPERATOR_SECRET: BENCH_OPERATOR_SECRET,
+            ...(options.stripeApiBase
+              ? { STRIPE_API_BASE: options.stripeApiBase, STRIPE_SECRET_KEY: BENCH_STRIPE_SECRET_KEY }
+              : {}),
           },
           name: "storefront-api",
           modules: [

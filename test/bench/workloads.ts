@@ -1,11 +1,12 @@
 import { optionApiName, type SourceProduct } from "../../src/catalog/schema.ts";
 import { type PublishCatalog, type ProductList, productAt } from "../../src/publish/catalog-input.ts";
-import { BARE_HONO_PATH, BARE_WORKER_PATH, CEILING_PREFIX } from "./entry.ts";
+import { BARE_HONO_PATH, BARE_WORKER_PATH, CEILING_PREFIX, STRIPE_HOST } from "./entry.ts";
 import type { BenchRequest, Workload } from "./load.ts";
 import {
   BROWSE_READS,
   CART_CEILING_FIELDS,
   type CartCeilingField,
+  CHECKOUT_ROWS,
   ISSUE_CART,
   SHOPPER_CART_ROWS,
   STOCK_ROWS,
@@ -391,8 +392,9 @@ export function cartCeilingWorkloads(count: number, round = "a"): Record<CartCei
 
 /** The checkout workloads' names (contract 9.4), measured after the cart workloads. */
 export const CHECKOUT_WORKLOADS = {
-  create: "checkout: create (re-price, hold stock)",
-  complete: "checkout: complete (order in D1)",
+  create: CHECKOUT_ROWS.create.workload,
+  stripe: CHECKOUT_ROWS.stripe.workload,
+  complete: CHECKOUT_ROWS.complete.workload,
 } as const;
 
 function checkoutOf(token: string): BenchRequest {
@@ -402,6 +404,25 @@ function checkoutOf(token: string): BenchRequest {
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: "{}",
   };
+}
+
+/** Where Stripe sends the shopper back: a Stripe checkout needs one (contract 10.6), https outside development. */
+export const STRIPE_RETURN_URL = "https://shop.example/thanks";
+
+/**
+ * The same creates by a Worker with PAYMENT_PROVIDER=stripe (entry.ts STRIPE_HOST), each making
+ * a Checkout Session at the runtime's Stripe stand-in and answering its url; each cart's previous
+ * checkout is canceled, so its session is expired at the stand-in too (the object's alarm, at once).
+ */
+export function checkoutStripeWorkload(tokens: readonly string[]): Workload {
+  const requests = tokens.map(
+    (token): BenchRequest => ({
+      ...checkoutOf(token),
+      headers: { ...checkoutOf(token).headers, host: STRIPE_HOST },
+      body: JSON.stringify({ return_url: STRIPE_RETURN_URL }),
+    }),
+  );
+  return { name: CHECKOUT_WORKLOADS.stripe, requests, ok: [201], amount: requests.length };
 }
 
 /**
