@@ -347,6 +347,39 @@ export async function swapPointer(
   await target.writePointer(next);
 }
 
+/**
+ * Makes `entry`'s version live, recorded: the history knows the version before the pointer names
+ * it (state `publishing`), and the entry is completed after. A process killed between the two
+ * leaves an entry the next holder of the lock settles (settleInterrupted), never a live version
+ * the history does not show; a switch refused while this process is alive to say so takes the
+ * entry back (it never took effect). The history is re-read first: under the lock it is
+ * unchanged, but a writer that bypassed the lock must not write back a history older than what
+ * others appended meanwhile. Returns the history as recorded.
+ */
+export async function switchRecorded(
+  target: CatalogKvTarget,
+  held: HeldLock,
+  expected: Pointer | null,
+  next: Pointer,
+  history: readonly HistoryEntry[],
+  entry: Omit<HistoryEntry, "seq" | "at" | "state">,
+): Promise<HistoryEntry[]> {
+  const latest = await target.readHistory();
+  const publishing = append(latest.length > 0 ? latest : history, { ...entry, state: "publishing" });
+  await target.writeHistory(publishing);
+  const isThis = (e: HistoryEntry) => e.version === entry.version && e.state === "publishing";
+  try {
+    await swapPointer(target, held, expected, next);
+  } catch (error) {
+    const now = await target.readHistory();
+    await target.writeHistory(now.filter((e) => !isThis(e)));
+    throw error;
+  }
+  const recorded = publishing.map((e) => (isThis(e) ? completed(e) : e));
+  await target.writeHistory(recorded);
+  return recorded;
+}
+
 export async function underLock<T>(
   lock: CatalogLock,
   intent: LockIntent,
@@ -433,14 +466,9 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
     ]);
     for (const write of writes) if (write.status === "rejected") throw write.reason;
     const next: Pointer = { current: meta, previous };
-    // The history knows the version before the pointer names it, and the entry is completed
-    // after: a publish killed between the two leaves an entry the next holder of the lock settles
-    // (settleInterrupted), never a live version the history does not show. (Killed earlier, while
-    // writing, its version is named by its lock, which the next holder breaks as a dead one's.)
-    // Re-read: under the lock it is unchanged, but a publisher that bypassed the lock must not
-    // write back a history older than what others appended meanwhile.
-    const latest = await target.readHistory();
-    const publishing = append(latest.length > 0 ? latest : history, {
+    // (Killed before this, while writing, its version is named by its lock, which the next
+    // holder breaks as a dead one's.)
+    const recorded = await switchRecorded(target, held, pointer, next, history, {
       action: "publish",
       version,
       from: previous?.version ?? null,
@@ -448,19 +476,7 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
       ...source,
       ...by,
       meta,
-      state: "publishing",
     });
-    await target.writeHistory(publishing);
-    try {
-      await swapPointer(target, held, pointer, next);
-    } catch (error) {
-      // Not switched, and this process is alive to say so: the entry never took effect.
-      const now = await target.readHistory();
-      await target.writeHistory(now.filter((e) => !(e.version === version && e.state === "publishing")));
-      throw error;
-    }
-    const recorded = publishing.map((e) => (e.version === version && e.state === "publishing" ? completed(e) : e));
-    await target.writeHistory(recorded);
     opts.onProgress?.({ phase: "switched", written, total });
     const deleted = await cleanUp(target, opts.browse, next, recorded, held.abandoned);
     opts.onProgress?.({ phase: "cleaned", written, total });

@@ -13,7 +13,7 @@
  * Without --file the catalog is generated (catalog:generate --seed 1, not timed) into a scratch
  * directory, deleted after with the state. Prints one markdown table (test/bench/README.md, "Change batches").
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,7 +22,7 @@ import { readCatalogFile } from "../../src/cli/catalog-stream.ts";
 import type { SourceProduct } from "../../src/catalog/schema.ts";
 import { CheckedCatalog, type ProductList, productAt } from "../../src/publish/catalog-input.ts";
 import { buildBundle } from "./bundle.ts";
-import { cliStatePath, publishWithCli } from "./publish-cli.ts";
+import { benchCatalogFile, cliStatePath, publishWithCli } from "./publish-cli.ts";
 import { startRuntime } from "./runtime.ts";
 
 const cli = defineCli({
@@ -108,18 +108,7 @@ function apply(
 const { values } = cli.parse();
 const work = mkdtempSync(join(tmpdir(), "storefront-batch-bench-"));
 try {
-  let file = values.file;
-  if (file === undefined) {
-    const products = values.products ?? 100_000;
-    file = join(work, `catalog-${products}.json`);
-    process.stderr.write(`[bench] generating ${products} products into ${file}\n`);
-    const generated = spawnSync(
-      process.execPath,
-      ["src/cli/catalog-generate.ts", "--products", String(products), "--seed", "1", "--out", file],
-      { stdio: "inherit" },
-    );
-    if (generated.status !== 0) throw new Error("catalog:generate failed");
-  }
+  const file = benchCatalogFile(values.file, values.products ?? 100_000, work);
   const state = join(work, "state");
   const { figures } = await publishWithCli(file, state);
   const read = await readCatalogFile(file);

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PublishFigures } from "./fixture.ts";
@@ -131,4 +131,21 @@ export async function publishWithCli(
       publisher: "catalog:publish",
     },
   };
+}
+
+/**
+ * The catalog file a bench publishes: `file` when given, else `products` generated into `work`
+ * (catalog:generate --seed 1, not timed), the same catalog for every bench that names the count.
+ */
+export function benchCatalogFile(file: string | undefined, products: number, work: string): string {
+  if (file !== undefined) return file;
+  const out = join(work, `catalog-${products}.json`);
+  process.stderr.write(`[bench] generating ${products} products into ${out}\n`);
+  const generated = spawnSync(
+    process.execPath,
+    ["src/cli/catalog-generate.ts", "--products", String(products), "--seed", "1", "--out", out],
+    { stdio: "inherit" },
+  );
+  if (generated.status !== 0) throw new Error("catalog:generate failed");
+  return out;
 }

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +6,7 @@ import { withLockedLocalState } from "../../src/cli/locked-state.ts";
 import { HISTORY_KEY, type HistoryEntry, type Pointer, POINTER_KEY } from "../../src/catalog/layout.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import { bindingTarget } from "../../src/publish/publish.ts";
-import { runCli, STACK_FRAME } from "../helpers/cli.ts";
+import { runCli, STACK_FRAME, startUntil } from "../helpers/cli.ts";
 
 /**
  * Issue 45 point 1, with real processes on real local state, as publish-kill.test.ts does for a
@@ -37,29 +36,6 @@ function priceBatch(name: string, n: number, price: string): string {
   return file;
 }
 
-function startUntil(args: string[], ready: RegExp): Promise<{ child: ChildProcess; out: () => string }> {
-  const child = spawn(process.execPath, ["src/cli/catalog-apply.ts", ...args], {
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", FORCE_COLOR: "0" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`catalog:apply never printed ${ready}: ${stdout}`)), 150_000);
-    child.stdout?.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (ready.test(stdout)) {
-        clearTimeout(timer);
-        resolve({ child, out: () => stdout });
-      }
-    });
-    child.stderr?.resume();
-    child.on("exit", () => {
-      clearTimeout(timer);
-      if (!ready.test(stdout)) reject(new Error(`catalog:apply exited before ${ready}: ${stdout}`));
-    });
-  });
-}
-
 async function read(): Promise<{ pointer: Pointer | null; history: HistoryEntry[]; left: string[] }> {
   return withLockedLocalState(state, { action: "rollback" }, { waitMs: 120_000, say: () => {} }, async (local) => ({
     pointer: await local.env.CATALOG.get<Pointer>(POINTER_KEY, "json"),
@@ -78,6 +54,7 @@ describe.skipIf(process.platform !== "linux")("a catalog:apply killed with kill 
     expect(before.pointer?.current.version).toBeTruthy();
 
     const { child, out } = await startUntil(
+      "catalog-apply",
       ["--persist-to", persist, "--version", "batch-killed", priceBatch("killed.json", 1_000, "1.11")],
       /entries written/,
     );

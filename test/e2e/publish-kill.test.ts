@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli, STACK_FRAME } from "../helpers/cli.ts";
+import { runCli, STACK_FRAME, startUntil } from "../helpers/cli.ts";
 import { withLockedLocalState } from "../../src/cli/locked-state.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import { bindingTarget } from "../../src/publish/publish.ts";
@@ -52,30 +51,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** Starts a CLI and resolves once its stdout matches `ready`, with what it printed so far. */
-function startUntil(name: string, args: string[], ready: RegExp): Promise<{ child: ChildProcess; out: () => string }> {
-  const child = spawn(process.execPath, [`src/cli/${name}.ts`, ...args], {
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", FORCE_COLOR: "0" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} never printed ${ready}: ${stdout}`)), 150_000);
-    child.stdout?.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (ready.test(stdout)) {
-        clearTimeout(timer);
-        resolve({ child, out: () => stdout });
-      }
-    });
-    child.stderr?.resume();
-    child.on("exit", () => {
-      clearTimeout(timer);
-      if (!ready.test(stdout)) reject(new Error(`${name} exited before ${ready}: ${stdout}`));
-    });
-  });
 }
 
 async function livePointer(): Promise<Pointer | null> {

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 
 /** What an operator sees from one CLI run. */
 export interface CliRun {
@@ -33,5 +33,33 @@ export function runCli(
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.stdin ?? "");
+  });
+}
+
+/** Starts a CLI and resolves once its stdout matches `ready`, with what it printed so far. */
+export function startUntil(
+  name: string,
+  args: string[],
+  ready: RegExp,
+): Promise<{ child: ChildProcess; out: () => string }> {
+  const child = spawn(process.execPath, [`src/cli/${name}.ts`, ...args], {
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", FORCE_COLOR: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} never printed ${ready}: ${stdout}`)), 150_000);
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (ready.test(stdout)) {
+        clearTimeout(timer);
+        resolve({ child, out: () => stdout });
+      }
+    });
+    child.stderr?.resume();
+    child.on("exit", () => {
+      clearTimeout(timer);
+      if (!ready.test(stdout)) reject(new Error(`${name} exited before ${ready}: ${stdout}`));
+    });
   });
 }

@@ -5,14 +5,12 @@ import type { BrowseTarget } from "../browse-index.ts";
 import type { KvEntry } from "../build.ts";
 import { type CatalogLock, processLock } from "../lock.ts";
 import {
-  append,
   type CatalogKvTarget,
   cleanUp,
-  completed,
   newVersionName,
   type PublishProgress,
   settleInterrupted,
-  swapPointer,
+  switchRecorded,
   underLock,
 } from "../publish.ts";
 import { deriveBrowse, idsInUse, rootOf, rootSettings, stateOf } from "./browse.ts";
@@ -150,8 +148,8 @@ export async function applyBatch(target: CatalogKvTarget, input: unknown, opts: 
     });
     await opts.beforeSwitch?.(version);
     // As a publish: the history knows the version before the pointer names it, completed after.
-    const latest = await target.readHistory();
-    const publishing = append(latest.length > 0 ? latest : history, {
+    const next: Pointer = { current: meta, previous: base };
+    const recorded = await switchRecorded(target, held, pointer, next, history, {
       action: "batch",
       version,
       from: base.version,
@@ -160,20 +158,8 @@ export async function applyBatch(target: CatalogKvTarget, input: unknown, opts: 
       ...by,
       meta,
       changed,
-      state: "publishing",
     });
-    await target.writeHistory(publishing);
-    const next: Pointer = { current: meta, previous: base };
-    try {
-      await swapPointer(target, held, pointer, next);
-    } catch (error) {
-      const now = await target.readHistory();
-      await target.writeHistory(now.filter((e) => !(e.version === version && e.state === "publishing")));
-      throw error;
-    }
     opts.onProgress?.({ phase: "switched", written, total });
-    const recorded = publishing.map((e) => (e.version === version && e.state === "publishing" ? completed(e) : e));
-    await target.writeHistory(recorded);
     const deleted = await cleanUp(target, opts.browse, next, recorded, held.abandoned);
     return {
       version,
