@@ -155,7 +155,13 @@ export class Checkouts extends DurableObject<Env> {
       const claim = input.idempotency;
       if (claim) {
         const admitted = this.#admit(claim);
-        if (admitted) return admitted;
+        // A replay answers without reading the cart, where a create learns of a revoked token:
+        // ask the cart here (the route no longer does before a request it accepts).
+        if (admitted) {
+          if (await cartFor(this.env, input.holder).isRevoked(input.tokenId))
+            return fail({ code: "token_revoked", message: "The token has been revoked." });
+          return admitted;
+        }
       }
       const reply = await this.#create(input);
       const transient =
@@ -339,13 +345,7 @@ export class Checkouts extends DurableObject<Env> {
    * answer.
    */
   async #create(input: CreateCheckoutInput): Promise<CheckoutReply> {
-    if (input.provider === "stripe" && input.returnUrl === null) {
-      return fail({
-        code: "parameter_missing",
-        message: "Stripe's payment page needs somewhere to send the shopper back: send return_url.",
-        param: "return_url",
-      });
-    }
+    // A Stripe checkout without return_url never gets here: the route refuses it (400 parameter_missing).
     const now = Date.now();
     const open = this.#rows.open().filter((previous) => !previous.payment);
     const replaces = open.map((previous) => previous.id);

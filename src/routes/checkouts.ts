@@ -40,6 +40,38 @@ export async function refuseRevoked(c: Context<AuthedEnv>): Promise<void> {
   }
 }
 
+/** A checkout request's body, Idempotency-Key and payment provider, or the 400 that refuses it. */
+async function checkoutRequest(c: Context<AuthedEnv>) {
+  // No body at all is `{}`: a checkout needs nothing but the token.
+  const empty = c.req.header("content-length") === "0" || c.req.raw.body === null;
+  const body = empty ? {} : await parseJsonBody(c, CreateCheckoutRequestSchema);
+  // http://localhost and http://127.0.0.1 bring a local storefront's shopper back, in development only.
+  if (body.return_url?.startsWith("http:") && c.env.ENVIRONMENT !== "development") {
+    throw invalidRequest(
+      "parameter_invalid",
+      "Invalid return_url: an absolute https URL (http://localhost and http://127.0.0.1 only under npm run dev).",
+      "return_url",
+    );
+  }
+  const key = c.req.header("idempotency-key");
+  if (key !== undefined && !IdempotencyKeySchema.safeParse(key).success) {
+    throw invalidRequest(
+      "parameter_invalid",
+      "Idempotency-Key must be 1–255 printable ASCII characters.",
+      "Idempotency-Key",
+    );
+  }
+  const provider = paymentProvider(c.env.PAYMENT_PROVIDER);
+  if (provider === "stripe" && body.return_url === undefined) {
+    throw invalidRequest(
+      "parameter_missing",
+      "Stripe's payment page needs somewhere to send the shopper back: send return_url.",
+      "return_url",
+    );
+  }
+  return { body, key, provider };
+}
+
 /**
  * Checkouts: the holder's cart frozen for payment, its units held in stock. Every handler
  * authenticates first and hands the work to the holder's checkout object; none reads storage.
@@ -47,33 +79,19 @@ export async function refuseRevoked(c: Context<AuthedEnv>): Promise<void> {
 export const checkouts = new Hono<AppEnv>()
   .use("*", noStore)
   .post("/", describe("createCheckout"), requireToken, checkoutLimit, validQuery(NoQuerySchema), async (c) => {
-    // A revoked token is refused before its body is even read, as on every cart route.
-    await refuseRevoked(c);
-    // No body at all is `{}`: a checkout needs nothing but the token.
-    const empty = c.req.header("content-length") === "0" || c.req.raw.body === null;
-    const body = empty ? {} : await parseJsonBody(c, CreateCheckoutRequestSchema);
-    // http://localhost and http://127.0.0.1 bring a local storefront's shopper back, in development only.
-    if (body.return_url?.startsWith("http:") && c.env.ENVIRONMENT !== "development") {
-      throw invalidRequest(
-        "parameter_invalid",
-        "Invalid return_url: an absolute https URL (http://localhost and http://127.0.0.1 only under npm run dev).",
-        "return_url",
-      );
-    }
-    const key = c.req.header("idempotency-key");
-    if (key !== undefined && !IdempotencyKeySchema.safeParse(key).success) {
-      throw invalidRequest(
-        "parameter_invalid",
-        "Idempotency-Key must be 1–255 printable ASCII characters.",
-        "Idempotency-Key",
-      );
-    }
+    // A revoked token is refused before anything about its request is (401 before 400, as on
+    // every cart route): the checkout object refuses it on the way, reading the cart, so the
+    // holder's cart is asked here only when this request is about to be refused anyway.
+    const { body, key, provider } = await checkoutRequest(c).catch(async (error: unknown) => {
+      await refuseRevoked(c);
+      throw error;
+    });
     const { tokenId, holder } = c.var.principal;
     const reply = await checkoutsFor(c.env, holder).create({
       holder,
       tokenId,
       returnUrl: body.return_url ?? null,
-      provider: paymentProvider(c.env.PAYMENT_PROVIDER),
+      provider,
       handoff: {
         checkoutUrl: c.env.CHECKOUT_URL ?? "",
         shopifyDomain: c.env.SHOPIFY_STORE_DOMAIN ?? "",

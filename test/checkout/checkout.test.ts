@@ -5,7 +5,7 @@ import { CHECKOUT_ID_PATTERN } from "../../src/checkout/api.ts";
 import type { Checkouts } from "../../src/checkout/checkout-object.ts";
 import { checkoutsFor } from "../../src/checkout/client.ts";
 import type { VariantRecord } from "../../src/catalog/store.ts";
-import { addLine, cartCall, issueToken, readCart, seedVariants } from "../helpers/cart.ts";
+import { addLine, cartCall, issueToken, operator, readCart, seedVariants } from "../helpers/cart.ts";
 import { checkoutFrom, postCheckout, setStock, stockOf } from "../helpers/checkout.ts";
 import { fetchAs } from "../helpers/worker.ts";
 
@@ -139,6 +139,28 @@ describe("POST /checkouts", () => {
     const other = await postCheckout(token, { return_url: "https://shop.example/x" }, key);
     expect(other.status).toBe(422);
     expect(await other.json()).toMatchObject({ error: { code: "idempotency_key_reused" } });
+  });
+
+  // The route no longer asks the cart about the token before a request it accepts (the checkout
+  // object learns of a revocation reading the cart): a replay, which reads no cart, must still
+  // refuse a revoked token, and a request that would be refused anyway is refused as 401 first.
+  it("refuses a revoked token's Idempotency-Key replay, and answers 401 before any 400", async () => {
+    const issued = await issueToken();
+    expect((await addLine(issued.token, variants[6]!.id, 1)).status).toBe(200);
+    const key = crypto.randomUUID();
+    expect((await postCheckout(issued.token, {}, key)).status).toBe(201);
+    expect((await operator(`/tokens/${issued.id}/revoke`, { method: "POST" })).status).toBe(200);
+    const replay = await postCheckout(issued.token, {}, key);
+    expect(replay.status).toBe(401);
+    expect(replay.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(await replay.json()).toMatchObject({ error: { code: "token_revoked" } });
+    for (const body of [{ return_url: "http://shop.example/x" }, { coupon: "FREE" }]) {
+      const res = await postCheckout(issued.token, body);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: { code: "token_revoked" } });
+    }
+    const fresh = await postCheckout(issued.token, {});
+    expect(fresh.status).toBe(401);
   });
 
   it("refuses a return_url that is not https, and an unknown field, changing nothing", async () => {
