@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { idempotencyKeyOf } from "./idempotency-key.ts";
 import { Hono } from "../http/hono.ts";
 import { JSON_CONTENT_TYPE } from "../http/cache.ts";
 import { noStore } from "../http/no-store.ts";
@@ -7,7 +8,6 @@ import {
   AddCartLineRequestSchema,
   CartLinePathParamsSchema,
   CartQuerySchema,
-  IdempotencyKeySchema,
   UpdateCartLineRequestSchema,
   UpdateCartRequestSchema,
 } from "../cart/api.ts";
@@ -17,7 +17,7 @@ import { variantDigits } from "../catalog/ids.ts";
 import type { CartReply, IdempotencyClaim } from "../cart/failure.ts";
 import { WRITE_LIMIT, WRITE_WINDOW_SECONDS } from "../cart/write-rate.ts";
 import type { AppEnv } from "../http/app-env.ts";
-import { fromFailure, invalidRequest, rateLimited, resourceMissing } from "../http/errors.ts";
+import { fromFailure, rateLimited, resourceMissing } from "../http/errors.ts";
 import { docsUrlFor } from "../http/bearer.ts";
 import { validJson, validQuery } from "../http/validate.ts";
 import { describe } from "../openapi/describe.ts";
@@ -54,15 +54,8 @@ async function idempotencyClaim(c: Context<AuthedEnv>, raw: unknown): Promise<Id
     raw !== null && typeof raw === "object" && "attributes" in raw
       ? { ...raw, attributes: canonicalAttributes(raw.attributes as Record<string, string> | null) }
       : raw;
-  const key = c.req.header("idempotency-key");
+  const key = idempotencyKeyOf(c);
   if (key === undefined) return undefined;
-  if (!IdempotencyKeySchema.safeParse(key).success) {
-    throw invalidRequest(
-      "parameter_invalid",
-      "Idempotency-Key must be 1–255 printable ASCII characters.",
-      "Idempotency-Key",
-    );
-  }
   return { key, fingerprint: await requestFingerprint(c.req.method, c.req.path, body) };
 }
 

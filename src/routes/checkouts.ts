@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { idempotencyKeyOf } from "./idempotency-key.ts";
 import { Hono } from "../http/hono.ts";
-import { IdempotencyKeySchema } from "../cart/api.ts";
 import { cartFor, requestFingerprint } from "../cart/cart-client.ts";
 import { CheckoutPathParamsSchema, CreateCheckoutRequestSchema } from "../checkout/api.ts";
 import { NoQuerySchema } from "../catalog/api.ts";
@@ -53,14 +53,7 @@ async function checkoutRequest(c: Context<AuthedEnv>) {
       "return_url",
     );
   }
-  const key = c.req.header("idempotency-key");
-  if (key !== undefined && !IdempotencyKeySchema.safeParse(key).success) {
-    throw invalidRequest(
-      "parameter_invalid",
-      "Idempotency-Key must be 1–255 printable ASCII characters.",
-      "Idempotency-Key",
-    );
-  }
+  const key = idempotencyKeyOf(c);
   const provider = paymentProvider(c.env.PAYMENT_PROVIDER);
   if (provider === "stripe" && body.return_url === undefined) {
     throw invalidRequest(

@@ -1,5 +1,5 @@
 import { Hono } from "../http/hono.ts";
-import { IdempotencyKeySchema } from "../cart/api.ts";
+import { idempotencyKeyOf } from "./idempotency-key.ts";
 import { variantDigits } from "../catalog/ids.ts";
 import { CatalogStore, pointerTtlMs } from "../catalog/store.ts";
 import type { AppEnv } from "../http/app-env.ts";
@@ -39,13 +39,7 @@ export const operatorStock = new Hono<AppEnv>()
   .use("*", requireOperator)
   .post("/", describe("changeStock"), validJson(StockBatchRequestSchema, STOCK_BATCH_MAX_BYTES), async (c) => {
     const body = c.req.valid("json");
-    const key = c.req.header("idempotency-key");
-    if (key !== undefined && !IdempotencyKeySchema.safeParse(key).success)
-      throw invalidRequest(
-        "parameter_invalid",
-        "Idempotency-Key must be 1–255 printable ASCII characters.",
-        "Idempotency-Key",
-      );
+    const key = idempotencyKeyOf(c);
     const catalog = new CatalogStore(c.env.CATALOG, { pointerTtlMs: pointerTtlMs(c.env.CATALOG_POINTER_TTL_MS) });
     const meta = await catalog.currentMeta();
     if (!meta) throw catalogUnavailable();

@@ -1,4 +1,5 @@
 import { Hono } from "../http/hono.ts";
+import { idempotencyKeyOf } from "./idempotency-key.ts";
 import {
   IssueTokenRequestSchema,
   RevokeByHashRequestSchema,
@@ -10,9 +11,8 @@ import { requireOperator } from "../http/operator-auth.ts";
 import { TokenAdmin } from "../auth/token-admin.ts";
 import { cartFor } from "../cart/cart-client.ts";
 import type { AppEnv } from "../http/app-env.ts";
-import { ApiError, invalidRequest, resourceMissing } from "../http/errors.ts";
+import { ApiError, resourceMissing } from "../http/errors.ts";
 import { operatorSecret } from "../http/secrets.ts";
-import { IdempotencyKeySchema } from "../cart/api.ts";
 import { validJson } from "../http/validate.ts";
 import { describe } from "../openapi/describe.ts";
 
@@ -70,14 +70,7 @@ export const operator = new Hono<AppEnv>()
   })
   .post("/tokens/:id/rotate", describe("rotateToken"), async (c) => {
     const id = tokenId(c.req.param("id"));
-    const key = c.req.header("idempotency-key");
-    if (key !== undefined && !IdempotencyKeySchema.safeParse(key).success) {
-      throw invalidRequest(
-        "parameter_invalid",
-        "Idempotency-Key must be 1–255 printable ASCII characters.",
-        "Idempotency-Key",
-      );
-    }
+    const key = idempotencyKeyOf(c);
     // requireOperator ran, so the secret is set.
     const secret = operatorSecret(c.env)!;
     const rotation = await admin(c.env).rotate(id, key === undefined ? undefined : { operatorSecret: secret, key });
