@@ -19,7 +19,7 @@ const cli = defineCli({
     "Applies a change batch to the live catalog: products upserted (in the catalog file's own " +
     "format) and deleted, collections upserted and deleted, as a new catalog version derived from " +
     "the live one, which goes live at once. It writes what the changes touch, not the catalog: " +
-    `a price edit is live in seconds at a million products. At most ${MAX_BATCH_PRODUCTS} products a batch.`,
+    `a batch of 1 was live in 8.6 s at 100,000 products, against 424 s for a full publish. At most ${MAX_BATCH_PRODUCTS} products a batch.`,
   positionals: { min: 1, max: 1 },
   options: {
     local: { type: "boolean", help: "apply to local state, where npm run dev reads (the default)" },
