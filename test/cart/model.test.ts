@@ -40,7 +40,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 );
 
 describe("the cart against a model", () => {
-  it("agrees with a plain in-memory cart on every status, line, quantity and subtotal", async () => {
+  // Property runs take about 2 s on an idle machine: room for a loaded CI runner (the default is 5 s).
+  it("agrees with a plain in-memory cart on every status, line, quantity and subtotal", {
+    timeout: 30_000,
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 12 }), async (ops) => {
         const { token } = await issueToken("model");
@@ -151,7 +154,9 @@ describe("the cart's JSON text", () => {
       collections: fc.array(fc.string(), { maxLength: 3 }).map((c) => JSON.stringify(c)),
     });
 
-  it("is JSON.stringify of the Cart byte for byte, however often rows are rendered and whichever is replaced", () => {
+  it("is JSON.stringify of the Cart byte for byte, however often rows are rendered and whichever is replaced", {
+    timeout: 30_000,
+  }, () => {
     fc.assert(
       fc.property(
         fc
