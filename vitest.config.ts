@@ -1,4 +1,5 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { kCurrentWorker } from "miniflare";
 import { defineConfig } from "vitest/config";
 import { quietConsole, quietRun } from "./test/helpers/quiet.ts";
 
@@ -33,6 +34,10 @@ export default defineConfig({
             // local test payment page, which the tests drive too.
             main: "./src/dev.ts",
             miniflare: {
+              // POST /operator/catalog/changes reaches the catalog writer as a deployment does, over
+              // a service binding: here to src/dev.ts's own CatalogWriter export, so the tests need
+              // no second Worker (wrangler.toml names the deployed one, storefront-catalog-writer).
+              serviceBindings: { CATALOG_WRITER: { name: kCurrentWorker, entrypoint: "CatalogWriter" } },
               bindings: {
                 // Every Stripe call of the test worker goes to the local stand-in (test/stripe/stand-in.ts).
                 STRIPE_API_BASE: inject("stripeStandIn"),
@@ -40,6 +45,8 @@ export default defineConfig({
                 STRIPE_TIMEOUT_MS: "1500",
                 ENVIRONMENT: "development",
                 CATALOG_POINTER_TTL_MS: "0",
+                // A change batch waits 1.5 s (not 20) for the catalog lock before 503 catalog_busy.
+                CATALOG_LOCK_WAIT_MS: "1500",
                 ALLOWED_ORIGINS: "http://localhost:*,https://shop.example",
                 OPERATOR_SECRET: "test-operator-secret",
                 // The contract's fixed development value (contract 9.1), as npm run dev passes it.

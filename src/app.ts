@@ -15,6 +15,7 @@ import { operator } from "./routes/operator.ts";
 import { orders } from "./routes/orders.ts";
 import { webhooks } from "./routes/webhooks.ts";
 import { operatorStock } from "./routes/operator-stock.ts";
+import { operatorCatalog } from "./routes/operator-catalog.ts";
 import { operatorRules } from "./routes/operator-rules.ts";
 import { operatorDiscounts } from "./routes/operator-discounts.ts";
 import { products } from "./routes/products.ts";
@@ -54,6 +55,7 @@ const api = new Hono<AppEnv>()
 /** The operator's token surface and its own document, behind the operator secret (see `requireOperator`). */
 const operatorApi = new Hono<AppEnv>()
   .route("/stock", operatorStock)
+  .route("/catalog", operatorCatalog)
   .route("/rules", operatorRules)
   .route("/discounts", operatorDiscounts)
   .route("/", operator)

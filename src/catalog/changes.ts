@@ -20,9 +20,6 @@ import {
 /** The most products one batch names (upserted and deleted together). */
 export const MAX_BATCH_PRODUCTS = 1000;
 
-/** The largest batch body the operator endpoint reads (413 past it). */
-export const MAX_BATCH_BYTES = 8 * 1024 * 1024;
-
 export const ChangeBatchSchema = z.strictObject({
   upsert: z._default(z.array(SourceProductSchema), []),
   delete: z._default(z.array(HandleSchema), []),
@@ -36,17 +33,37 @@ export const ChangeBatchSchema = z.strictObject({
 });
 export type ChangeBatch = z.infer<typeof ChangeBatchSchema>;
 
+/** The API's code for a refused batch: a field the format does not have, one it requires, or any other mistake. */
+export type BatchIssueCode = "parameter_unknown" | "parameter_missing" | "parameter_invalid";
+
 /** A batch refused before anything was written: its first mistake, by dotted path (`upsert.3.variants.0.price`). */
 export class ChangeBatchError extends Error {
   /** Dotted, as the API's `param` (`upsert.3.variants.0.price`); empty for the batch as a whole. */
   readonly param: string;
+  /** The first mistake's kind, as the API's `code`. */
+  readonly code: BatchIssueCode;
   /** Every mistake found, as an operator reads it (`upsert[3] (handle "x").variants[0].price: ...`), at most 20. */
   readonly issues: string[];
-  constructor(param: string, message: string, issues: string[]) {
+  constructor(param: string, message: string, issues: string[], code: BatchIssueCode = "parameter_invalid") {
     super(message);
     this.name = "ChangeBatchError";
     this.param = param;
+    this.code = code;
     this.issues = issues;
+  }
+}
+
+/**
+ * A batch the live catalog cannot take, whatever it holds: nothing is published yet
+ * (`catalog_unavailable`), or the live version was published before change batches existed and
+ * must be published once more (`catalog_republish_required`). Nothing was written.
+ */
+export class CatalogStateError extends Error {
+  readonly code: "catalog_unavailable" | "catalog_republish_required";
+  constructor(code: CatalogStateError["code"], message: string) {
+    super(message);
+    this.name = "CatalogStateError";
+    this.code = code;
   }
 }
 
@@ -54,15 +71,26 @@ export class ChangeBatchError extends Error {
 export interface BatchIssue {
   path: readonly PropertyKey[];
   message: string;
+  code?: BatchIssueCode;
 }
 
-/** Throws the ChangeBatchError of `issues` (the first one decides `param`), or returns when there are none. */
+/** Throws the ChangeBatchError of `issues` (the first one decides `param` and `code`), or returns when there are none. */
 export function refuse(input: unknown, issues: readonly BatchIssue[]): void {
   const first = issues[0];
   if (!first) return;
   const lines = issues.slice(0, 20).map((i) => `${describeBatchPath(input, i.path)}: ${i.message}`);
   if (issues.length > 20) lines.push(`... and ${issues.length - 20} more`);
-  throw new ChangeBatchError(first.path.map(String).join("."), `${lines[0]}`, lines);
+  throw new ChangeBatchError(first.path.map(String).join("."), `${lines[0]}`, lines, first.code);
+}
+
+/** Whether `input` has a value (null included) at `path`: a type mistake there is an invalid field, not a missing one. */
+function present(input: unknown, path: readonly PropertyKey[]): boolean {
+  let at: unknown = input;
+  for (const key of path) {
+    if (at === null || typeof at !== "object" || !Object.hasOwn(at, key)) return false;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at !== undefined;
 }
 
 /** `upsert[3] (handle "black-tee").variants[1].price`, as describePath words a catalog's. */
@@ -95,10 +123,12 @@ export function parseChangeBatch(
   if (!parsed.success)
     refuse(
       input,
-      parsed.error.issues.map((issue) => ({
-        path: issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path,
-        message: issue.code === "unrecognized_keys" ? "unknown field" : issue.message,
-      })),
+      parsed.error.issues.map((issue): BatchIssue => {
+        if (issue.code === "unrecognized_keys")
+          return { path: [...issue.path, issue.keys[0] ?? ""], message: "unknown field", code: "parameter_unknown" };
+        const missing = issue.code === "invalid_type" && !present(input, issue.path);
+        return { path: issue.path, message: issue.message, code: missing ? "parameter_missing" : "parameter_invalid" };
+      }),
     );
   const batch = (parsed as { data: ChangeBatch }).data;
   const named = batch.upsert.length + batch.delete.length;

@@ -1,7 +1,8 @@
 /**
  * The app's two OpenAPI documents, built in Node from its routes' `describe()` entries: what
  * `npm run docs:assets` writes for the worker to serve, and what `npm run check`'s lint validates.
- * The worker's entry exports Durable Object classes whose base class exists only in workerd; under
+ * The worker's entry exports Durable Object classes (and, in dev, the catalog writer's entrypoint)
+ * whose base classes exist only in workerd; under
  * Node it is stood in for, since building the documents never runs them.
  */
 import { registerHooks } from "node:module";
@@ -10,7 +11,10 @@ import type { JsonSchema } from "../openapi/json-schema.ts";
 registerHooks({
   resolve(specifier, context, next) {
     if (specifier === "cloudflare:workers")
-      return { url: "data:text/javascript,export class DurableObject {}", shortCircuit: true };
+      return {
+        url: "data:text/javascript,export class DurableObject {} export class WorkerEntrypoint {}",
+        shortCircuit: true,
+      };
     return next(specifier, context);
   },
 });

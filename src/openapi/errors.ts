@@ -144,7 +144,9 @@ const ERRORS = {
       "a page names a catalog version that is no longer live (`cursor_stale`: restart from the " +
       "first page), a token to rotate is revoked already (`token_already_revoked`: only a " +
       "live token rotates), or more units were asked for than live stock has left " +
-      "(`insufficient_stock`, with `available_quantity`).",
+      "(`insufficient_stock`, with `available_quantity`), or the live catalog was published " +
+      "before change batches existed (`catalog_republish_required`: publish it once more, then " +
+      "apply changes).",
     examples: {
       insufficient_stock: example("More than is left", {
         type: "invalid_request_error",
@@ -190,6 +192,12 @@ const ERRORS = {
         code: "checkout_not_open",
         message: "This checkout is completed; only an open checkout can be canceled.",
       }),
+      catalog_republish_required: example("A live catalog older than change batches", {
+        type: "invalid_request_error",
+        code: "catalog_republish_required",
+        message:
+          "The live catalog 20261001T120000Z-a1b2c3 was published before change batches existed: publish it once more (npm run catalog:publish), then apply changes to it.",
+      }),
       idempotency_key_in_use: example("Concurrent retry", {
         type: "idempotency_error",
         code: "idempotency_key_in_use",
@@ -213,7 +221,7 @@ const ERRORS = {
   413: {
     description:
       "The request body is larger than 16 KiB (64 KiB for a checkout webhook delivery, 128 KiB for an " +
-      "operator stock batch, 512 KiB for a rules document).",
+      "operator stock batch, 512 KiB for a rules document, 8 MiB for a catalog change batch).",
     examples: {
       body_too_large: example("Too large", {
         type: "invalid_request_error",
@@ -325,7 +333,9 @@ const ERRORS = {
       "plain list can (`browse_unavailable`: the operator publishes the catalog again); or this " +
       "server has no usable `CART_TOKEN_SECRET`, so it can neither issue nor check shopper tokens " +
       "(`cart_tokens_unconfigured`: its operator must set it); or a rules write could not reach " +
-      "storage (`rules_unavailable`: nothing changed, retry). Never cached.",
+      "storage (`rules_unavailable`: nothing changed, retry); or a catalog change batch waited " +
+      "20 s for a publish, rollback or other batch to end (`catalog_busy`, with `Retry-After`: " +
+      "nothing changed, retry). Never cached.",
     headers: ["Retry-After"],
     examples: {
       cart_tokens_unconfigured: example("No CART_TOKEN_SECRET", {
@@ -339,6 +349,12 @@ const ERRORS = {
         type: "api_error",
         code: "rules_unavailable",
         message: "The rules store did not answer (KV): nothing changed. Retry.",
+      }),
+      catalog_busy: example("Another catalog operation holds the lock", {
+        type: "api_error",
+        code: "catalog_busy",
+        message:
+          "Another catalog publish, batch or rollback held the catalog for 20 s: nothing was changed. Retry after 30 s.",
       }),
       catalog_unavailable: example("Nothing published", {
         type: "api_error",

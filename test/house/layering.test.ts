@@ -55,8 +55,22 @@ const ROOMS: Record<string, { may: readonly string[]; packages: RegExp }> = {
     may: ["shared", "auth", "catalog", "browse", "stock", ...MONEY, "cart", "checkout", "http", "openapi"],
     packages: /^(zod\/mini|hono(\/.*)?)$/,
   },
+  // src/dev.ts exports the writer's entrypoint for the tests' service binding (vitest.config.ts).
   app: {
-    may: ["shared", "auth", "catalog", "browse", "stock", ...MONEY, "cart", "checkout", "http", "openapi", "routes"],
+    may: [
+      "shared",
+      "auth",
+      "catalog",
+      "browse",
+      "stock",
+      ...MONEY,
+      "cart",
+      "checkout",
+      "http",
+      "openapi",
+      "routes",
+      "writer",
+    ],
     packages: /^(zod\/mini|hono(\/.*)?|cloudflare:workers)$/,
   },
   // Node side: never in the Worker bundle, so never imported by the rooms above.
@@ -64,6 +78,9 @@ const ROOMS: Record<string, { may: readonly string[]; packages: RegExp }> = {
     may: ["shared", "catalog", "browse", "stock"],
     packages: /^(zod(\/mini)?|node:.*|csv-parse(\/.*)?|sanitize-html|htmlparser2)$/,
   },
+  // The catalog writer Worker (its own bundle, writer/wrangler.toml): the batch writer of publish/
+  // behind POST /operator/catalog/changes, reached from routes over a service binding (never imported).
+  writer: { may: ["shared", "catalog", "browse", "stock", "publish"], packages: /^cloudflare:workers$/ },
   // The cli builds the OpenAPI documents from the app's routes (docs:assets), so it may load the app.
   cli: {
     may: [

@@ -1,4 +1,4 @@
-import { type BatchIssue, parseChangeBatch, refuse } from "../../catalog/changes.ts";
+import { type BatchIssue, CatalogStateError, parseChangeBatch, refuse } from "../../catalog/changes.ts";
 import { keys, type Pointer, STOCK_CHUNK, type VersionMeta } from "../../catalog/layout.ts";
 import { sha256Hex } from "../../sha256.ts";
 import type { BrowseTarget } from "../browse-index.ts";
@@ -64,12 +64,17 @@ export async function applyBatch(target: CatalogKvTarget, input: unknown, opts: 
   const source = opts.source === undefined ? {} : { source: opts.source };
   return underLock(lock, { action: "batch", version, ...source, ...by }, async (held) => {
     const { pointer, history } = await settleInterrupted(target, opts.browse, held);
-    if (!pointer) throw new Error("Nothing has been published yet: publish a catalog before applying changes to it.");
+    if (!pointer)
+      throw new CatalogStateError(
+        "catalog_unavailable",
+        "Nothing has been published yet: publish a catalog before applying changes to it.",
+      );
     const base = pointer.current;
     const root = rootOf(base);
     const settings = await rootSettings(opts.browse, root);
     if (!settings)
-      throw new Error(
+      throw new CatalogStateError(
+        "catalog_republish_required",
         `The live catalog ${base.version} was published before change batches existed: publish it once more ` +
           "(npm run catalog:publish), then apply changes to it.",
       );

@@ -7,6 +7,7 @@ import { DEV_PAY_DOCS } from "./dev-pay.ts";
 import { DOCS_DOCS } from "./docs.ts";
 import { HEALTH_DOCS } from "./health.ts";
 import { OPENAPI_DOCS } from "./openapi.ts";
+import { OPERATOR_CATALOG_DOCS } from "./operator-catalog.ts";
 import { OPERATOR_STOCK_DOCS } from "./operator-stock.ts";
 import { OPERATOR_RULES_DOCS } from "./operator-rules.ts";
 import { OPERATOR_DOCS } from "./operator.ts";
@@ -33,6 +34,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   ...DOCS_DOCS,
   ...HEALTH_DOCS,
   ...OPENAPI_DOCS,
+  ...OPERATOR_CATALOG_DOCS,
   ...OPERATOR_STOCK_DOCS,
   ...OPERATOR_RULES_DOCS,
   ...OPERATOR_DOCS,

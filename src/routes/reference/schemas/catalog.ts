@@ -29,7 +29,15 @@ import {
   VariantQuerySchema,
   VariantSchema,
 } from "../../../catalog/api.ts";
-import { HandleSchema, InventoryPolicySchema } from "../../../catalog/schema.ts";
+import {
+  HandleSchema,
+  InventoryPolicySchema,
+  SourceCollectionSchema,
+  SourceProductSchema,
+  SourceVariantSchema,
+} from "../../../catalog/schema.ts";
+import { ChangeBatchSchema } from "../../../catalog/changes.ts";
+import { CatalogVersionSchema } from "../../../catalog/changes-api.ts";
 
 /** The field kinds (HTML, plain text, URL), said once and placed on every field they concern. */
 const PLAIN = "Plain text as the store wrote it, not HTML: escape it (set it as text) before putting it in a page.";
@@ -349,4 +357,39 @@ documentSchema(InventoryPolicySchema, {
   id: "InventoryPolicy",
   description:
     "`deny` (the default): a tracked variant is sold out once nothing is left. `continue`: it keeps selling when out of stock (Shopify's “Continue selling when out of stock”).",
+});
+
+// src/catalog/changes.ts and changes-api.ts (POST /operator/catalog/changes, contract section 11)
+
+documentSchema(ChangeBatchSchema, {
+  id: "CatalogChangeBatch",
+  description:
+    "A change batch: products upserted (in the catalog file's own format, `npm run catalog:publish`'s) " +
+    "and deleted by handle, collections upserted and deleted. Every key is optional.",
+  example: { upsert: [], delete: ["canvas-market-tote"] },
+});
+
+documentSchema(CatalogVersionSchema, {
+  id: "CatalogVersion",
+  description: "The catalog version a change batch made live, the one it was derived from, and what it named.",
+});
+
+documentSchema(SourceProductSchema, {
+  id: "CatalogFileProduct",
+  description:
+    "A product as the catalog file holds it (seed/catalog.json; `npm run catalog:import` writes it from a " +
+    "Shopify export): validated by the publish's schema and checks, its `description_html` sanitised " +
+    "before it is served.",
+});
+
+documentSchema(SourceVariantSchema, {
+  id: "CatalogFileVariant",
+  description:
+    "A variant as the catalog file holds it: `price` a decimal string in the catalog's currency, " +
+    "`inventory_quantity` present when its stock is tracked.",
+});
+
+documentSchema(SourceCollectionSchema, {
+  id: "CatalogFileCollection",
+  description: "A collection as the catalog file holds it: its products by handle, in the order it shows them.",
 });

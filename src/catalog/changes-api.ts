@@ -1,0 +1,50 @@
+/**
+ * What crosses between the storefront Worker's `POST /operator/catalog/changes` and the catalog
+ * writer Worker (src/writer/) over their service binding (contract section 11): types, the
+ * answer's schema (pure, so out of the bundle) and one constant. The storefront carries none of
+ * the catalog schema, the sanitiser or the batch writer (docs/decisions/0015-change-batches.md, "The operator's endpoint").
+ */
+import * as z from "zod/mini";
+
+/** The largest batch body the operator endpoint reads (413 past it). */
+export const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+
+/** A batch as the route read it: the parsed JSON body, and the request's Idempotency-Key if sent. */
+export interface ChangesRequest {
+  batch: unknown;
+  key?: string | undefined;
+}
+
+/**
+ * The answer of a batch applied (or of a batch that changed nothing: `version` = `previous_version`).
+ * Built by a pure arrow function called at once: the storefront never parses it, so its bundle
+ * leaves it out (docs/decisions/0009-schema-docs-out-of-the-worker.md).
+ */
+export const CatalogVersionSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    object: z.literal("catalog_version"),
+    version: z.string(),
+    previous_version: z.string(),
+    changed: z.strictObject({
+      products: z.int().check(z.minimum(0)),
+      collections: z.int().check(z.minimum(0)),
+    }),
+  }))();
+export type CatalogVersionReply = z.infer<typeof CatalogVersionSchema>;
+
+/** The contract's error object, as the writer words it (the route puts it in the envelope). */
+export interface ChangesError {
+  type: "invalid_request_error" | "idempotency_error" | "api_error";
+  code: string;
+  message: string;
+  param?: string;
+}
+
+export type ChangesReply =
+  | { ok: true; version: CatalogVersionReply; replayed: boolean }
+  | { ok: false; status: 400 | 409 | 422 | 500 | 503; error: ChangesError; retryAfter?: number; replayed: boolean };
+
+/** The writer's RPC surface, as the storefront's service binding `CATALOG_WRITER` sees it. */
+export interface CatalogWriterService {
+  applyChanges(request: ChangesRequest): Promise<ChangesReply>;
+}

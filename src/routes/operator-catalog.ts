@@ -1,0 +1,32 @@
+import * as z from "zod/mini";
+import { MAX_BATCH_BYTES } from "../catalog/changes-api.ts";
+import { Hono } from "../http/hono.ts";
+import type { AppEnv } from "../http/app-env.ts";
+import { ApiError } from "../http/errors.ts";
+import { noStore } from "../http/no-store.ts";
+import { requireOperator } from "../http/operator-auth.ts";
+import { parseJsonBody } from "../http/validate.ts";
+import { describe } from "../openapi/describe.ts";
+import { idempotencyKeyOf } from "./idempotency-key.ts";
+
+/**
+ * The operator's catalog change batches (contract section 11). This Worker authenticates, reads
+ * the body (up to 8 MiB) and its Idempotency-Key; the catalog writer Worker behind the service
+ * binding `CATALOG_WRITER` (src/writer/) validates, applies and answers, so the catalog schema,
+ * the sanitiser and the batch writer stay out of this bundle.
+ */
+export const operatorCatalog = new Hono<AppEnv>()
+  .use("*", noStore)
+  .use("*", requireOperator)
+  .post("/changes", describe("applyCatalogChanges"), async (c) => {
+    const key = idempotencyKeyOf(c);
+    const batch = await parseJsonBody(c, z.unknown(), MAX_BATCH_BYTES);
+    const reply = await c.env.CATALOG_WRITER.applyChanges({ batch, key });
+    if (reply.replayed) c.header("Idempotent-Replayed", "true");
+    if (reply.ok) return c.json(reply.version, 200);
+    // The writer logged what failed; the answer is the usual 500 with its request id.
+    if (reply.status === 500) throw new Error("The catalog writer could not apply a batch.");
+    const headers: Record<string, string> = {};
+    if (reply.retryAfter !== undefined) headers["Retry-After"] = String(reply.retryAfter);
+    throw new ApiError(reply.status, reply.error, headers);
+  });

@@ -1,0 +1,114 @@
+import type { OperationDoc } from "../../openapi/spec.ts";
+import { IdempotencyKeySchema } from "../../cart/api.ts";
+import { CatalogVersionSchema } from "../../catalog/changes-api.ts";
+import { ChangeBatchSchema, MAX_BATCH_PRODUCTS } from "../../catalog/changes.ts";
+import { errors, JSON_BODY_ERRORS, OPERATOR_ERRORS } from "../../openapi/errors.ts";
+
+const NO_STORE = ["X-Request-Id", "Cache-Control"] as const;
+
+/** A price edit of a seed product and a new one, added to a collection: the example of the operation. */
+export const CHANGES_EXAMPLE = {
+  upsert: [
+    {
+      id: "gid://shopify/Product/8012345670116",
+      handle: "canvas-market-tote",
+      title: "Canvas Market Tote",
+      vendor: "Northwind Threads",
+      product_type: "Bags",
+      tags: ["canvas", "accessories"],
+      available: true,
+      variants: [{ id: "44102938475680", price: "32.00", available: true, sku: "NW-CMT" }],
+      description_html: "<p>A heavy canvas tote with leather handles, big enough for a week of groceries.</p>",
+    },
+    {
+      id: "gid://shopify/Product/8012345679001",
+      handle: "gift-card-25",
+      title: "Gift Card 25",
+      vendor: "Northwind Threads",
+      product_type: "Gift Cards",
+      tags: ["gift"],
+      available: true,
+      variants: [{ id: "44102938479001", price: "25.00", available: true, requires_shipping: false }],
+    },
+  ],
+  collections: {
+    upsert: [{ handle: "gifts", title: "Gifts", products: ["gift-card-25", "canvas-market-tote"] }],
+  },
+};
+
+/** The OpenAPI description of src/routes/operator-catalog.ts's operation (never in the Worker bundle). */
+export const OPERATOR_CATALOG_DOCS = {
+  applyCatalogChanges: {
+    summary: "Apply a catalog change batch",
+    description:
+      "Products upserted and deleted, collections upserted and deleted, as a new catalog version " +
+      "derived from the live one (contract section 11; `npm run catalog:apply` takes the same file). " +
+      "Products and collections are in the catalog file's own format and are validated by the same " +
+      "schema, checks and description sanitiser as a publish; at most " +
+      `${MAX_BATCH_PRODUCTS.toLocaleString("en-US")} products a batch (upserted and deleted ` +
+      "together). An upserted product replaces the product with its handle whole, keeping its place " +
+      "in the catalog and its collections; a new handle is appended to the catalog's order. An " +
+      "upserted collection keeps its place, a new one is appended; a deleted product leaves every " +
+      "collection it was in. A handle to delete must exist.\n\n" +
+      "The batch is all or nothing: it writes only what it changes (the products it names and the " +
+      "lists, collections and browse entries they are in, not the catalog), then switches the live " +
+      "version, and the answer comes once it is live: `version` is the new version, " +
+      "`previous_version` the one it was derived from, and `changed` counts what the batch names. " +
+      "A batch that would change nothing answers 200 with `version` equal to `previous_version` and " +
+      "writes nothing. Unchanged products keep their ETags; a list cursor from before the batch " +
+      "answers 409 `cursor_stale`. The batch is in the history (`npm run catalog:rollback -- --list` " +
+      "marks it `batch`, by `operator API`) and rolls back like any version. It never changes the " +
+      "rules document, and writes a live stock level only for a variant it newly tracks or whose " +
+      "`inventory_quantity` it changes.\n\n" +
+      "Batches, publishes and rollbacks take turns under one lock: a batch waits up to 20 s for " +
+      "another to end, then answers 503 `catalog_busy` with `Retry-After` and changes nothing. An " +
+      "invalid batch is 400 naming its first mistake: `param` is its dotted path " +
+      "(`upsert.3.variants.0.price`), `code` is `parameter_unknown` for a field the format does not " +
+      "have, `parameter_missing` for one it requires and `parameter_invalid` otherwise, and the " +
+      "message lists up to 20 mistakes in the catalog's words. With an `Idempotency-Key` (kept " +
+      "24 hours) a retry of the same batch replays its answer (`Idempotent-Replayed: true`), a 400 " +
+      "included; another batch with the key is 422, and a retry while the first is still running " +
+      "is 409. A 503 or 500 is not kept: retrying with the same key runs the batch. The body may " +
+      "be up to 8 MiB. The batch is applied by the catalog writer, a Worker of its own behind a " +
+      "service binding, so the storefront Worker carries none of the catalog schema or the writer.",
+    tag: "Operator",
+    auth: "operator",
+    requestHeaders: [{ name: "Idempotency-Key", schema: IdempotencyKeySchema }],
+    body: {
+      schema: ChangeBatchSchema,
+      examples: {
+        priceAndNewProduct: { summary: "A price edit and a new product in a new collection", value: CHANGES_EXAMPLE },
+      },
+    },
+    responses: {
+      200: {
+        description: "The batch is live (or changed nothing: `version` equals `previous_version`).",
+        schema: CatalogVersionSchema,
+        headers: [...NO_STORE, "Idempotent-Replayed"],
+        examples: {
+          applied: {
+            summary: "Two products and a collection changed",
+            value: {
+              object: "catalog_version",
+              version: "20261128T213000Z-9f3a1c",
+              previous_version: "20261128T090000Z-4b7e2d",
+              changed: { products: 2, collections: 1 },
+            },
+          },
+        },
+      },
+      ...errors(
+        ...OPERATOR_ERRORS,
+        ...JSON_BODY_ERRORS,
+        "parameter_unknown",
+        "parameter_invalid",
+        "parameter_missing",
+        "idempotency_key_in_use",
+        "idempotency_key_reused",
+        "catalog_republish_required",
+        "catalog_unavailable",
+        "catalog_busy",
+      ),
+    },
+  },
+} satisfies Record<string, OperationDoc>;
