@@ -40,6 +40,10 @@ const UNPROVOKABLE: [RegExp, string][] = [
     "a catalog version vanishing under a cart read or update: a race with a publish",
   ],
   [
+    /^POST \/api\/v1\/operator\/catalog\/changes 503$/,
+    "another publish holding the catalog lock, or no catalog yet: test/writer/changes.test.ts and changes-unpublished.test.ts",
+  ],
+  [
     /^POST \/api\/v1\/checkouts 503$/,
     "a cart with lines before any publish cannot exist: only a catalog version vanishing under a checkout",
   ],
@@ -828,6 +832,11 @@ const throttled: Case[] = withHead([
     name: "an address guessing the secret",
     request: () => ["/api/v1/operator/openapi.json", { headers: { ...OPERATOR, ...GUESSER } }],
   },
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () => post("/api/v1/operator/catalog/changes", {}, { ...OPERATOR, ...JSON_TYPE, ...GUESSER }),
+  },
   // Stock, orders, completion, reconciliation and order events sit behind the same guard (issue 42, point 19).
   ...[
     "/api/v1/operator/stock",
@@ -1071,6 +1080,52 @@ const operator: Case[] = withHead([
   { status: 200, name: "the status", request: () => ["/api/v1/operator/stock", { headers: OPERATOR }] },
   { status: 401, name: "no secret", request: () => ["/api/v1/operator/stock"] },
   { status: 401, name: "no secret", request: () => ["/api/v1/operator/stock/44102938475615"] },
+  // Catalog change batches (contract 11): one that names nothing changes nothing, so the cases after it see the same catalog.
+  {
+    status: 200,
+    name: "a batch that names nothing",
+    request: () =>
+      post(
+        "/api/v1/operator/catalog/changes",
+        {},
+        { ...OPERATOR, ...JSON_TYPE, "Idempotency-Key": "conformance-changes" },
+      ),
+  },
+  {
+    status: 422,
+    name: "its key with another batch",
+    request: () =>
+      post(
+        "/api/v1/operator/catalog/changes",
+        { delete: ["canvas-market-tote"] },
+        { ...OPERATOR, ...JSON_TYPE, "Idempotency-Key": "conformance-changes" },
+      ),
+  },
+  {
+    status: 400,
+    name: "a handle to delete the catalog does not have",
+    request: () =>
+      post("/api/v1/operator/catalog/changes", { delete: ["no-such-product"] }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 401,
+    name: "no secret",
+    request: () => post("/api/v1/operator/catalog/changes", {}, JSON_TYPE),
+  },
+  {
+    status: 413,
+    name: "over 8 MiB",
+    request: () =>
+      post("/api/v1/operator/catalog/changes", { pad: "x".repeat(8 * 1024 * 1024) }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 415,
+    name: "not JSON",
+    request: () => [
+      "/api/v1/operator/catalog/changes",
+      { method: "POST", headers: { ...OPERATOR, "Content-Type": "text/plain" }, body: "{}" },
+    ],
+  },
   // The rules document (contract 10.1), in order: the first publish, then If-Match at work.
   { status: 200, name: "the first publish, no If-Match needed", request: () => putRules(RULES_DOC) },
   { status: 200, name: "the live document", request: () => ["/api/v1/operator/rules", { headers: OPERATOR }] },

@@ -194,6 +194,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     const operatorDoc = (await res.json()) as Json;
     expect(Object.keys(operatorDoc.paths as Json).sort()).toEqual([
+      "/api/v1/operator/catalog/changes",
       "/api/v1/operator/checkouts/{id}/complete",
       "/api/v1/operator/discounts",
       "/api/v1/operator/openapi.json",
