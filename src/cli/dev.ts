@@ -154,10 +154,16 @@ function serve(port: number, persistTo: string | undefined): void {
   const { values, sources } = devVars(process.cwd());
   const said = describeSources(sources);
   if (said) console.log(said);
-  // src/dev.ts: the deployed Worker plus the local test payment page (/dev/pay).
+  // src/dev.ts: the deployed Worker plus the local test payment page (/dev/pay); beside it, as a
+  // deployment has it, the catalog writer Worker its CATALOG_WRITER binding reaches (POST
+  // /operator/catalog/changes), on the same local state.
   const args = [
     "dev",
     "src/dev.ts",
+    "--config",
+    "wrangler.toml",
+    "--config",
+    "writer/wrangler.toml",
     "--port",
     String(port),
     ...varArgs(values),

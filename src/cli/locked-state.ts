@@ -1,6 +1,6 @@
 import { userInfo, hostname } from "node:os";
 import { fileLock } from "../publish/lock-file.ts";
-import { type CatalogLock, type HeldLock, type LockIntent, processLock, sqlLock } from "../publish/lock.ts";
+import { type CatalogLock, d1Query, type HeldLock, type LockIntent, processLock, sqlLock } from "../publish/lock.ts";
 import { remoteD1Query } from "../publish/browse-remote.ts";
 import { d1Target } from "../publish/browse-index.ts";
 import { bindingTarget, type Settled, settleInterrupted } from "../publish/publish.ts";
@@ -56,6 +56,9 @@ export function settledLines(settled: Settled): string[] {
   ];
 }
 
+/** The local tools' lease token (see withLockedLocalState). */
+const LOCAL_TOOLS_TOKEN = "local-tools";
+
 /** A lock already taken, handed to publishTo/rollbackTo, which then neither wait nor release. */
 function taken(held: HeldLock): CatalogLock {
   return { acquire: async () => ({ ...held, release: async () => {} }) };
@@ -79,18 +82,45 @@ export async function withLockedLocalState<T>(
     waitMs: wait.waitMs,
     onWait: (holder) => wait.say(waitLine(wait.waitMs, holder)),
   });
+  const started = Date.now();
   const held = await lock.acquire(intent);
   try {
     const local = await openLocalEnv(dir);
     try {
-      // Whatever this command is, it settles what a killed publish left first (publish.ts).
-      const settled = await settleInterrupted(
-        bindingTarget(local.env.CATALOG),
-        d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS),
-        held,
-      );
-      for (const line of settledLines(settled)) wait.say(line);
-      return await run(local, taken({ ...held, abandoned: [] }));
+      // The D1 lease as well, inside this Miniflare, so the catalog
+      // writer Worker of a running `wrangler dev` (which cannot take the file) takes turns with
+      // the tools. The file still orders the tools' own Miniflares (see src/publish/lock.ts).
+      // Every tool leases with one token: only the file's holder gets here, so a lease left by a
+      // tool killed with -9 is taken over at once (its file was broken as stale), not after 30
+      // minutes; a Worker's lease (a random token) is waited for.
+      const lease = await sqlLock(d1Query(local.env.BROWSE), {
+        token: LOCAL_TOOLS_TOKEN,
+        waitMs: Math.max(0, wait.waitMs - (Date.now() - started)),
+        onWait: (holder) => wait.say(waitLine(wait.waitMs, holder)),
+      }).acquire(intent);
+      try {
+        const abandoned = [...held.abandoned, ...lease.abandoned];
+        // Whatever this command is, it settles what a killed publish left first (publish.ts).
+        const settled = await settleInterrupted(
+          bindingTarget(local.env.CATALOG),
+          d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS),
+          { abandoned },
+        );
+        for (const line of settledLines(settled)) wait.say(line);
+        return await run(
+          local,
+          taken({
+            abandoned: [],
+            verify: async () => {
+              await held.verify();
+              await lease.verify();
+            },
+            release: async () => {},
+          }),
+        );
+      } finally {
+        await lease.release();
+      }
     } finally {
       await local.dispose();
     }

@@ -107,6 +107,15 @@ export function processLock(key: object): CatalogLock {
 /** Runs one SQL statement and returns its rows (a D1 binding, or `wrangler d1 execute --remote`). */
 export type SqlQuery = (sql: string) => Promise<Record<string, unknown>[]>;
 
+/**
+ * A D1 binding as a SqlQuery, for the lease on a binding: the catalog writer Worker's, and the
+ * local tools' (inside their Miniflare, against the Worker on the same state). One statement per
+ * batch call, the D1 call the local tools retry (local-env.ts `retrying`).
+ */
+export function d1Query(db: D1Database): SqlQuery {
+  return async (sql) => (await db.batch<Record<string, unknown>>([db.prepare(sql)]))[0]?.results ?? [];
+}
+
 const LEASE_MS = 30 * 60 * 1000;
 
 export function sqlText(value: string): string {

@@ -2,7 +2,7 @@ import type { ChangesReply, ChangesRequest } from "../catalog/changes-api.ts";
 import { CatalogStateError, ChangeBatchError } from "../catalog/changes.ts";
 import { applyBatch } from "../publish/batch/apply.ts";
 import { d1Target } from "../publish/browse-index.ts";
-import { LockBusyError, sqlLock } from "../publish/lock.ts";
+import { d1Query, LockBusyError, sqlLock } from "../publish/lock.ts";
 import { bindingTarget } from "../publish/publish.ts";
 import { sha256Hex } from "../sha256.ts";
 import { RequestKeys } from "./request-keys.ts";
@@ -63,7 +63,7 @@ function refused(status: 400 | 409 | 422 | 500 | 503, error: Extract<ChangesRepl
 
 async function run(env: WriterEnv, batch: unknown, key: string | undefined): Promise<ChangesReply> {
   const waitMs = Number(env.CATALOG_LOCK_WAIT_MS) || LOCK_WAIT_MS;
-  const lock = sqlLock(async (sql) => (await env.BROWSE.prepare(sql).all()).results, { waitMs, pollMs: 500 });
+  const lock = sqlLock(d1Query(env.BROWSE), { waitMs, pollMs: 500 });
   try {
     const result = await applyBatch(bindingTarget(env.CATALOG), batch, {
       browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS),

@@ -113,4 +113,48 @@ describe("the production bundle", () => {
     expect(inputs).toContain("src/catalog/fields.ts");
     expect(inputs).not.toContain("src/catalog/schema.ts");
   });
+
+  // POST /operator/catalog/changes hands the batch to the catalog writer over a service binding:
+  // its schema, sanitiser and writer (about 89 KB gzip) are the writer Worker's, never the storefront's.
+  it("leaves the catalog writer (src/writer/, src/publish/, sanitize-html) out of the worker", () => {
+    const meta = JSON.parse(readFileSync(join(outdir, "meta.json"), "utf8")) as { inputs: Record<string, unknown> };
+    const inputs = Object.keys(meta.inputs);
+    expect(inputs).toContain("src/routes/operator-catalog.ts");
+    expect(
+      inputs.filter((input) => /^src\/(writer|publish)\/|^src\/catalog\/changes\.ts$|sanitize-html/.test(input)),
+    ).toEqual([]);
+  });
+});
+
+describe("the catalog writer's bundle (writer/wrangler.toml)", () => {
+  const writerOut = join(outdir, "writer");
+  // Its own Worker, with the same budget: the batch writer, the catalog schema and sanitize-html,
+  // postcss aliased to a stub (sanitize-html parses style attributes with it, never allowed here).
+  it("builds with wrangler and stays within the 100 KiB gzip budget, postcss left out", () => {
+    execFileSync(
+      process.execPath,
+      [
+        WRANGLER,
+        "deploy",
+        "--dry-run",
+        "--config",
+        "writer/wrangler.toml",
+        "--outdir",
+        writerOut,
+        "--metafile",
+        join(writerOut, "meta.json"),
+      ],
+      { env: { ...process.env, WRANGLER_SEND_METRICS: "false" }, stdio: "pipe" },
+    );
+    const gzipKiB = gzipSync(readFileSync(join(writerOut, "index.js"))).byteLength / 1024;
+    expect(gzipKiB).toBeGreaterThan(10);
+    expect(gzipKiB).toBeLessThanOrEqual(100);
+    const inputs = Object.keys(
+      (JSON.parse(readFileSync(join(writerOut, "meta.json"), "utf8")) as { inputs: Record<string, unknown> }).inputs,
+    );
+    // Paths are the config's directory's (writer/): ../src/writer/apply.ts.
+    expect(inputs.some((input) => input.endsWith("src/writer/apply.ts"))).toBe(true);
+    expect(inputs.some((input) => input.includes("node_modules/sanitize-html/"))).toBe(true);
+    expect(inputs.filter((input) => input.includes("node_modules/postcss/"))).toEqual([]);
+  });
 });
