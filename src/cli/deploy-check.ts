@@ -56,32 +56,78 @@ export function placeholderBindings(toml: string): PlaceholderBinding[] {
   return out;
 }
 
+/** The storage a wrangler.toml binds: `kv_namespaces:CATALOG` -> its id (a D1's database_id, an R2's bucket_name). */
+export function storageBindings(toml: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const block of toml.split(/^(?=\[)/m)) {
+    const header = /^\[\[(kv_namespaces|d1_databases|r2_buckets)\]\]/.exec(block);
+    if (!header) continue;
+    const value = (key: string) =>
+      new RegExp(`^\\s*${key}\\s*=\\s*"([^"]*)"`, "m").exec(block.replace(/#.*$/gm, ""))?.[1];
+    const key = { kv_namespaces: "id", d1_databases: "database_id", r2_buckets: "bucket_name" }[header[1]!]!;
+    out.set(`${header[1]}:${value("binding") ?? "(unnamed)"}`, value(key) ?? "");
+  }
+  return out;
+}
+
+/**
+ * Where the catalog writer's configuration (writer/wrangler.toml) binds other storage than the
+ * storefront's: it must write the very catalog, browse index and snapshots the storefront reads.
+ */
+export function writerMismatches(storefrontToml: string, writerToml: string): string[] {
+  const storefront = storageBindings(storefrontToml);
+  return [...storageBindings(writerToml)].flatMap(([name, id]) =>
+    storefront.get(name) === id
+      ? []
+      : [
+          `${name.replace(":", " ")}: the writer binds "${id}", the storefront ${storefront.has(name) ? `"${storefront.get(name)}"` : "nothing"}`,
+        ],
+  );
+}
+
 const cli = defineCli({
   command: "node src/cli/deploy-check.ts",
   summary: `Run by npm run deploy before wrangler deploy: refuses wrangler.toml's placeholder KV and D1
-ids (the local-development values), naming what to create. npm run check's dry run needs no real
-ids and does not run it.`,
+ids (the local-development values), naming what to create, and a catalog writer configuration
+(writer/wrangler.toml) whose storage ids are not the storefront's. npm run check's dry run needs no
+real ids and does not run it.`,
   options: {
     config: { type: "string", value: "FILE", default: "wrangler.toml", help: "the Wrangler configuration to check" },
+    writer: {
+      type: "string",
+      value: "FILE",
+      default: "writer/wrangler.toml",
+      help: "the catalog writer's configuration: the same placeholders refused, and its storage ids must be the storefront's",
+    },
   },
 });
 
 if (import.meta.main) {
   await runCli(cli, () => {
     const { values } = cli.parse();
-    let toml: string;
-    try {
-      toml = readFileSync(values.config, "utf8");
-    } catch {
-      throw new InputError("cannot be read.", { file: values.config });
-    }
+    const read = (file: string) => {
+      try {
+        return readFileSync(file, "utf8");
+      } catch {
+        throw new InputError("cannot be read.", { file });
+      }
+    };
+    const toml = read(values.config);
+    const mismatches = writerMismatches(toml, read(values.writer));
     const found = placeholderBindings(toml);
-    if (found.length === 0) return;
-    const lines = [
-      `npm run deploy: ${values.config} still has the placeholder ids of local development; nothing was deployed.`,
-      `Create each of these in your Cloudflare account and put its id in ${values.config}:`,
-      ...found.map((b) => `  [[${b.table}]] ${b.binding}: ${b.create}  (then set ${b.key} to the id it prints)`),
-    ];
+    const lines: string[] = [];
+    if (found.length > 0)
+      lines.push(
+        `npm run deploy: ${values.config} still has the placeholder ids of local development; nothing was deployed.`,
+        `Create each of these in your Cloudflare account and put its id in ${values.config} (and, for CATALOG, BROWSE and BROWSE_SNAPSHOTS, in ${values.writer} too):`,
+        ...found.map((b) => `  [[${b.table}]] ${b.binding}: ${b.create}  (then set ${b.key} to the id it prints)`),
+      );
+    else if (mismatches.length > 0)
+      lines.push(
+        `npm run deploy: ${values.writer} binds other storage than ${values.config}; nothing was deployed. The catalog writer must write what the storefront reads:`,
+        ...mismatches.map((m) => `  ${m}`),
+      );
+    if (lines.length === 0) return;
     process.stderr.write(`${lines.join("\n")}\n`);
     process.exitCode = 1;
   });

@@ -88,7 +88,19 @@ describe("npm run deploy refuses wrangler.toml's placeholder ids", () => {
       .replace('"00000000-0000-0000-0000-000000000004"', '"7a4d2b3f-8e5c-4f9b-8d2a-3c4e5f6a7b8c"');
     const file = join(scratch, "wrangler.toml");
     writeFileSync(file, real);
-    const passed = await runCli("deploy-check", ["--config", file]);
+    // The catalog writer must bind the same storage (issue 45): with the shipped placeholders it does not.
+    const apart = await runCli("deploy-check", ["--config", file]);
+    expect(apart.code).toBe(1);
+    expect(apart.stderr).toContain("writer/wrangler.toml binds other storage than");
+    expect(apart.stderr).toContain('kv_namespaces CATALOG: the writer binds "00000000000000000000000000000001"');
+    const writer = join(scratch, "writer.toml");
+    writeFileSync(
+      writer,
+      readFileSync("writer/wrangler.toml", "utf8")
+        .replace('"00000000000000000000000000000001"', '"0123456789abcdef0123456789abcdef"')
+        .replace('"00000000-0000-0000-0000-000000000003"', '"6f3c1a2e-7d4b-4e8a-9c1f-2b3d4e5f6a7b"'),
+    );
+    const passed = await runCli("deploy-check", ["--config", file, "--writer", writer]);
     expect(passed.code, passed.stderr).toBe(0);
     expect(passed.stderr).toBe("");
   });
