@@ -6,7 +6,7 @@ import { errors, JSON_BODY_ERRORS, OPERATOR_ERRORS } from "../../openapi/errors.
 
 const NO_STORE = ["X-Request-Id", "Cache-Control"] as const;
 
-/** A price edit of a seed product and a new one, added to a collection: the example of the operation. */
+/** A price edit of a seed product, brought to the front of its collection: the example of the operation. */
 export const CHANGES_EXAMPLE = {
   upsert: [
     {
@@ -20,19 +20,23 @@ export const CHANGES_EXAMPLE = {
       variants: [{ id: "44102938475680", price: "32.00", available: true, sku: "NW-CMT" }],
       description_html: "<p>A heavy canvas tote with leather handles, big enough for a week of groceries.</p>",
     },
-    {
-      id: "gid://shopify/Product/8012345679001",
-      handle: "gift-card-25",
-      title: "Gift Card 25",
-      vendor: "Northwind Threads",
-      product_type: "Gift Cards",
-      tags: ["gift"],
-      available: true,
-      variants: [{ id: "44102938479001", price: "25.00", available: true, requires_shipping: false }],
-    },
   ],
   collections: {
-    upsert: [{ handle: "gifts", title: "Gifts", products: ["gift-card-25", "canvas-market-tote"] }],
+    upsert: [
+      {
+        handle: "accessories",
+        title: "Accessories",
+        products: [
+          "insulated-bottle-750ml",
+          "canvas-market-tote",
+          "waffle-knit-beanie",
+          "six-panel-cap-washed-black",
+          "crew-sock-three-pack",
+          "leather-card-holder-tan",
+          "wool-blanket-scarf-plaid",
+        ],
+      },
+    ],
   },
 };
 
@@ -77,7 +81,7 @@ export const OPERATOR_CATALOG_DOCS = {
     body: {
       schema: ChangeBatchSchema,
       examples: {
-        priceAndNewProduct: { summary: "A price edit and a new product in a new collection", value: CHANGES_EXAMPLE },
+        priceEdit: { summary: "A price edit, and a collection reordered", value: CHANGES_EXAMPLE },
       },
     },
     responses: {
@@ -87,12 +91,12 @@ export const OPERATOR_CATALOG_DOCS = {
         headers: [...NO_STORE, "Idempotent-Replayed"],
         examples: {
           applied: {
-            summary: "Two products and a collection changed",
+            summary: "A product and a collection changed",
             value: {
               object: "catalog_version",
               version: "20261128T213000Z-9f3a1c",
               previous_version: "20261128T090000Z-4b7e2d",
-              changed: { products: 2, collections: 1 },
+              changed: { products: 1, collections: 1 },
             },
           },
         },
