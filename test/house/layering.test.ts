@@ -16,6 +16,8 @@ import { describe, expect, it } from "vitest";
  */
 /** The money rooms of contract section 10, bottom-up. */
 const MONEY = ["rules", "discounts", "pricing", "payment"] as const;
+/** The domain rooms, free of HTTP: what the edge, the app and the tools above them may import. */
+const DOMAIN = ["shared", "auth", "catalog", "browse", "stock", ...MONEY, "cart", "checkout"] as const;
 
 const ROOMS: Record<string, { may: readonly string[]; packages: RegExp }> = {
   shared: { may: [], packages: /^zod\/mini$/ },
@@ -44,33 +46,20 @@ const ROOMS: Record<string, { may: readonly string[]; packages: RegExp }> = {
     packages: /^(zod\/mini|cloudflare:workers)$/,
   },
   http: {
-    may: ["shared", "auth", "catalog", "browse", "stock", ...MONEY, "cart", "checkout"],
+    may: DOMAIN,
     packages: /^(zod\/mini|hono(\/.*)?)$/,
   },
   openapi: {
-    may: ["shared", "auth", "catalog", "browse", "stock", ...MONEY, "cart", "checkout", "http"],
+    may: [...DOMAIN, "http"],
     packages: /^(zod\/mini|hono(\/.*)?)$/,
   },
   routes: {
-    may: ["shared", "auth", "catalog", "browse", "stock", ...MONEY, "cart", "checkout", "http", "openapi"],
+    may: [...DOMAIN, "http", "openapi"],
     packages: /^(zod\/mini|hono(\/.*)?)$/,
   },
   // src/dev.ts exports the writer's entrypoint for the tests' service binding (vitest.config.ts).
   app: {
-    may: [
-      "shared",
-      "auth",
-      "catalog",
-      "browse",
-      "stock",
-      ...MONEY,
-      "cart",
-      "checkout",
-      "http",
-      "openapi",
-      "routes",
-      "writer",
-    ],
+    may: [...DOMAIN, "http", "openapi", "routes", "writer"],
     packages: /^(zod\/mini|hono(\/.*)?|cloudflare:workers)$/,
   },
   // Node side: never in the Worker bundle, so never imported by the rooms above.
@@ -83,20 +72,7 @@ const ROOMS: Record<string, { may: readonly string[]; packages: RegExp }> = {
   writer: { may: ["shared", "catalog", "browse", "stock", "publish"], packages: /^cloudflare:workers$/ },
   // The cli builds the OpenAPI documents from the app's routes (docs:assets), so it may load the app.
   cli: {
-    may: [
-      "shared",
-      "auth",
-      "catalog",
-      "browse",
-      "stock",
-      ...MONEY,
-      "cart",
-      "checkout",
-      "publish",
-      "openapi",
-      "routes",
-      "app",
-    ],
+    may: [...DOMAIN, "publish", "openapi", "routes", "app"],
     packages: /^(zod(\/mini)?|node:.*|miniflare|wrangler)$/,
   },
 };
