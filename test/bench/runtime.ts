@@ -68,8 +68,10 @@ export interface Runtime {
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime & { logLines: () => number }> {
   const { workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml");
   // The bundle is one ES module; wrangler's module rules describe the sources, not the bundle.
+  // The catalog writer (CATALOG_WRITER, a Worker of its own) is not run: no bench row sends a change batch.
   const {
     modulesRules: _sourceRules,
+    serviceBindings: _catalogWriter,
     ratelimits,
     ...bindings
   } = workerOptions as typeof workerOptions & {
