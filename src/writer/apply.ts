@@ -18,6 +18,11 @@ export interface WriterEnv {
 
 /** How long a batch waits for a publish, rollback or other batch holding the lock before it answers 503 `catalog_busy`. */
 export const LOCK_WAIT_MS = 20_000;
+/**
+ * The writer's lease on the catalog lock: an isolate killed mid-batch frees the lock after this,
+ * not after the tools' 30 minutes (a batch renews it before its switch, src/publish/lock.ts).
+ */
+export const WRITER_LEASE_MS = 5 * 60 * 1000;
 /** The `Retry-After` of a 503 `catalog_busy`, in seconds. */
 export const BUSY_RETRY_AFTER_S = 30;
 /** Who a batch of this endpoint is in the history (`catalog:rollback --list`). */
@@ -63,7 +68,7 @@ function refused(status: 400 | 409 | 422 | 500 | 503, error: Extract<ChangesRepl
 
 async function run(env: WriterEnv, batch: unknown, key: string | undefined): Promise<ChangesReply> {
   const waitMs = Number(env.CATALOG_LOCK_WAIT_MS) || LOCK_WAIT_MS;
-  const lock = sqlLock(d1Query(env.BROWSE), { waitMs, pollMs: 500 });
+  const lock = sqlLock(d1Query(env.BROWSE), { waitMs, pollMs: 500, leaseMs: WRITER_LEASE_MS });
   try {
     const result = await applyBatch(bindingTarget(env.CATALOG), batch, {
       browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS),
