@@ -3,15 +3,19 @@ import { CatalogStateError, ChangeBatchError } from "../catalog/changes.ts";
 import { applyBatch } from "../publish/batch/apply.ts";
 import { d1Target } from "../publish/browse-index.ts";
 import { d1Query, LockBusyError, sqlLock } from "../publish/lock.ts";
-import { bindingTarget } from "../publish/publish.ts";
 import { sha256Hex } from "../sha256.ts";
 import { RequestKeys } from "./request-keys.ts";
+import { type EntrySink, writerTarget } from "./target.ts";
 
-/** The catalog writer's bindings: the storefront's catalog namespace, browse database and snapshots bucket. */
+/**
+ * The catalog writer's bindings: the storefront's catalog namespace, browse database and snapshots
+ * bucket, and itself (CATALOG_WRITER: the chunks of a batch's writes go to a new invocation each).
+ */
 export interface WriterEnv {
   CATALOG: KVNamespace;
   BROWSE: D1Database;
   BROWSE_SNAPSHOTS: R2Bucket;
+  CATALOG_WRITER: EntrySink;
   /** How long a batch waits for the lock, in ms (LOCK_WAIT_MS when unset; the tests shorten it). */
   CATALOG_LOCK_WAIT_MS?: string;
 }
@@ -70,7 +74,7 @@ async function run(env: WriterEnv, batch: unknown, key: string | undefined): Pro
   const waitMs = Number(env.CATALOG_LOCK_WAIT_MS) || LOCK_WAIT_MS;
   const lock = sqlLock(d1Query(env.BROWSE), { waitMs, pollMs: 500, leaseMs: WRITER_LEASE_MS });
   try {
-    const result = await applyBatch(bindingTarget(env.CATALOG), batch, {
+    const result = await applyBatch(writerTarget(env.CATALOG, env.CATALOG_WRITER), batch, {
       browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS),
       lock,
       by: API_OPERATOR,

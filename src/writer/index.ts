@@ -1,6 +1,9 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import type { CatalogWriterService, ChangesReply, ChangesRequest } from "../catalog/changes-api.ts";
+import type { KvEntry } from "../publish/build.ts";
+import { bindingTarget } from "../publish/publish.ts";
 import { applyChanges, type WriterEnv } from "./apply.ts";
+import type { EntrySink } from "./target.ts";
 
 /**
  * The catalog writer Worker (docs/decisions/0015-change-batches.md, "The operator's endpoint"): the
@@ -9,13 +12,23 @@ import { applyChanges, type WriterEnv } from "./apply.ts";
  * authenticates the operator, reads the body and calls `applyChanges` over the service binding
  * `CATALOG_WRITER`.
  */
-export class CatalogWriter extends WorkerEntrypoint<WriterEnv> implements CatalogWriterService {
+export class CatalogWriter extends WorkerEntrypoint<WriterEnv> implements CatalogWriterService, EntrySink {
   override fetch(): Response {
     return new Response(null, { status: 404 });
   }
 
   applyChanges(request: ChangesRequest): Promise<ChangesReply> {
     return applyChanges(this.env, request);
+  }
+
+  /** A chunk of a batch's entries, written in an invocation of its own (src/writer/target.ts). */
+  async putEntries(entries: KvEntry[]): Promise<void> {
+    await bindingTarget(this.env.CATALOG).writeEntries(entries, () => {});
+  }
+
+  /** A chunk of a batch's cleanup, deleted in an invocation of its own. */
+  deleteEntries(keys: string[]): Promise<void> {
+    return bindingTarget(this.env.CATALOG).deleteKeys(keys);
   }
 }
 

@@ -74,11 +74,9 @@ export const OPERATOR_CATALOG_DOCS = {
       "included; another batch with the key is 422, and a retry while the first is still running " +
       "is 409. A 503 or 500 is not kept: retrying with the same key runs the batch. The body may " +
       "be up to 8 MiB. The batch is applied by the catalog writer, a Worker of its own behind a " +
-      "service binding, so the storefront Worker carries none of the catalog schema or the writer. " +
-      "Known limit (docs/decisions/0015-change-batches.md): a deployed writer makes about 15 storage " +
-      "calls per changed product in one invocation, and Cloudflare allows 1,000, so on Cloudflare a " +
-      "batch of more than a few dozen products fails with 500 and changes nothing; apply those with " +
-      "`npm run catalog:apply -- --remote` until the writer spreads its writes.",
+      "service binding, so the storefront Worker carries none of the catalog schema or the writer; it " +
+      "spreads a batch's writes over invocations of its own, within Cloudflare's 1,000 storage " +
+      "operations an invocation (docs/decisions/0015-change-batches.md).",
     tag: "Operator",
     auth: "operator",
     requestHeaders: [{ name: "Idempotency-Key", schema: IdempotencyKeySchema }],
