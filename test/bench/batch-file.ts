@@ -8,22 +8,26 @@
  * the changed product's detail, a price-sorted list and a search all answer from the new version
  * (polled every 50 ms from the CLI's start), its KV entries and the bytes it wrote.
  *
- *   npm exec -- node test/bench/batch-file.ts --products 1000000 [--file F] [--sizes 1,100,1000] [--port-base 8961]
+ *   npm exec -- node test/bench/batch-file.ts --products 1000000 [--file F] [--sizes 1,100,1000] [--port-base 8961] [--via api]
+ *
+ * `--via api` sends each batch to `POST /operator/catalog/changes` of the runtime instead, whose
+ * catalog writer Worker (writer/wrangler.toml's build, beside the storefront on the same state)
+ * applies it: no CLI start-up, the batch switched when the answer comes.
  *
  * Without --file the catalog is generated (catalog:generate --seed 1, not timed) into a scratch
  * directory, deleted after with the state. Prints one markdown table (test/bench/README.md, "Change batches").
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineCli } from "../../src/cli/args.ts";
 import { readCatalogFile } from "../../src/cli/catalog-stream.ts";
 import type { SourceProduct } from "../../src/catalog/schema.ts";
 import { CheckedCatalog, type ProductList, productAt } from "../../src/publish/catalog-input.ts";
-import { buildBundle } from "./bundle.ts";
+import { buildBundle, buildWriterBundle } from "./bundle.ts";
 import { benchCatalogFile, cliStatePath, publishWithCli } from "./publish-cli.ts";
-import { startRuntime } from "./runtime.ts";
+import { BENCH_OPERATOR_SECRET, startRuntime } from "./runtime.ts";
 
 const cli = defineCli({
   command: "npm exec -- node test/bench/batch-file.ts",
@@ -34,6 +38,11 @@ const cli = defineCli({
     file: { type: "string", value: "FILE", help: "publish FILE instead of generating one" },
     sizes: { type: "string", value: "LIST", help: "batch sizes, comma-separated (default 1,100,1000)" },
     "port-base": { type: "integer", value: "PORT", min: 1024, help: "the worker's port (default 8961)" },
+    via: {
+      type: "string",
+      value: "cli|api",
+      help: "apply each batch with catalog:apply (cli, the default) or POST /operator/catalog/changes to the runtime, whose catalog writer Worker applies it (api)",
+    },
   },
 });
 
@@ -42,8 +51,8 @@ interface Row {
   products: number;
   switchS: number;
   visibleS: number;
-  entries: number;
-  bytes: number;
+  entries?: number;
+  bytes?: number;
 }
 
 /** The batch of `size` for a catalog read as `products`: which products it changes, adds and deletes. */
@@ -105,7 +114,29 @@ function apply(
   });
 }
 
+/**
+ * A batch through the operator endpoint of the runtime (the storefront, and the catalog writer
+ * behind its binding): switched when it answers, the batch then live. The answer says no entries
+ * or bytes (the table leaves them blank).
+ */
+async function post(
+  file: string,
+  origin: URL,
+): Promise<{ switchedMs: number; version: string; entries?: number; bytes?: number }> {
+  const started = performance.now();
+  const res = await fetch(new URL("/api/v1/operator/catalog/changes", origin), {
+    method: "POST",
+    headers: { Authorization: `Bearer ${BENCH_OPERATOR_SECRET}`, "Content-Type": "application/json" },
+    body: readFileSync(file, "utf8"),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`POST /operator/catalog/changes answered ${res.status}: ${text}`);
+  return { switchedMs: performance.now() - started, version: (JSON.parse(text) as { version: string }).version };
+}
+
 const { values } = cli.parse();
+const via = values.via ?? "cli";
+if (via !== "cli" && via !== "api") throw new Error(`--via takes cli or api, not ${via}`);
 const work = mkdtempSync(join(tmpdir(), "storefront-batch-bench-"));
 try {
   const file = benchCatalogFile(values.file, values.products ?? 100_000, work);
@@ -119,6 +150,7 @@ try {
     port: values["port-base"] ?? 8961,
     cacheAPI: true,
     persistPath: cliStatePath(state),
+    ...(via === "api" ? { writer: await buildWriterBundle(join(work, "writer-bundle")) } : {}),
   });
   const rows: Row[] = [];
   try {
@@ -128,7 +160,7 @@ try {
       const batchFile = join(work, `batch-${size}.json`);
       writeFileSync(batchFile, JSON.stringify(batch));
       const started = performance.now();
-      const applied = apply(batchFile, state);
+      const applied = via === "api" ? post(batchFile, runtime.url) : apply(batchFile, state);
       const word = probe.title.split(" ")[0] ?? "tee";
       const paths = [
         `/api/v1/products/${probe.handle}`,
@@ -150,8 +182,8 @@ try {
         products: figures.products,
         switchS: result.switchedMs / 1000,
         visibleS: (performance.now() - started) / 1000,
-        entries: result.entries,
-        bytes: result.bytes,
+        ...(result.entries === undefined ? {} : { entries: result.entries }),
+        ...(result.bytes === undefined ? {} : { bytes: result.bytes }),
       });
       process.stderr.write(`[bench] batch of ${size}: ${JSON.stringify(rows.at(-1))}\n`);
     }
@@ -165,7 +197,7 @@ try {
     "| :----------- | ------: | ----------------: | -----------------: | ---------: | ----------: |",
     ...rows.map(
       (r) =>
-        `| ${r.size} product${r.size === 1 ? "" : "s"} | ${k} | ${r.switchS.toFixed(1)} | ${r.visibleS.toFixed(1)} | ${r.entries} | ${(r.bytes / 2 ** 20).toFixed(1)} |`,
+        `| ${r.size} product${r.size === 1 ? "" : "s"}${via === "api" ? " (API)" : ""} | ${k} | ${r.switchS.toFixed(1)} | ${r.visibleS.toFixed(1)} | ${r.entries ?? ""} | ${r.bytes === undefined ? "" : (r.bytes / 2 ** 20).toFixed(1)} |`,
     ),
   ];
   process.stdout.write(`${lines.join("\n")}\n`);

@@ -68,6 +68,24 @@ export async function buildBundle(outDir: string, extraArgs: readonly string[] =
   };
 }
 
+/** The catalog writer Worker as a deploy builds it (writer/wrangler.toml): for the bench's change batches through the API. */
+export async function buildWriterBundle(outDir: string): Promise<{ dir: string; scriptPath: string }> {
+  await run(
+    process.execPath,
+    [
+      "node_modules/wrangler/bin/wrangler.js",
+      "deploy",
+      "--dry-run",
+      "--config",
+      "writer/wrangler.toml",
+      "--outdir",
+      outDir,
+    ],
+    { env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" }, maxBuffer: 16 * 1024 * 1024 },
+  );
+  return { dir: outDir, scriptPath: join(outDir, "index.js") };
+}
+
 /** The memos' budgets, minified (`new BoundedMemo(8*1024*1024)`) or not (`(16 * 1024 * 1024)`). */
 const MEMO_BUDGET = /new ([\w$]+)\((?:8|16) ?\* ?1024 ?\* ?1024\)/g;
 

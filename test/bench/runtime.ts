@@ -44,6 +44,13 @@ export interface RuntimeOptions {
    * The vars' PAYMENT_PROVIDER stays as wrangler.toml has it, so no other row calls Stripe.
    */
   stripeApiBase?: string;
+  /**
+   * The catalog writer Worker's build (bundle.ts buildWriterBundle), run beside the storefront on
+   * the same state with CATALOG_WRITER bound to it, as a deployment has it: for the change
+   * batches sent through `POST /operator/catalog/changes` (batch-file.ts --via api). Without it
+   * the binding is left out: no other row sends a batch.
+   */
+  writer?: { dir: string; scriptPath: string };
 }
 
 /** A running workerd with the production bundle, and what it cost to start. */
@@ -68,7 +75,7 @@ export interface Runtime {
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime & { logLines: () => number }> {
   const { workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml");
   // The bundle is one ES module; wrangler's module rules describe the sources, not the bundle.
-  // The catalog writer (CATALOG_WRITER, a Worker of its own) is not run: no bench row sends a change batch.
+  // The catalog writer (CATALOG_WRITER, a Worker of its own) runs only when asked for (options.writer).
   const {
     modulesRules: _sourceRules,
     serviceBindings: _catalogWriter,
@@ -133,7 +140,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime & {
           modulesRoot: options.bundle.dir,
           ratelimits: limits,
           cacheAPI: options.cacheAPI,
+          ...(options.writer ? { serviceBindings: { CATALOG_WRITER: WRITER_DESIGNATOR } } : {}),
         },
+        ...(options.writer ? [writerWorker(options.writer)] : []),
       ],
     } as Parameters<typeof convertV4MiniflareOptions>[0]),
   );
@@ -149,6 +158,32 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime & {
     workerdPid: findWorkerdPid(),
     logLines: () => logLines,
     dispose: () => mf.dispose(),
+  };
+}
+
+const WRITER_NAME = "storefront-catalog-writer";
+const WRITER_DESIGNATOR = { name: WRITER_NAME, entrypoint: "CatalogWriter" };
+
+/** The catalog writer as a second worker of the runtime: its build, and the storage and self binding its config names. */
+function writerWorker(writer: { dir: string; scriptPath: string }) {
+  const { workerOptions } = unstable_getMiniflareWorkerOptions("writer/wrangler.toml");
+  const { kvNamespaces, d1Databases, r2Buckets, compatibilityDate, compatibilityFlags } = workerOptions as {
+    kvNamespaces?: unknown;
+    d1Databases?: unknown;
+    r2Buckets?: unknown;
+    compatibilityDate?: string;
+    compatibilityFlags?: string[];
+  };
+  return {
+    name: WRITER_NAME,
+    modules: [{ type: "ESModule" as const, path: writer.scriptPath }],
+    modulesRoot: writer.dir,
+    compatibilityDate,
+    compatibilityFlags,
+    kvNamespaces,
+    d1Databases,
+    r2Buckets,
+    serviceBindings: { CATALOG_WRITER: WRITER_DESIGNATOR },
   };
 }
 

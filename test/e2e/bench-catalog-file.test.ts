@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogJsonChunks } from "../../src/cli/catalog-file.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
-import { type Bundle, buildBundle } from "../bench/bundle.ts";
+import { type Bundle, buildBundle, buildWriterBundle } from "../bench/bundle.ts";
 import { type CliPublish, cliStatePath, publishWithCli } from "../bench/publish-cli.ts";
-import { startRuntime } from "../bench/runtime.ts";
+import { BENCH_OPERATOR_SECRET, startRuntime } from "../bench/runtime.ts";
 import { servesPublished } from "../bench/scenario.ts";
 
 // `npm run bench -- --catalog-file F` (test/bench/run.ts): F published by catalog:publish in a
@@ -76,6 +76,34 @@ describe("the bench's --catalog-file: catalog:publish in a child process, served
       await runtime.dispose();
     }
   });
+
+  // batch-file.ts --via api: the catalog writer Worker beside the storefront, on the same state.
+  it("applies a change batch through POST /operator/catalog/changes when the runtime runs the catalog writer", async () => {
+    const runtime = await startRuntime({
+      bundle,
+      port: 0,
+      cacheAPI: false,
+      persistPath: cliStatePath(join(work, "state")),
+      writer: await buildWriterBundle(join(work, "writer-bundle")),
+    });
+    try {
+      const product = structuredClone(catalog.products[42]!);
+      for (const variant of product.variants) variant.price = "7.77";
+      const res = await fetch(new URL("/api/v1/operator/catalog/changes", runtime.url), {
+        method: "POST",
+        headers: { Authorization: `Bearer ${BENCH_OPERATOR_SECRET}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ upsert: [product] }),
+      });
+      expect(res.status).toBe(200);
+      const { version } = (await res.json()) as { version: string };
+      const detail = await fetch(new URL(`/api/v1/products/${product.handle}?include=variants`, runtime.url));
+      expect(detail.headers.get("x-catalog-version")).toBe(version);
+      const body = (await detail.json()) as { variants: { price: { amount: string } }[] };
+      expect(body.variants[0]!.price.amount).toBe("7.77");
+    } finally {
+      await runtime.dispose();
+    }
+  }, 120_000);
 
   it("finds no catalog when served from DIR itself, and the bench's check says so", async () => {
     const runtime = await startRuntime({ bundle, port: 0, cacheAPI: false, persistPath: join(work, "state") });
