@@ -8,7 +8,9 @@ import { wranglerBatchBrowse } from "../publish/browse-remote.ts";
 import { remoteTarget } from "../publish/remote.ts";
 import { bindingTarget, newVersionName } from "../publish/publish.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
+import { ChangesRefused, sendChanges } from "./changes-client.ts";
 import { readJsonFile } from "./json-file.ts";
+import { remoteUrl } from "./operator-target.ts";
 import { progressPrinter } from "./publish-run.ts";
 import { operatorName, remoteLock, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
 
@@ -37,6 +39,13 @@ const cli = defineCli({
       value: "NAME",
       help: "name the new version (1-64 of A-Z a-z 0-9 _ -) instead of a timestamp",
     },
+    url: {
+      type: "string",
+      value: "URL",
+      help:
+        "with --remote: send the batch to the deployed worker's POST /api/v1/operator/catalog/changes " +
+        "(OPERATOR_SECRET from the environment), whose catalog writer applies it, instead of wrangler's commands",
+    },
     wait: WAIT_OPTION,
   },
   notes:
@@ -46,7 +55,9 @@ const cli = defineCli({
     "added at the end of the catalog; a deleted product leaves every collection. A batch that " +
     "fails validation changes nothing; the message names the first mistake (exit 2). Batches, " +
     "publishes and rollbacks take turns (the same lock as catalog:publish). Every batch is in the " +
-    "history (catalog:rollback --list marks it batch) and rolls back like any version.",
+    "history (catalog:rollback --list marks it batch) and rolls back like any version. --remote --url " +
+    "URL sends the batch to the deployed worker's POST /api/v1/operator/catalog/changes instead " +
+    "(seconds, not a minute of wrangler commands).",
 });
 
 function describe(result: ApplyResult, prefix = ""): string {
@@ -69,9 +80,35 @@ async function main(): Promise<void> {
     throw new UsageError("--persist-to applies to --local only.");
   if (values.version !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(values.version))
     throw new UsageError(`--version takes a name of 1-64 of A-Z a-z 0-9 _ -, not "${values.version}".`);
+  if (values.url !== undefined && !values.remote) throw new UsageError("--url applies to --remote only.");
+  if (values.url !== undefined && values.version !== undefined)
+    throw new UsageError("--version cannot be given with --url: the catalog writer names the version.");
   const input = readJsonFile(file);
   const say = (line: string) => console.log(line);
   try {
+    if (values.remote && values.url !== undefined) {
+      const base = remoteUrl(values.url);
+      const secret = process.env.OPERATOR_SECRET;
+      if (!secret)
+        throw new UsageError(
+          "--url needs OPERATOR_SECRET in the environment (the value given to `wrangler secret put`).",
+        );
+      say(`Applying ${file} through ${base} (POST /api/v1/operator/catalog/changes).`);
+      const reply = await sendChanges(base, secret, input, { waitMs: values.wait * 1000, onWait: say }).catch(
+        (error: unknown) => {
+          if (error instanceof ChangesRefused && error.status === 400)
+            throw new InputError(`The batch is invalid: ${error.message}`, { file });
+          throw error;
+        },
+      );
+      const named = `${count(reply.changed.products, "product")}, ${count(reply.changed.collections, "collection")}`;
+      say(
+        reply.version === reply.previous_version
+          ? `Nothing to change: catalog ${reply.version} stays live.`
+          : `Applied the batch as catalog ${reply.version} (${named}) through the catalog writer. Previous: ${reply.previous_version}.`,
+      );
+      return;
+    }
     if (values.remote) {
       say(`Applying ${file} to the remote CATALOG namespace.`);
       const target = remoteTarget({ log: say });

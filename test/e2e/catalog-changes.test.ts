@@ -1,5 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { DEV_OPERATOR_SECRET } from "../../src/cli/dev-vars.ts";
+import { runCli, STACK_FRAME } from "../helpers/cli.ts";
 import { api } from "./http.ts";
 
 /**
@@ -37,5 +41,34 @@ describe("catalog change batches through npm run dev", () => {
       code: "parameter_invalid",
       param: "delete.0",
     });
+  });
+});
+
+describe("npm run catalog:apply -- --remote --url: the batch through the worker's endpoint", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "storefront-apply-url-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  const file = (name: string, content: unknown) => {
+    const path = join(scratch, name);
+    writeFileSync(path, JSON.stringify(content));
+    return path;
+  };
+  const apply = (path: string, env: Record<string, string> = { OPERATOR_SECRET: DEV_OPERATOR_SECRET }) =>
+    runCli("catalog-apply", [path, "--remote", "--url", inject("e2eBaseUrl")], { env });
+
+  it("says nothing changed for a batch naming nothing, names the first mistake (exit 2), and needs the secret", async () => {
+    const nothing = await apply(file("nothing.json", {}));
+    expect(nothing.code, nothing.stderr).toBe(0);
+    expect(nothing.stdout).toMatch(
+      /^Applying .*nothing\.json through http.*\nNothing to change: catalog \S+ stays live\.\n$/,
+    );
+
+    const mistake = await apply(file("mistake.json", { delete: ["no-such-product"] }));
+    expect(mistake.code).toBe(2);
+    expect(mistake.stderr).toContain("mistake.json: The batch is invalid: delete[0]");
+    expect(mistake.stderr).not.toMatch(STACK_FRAME);
+
+    const secretless = await apply(file("again.json", {}), { OPERATOR_SECRET: "" });
+    expect(secretless.code).toBe(2);
+    expect(secretless.stderr).toContain("--url needs OPERATOR_SECRET in the environment");
   });
 });
