@@ -43,8 +43,3 @@ export interface ChangesError {
 export type ChangesReply =
   | { ok: true; version: CatalogVersionReply; replayed: boolean }
   | { ok: false; status: 400 | 409 | 422 | 500 | 503; error: ChangesError; retryAfter?: number; replayed: boolean };
-
-/** The writer's RPC surface, as the storefront's service binding `CATALOG_WRITER` sees it. */
-export interface CatalogWriterService {
-  applyChanges(request: ChangesRequest): Promise<ChangesReply>;
-}

@@ -1,4 +1,4 @@
-import type { ChangesReply, ChangesRequest } from "../catalog/changes-api.ts";
+import type { ChangesError, ChangesReply, ChangesRequest } from "../catalog/changes-api.ts";
 import { CatalogStateError, ChangeBatchError } from "../catalog/changes.ts";
 import { applyBatch } from "../publish/batch/apply.ts";
 import { d1Target } from "../publish/browse-index.ts";
@@ -66,7 +66,7 @@ export async function applyChanges(env: WriterEnv, request: ChangesRequest): Pro
   }
 }
 
-function refused(status: 400 | 409 | 422 | 500 | 503, error: Extract<ChangesReply, { ok: false }>["error"]) {
+function refused(status: 400 | 409 | 422 | 500 | 503, error: ChangesError) {
   return { ok: false as const, status, error, replayed: false };
 }
 

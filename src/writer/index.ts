@@ -1,5 +1,5 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
-import type { CatalogWriterService, ChangesReply, ChangesRequest } from "../catalog/changes-api.ts";
+import type { ChangesReply, ChangesRequest } from "../catalog/changes-api.ts";
 import type { KvEntry } from "../publish/build.ts";
 import { bindingTarget } from "../publish/publish.ts";
 import { applyChanges, type WriterEnv } from "./apply.ts";
@@ -12,7 +12,7 @@ import type { EntrySink } from "./target.ts";
  * authenticates the operator, reads the body and calls `applyChanges` over the service binding
  * `CATALOG_WRITER`.
  */
-export class CatalogWriter extends WorkerEntrypoint<WriterEnv> implements CatalogWriterService, EntrySink {
+export class CatalogWriter extends WorkerEntrypoint<WriterEnv> implements EntrySink {
   override fetch(): Response {
     return new Response(null, { status: 404 });
   }

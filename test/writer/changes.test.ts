@@ -5,6 +5,7 @@ import { MAX_BATCH_PRODUCTS } from "../../src/catalog/changes.ts";
 import { CHANGES_EXAMPLE } from "../../src/routes/reference/operator-catalog.ts";
 import { publishSeedCatalog, seedCatalog } from "../helpers/catalog.ts";
 import { call, operator } from "../helpers/cart.ts";
+import { d1Query, sqlLock } from "../../src/publish/lock.ts";
 
 /**
  * POST /operator/catalog/changes (contract section 11, issue 45 point 1): the storefront reads and
@@ -31,16 +32,13 @@ async function errorOf(res: Response): Promise<Record<string, unknown>> {
   return ((await res.json()) as { error: Record<string, unknown> }).error;
 }
 
-/** Holds the catalog lock as another publish would (src/publish/lock.ts's row), until `release`. */
-async function holdLock(): Promise<{ release: () => Promise<void> }> {
-  await env.BROWSE.exec(
-    "CREATE TABLE IF NOT EXISTS catalog_lock (id INTEGER PRIMARY KEY CHECK (id = 1), token TEXT NOT NULL, holder TEXT NOT NULL, expires_at INTEGER NOT NULL)",
-  );
-  const holder = JSON.stringify({ action: "publish", version: "v-held", by: "someone@elsewhere" });
-  await env.BROWSE.prepare("INSERT INTO catalog_lock (id, token, holder, expires_at) VALUES (1, 'held', ?, ?)")
-    .bind(holder, Date.now() + 60_000)
-    .run();
-  return { release: async () => void (await env.BROWSE.exec("DELETE FROM catalog_lock WHERE token = 'held'")) };
+/** Holds the catalog lock as another publish would: the same D1 lease (src/publish/lock.ts), until released. */
+function holdLock(): Promise<{ release: () => Promise<void> }> {
+  return sqlLock(d1Query(env.BROWSE), { waitMs: 0 }).acquire({
+    action: "publish",
+    version: "v-held",
+    by: "someone@elsewhere",
+  });
 }
 
 beforeAll(async () => {
