@@ -38,6 +38,8 @@ export default defineConfig({
               // a service binding: here to src/dev.ts's own CatalogWriter export, so the tests need
               // no second Worker (wrangler.toml names the deployed one, storefront-catalog-writer).
               serviceBindings: { CATALOG_WRITER: { name: kCurrentWorker, entrypoint: "CatalogWriter" } },
+              // And its release clock (writer/wrangler.toml's CATALOG_RELEASES), likewise exported by src/dev.ts.
+              durableObjects: { CATALOG_RELEASES: { className: "CatalogReleaseClock", useSQLite: true } },
               bindings: {
                 // Every Stripe call of the test worker goes to the local stand-in (test/stripe/stand-in.ts).
                 STRIPE_API_BASE: inject("stripeStandIn"),

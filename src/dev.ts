@@ -6,7 +6,7 @@ export type { AppType, OperatorAppType } from "./app.ts";
 export * from "./objects.ts";
 // The catalog writer's entrypoint beside the app, for the tests only (vitest.config.ts binds
 // CATALOG_WRITER to it): `npm run dev` and a deployment run it as its own Worker (writer/wrangler.toml).
-export { CatalogWriter } from "./writer/index.ts";
+export { CatalogReleaseClock, CatalogWriter } from "./writer/index.ts";
 
 /**
  * The Worker as `npm run dev` serves it: the deployed one (src/index.ts) plus the local test

@@ -11,3 +11,6 @@ export function newVersionName(now = new Date()): string {
   const random = [...crypto.getRandomValues(new Uint8Array(3))].map((b) => b.toString(16).padStart(2, "0")).join("");
   return `${stamp}-${random}`;
 }
+
+/** What a version name may be (`--version NAME`, and every version a path or body names): 1-64 of A-Z a-z 0-9 _ -. */
+export const VERSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;

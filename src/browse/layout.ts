@@ -21,6 +21,7 @@
  * | `z` | the catalog's stop words (folded), never indexed, left out of q | `q` |
  * | `c` | collection handle, title, product count | a collection's header, and whether it exists |
  */
+import { VERSION_NAME } from "../version-name.ts";
 
 export const BROWSE_TABLES = ["p", "i", "m", "v", "u", "d", "o", "x", "l", "g", "z", "c", "s"] as const;
 /**
@@ -33,7 +34,7 @@ export const BROWSE_TABLES = ["p", "i", "m", "v", "u", "d", "o", "x", "l", "g", 
 export const RETIRED_TABLES = ["f", "b", "w"] as const;
 export type BrowseTable = (typeof BROWSE_TABLES)[number] | (typeof RETIRED_TABLES)[number];
 
-const VERSION = /^[A-Za-z0-9_-]{1,64}$/;
+const VERSION = VERSION_NAME;
 
 /** A quoted table name of a version's index: `"bv_<version>_<t>"`. */
 export function browseTable(version: string, table: BrowseTable): string {

@@ -1,3 +1,4 @@
+import { VERSION_NAME } from "../version-name.ts";
 import * as z from "zod/mini";
 import { MoneySchema } from "../money.ts";
 import { HandleSchema, handleWithout, VariantIdSchema } from "./fields.ts";
@@ -175,7 +176,7 @@ const NOT_BOTH = { message: "starting_after and ending_before cannot be used tog
  * cursor_stale instead of walking a different catalog.
  */
 export const CatalogVersionParamSchema = z.optional(
-  z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, "a catalog version: the X-Catalog-Version of the first page")),
+  z.string().check(z.regex(VERSION_NAME, "a catalog version: the X-Catalog-Version of the first page")),
 );
 
 const PAGE_SHAPE = {

@@ -5,6 +5,7 @@
  * the catalog schema, the sanitiser or the batch writer (docs/decisions/0015-change-batches.md, "The operator's endpoint").
  */
 import * as z from "zod/mini";
+import { VERSION_NAME } from "../version-name.ts";
 
 /** The largest batch body the operator endpoint reads (413 past it). */
 export const MAX_BATCH_BYTES = 8 * 1024 * 1024;
@@ -31,6 +32,27 @@ export const CatalogVersionSchema = /* @__PURE__ */ (() =>
     }),
   }))();
 export type CatalogVersionReply = z.infer<typeof CatalogVersionSchema>;
+
+/**
+ * `POST /operator/catalog/releases`: wake the release clock for a version `catalog:publish --at` or
+ * `catalog:apply --at` wrote and scheduled (issue 45, point 5). Parsed by the storefront's route.
+ */
+export const ReleaseRequestSchema = z.strictObject({
+  version: z.string().check(z.regex(VERSION_NAME)),
+  release_at: z.iso.datetime({ offset: true }),
+});
+export type ReleaseRequest = z.infer<typeof ReleaseRequestSchema>;
+
+/** The answer of `POST /operator/catalog/releases` (pure: the storefront only builds it). */
+export const CatalogReleaseSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    object: z.literal("catalog_release"),
+    version: z.string(),
+    release_at: z.iso.datetime({ offset: true }),
+  }))();
+
+/** The path of `GET /operator/catalog/versions/{version}/products/{handle}` (documentation only: pure). */
+export const VersionNameSchema = /* @__PURE__ */ (() => z.string().check(z.regex(VERSION_NAME)))();
 
 /** The contract's error object, as the writer words it (the route puts it in the envelope). */
 export interface ChangesError {

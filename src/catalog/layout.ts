@@ -116,8 +116,19 @@ export interface HistoryEntry {
    * next holder of the lock settles: completed when its version went live, else `abandoned`
    * (its keys, tables and snapshots deleted).
    */
-  state?: "publishing" | "abandoned";
+  state?: "publishing" | "abandoned" | ReleaseState;
+  /**
+   * A release scheduled for a set second (`catalog:publish --at`, `catalog:apply --at`): its version
+   * is written and kept, its entry `scheduled` until that second, then `released` (and a new entry
+   * records it going live) or `canceled` (by the operator, or because a batch's base version was no
+   * longer live at its second: `reason` says which). See src/publish/release.ts.
+   */
+  release_at?: string;
+  reason?: string;
 }
+
+/** The states of a scheduled release's history entry. */
+export type ReleaseState = "scheduled" | "released" | "canceled";
 
 /** Every key of a version starts with this, so a version can be listed and deleted as a whole. */
 export function versionPrefix(version: string): string {

@@ -1,5 +1,6 @@
 // npm run catalog:apply -- changes.json [--local|--remote] [--persist-to DIR] [--wait SECONDS]   (--help for usage)
 import { count } from "../count.ts";
+import { VERSION_NAME } from "../version-name.ts";
 import { join } from "node:path";
 import { ChangeBatchError, MAX_BATCH_PRODUCTS } from "../catalog/changes.ts";
 import { type ApplyResult, applyBatch } from "../publish/batch/apply.ts";
@@ -11,7 +12,8 @@ import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { ChangesRefused, sendChanges } from "./changes-client.ts";
 import { readJsonFile } from "./json-file.ts";
 import { remoteUrl } from "./operator-target.ts";
-import { progressPrinter } from "./publish-run.ts";
+import { cancelScheduled, progressPrinter } from "./publish-run.ts";
+import { AT_OPTION, armOrCancel, releaseTime } from "./release-at.ts";
 import { operatorName, remoteLock, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
 
 const cli = defineCli({
@@ -47,6 +49,7 @@ const cli = defineCli({
         "(OPERATOR_SECRET from the environment), whose catalog writer applies it, instead of wrangler's commands",
     },
     wait: WAIT_OPTION,
+    at: AT_OPTION,
   },
   notes:
     'The file: {"upsert": [product, ...], "delete": [handle, ...], "collections": {"upsert": ' +
@@ -64,6 +67,12 @@ function describe(result: ApplyResult, prefix = ""): string {
   const { products, collections } = result.changed;
   const named = `${count(products, "product")}, ${count(collections, "collection")}`;
   if (result.version === result.previous) return `${prefix}Nothing to change: catalog ${result.version} stays live.`;
+  if (result.release_at !== undefined)
+    return (
+      `${prefix}Scheduled the batch as catalog ${result.version} (${named}) to go live at ${result.release_at}: ` +
+      `${result.entries} KV entries, ${(result.bytes / 1024).toFixed(1)} KiB written. It goes live then if ` +
+      `${result.previous} is still live (a batch is derived from it); otherwise it is canceled, with the reason in --list.`
+    );
   return (
     `${prefix}Applied the batch as catalog ${result.version} (${named}): ${result.entries} KV entries, ` +
     `${(result.bytes / 1024).toFixed(1)} KiB written. Previous: ${result.previous}` +
@@ -78,12 +87,43 @@ async function main(): Promise<void> {
   if (values.local && values.remote) throw new UsageError("Choose one of --local and --remote.");
   if (values.remote && values["persist-to"] !== undefined)
     throw new UsageError("--persist-to applies to --local only.");
-  if (values.version !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(values.version))
+  if (values.version !== undefined && !VERSION_NAME.test(values.version))
     throw new UsageError(`--version takes a name of 1-64 of A-Z a-z 0-9 _ -, not "${values.version}".`);
   if (values.url !== undefined && !values.remote) throw new UsageError("--url applies to --remote only.");
   if (values.url !== undefined && values.version !== undefined)
     throw new UsageError("--version cannot be given with --url: the catalog writer names the version.");
+  const releaseAt = values.at === undefined ? undefined : releaseTime(values.at);
+  if (releaseAt && values.url !== undefined)
+    throw new UsageError(
+      "--at cannot be given with --url yet: the endpoint applies a batch at once. Schedule it with --remote " +
+        "(wrangler's commands) and STOREFRONT_URL, or locally.",
+    );
+  if (releaseAt && values.remote && !(process.env.STOREFRONT_URL && process.env.OPERATOR_SECRET))
+    throw new UsageError(
+      "--remote --at arms the deployed worker's release clock: set STOREFRONT_URL (https://<your worker>) " +
+        "and OPERATOR_SECRET in the environment.",
+    );
   const input = readJsonFile(file);
+  const at = releaseAt ? { releaseAt } : {};
+  /** Arms the worker's clock for a scheduled batch (or cancels it when the clock cannot be set). */
+  const arm = async (result: ApplyResult) => {
+    if (result.release_at === undefined) return;
+    const persistTo = values["persist-to"];
+    await armOrCancel(
+      values.remote ? { target: "remote" } : { target: "local", ...(persistTo ? { persistTo } : {}) },
+      result.version,
+      new Date(result.release_at),
+      () =>
+        cancelScheduled(result.version, {
+          remote: values.remote,
+          dryRun: false,
+          persistTo,
+          waitSeconds: values.wait,
+          say,
+        }),
+      say,
+    );
+  };
   const say = (line: string) => console.log(line);
   try {
     if (values.remote && values.url !== undefined) {
@@ -121,8 +161,10 @@ async function main(): Promise<void> {
           by: operatorName(),
           source: file,
           onProgress: progressPrinter(say, false),
+          ...at,
         });
         say(describe(result));
+        await arm(result);
       } finally {
         target.dispose();
       }
@@ -144,9 +186,11 @@ async function main(): Promise<void> {
           by,
           source: file,
           onProgress: progressPrinter(say, false),
+          ...at,
         }),
     );
     say(describe(result));
+    await arm(result);
   } catch (error) {
     if (error instanceof ChangeBatchError)
       throw new InputError(`The batch is invalid:\n  ${error.issues.join("\n  ")}\nNothing was changed.`, { file });

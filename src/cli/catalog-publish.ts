@@ -2,7 +2,8 @@
 import { setFlagsFromString } from "node:v8";
 import { newVersionName, ShardLimitError } from "../publish/publish.ts";
 import { WAIT_OPTION } from "./locked-state.ts";
-import { runPublish, stockReport } from "./publish-run.ts";
+import { cancelScheduled, runPublish, stockReport } from "./publish-run.ts";
+import { AT_OPTION, armOrCancel, releaseTime } from "./release-at.ts";
 import { DEFAULT_SHARD_PRODUCTS } from "../browse/shards.ts";
 import { CatalogValidationError } from "../catalog/schema.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
@@ -40,6 +41,7 @@ const cli = defineCli({
       help: "name the new version (1-64 of A-Z a-z 0-9 _ -) instead of a timestamp",
     },
     wait: WAIT_OPTION,
+    at: AT_OPTION,
     stock: {
       type: "string",
       value: "MODE",
@@ -73,6 +75,13 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
   if (values.remote && values["persist-to"] !== undefined)
     throw new UsageError("--persist-to applies to --local only.");
   const dryRun = values["dry-run"];
+  const releaseAt = values.at === undefined ? undefined : releaseTime(values.at);
+  // A remote release is armed on the deployed worker: checked before anything is written.
+  if (releaseAt && values.remote && !dryRun && !(process.env.STOREFRONT_URL && process.env.OPERATOR_SECRET))
+    throw new UsageError(
+      "--remote --at arms the deployed worker's release clock: set STOREFRONT_URL (https://<your worker>) " +
+        "and OPERATOR_SECRET in the environment.",
+    );
   // A dry run says so on every line it prints, wrangler's commands included.
   const prefix = dryRun ? "(dry run) " : "";
   const say = (line: string) => console.log(`${prefix}${line}`);
@@ -91,6 +100,7 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
       skipIfLive: values["if-changed"],
       shardProducts: values["shard-products"],
       stockMode: values.stock === "replace" ? "replace" : "keep",
+      ...(releaseAt ? { releaseAt } : {}),
       say,
     });
   } catch (error) {
@@ -102,7 +112,29 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
   for (const warning of read.warnings) say(`Warning: ${warning}`);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (result.skipped) say(`Catalog ${result.version} is already live: nothing written.`);
-  else
+  else if (result.release_at !== undefined) {
+    say(
+      `${dryRun ? "Would schedule" : "Scheduled"} catalog ${result.version} to go live at ${result.release_at}: ` +
+        `${count(result.products, "product")}, ${count(result.entries, "entry", "entries")} written in ${seconds} s. ` +
+        `Live until then: ${result.previous ?? "none"}.`,
+    );
+    if (!dryRun) {
+      const run = { remote: values.remote, dryRun, persistTo: values["persist-to"], waitSeconds: values.wait, say };
+      await armOrCancel(
+        values.remote
+          ? { target: "remote" }
+          : { target: "local", ...(values["persist-to"] ? { persistTo: values["persist-to"] } : {}) },
+        result.version,
+        new Date(result.release_at),
+        () => cancelScheduled(result.version, run),
+        say,
+      );
+      say(
+        `Read it before then: GET /api/v1/operator/catalog/versions/${result.version}/products/{handle}; ` +
+          `cancel it: npm run catalog:rollback -- --cancel ${result.version}${values.remote ? " --remote" : ""}.`,
+      );
+    }
+  } else
     say(
       `${dryRun ? "Would publish" : "Published"} catalog ${result.version}: ` +
         `${count(result.products, "product")}, ${count(result.entries, "entry", "entries")} in ${seconds} s. ` +

@@ -1,5 +1,6 @@
 // npm run catalog:rollback -- [--local|--remote] [--persist-to DIR] [--dry-run] [--to VERSION] [--list]   (--help for usage)
 import { count } from "../count.ts";
+import { VERSION_NAME } from "../version-name.ts";
 import { join } from "node:path";
 import { bindingTarget, type HistoryLine, listHistory, rollbackCatalog, rollbackTo } from "../publish/publish.ts";
 import { remoteTarget } from "../publish/remote.ts";
@@ -8,6 +9,7 @@ import { remoteBrowseTarget } from "../publish/browse-remote.ts";
 import { defineCli, runCli, UsageError } from "./args.ts";
 import { operatorName, remoteLock, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
 import { localStateDir } from "./dev-server-record.ts";
+import { cancelScheduled } from "./publish-run.ts";
 
 const cli = defineCli({
   command: "npm run catalog:rollback",
@@ -32,6 +34,11 @@ const cli = defineCli({
       type: "string",
       value: "VERSION",
       help: "refuse (exit 1, nothing changed) unless VERSION is the live catalog when the rollback runs",
+    },
+    cancel: {
+      type: "string",
+      value: "VERSION",
+      help: "cancel the release of VERSION scheduled by catalog:publish --at or catalog:apply --at (its version is deleted)",
     },
     list: {
       type: "boolean",
@@ -58,6 +65,8 @@ function printHistory(lines: readonly HistoryLine[], say: (line: string) => void
   );
   for (const l of lines) {
     const state = l.state ?? (l.live ? "live" : l.kept ? "kept" : "deleted");
+    // A scheduled release says when (and a canceled one why).
+    const release = l.release_at === undefined ? "" : ` [release at ${l.release_at}${l.reason ? `: ${l.reason}` : ""}]`;
     const from = l.action === "rollback" ? ` (from ${l.from})` : "";
     // A change batch says what it changed (contract section 11): `batch` ... `3 products, 1 collection`.
     const changed = l.changed
@@ -67,7 +76,7 @@ function printHistory(lines: readonly HistoryLine[], say: (line: string) => void
     say(
       `${String(l.seq).padEnd(4)} ${l.at.padEnd(25)} ${l.action.padEnd(9)} ` +
         `${l.version.padEnd(37)} ${String(l.products).padStart(8)}  ${state.padEnd(10)} ` +
-        `${who}${from}`,
+        `${who}${from}${release}`,
     );
   }
 }
@@ -80,9 +89,26 @@ async function main(): Promise<void> {
     throw new UsageError("--persist-to applies to --local only.");
   if (values.list && (values.to !== undefined || values.expect !== undefined))
     throw new UsageError("--list changes nothing; it cannot be given with --to or --expect.");
-  if (values.expect !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(values.expect))
+  if (values.cancel !== undefined) {
+    if (values.list || values.to !== undefined || values.expect !== undefined)
+      throw new UsageError("--cancel cannot be given with --list, --to or --expect.");
+    if (!VERSION_NAME.test(values.cancel))
+      throw new UsageError(`--cancel takes a version name (1-64 of A-Z a-z 0-9 _ -), not "${values.cancel}".`);
+    const entry = await cancelScheduled(values.cancel, {
+      remote: values.remote,
+      dryRun: values["dry-run"],
+      persistTo: values["persist-to"],
+      waitSeconds: values.wait,
+      say: (line) => console.log(line),
+    });
+    console.log(
+      `Canceled the release of catalog ${entry.version} scheduled for ${entry.release_at}: its version is deleted; the live catalog is unchanged.`,
+    );
+    return;
+  }
+  if (values.expect !== undefined && !VERSION_NAME.test(values.expect))
     throw new UsageError(`--expect takes a version name (1-64 of A-Z a-z 0-9 _ -), not "${values.expect}".`);
-  if (values.to !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(values.to))
+  if (values.to !== undefined && !VERSION_NAME.test(values.to))
     throw new UsageError(`--to takes a version name (1-64 of A-Z a-z 0-9 _ -), not "${values.to}".`);
   const prefix = values["dry-run"] ? "(dry run) " : "";
   const say = (line: string) => console.log(`${prefix}${line}`);

@@ -38,7 +38,7 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts `wrangler dev` on the default local state with a one-off operator secret. */
+/** Starts `wrangler dev` (both Workers, as npm run dev) on the local state with a one-off operator secret. */
 export async function startLocalWorker(
   persistTo: string | undefined,
 ): Promise<{ url: string; secret: string; stop: () => void }> {
@@ -54,6 +54,12 @@ export async function startLocalWorker(
     [
       wranglerBin,
       "dev",
+      // As npm run dev serves it: the storefront and, beside it, the catalog writer (its release clock).
+      "src/dev.ts",
+      "--config",
+      "wrangler.toml",
+      "--config",
+      "writer/wrangler.toml",
       "--ip",
       "127.0.0.1",
       "--port",

@@ -1,5 +1,13 @@
 import { join } from "node:path";
-import { type PublishProgress, type PublishResult, publishCatalog, publishTo } from "../publish/publish.ts";
+import {
+  bindingTarget,
+  type PublishProgress,
+  type PublishResult,
+  publishCatalog,
+  publishTo,
+} from "../publish/publish.ts";
+import { cancelRelease } from "../publish/release.ts";
+import type { HistoryEntry } from "../catalog/layout.ts";
 import { remoteTarget } from "../publish/remote.ts";
 import { d1Target } from "../publish/browse-index.ts";
 import { remoteBrowseTarget } from "../publish/browse-remote.ts";
@@ -23,6 +31,8 @@ export interface PublishRun {
   shardProducts?: number;
   /** PublishOptions.stockMode: `replace` writes every level of the file. */
   stockMode?: StockMode;
+  /** PublishOptions.releaseAt: written now, made live at this second by the worker's release clock. */
+  releaseAt?: Date;
   /** Prints a line; a dry run's says so (the caller prefixes it). */
   say: (line: string) => void;
 }
@@ -86,6 +96,7 @@ export async function runPublish(input: unknown, run: PublishRun): Promise<Publi
     ...(run.skipIfLive ? { skipIfLive: true } : {}),
     ...(run.shardProducts !== undefined ? { shardProducts: run.shardProducts } : {}),
     ...(run.stockMode !== undefined ? { stockMode: run.stockMode } : {}),
+    ...(run.releaseAt !== undefined ? { releaseAt: run.releaseAt } : {}),
   };
   const from = run.source !== undefined ? `${run.source} ` : "";
   if (run.remote) {
@@ -115,6 +126,40 @@ export async function runPublish(input: unknown, run: PublishRun): Promise<Publi
         ...options,
         lock,
         browse: d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS),
+      }),
+  );
+}
+
+/**
+ * Cancels the scheduled release of `version` (`catalog:rollback --cancel`, and a release whose
+ * clock could not be set): its history entry `canceled`, its version deleted, under the lock.
+ */
+export async function cancelScheduled(
+  version: string,
+  run: Pick<PublishRun, "remote" | "dryRun" | "persistTo" | "waitSeconds" | "say">,
+): Promise<HistoryEntry> {
+  const { say, dryRun } = run;
+  const waitMs = run.waitSeconds * 1000;
+  const by = operatorName();
+  if (run.remote) {
+    const target = remoteTarget({ dryRun, log: say });
+    try {
+      const lock = remoteLock(target, { waitMs, say, dryRun });
+      return await cancelRelease(target, version, { lock, browse: remoteBrowseTarget({ dryRun, log: say }), by });
+    } finally {
+      target.dispose();
+    }
+  }
+  const persist = localStateDir(run.persistTo);
+  return withLockedLocalState(
+    persist ? join(persist, "v3") : undefined,
+    { action: "rollback", version, by },
+    { waitMs, say },
+    (local, lock) =>
+      cancelRelease(bindingTarget(local.env.CATALOG), version, {
+        lock,
+        browse: d1Target(local.env.BROWSE, local.env.BROWSE_SNAPSHOTS),
+        by,
       }),
   );
 }

@@ -4,13 +4,14 @@
 // operator surface (/api/v1/operator/rules), never straight to storage: its one writer is a
 // Durable Object reachable only through the running worker. For --local with no dev server
 // answering, this starts `wrangler dev` for the one command, like npm run stock.
+import { VERSION_NAME } from "../version-name.ts";
 import { defineCli, runCli, UsageError } from "./args.ts";
 import { readJsonFile } from "./json-file.ts";
 import { OperatorError } from "./operator-client.ts";
 import { type OperatorTarget, operatorTargetFrom, withOperator } from "./operator-target.ts";
 import { type RulesCommand, RulesClient, RulesFileError, RulesMovedError, runRulesCommand } from "./rules-client.ts";
 
-const VERSION = /^[A-Za-z0-9_-]{1,64}$/;
+const VERSION = VERSION_NAME;
 
 const cli = defineCli({
   command: "npm run rules",

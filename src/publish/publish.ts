@@ -23,7 +23,7 @@ import { CheckedCatalog } from "./catalog-input.ts";
 import { count } from "../count.ts";
 import { lastPublished, planPublishLevels, type StockPlanReport } from "./stock-plan.ts";
 import type { StockMode } from "../stock/publish-levels.ts";
-import { newVersionName } from "../version-name.ts";
+import { newVersionName, VERSION_NAME } from "../version-name.ts";
 
 /** Where a publish writes: a KV binding (tests, local state) or `wrangler kv ... --remote`. */
 export interface CatalogKvTarget {
@@ -82,6 +82,12 @@ export interface PublishOptions {
    * every level of the file (`catalog:publish --stock replace`). See src/stock/publish-levels.ts.
    */
   stockMode?: StockMode;
+  /**
+   * Write the version now but switch the pointer at this second (`catalog:publish --at`): the
+   * version is recorded `scheduled` and the catalog writer's release clock makes it live
+   * (src/publish/release.ts). Nothing is cleaned up until then.
+   */
+  releaseAt?: Date;
 }
 
 /** How many published versions cleanup keeps at least (besides the live one and the rollback target). */
@@ -101,9 +107,9 @@ export interface PublishResult {
    * the shards' own rule against the last publish's file; null when it could not be read.
    */
   stock_plan: StockPlanReport | null;
+  /** A scheduled publish (`releaseAt`): when it goes live; `previous` is the version live when it was written. */
+  release_at?: string;
 }
-
-const VERSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** A fresh version name: a UTC timestamp plus a random suffix (shared with the rules document's versions). */
 export { newVersionName } from "../version-name.ts";
@@ -184,6 +190,8 @@ export function keptVersions(pointer: Pointer, history: readonly HistoryEntry[])
       recent.add(entry.version);
   }
   for (const version of recent) keep.add(version);
+  // A release scheduled for later (src/publish/release.ts) is kept until it goes live or is canceled.
+  for (const entry of history) if (entry.state === "scheduled") keep.add(entry.version);
   // A change batch's version reads entries of the versions before it (its lineage): kept with it.
   const metas = new Map<string, VersionMeta>();
   for (const entry of history) metas.set(entry.version, entry.meta);
@@ -380,6 +388,26 @@ export async function switchRecorded(
   return recorded;
 }
 
+/**
+ * Records a written version as scheduled for `releaseAt`, under the lock its writer holds: the
+ * history is re-read first (as switchRecorded does) so nothing appended meanwhile is lost.
+ */
+export async function recordScheduled(
+  target: CatalogKvTarget,
+  history: readonly HistoryEntry[],
+  entry: Omit<HistoryEntry, "seq" | "at" | "state" | "release_at">,
+  releaseAt: Date,
+): Promise<HistoryEntry[]> {
+  const latest = await target.readHistory();
+  const recorded = append(latest.length > 0 ? latest : history, {
+    ...entry,
+    state: "scheduled",
+    release_at: releaseAt.toISOString(),
+  });
+  await target.writeHistory(recorded);
+  return recorded;
+}
+
 export async function underLock<T>(
   lock: CatalogLock,
   intent: LockIntent,
@@ -465,31 +493,37 @@ export async function publishTo(target: CatalogKvTarget, input: unknown, opts: P
       opts.browse ? writeBrowseIndex(opts.browse, catalog, version, shards) : Promise.resolve(0),
     ]);
     for (const write of writes) if (write.status === "rejected") throw write.reason;
-    const next: Pointer = { current: meta, previous };
-    // (Killed before this, while writing, its version is named by its lock, which the next
-    // holder breaks as a dead one's.)
-    const recorded = await switchRecorded(target, held, pointer, next, history, {
-      action: "publish",
+    const entry = {
+      action: "publish" as const,
       version,
       from: previous?.version ?? null,
       products: meta.products,
       ...source,
       ...by,
       meta,
-    });
-    opts.onProgress?.({ phase: "switched", written, total });
-    const deleted = await cleanUp(target, opts.browse, next, recorded, held.abandoned);
-    opts.onProgress?.({ phase: "cleaned", written, total });
-    return {
+    };
+    const result = {
       version,
       previous: previous?.version ?? null,
       skipped: false,
       products: meta.products,
       entries: total,
-      deleted,
+      deleted: 0,
       stock_tracked: meta.stock_tracked ?? 0,
       stock_plan: stockPlan,
     };
+    if (opts.releaseAt) {
+      await recordScheduled(target, history, entry, opts.releaseAt);
+      return { ...result, release_at: opts.releaseAt.toISOString() };
+    }
+    const next: Pointer = { current: meta, previous };
+    // (Killed before this, while writing, its version is named by its lock, which the next
+    // holder breaks as a dead one's.)
+    const recorded = await switchRecorded(target, held, pointer, next, history, entry);
+    opts.onProgress?.({ phase: "switched", written, total });
+    const deleted = await cleanUp(target, opts.browse, next, recorded, held.abandoned);
+    opts.onProgress?.({ phase: "cleaned", written, total });
+    return { ...result, deleted };
   });
 }
 
@@ -550,8 +584,13 @@ export async function rollbackTo(
     } else if (opts.to === pointer.current.version) {
       throw new Error(`Catalog ${opts.to} is already live.`);
     } else {
-      meta =
-        opts.to === pointer.previous?.version ? pointer.previous : history.findLast((e) => e.version === opts.to)?.meta;
+      const entry = history.findLast((e) => e.version === opts.to);
+      if (entry?.state === "scheduled")
+        throw new Error(
+          `Catalog ${opts.to} is scheduled to go live at ${entry.release_at}: cancel it first ` +
+            `(catalog:rollback --cancel ${opts.to}) to make it live now, or let it go live then.`,
+        );
+      meta = opts.to === pointer.previous?.version ? pointer.previous : entry?.meta;
       if (!meta) throw new Error(`No catalog version ${opts.to} in the publish history (see catalog:rollback --list).`);
       if ((await target.listKeys(keys.meta(opts.to))).length === 0)
         throw new Error(

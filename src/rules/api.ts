@@ -1,3 +1,4 @@
+import { VERSION_NAME } from "../version-name.ts";
 import * as z from "zod/mini";
 
 /** The operator's rules surface (contract 10.1) beside the document itself (schema.ts): history and rollback. */
@@ -7,7 +8,7 @@ export const RULES_MAX_BYTES = 512 * 1024;
 
 export const VersionNameSchema = z
   .string()
-  .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, "a rules version name (npm run rules -- list)"));
+  .check(z.regex(VERSION_NAME, "a rules version name (npm run rules -- list)"));
 
 export const RollbackRulesRequestSchema = z.strictObject({
   version: z.optional(VersionNameSchema),

@@ -16,6 +16,8 @@ export interface WriterEnv {
   BROWSE: D1Database;
   BROWSE_SNAPSHOTS: R2Bucket;
   CATALOG_WRITER: EntrySink;
+  /** The release clock (src/writer/release-clock.ts): one object, named `catalog`, whose alarm switches scheduled releases. */
+  CATALOG_RELEASES: DurableObjectNamespace<import("./release-clock.ts").CatalogReleaseClock>;
   /** How long a batch waits for the lock, in ms (LOCK_WAIT_MS when unset; the tests shorten it). */
   CATALOG_LOCK_WAIT_MS?: string;
 }

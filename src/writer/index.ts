@@ -1,5 +1,5 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
-import type { ChangesReply, ChangesRequest } from "../catalog/changes-api.ts";
+import type { ChangesReply, ChangesRequest, ReleaseRequest } from "../catalog/changes-api.ts";
 import type { KvEntry } from "../publish/build.ts";
 import { bindingTarget } from "../publish/publish.ts";
 import { applyChanges, type WriterEnv } from "./apply.ts";
@@ -21,6 +21,16 @@ export class CatalogWriter extends WorkerEntrypoint<WriterEnv> implements EntryS
     return applyChanges(this.env, request);
   }
 
+  /**
+   * `POST /operator/catalog/releases`: wakes the release clock at a scheduled release's second. The
+   * history holds the schedule (src/publish/release.ts); arming twice, or for a release since
+   * canceled, only wakes the clock for nothing.
+   */
+  async armRelease(request: ReleaseRequest): Promise<void> {
+    const clock = this.env.CATALOG_RELEASES.get(this.env.CATALOG_RELEASES.idFromName("catalog"));
+    await clock.arm(Date.parse(request.release_at));
+  }
+
   /** A chunk of a batch's entries, written in an invocation of its own (src/writer/target.ts). */
   async putEntries(entries: KvEntry[]): Promise<void> {
     await bindingTarget(this.env.CATALOG).writeEntries(entries, () => {});
@@ -33,3 +43,4 @@ export class CatalogWriter extends WorkerEntrypoint<WriterEnv> implements EntryS
 }
 
 export default CatalogWriter;
+export { CatalogReleaseClock } from "./release-clock.ts";

@@ -66,6 +66,8 @@ const state = {
   checkoutId: "{id}",
   checkoutTotal: "0.00",
   orderId: "{order_id}",
+  /** The live catalog version (the seed's), for the operator's preview of a kept version. */
+  catalogVersion: "{version}",
   /** Signed webhook deliveries, made in beforeAll (signing is asynchronous, a case's request is not). */
   hooks: {} as Record<"unknown" | "ignored" | "badJson", { body: string; signature: string }>,
   etags: new Map<string, string>(),
@@ -837,6 +839,11 @@ const throttled: Case[] = withHead([
     name: "an address guessing the secret",
     request: () => post("/api/v1/operator/catalog/changes", {}, { ...OPERATOR, ...JSON_TYPE, ...GUESSER }),
   },
+  {
+    status: 429,
+    name: "an address guessing the secret",
+    request: () => post("/api/v1/operator/catalog/releases", {}, { ...OPERATOR, ...JSON_TYPE, ...GUESSER }),
+  },
   // Stock, orders, completion, reconciliation and order events sit behind the same guard (issue 42, point 19).
   ...[
     "/api/v1/operator/stock",
@@ -845,6 +852,7 @@ const throttled: Case[] = withHead([
     `/api/v1/operator/orders/ord_${"0".repeat(32)}`,
     "/api/v1/operator/reconciliation",
     "/api/v1/operator/order-events",
+    "/api/v1/operator/catalog/versions/v1/products/canvas-market-tote",
   ].map(
     (path): Case => ({
       status: 429,
@@ -1126,6 +1134,60 @@ const operator: Case[] = withHead([
       { method: "POST", headers: { ...OPERATOR, "Content-Type": "text/plain" }, body: "{}" },
     ],
   },
+  // Scheduled releases (issue 45, point 5): the clock set for an hour ahead, and a kept version read.
+  {
+    status: 202,
+    name: "the clock set for an hour ahead",
+    request: () =>
+      post(
+        "/api/v1/operator/catalog/releases",
+        { version: state.catalogVersion, release_at: new Date(Date.now() + 3600_000).toISOString() },
+        { ...OPERATOR, ...JSON_TYPE },
+      ),
+  },
+  {
+    status: 400,
+    name: "a time without its zone",
+    request: () =>
+      post(
+        "/api/v1/operator/catalog/releases",
+        { version: "v1", release_at: "2030-01-01T09:00:00" },
+        { ...OPERATOR, ...JSON_TYPE },
+      ),
+  },
+  { status: 401, name: "no secret", request: () => post("/api/v1/operator/catalog/releases", {}, JSON_TYPE) },
+  {
+    status: 413,
+    name: "over 16 KiB",
+    request: () =>
+      post("/api/v1/operator/catalog/releases", { pad: "x".repeat(17_000) }, { ...OPERATOR, ...JSON_TYPE }),
+  },
+  {
+    status: 415,
+    name: "not JSON",
+    request: () => [
+      "/api/v1/operator/catalog/releases",
+      { method: "POST", headers: { ...OPERATOR, "Content-Type": "text/plain" }, body: "{}" },
+    ],
+  },
+  {
+    status: 200,
+    name: "a product of the live version",
+    request: () => [
+      `/api/v1/operator/catalog/versions/${state.catalogVersion}/products/canvas-market-tote`,
+      { headers: OPERATOR },
+    ],
+  },
+  {
+    status: 404,
+    name: "a version never published",
+    request: () => ["/api/v1/operator/catalog/versions/v1/products/canvas-market-tote", { headers: OPERATOR }],
+  },
+  {
+    status: 401,
+    name: "no secret",
+    request: () => [`/api/v1/operator/catalog/versions/${state.catalogVersion}/products/canvas-market-tote`],
+  },
   // The rules document (contract 10.1), in order: the first publish, then If-Match at work.
   { status: 200, name: "the first publish, no If-Match needed", request: () => putRules(RULES_DOC) },
   { status: 200, name: "the live document", request: () => ["/api/v1/operator/rules", { headers: OPERATOR }] },
@@ -1233,7 +1295,7 @@ describe("before any catalog is published", () => {
 describe("real responses conform to the served documents", () => {
   beforeAll(async () => {
     await loadDocuments();
-    await publishSeedCatalog();
+    state.catalogVersion = await publishSeedCatalog();
     const record = await issue("conformance");
     state.token = record.token;
     state.tokenId = record.id;

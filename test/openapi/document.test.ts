@@ -195,6 +195,8 @@ describe("GET /api/v1/openapi.json", () => {
     const operatorDoc = (await res.json()) as Json;
     expect(Object.keys(operatorDoc.paths as Json).sort()).toEqual([
       "/api/v1/operator/catalog/changes",
+      "/api/v1/operator/catalog/releases",
+      "/api/v1/operator/catalog/versions/{version}/products/{handle}",
       "/api/v1/operator/checkouts/{id}/complete",
       "/api/v1/operator/discounts",
       "/api/v1/operator/openapi.json",

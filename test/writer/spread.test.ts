@@ -80,6 +80,7 @@ describe("a batch applied by the catalog writer", () => {
         BROWSE: counted(env.BROWSE, () => (calls += 1)),
         BROWSE_SNAPSHOTS: counted(env.BROWSE_SNAPSHOTS, () => (calls += 1)),
         CATALOG_WRITER: sink,
+        CATALOG_RELEASES: env.CATALOG_RELEASES,
       },
       { batch: { upsert: changed } },
     );

@@ -9,6 +9,7 @@ import {
   cleanUp,
   newVersionName,
   type PublishProgress,
+  recordScheduled,
   settleInterrupted,
   switchRecorded,
   underLock,
@@ -40,6 +41,8 @@ export interface ApplyOptions {
   onProgress?: (progress: PublishProgress) => void;
   /** Called under the lock with the new version's entries written and its pointer not yet switched (a test's kill point). */
   beforeSwitch?: (version: string) => Promise<void> | void;
+  /** Write the version now, switch it live at this second (`catalog:apply --at`; see src/publish/release.ts). */
+  releaseAt?: Date;
 }
 
 export interface ApplyResult {
@@ -54,6 +57,8 @@ export interface ApplyResult {
   levels: number;
   /** Stale keys deleted by the cleanup. */
   deleted: number;
+  /** A scheduled batch (`releaseAt`): when it goes live, if its base is still live then. */
+  release_at?: string;
 }
 
 /** Applies the batch `input` (a change batch's JSON, parsed) to the live catalog of `target`. */
@@ -152,10 +157,8 @@ export async function applyBatch(target: CatalogKvTarget, input: unknown, opts: 
       opts.onProgress?.({ phase: "writing", written, total });
     });
     await opts.beforeSwitch?.(version);
-    // As a publish: the history knows the version before the pointer names it, completed after.
-    const next: Pointer = { current: meta, previous: base };
-    const recorded = await switchRecorded(target, held, pointer, next, history, {
-      action: "batch",
+    const entry = {
+      action: "batch" as const,
       version,
       from: base.version,
       products: meta.products,
@@ -163,17 +166,24 @@ export async function applyBatch(target: CatalogKvTarget, input: unknown, opts: 
       ...by,
       meta,
       changed,
-    });
-    opts.onProgress?.({ phase: "switched", written, total });
-    const deleted = await cleanUp(target, opts.browse, next, recorded, held.abandoned);
-    return {
+    };
+    const result = {
       version,
       previous: base.version,
       changed,
       entries: entries.length,
       bytes: entries.reduce((n, e) => n + e.value.length, 0),
       levels: kv.written,
-      deleted,
+      deleted: 0,
     };
+    if (opts.releaseAt) {
+      await recordScheduled(target, history, entry, opts.releaseAt);
+      return { ...result, release_at: opts.releaseAt.toISOString() };
+    }
+    // As a publish: the history knows the version before the pointer names it, completed after.
+    const next: Pointer = { current: meta, previous: base };
+    const recorded = await switchRecorded(target, held, pointer, next, history, entry);
+    opts.onProgress?.({ phase: "switched", written, total });
+    return { ...result, deleted: await cleanUp(target, opts.browse, next, recorded, held.abandoned) };
   });
 }

@@ -1,6 +1,15 @@
 import type { OperationDoc } from "../../openapi/spec.ts";
 import { IdempotencyKeySchema } from "../../cart/api.ts";
-import { CatalogVersionSchema } from "../../catalog/changes-api.ts";
+import * as z from "zod/mini";
+import {
+  CatalogReleaseSchema,
+  CatalogVersionSchema,
+  ReleaseRequestSchema,
+  VersionNameSchema,
+} from "../../catalog/changes-api.ts";
+import { ProductSchema } from "../../catalog/api.ts";
+import { HandleSchema } from "../../catalog/fields.ts";
+import { SEED_EXAMPLES } from "../../openapi/seed-examples.ts";
 import { ChangeBatchSchema, MAX_BATCH_PRODUCTS } from "../../catalog/changes.ts";
 import { errors, JSON_BODY_ERRORS, OPERATOR_ERRORS } from "../../openapi/errors.ts";
 
@@ -115,6 +124,80 @@ export const OPERATOR_CATALOG_DOCS = {
         "catalog_unavailable",
         "catalog_busy",
       ),
+    },
+  },
+  armCatalogRelease: {
+    summary: "Set the release clock for a scheduled version",
+    description:
+      "A release that switches at a set second: `npm run catalog:publish -- --at TIME` and " +
+      "`npm run catalog:apply -- changes.json --at TIME` write the new version at once, record it in " +
+      "the history as `scheduled` with its `release_at` (`npm run catalog:rollback -- --list` shows " +
+      "it), and then call this operation, which sets the catalog writer's release clock (a Durable " +
+      "Object alarm) to wake at `release_at`. At that second the clock makes every due release " +
+      "live by the same pointer switch as a publish, under the same lock (a publish, batch or " +
+      "rollback holding it delays the release by seconds), so it shows everywhere within the " +
+      "catalog's freshness bound; it never goes live before its time. A change batch's version is " +
+      "derived from the version live when it was written: at its second it goes live only if that " +
+      "version still is, and is otherwise canceled, with the reason in the history (going live " +
+      "would undo what went live in between). `npm run catalog:rollback -- --cancel VERSION` " +
+      "cancels a scheduled release and deletes its version.\n\n" +
+      "The history is the schedule: this operation only wakes the clock, so calling it again, for " +
+      "a release since canceled, or for a time already past (the clock then runs at once) is " +
+      "harmless, and answers 202 with what it was given. `release_at` is an ISO 8601 time with its " +
+      "zone; the tools refuse one that has passed or is more than a year ahead.",
+    tag: "Operator",
+    auth: "operator",
+    body: {
+      schema: ReleaseRequestSchema,
+      examples: {
+        release: {
+          summary: "A version scheduled for 09:00 UTC",
+          value: { version: "20261130T180000Z-5c2e91", release_at: "2026-12-01T09:00:00Z" },
+        },
+      },
+    },
+    responses: {
+      202: {
+        description: "The release clock is set to wake at `release_at` (or sooner, for another release).",
+        schema: CatalogReleaseSchema,
+        headers: NO_STORE,
+        examples: {
+          armed: {
+            summary: "Set for 09:00 UTC",
+            value: {
+              object: "catalog_release",
+              version: "20261130T180000Z-5c2e91",
+              release_at: "2026-12-01T09:00:00Z",
+            },
+          },
+        },
+      },
+      ...errors(...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, "parameter_unknown", "parameter_invalid", "parameter_missing"),
+    },
+  },
+  previewCatalogProduct: {
+    summary: "Read a product of a kept catalog version",
+    description:
+      "A product as a kept catalog version has it, whether or not that version is live: a release " +
+      "scheduled for later (`--at`), the version a rollback would return to, or the live one. The " +
+      "answer is the body `GET /products/{handle}?include=description,images,seo,variants` will " +
+      "have once the version is live, from the version's own entries: availability is the " +
+      "version's as published, without live stock. It is an operator read, never cached " +
+      "(`Cache-Control: no-store`) and never in the public cache; `X-Catalog-Version` names the " +
+      "version. An unknown or deleted version (`catalog:rollback --list` says which are kept) and " +
+      "an unknown handle are 404 `resource_missing` (`param` says which); a product the version " +
+      "has sold out is 404 `sold_out`, as its detail would answer.",
+    tag: "Operator",
+    auth: "operator",
+    params: z.strictObject({ version: VersionNameSchema, handle: HandleSchema }),
+    responses: {
+      200: {
+        description: "The product, with its description, images, SEO and variants.",
+        schema: ProductSchema,
+        headers: [...NO_STORE, "X-Catalog-Version"],
+        examples: { product: { summary: "A product of a scheduled version", value: SEED_EXAMPLES.productWithContent } },
+      },
+      ...errors(...OPERATOR_ERRORS, "resource_missing", "sold_out"),
     },
   },
 } satisfies Record<string, OperationDoc>;

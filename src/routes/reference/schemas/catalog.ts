@@ -37,7 +37,12 @@ import {
   SourceVariantSchema,
 } from "../../../catalog/schema.ts";
 import { ChangeBatchSchema } from "../../../catalog/changes.ts";
-import { CatalogVersionSchema } from "../../../catalog/changes-api.ts";
+import {
+  CatalogReleaseSchema,
+  CatalogVersionSchema,
+  ReleaseRequestSchema,
+  VersionNameSchema,
+} from "../../../catalog/changes-api.ts";
 
 /** The field kinds (HTML, plain text, URL), said once and placed on every field they concern. */
 const PLAIN = "Plain text as the store wrote it, not HTML: escape it (set it as text) before putting it in a page.";
@@ -372,6 +377,24 @@ documentSchema(ChangeBatchSchema, {
 documentSchema(CatalogVersionSchema, {
   id: "CatalogVersion",
   description: "The catalog version a change batch made live, the one it was derived from, and what it named.",
+});
+
+documentSchema(ReleaseRequestSchema, {
+  id: "CatalogReleaseRequest",
+  description:
+    "A version `catalog:publish --at` or `catalog:apply --at` wrote and scheduled, and the second it goes live " +
+    "(ISO 8601 with its zone), as the history (`catalog:rollback --list`) records it.",
+});
+
+documentSchema(CatalogReleaseSchema, {
+  id: "CatalogRelease",
+  description: "The release the clock is set for: the version and the second it goes live.",
+});
+
+documentSchema(VersionNameSchema, {
+  description:
+    "A kept catalog version (`npm run catalog:rollback -- --list` lists them): live, scheduled, or one a " +
+    "rollback can return to. Example: `20261124T204000Z-a1b2c3`.",
 });
 
 documentSchema(SourceProductSchema, {
