@@ -5,22 +5,8 @@ import { d1Target } from "../publish/browse-index.ts";
 import { d1Query, LockBusyError, sqlLock } from "../publish/lock.ts";
 import { sha256Hex } from "../sha256.ts";
 import { RequestKeys } from "./request-keys.ts";
-import { type EntrySink, writerTarget } from "./target.ts";
-
-/**
- * The catalog writer's bindings: the storefront's catalog namespace, browse database and snapshots
- * bucket, and itself (CATALOG_WRITER: the chunks of a batch's writes go to a new invocation each).
- */
-export interface WriterEnv {
-  CATALOG: KVNamespace;
-  BROWSE: D1Database;
-  BROWSE_SNAPSHOTS: R2Bucket;
-  CATALOG_WRITER: EntrySink;
-  /** The release clock (src/writer/release-clock.ts): one object, named `catalog`, whose alarm switches scheduled releases. */
-  CATALOG_RELEASES: DurableObjectNamespace<import("./release-clock.ts").CatalogReleaseClock>;
-  /** How long a batch waits for the lock, in ms (LOCK_WAIT_MS when unset; the tests shorten it). */
-  CATALOG_LOCK_WAIT_MS?: string;
-}
+import type { WriterEnv } from "./env.ts";
+import { writerTarget } from "./target.ts";
 
 /** How long a batch waits for a publish, rollback or other batch holding the lock before it answers 503 `catalog_busy`. */
 export const LOCK_WAIT_MS = 20_000;

@@ -2,7 +2,8 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import type { ChangesReply, ChangesRequest, ReleaseRequest } from "../catalog/changes-api.ts";
 import type { KvEntry } from "../publish/build.ts";
 import { bindingTarget } from "../publish/publish.ts";
-import { applyChanges, type WriterEnv } from "./apply.ts";
+import { applyChanges } from "./apply.ts";
+import type { WriterEnv } from "./env.ts";
 import type { EntrySink } from "./target.ts";
 
 /**

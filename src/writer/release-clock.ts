@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { d1Target } from "../publish/browse-index.ts";
 import { d1Query, LockBusyError, sqlLock } from "../publish/lock.ts";
 import { releaseDue } from "../publish/release.ts";
-import type { WriterEnv } from "./apply.ts";
+import type { ReleaseClock, WriterEnv } from "./env.ts";
 import { writerTarget } from "./target.ts";
 
 /** How soon the clock tries again when a publish, batch or rollback holds the catalog at a release's second. */
@@ -20,7 +20,7 @@ const LOCK_WAIT_MS = 2_000;
  * live under the catalog's D1 lease and sets the alarm for the next one; held by a publish, it tries
  * again in 5 s, so a release goes live within seconds of its time, never before.
  */
-export class CatalogReleaseClock extends DurableObject<WriterEnv> {
+export class CatalogReleaseClock extends DurableObject<WriterEnv> implements ReleaseClock {
   /** Wakes the clock at `at` (ms since the epoch) unless it is already set to wake sooner. */
   async arm(at: number): Promise<void> {
     const set = await this.ctx.storage.getAlarm();

@@ -138,6 +138,12 @@ describe("catalog:publish --at and catalog:apply --at through npm run dev", () =
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(said);
     }
+    // --remote sets the deployed worker's clock: without its URL and secret, refused before writing.
+    const remote = await runCli("catalog-publish", [file, "--remote", "--at", inSeconds(3600)], {
+      env: { STOREFRONT_URL: "", OPERATOR_SECRET: "" },
+    });
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toContain("set STOREFRONT_URL (https://<your worker>) and OPERATOR_SECRET");
     const list = await tool("catalog-rollback", ["--list"]);
     expect(list.stdout).not.toContain("seed-900");
   }, 240_000);
