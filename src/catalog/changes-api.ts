@@ -14,6 +14,8 @@ export const MAX_BATCH_BYTES = 8 * 1024 * 1024;
 export interface ChangesRequest {
   batch: unknown;
   key?: string | undefined;
+  /** `?release_at=`: write the version now, make it live at that second (the writer checks it). */
+  releaseAt?: string | undefined;
 }
 
 /**
@@ -30,6 +32,8 @@ export const CatalogVersionSchema = /* @__PURE__ */ (() =>
       products: z.int().check(z.minimum(0)),
       collections: z.int().check(z.minimum(0)),
     }),
+    /** A batch scheduled with `?release_at=` (answered 202): when it goes live. */
+    release_at: z.optional(z.iso.datetime({ offset: true })),
   }))();
 export type CatalogVersionReply = z.infer<typeof CatalogVersionSchema>;
 
@@ -51,6 +55,10 @@ export const CatalogReleaseSchema = /* @__PURE__ */ (() =>
     release_at: z.iso.datetime({ offset: true }),
   }))();
 
+/** The query of `POST /operator/catalog/changes` (documentation only: pure; the writer checks the value). */
+export const ChangesQuerySchema = /* @__PURE__ */ (() =>
+  z.strictObject({ release_at: z.optional(z.iso.datetime({ offset: true })) }))();
+
 /** The path of `GET /operator/catalog/versions/{version}/products/{handle}` (documentation only: pure). */
 export const VersionNameSchema = /* @__PURE__ */ (() => z.string().check(z.regex(VERSION_NAME)))();
 
@@ -63,5 +71,5 @@ export interface ChangesError {
 }
 
 export type ChangesReply =
-  | { ok: true; version: CatalogVersionReply; replayed: boolean }
+  | { ok: true; status: 200 | 202; version: CatalogVersionReply; replayed: boolean }
   | { ok: false; status: 400 | 409 | 422 | 500 | 503; error: ChangesError; retryAfter?: number; replayed: boolean };

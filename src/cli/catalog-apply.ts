@@ -93,12 +93,12 @@ async function main(): Promise<void> {
   if (values.url !== undefined && values.version !== undefined)
     throw new UsageError("--version cannot be given with --url: the catalog writer names the version.");
   const releaseAt = values.at === undefined ? undefined : releaseTime(values.at);
-  if (releaseAt && values.url !== undefined)
-    throw new UsageError(
-      "--at cannot be given with --url yet: the endpoint applies a batch at once. Schedule it with --remote " +
-        "(wrangler's commands) and STOREFRONT_URL, or locally.",
-    );
-  if (releaseAt && values.remote && !(process.env.STOREFRONT_URL && process.env.OPERATOR_SECRET))
+  if (
+    releaseAt &&
+    values.remote &&
+    values.url === undefined &&
+    !(process.env.STOREFRONT_URL && process.env.OPERATOR_SECRET)
+  )
     throw new UsageError(
       "--remote --at arms the deployed worker's release clock: set STOREFRONT_URL (https://<your worker>) " +
         "and OPERATOR_SECRET in the environment.",
@@ -134,18 +134,23 @@ async function main(): Promise<void> {
           "--url needs OPERATOR_SECRET in the environment (the value given to `wrangler secret put`).",
         );
       say(`Applying ${file} through ${base} (POST /api/v1/operator/catalog/changes).`);
-      const reply = await sendChanges(base, secret, input, { waitMs: values.wait * 1000, onWait: say }).catch(
-        (error: unknown) => {
-          if (error instanceof ChangesRefused && error.status === 400)
-            throw new InputError(`The batch is invalid: ${error.message}`, { file });
-          throw error;
-        },
-      );
+      const reply = await sendChanges(base, secret, input, {
+        waitMs: values.wait * 1000,
+        onWait: say,
+        ...at,
+      }).catch((error: unknown) => {
+        if (error instanceof ChangesRefused && error.status === 400)
+          throw new InputError(`The batch is invalid: ${error.message}`, { file });
+        throw error;
+      });
       const named = `${count(reply.changed.products, "product")}, ${count(reply.changed.collections, "collection")}`;
       say(
         reply.version === reply.previous_version
           ? `Nothing to change: catalog ${reply.version} stays live.`
-          : `Applied the batch as catalog ${reply.version} (${named}) through the catalog writer. Previous: ${reply.previous_version}.`,
+          : reply.release_at !== undefined
+            ? `Scheduled the batch as catalog ${reply.version} (${named}) to go live at ${reply.release_at} through the ` +
+              `catalog writer, whose release clock is set for it; if ${reply.previous_version} is no longer live then, it is canceled.`
+            : `Applied the batch as catalog ${reply.version} (${named}) through the catalog writer. Previous: ${reply.previous_version}.`,
       );
       return;
     }

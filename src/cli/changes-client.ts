@@ -23,18 +23,20 @@ export async function sendChanges(
   base: string,
   secret: string,
   batch: unknown,
-  wait: { waitMs: number; onWait?: (message: string) => void },
+  wait: { waitMs: number; onWait?: (message: string) => void; releaseAt?: Date },
 ): Promise<CatalogVersionReply> {
   const key = `catalog-apply-${crypto.randomUUID()}`;
   const started = Date.now();
   for (;;) {
-    const res = await fetch(new URL("/api/v1/operator/catalog/changes", base), {
+    const url = new URL("/api/v1/operator/catalog/changes", base);
+    if (wait.releaseAt) url.searchParams.set("release_at", wait.releaseAt.toISOString());
+    const res = await fetch(url, {
       method: "POST",
       headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json", "Idempotency-Key": key },
       body: JSON.stringify(batch),
     });
     const body = (await res.json().catch(() => null)) as { error?: ChangesError } | CatalogVersionReply | null;
-    if (res.status === 200) return body as CatalogVersionReply;
+    if (res.status === 200 || res.status === 202) return body as CatalogVersionReply;
     const error = (body as { error?: ChangesError } | null)?.error;
     const retryMs = Number(res.headers.get("retry-after") ?? 30) * 1000;
     if (res.status !== 503 || error?.code !== "catalog_busy" || Date.now() - started + retryMs > wait.waitMs)

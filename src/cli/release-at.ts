@@ -1,6 +1,6 @@
 // `--at TIME` of catalog:publish and catalog:apply (issue 45, point 5): the time read, and the
 // release clock of the worker armed for it once the version is written and scheduled.
-import { MAX_RELEASE_AHEAD_MS } from "../publish/release.ts";
+import { releaseTime as checkedTime } from "../publish/release.ts";
 import { UsageError } from "./args.ts";
 import { type OperatorTarget, withOperator } from "./operator-target.ts";
 
@@ -13,19 +13,11 @@ export const AT_OPTION = {
     "catalog:rollback --cancel VERSION cancels it",
 } as const;
 
-const WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
-
 /** The time `--at` names, in the future and at most a year ahead; a usage error (exit 2) otherwise. */
 export function releaseTime(value: string, now = Date.now()): Date {
-  const at = WITH_ZONE.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(at))
-    throw new UsageError(
-      `--at takes a time with its zone, such as 2026-12-01T09:00:00Z or 2026-12-01T10:00:00+01:00, not "${value}".`,
-    );
-  if (at <= now) throw new UsageError(`--at ${value} has passed: give a time to come, or publish without --at.`);
-  if (at - now > MAX_RELEASE_AHEAD_MS)
-    throw new UsageError(`--at ${value} is more than a year ahead: a release is scheduled a year ahead at most.`);
-  return new Date(at);
+  const at = checkedTime(value, now);
+  if (typeof at === "string") throw new UsageError(`--at ${at}.`);
+  return at;
 }
 
 /**

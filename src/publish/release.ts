@@ -30,6 +30,22 @@ export const RELEASE_CLOCK = "scheduled release";
 /** The latest a release may be scheduled: a year ahead (a typo in the year is refused, not kept for a decade). */
 export const MAX_RELEASE_AHEAD_MS = 366 * 24 * 3600 * 1000;
 
+const WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A release time as `--at` and `?release_at=` take it: ISO 8601 with its zone, in the future, at
+ * most a year ahead. Returns the time, or why it cannot be one (the tools and the writer word the rest).
+ */
+export function releaseTime(value: string, now = Date.now()): Date | string {
+  const at = WITH_ZONE.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(at))
+    return `takes a time with its zone, such as 2026-12-01T09:00:00Z or 2026-12-01T10:00:00+01:00, not "${value}"`;
+  if (at <= now) return `${value} has passed: give a time to come`;
+  if (at - now > MAX_RELEASE_AHEAD_MS)
+    return `${value} is more than a year ahead: a release is scheduled a year ahead at most`;
+  return new Date(at);
+}
+
 /** The scheduled entries, soonest first. */
 export function scheduled(history: readonly HistoryEntry[]): HistoryEntry[] {
   return history

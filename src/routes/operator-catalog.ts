@@ -26,9 +26,9 @@ export const operatorCatalog = new Hono<AppEnv>()
   .post("/changes", describe("applyCatalogChanges"), async (c) => {
     const key = idempotencyKeyOf(c);
     const batch = await parseJsonBody(c, z.unknown(), MAX_BATCH_BYTES);
-    const reply = await c.env.CATALOG_WRITER.applyChanges({ batch, key });
+    const reply = await c.env.CATALOG_WRITER.applyChanges({ batch, key, releaseAt: c.req.query("release_at") });
     if (reply.replayed) c.header("Idempotent-Replayed", "true");
-    if (reply.ok) return c.json(reply.version, 200);
+    if (reply.ok) return c.json(reply.version, reply.status);
     // The writer logged what failed; the answer is the usual 500 with its request id.
     if (reply.status === 500) throw new Error("The catalog writer could not apply a batch.");
     const headers: Record<string, string> = {};

@@ -3,6 +3,7 @@ import { CatalogStateError, ChangeBatchError } from "../catalog/changes.ts";
 import { applyBatch } from "../publish/batch/apply.ts";
 import { d1Target } from "../publish/browse-index.ts";
 import { d1Query, LockBusyError, sqlLock } from "../publish/lock.ts";
+import { cancelRelease, releaseTime } from "../publish/release.ts";
 import { sha256Hex } from "../sha256.ts";
 import { RequestKeys } from "./request-keys.ts";
 import type { WriterEnv } from "./env.ts";
@@ -28,9 +29,25 @@ export const API_OPERATOR = "operator API";
  * never a throw: the storefront's route only puts it in the envelope.
  */
 export async function applyChanges(env: WriterEnv, request: ChangesRequest): Promise<ChangesReply> {
-  if (request.key === undefined) return run(env, request.batch, undefined);
+  let releaseAt: Date | undefined;
+  if (request.releaseAt !== undefined) {
+    const at = releaseTime(request.releaseAt);
+    if (typeof at === "string")
+      return refused(400, {
+        type: "invalid_request_error",
+        code: "parameter_invalid",
+        message: `release_at ${at}. Nothing was changed.`,
+        param: "release_at",
+      });
+    releaseAt = at;
+  }
+  if (request.key === undefined) return run(env, request.batch, undefined, releaseAt);
   const keys = new RequestKeys(env.BROWSE);
-  const claim = await keys.claim(request.key, await sha256Hex(JSON.stringify(request.batch)));
+  // A scheduled batch's key holds its time too: the same batch for another second is another request.
+  const fingerprint = JSON.stringify(
+    releaseAt ? { batch: request.batch, release_at: request.releaseAt } : request.batch,
+  );
+  const claim = await keys.claim(request.key, await sha256Hex(fingerprint));
   switch (claim.kind) {
     case "replay":
       return { ...claim.reply, replayed: true };
@@ -47,7 +64,7 @@ export async function applyChanges(env: WriterEnv, request: ChangesRequest): Pro
         message: "A batch with this Idempotency-Key is still being applied: retry when it has answered.",
       });
     case "run": {
-      const reply = await run(env, request.batch, request.key);
+      const reply = await run(env, request.batch, request.key, releaseAt);
       await claim.settle(reply);
       return reply;
     }
@@ -58,24 +75,44 @@ function refused(status: 400 | 409 | 422 | 500 | 503, error: ChangesError) {
   return { ok: false as const, status, error, replayed: false };
 }
 
-async function run(env: WriterEnv, batch: unknown, key: string | undefined): Promise<ChangesReply> {
+async function run(
+  env: WriterEnv,
+  batch: unknown,
+  key: string | undefined,
+  releaseAt: Date | undefined,
+): Promise<ChangesReply> {
   const waitMs = Number(env.CATALOG_LOCK_WAIT_MS) || LOCK_WAIT_MS;
   const lock = sqlLock(d1Query(env.BROWSE), { waitMs, pollMs: 500, leaseMs: WRITER_LEASE_MS });
+  const target = writerTarget(env.CATALOG, env.CATALOG_WRITER);
+  const browse = d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS);
   try {
-    const result = await applyBatch(writerTarget(env.CATALOG, env.CATALOG_WRITER), batch, {
-      browse: d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS),
+    const result = await applyBatch(target, batch, {
+      browse,
       lock,
       by: API_OPERATOR,
       source: key === undefined ? "POST /operator/catalog/changes" : `POST /operator/catalog/changes (${key})`,
+      ...(releaseAt ? { releaseAt } : {}),
     });
+    if (result.release_at !== undefined) {
+      // Scheduled: the release clock is set for its second, or the release goes (nothing waits for a clock not set).
+      const clock = env.CATALOG_RELEASES.get(env.CATALOG_RELEASES.idFromName("catalog"));
+      try {
+        await clock.arm(Date.parse(result.release_at));
+      } catch (error) {
+        await cancelRelease(target, result.version, { lock, browse, by: API_OPERATOR });
+        throw error;
+      }
+    }
     return {
       ok: true,
+      status: result.release_at === undefined ? 200 : 202,
       replayed: false,
       version: {
         object: "catalog_version",
         version: result.version,
         previous_version: result.previous,
         changed: result.changed,
+        ...(result.release_at !== undefined ? { release_at: result.release_at } : {}),
       },
     };
   } catch (error) {

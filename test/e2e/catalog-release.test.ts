@@ -127,6 +127,23 @@ describe("catalog:publish --at and catalog:apply --at through npm run dev", () =
     expect(again.stderr).not.toMatch(STACK_FRAME);
   }, 240_000);
 
+  it("schedules a batch through the worker's endpoint (catalog:apply --remote --url --at)", async () => {
+    const batch = join(scratch, "url-batch.json");
+    writeFileSync(batch, JSON.stringify({ delete: ["leather-card-holder-tan"] }));
+    const at = inSeconds(3600);
+    const run = await runCli("catalog-apply", [batch, "--remote", "--url", server!.baseUrl, "--at", at], {
+      env: { OPERATOR_SECRET: "dev-operator-secret" },
+      timeoutMs: 120_000,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const version = scheduledVersion(run.stdout);
+    expect(run.stdout).toContain(`to go live at ${new Date(at).toISOString()} through the catalog writer`);
+    const list = await tool("catalog-rollback", ["--list"]);
+    expect(list.stdout).toMatch(new RegExp(`batch\\s+${version}\\s+27\\s+scheduled .*by operator API`));
+    const cancel = await tool("catalog-rollback", ["--cancel", String(version)]);
+    expect(cancel.code, cancel.stderr).toBe(0);
+  }, 240_000);
+
   it("refuses a time that has passed, has no zone, or is more than a year ahead (exit 2), writing nothing", async () => {
     const file = shiftedSeedFile(900);
     for (const [at, said] of [

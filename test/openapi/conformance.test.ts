@@ -1134,7 +1134,17 @@ const operator: Case[] = withHead([
       { method: "POST", headers: { ...OPERATOR, "Content-Type": "text/plain" }, body: "{}" },
     ],
   },
-  // Scheduled releases (issue 45, point 5): the clock set for an hour ahead, and a kept version read.
+  // Scheduled releases (issue 45, point 5): a batch for an hour ahead, the clock set, a kept version read.
+  {
+    status: 202,
+    name: "a batch scheduled for an hour ahead",
+    request: () =>
+      post(
+        `/api/v1/operator/catalog/changes?release_at=${encodeURIComponent(new Date(Date.now() + 3600_000).toISOString())}`,
+        { delete: ["leather-card-holder-tan"] },
+        { ...OPERATOR, ...JSON_TYPE },
+      ),
+  },
   {
     status: 202,
     name: "the clock set for an hour ahead",

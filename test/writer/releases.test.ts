@@ -248,6 +248,38 @@ describe("the release clock and the operator's routes", () => {
     expect((await operator(path)).status).toBe(404);
   });
 
+  it("schedules a batch through POST /operator/catalog/changes?release_at=: 202, live at its second", async () => {
+    const live = (await pointer()).current.version;
+    const at = new Date(Date.now() + 2_000).toISOString();
+    const batch = { upsert: [repriced("canvas-market-tote", "24.75")] };
+    const send = (releaseAt: string, key = "scheduled-batch") =>
+      operator(`/catalog/changes?release_at=${encodeURIComponent(releaseAt)}`, {
+        method: "POST",
+        body: JSON.stringify(batch),
+        headers: { "Idempotency-Key": key },
+      });
+    const res = await send(at);
+    expect(res.status).toBe(202);
+    const body = (await res.json()) as { version: string; previous_version: string; release_at: string };
+    expect(body).toMatchObject({ object: "catalog_version", previous_version: live, release_at: at });
+    expect((await pointer()).current.version).toBe(live);
+    // The key covers the time: the same batch for another second is another request.
+    expect((await send(new Date(Date.now() + 3600_000).toISOString())).status).toBe(422);
+    const replay = await send(at);
+    expect(replay.status).toBe(202);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    for (let waited = 0; waited < 15_000 && (await pointer()).current.version !== body.version; waited += 100)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await pointer()).current.version).toBe(body.version);
+    expect(await publicPrice("canvas-market-tote")).toBe("24.75");
+
+    for (const bad of ["2030-01-01T09:00:00", "2020-01-01T09:00:00Z", "2099-01-01T09:00:00Z"]) {
+      const refused = await send(bad, `bad-${bad}`);
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { error: { param: string } }).error.param).toBe("release_at");
+    }
+  });
+
   it("refuses a release time without its zone, or a version name that cannot be one", async () => {
     for (const body of [
       { version: "v1", release_at: "2030-01-01T09:00:00" },

@@ -4,6 +4,7 @@ import * as z from "zod/mini";
 import {
   CatalogReleaseSchema,
   CatalogVersionSchema,
+  ChangesQuerySchema,
   ReleaseRequestSchema,
   VersionNameSchema,
 } from "../../catalog/changes-api.ts";
@@ -85,9 +86,17 @@ export const OPERATOR_CATALOG_DOCS = {
       "be up to 8 MiB. The batch is applied by the catalog writer, a Worker of its own behind a " +
       "service binding, so the storefront Worker carries none of the catalog schema or the writer; it " +
       "spreads a batch's writes over invocations of its own, within Cloudflare's 1,000 storage " +
-      "operations an invocation (docs/decisions/0015-change-batches.md).",
+      "operations an invocation (docs/decisions/0015-change-batches.md).\n\n" +
+      "With `?release_at=TIME` the batch is scheduled (`catalog:apply --at`): validated and written " +
+      "now, recorded `scheduled` in the history, answered 202 with `release_at`, and made live at " +
+      "that second by the release clock (see `POST /operator/catalog/releases`), if the version " +
+      "it is derived from (`previous_version`) is still live then; otherwise it is canceled, with " +
+      "the reason in the history. A time without its zone, past, or more than a year ahead is 400 " +
+      "(`param: release_at`). The Idempotency-Key covers the time too: the same batch for another " +
+      "second is another request (422).",
     tag: "Operator",
     auth: "operator",
+    query: ChangesQuerySchema,
     requestHeaders: [{ name: "Idempotency-Key", schema: IdempotencyKeySchema }],
     body: {
       schema: ChangeBatchSchema,
@@ -96,6 +105,23 @@ export const OPERATOR_CATALOG_DOCS = {
       },
     },
     responses: {
+      202: {
+        description: "The batch is written and scheduled for `release_at` (`?release_at=`).",
+        schema: CatalogVersionSchema,
+        headers: [...NO_STORE, "Idempotent-Replayed"],
+        examples: {
+          scheduled: {
+            summary: "A price edit for 09:00 UTC",
+            value: {
+              object: "catalog_version",
+              version: "20261130T180000Z-5c2e91",
+              previous_version: "20261128T090000Z-4b7e2d",
+              changed: { products: 1, collections: 0 },
+              release_at: "2026-12-01T09:00:00.000Z",
+            },
+          },
+        },
+      },
       200: {
         description: "The batch is live (or changed nothing: `version` equals `previous_version`).",
         schema: CatalogVersionSchema,

@@ -40,6 +40,7 @@ import { ChangeBatchSchema } from "../../../catalog/changes.ts";
 import {
   CatalogReleaseSchema,
   CatalogVersionSchema,
+  ChangesQuerySchema,
   ReleaseRequestSchema,
   VersionNameSchema,
 } from "../../../catalog/changes-api.ts";
@@ -389,6 +390,13 @@ documentSchema(ReleaseRequestSchema, {
 documentSchema(CatalogReleaseSchema, {
   id: "CatalogRelease",
   description: "The release the clock is set for: the version and the second it goes live.",
+});
+
+documentSchema(ChangesQuerySchema.shape.release_at.def.innerType, {
+  description:
+    "Schedule the batch: its version is written now and goes live at this second (ISO 8601 with its zone, " +
+    "in the future, at most a year ahead), if the version it is derived from is still live then.",
+  example: "2026-12-01T09:00:00Z",
 });
 
 documentSchema(VersionNameSchema, {
