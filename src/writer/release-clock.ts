@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { d1Target } from "../publish/browse-index.ts";
 import { d1Query, LockBusyError, sqlLock } from "../publish/lock.ts";
-import { releaseDue } from "../publish/release.ts";
+import { MAX_RELEASE_AHEAD_MS, releaseDue } from "../publish/release.ts";
 import type { ReleaseClock, WriterEnv } from "./env.ts";
 import { writerTarget } from "./target.ts";
 
@@ -21,10 +21,16 @@ const LOCK_WAIT_MS = 2_000;
  * again in 5 s, so a release goes live within seconds of its time, never before.
  */
 export class CatalogReleaseClock extends DurableObject<WriterEnv> implements ReleaseClock {
-  /** Wakes the clock at `at` (ms since the epoch) unless it is already set to wake sooner. */
+  /**
+   * Wakes the clock at `at` (ms since the epoch) unless it is already set to wake sooner. A time
+   * passed wakes it now, one past a year wakes it in a year (each wake sets the next from the
+   * history): an alarm cannot be set before the epoch (schemathesis sent the year 632: a 500).
+   */
   async arm(at: number): Promise<void> {
+    const now = Date.now();
+    const when = Math.min(Math.max(at, now), now + MAX_RELEASE_AHEAD_MS);
     const set = await this.ctx.storage.getAlarm();
-    if (set === null || at < set) await this.ctx.storage.setAlarm(at);
+    if (set === null || when < set) await this.ctx.storage.setAlarm(when);
   }
 
   override async alarm(): Promise<void> {

@@ -10,7 +10,9 @@ import { applyBatch } from "../../src/publish/batch/apply.ts";
 import { batchStateKey } from "../../src/publish/batch/browse.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
 import { inlineParams, wranglerBatchBrowse } from "../../src/publish/browse-remote.ts";
+import { processLock } from "../../src/publish/lock.ts";
 import { bindingTarget } from "../../src/publish/publish.ts";
+import { cancelRelease } from "../../src/publish/release.ts";
 import { remoteTarget } from "../../src/publish/remote.ts";
 import { runCli } from "../helpers/cli.ts";
 
@@ -115,5 +117,32 @@ describe("catalog:apply through wrangler's commands (--remote, here on local sta
     expect(w.collection).toEqual(p.collection);
     expect(w.state).not.toBeNull();
     expect(w.state).toEqual(p.state);
+  }, 900_000);
+
+  it("schedules a batch and cancels it through wrangler's commands (catalog:apply --remote --at, --cancel)", async () => {
+    const where = ["--local", "--persist-to", join(scratch, "wrangler")];
+    const target = remoteTarget({ where, log: () => {} });
+    const browse = wranglerBatchBrowse({ where, log: () => {} });
+    const releaseAt = new Date(Date.now() + 3600_000);
+    try {
+      const again = structuredClone(changed);
+      for (const v of again.variants) v.price = "2.22";
+      const result = await applyBatch(
+        target,
+        { upsert: [again] },
+        { browse, version: "scheduled-via-wrangler", releaseAt },
+      );
+      expect(result.release_at).toBe(releaseAt.toISOString());
+      const scheduled = (await target.readHistory()).at(-1);
+      expect(scheduled).toMatchObject({ version: "scheduled-via-wrangler", state: "scheduled" });
+      expect((await target.readPointer())?.current.version).toBe("via-wrangler");
+      expect(await target.listKeys("v/scheduled-via-wrangler/meta")).toHaveLength(1);
+      await cancelRelease(target, "scheduled-via-wrangler", { lock: processLock(target), browse, by: "test" });
+      expect((await target.readHistory()).find((e) => e.version === "scheduled-via-wrangler")?.state).toBe("canceled");
+      expect(await target.listKeys("v/scheduled-via-wrangler/")).toEqual([]);
+      expect((await target.readPointer())?.current.version).toBe("via-wrangler");
+    } finally {
+      target.dispose();
+    }
   }, 900_000);
 });

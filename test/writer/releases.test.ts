@@ -280,6 +280,26 @@ describe("the release clock and the operator's routes", () => {
     }
   });
 
+  it("arms for any valid time: one long past wakes the clock now, one far ahead in a year (regression: the year 632 was a 500)", async () => {
+    for (const [releaseAt, soonest, latest] of [
+      ["0632-05-01T00:35:59.477Z", 0, 60_000],
+      ["9999-12-31T23:59:59Z", 365 * 24 * 3600_000, 367 * 24 * 3600_000],
+    ] as const) {
+      await runInDurableObject(clock(), (_instance, state) => state.storage.deleteAlarm());
+      const res = await operator("/catalog/releases", {
+        method: "POST",
+        body: JSON.stringify({ version: "v1", release_at: releaseAt }),
+      });
+      expect(res.status).toBe(202);
+      const alarm = await runInDurableObject(clock(), (_instance, state) => state.storage.getAlarm());
+      if (alarm !== null) {
+        expect(alarm - Date.now()).toBeGreaterThanOrEqual(soonest - 60_000);
+        expect(alarm - Date.now()).toBeLessThanOrEqual(latest);
+      } else expect(soonest).toBe(0); // already rung: nothing was due
+    }
+    await runInDurableObject(clock(), (_instance, state) => state.storage.deleteAlarm());
+  });
+
   it("refuses a release time without its zone, or a version name that cannot be one", async () => {
     for (const body of [
       { version: "v1", release_at: "2030-01-01T09:00:00" },
