@@ -141,7 +141,8 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
         `Previous: ${result.previous ?? "none"}; ${count(result.deleted, "stale key")} deleted.`,
     );
   const stock = stockReport(result, values.stock === "replace" ? "replace" : "keep");
-  if (stock && !dryRun) say(stock);
+  // A scheduled version's levels go into live stock once it is live, not before.
+  if (stock && !dryRun) say(result.release_at === undefined ? stock : `Once it goes live: ${stock}`);
 }
 
 await runCli(cli, async () => {

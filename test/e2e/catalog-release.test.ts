@@ -58,6 +58,8 @@ describe("catalog:publish --at and catalog:apply --at through npm run dev", () =
     const version = scheduledVersion(run.stdout);
     expect(run.stdout).toContain(`Scheduled catalog ${version} to go live at ${at}`);
     expect(run.stdout).toMatch(/The release clock of http:\/\/\S+ is set for/);
+    // Its stock levels apply once it is live, and it says so.
+    expect(run.stdout).toMatch(/^Once it goes live: Live stock: /m);
 
     const list = await tool("catalog-rollback", ["--list"]);
     expect(list.stdout).toMatch(new RegExp(`${version}\\s+28\\s+scheduled .*\\[release at ${at}\\]`));
