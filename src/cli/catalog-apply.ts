@@ -11,9 +11,9 @@ import { bindingTarget, newVersionName } from "../publish/publish.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
 import { ChangesRefused, sendChanges } from "./changes-client.ts";
 import { readJsonFile } from "./json-file.ts";
-import { remoteUrl } from "./operator-target.ts";
+import { operatorTargetFrom, remoteUrl } from "./operator-target.ts";
 import { cancelScheduled, progressPrinter } from "./publish-run.ts";
-import { AT_OPTION, armOrCancel, releaseTime } from "./release-at.ts";
+import { AT_OPTION, armOrCancel, releaseTime, requireRemoteClock } from "./release-at.ts";
 import { operatorName, remoteLock, WAIT_OPTION, withLockedLocalState } from "./locked-state.ts";
 
 const cli = defineCli({
@@ -93,16 +93,8 @@ async function main(): Promise<void> {
   if (values.url !== undefined && values.version !== undefined)
     throw new UsageError("--version cannot be given with --url: the catalog writer names the version.");
   const releaseAt = values.at === undefined ? undefined : releaseTime(values.at);
-  if (
-    releaseAt &&
-    values.remote &&
-    values.url === undefined &&
-    !(process.env.STOREFRONT_URL && process.env.OPERATOR_SECRET)
-  )
-    throw new UsageError(
-      "--remote --at arms the deployed worker's release clock: set STOREFRONT_URL (https://<your worker>) " +
-        "and OPERATOR_SECRET in the environment.",
-    );
+  // Through --url the endpoint schedules it and the writer sets its own clock.
+  if (releaseAt && values.remote && values.url === undefined) requireRemoteClock();
   const input = readJsonFile(file);
   const at = releaseAt ? { releaseAt } : {};
   /** Arms the worker's clock for a scheduled batch (or cancels it when the clock cannot be set). */
@@ -110,7 +102,7 @@ async function main(): Promise<void> {
     if (result.release_at === undefined) return;
     const persistTo = values["persist-to"];
     await armOrCancel(
-      values.remote ? { target: "remote" } : { target: "local", ...(persistTo ? { persistTo } : {}) },
+      operatorTargetFrom({ remote: values.remote, "persist-to": persistTo }),
       result.version,
       new Date(result.release_at),
       () =>

@@ -3,7 +3,8 @@ import { setFlagsFromString } from "node:v8";
 import { newVersionName, ShardLimitError } from "../publish/publish.ts";
 import { WAIT_OPTION } from "./locked-state.ts";
 import { cancelScheduled, runPublish, stockReport } from "./publish-run.ts";
-import { AT_OPTION, armOrCancel, releaseTime } from "./release-at.ts";
+import { AT_OPTION, armOrCancel, releaseTime, requireRemoteClock } from "./release-at.ts";
+import { operatorTargetFrom } from "./operator-target.ts";
 import { DEFAULT_SHARD_PRODUCTS } from "../browse/shards.ts";
 import { CatalogValidationError } from "../catalog/schema.ts";
 import { defineCli, InputError, runCli, UsageError } from "./args.ts";
@@ -77,11 +78,7 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
   const dryRun = values["dry-run"];
   const releaseAt = values.at === undefined ? undefined : releaseTime(values.at);
   // A remote release is armed on the deployed worker: checked before anything is written.
-  if (releaseAt && values.remote && !dryRun && !(process.env.STOREFRONT_URL && process.env.OPERATOR_SECRET))
-    throw new UsageError(
-      "--remote --at arms the deployed worker's release clock: set STOREFRONT_URL (https://<your worker>) " +
-        "and OPERATOR_SECRET in the environment.",
-    );
+  if (releaseAt && values.remote && !dryRun) requireRemoteClock();
   // A dry run says so on every line it prints, wrangler's commands included.
   const prefix = dryRun ? "(dry run) " : "";
   const say = (line: string) => console.log(`${prefix}${line}`);
@@ -121,9 +118,7 @@ async function publish(values: ReturnType<typeof cli.parse>["values"], file: str
     if (!dryRun) {
       const run = { remote: values.remote, dryRun, persistTo: values["persist-to"], waitSeconds: values.wait, say };
       await armOrCancel(
-        values.remote
-          ? { target: "remote" }
-          : { target: "local", ...(values["persist-to"] ? { persistTo: values["persist-to"] } : {}) },
+        operatorTargetFrom({ remote: values.remote, "persist-to": values["persist-to"] }),
         result.version,
         new Date(result.release_at),
         () => cancelScheduled(result.version, run),

@@ -20,6 +20,15 @@ export function releaseTime(value: string, now = Date.now()): Date {
   return at;
 }
 
+/** `--remote --at` sets the deployed worker's clock: refused (exit 2) before anything is written without its URL and secret. */
+export function requireRemoteClock(): void {
+  if (!(process.env.STOREFRONT_URL && process.env.OPERATOR_SECRET))
+    throw new UsageError(
+      "--remote --at arms the deployed worker's release clock: set STOREFRONT_URL (https://<your worker>) " +
+        "and OPERATOR_SECRET in the environment.",
+    );
+}
+
 /**
  * Arms the worker's release clock for `version` at `at` (POST /api/v1/operator/catalog/releases):
  * the local dev server of the state (one is started for the call if none answers; the clock's
