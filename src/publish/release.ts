@@ -15,14 +15,7 @@
 import { type HistoryEntry, keys, type Pointer } from "../catalog/layout.ts";
 import type { BrowseTarget } from "./browse-index.ts";
 import type { CatalogLock } from "./lock.ts";
-import {
-  type CatalogKvTarget,
-  cleanUp,
-  type Settled,
-  settleInterrupted,
-  switchRecorded,
-  underLock,
-} from "./publish.ts";
+import { type CatalogKvTarget, cleanUp, settleInterrupted, switchRecorded, underLock } from "./publish.ts";
 
 /** Who switches a scheduled release, in the history and the lock (`catalog:rollback --list`). */
 export const RELEASE_CLOCK = "scheduled release";
@@ -81,8 +74,7 @@ export async function releaseDue(
 ): Promise<ReleaseRun> {
   const now = (opts.now ?? new Date()).getTime();
   return underLock(opts.lock, { action: "rollback", by: RELEASE_CLOCK }, async (held) => {
-    const settled: Settled = await settleInterrupted(target, opts.browse, held);
-    let { pointer, history } = settled;
+    let { pointer, history } = await settleInterrupted(target, opts.browse, held);
     const run: ReleaseRun = { released: [], canceled: [], next: null };
     for (const entry of scheduled(history)) {
       if (Date.parse(entry.release_at ?? "") > now) break;

@@ -6,7 +6,7 @@ import { d1Query, LockBusyError, sqlLock } from "../publish/lock.ts";
 import { cancelRelease, releaseTime } from "../publish/release.ts";
 import { sha256Hex } from "../sha256.ts";
 import { RequestKeys } from "./request-keys.ts";
-import type { WriterEnv } from "./env.ts";
+import { releaseClock, type WriterEnv } from "./env.ts";
 import { writerTarget } from "./target.ts";
 
 /** How long a batch waits for a publish, rollback or other batch holding the lock before it answers 503 `catalog_busy`. */
@@ -95,9 +95,8 @@ async function run(
     });
     if (result.release_at !== undefined) {
       // Scheduled: the release clock is set for its second, or the release goes (nothing waits for a clock not set).
-      const clock = env.CATALOG_RELEASES.get(env.CATALOG_RELEASES.idFromName("catalog"));
       try {
-        await clock.arm(Date.parse(result.release_at));
+        await releaseClock(env).arm(Date.parse(result.release_at));
       } catch (error) {
         await cancelRelease(target, result.version, { lock, browse, by: API_OPERATOR });
         throw error;

@@ -15,6 +15,11 @@ export interface WriterEnv {
   CATALOG_LOCK_WAIT_MS?: string;
 }
 
+/** The catalog's one release clock. */
+export function releaseClock(env: Pick<WriterEnv, "CATALOG_RELEASES">): DurableObjectStub<ReleaseClock> {
+  return env.CATALOG_RELEASES.get(env.CATALOG_RELEASES.idFromName("catalog"));
+}
+
 /** What the writer calls on its release clock (src/writer/release-clock.ts implements it). */
 export interface ReleaseClock extends Rpc.DurableObjectBranded {
   arm(at: number): Promise<void>;

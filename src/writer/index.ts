@@ -3,7 +3,7 @@ import type { ChangesReply, ChangesRequest, ReleaseRequest } from "../catalog/ch
 import type { KvEntry } from "../publish/build.ts";
 import { bindingTarget } from "../publish/publish.ts";
 import { applyChanges } from "./apply.ts";
-import type { WriterEnv } from "./env.ts";
+import { releaseClock, type WriterEnv } from "./env.ts";
 import type { EntrySink } from "./target.ts";
 
 /**
@@ -28,8 +28,7 @@ export class CatalogWriter extends WorkerEntrypoint<WriterEnv> implements EntryS
    * canceled, only wakes the clock for nothing.
    */
   async armRelease(request: ReleaseRequest): Promise<void> {
-    const clock = this.env.CATALOG_RELEASES.get(this.env.CATALOG_RELEASES.idFromName("catalog"));
-    await clock.arm(Date.parse(request.release_at));
+    await releaseClock(this.env).arm(Date.parse(request.release_at));
   }
 
   /** A chunk of a batch's entries, written in an invocation of its own (src/writer/target.ts). */

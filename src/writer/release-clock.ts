@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { d1Target } from "../publish/browse-index.ts";
 import { d1Query, LockBusyError, sqlLock } from "../publish/lock.ts";
 import { MAX_RELEASE_AHEAD_MS, releaseDue } from "../publish/release.ts";
+import { WRITER_LEASE_MS } from "./apply.ts";
 import type { ReleaseClock, WriterEnv } from "./env.ts";
 import { writerTarget } from "./target.ts";
 
@@ -37,7 +38,7 @@ export class CatalogReleaseClock extends DurableObject<WriterEnv> implements Rel
     const storage = this.ctx.storage;
     try {
       const run = await releaseDue(writerTarget(this.env.CATALOG, this.env.CATALOG_WRITER), {
-        lock: sqlLock(d1Query(this.env.BROWSE), { waitMs: LOCK_WAIT_MS, pollMs: 250, leaseMs: 5 * 60_000 }),
+        lock: sqlLock(d1Query(this.env.BROWSE), { waitMs: LOCK_WAIT_MS, pollMs: 250, leaseMs: WRITER_LEASE_MS }),
         browse: d1Target(this.env.BROWSE, this.env.BROWSE_SNAPSHOTS),
       });
       for (const version of run.released)

@@ -16,6 +16,7 @@ import { bindingTarget, listHistory, publishCatalog, rollbackCatalog } from "../
 import { cancelRelease, NoSuchReleaseError, releaseDue } from "../../src/publish/release.ts";
 import { publishSeedCatalog, seedCatalog, shiftedSeed } from "../helpers/catalog.ts";
 import { call, operator } from "../helpers/cart.ts";
+import { releaseClock } from "../../src/writer/env.ts";
 
 /**
  * Releases that switch at a set second (issue 45, point 5): a version written now and recorded
@@ -30,7 +31,7 @@ const lock = () => sqlLock(d1Query(env.BROWSE), { waitMs: 2_000, pollMs: 50 });
 const pointer = async () => (await env.CATALOG.get<Pointer>(POINTER_KEY, "json")) as Pointer;
 const history = async () => (await env.CATALOG.get<HistoryEntry[]>(HISTORY_KEY, "json")) ?? [];
 const metaOf = (version: string) => env.CATALOG.get<VersionMeta>(keys.meta(version), "json");
-const clock = () => env.CATALOG_RELEASES.get(env.CATALOG_RELEASES.idFromName("catalog"));
+const clock = () => releaseClock(env);
 const inAnHour = () => new Date(Date.now() + 3600_000);
 
 /** The price of a product's first variant as the public detail answers it now. */
