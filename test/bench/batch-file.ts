@@ -8,17 +8,21 @@
  * the changed product's detail, a price-sorted list and a search all answer from the new version
  * (polled every 50 ms from the CLI's start), its KV entries and the bytes it wrote.
  *
- *   npm exec -- node test/bench/batch-file.ts --products 1000000 [--file F] [--sizes 1,100,1000] [--port-base 8961] [--via api]
+ *   npm exec -- node test/bench/batch-file.ts --products 1000000 [--file F] [--sizes 1,100,1000] [--port-base 8961] [--via api] [--state DIR]
  *
  * `--via api` sends each batch to `POST /operator/catalog/changes` of the runtime instead, whose
  * catalog writer Worker (writer/wrangler.toml's build, beside the storefront on the same state)
  * applies it: no CLI start-up, the batch switched when the answer comes.
  *
  * Without --file the catalog is generated (catalog:generate --seed 1, not timed) into a scratch
- * directory, deleted after with the state. Prints one markdown table (test/bench/README.md, "Change batches").
+ * directory, deleted after with the state. `--state DIR` keeps the catalog file and its published
+ * state in DIR instead, and a later run with the same DIR applies its batches to that state without
+ * publishing again (a 1M publish takes most of an hour here): each run's batches continue the
+ * rounds of the one before, so their new handles and deletions never repeat.
+ * Prints one markdown table (test/bench/README.md, "Change batches").
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineCli } from "../../src/cli/args.ts";
@@ -42,6 +46,11 @@ const cli = defineCli({
       type: "string",
       value: "cli|api",
       help: "apply each batch with catalog:apply (cli, the default) or POST /operator/catalog/changes to the runtime, whose catalog writer Worker applies it (api)",
+    },
+    state: {
+      type: "string",
+      value: "DIR",
+      help: "keep the catalog and its published state in DIR; a run finding them there applies its batches without publishing",
     },
   },
 });
@@ -137,11 +146,27 @@ async function post(
 const { values } = cli.parse();
 const via = values.via ?? "cli";
 if (via !== "cli" && via !== "api") throw new Error(`--via takes cli or api, not ${via}`);
-const work = mkdtempSync(join(tmpdir(), "storefront-batch-bench-"));
+const kept = values.state;
+const work = kept ?? mkdtempSync(join(tmpdir(), "storefront-batch-bench-"));
+/** What a kept state holds (--state): its catalog file, the publish's figures, the rounds its batches used. */
+interface KeptState {
+  file: string;
+  figures: { products: number };
+  rounds: number;
+}
+const keptFile = join(work, "bench-state.json");
 try {
-  const file = benchCatalogFile(values.file, values.products ?? 100_000, work);
+  mkdirSync(work, { recursive: true });
   const state = join(work, "state");
-  const { figures } = await publishWithCli(file, state);
+  const found = kept && existsSync(keptFile) ? (JSON.parse(readFileSync(keptFile, "utf8")) as KeptState) : undefined;
+  if (found) process.stderr.write(`[bench] reusing the ${found.figures.products} products published in ${state}\n`);
+  const file = found?.file ?? benchCatalogFile(values.file, values.products ?? 100_000, work);
+  const figures = found?.figures ?? (await publishWithCli(file, state)).figures;
+  const firstRound = found?.rounds ?? 0;
+  const keep = (rounds: number) => {
+    if (kept) writeFileSync(keptFile, JSON.stringify({ file, figures: { products: figures.products }, rounds }));
+  };
+  keep(firstRound);
   const read = await readCatalogFile(file);
   const input = read.input as CheckedCatalog | { products: ProductList };
   const products = input instanceof CheckedCatalog ? input.catalog.products : input.products;
@@ -155,8 +180,10 @@ try {
   const rows: Row[] = [];
   try {
     const sizes = (values.sizes ?? "1,100,1000").split(",").map(Number);
-    for (const [round, size] of sizes.entries()) {
-      const { batch, probe } = batchOf(products, size, round + 1);
+    for (const [i, size] of sizes.entries()) {
+      const round = firstRound + i + 1;
+      keep(round);
+      const { batch, probe } = batchOf(products, size, round);
       const batchFile = join(work, `batch-${size}.json`);
       writeFileSync(batchFile, JSON.stringify(batch));
       const started = performance.now();
@@ -202,5 +229,5 @@ try {
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  if (!kept) rmSync(work, { recursive: true, force: true });
 }
