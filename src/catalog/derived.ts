@@ -3,18 +3,16 @@
  * its own prefix only the entries its changes touch and reads every other from the version that
  * last wrote it (its owner), so a batch costs what it changes, not the catalog. Which version owns
  * an entry is said by map blocks: for each kind of entry (product shards `ps`, variant shards
- * `vs`, content shards `cs`, list blocks `pl`), blocks of MAP_BLOCK entries, each a lineage index
- * per entry (the product list's also a count per block). The version's meta (DerivedMeta) names
- * the owner of each map block, so a read costs the pointer, one map block (kept by the isolate:
- * versions never change) and the entry.
+ * `vs`, content shards `cs`; `pl`, list blocks, only in batches written before 2026-11-29),
+ * blocks of MAP_BLOCK entries, each a lineage index per entry. The version's meta (DerivedMeta)
+ * names the owner of each map block, so a read costs the pointer, one map block (kept by the
+ * isolate: versions never change) and the entry.
  *
  * Positions become slots: a product keeps the place it was published or appended at, a deletion
- * leaves a hole, a new product takes the next slot. The product list is cut into blocks of
- * LIST_BLOCK slots; a block's chunk (`pl/<block>`, `pli/<block>`) holds the block's products and
- * then at least LIST_BLOCK more of those after it, so any page of at most LIST_BLOCK items after a
- * cursor lies in the cursor's own chunk, as with a full publish's (whose chunk k, positions
- * 250k..250k+499, is block k and block k+1 exactly). Collections are cut the same way, by their
- * members' slots in the collection (`c/<handle>/<block>`).
+ * leaves a hole, a new product takes the next slot. A batch's version answers its lists (the
+ * products, a collection's) from its browse index, so it writes no list chunk; a collection it
+ * upserts is written as blocks of LIST_BLOCK slots (`c/<handle>/<block>`, the block's plain lines)
+ * that tell later batches its members.
  */
 
 /** Entries per map block. */
@@ -44,7 +42,7 @@ export interface DerivedMeta {
   root: number;
 }
 
-/** A map block as stored: base64 of each entry's lineage index (u8), and for the product list each block's product count (u16). */
+/** A map block as stored: base64 of each entry's lineage index (u8), and in an older batch's product list map each block's product count (u16). */
 export interface MapBlock {
   o: string;
   n?: string;
@@ -122,25 +120,4 @@ export function denseCounts(count: number): Uint16Array {
   const counts = new Uint16Array(listBlocks(count));
   for (let b = 0; b < counts.length; b++) counts[b] = Math.max(0, Math.min(LIST_BLOCK, count - b * LIST_BLOCK));
   return counts;
-}
-
-/**
- * Where a page lies in a list cut into blocks of `counts` products: the block holding catalog
- * rank `rank` (0-based among the products) and how many products come before that block.
- */
-export function blockOfRank(counts: ArrayLike<number>, rank: number): { block: number; before: number } {
-  let before = 0;
-  for (let b = 0; b < counts.length; b++) {
-    const n = counts[b] as number;
-    if (rank < before + n) return { block: b, before };
-    before += n;
-  }
-  return { block: counts.length - 1, before: before - (counts[counts.length - 1] as number) };
-}
-
-/** How many products come before block `block`. */
-export function before(counts: ArrayLike<number>, block: number): number {
-  let n = 0;
-  for (let b = 0; b < block; b++) n += counts[b] as number;
-  return n;
 }

@@ -8,8 +8,6 @@ import {
   type VariantQuery,
 } from "./api.ts";
 import { CHUNK_STEP, chunkFor, type ContentField, type ProductRecord, type VersionMeta } from "./layout.ts";
-import { before, blockOfRank, LIST_BLOCK } from "./derived.ts";
-import { catalogUnavailable } from "./errors.ts";
 import { collectionBody, listBody, renderProduct, renderVariants } from "./render.ts";
 import type { CatalogStore } from "./store.ts";
 
@@ -66,56 +64,11 @@ export interface ListOptions {
   include?: readonly ListInclude[] | undefined;
 }
 
-/** A list a change batch wrote (derived.ts): its blocks' product counts, its products, and how to read a block's chunk. */
-interface BlockedList {
-  counts: ArrayLike<number>;
-  total: number;
-  read(block: number): Promise<string[]>;
-}
-
-/** Where a line shows product `handle` among the first `n` lines of a chunk, or -1. */
-function lineOf(lines: readonly string[], n: number, handle: string): number {
-  const needle = `"handle":${JSON.stringify(handle)}`;
-  for (let i = 0; i < Math.min(n, lines.length); i++) if ((lines[i] as string).includes(needle)) return i;
-  return -1;
-}
-
 /**
- * A page of a change batch's list (derived.ts): the cursor's slot names its block, whose chunk holds
- * the block's products and at least a page after them; counting the blocks before gives the rank,
- * so `has_more` and a page before the cursor are exact. A page before a cursor near the start of
- * its block reads the chunk of the block the page starts in too.
+ * `GET /products`: pointer + (cursor product's shard) + one list chunk (of the image series with
+ * `include=image`), of a published version: a change batch's version writes no list chunks, its
+ * browse engine answers (routes/browse-handlers.ts).
  */
-async function blockedPage(
-  list: BlockedList,
-  cursor: { after?: number | undefined; before?: number | undefined; handle?: string | undefined },
-  limit: number,
-): Promise<{ lines: string[]; hasMore: boolean }> {
-  const slot = cursor.after ?? cursor.before;
-  if (slot === undefined || cursor.handle === undefined) {
-    let first = 0;
-    while (first < list.counts.length - 1 && list.counts[first] === 0) first++;
-    const lines = list.total > 0 ? await list.read(first) : [];
-    return { lines: lines.slice(0, limit), hasMore: list.total > limit };
-  }
-  const block = Math.floor(slot / LIST_BLOCK);
-  const lines = await list.read(block);
-  const i = lineOf(lines, list.counts[block] as number, cursor.handle);
-  if (i < 0) throw catalogUnavailable();
-  const headed = before(list.counts, block);
-  const rank = headed + i;
-  if (cursor.after !== undefined) {
-    const end = Math.min(list.total, rank + 1 + limit);
-    return { lines: lines.slice(i + 1, i + 1 + (end - rank - 1)), hasMore: end < list.total };
-  }
-  const start = Math.max(0, rank - limit);
-  if (start >= headed) return { lines: lines.slice(start - headed, i), hasMore: start > 0 };
-  const at = blockOfRank(list.counts, start);
-  const earlier = await list.read(at.block);
-  return { lines: earlier.slice(start - at.before, rank - at.before), hasMore: start > 0 };
-}
-
-/** `GET /products`: pointer + (cursor product's shard) + one list chunk (of the image series with `include=image`). */
 export async function productListPage(
   store: CatalogStore,
   meta: VersionMeta,
@@ -123,16 +76,6 @@ export async function productListPage(
 ): Promise<string> {
   const cursor = await productPosition(store, meta, q);
   if (cursor.missing) unknownCursor(cursor.missing.param, cursor.missing.handle, "the catalog");
-  const counts = await store.listCounts(meta);
-  if (counts) {
-    const withImage = q.include?.includes("image");
-    const page = await blockedPage(
-      { counts, total: meta.products, read: (block) => store.productChunk(meta, block, withImage) },
-      { ...cursor, handle: q.starting_after ?? q.ending_before },
-      q.limit ?? DEFAULT_LIMIT,
-    );
-    return listBody(meta.products, page.lines, page.hasMore);
-  }
   const w = pageWindow(meta.products, q.limit ?? DEFAULT_LIMIT, cursor.after, cursor.before);
   const lines =
     w.start < w.end ? sliceChunk(await store.productChunk(meta, w.chunk, q.include?.includes("image")), w) : [];
@@ -290,7 +233,8 @@ function collectionMissing(handle: string): never {
 
 /**
  * `GET /collections/{handle}`: pointer + one collection chunk (its header carries title and
- * count); with a cursor, the cursor product's shard first, for its rank in this collection.
+ * count); with a cursor, the cursor product's shard first, for its rank in this collection. A
+ * published version's, as the product list.
  */
 export async function collectionDetail(
   store: CatalogStore,
@@ -304,21 +248,6 @@ export async function collectionDetail(
     unknownCursor(cursor.missing.param, cursor.missing.handle, "this collection");
   }
   const limit = q.limit ?? DEFAULT_LIMIT;
-  const blocks = await store.collectionBlocks(meta, handle);
-  const changed = blocks ? await store.collectionHeader(meta, handle) : null;
-  if (blocks && changed) {
-    const withImage = q.include?.includes("image");
-    const page = await blockedPage(
-      {
-        counts: blocks.counts,
-        total: changed.count,
-        read: async (block) => (await store.collectionProductsChunk(meta, handle, block, withImage))?.lines ?? [],
-      },
-      { ...cursor, handle: q.starting_after ?? q.ending_before },
-      limit,
-    );
-    return collectionBody(handle, changed.title, changed.count, listBody(changed.count, page.lines, page.hasMore));
-  }
   // The chunk is chosen before the count is known: it is the cursor's own chunk (or the first),
   // which always exists and always holds the whole page.
   const chunk = pageWindow(Number.MAX_SAFE_INTEGER, limit, cursor.after, cursor.before).chunk;

@@ -2,18 +2,7 @@ import { type Currency, DEFAULT_CURRENCY } from "../money.ts";
 import { catalogUnavailable } from "./errors.ts";
 import { variantDigits, variantGid } from "./ids.ts";
 import { BoundedMemo } from "../memo.ts";
-import {
-  type ColsTable,
-  type CollectionMap,
-  decodeCounts,
-  decodeOwners,
-  denseCounts,
-  derivedKeys,
-  listBlocks,
-  MAP_BLOCK,
-  type MapBlock,
-  type MapKind,
-} from "./derived.ts";
+import { type ColsTable, decodeOwners, derivedKeys, MAP_BLOCK, type MapBlock, type MapKind } from "./derived.ts";
 import {
   type CollectionHeader,
   keys,
@@ -249,19 +238,14 @@ export class CatalogStore {
     return value;
   }
 
-  /** A change batch's map block (derived.ts): each entry's owner, and for the list each block's count; null: all the root's. */
-  async #mapBlock(
-    meta: VersionMeta,
-    kind: MapKind,
-    block: number,
-  ): Promise<{ owners: Uint8Array; counts?: Uint16Array } | null> {
+  /** A change batch's map block (derived.ts): each entry's owner; null: all the root's. */
+  async #mapBlock(meta: VersionMeta, kind: MapKind, block: number): Promise<Uint8Array | null> {
     const derived = meta.derived as NonNullable<VersionMeta["derived"]>;
     const at = derived.maps[kind][block] ?? -1;
     if (at < 0) return null;
-    return this.#decoded(derivedKeys.map(derived.lineage[at] as string, kind, block), (text) => {
-      const stored = JSON.parse(text) as MapBlock;
-      return { owners: decodeOwners(stored.o), ...(stored.n !== undefined ? { counts: decodeCounts(stored.n) } : {}) };
-    });
+    return this.#decoded(derivedKeys.map(derived.lineage[at] as string, kind, block), (text) =>
+      decodeOwners((JSON.parse(text) as MapBlock).o),
+    );
   }
 
   /** The version holding entry `entry` of `kind` for `meta`: its own, or for a change batch's the owner its map names. */
@@ -269,24 +253,7 @@ export class CatalogStore {
     const derived = meta.derived;
     if (!derived) return meta.version;
     const block = await this.#mapBlock(meta, kind, Math.floor(entry / MAP_BLOCK));
-    return derived.lineage[block ? (block.owners[entry % MAP_BLOCK] as number) : 0] as string;
-  }
-
-  /**
-   * A change batch's product list: each list block's product count (derived.ts), or null for a
-   * full publish's (every block full but the last: pages.ts counts positions itself).
-   */
-  async listCounts(meta: VersionMeta): Promise<Uint16Array | null> {
-    const derived = meta.derived;
-    if (!derived) return null;
-    const counts = new Uint16Array(listBlocks(derived.slots));
-    const root = denseCounts(derived.root);
-    for (let b = 0; b * MAP_BLOCK < counts.length; b++) {
-      const block = await this.#mapBlock(meta, "pl", b);
-      for (let i = b * MAP_BLOCK; i < Math.min(counts.length, (b + 1) * MAP_BLOCK); i++)
-        counts[i] = block?.counts ? (block.counts[i - b * MAP_BLOCK] as number) : (root[i] ?? 0);
-    }
-    return counts;
+    return derived.lineage[block ? (block[entry % MAP_BLOCK] as number) : 0] as string;
   }
 
   /** A change batch's collections (derived.ts ColsTable), or null when they are the root's as published. */
@@ -302,20 +269,6 @@ export class CatalogStore {
     const at = cols ? cols.list.findIndex(([h]) => h === handle) : -1;
     const entry = cols?.list[at];
     return entry ? { handle, title: entry[1], count: entry[2], pos: at } : null;
-  }
-
-  /** A change batch's collection's blocks: each block's owner and product count, or null when its members are the root's as published. */
-  async collectionBlocks(
-    meta: VersionMeta,
-    handle: string,
-  ): Promise<{ owners: Uint8Array; counts: Uint16Array; slots: number } | null> {
-    const entry = (await this.cols(meta))?.list.find(([h]) => h === handle);
-    const derived = meta.derived;
-    if (!derived || !entry || entry[3] < 0) return null;
-    return this.#decoded(derivedKeys.collectionMap(derived.lineage[entry[3]] as string, handle), (text) => {
-      const stored = JSON.parse(text) as CollectionMap;
-      return { owners: decodeOwners(stored.o), counts: decodeCounts(stored.n), slots: stored.slots };
-    });
   }
 
   /** A product by handle (one shard read), or null for an unknown handle. */
@@ -347,13 +300,13 @@ export class CatalogStore {
   }
 
   /**
-   * One chunk of the product list, as JSON lines; `withImage` reads the series whose items carry
-   * `image`. A change batch's chunk is a list block's (derived.ts), from the version holding it.
+   * One chunk of a published version's product list, as JSON lines; `withImage` reads the series
+   * whose items carry `image`.
    */
   async productChunk(meta: VersionMeta, chunk: number, withImage = false): Promise<string[]> {
     if (withImage && meta.content_shards === undefined) return addNoImage(await this.productChunk(meta, chunk));
-    const owner = await this.#owner(meta, "pl", chunk);
-    const key = withImage ? keys.productImageChunk(owner, chunk) : keys.productChunk(owner, chunk);
+    const v = meta.version;
+    const key = withImage ? keys.productImageChunk(v, chunk) : keys.productChunk(v, chunk);
     return overlaidLines(splitLines(await this.#required<string>(key, "text")), this.#overlay);
   }
 
@@ -364,7 +317,11 @@ export class CatalogStore {
     return splitLines(await this.#required<string>(keys.collectionChunk(owner, chunk), "text"));
   }
 
-  /** One chunk of a collection's products with its header, or null for an unknown collection. */
+  /**
+   * One chunk of a published version's collection's products with its header, or null for an
+   * unknown collection (a change batch's version reads its root's: only for a header its batches
+   * left as published, see collectionHeaderOf).
+   */
   async collectionProductsChunk(
     meta: VersionMeta,
     handle: string,
@@ -372,26 +329,16 @@ export class CatalogStore {
     withImage = false,
   ): Promise<{ header: CollectionHeader; lines: string[] } | null> {
     const old = withImage && meta.content_shards === undefined;
-    // A change batch's collection: its header from the collections table (a chunk's first line may
-    // be older), its chunk from the version holding that block, or the root's as published.
-    const cols = await this.cols(meta);
-    const header = cols ? await this.collectionHeader(meta, handle) : null;
-    if (cols && !header) return null;
-    const blocks = cols ? await this.collectionBlocks(meta, handle) : null;
-    const derived = meta.derived;
-    const owner = !derived ? meta.version : (derived.lineage[blocks ? (blocks.owners[chunk] ?? 0) : 0] as string);
+    const v = meta.derived?.lineage[0] ?? meta.version;
     const key =
       withImage && !old
-        ? keys.collectionProductsImageChunk(owner, handle, chunk)
-        : keys.collectionProductsChunk(owner, handle, chunk);
+        ? keys.collectionProductsImageChunk(v, handle, chunk)
+        : keys.collectionProductsChunk(v, handle, chunk);
     const text = await this.#kv.get(key, "text");
-    if (text === null) {
-      if (cols) throw catalogUnavailable();
-      return null;
-    }
+    if (text === null) return null;
     const [head = "", ...lines] = text.split("\n");
     return {
-      header: header ?? (JSON.parse(head) as CollectionHeader),
+      header: JSON.parse(head) as CollectionHeader,
       lines: overlaidLines(old ? addNoImage(lines) : lines, this.#overlay),
     };
   }

@@ -85,7 +85,14 @@ export function serveBrowsePage(
     return serveCatalogRead(
       c,
       { ...query, include: query.include?.join(",") },
-      (store, meta) => plain(store, meta, query),
+      // A change batch's version writes no list chunks (docs/decisions/0015): its engine answers.
+      async (store, meta) =>
+        meta.browse_overlay
+          ? overlaidBody(
+              await browsePage(browseEngine(c.env.BROWSE_ENGINE, meta, placement(c)), meta, scope, q),
+              store.overlay,
+            )
+          : plain(store, meta, query),
       // A plain page's items show products' availability alone.
       { stock: "items", paging },
     );

@@ -207,15 +207,55 @@ describe("a change batch's cost", () => {
   it("writes as many entries and bytes for the same change at four times the catalog", async () => {
     const small = await costAt(3_000);
     const large = await costAt(12_000);
-    // A full publish's entries grow with the catalog; a batch's stay those its products touch (a
-    // little more at the larger catalog, whose collections are longer than two blocks, so a change
-    // there rewrites the block before it too; a batch that rewrote the catalog would grow 4x).
+    // A full publish's entries grow with the catalog; a batch's stay those its products touch
+    // (their shards and the map blocks naming them; a batch that rewrote the catalog would grow 4x).
     const figures = `batch of 5 products: 3000 -> ${JSON.stringify(small)}, 12000 -> ${JSON.stringify(large)}`;
     expect(large.published, figures).toBeGreaterThan(small.published * 3);
     expect(large.entries, figures).toBeLessThan(small.entries * 2);
     expect(large.bytes, figures).toBeLessThan(small.bytes * 2);
     expect(large.entries * 10, figures).toBeLessThan(large.published);
   }, 300_000);
+
+  it("writes no list chunk for the products it changes: its version's lists come from its browse index", async () => {
+    const catalog = seedAt(13);
+    await publishCatalog(env.CATALOG, catalog, { browse: browse() });
+    const collection = catalog.collections[0] as SourceCatalog["collections"][number];
+    const member = catalog.products.find((p) => p.handle === collection.products[0]) as SourceProduct;
+    const gone = catalog.products.find((p) => p.handle === collection.products[1]) as SourceProduct;
+    const result = await applyBatch(
+      target(),
+      { upsert: [priced(member, "2.25")], delete: [gone.handle] },
+      { browse: browse() },
+    );
+    const written = (await env.CATALOG.list({ prefix: `v/${result.version}/` })).keys.map((k) => k.name);
+    // The product list's chunks (pl, pli) and the collection's (c, ci) are what a change rewrote
+    // before: hundreds of lines each, twice, for one line changed.
+    expect(
+      written.filter((k) => /\/(pl|pli|c|ci)\//.test(k)),
+      written.join(" "),
+    ).toEqual([]);
+    expect(
+      written.some((k) => k.includes("/ps/")),
+      written.join(" "),
+    ).toBe(true);
+    for (const path of [
+      "/products?limit=250",
+      "/products?limit=250&include=image",
+      `/collections/${collection.handle}?limit=250`,
+    ]) {
+      const answer = await get(path);
+      expect(answer.version, path).toBe(result.version);
+      const items = JSON.parse(answer.body) as { data?: unknown[]; products?: { data: unknown[] } };
+      const data = (items.data ?? items.products?.data ?? []) as { handle: string; price: { amount: string } }[];
+      expect(data.find((p) => p.handle === member.handle)?.price.amount, path).toBe("2.25");
+      expect(
+        data.some((p) => p.handle === gone.handle),
+        path,
+      ).toBe(false);
+    }
+    const page = JSON.parse((await get(`/collections/${collection.handle}`)).body) as { products_count: number };
+    expect(page.products_count).toBe(collection.products.length - 1);
+  });
 });
 
 describe("a change batch and live stock", () => {

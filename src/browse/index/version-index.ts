@@ -1,7 +1,7 @@
 import { and, andNot, bitCount, bitmap, has, members, orInto, popcount, scan, setAll, where } from "./bitmap.ts";
 import { firstNotBelow, lowerBound } from "./bound.ts";
 import { optionFacet } from "../layout.ts";
-import type { BrowseFilters, BrowsePageQuery } from "../query.ts";
+import { type BrowseFilters, type BrowsePageQuery, isPlainList } from "../query.ts";
 import type { Sort } from "../parameters.ts";
 import { invalidParameter, notFound, unknownParameter } from "../../catalog/errors.ts";
 import {
@@ -539,7 +539,9 @@ export class VersionIndex {
       const found = id !== undefined && (few ? few[lowerBound(few, id)] === id : has(matches, id));
       if (!found) {
         throw invalidParameter(
-          `No product with handle "${cursorHandle}" among the matches of this query.`,
+          isPlainList(q)
+            ? `No item with handle "${cursorHandle}" in ${r.collection ? "this collection" : "the catalog"}.`
+            : `No product with handle "${cursorHandle}" among the matches of this query.`,
           backwards ? "ending_before" : "starting_after",
         );
       }

@@ -15,7 +15,6 @@ import {
 } from "../../catalog/derived.ts";
 import {
   chunkCount,
-  type ImageRecord,
   keys,
   type ProductRecord,
   shardOf,
@@ -23,17 +22,9 @@ import {
   type VersionMeta,
 } from "../../catalog/layout.ts";
 import type { SourceProduct } from "../../catalog/schema.ts";
-import {
-  chunksOf,
-  collectionLines,
-  collectionListLine,
-  type KvEntry,
-  listLines,
-  productRecord,
-  variantRecord,
-} from "../build.ts";
-import { contentLine, featuredImage } from "../content.ts";
-import { type BlockLines, chunksToWrite, chunkTexts, handleOfLine } from "./blocks.ts";
+import { chunksOf, collectionLines, collectionListLine, type KvEntry, productRecord, variantRecord } from "../build.ts";
+import { contentLine } from "../content.ts";
+import { type BlockLines, handleOfLine } from "./blocks.ts";
 import { derivedOf, OwnerTable, type Reads } from "./owners.ts";
 import { type FileLevel, type LiveTracking, planLevels } from "../../stock/publish-levels.ts";
 
@@ -120,9 +111,6 @@ export async function deriveKv(input: KvInput): Promise<KvChange | null> {
   const ps = new OwnerTable("ps", base.product_shards, before.maps.ps);
   const vs = new OwnerTable("vs", base.variant_shards, before.maps.vs);
   const cs = new OwnerTable("cs", base.content_shards ?? 0, before.maps.cs);
-  const rootCounts = denseCounts(before.root);
-  const pl = new OwnerTable("pl", listBlocks(before.slots), before.maps.pl, (b) => rootCounts[b] ?? 0);
-  await pl.load(reads, before.lineage);
 
   // The collections as the live version has them.
   const cols = await collectionsOf(base, before, reads);
@@ -166,15 +154,11 @@ export async function deriveKv(input: KvInput): Promise<KvChange | null> {
   const collectionBlock = async (c: Collection, block: number): Promise<BlockLines> => {
     const blocks = await blocksOf(c);
     const n = blocks.counts[block] ?? 0;
-    if (n === 0) return { plain: [], image: [], handles: [] };
+    if (n === 0) return { plain: [], handles: [] };
     const owner = of(blocks.owners[block] ?? 0);
-    const [plain, image] = await Promise.all([
-      reads.required(keys.collectionProductsChunk(owner, c.handle, block)),
-      reads.required(keys.collectionProductsImageChunk(owner, c.handle, block)),
-    ]);
-    const lines = (text: string) => text.split("\n").slice(1, 1 + n);
-    const p = lines(plain);
-    return { plain: p, image: lines(image), handles: p.map(handleOfLine) };
+    const text = await reads.required(keys.collectionProductsChunk(owner, c.handle, block));
+    const plain = text.split("\n").slice(1, 1 + n);
+    return { plain, handles: plain.map(handleOfLine) };
   };
   const membersOf = async (c: Collection): Promise<string[]> => {
     let members = membersBefore.get(c.handle);
@@ -200,6 +184,13 @@ export async function deriveKv(input: KvInput): Promise<KvChange | null> {
     ...batch.collections.upsert.flatMap((c) => c.products),
     ...[...membersBefore.values()].flat(),
   ]);
+  // A collection's chunks say who joined it (see below: a change leaves them as they were), so a
+  // member since deleted, or deleted and added again, is no member now.
+  for (const [handle, members] of membersBefore)
+    membersBefore.set(
+      handle,
+      members.filter((h) => recordOf(h)?.in[handle] !== undefined),
+    );
 
   // What the catalog does not allow.
   const upserted = new Set(batch.upsert.map((p) => p.handle));
@@ -263,14 +254,12 @@ export async function deriveKv(input: KvInput): Promise<KvChange | null> {
   // The new records.
   let slots = before.slots;
   const next = new Map<string, ProductRecord | null>();
-  const images = new Map<string, ImageRecord | null>();
   const changes: KvChange["upserted"] = [];
   for (const p of batch.upsert) {
     const old = recordOf(p.handle);
     const slot = old ? old.pos : slots++;
     const record = productRecord(p, slot, old ? { ...old.in } : {}, currency);
     next.set(p.handle, record);
-    images.set(p.handle, featuredImage(p));
     changes.push({ product: p, record, old });
   }
   const deleted: ProductRecord[] = [];
@@ -293,77 +282,23 @@ export async function deriveKv(input: KvInput): Promise<KvChange | null> {
   // Collections: members gone with their products, collections upserted and deleted.
   const changedCollections = new Map<string, { title: string; count: number } | null>();
   const members = new Map<string, [number, number][]>();
-  /** Per collection, block -> its lines after the batch (absent: as before). */
+  /** Per upserted collection, block -> its lines (every block written now). */
   const collectionEdits = new Map<string, Map<number, BlockLines>>();
   const newBlocks = new Map<string, Blocks>();
-  const editBlock = async (c: Collection, block: number): Promise<BlockLines> => {
-    let edits = collectionEdits.get(c.handle);
-    if (!edits) {
-      edits = new Map();
-      collectionEdits.set(c.handle, edits);
-    }
-    let lines = edits.get(block);
-    if (!lines) {
-      const old = await collectionBlock(c, block);
-      lines = { plain: [...old.plain], image: [...old.image], handles: [...old.handles] };
-      edits.set(block, lines);
-    }
-    return lines;
-  };
+  // A product changed or deleted stays in its collections' chunks as they were: a batch's version
+  // answers its lists from its browse index (docs/decisions/0015), and those chunks serve later
+  // batches only as the record of who is a member. The counts and the collections table follow.
   for (const old of [...changes.map((c) => c.old), ...deleted]) {
     if (!old) continue;
     const gone = next.get(old.handle) === null;
-    for (const [handle, slot] of Object.entries(old.in)) {
+    for (const handle of Object.keys(old.in)) {
       const c = byHandle.get(handle);
       if (!c || batch.collections.upsert.some((u) => u.handle === handle) || batch.collections.delete.includes(handle))
         continue;
-      const lines = await editBlock(c, Math.floor(slot / LIST_BLOCK));
-      const at = lines.handles.indexOf(old.handle);
-      if (at < 0) throw new Error(`Collection ${handle} of the live catalog lost track of ${old.handle}.`);
-      if (gone) {
-        lines.plain.splice(at, 1);
-        lines.image.splice(at, 1);
-        lines.handles.splice(at, 1);
-        c.count--;
-      } else {
-        const [plain, image] = collectionLines(next.get(old.handle) as ProductRecord, images.get(old.handle) ?? null);
-        lines.plain[at] = plain;
-        lines.image[at] = image;
-      }
+      if (gone) c.count--;
       changedCollections.set(handle, { title: c.title, count: c.count });
     }
   }
-  /** A member's lines: from its new record, or its line in the product list (its image from there). */
-  const memberLines = async (handle: string): Promise<[string, string]> => {
-    const record = current(handle) as ProductRecord;
-    if (images.has(handle)) return collectionLines(record, images.get(handle) ?? null);
-    const block = await listBlock(Math.floor(record.pos / LIST_BLOCK));
-    const at = block.handles.indexOf(handle);
-    const image =
-      at < 0 ? null : ((JSON.parse(block.image[at] as string) as { image: ImageRecord | null }).image ?? null);
-    return collectionLines(record, image);
-  };
-  // The product list's blocks as the batch leaves them.
-  const listEdits = new Map<number, BlockLines>();
-  const listRead = new Map<number, Promise<BlockLines>>();
-  const listBlock = (block: number): Promise<BlockLines> => {
-    let read = listRead.get(block);
-    if (!read) {
-      const n = pl.count(block);
-      read =
-        n === 0
-          ? Promise.resolve({ plain: [], image: [], handles: [] })
-          : Promise.all([
-              reads.required(keys.productChunk(of(pl.owner(block)), block)),
-              reads.required(keys.productImageChunk(of(pl.owner(block)), block)),
-            ]).then(([plain, image]) => {
-              const p = plain.split("\n").slice(0, n);
-              return { plain: p, image: image.split("\n").slice(0, n), handles: p.map(handleOfLine) };
-            });
-      listRead.set(block, read);
-    }
-    return read;
-  };
   for (const c of batch.collections.upsert) {
     const old = byHandle.get(c.handle);
     const before = old ? (membersBefore.get(c.handle) ?? []) : [];
@@ -403,12 +338,10 @@ export async function deriveKv(input: KvInput): Promise<KvChange | null> {
       const b = Math.floor(slot / LIST_BLOCK);
       let lines = blocks.get(b);
       if (!lines) {
-        lines = { plain: [], image: [], handles: [] };
+        lines = { plain: [], handles: [] };
         blocks.set(b, lines);
       }
-      const [plain, image] = await memberLines(h);
-      lines.plain.push(plain);
-      lines.image.push(image);
+      lines.plain.push(collectionLines(current(h) as ProductRecord, null)[0]);
       lines.handles.push(h);
       counts[b] = (counts[b] as number) + 1;
     }
@@ -426,74 +359,18 @@ export async function deriveKv(input: KvInput): Promise<KvChange | null> {
     collectionEdits.delete(handle);
   }
 
-  // The product list's blocks.
-  for (const p of batch.upsert) {
-    const record = next.get(p.handle) as ProductRecord;
-    const block = Math.floor(record.pos / LIST_BLOCK);
-    const lines = listEdits.get(block) ?? structuredClone(await listBlock(block));
-    listEdits.set(block, lines);
-    const [plain, image] = listLines(record, images.get(p.handle) ?? null);
-    const at = lines.handles.indexOf(p.handle);
-    if (at >= 0) {
-      lines.plain[at] = plain;
-      lines.image[at] = image;
-    } else {
-      lines.plain.push(plain);
-      lines.image.push(image);
-      lines.handles.push(p.handle);
-    }
-  }
-  for (const old of deleted) {
-    const block = Math.floor(old.pos / LIST_BLOCK);
-    const lines = listEdits.get(block) ?? structuredClone(await listBlock(block));
-    listEdits.set(block, lines);
-    const at = lines.handles.indexOf(old.handle);
-    if (at < 0) throw new Error(`The product list of the live catalog lost track of ${old.handle}.`);
-    lines.plain.splice(at, 1);
-    lines.image.splice(at, 1);
-    lines.handles.splice(at, 1);
-  }
   const entries: KvEntry[] = [];
-  const blocks = listBlocks(slots);
-  const oldCount = (b: number) => pl.count(b);
-  const newCount = (b: number) => listEdits.get(b)?.plain.length ?? pl.count(b);
-  const listWrite = chunksToWrite(listEdits.keys(), oldCount, newCount);
-  const listTexts = await chunkTexts(listWrite, blocks, async (b) => listEdits.get(b) ?? (await listBlock(b)));
-  for (const b of listWrite) {
-    const text = listTexts.get(b);
-    if (text) {
-      entries.push({ key: keys.productChunk(version, b), value: text.plain });
-      entries.push({ key: keys.productImageChunk(version, b), value: text.image });
-    }
-    pl.set(b, me, newCount(b));
-  }
-
-  // Each changed collection's blocks, header line first (as a full publish's chunks have it).
+  // Each upserted collection's blocks, all written now: header line first, then the block's plain
+  // lines (no look-ahead, no image series: only later batches read them, for the members).
   for (const [handle, edits] of collectionEdits) {
     const c = byHandle.get(handle) as Collection;
-    const fresh = newBlocks.get(handle);
-    // An upserted collection's blocks are all written now: the ones before are not read.
-    const old = fresh ?? (await blocksOf(c));
-    const blocks: Blocks = fresh ?? { owners: old.owners.slice(), counts: old.counts.slice(), slots: old.slots };
-    const count = (b: number) => edits.get(b)?.plain.length ?? (fresh ? 0 : (old.counts[b] ?? 0));
-    const write = fresh
-      ? [...edits.keys()].sort((a, b) => a - b)
-      : chunksToWrite(edits.keys(), (b) => old.counts[b] ?? 0, count);
-    const texts = await chunkTexts(
-      write,
-      blocks.counts.length,
-      async (b) => edits.get(b) ?? (fresh ? { plain: [], image: [], handles: [] } : await collectionBlock(c, b)),
-    );
-    const at = cols.indexOf(c);
-    const header = JSON.stringify({ handle, title: c.title, count: c.count, pos: at });
-    for (const b of write) {
-      const text = texts.get(b);
-      if (text) {
-        entries.push({ key: keys.collectionProductsChunk(version, handle, b), value: `${header}\n${text.plain}` });
-        entries.push({ key: keys.collectionProductsImageChunk(version, handle, b), value: `${header}\n${text.image}` });
-      }
-      blocks.owners[b] = me;
-      blocks.counts[b] = count(b);
+    const blocks = newBlocks.get(handle) as Blocks;
+    const header = JSON.stringify({ handle, title: c.title, count: c.count, pos: cols.indexOf(c) });
+    for (const [b, lines] of edits) {
+      entries.push({
+        key: keys.collectionProductsChunk(version, handle, b),
+        value: [header, ...lines.plain].join("\n"),
+      });
     }
     const map: CollectionMap = { o: encodeOwners(blocks.owners), n: encodeCounts(blocks.counts), slots: blocks.slots };
     entries.push({ key: derivedKeys.collectionMap(version, handle), value: JSON.stringify(map) });
@@ -596,7 +473,7 @@ export async function deriveKv(input: KvInput): Promise<KvChange | null> {
   // tracking. The Stock shards apply the publish's rule to them (planLevels): a level is written
   // only where the batch newly tracks the variant or gives another quantity than the version
   // before; `written` is that rule's count against the version before's file quantities.
-  for (const table of [ps, vs, cs, pl]) entries.push(...table.entries(version));
+  for (const table of [ps, vs, cs]) entries.push(...table.entries(version));
   const file = new Map<string, FileLevel>();
   for (const { product } of changes)
     for (const v of product.variants)
@@ -617,7 +494,7 @@ export async function deriveKv(input: KvInput): Promise<KvChange | null> {
     changes.reduce((n, c) => n + tracked(c.record), 0);
   const derived: DerivedMeta = {
     lineage,
-    maps: { ps: ps.mapOwners(me), vs: vs.mapOwners(me), cs: cs.mapOwners(me), pl: pl.mapOwners(me) },
+    maps: { ps: ps.mapOwners(me), vs: vs.mapOwners(me), cs: cs.mapOwners(me), pl: before.maps.pl },
     cols: colsOwner,
     slots,
     root: before.root,
