@@ -17,7 +17,7 @@ export const MAX_PAGE = CHUNK_SPAN - CHUNK_STEP;
 
 /** Target records per shard; shard counts are fixed per version and stored in its meta. */
 export const PRODUCTS_PER_SHARD = 64;
-export const VARIANTS_PER_SHARD = 256;
+export const VARIANTS_PER_SHARD = 64;
 /**
  * Content shards (descriptions, images, SEO) are sized by bytes rather than by count, since one
  * description may be a few bytes or half a megabyte: about CONTENT_SHARD_BYTES each, and never

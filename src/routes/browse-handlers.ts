@@ -30,13 +30,15 @@ export const BROWSE_COST =
   "replicas of a version answer identically. The snapshot carries each chunk's SHA-256, checked " +
   "before it is decoded: a damaged chunk (or an item block that fails to inflate) is logged and " +
   "the index read from D1 instead, so damage costs time, never a wrong answer. A live version " +
-  "without its browse index answers 503 `browse_unavailable` (the plain list still answers). " +
+  "without its browse index answers 503 `browse_unavailable` (a full publish's plain list still answers). " +
   "Live stock: the `available` and `option.*` filters follow it as the items do (section " +
   "Live stock of the guide): the Worker sends the engine the products live stock has changed " +
   "(read once per stock overlay generation per isolate: at most a few KV reads a second), and " +
   "the engine applies them as a delta on its bitmaps, made once per generation. " +
   "Without q, filters or sort the answer is the " +
-  "plain list, read from KV as `GET /products` without parameters.";
+  "plain list, read from KV as `GET /products` without parameters (after a change batch, " +
+  "section 11, from the version's browse engine: the same answer, since a batch writes no list " +
+  "chunks).";
 export const FACETS_COST =
   "Cost: the version pointer plus one call to the version's browse engine (see the product " +
   "list): no storage read per answer. Each set counted (the matches of every filter, and " +

@@ -1,17 +1,70 @@
 /**
  * test/bench/RESULTS.md, written from a bench run's JSON and never by hand:
  * - `npm run bench -- --record` writes test/bench/last-full-run.json and this report;
- * - `node test/bench/results.ts [FILE]` renders it again from a JSON file (default: the committed run).
+ * - `node test/bench/results.ts [FILE]` renders it again from a JSON file (default: the committed run);
+ * - `node test/bench/batch-file.ts --record` keeps its change-batch rows in test/bench/last-batch-runs.json
+ *   (one run per catalog size and way in) and renders this report again with them.
  * What each figure means, and the analysis of targets not met, are in test/bench/README.md.
  */
+import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { type BenchReport, renderReport } from "./report.ts";
 
 export const LAST_RUN_JSON = "test/bench/last-full-run.json";
 export const RESULTS_MD = "test/bench/RESULTS.md";
+export const BATCH_RUNS_JSON = "test/bench/last-batch-runs.json";
 
-export function renderResults(report: BenchReport, source: string): string {
+/** One batch-file.ts run: its batches' rows at one catalog size, applied one way. */
+export interface BatchRun {
+  date: string;
+  machine: BenchReport["machine"];
+  command: string;
+  products: number;
+  via: "cli" | "api";
+  rows: { size: number; switchS: number; visibleS: number; entries?: number; bytes?: number }[];
+}
+
+/** Issue 45's target: a batch of 100 at 1M visible within 5 s (contract 11). */
+const BATCH_TARGET = { size: 100, products: 1_000_000, seconds: 5 };
+
+function thousands(products: number): string {
+  return products >= 1_000_000 ? `${products / 1_000_000}M` : `${Math.round(products / 1000)}k`;
+}
+
+/** The change-batch section: every kept run's rows, then the 5 s target judged on the 1M run through the endpoint. */
+export function renderBatchRuns(runs: readonly BatchRun[]): string {
+  if (runs.length === 0) return "";
+  const ordered = [...runs].sort((a, b) => a.products - b.products || a.via.localeCompare(b.via));
+  const lines = [
+    "## Change batches",
+    "",
+    "`npm exec -- node test/bench/batch-file.ts ... --record` (test/bench/README.md, \"Change batches\"): each run's date and command, then per batch the seconds until it was switched live and until the changed product's detail, a price-sorted list and a search all answered from it.",
+    "",
+    "| change batch | catalog | applied by | seconds to switch | seconds to visible | KV entries | MiB written | run |",
+    "|:-------------|--------:|:-----------|------------------:|-------------------:|-----------:|------------:|:----|",
+  ];
+  for (const run of ordered)
+    for (const r of run.rows)
+      lines.push(
+        `| ${r.size} product${r.size === 1 ? "" : "s"} | ${thousands(run.products)} | ${run.via === "api" ? "endpoint" : "catalog:apply"} | ${r.switchS.toFixed(1)} | ${r.visibleS.toFixed(1)} | ${r.entries ?? ""} | ${r.bytes === undefined ? "" : (r.bytes / 2 ** 20).toFixed(1)} | ${run.date.slice(0, 16).replace("T", " ")} UTC, ${run.machine.cpus} cores: \`${run.command}\` |`,
+      );
+  const judged = ordered
+    .filter((run) => run.products >= BATCH_TARGET.products && run.via === "api")
+    .flatMap((run) => run.rows.filter((r) => r.size === BATCH_TARGET.size));
+  const worst = judged.length > 0 ? Math.max(...judged.map((r) => r.visibleS)) : undefined;
+  lines.push(
+    "",
+    `Target: a batch of ${BATCH_TARGET.size} products at ${thousands(BATCH_TARGET.products)} visible within ${BATCH_TARGET.seconds} s through the endpoint: ` +
+      (worst === undefined
+        ? "not measured."
+        : `${worst.toFixed(1)} s, ${worst <= BATCH_TARGET.seconds ? "met" : "NOT met"}.`),
+    "",
+  );
+  return lines.join("\n");
+}
+
+export function renderResults(report: BenchReport, source: string, batches: readonly BatchRun[] = []): string {
   const s = report.settings;
   return [
     "# Benchmark results",
@@ -25,11 +78,17 @@ export function renderResults(report: BenchReport, source: string): string {
     "",
     renderReport(report),
     "",
+    ...(batches.length > 0 ? [renderBatchRuns(batches)] : []),
   ].join("\n");
 }
 
+/** The kept change-batch runs (none before a batch-file.ts --record). */
+export async function readBatchRuns(): Promise<BatchRun[]> {
+  return existsSync(BATCH_RUNS_JSON) ? (JSON.parse(await readFile(BATCH_RUNS_JSON, "utf8")) as BatchRun[]) : [];
+}
+
 export async function writeResults(report: BenchReport, source = LAST_RUN_JSON): Promise<void> {
-  await writeFile(RESULTS_MD, renderResults(report, source));
+  await writeFile(RESULTS_MD, renderResults(report, source, await readBatchRuns()));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

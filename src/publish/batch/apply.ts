@@ -110,16 +110,27 @@ export async function applyBatch(target: CatalogKvTarget, input: unknown, opts: 
       history.some((e) => e.version === version)
     )
       throw new Error(`Version ${version} already exists.`);
-    const browse = await deriveBrowse({
-      base,
-      version,
-      target: opts.browse,
-      settings,
-      state,
-      kv,
-      headers: kv.headers,
-      reads,
-    });
+    // The KV entries and the browse layer are written side by side (as a publish's entries and
+    // index), both complete before the meta naming the layer is written and the pointer switched.
+    const entries: KvEntry[] = [...kv.entries];
+    for (let k = 0; k * STOCK_CHUNK < kv.levels.length; k++)
+      entries.push({
+        key: keys.stockChunk(version, k),
+        value: kv.levels.slice(k * STOCK_CHUNK, (k + 1) * STOCK_CHUNK).join("\n"),
+      });
+    const total = entries.length + 1;
+    let written = 0;
+    const onWritten = (n: number) => {
+      written += n;
+      opts.onProgress?.({ phase: "writing", written, total });
+    };
+    opts.onProgress?.({ phase: "validated", written, total });
+    const [browse, writing] = await Promise.allSettled([
+      deriveBrowse({ base, version, target: opts.browse, settings, state, kv, headers: kv.headers, reads }),
+      target.writeEntries(entries, onWritten),
+    ]);
+    if (browse.status === "rejected") throw browse.reason;
+    if (writing.status === "rejected") throw writing.reason;
     const {
       browse_shards: _shards,
       stock_tracked: _tracked,
@@ -134,7 +145,7 @@ export async function applyBatch(target: CatalogKvTarget, input: unknown, opts: 
       published_at: new Date().toISOString(),
       products: kv.products,
       collections: kv.collections,
-      browse_overlay: browse,
+      browse_overlay: browse.value,
       derived: kv.derived,
       // Its place in the history, as a publish's (a Stock shard writes nothing for an older one),
       // and its stock chunks hold only what it changed.
@@ -143,19 +154,10 @@ export async function applyBatch(target: CatalogKvTarget, input: unknown, opts: 
       ...(kv.tracked > 0 ? { stock_tracked: kv.tracked } : {}),
       ...(kv.levels.length > 0 ? { stock_chunks: Math.ceil(kv.levels.length / STOCK_CHUNK) } : {}),
     };
-    const entries: KvEntry[] = [{ key: keys.meta(version), value: JSON.stringify(meta) }, ...kv.entries];
-    for (let k = 0; k * STOCK_CHUNK < kv.levels.length; k++)
-      entries.push({
-        key: keys.stockChunk(version, k),
-        value: kv.levels.slice(k * STOCK_CHUNK, (k + 1) * STOCK_CHUNK).join("\n"),
-      });
-    const total = entries.length;
-    let written = 0;
-    opts.onProgress?.({ phase: "validated", written, total });
-    await target.writeEntries(entries, (n) => {
-      written += n;
-      opts.onProgress?.({ phase: "writing", written, total });
-    });
+    // The meta last: a version whose meta is there is whole (a cleanup deletes it first, too).
+    const metaEntry = { key: keys.meta(version), value: JSON.stringify(meta) };
+    await target.writeEntries([metaEntry], onWritten);
+    entries.push(metaEntry);
     await opts.beforeSwitch?.(version);
     const entry = {
       action: "batch" as const,
