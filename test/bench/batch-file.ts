@@ -4,8 +4,10 @@
  * 1 s TTL included), then batches of each size applied with `npm run catalog:apply -- --local`,
  * as the operator applies them, one after another on the same catalog. Each batch: 80% price
  * changes (halved, so they move the price sorts), 10% new products, 10% deletions (a batch of 1:
- * one price change). Per batch: the seconds until the CLI switched the pointer, the seconds until
- * the changed product's detail, a price-sorted list and a search all answer from the new version
+ * one price change; the new products bring a vendor, a tag and option values no product had). Per
+ * batch: the seconds until the CLI switched the pointer, the seconds until the changed product's
+ * detail, the plain list, a collection, a price-sorted list, a search, the facets and a filter on
+ * the new vendor all answer from the new version
  * (polled every 50 ms from the CLI's start), its KV entries and the bytes it wrote. The live
  * version's browse engines are loaded before the first batch, as a serving store's are.
  *
@@ -75,7 +77,11 @@ interface Row {
 }
 
 /** The batch of `size` for a catalog read as `products`: which products it changes, adds and deletes. */
-function batchOf(products: ProductList, size: number, round: number): { batch: object; probe: SourceProduct } {
+function batchOf(
+  products: ProductList,
+  size: number,
+  round: number,
+): { batch: object; probe: SourceProduct; vendor: string | undefined } {
   const adds = size >= 10 ? Math.floor(size / 10) : 0;
   const deletes = adds;
   const prices = size - adds - deletes;
@@ -96,10 +102,22 @@ function batchOf(products: ProductList, size: number, round: number): { batch: o
     p.variants.forEach((v, j) => {
       v.id = `${990_000_000_000 + n * 100 + j}`;
     });
+    // New facet and option values: a vendor and a tag no product has, its first option's values renamed.
+    p.vendor = `Bench Vendor ${n}`;
+    p.tags = [...p.tags, `bench-${n}`];
+    const option = p.options[0];
+    if (option) {
+      const renamed = (value: string) => `${value} B${n}`;
+      option.values = option.values.map(renamed);
+      for (const v of p.variants) {
+        const value = v.options[option.name];
+        if (value !== undefined) v.options[option.name] = renamed(value);
+      }
+    }
     upsert.push(p);
   }
   const remove = Array.from({ length: deletes }, (_, i) => at(prices + adds + i).handle);
-  return { batch: { upsert, delete: remove }, probe: upsert[0] as SourceProduct };
+  return { batch: { upsert, delete: remove }, probe: upsert[0] as SourceProduct, vendor: upsert[prices]?.vendor };
 }
 
 /** Runs catalog:apply; resolves with when it switched the pointer and what it said it wrote. */
@@ -193,18 +211,26 @@ try {
     // index's cold start is seconds, and it is no batch's cost), so a batch's seconds to visible
     // are its own (its layer's engines are new each time, and count).
     const warm = performance.now();
-    for (const path of ["/api/v1/products?sort=price_asc&limit=5", "/api/v1/products?q=tee&limit=5"]) {
+    for (const path of [
+      "/api/v1/products?sort=price_asc&limit=5",
+      "/api/v1/products?q=tee&limit=5",
+      "/api/v1/products/facets",
+    ]) {
       const res = await fetch(new URL(path, runtime.url));
       if (res.status !== 200) throw new Error(`warming ${path} answered ${res.status}`);
     }
     process.stderr.write(
       `[bench] browse engines of the live version loaded in ${((performance.now() - warm) / 1000).toFixed(1)} s\n`,
     );
+    const first = (await (await fetch(new URL("/api/v1/collections?limit=1", runtime.url))).json()) as {
+      data: { handle: string }[];
+    };
+    const collection = first.data[0]?.handle ?? "none";
     const sizes = (values.sizes ?? "1,100,1000").split(",").map(Number);
     for (const [i, size] of sizes.entries()) {
       const round = firstRound + i + 1;
       keep(round);
-      const { batch, probe } = batchOf(products, size, round);
+      const { batch, probe, vendor } = batchOf(products, size, round);
       const batchFile = join(work, `batch-${size}.json`);
       writeFileSync(batchFile, JSON.stringify(batch));
       const started = performance.now();
@@ -214,6 +240,10 @@ try {
         `/api/v1/products/${probe.handle}`,
         "/api/v1/products?sort=price_asc&limit=5",
         `/api/v1/products?q=${encodeURIComponent(word)}&limit=5`,
+        "/api/v1/products?limit=5",
+        `/api/v1/collections/${collection}?limit=5`,
+        "/api/v1/products/facets",
+        ...(vendor ? [`/api/v1/products?vendor=${encodeURIComponent(vendor)}&limit=5`] : []),
       ];
       const result = await applied;
       // Visible: every path answers from the batch's version (x-catalog-version).
