@@ -73,8 +73,6 @@ interface Collection {
   handle: string;
   title: string;
   count: number;
-  /** Its count in the live version (its blocks were cut by it). */
-  readonly was: number;
   /** The lineage index holding its CollectionMap, -1: the root's as published. */
   map: number;
 }
@@ -139,8 +137,12 @@ export async function deriveKv(input: KvInput): Promise<KvChange | null> {
     let blocks = collectionBlocks.get(c.handle);
     if (!blocks) {
       if (c.map < 0) {
-        const counts = denseCounts(c.was);
-        blocks = { owners: new Uint8Array(counts.length), counts, slots: c.was };
+        // The root's blocks as published: their counts are the root's (its first chunk's header),
+        // not the collection's now, since a deletion since leaves the chunks as they were.
+        const text = await reads.required(keys.collectionProductsChunk(of(0), c.handle, 0));
+        const published = (JSON.parse(text.slice(0, text.indexOf("\n") >>> 0)) as { count: number }).count;
+        const counts = denseCounts(published);
+        blocks = { owners: new Uint8Array(counts.length), counts, slots: published };
       } else {
         const stored = JSON.parse(
           await reads.required(derivedKeys.collectionMap(of(c.map), c.handle)),
@@ -313,7 +315,7 @@ export async function deriveKv(input: KvInput): Promise<KvChange | null> {
     // A member this batch deletes has no record left to leave the collection from.
     for (const h of before) if (!kept.has(h) && current(h)) delete touch(h).in[c.handle];
     // A new collection has no blocks before this batch (map -1: none to read); its own are written below.
-    const entry: Collection = old ?? { handle: c.handle, title: c.title, count: 0, was: 0, map: -1 };
+    const entry: Collection = old ?? { handle: c.handle, title: c.title, count: 0, map: -1 };
     if (!old) {
       cols.push(entry);
       byHandle.set(c.handle, entry);
@@ -522,7 +524,7 @@ async function collectionsOf(base: VersionMeta, derived: DerivedMeta, reads: Rea
     const table = JSON.parse(
       await reads.required(derivedKeys.cols(derived.lineage[derived.cols] as string)),
     ) as ColsTable;
-    return table.list.map(([handle, title, count, map]) => ({ handle, title, count, was: count, map }));
+    return table.list.map(([handle, title, count, map]) => ({ handle, title, count, map }));
   }
   const root = derived.lineage[0] as string;
   const out: Collection[] = [];
@@ -537,7 +539,6 @@ async function collectionsOf(base: VersionMeta, derived: DerivedMeta, reads: Rea
         handle: item.handle,
         title: item.title,
         count: item.products_count,
-        was: item.products_count,
         map: -1,
       });
     }
