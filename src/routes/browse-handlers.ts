@@ -73,6 +73,20 @@ function placement(c: Context<CatalogEnv>): Placement {
   };
 }
 
+/** A page as the version's browse engine answers it, its items under live stock's overlay. */
+async function engineBody(
+  c: Context<CatalogEnv>,
+  store: CatalogStore,
+  meta: VersionMeta,
+  scope: Scope,
+  q: BrowsePageQuery,
+): Promise<string> {
+  return overlaidBody(
+    await browsePage(browseEngine(c.env.BROWSE_ENGINE, meta, placement(c)), meta, scope, q),
+    store.overlay,
+  );
+}
+
 /** A page of products or of a collection's products, plain or browsed. */
 export function serveBrowsePage(
   c: Context<CatalogEnv>,
@@ -88,13 +102,7 @@ export function serveBrowsePage(
       c,
       { ...query, include: query.include?.join(",") },
       // A change batch's version writes no list chunks (docs/decisions/0015): its engine answers.
-      async (store, meta) =>
-        meta.browse_overlay
-          ? overlaidBody(
-              await browsePage(browseEngine(c.env.BROWSE_ENGINE, meta, placement(c)), meta, scope, q),
-              store.overlay,
-            )
-          : plain(store, meta, query),
+      (store, meta) => (meta.browse_overlay ? engineBody(c, store, meta, scope, q) : plain(store, meta, query)),
       // A plain page's items show products' availability alone.
       { stock: "items", paging },
     );
@@ -104,15 +112,7 @@ export function serveBrowsePage(
     c,
     browseCacheKey(q, q),
     async (store, meta) =>
-      overlaidBody(
-        await browsePage(
-          browseEngine(c.env.BROWSE_ENGINE, meta, placement(c)),
-          meta,
-          scope,
-          withStock(inCurrency(q, meta.currency), await liveStock(store, meta)),
-        ),
-        store.overlay,
-      ),
+      engineBody(c, store, meta, scope, withStock(inCurrency(q, meta.currency), await liveStock(store, meta))),
     { stock: "all", paging },
   );
 }
