@@ -27,6 +27,8 @@ export interface BatchState {
   /** The root's slots deleted or replaced, ascending. */
   removed: number[];
   scoring: BrowseOverlay["scoring"];
+  /** The root's own sums of title and description lengths (absent in states written before them: read from the root). */
+  rootSums?: { title: number; description: number };
   /** Option names with the slot and place among its product's options where each first appears, in that order. */
   options: [name: string, slot: number, at: number][];
   /** `<facet>\u0000<key>` and its first spelling in the catalog, for every value a batch's products had or have. */
@@ -102,6 +104,7 @@ export async function stateOf(target: BrowseTarget, base: VersionMeta, reads: Re
       title: Number(sums[0]?.title ?? 0),
       description: Number(sums[0]?.description ?? 0),
     },
+    rootSums: { title: Number(sums[0]?.title ?? 0), description: Number(sums[0]?.description ?? 0) },
     options: options.sort((a, b) => a[1] - b[1] || a[2] - b[2]),
     displays: [],
     collections: {},
@@ -212,12 +215,14 @@ export async function deriveBrowse(
       params: [JSON.stringify(state.removed)],
     },
   ]);
-  const [rootSums = []] = await query(target, [
-    {
-      sql: `SELECT count(*) AS n, coalesce(sum(tl), 0) AS title, coalesce(sum(dl), 0) AS description FROM ${t("l")}`,
-      params: [],
-    },
-  ]);
+  // The root's own sums never change: read once (a whole scan of its `l`) and carried in the state.
+  if (!state.rootSums) {
+    const [sums = []] = await query(target, [
+      { sql: `SELECT coalesce(sum(tl), 0) AS title, coalesce(sum(dl), 0) AS description FROM ${t("l")}`, params: [] },
+    ]);
+    state.rootSums = { title: Number(sums[0]?.title ?? 0), description: Number(sums[0]?.description ?? 0) };
+  }
+  const rootSums = state.rootSums;
 
   // The layer: its tables and snapshot, written whole from the changed products.
   const layer = state.products.length > 0 ? version : null;
@@ -252,11 +257,8 @@ export async function deriveBrowse(
     : [[]];
   state.scoring = {
     n: kv.products,
-    title: Number(rootSums[0]?.title ?? 0) - Number(gone[0]?.title ?? 0) + Number(layerSums[0]?.title ?? 0),
-    description:
-      Number(rootSums[0]?.description ?? 0) -
-      Number(gone[0]?.description ?? 0) +
-      Number(layerSums[0]?.description ?? 0),
+    title: rootSums.title - Number(gone[0]?.title ?? 0) + Number(layerSums[0]?.title ?? 0),
+    description: rootSums.description - Number(gone[0]?.description ?? 0) + Number(layerSums[0]?.description ?? 0),
   };
 
   // First spellings and option names: recomputed for what the batch's products had or have.
@@ -406,19 +408,21 @@ async function firstSpellings(
     const d = rows[at]?.[0] ? String(rows[at]?.[0]?.d) : null;
     return { key: affected[at] as string, d, first: first as number | null, live: live as number | null };
   });
-  // The changed products, where one comes first; the root's others' spellings from their records.
+  // The changed products' first spelling of each value, in one pass over them (by slot).
+  const wanted = new Set(affected);
+  const changedFirst = new Map<string, { slot: number; spelling: string }>();
+  for (const [slot, p] of state.products) {
+    if (changedFirst.size === wanted.size) break;
+    for (const [key, spelling] of spellings(p))
+      if (wanted.has(key) && !changedFirst.has(key)) changedFirst.set(key, { slot, spelling });
+  }
+  // A changed product, where one comes first; the root's others' spellings from their records.
   const best = found.map(({ key, d, first, live }) => {
     // The root's own spelling when its first product is still there; else that product's record says.
     let pick: { slot: number; spelling: string | null } | null =
       live === null ? null : { slot: live, spelling: live === first ? d : null };
-    for (const [slot, p] of state.products) {
-      if (pick && slot >= pick.slot) break;
-      const spelled = spellings(p).get(key);
-      if (spelled !== undefined) {
-        pick = { slot, spelling: spelled };
-        break;
-      }
-    }
+    const changed = changedFirst.get(key);
+    if (changed && (!pick || changed.slot < pick.slot)) pick = changed;
     return { key, pick };
   });
   const slots = best.flatMap(({ pick }) => (pick && pick.spelling === null ? [pick.slot] : []));
