@@ -75,7 +75,7 @@ export {
  * What answers `placement` for a version: a replica of the version's index in the request's
  * region, or for a sharded version (meta.browse_shards) that replica's shards, merged here. A
  * change batch's version (meta.browse_overlay) is answered by its root's replicas (loaded already,
- * named by the root) and its layer's, merged the same way.
+ * named by the root), its frozen layers' (loaded already too) and its layer's, merged the same way.
  */
 export function browseEngine(
   namespace: DurableObjectNamespace<BrowseEngine>,
@@ -96,9 +96,9 @@ export function browseEngine(
       engines.push(engine(overlay.root, overlay.shards > 1 ? i : undefined));
       parts.push({ shard: i, shards: overlay.shards, index: overlay.root });
     }
-    if (overlay.layer) {
-      engines.push(engine(overlay.layer));
-      parts.push({ shard: 0, shards: 1, index: overlay.layer });
+    for (const index of [...(overlay.frozen ?? []), ...(overlay.layer ? [overlay.layer] : [])]) {
+      engines.push(engine(index));
+      parts.push({ shard: 0, shards: 1, index });
     }
     return new ShardedBrowsing(engines, parts);
   }

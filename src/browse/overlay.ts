@@ -16,8 +16,18 @@ export interface BrowseOverlay {
   /** The full publish this catalog derives from, and how many browse shards it has. */
   root: string;
   shards: number;
-  /** The version whose index holds every product changed since the root (null: none left). */
+  /**
+   * The version whose index holds every product changed since the last frozen layer (since the
+   * root when there is none; null: none left).
+   */
   layer: string | null;
+  /**
+   * Layers of earlier batches kept as they were (docs/decisions/0015: a layer is frozen once it
+   * holds LAYER_LIMIT products, so a batch rebuilds only the products changed since), oldest
+   * first: the version whose index it is, and the slots of its products a later batch deleted or
+   * replaced, ascending. Absent: none.
+   */
+  frozen?: { index: string; removed: number[] }[];
   /** The catalog's products, n and sums of title and description lengths. */
   scoring: Required<Pick<Scoring, "n" | "title" | "description">>;
   /** The catalog's option names, in order of first appearance. */
@@ -52,19 +62,27 @@ function idOf(holding: Holding, slot: number): number {
   return id >= 0 && id < holding.size ? id : -1;
 }
 
-/** What `overlay` makes of one index holding `holding`, whose collections are `own` (IndexView). */
+/**
+ * The slots of `index` (the root, a frozen layer, or the top layer) a batch since deleted or
+ * replaced: the root's and each frozen layer's own list; the top layer holds only live products.
+ */
+function removedFrom(overlay: BrowseOverlay, index: string): readonly number[] {
+  if (index === overlay.root) return overlay.removed;
+  return overlay.frozen?.find((f) => f.index === index)?.removed ?? [];
+}
+
+/** What `overlay` makes of `index` (one of its parts) holding `holding`, whose collections are `own` (IndexView). */
 export function indexView(
   overlay: BrowseOverlay,
+  index: string,
   holding: Holding,
   own: ReadonlyMap<string, CollectionData>,
 ): IndexView {
   const removed: number[] = [];
-  // A layer holds only live products: the root's removed ones are none of its.
-  if (!("slots" in holding))
-    for (const slot of overlay.removed) {
-      const id = idOf(holding, slot);
-      if (id >= 0) removed.push(id);
-    }
+  for (const slot of removedFrom(overlay, index)) {
+    const id = idOf(holding, slot);
+    if (id >= 0) removed.push(id);
+  }
   const collections = new Map<string, CollectionData | null>();
   for (const [handle, c] of Object.entries(overlay.collections)) {
     if (c === null) {

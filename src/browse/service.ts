@@ -51,9 +51,10 @@ export class BrowseService implements Browsing, ShardBrowsing {
     const key = `${version}@${of.index}:${of.shard}/${of.shards}${options.fromD1 ? ":d1" : ""}`;
     let view = this.#views.get(key);
     if (!view) {
-      view = Promise.all([this.#own(of.index, part, options), this.#overlay(version)]).then(([base, overlay]) => {
+      const index = of.index;
+      view = Promise.all([this.#own(index, part, options), this.#overlay(version)]).then(([base, overlay]) => {
         const { offset, size, slots } = base.held;
-        return base.view(indexView(overlay, slots ? { slots } : { offset, size }, base.collections));
+        return base.view(indexView(overlay, index, slots ? { slots } : { offset, size }, base.collections));
       });
       this.#views.set(key, view);
       view.catch(() => this.#views.delete(key));

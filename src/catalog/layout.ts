@@ -47,10 +47,11 @@ export interface VersionMeta {
   browse_shards?: number;
   /**
    * A change batch's version (issue 45): its catalog is browsed by its root's shards (`root`, a
-   * full publish, `shards` of them) and by the index of the products changed since (`layer`, null
+   * full publish, `shards` of them), by the layers earlier batches froze (`frozen`, oldest first;
+   * absent: none) and by the index of the products changed since the last of them (`layer`, null
    * when none is left), each told what differs by the version's overlay (browse/overlay.ts).
    */
-  browse_overlay?: { root: string; shards: number; layer: string | null };
+  browse_overlay?: { root: string; shards: number; layer: string | null; frozen?: string[] };
   /** A change batch's version (issue 45): which versions its entries are read from (derived.ts). */
   derived?: DerivedMeta;
   /**

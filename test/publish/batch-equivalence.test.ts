@@ -365,7 +365,7 @@ async function corpus(catalog: SourceCatalog, touched: readonly string[]): Promi
   return out;
 }
 
-async function equivalent(seed: number, rounds: Edit[][], shardProducts?: number): Promise<void> {
+async function equivalent(seed: number, rounds: Edit[][], shardProducts?: number, layerLimit?: number): Promise<void> {
   const catalog = baseCatalog(seed);
   const browse = d1Target(env.BROWSE, env.BROWSE_SNAPSHOTS);
   const options = { browse, ...(shardProducts ? { shardProducts } : {}) };
@@ -375,7 +375,10 @@ async function equivalent(seed: number, rounds: Edit[][], shardProducts?: number
     const batch = batchOf(catalog, edits);
     for (const p of batch.upsert) touched.add(p.handle);
     for (const h of batch.delete) touched.add(h);
-    await applyBatch(bindingTarget(env.CATALOG), structuredClone(batch), { browse });
+    await applyBatch(bindingTarget(env.CATALOG), structuredClone(batch), {
+      browse,
+      ...(layerLimit === undefined ? {} : { layerLimit }),
+    });
   }
   const batched = await corpus(catalog, [...touched]);
   const batchedVariants = await variantsOf(catalog);
@@ -473,6 +476,46 @@ describe("a catalog changed by batches answers as a full publish of it", () => {
         longLists(seed, r),
       ),
       { numRuns: Math.max(3, Math.ceil(RUNS / 3)) },
+    );
+  }, 900_000);
+
+  // Frozen layers (batch/browse.ts LAYER_LIMIT, here 1 to 4 products): a batch rebuilds only the
+  // products changed since the last frozen layer; the earlier layers answer beside it, told which
+  // of their products a later batch deleted or replaced.
+  const layered = fc.array(fc.array(editArb, { minLength: 1, maxLength: 6 }), { minLength: 2, maxLength: 5 });
+  it("when layers are frozen as they fill", async () => {
+    await equivalent(
+      0,
+      [
+        [
+          { kind: "price", at: 3, factor: 2 },
+          { kind: "title", at: 4, title: "Zephyr tee" },
+        ],
+        [
+          { kind: "price", at: 3, factor: 0.5 },
+          { kind: "vendor", at: 5, vendor: "New Maker" },
+        ],
+        [
+          { kind: "delete", at: 4 },
+          { kind: "collection", handle: "frontpage", picks: [3, 5, 6], title: "Frontpage" },
+        ],
+        [{ kind: "tag", at: 5, tag: "sale" }],
+      ],
+      undefined,
+      1,
+    );
+  }, 120_000);
+
+  it("with frozen layers, whole and sharded", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: 1000 }),
+        layered,
+        fc.integer({ min: 1, max: 4 }),
+        fc.constantFrom(undefined, 25),
+        (seed, r, limit, shards) => equivalent(seed, r, shards, limit),
+      ),
+      { numRuns: RUNS },
     );
   }, 900_000);
 

@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import app from "../../src/index.ts";
+import { browseTable } from "../../src/browse/layout.ts";
 import { ChangeBatchError } from "../../src/catalog/changes.ts";
 import { HISTORY_KEY, type HistoryEntry, keys, type Pointer, POINTER_KEY } from "../../src/catalog/layout.ts";
 import type { SourceCatalog, SourceProduct } from "../../src/catalog/schema.ts";
@@ -255,6 +256,42 @@ describe("a change batch's cost", () => {
     }
     const page = JSON.parse((await get(`/collections/${collection.handle}`)).body) as { products_count: number };
     expect(page.products_count).toBe(collection.products.length - 1);
+  });
+});
+
+describe("a change batch's browse layer", () => {
+  /** The products of a version's browse layer (its `p` rows, in D1). */
+  async function layerProducts(version: string): Promise<string[]> {
+    const { results } = await env.BROWSE.prepare(`SELECT handle FROM ${browseTable(version, "p")} ORDER BY id`).all<{
+      handle: string;
+    }>();
+    return results.map((r) => r.handle);
+  }
+
+  it("is rebuilt from the products changed since the last frozen layer only, the frozen ones answering beside it", async () => {
+    const catalog = seedAt(17);
+    await publishCatalog(env.CATALOG, catalog, { browse: browse() });
+    const [a, b, c, d] = catalog.products as [SourceProduct, SourceProduct, SourceProduct, SourceProduct];
+    const apply = (batch: unknown) => applyBatch(target(), batch, { browse: browse(), layerLimit: 2 });
+    const first = await apply({ upsert: [priced(a, "2.10"), priced(b, "2.20")] });
+    const second = await apply({ upsert: [priced(c, "2.30")] });
+    const third = await apply({ upsert: [priced(a, "2.40")], delete: [d.handle] });
+    // The first layer filled (2 products) and was frozen: the later ones hold their own products.
+    expect(await layerProducts(first.version)).toEqual([a.handle, b.handle]);
+    expect(await layerProducts(second.version)).toEqual([c.handle]);
+    expect(await layerProducts(third.version)).toEqual([a.handle, c.handle]);
+    const live = (await pointer()).current.browse_overlay;
+    expect(live).toEqual({ root: expect.any(String), shards: 1, layer: third.version, frozen: [first.version] });
+    // Answered from the root, the frozen layer (its `a` taken out) and the top one.
+    const list = JSON.parse((await get("/products?sort=price_asc&limit=3")).body) as {
+      data: { handle: string; price: { amount: string } }[];
+    };
+    expect(list.data.map((p) => [p.handle, p.price.amount])).toEqual([
+      [b.handle, "2.20"],
+      [c.handle, "2.30"],
+      [a.handle, "2.40"],
+    ]);
+    expect((await get(`/products/${d.handle}`)).status).toBe(404);
   });
 });
 

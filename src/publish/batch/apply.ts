@@ -43,6 +43,8 @@ export interface ApplyOptions {
   beforeSwitch?: (version: string) => Promise<void> | void;
   /** Write the version now, switch it live at this second (`catalog:apply --at`; see src/publish/release.ts). */
   releaseAt?: Date;
+  /** Products a browse layer holds before it is frozen (batch/browse.ts LAYER_LIMIT; tests freeze small ones). */
+  layerLimit?: number;
 }
 
 export interface ApplyResult {
@@ -126,7 +128,17 @@ export async function applyBatch(target: CatalogKvTarget, input: unknown, opts: 
     };
     opts.onProgress?.({ phase: "validated", written, total });
     const [browse, writing] = await Promise.allSettled([
-      deriveBrowse({ base, version, target: opts.browse, settings, state, kv, headers: kv.headers, reads }),
+      deriveBrowse({
+        base,
+        version,
+        target: opts.browse,
+        settings,
+        state,
+        kv,
+        headers: kv.headers,
+        reads,
+        ...(opts.layerLimit === undefined ? {} : { layerLimit: opts.layerLimit }),
+      }),
       target.writeEntries(entries, onWritten),
     ]);
     if (browse.status === "rejected") throw browse.reason;

@@ -4,6 +4,7 @@ import { browseSnapshotKey } from "../../browse/snapshot.ts";
 import type { Statement } from "../../browse/source.ts";
 import { valueKey } from "../../browse/text.ts";
 import { browseTable } from "../../browse/layout.ts";
+import { lowerBound } from "../../browse/index/bound.ts";
 import { keys, type ProductRecord, shardOf, type VersionMeta } from "../../catalog/layout.ts";
 import { optionApiName, type SourceCatalog, type SourceProduct } from "../../catalog/schema.ts";
 import { type BrowseTarget, browseIndexSql, writeBrowseSnapshot } from "../browse-index.ts";
@@ -29,6 +30,17 @@ export interface BatchState {
   scoring: BrowseOverlay["scoring"];
   /** The root's own sums of title and description lengths (absent in states written before them: read from the root). */
   rootSums?: { title: number; description: number };
+  /**
+   * Layers kept as they were, oldest first (BrowseOverlay.frozen): the version whose index it is,
+   * its products' slots and those a later batch deleted or replaced, each ascending. Absent: none.
+   */
+  frozen?: { index: string; slots: number[]; removed: number[] }[];
+  /**
+   * The slots changed since the last frozen layer (since the root when none), ascending: the top
+   * layer is rebuilt from those of them still in the catalog. Absent (a state written before
+   * frozen layers): every changed product's.
+   */
+  top?: number[];
   /** Option names with the slot and place among its product's options where each first appears, in that order. */
   options: [name: string, slot: number, at: number][];
   /** `<facet>\u0000<key>` and its first spelling in the catalog, for every value a batch's products had or have. */
@@ -157,6 +169,13 @@ function recordSource(r: ProductRecord) {
   return { ...r, options: r.options.map((o) => ({ name: o.label, values: o.values })) };
 }
 
+/**
+ * Products a layer holds before it is frozen (kept as it is, and the next batch starts a new
+ * one): a batch rebuilds at most this many plus its own, and each frozen layer is one more index
+ * every browse answer of the version merges (docs/decisions/0015).
+ */
+export const LAYER_LIMIT = 1_000;
+
 export interface BrowseInput {
   base: VersionMeta;
   version: string;
@@ -167,6 +186,8 @@ export interface BrowseInput {
   /** The collections after the batch, in order: handle, title, count. */
   headers: { handle: string; title: string; n: number }[];
   reads: Reads;
+  /** LAYER_LIMIT unless given (tests freeze small layers). */
+  layerLimit?: number;
 }
 
 /**
@@ -175,7 +196,7 @@ export interface BrowseInput {
  */
 export async function deriveBrowse(
   input: BrowseInput,
-): Promise<{ root: string; shards: number; layer: string | null }> {
+): Promise<{ root: string; shards: number; layer: string | null; frozen?: string[] }> {
   const { base, version, target, settings, kv, reads } = input;
   const root = rootOf(base);
   const shards = base.browse_overlay?.shards ?? base.browse_shards ?? 1;
@@ -192,12 +213,23 @@ export async function deriveBrowse(
       newlyRemoved.push(slot);
     }
   };
+  // The top layer's slots; a frozen layer's product the batch changes is taken out of it.
+  const frozen = state.frozen ?? [];
+  const top = new Set(state.top ?? state.products.map(([slot]) => slot));
+  const change = (slot: number) => {
+    takeRoot(slot);
+    top.add(slot);
+    for (const f of frozen)
+      if (f.slots[lowerBound(f.slots, slot)] === slot && !f.removed.includes(slot)) {
+        f.removed.splice(lowerBound(f.removed, slot), 0, slot);
+      }
+  };
   for (const { product, record } of kv.upserted) {
-    takeRoot(record.pos);
+    change(record.pos);
     bySlot.set(record.pos, [record.pos, product, record.in]);
   }
   for (const record of kv.deleted) {
-    takeRoot(record.pos);
+    change(record.pos);
     bySlot.delete(record.pos);
   }
   // The collections' ranks of changed products whose collections the batch changed.
@@ -224,17 +256,19 @@ export async function deriveBrowse(
   }
   const rootSums = state.rootSums;
 
-  // The layer: its tables and snapshot, written whole from the changed products.
-  const layer = state.products.length > 0 ? version : null;
+  // The layer: its tables and snapshot, written whole from the products changed since the last
+  // frozen layer (the earlier ones stay as they are, told what a batch since took out of them).
+  const topProducts = state.products.filter(([slot]) => top.has(slot));
+  const layer = topProducts.length > 0 ? version : null;
   if (layer) {
     const members: [string, number, number][] = [];
-    state.products.forEach(([, , ranks], id) => {
+    topProducts.forEach(([, , ranks], id) => {
       for (const [handle, rank] of Object.entries(ranks)) members.push([handle, rank, id]);
     });
-    const catalog = { ...settings, products: state.products.map(([, p]) => p), collections: [] };
+    const catalog = { ...settings, products: topProducts.map(([, p]) => p), collections: [] };
     let group: string[] = [];
     for await (const statement of browseIndexSql(catalog, version, {
-      slots: state.products.map(([slot]) => slot),
+      slots: topProducts.map(([slot]) => slot),
       headers: input.headers,
       members,
     })) {
@@ -247,19 +281,38 @@ export async function deriveBrowse(
     if (group.length > 0) await target.run(group);
     if (target.snapshots) await writeBrowseSnapshot(target.snapshots, version, 1);
   }
-  const [layerSums = []] = layer
-    ? await query(target, [
-        {
-          sql: `SELECT coalesce(sum(tl), 0) AS title, coalesce(sum(dl), 0) AS description FROM ${browseTable(version, "l")}`,
-          params: [],
-        },
-      ])
-    : [[]];
+  // The layers' sums: each frozen one's less what a batch took out of it, and the top one's.
+  const layerSums = await query(target, [
+    ...frozen.map((f) => ({
+      sql:
+        `SELECT coalesce(sum(tl), 0) AS title, coalesce(sum(dl), 0) AS description FROM ${browseTable(f.index, "l")} ` +
+        `WHERE id NOT IN (SELECT id FROM ${browseTable(f.index, "s")} WHERE slot IN (SELECT value FROM json_each(?1)))`,
+      params: [JSON.stringify(f.removed)],
+    })),
+    ...(layer
+      ? [
+          {
+            sql: `SELECT coalesce(sum(tl), 0) AS title, coalesce(sum(dl), 0) AS description FROM ${browseTable(layer, "l")}`,
+            params: [],
+          },
+        ]
+      : []),
+  ]);
+  const sum = (field: "title" | "description") => layerSums.reduce((n, rows) => n + Number(rows[0]?.[field] ?? 0), 0);
   state.scoring = {
     n: kv.products,
-    title: rootSums.title - Number(gone[0]?.title ?? 0) + Number(layerSums[0]?.title ?? 0),
-    description: rootSums.description - Number(gone[0]?.description ?? 0) + Number(layerSums[0]?.description ?? 0),
+    title: rootSums.title - Number(gone[0]?.title ?? 0) + sum("title"),
+    description: rootSums.description - Number(gone[0]?.description ?? 0) + sum("description"),
   };
+  // The overlay's frozen layers are those before this batch's; a layer holding LAYER_LIMIT
+  // products is frozen for the batches after it, which start a new one.
+  const before = frozen.map((f) => ({ index: f.index, removed: [...f.removed] }));
+  if (layer && topProducts.length >= (input.layerLimit ?? LAYER_LIMIT)) {
+    frozen.push({ index: layer, slots: topProducts.map(([slot]) => slot), removed: [] });
+    top.clear();
+  }
+  state.frozen = frozen;
+  state.top = [...top].filter((slot) => bySlot.has(slot)).sort((a, b) => a - b);
 
   // First spellings and option names: recomputed for what the batch's products had or have.
   const affected = new Set<string>();
@@ -303,6 +356,7 @@ export async function deriveBrowse(
     root,
     shards,
     layer,
+    ...(before.length > 0 ? { frozen: before } : {}),
     scoring: state.scoring,
     options: state.options.map(([name]) => name),
     displays: state.displays,
@@ -313,7 +367,7 @@ export async function deriveBrowse(
   if (!snapshots) throw new Error("A change batch needs the snapshots bucket for its overlay.");
   await snapshots.put(overlayKey(version), new TextEncoder().encode(JSON.stringify(overlay)));
   await snapshots.put(batchStateKey(version), new TextEncoder().encode(JSON.stringify(state)));
-  return { root, shards, layer };
+  return { root, shards, layer, ...(before.length > 0 ? { frozen: before.map((f) => f.index) } : {}) };
 }
 
 /** Rows the root's index gives, a few at a time from a place on, for the first one a batch did not remove. */
