@@ -506,6 +506,14 @@ describe("a catalog changed by batches answers as a full publish of it", () => {
     );
   }, 120_000);
 
+  // MAX_FROZEN one-product layers, then the batch that folds them all into its own.
+  it("when the frozen layers are folded into one", async () => {
+    const edits: Edit[][] = Array.from({ length: 10 }, (_, i) =>
+      i === 4 ? [{ kind: "delete", at: 2 }] : [{ kind: "price", at: i % 6, factor: 0.3 + i / 10 }],
+    );
+    await equivalent(3, edits, 25, 1);
+  }, 120_000);
+
   it("with frozen layers, whole and sharded", async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -7,6 +7,7 @@ import { ChangeBatchError } from "../../src/catalog/changes.ts";
 import { HISTORY_KEY, type HistoryEntry, keys, type Pointer, POINTER_KEY } from "../../src/catalog/layout.ts";
 import type { SourceCatalog, SourceProduct } from "../../src/catalog/schema.ts";
 import { applyBatch } from "../../src/publish/batch/apply.ts";
+import { MAX_FROZEN } from "../../src/publish/batch/browse.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
 import { generateCatalog } from "../../src/publish/generate.ts";
 import {
@@ -292,6 +293,33 @@ describe("a change batch's browse layer", () => {
       [a.handle, "2.40"],
     ]);
     expect((await get(`/products/${d.handle}`)).status).toBe(404);
+  });
+
+  it("folds its frozen layers into one new layer when MAX_FROZEN of them would answer beside it", async () => {
+    const catalog = seedAt(19);
+    await publishCatalog(env.CATALOG, catalog, { browse: browse() });
+    const products = catalog.products.slice(0, MAX_FROZEN + 1);
+    const versions: string[] = [];
+    for (const [i, p] of products.entries()) {
+      const price = `1.${String(10 + i)}`;
+      versions.push(
+        (await applyBatch(target(), { upsert: [priced(p, price)] }, { browse: browse(), layerLimit: 1 })).version,
+      );
+    }
+    const overlay = async (version: string) =>
+      (await env.CATALOG.get<{ browse_overlay: unknown }>(keys.meta(version), "json"))?.browse_overlay;
+    // Each one-product layer was frozen: the last version before the fold answers with MAX_FROZEN - 1 beside its own.
+    expect(await overlay(versions[MAX_FROZEN - 1] as string)).toMatchObject({
+      frozen: versions.slice(0, MAX_FROZEN - 1),
+      layer: versions[MAX_FROZEN - 1],
+    });
+    const last = versions.at(-1) as string;
+    expect(await overlay(last)).toEqual({ root: expect.any(String), shards: 1, layer: last });
+    expect(await layerProducts(last)).toEqual(products.map((p) => p.handle));
+    const list = JSON.parse((await get(`/products?sort=price_asc&limit=${products.length}`)).body) as {
+      data: { handle: string; price: { amount: string } }[];
+    };
+    expect(list.data.map((p) => p.handle)).toEqual(products.map((p) => p.handle));
   });
 });
 

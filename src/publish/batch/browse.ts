@@ -176,6 +176,14 @@ function recordSource(r: ProductRecord) {
  */
 export const LAYER_LIMIT = 1_000;
 
+/**
+ * Frozen layers a version keeps at most: the batch after a version that has this many rebuilds
+ * its layer from every product changed since the root instead (and freezes it in turn when it
+ * holds LAYER_LIMIT), so an answer merges at most this many layers beside the root's shards and
+ * the top layer.
+ */
+export const MAX_FROZEN = 8;
+
 export interface BrowseInput {
   base: VersionMeta;
   version: string;
@@ -258,6 +266,11 @@ export async function deriveBrowse(
 
   // The layer: its tables and snapshot, written whole from the products changed since the last
   // frozen layer (the earlier ones stay as they are, told what a batch since took out of them).
+  // MAX_FROZEN of them: all folded into this batch's layer.
+  if (frozen.length >= MAX_FROZEN) {
+    for (const [slot] of state.products) top.add(slot);
+    frozen.length = 0;
+  }
   const topProducts = state.products.filter(([slot]) => top.has(slot));
   const layer = topProducts.length > 0 ? version : null;
   if (layer) {
