@@ -63,6 +63,17 @@ async function query(target: BrowseTarget, statements: readonly Statement[]): Pr
   return statements.length === 0 ? [] : reader.batch(statements);
 }
 
+/** An index's sums of title and description lengths (its `l` rows; `where`: which of them). */
+function lengthSums(table: string, where = "", params: Statement["params"] = []): Statement {
+  const sql = `SELECT coalesce(sum(tl), 0) AS title, coalesce(sum(dl), 0) AS description FROM ${table}`;
+  return { sql: where ? `${sql} WHERE ${where}` : sql, params };
+}
+
+/** A lengthSums answer as numbers. */
+function sumsOf(rows: readonly Record<string, unknown>[] | undefined): { title: number; description: number } {
+  return { title: Number(rows?.[0]?.title ?? 0), description: Number(rows?.[0]?.description ?? 0) };
+}
+
 /** The root a live version derives from (itself for a full publish). */
 export function rootOf(base: VersionMeta): string {
   return base.browse_overlay?.root ?? derivedOf(base).lineage[0] ?? base.version;
@@ -93,13 +104,12 @@ export async function stateOf(target: BrowseTarget, base: VersionMeta, reads: Re
   }
   const root = base.version;
   const t = (name: Parameters<typeof browseTable>[1]) => browseTable(root, name);
-  const [sums = [], names = []] = await query(target, [
-    {
-      sql: `SELECT count(*) AS n, coalesce(sum(tl), 0) AS title, coalesce(sum(dl), 0) AS description FROM ${t("l")}`,
-      params: [],
-    },
+  const [count = [], sums, names = []] = await query(target, [
+    { sql: `SELECT count(*) AS n FROM ${t("l")}`, params: [] },
+    lengthSums(t("l")),
     { sql: `SELECT name FROM ${t("o")} ORDER BY ord`, params: [] },
   ]);
+  const rootSums = sumsOf(sums);
   const list = names.map((row) => String(row.name));
   const slots = await optionSlots(target, root, list, new Set());
   const records = await rootRecords(target, root, base, [...slots.values()], reads);
@@ -111,12 +121,8 @@ export async function stateOf(target: BrowseTarget, base: VersionMeta, reads: Re
   return {
     products: [],
     removed: [],
-    scoring: {
-      n: Number(sums[0]?.n ?? 0),
-      title: Number(sums[0]?.title ?? 0),
-      description: Number(sums[0]?.description ?? 0),
-    },
-    rootSums: { title: Number(sums[0]?.title ?? 0), description: Number(sums[0]?.description ?? 0) },
+    scoring: { n: Number(count[0]?.n ?? 0), ...rootSums },
+    rootSums,
     options: options.sort((a, b) => a[1] - b[1] || a[2] - b[2]),
     displays: [],
     collections: {},
@@ -249,19 +255,12 @@ export async function deriveBrowse(
   state.removed = [...removed].sort((a, b) => a - b);
 
   // The catalog's sums: the root's less its removed products' lengths, plus the layer's (below).
-  const [gone = []] = await query(target, [
-    {
-      sql: `SELECT coalesce(sum(tl), 0) AS title, coalesce(sum(dl), 0) AS description FROM ${t("l")} WHERE id IN (SELECT value FROM json_each(?1))`,
-      params: [JSON.stringify(state.removed)],
-    },
+  const [goneRows] = await query(target, [
+    lengthSums(t("l"), "id IN (SELECT value FROM json_each(?1))", [JSON.stringify(state.removed)]),
   ]);
+  const gone = sumsOf(goneRows);
   // The root's own sums never change: read once (a whole scan of its `l`) and carried in the state.
-  if (!state.rootSums) {
-    const [sums = []] = await query(target, [
-      { sql: `SELECT coalesce(sum(tl), 0) AS title, coalesce(sum(dl), 0) AS description FROM ${t("l")}`, params: [] },
-    ]);
-    state.rootSums = { title: Number(sums[0]?.title ?? 0), description: Number(sums[0]?.description ?? 0) };
-  }
+  if (!state.rootSums) state.rootSums = sumsOf((await query(target, [lengthSums(t("l"))]))[0]);
   const rootSums = state.rootSums;
 
   // The layer: its tables and snapshot, written whole from the products changed since the last
@@ -295,27 +294,23 @@ export async function deriveBrowse(
     if (target.snapshots) await writeBrowseSnapshot(target.snapshots, version, 1);
   }
   // The layers' sums: each frozen one's less what a batch took out of it, and the top one's.
-  const layerSums = await query(target, [
-    ...frozen.map((f) => ({
-      sql:
-        `SELECT coalesce(sum(tl), 0) AS title, coalesce(sum(dl), 0) AS description FROM ${browseTable(f.index, "l")} ` +
-        `WHERE id NOT IN (SELECT id FROM ${browseTable(f.index, "s")} WHERE slot IN (SELECT value FROM json_each(?1)))`,
-      params: [JSON.stringify(f.removed)],
-    })),
-    ...(layer
-      ? [
-          {
-            sql: `SELECT coalesce(sum(tl), 0) AS title, coalesce(sum(dl), 0) AS description FROM ${browseTable(layer, "l")}`,
-            params: [],
-          },
-        ]
-      : []),
-  ]);
-  const sum = (field: "title" | "description") => layerSums.reduce((n, rows) => n + Number(rows[0]?.[field] ?? 0), 0);
+  const layerSums = (
+    await query(target, [
+      ...frozen.map((f) =>
+        lengthSums(
+          browseTable(f.index, "l"),
+          `id NOT IN (SELECT id FROM ${browseTable(f.index, "s")} WHERE slot IN (SELECT value FROM json_each(?1)))`,
+          [JSON.stringify(f.removed)],
+        ),
+      ),
+      ...(layer ? [lengthSums(browseTable(layer, "l"))] : []),
+    ])
+  ).map(sumsOf);
+  const sum = (field: "title" | "description") => layerSums.reduce((n, sums) => n + sums[field], 0);
   state.scoring = {
     n: kv.products,
-    title: rootSums.title - Number(gone[0]?.title ?? 0) + sum("title"),
-    description: rootSums.description - Number(gone[0]?.description ?? 0) + sum("description"),
+    title: rootSums.title - gone.title + sum("title"),
+    description: rootSums.description - gone.description + sum("description"),
   };
   // The overlay's frozen layers are those before this batch's; a layer holding LAYER_LIMIT
   // products is frozen for the batches after it, which start a new one.
