@@ -225,26 +225,30 @@ export class TextIndex {
   readonly #partial: Uint32Array;
   #scored = { best: new Float64Array(0), key: new Float64Array(0) };
 
-  /** By word, how many products of this index a change batch took out of the catalog have it (a view's; empty otherwise). */
-  readonly #removed: ReadonlyMap<string, number>;
+  /**
+   * A view's products a change batch took out of the catalog (a bitmap; null: none), and by word
+   * index how many of them have the word, counted on the word's first use: a view is made per
+   * version and root shard, and counting every word up front cost a pass over all the postings.
+   */
+  readonly #removed: Uint32Array | null;
+  readonly #removedDf = new Map<number, number>();
 
   /** `view`: made by `view()` only. */
   constructor(
     size: number,
     postings: WordPostings,
     scoring: Scoring,
-    view?: { base: TextIndex; removed: ReadonlyMap<string, number> },
+    view?: { base: TextIndex; removed: Uint32Array | null },
   ) {
     this.#size = size;
     this.#postings = postings;
-    this.#stop = new Set(postings.stop);
+    this.#stop = view ? view.base.#stop : new Set(postings.stop);
     this.#scoring = scoring;
     const n = Math.max(1, scoring.n);
     this.#averages = [(scoring.title ?? 0) / n, (scoring.description ?? 0) / n];
-    this.#removed = view?.removed ?? new Map();
+    this.#removed = view?.removed ?? null;
     if (view) {
       const base = view.base;
-      this.#stop = base.#stop;
       this.#masks = base.#masks;
       this.#byLength = base.#byLength;
       this.#lengths = base.#lengths;
@@ -372,28 +376,35 @@ export class TextIndex {
   /**
    * This index as a change batch's catalog scores it (issue 45): with the catalog's n and length
    * sums, and without the products the batches took out (`removed`, a bitmap: each word's count of
-   * them is made here). Every array is shared, the working memory too (one answer at a time).
+   * them is made on the word's first use, #df). Every array is shared, the working memory too (one answer at a time).
    */
   view(scoring: Scoring, removed: Uint32Array): TextIndex {
-    // By word, how many of the removed products have it: one pass over the postings (never kept whole).
-    const counts = new Map<string, number>();
-    if (removed.some((w) => w !== 0)) {
-      const { starts, ids, words } = this.#postings;
-      for (let w = 0; w < words.length; w++) {
-        let n = 0;
-        for (let j = starts[w] as number, end = starts[w + 1] as number; j < end; j++)
-          n += has(removed, ids[j] as number) ? 1 : 0;
-        if (n > 0) counts.set(words[w] as string, n);
-      }
-    }
-    return new TextIndex(this.#size, this.#postings, { ...this.#scoring, ...scoring }, { base: this, removed: counts });
+    const any = removed.some((w) => w !== 0);
+    return new TextIndex(
+      this.#size,
+      this.#postings,
+      { ...this.#scoring, ...scoring },
+      {
+        base: this,
+        removed: any ? removed : null,
+      },
+    );
   }
 
   /** A word's products in this index (the catalog's only for a whole index), those a change batch took out aside. */
   #df(at: number): number {
-    const { starts, words } = this.#postings;
-    const df = (starts[at + 1] as number) - (starts[at] as number);
-    return this.#removed.size === 0 ? df : df - (this.#removed.get(words[at] as string) ?? 0);
+    const { starts, ids } = this.#postings;
+    const from = starts[at] as number;
+    const end = starts[at + 1] as number;
+    const removed = this.#removed;
+    if (!removed) return end - from;
+    let gone = this.#removedDf.get(at);
+    if (gone === undefined) {
+      gone = 0;
+      for (let j = from; j < end; j++) gone += has(removed, ids[j] as number) ? 1 : 0;
+      this.#removedDf.set(at, gone);
+    }
+    return end - from - gone;
   }
 
   /** The idf a query word scores with (WordStats: the typed word's, else its commonest match's; 0 when it matched nothing). */

@@ -232,10 +232,13 @@ export class VersionIndex {
       this.#options = new Set(view.options);
       this.#matches = bitmap(data.size);
       this.#text = base.#text.view(view.scoring, removed);
-      const values = data.values.map((v) => {
-        const shown = view.displays.get(`${v.f}\u0000${v.k}`);
-        return shown === undefined ? v : { ...v, d: shown };
-      });
+      // The catalog's spellings where they differ: found by key (a view is made per version and shard).
+      const values = data.values.slice();
+      for (const [key, shown] of view.displays) {
+        const id = base.#ids.get(key);
+        const v = id === undefined ? undefined : values[id];
+        if (v) values[id as number] = { ...v, d: shown };
+      }
       this.#facets = base.#facets.view(this.#catalog, Array.from(view.removed), values, view.options);
       this.#collections = new Map(base.#collections);
       for (const [handle, c] of view.collections) {
