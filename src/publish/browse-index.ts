@@ -554,21 +554,31 @@ export async function hasBrowseIndex(target: BrowseTarget, version: string): Pro
 }
 
 /** Drops the index tables of every version but `keep`; returns how many tables went. */
-export async function dropStaleBrowse(target: BrowseTarget, keep: readonly string[]): Promise<number> {
-  const stale = (await target.tables()).filter((name) => {
+export function dropStaleBrowse(target: BrowseTarget, keep: readonly string[]): Promise<number> {
+  return dropBrowse(target, (version) => !keep.includes(version));
+}
+
+/** Drops the index tables and snapshots of `versions` only; returns how many tables went. */
+export function dropBrowseOf(target: BrowseTarget, versions: readonly string[]): Promise<number> {
+  const gone = new Set(versions);
+  return dropBrowse(target, (version) => gone.has(version));
+}
+
+async function dropBrowse(target: BrowseTarget, stale: (version: string) => boolean): Promise<number> {
+  const tables = (await target.tables()).filter((name) => {
     const version = browseTableVersion(name);
-    return version !== null && !keep.includes(version);
+    return version !== null && stale(version);
   });
-  if (stale.length > 0) await target.run(stale.map((name) => `DROP TABLE IF EXISTS "${name}"`));
+  if (tables.length > 0) await target.run(tables.map((name) => `DROP TABLE IF EXISTS "${name}"`));
   const snapshots = target.snapshots;
   if (snapshots?.keys && snapshots.delete) {
     const old = (await snapshots.keys()).filter((key) => {
       const version = browseSnapshotVersion(key);
-      return version !== null && !keep.includes(version);
+      return version !== null && stale(version);
     });
     if (old.length > 0) await snapshots.delete(old);
   }
-  return stale.length;
+  return tables.length;
 }
 
 /** Snapshots in an R2 binding (tests, local state through openLocalEnv, the bench). */

@@ -161,6 +161,30 @@ describe("a change batch's version", () => {
     for (const v of [root, first.version, second.version]) expect(await env.CATALOG.get(keys.meta(v))).toBeNull();
   }, 120_000);
 
+  it("cleans up what it stops keeping by listing only those versions' keys, never every key of the catalog", async () => {
+    const old = (await publishCatalog(env.CATALOG, seedAt(150), { browse: browse() })).version;
+    const catalog = seedAt(151);
+    await publishCatalog(env.CATALOG, catalog, { browse: browse() });
+    const [a] = catalog.products as [SourceProduct];
+    const listed: string[] = [];
+    const plain = target();
+    const counting = {
+      ...plain,
+      listKeys: (prefix: string) => {
+        listed.push(prefix);
+        return plain.listKeys(prefix);
+      },
+    };
+    for (let i = 0; i < KEEP_VERSIONS; i++)
+      await applyBatch(counting, { upsert: [priced(a, `${i + 2}.00`)] }, { browse: browse() });
+    // The first publish fell out of the kept versions at a batch, and went with its browse tables.
+    expect(await env.CATALOG.get(keys.meta(old))).toBeNull();
+    expect(await plain.listKeys(`v/${old}/`)).toEqual([]);
+    expect((await browse().tables()).filter((name) => name.startsWith(`bv_${old}_`))).toEqual([]);
+    expect(listed).toContain(`v/${old}/`);
+    expect(listed.filter((prefix) => !/^v\/[^/]+\/$/.test(prefix))).toEqual([]);
+  }, 60_000);
+
   it("keeps the ETags of products it did not change, and a cursor taken before it answers 409 cursor_stale", async () => {
     const catalog = seedAt(104);
     const { version } = await publishCatalog(env.CATALOG, catalog, { browse: browse() });

@@ -198,6 +198,10 @@ export async function applyBatch(target: CatalogKvTarget, input: unknown, opts: 
     const next: Pointer = { current: meta, previous: base };
     const recorded = await switchRecorded(target, held, pointer, next, history, entry);
     opts.onProgress?.({ phase: "switched", written, total });
-    return { ...result, deleted: await cleanUp(target, opts.browse, next, recorded, held.abandoned) };
+    // The cleanup looks only at what this batch stops keeping (publish.ts cleanUp).
+    return {
+      ...result,
+      deleted: await cleanUp(target, opts.browse, next, recorded, held.abandoned, { pointer, history }),
+    };
   });
 }
