@@ -102,6 +102,19 @@ async function run(
         throw error;
       }
     }
+    // What the batch cost, for the operator's logs (and the bench's batch rows): the answer says what changed.
+    console.log(
+      JSON.stringify({
+        level: "info",
+        message: "A catalog change batch was applied.",
+        version: result.version,
+        previous_version: result.previous,
+        changed: result.changed,
+        entries: result.entries,
+        bytes: result.bytes,
+        deleted: result.deleted,
+      }),
+    );
     return {
       ok: true,
       status: result.release_at === undefined ? 200 : 202,

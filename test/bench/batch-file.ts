@@ -154,7 +154,7 @@ function apply(
 /**
  * A batch through the operator endpoint of the runtime (the storefront, and the catalog writer
  * behind its binding): switched when it answers, the batch then live. The answer says no entries
- * or bytes (the table leaves them blank).
+ * or bytes: the writer's log line does (writerCountsOf).
  */
 async function post(
   file: string,
@@ -169,6 +169,24 @@ async function post(
   const text = await res.text();
   if (res.status !== 200) throw new Error(`POST /operator/catalog/changes answered ${res.status}: ${text}`);
   return { switchedMs: performance.now() - started, version: (JSON.parse(text) as { version: string }).version };
+}
+
+/** The writer's log line for each batch it applied (src/writer/apply.ts): its KV entries and bytes, by version. */
+const writerCounts = new Map<string, { entries: number; bytes: number }>();
+
+function noteWriterLine(message: string): void {
+  if (!message.includes("A catalog change batch was applied.")) return;
+  try {
+    const line = JSON.parse(message) as { version: string; entries: number; bytes: number };
+    writerCounts.set(line.version, { entries: line.entries, bytes: line.bytes });
+  } catch {}
+}
+
+/** The writer's counts for `version`: its log line arrives beside the answer, so wait a little for it. */
+async function writerCountsOf(version: string): Promise<{ entries?: number; bytes?: number }> {
+  for (let waited = 0; waited < 5_000 && !writerCounts.has(version); waited += 50)
+    await new Promise((r) => setTimeout(r, 50));
+  return writerCounts.get(version) ?? {};
 }
 
 const { values } = cli.parse();
@@ -203,7 +221,7 @@ try {
     port: values["port-base"] ?? 8961,
     cacheAPI: true,
     persistPath: cliStatePath(state),
-    ...(via === "api" ? { writer: await buildWriterBundle(join(work, "writer-bundle")) } : {}),
+    ...(via === "api" ? { writer: await buildWriterBundle(join(work, "writer-bundle")), onLog: noteWriterLine } : {}),
   });
   const rows: Row[] = [];
   try {
@@ -255,6 +273,8 @@ try {
         if (performance.now() - started > 600_000) throw new Error(`batch ${size} never visible: ${versions}`);
         await new Promise((r) => setTimeout(r, 50));
       }
+      // The endpoint's answer says what changed, not what it cost: the writer's log line does.
+      if (via === "api") Object.assign(result, await writerCountsOf(result.version));
       rows.push({
         size,
         products: figures.products,

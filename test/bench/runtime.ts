@@ -51,6 +51,8 @@ export interface RuntimeOptions {
    * the binding is left out: no other row sends a batch.
    */
   writer?: { dir: string; scriptPath: string };
+  /** Each worker log line's message, as received (batch-file.ts reads the writer's line for a batch's entries and bytes). */
+  onLog?: (message: string) => void;
 }
 
 /** A running workerd with the production bundle, and what it cost to start. */
@@ -97,8 +99,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime & {
       host: "127.0.0.1",
       port: options.port,
       logRequests: false,
-      handleStructuredLogs: () => {
+      handleStructuredLogs: (log) => {
         logLines++;
+        options.onLog?.(log.message);
       },
       ...(options.persistPath ? { resourcePersistencePath: options.persistPath } : {}),
       ...(options.inspectorPort ? { inspectorPort: options.inspectorPort } : {}),

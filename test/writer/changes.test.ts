@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { HISTORY_KEY, type HistoryEntry, type Pointer, POINTER_KEY } from "../../src/catalog/layout.ts";
 import { MAX_BATCH_PRODUCTS } from "../../src/catalog/changes.ts";
 import { CHANGES_EXAMPLE } from "../../src/routes/reference/operator-catalog.ts";
@@ -73,6 +73,31 @@ describe("POST /operator/catalog/changes", () => {
       from: before.current.version,
       by: "operator API",
     });
+  });
+
+  it("logs what a batch wrote for the operator: its version, what changed, its KV entries and bytes", async () => {
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => void logged.push(String(line)));
+    try {
+      const res = await changes({ upsert: [repriced("canvas-market-tote", "32.50")] });
+      expect(res.status).toBe(200);
+      const { version } = (await res.json()) as { version: string };
+      const line = logged
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l.message === "A catalog change batch was applied." && l.version === version);
+      expect(line).toMatchObject({
+        level: "info",
+        message: "A catalog change batch was applied.",
+        changed: { products: 1, collections: 0 },
+        entries: expect.any(Number),
+        bytes: expect.any(Number),
+      });
+      expect(line?.entries).toBeGreaterThan(1);
+      expect(line?.bytes).toBeGreaterThan(100);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("answers the reference's example: a price edit, and a collection reordered", async () => {
