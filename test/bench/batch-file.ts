@@ -30,6 +30,8 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { pickReplica, replicaCount } from "../../src/browse/placement.ts";
 import { defineCli } from "../../src/cli/args.ts";
 import { readCatalogFile } from "../../src/cli/catalog-stream.ts";
 import type { SourceProduct } from "../../src/catalog/schema.ts";
@@ -189,6 +191,23 @@ async function writerCountsOf(version: string): Promise<{ entries?: number; byte
   return writerCounts.get(version) ?? {};
 }
 
+/**
+ * `prefix` and a limit, once for each replica of the engines (BROWSE_REPLICAS of the vars the
+ * runtime serves with; placement.ts picks one by a request's path and query): every replica of
+ * the live version loaded, as a serving store has them, not only those three paths reach.
+ */
+function replicaPaths(prefix: string): string[] {
+  const vars = unstable_getMiniflareWorkerOptions("wrangler.toml").workerOptions.bindings as Record<string, unknown>;
+  const replicas = String(vars?.BROWSE_REPLICAS ?? "1");
+  const paths = new Map<number, string>();
+  for (let limit = 1; limit <= 100 && paths.size < replicaCount(replicas); limit++) {
+    const path = `${prefix}${limit}`;
+    const replica = pickReplica(path, replicas);
+    if (!paths.has(replica)) paths.set(replica, path);
+  }
+  return [...paths.values()];
+}
+
 const { values } = cli.parse();
 const via = values.via ?? "cli";
 if (via !== "cli" && via !== "api") throw new Error(`--via takes cli or api, not ${via}`);
@@ -230,7 +249,7 @@ try {
     // are its own (its layer's engines are new each time, and count).
     const warm = performance.now();
     for (const path of [
-      "/api/v1/products?sort=price_asc&limit=5",
+      ...replicaPaths("/api/v1/products?sort=price_asc&limit="),
       "/api/v1/products?q=tee&limit=5",
       "/api/v1/products/facets",
     ]) {

@@ -39,7 +39,7 @@ export function renderBatchRuns(runs: readonly BatchRun[]): string {
   const lines = [
     "## Change batches",
     "",
-    "`npm exec -- node test/bench/batch-file.ts ... --record` (test/bench/README.md, \"Change batches\"): each run's date and command, then per batch the seconds until it was switched live and until the changed product's detail, a price-sorted list and a search all answered from it.",
+    "`npm exec -- node test/bench/batch-file.ts ... --record` (test/bench/README.md, \"Change batches\"): each run's date and command, then per batch the seconds until it was switched live and until the changed product's detail, the plain and price-sorted lists, a collection, a search, the facets and a filter on a new vendor all answered from it, and the KV entries and MiB it wrote.",
     "",
     "| change batch | catalog | applied by | seconds to switch | seconds to visible | KV entries | MiB written | run |",
     "|:-------------|--------:|:-----------|------------------:|-------------------:|-----------:|------------:|:----|",
