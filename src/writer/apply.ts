@@ -108,6 +108,7 @@ async function run(
         level: "info",
         message: "A catalog change batch was applied.",
         version: result.version,
+        ...(result.release_at !== undefined ? { release_at: result.release_at } : {}),
         previous_version: result.previous,
         changed: result.changed,
         entries: result.entries,
