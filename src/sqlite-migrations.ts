@@ -14,26 +14,30 @@
  * four fewer writes of a new holder's checkouts object). An existing database is brought up to
  * date by the steps, its version written after each.
  *
+ * `versionTable` names the table the version is kept in: two rooms can share one database (a
+ * cart's object keeps its holder's checkouts too), each with its own steps and its own version.
+ *
  * Returns the version it found: 0 for a new database, whose tables are then known to be empty.
  */
 export function applyMigrations(
   sql: SqlStorage,
   migrations: readonly (readonly string[])[],
   current?: readonly string[],
+  versionTable = "schema_version",
 ): number {
-  sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
-  const row = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0];
+  sql.exec(`CREATE TABLE IF NOT EXISTS ${versionTable} (version INTEGER NOT NULL)`);
+  const row = sql.exec<{ version: number }>(`SELECT version FROM ${versionTable}`).toArray()[0];
   if (!row) {
     // A new database: the newest schema, then its version once. The constructor's writes commit
     // together, so a version per step (a write each) would buy nothing here.
     for (const statement of current ?? migrations.flat()) sql.exec(statement);
-    sql.exec("INSERT INTO schema_version (version) VALUES (?)", migrations.length);
+    sql.exec(`INSERT INTO ${versionTable} (version) VALUES (?)`, migrations.length);
     return 0;
   }
   for (let version = row.version; version < migrations.length; ) {
     for (const statement of migrations[version] ?? []) sql.exec(statement);
     version += 1;
-    sql.exec("UPDATE schema_version SET version = ?", version);
+    sql.exec(`UPDATE ${versionTable} SET version = ?`, version);
   }
   return row.version;
 }

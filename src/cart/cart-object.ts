@@ -350,8 +350,8 @@ export class Cart extends DurableObject<Env> {
   }
 
   /**
-   * Empties the cart after its checkout became an order. Called by the holder's checkout object
-   * (a webhook or the operator completed it), so no token is involved; calling it again is harmless.
+   * Empties the cart after its checkout became an order. Called by the holder's checkouts (a
+   * webhook or the operator completed one), so no token is involved; calling it again is harmless.
    */
   async checkedOut(): Promise<void> {
     this.#expireIfDue(Date.now());
@@ -373,19 +373,45 @@ export class Cart extends DurableObject<Env> {
     return this.#revocations.has(tokenId);
   }
 
-  /** Expiry: 30 days after the last write the lines and the cart go. Early wake-ups re-arm. */
+  /**
+   * Expiry: 30 days after the last write the lines and the cart go. Early wake-ups re-arm. The
+   * object's one alarm is shared with what else it keeps (`sharedAlarm`: the holder's checkouts).
+   */
   override async alarm(): Promise<void> {
     // Read the rows afresh: the alarm is rare, and it decides whether to delete them.
     this.#rows.reload();
     const now = Date.now();
     const times = this.#rows.times();
-    if (times && times.expires_at > now) {
-      await this.ctx.storage.setAlarm(times.expires_at);
-      return;
+    if (!times || times.expires_at <= now) {
+      this.#expireIfDue(now);
+      this.#ledger.purge(now);
     }
-    this.#expireIfDue(now);
-    this.#ledger.purge(now);
-    this.#alarmArmed = false;
+    await this.sharedAlarm();
+    await this.armAlarm();
+  }
+
+  /**
+   * When what else this object keeps next needs the alarm (undefined: never). The cart keeps
+   * nothing else; the object the Worker binds keeps its holder's checkouts too
+   * (src/checkout/cart-host.ts), without this room knowing them.
+   */
+  protected sharedAlarmAt(): number | undefined {
+    return undefined;
+  }
+
+  /** What else this object keeps runs its due work (the object re-arms after it). */
+  protected async sharedAlarm(): Promise<void> {}
+
+  /**
+   * Arms the one alarm at the earliest of the cart's expiry and `shared` (what else this object
+   * keeps next needs: asked when not given). An alarm that fires early does its due work and re-arms.
+   */
+  protected async armAlarm(shared = this.sharedAlarmAt()): Promise<void> {
+    const expiry = this.#rows.times()?.expires_at;
+    const next = Math.min(expiry ?? Number.POSITIVE_INFINITY, shared ?? Number.POSITIVE_INFINITY);
+    // Armed for the cart only while the alarm is at or before its expiry.
+    this.#alarmArmed = expiry !== undefined;
+    if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next);
   }
 
   /**
@@ -570,10 +596,7 @@ export class Cart extends DurableObject<Env> {
     const now = Date.now();
     const expiresAt = now + CART_TTL_MS;
     this.#rows.touch(now, expiresAt);
-    if (!this.#alarmArmed) {
-      void this.ctx.storage.setAlarm(expiresAt);
-      this.#alarmArmed = true;
-    }
+    if (!this.#alarmArmed) void this.armAlarm();
     return { reply: { ok: true, cartJson: this.#view(), replayed: false }, record: true };
   }
 

@@ -6,10 +6,10 @@ import type { FrozenLine } from "./cost.ts";
 import type { CompletedBy } from "./orders.ts";
 
 /**
- * The checkout object's SQLite schema as numbered, append-only migrations (entry N moves a
+ * The checkouts' SQLite schema (in the holder's cart object; in a legacy Checkouts object) as numbered, append-only migrations (entry N moves a
  * database from version N-1 to N; never edit a shipped entry).
  */
-const MIGRATIONS: readonly (readonly string[])[] = [
+export const MIGRATIONS: readonly (readonly string[])[] = [
   [
     `CREATE TABLE holder (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), holder TEXT NOT NULL)`,
     `CREATE TABLE checkouts (
@@ -59,11 +59,52 @@ const MIGRATIONS: readonly (readonly string[])[] = [
        ends_at INTEGER NOT NULL
      )`,
   ],
+  [
+    // A holder's checkouts moved into its cart's object (docs/decisions/0016), whose database has
+    // an idempotency_keys table of its own: the checkouts' keys take a name of their own everywhere.
+    `ALTER TABLE idempotency_keys RENAME TO checkout_idempotency_keys`,
+  ],
 ];
 
-/** Brings `sql` up to the newest schema. */
-export function migrateCheckouts(sql: SqlStorage): void {
-  applyMigrations(sql, MIGRATIONS);
+/**
+ * The newest schema as one step, for a database without checkouts yet (applyMigrations'
+ * `current`): what MIGRATIONS make, columns in the same order (test/checkout/checkout.test.ts
+ * compares them). A new migration changes this too.
+ */
+export const CURRENT_SCHEMA: readonly string[] = [
+  `CREATE TABLE holder (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), holder TEXT NOT NULL)`,
+  `CREATE TABLE checkouts (
+     id TEXT PRIMARY KEY,
+     status TEXT NOT NULL CHECK (status IN ('open', 'completed', 'expired', 'canceled')),
+     content TEXT NOT NULL, return_url TEXT, url TEXT, created_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL, payment TEXT, order_id TEXT, settled_at INTEGER, session TEXT
+   )`,
+  `CREATE INDEX checkouts_by_status ON checkouts (status, expires_at)`,
+  `CREATE TABLE checkout_idempotency_keys (
+     key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, reply TEXT NOT NULL, created_at INTEGER NOT NULL
+   )`,
+  `CREATE TABLE session_expiries (
+     checkout_id TEXT PRIMARY KEY, session_id TEXT, attempts INTEGER NOT NULL DEFAULT 0,
+     next_at INTEGER NOT NULL, give_up_at INTEGER NOT NULL
+   )`,
+  `CREATE TABLE event_checks (order_id TEXT PRIMARY KEY, check_at INTEGER NOT NULL)`,
+  `CREATE TABLE hold_windows (variant_id TEXT PRIMARY KEY, started_at INTEGER NOT NULL, ends_at INTEGER NOT NULL)`,
+];
+
+/**
+ * Where a cart's object keeps the version of its checkouts' schema, beside the cart's own
+ * `schema_version`. A legacy Checkouts object keeps it in `schema_version` (its only room).
+ */
+export const CART_CHECKOUTS_VERSION_TABLE = "checkout_schema_version";
+
+/** Brings `sql` up to the newest checkouts schema, its version kept in `versionTable`. */
+export function migrateCheckouts(sql: SqlStorage, versionTable?: string): void {
+  applyMigrations(sql, MIGRATIONS, CURRENT_SCHEMA, versionTable);
+}
+
+/** Whether `sql` holds checkouts at all: a cart's object makes their tables on its holder's first checkout. */
+export function hasCheckouts(sql: SqlStorage, versionTable: string): boolean {
+  return sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", versionTable).toArray().length > 0;
 }
 
 /** What a checkout froze: its lines priced at the live catalog, its cost, and the cart's note and attributes. */
@@ -135,7 +176,7 @@ function toRecord(row: Row): CheckoutRecord {
   };
 }
 
-/** The checkout object's rows behind named operations, every value bound as `?`. */
+/** A holder's checkouts' rows behind named operations, every value bound as `?`. */
 export class CheckoutRows {
   readonly #sql: SqlStorage;
 
@@ -298,5 +339,35 @@ export class CheckoutRows {
   /** Forgets settled checkouts older than `before` (their orders stay in D1). */
   purgeSettled(before: number): void {
     this.#sql.exec("DELETE FROM checkouts WHERE status != 'open' AND settled_at < ?", before);
+  }
+
+  /** Whether any checkout is kept (settled ones too, for 30 days). */
+  any(): boolean {
+    return this.#sql.exec("SELECT 1 FROM checkouts LIMIT 1").toArray().length > 0;
+  }
+
+  /** The answer recorded under an Idempotency-Key, with the request it answered. */
+  answerFor(key: string): { fingerprint: string; reply: string } | undefined {
+    return this.#sql
+      .exec<{ fingerprint: string; reply: string }>(
+        "SELECT fingerprint, reply FROM checkout_idempotency_keys WHERE key = ?",
+        key,
+      )
+      .toArray()[0];
+  }
+
+  recordAnswer(key: string, fingerprint: string, reply: string, now: number): void {
+    this.#sql.exec(
+      "INSERT OR REPLACE INTO checkout_idempotency_keys (key, fingerprint, reply, created_at) VALUES (?, ?, ?, ?)",
+      key,
+      fingerprint,
+      reply,
+      now,
+    );
+  }
+
+  /** Forgets answers recorded before `before`. */
+  purgeAnswers(before: number): void {
+    this.#sql.exec("DELETE FROM checkout_idempotency_keys WHERE created_at <= ?", before);
   }
 }

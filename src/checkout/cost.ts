@@ -156,7 +156,7 @@ export function renderFrozen(content: FrozenMoney): RenderedCost {
   });
 }
 
-/** A frozen checkout line as the checkout object keeps it (integer minor units). */
+/** A frozen checkout line as the cart object keeps it (integer minor units). */
 export interface FrozenLine {
   id: string;
   variant_id: string;

@@ -6,7 +6,7 @@ import { signatureHeader } from "./signature.ts";
 /**
  * Order events out (contract 10.7): the ORDER_EVENTS queue's consumer, which POSTs each event to
  * ORDER_WEBHOOK_URL signed like `Storefront-Signature` with ORDER_WEBHOOK_SECRET, and the re-drive
- * the checkout objects run for events whose queue message went missing. The outbox row (D1) is
+ * the cart objects run for events whose queue message went missing. The outbox row (D1) is
  * the truth: attempts, last error, next attempt; the queue only carries the event's id.
  */
 
@@ -84,7 +84,7 @@ async function post(url: string, secret: string, body: string): Promise<string |
   }
 }
 
-/** Sends messages to the queue (the checkout object after writing an order, and the re-drive). */
+/** Sends messages to the queue (the cart object after writing an order, and the re-drive). */
 export async function enqueue(env: Env, messages: readonly OrderEventMessage[]): Promise<void> {
   if (messages.length > 0) await env.ORDER_EVENTS.sendBatch(messages.map((body) => ({ body, contentType: "json" })));
 }

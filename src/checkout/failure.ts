@@ -49,9 +49,18 @@ export interface CheckoutFailure {
 }
 
 /**
- * What every Checkouts RPC method returns: the answer's JSON text (a Checkout or an Order) with
+ * What every checkout RPC method returns: the answer's JSON text (a Checkout or an Order) with
  * its status, or the reason nothing happened.
  */
 export type CheckoutReply =
   | { ok: true; status: 200 | 201; json: string; replayed: boolean }
   | { ok: false; failure: CheckoutFailure; replayed: boolean };
+
+/** The answer for a checkout id that names nothing its asker may reach. */
+export function missingCheckout(): CheckoutReply {
+  return {
+    ok: false,
+    failure: { code: "resource_missing", message: "No such checkout.", param: "id" },
+    replayed: false,
+  };
+}

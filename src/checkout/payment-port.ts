@@ -4,7 +4,7 @@ import type { PaymentSession } from "./checkout-rows.ts";
 /**
  * What a checkout needs from a payment provider that makes its own payment sessions (Stripe
  * Checkout today): make one for the checkout's frozen amounts, and expire one so a released hold
- * cannot be paid. Both are idempotent by the checkout id, so a checkout object that crashed or
+ * cannot be paid. Both are idempotent by the checkout id, so a cart object that crashed or
  * timed out mid-way simply asks again.
  */
 export interface SessionRequest {

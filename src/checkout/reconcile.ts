@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { STOCK_HISTORY_MS, type StockMovement } from "../stock/api.ts";
 import { stockStore } from "../stock/store.ts";
-import { checkoutsById } from "./client.ts";
+import { checkoutHost } from "./client.ts";
 import { OrdersStore } from "./orders.ts";
 import { count } from "../count.ts";
 import { CatalogStore } from "../catalog/store.ts";
@@ -175,7 +175,7 @@ export async function reconcile(env: Env, now = Date.now()): Promise<Reconciliat
     const held = [...ledger.held.values()].reduce((a, b) => a + b, 0);
     if (held <= 0) continue;
     openHolds += 1;
-    const reply = await checkoutsById(env, checkoutId)?.get(checkoutId);
+    const reply = await checkoutHost(env, checkoutId)?.getCheckout(checkoutId);
     const status = reply?.ok ? (JSON.parse(reply.json) as { status: string }).status : "unknown";
     // Reading a checkout past its expiry expires it and releases the hold: look again.
     const variant = [...ledger.held].find(([, units]) => units > 0)?.[0];

@@ -1,7 +1,7 @@
 /**
  * What a checkout needs from live stock: hold a cart's units under the checkout's id (all lines
  * or none), give them back, and turn them into decrements once paid. Every call is idempotent by
- * the hold id, so a checkout object that crashed mid-way simply calls again.
+ * the hold id, so a cart object that crashed mid-way simply calls again.
  */
 export interface HoldLine {
   variant_id: string;

@@ -302,7 +302,7 @@ export function fromFailure(failure: DomainFailure, docsUrl?: string): ApiError 
   }
 }
 
-/** The contract's answer to a failure the checkout object reported. */
+/** The contract's answer to a failure the checkout desk reported. */
 export function fromCheckoutFailure(failure: CheckoutFailure, docsUrl?: string): ApiError {
   switch (failure.code) {
     case "cart_empty":

@@ -4,7 +4,7 @@ import { Hono } from "../http/hono.ts";
 import { cartFor, requestFingerprint } from "../cart/cart-client.ts";
 import { CheckoutPathParamsSchema, CreateCheckoutRequestSchema } from "../checkout/api.ts";
 import { NoQuerySchema } from "../catalog/api.ts";
-import { checkoutsFor } from "../checkout/client.ts";
+import { checkoutsFor, holderCheckout } from "../checkout/client.ts";
 import type { CheckoutReply } from "../checkout/failure.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { docsUrlFor } from "../http/bearer.ts";
@@ -67,20 +67,20 @@ async function checkoutRequest(c: Context<AuthedEnv>) {
 
 /**
  * Checkouts: the holder's cart frozen for payment, its units held in stock. Every handler
- * authenticates first and hands the work to the holder's checkout object; none reads storage.
+ * authenticates first and hands the work to the holder's cart object; none reads storage.
  */
 export const checkouts = new Hono<AppEnv>()
   .use("*", noStore)
   .post("/", describe("createCheckout"), requireToken, checkoutLimit, validQuery(NoQuerySchema), async (c) => {
     // A revoked token is refused before anything about its request is (401 before 400, as on
-    // every cart route): the checkout object refuses it on the way, reading the cart, so the
+    // every cart route): the cart object refuses it on the way, reading the cart, so the
     // holder's cart is asked here only when this request is about to be refused anyway.
     const { body, key, provider } = await checkoutRequest(c).catch(async (error: unknown) => {
       await refuseRevoked(c);
       throw error;
     });
     const { tokenId, holder } = c.var.principal;
-    const reply = await checkoutsFor(c.env, holder).create({
+    const reply = await checkoutsFor(c.env, holder).createCheckout({
       holder,
       tokenId,
       returnUrl: body.return_url ?? null,
@@ -99,9 +99,14 @@ export const checkouts = new Hono<AppEnv>()
   })
   .get("/:id", describe("getCheckout"), requireToken, validQuery(NoQuerySchema), checkoutIdShape, async (c) => {
     await refuseRevoked(c);
-    return respondCheckout(c, await checkoutsFor(c.env, c.var.principal.holder).get(c.req.param("id")));
+    const id = c.req.param("id");
+    return respondCheckout(c, await holderCheckout(c.env, c.var.principal.holder, id, (host) => host.getCheckout(id)));
   })
   .delete("/:id", describe("cancelCheckout"), requireToken, validQuery(NoQuerySchema), checkoutIdShape, async (c) => {
     await refuseRevoked(c);
-    return respondCheckout(c, await checkoutsFor(c.env, c.var.principal.holder).cancel(c.req.param("id")));
+    const id = c.req.param("id");
+    return respondCheckout(
+      c,
+      await holderCheckout(c.env, c.var.principal.holder, id, (host) => host.cancelCheckout(id)),
+    );
   });

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { Hono } from "../http/hono.ts";
 import { CheckoutIdSchema, type Checkout } from "../checkout/api.ts";
-import { checkoutsById } from "../checkout/client.ts";
+import { checkoutHost } from "../checkout/client.ts";
 import { signatureHeader } from "../checkout/signature.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { invalidRequest, resourceMissing, routeNotFound } from "../http/errors.ts";
@@ -36,7 +36,7 @@ function developmentOnly(c: Context<AppEnv>): string {
 
 async function readCheckout(env: Env, id: string): Promise<Checkout | null> {
   if (!CheckoutIdSchema.safeParse(id).success) return null;
-  const reply = await checkoutsById(env, id)?.get(id);
+  const reply = await checkoutHost(env, id)?.getCheckout(id);
   return reply?.ok ? (JSON.parse(reply.json) as Checkout) : null;
 }
 

@@ -6,7 +6,7 @@ import {
   StripeEventSchema,
   type WebhookReceipt,
 } from "../checkout/api.ts";
-import { checkoutsById, completeById } from "../checkout/client.ts";
+import { checkoutHost, completeById } from "../checkout/client.ts";
 import type { CompletedBy } from "../checkout/orders.ts";
 import { checkSignature } from "../checkout/signature.ts";
 import type { AppEnv } from "../http/app-env.ts";
@@ -159,7 +159,7 @@ async function stripeEvent(env: Env, raw: unknown): Promise<WebhookReceipt> {
  */
 async function cancelUnpaid(env: Env, type: string, checkoutId: string): Promise<WebhookReceipt> {
   if (!CHECKOUT_ID_PATTERN.test(checkoutId)) return ignored(type);
-  const reply = await checkoutsById(env, checkoutId)?.cancel(checkoutId);
+  const reply = await checkoutHost(env, checkoutId)?.cancelCheckout(checkoutId);
   if (!reply) return ignored(type);
   return {
     object: "webhook_receipt",

@@ -247,7 +247,7 @@ async function measureCart(
       workloads.push(await measureLimitedCode(runtime, distinct, limited, options, settings));
     if (settings.selected(stripe)) {
       if (!standIn) throw new Error("the Stripe row needs the runtime started with the stand-in");
-      // Each cart's checkout made again, as after the create row: the holders' Checkouts objects exist.
+      // Each cart's checkout made again, as after the create row: the holders' checkout tables exist.
       if (!created) await openCheckouts(runtime.url, distinct);
       workloads.push(await measureStripe(stripe, standIn, options, settings));
     }

@@ -2,7 +2,7 @@ import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "c
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CHECKOUT_ID_PATTERN } from "../../src/checkout/api.ts";
-import type { Checkouts } from "../../src/checkout/checkout-object.ts";
+import type { CartWithCheckouts } from "../../src/checkout/cart-host.ts";
 import { checkoutsFor } from "../../src/checkout/client.ts";
 import type { VariantRecord } from "../../src/catalog/store.ts";
 import { addLine, cartCall, issueToken, operator, readCart, seedVariants } from "../helpers/cart.ts";
@@ -40,7 +40,7 @@ describe("POST /checkouts", () => {
     const { token, holder } = await holderWith({});
     expect((await postCheckout(token)).status).toBe(400);
     const holderRows = () =>
-      runInDurableObject(checkoutsFor(env, holder), (_instance: Checkouts, state) =>
+      runInDurableObject(checkoutsFor(env, holder), (_instance: CartWithCheckouts, state) =>
         state.storage.sql.exec<{ holder: string }>("SELECT holder FROM holder").toArray(),
       );
     expect(await holderRows()).toEqual([]);
@@ -229,7 +229,7 @@ describe("GET and DELETE /checkouts/{id}", () => {
     // The next shopper cannot add the last unit while it is held... (checked through the hold itself)
     expect((await stockOf(a.id)).available_quantity).toBe(0);
     const stub = checkoutsFor(env, first.holder);
-    await runInDurableObject(stub, async (_instance: Checkouts, state) => {
+    await runInDurableObject(stub, async (_instance: CartWithCheckouts, state) => {
       state.storage.sql.exec("UPDATE checkouts SET expires_at = ? WHERE id = ?", Date.now() - 1, checkout.id);
       await state.storage.setAlarm(Date.now() - 1);
     });

@@ -2,7 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Checkout } from "../../src/checkout/api.ts";
-import type { Checkouts } from "../../src/checkout/checkout-object.ts";
+import type { CartWithCheckouts } from "../../src/checkout/cart-host.ts";
 import { checkoutsFor } from "../../src/checkout/client.ts";
 import { OrdersClient, runOrdersCommand } from "../../src/cli/orders-client.ts";
 import { RulesClient, runRulesCommand } from "../../src/cli/rules-client.ts";
@@ -142,7 +142,7 @@ describe("a reserved use goes back", () => {
 
     // Expiry: the checkout object's alarm releases it.
     const stub = checkoutsFor(env, b!.holder);
-    await runInDurableObject(stub, async (_instance: Checkouts, state) => {
+    await runInDurableObject(stub, async (_instance: CartWithCheckouts, state) => {
       state.storage.sql.exec("UPDATE checkouts SET expires_at = ? WHERE id = ?", Date.now() - 1, ofB.id);
       await state.storage.setAlarm(Date.now() - 1);
     });

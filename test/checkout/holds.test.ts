@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Checkouts } from "../../src/checkout/checkout-object.ts";
+import type { CartWithCheckouts } from "../../src/checkout/cart-host.ts";
 import { checkoutsFor } from "../../src/checkout/client.ts";
 import type { VariantRecord } from "../../src/catalog/store.ts";
 import { addLine, cartCall, issueToken, operator, readCart, seedVariants } from "../helpers/cart.ts";
@@ -127,7 +127,7 @@ describe("holds cannot be hoarded", () => {
     const stub = checkoutsFor(env, holder);
     // The hold window ended a second ago (the checkout expired with it).
     const shift = async (endedMsAgo: number) =>
-      runInDurableObject(stub, async (_instance: Checkouts, state) => {
+      runInDurableObject(stub, async (_instance: CartWithCheckouts, state) => {
         state.storage.sql.exec("UPDATE hold_windows SET ends_at = ?", Date.now() - endedMsAgo);
         state.storage.sql.exec("UPDATE checkouts SET expires_at = ? WHERE id = ?", Date.now() - endedMsAgo, first.id);
       });

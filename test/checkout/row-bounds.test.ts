@@ -5,7 +5,7 @@ import { AddCartLineRequestSchema, MAX_CART_ATTRIBUTE_BYTES, MAX_LINES } from ".
 import { cartFor, requestFingerprint } from "../../src/cart/cart-client.ts";
 import type { Cart } from "../../src/cart/cart-object.ts";
 import { checkoutsFor } from "../../src/checkout/client.ts";
-import type { Checkouts } from "../../src/checkout/checkout-object.ts";
+import type { CartWithCheckouts } from "../../src/checkout/cart-host.ts";
 import { d1Target } from "../../src/publish/browse-index.ts";
 import { publishCatalog } from "../../src/publish/publish.ts";
 import { cartCall, cartFrom, issueToken } from "../helpers/cart.ts";
@@ -142,8 +142,10 @@ describe("the largest cart a conforming client can build", () => {
     const order = await orderFrom(await operatorComplete(checkout, "p".repeat(255)));
     expect(order.lines).toHaveLength(MAX_LINES);
 
-    const checkoutRows = await runInDurableObject(checkoutsFor(env, issued.holder), (_instance: Checkouts, state) =>
-      largestRows(state.storage.sql, ["checkouts", "idempotency_keys"]),
+    const checkoutRows = await runInDurableObject(
+      checkoutsFor(env, issued.holder),
+      (_instance: CartWithCheckouts, state) =>
+        largestRows(state.storage.sql, ["checkouts", "checkout_idempotency_keys"]),
     );
     const orderRows: Record<string, number> = {};
     for (const table of ["orders", "order_lines"]) {
@@ -161,7 +163,7 @@ describe("the largest cart a conforming client can build", () => {
     // The checkout row is the largest: it freezes every line and the attributes. Keys stay small.
     expect(checkoutRows.checkouts).toBeGreaterThan(ROW_LIMIT / 4);
     expect(cartRows.idempotency_keys).toBeLessThan(512);
-    expect(checkoutRows.idempotency_keys).toBeLessThan(512);
+    expect(checkoutRows.checkout_idempotency_keys).toBeLessThan(512);
   });
 });
 

@@ -113,7 +113,7 @@ describe("POST /checkouts with PAYMENT_PROVIDER=stripe (contract 10.6)", () => {
         },
       });
       expect((await stockOf(variants[3]!.id)).held).toBe(heldBefore);
-      const listed = await checkoutsFor(env, holder).inventory();
+      const listed = await checkoutsFor(env, holder).checkoutInventory();
       expect(listed.filter((c) => c.status === "open")).toEqual([]);
       if (mode === "lose") {
         // Stripe made a session whose answer was lost: the alarm finds it by its key and expires it.
@@ -168,7 +168,7 @@ describe("POST /checkouts with PAYMENT_PROVIDER=stripe (contract 10.6)", () => {
       await state.storage.setAlarm(Date.now() - 1);
     });
     await runDurableObjectAlarm(stub);
-    expect((await stub.inventory()).find((c) => c.id === again.id)?.status).toBe("expired");
+    expect((await stub.checkoutInventory()).find((c) => c.id === again.id)?.status).toBe("expired");
     await runUntilExpired(holder, sessionIdOf(again));
   });
 

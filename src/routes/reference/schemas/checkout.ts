@@ -32,7 +32,7 @@ import { DifferenceSchema, ReconciliationSchema } from "../../../checkout/reconc
 documentSchema(CheckoutIdSchema, {
   id: "CheckoutId",
   description:
-    "A checkout id (`chk_…`). It names the holder's checkout object, so a webhook can reach " +
+    "A checkout id (`chk_…`). It names the object that made it (the holder's cart), so a webhook can reach " +
     "the checkout with nothing else; the object still checks the checkout is one of its own.",
   example: `chk_${"0".repeat(64)}AbCdEfGhIjKlMnOp`,
 });
