@@ -213,6 +213,14 @@ export class CheckoutRows {
       .map(toRecord);
   }
 
+  /** Whether any checkout waits for its completion to be finished (without reading the rows). */
+  anyPaidUnfinished(): boolean {
+    return (
+      this.#sql.exec("SELECT 1 FROM checkouts WHERE payment IS NOT NULL AND status != 'completed' LIMIT 1").toArray()
+        .length > 0
+    );
+  }
+
   /** Forgets a checkout that never held anything (its hold was refused). */
   remove(id: string): void {
     this.#sql.exec("DELETE FROM checkouts WHERE id = ?", id);

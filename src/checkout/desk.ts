@@ -686,7 +686,7 @@ export class CheckoutDesk {
 
   /** When the desk next needs its alarm (undefined: never; settled checkouts are looked at once they are 30 days old). */
   nextAlarm(): number | undefined {
-    const resume = this.#rows.paidUnfinished().length > 0 ? Date.now() + RESUME_MS : undefined;
+    const resume = this.#rows.anyPaidUnfinished() ? Date.now() + RESUME_MS : undefined;
     const times = [resume, this.#rows.nextExpiry(), this.#rows.nextExpiryOwed(), this.#rows.nextEventCheck()].filter(
       (t) => t !== undefined,
     );
