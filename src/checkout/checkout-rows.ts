@@ -6,8 +6,9 @@ import type { FrozenLine } from "./cost.ts";
 import type { CompletedBy } from "./orders.ts";
 
 /**
- * The checkouts' SQLite schema (in the holder's cart object; in a legacy Checkouts object) as numbered, append-only migrations (entry N moves a
- * database from version N-1 to N; never edit a shipped entry).
+ * The checkouts' SQLite schema (in the holder's cart object, or a Checkouts object made before
+ * docs/decisions/0016) as numbered, append-only migrations (entry N moves a database from version
+ * N-1 to N; never edit a shipped entry).
  */
 export const MIGRATIONS: readonly (readonly string[])[] = [
   [
@@ -68,7 +69,7 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
 
 /**
  * The newest schema as one step, for a database without checkouts yet (applyMigrations'
- * `current`): what MIGRATIONS make, columns in the same order (test/checkout/checkout.test.ts
+ * `current`): what MIGRATIONS make, columns in the same order (test/checkout/cart-host.test.ts
  * compares them). A new migration changes this too.
  */
 export const CURRENT_SCHEMA: readonly string[] = [

@@ -85,8 +85,6 @@ function fail(failure: CheckoutFailure): CheckoutReply {
   return { ok: false, failure, replayed: false };
 }
 
-const missing = missingCheckout;
-
 /** A cart frozen at the live catalog: what a new checkout will hold, or why it cannot. */
 type Frozen =
   | {
@@ -200,7 +198,7 @@ export class CheckoutDesk {
   async get(checkoutId: string): Promise<CheckoutReply> {
     return this.#serial(async () => {
       const record = this.#rows.get(checkoutId);
-      if (!record) return missing();
+      if (!record) return missingCheckout();
       return { ok: true, status: 200, json: checkoutJson(await this.#expireIfDue(record)), replayed: false };
     });
   }
@@ -209,7 +207,7 @@ export class CheckoutDesk {
   async cancel(checkoutId: string): Promise<CheckoutReply> {
     return this.#serial(async () => {
       const found = this.#rows.get(checkoutId);
-      if (!found) return missing();
+      if (!found) return missingCheckout();
       const record = await this.#expireIfDue(found);
       if (record.status === "open" && !record.payment) await this.#settle(record, "canceled");
       else if (record.status !== "canceled") {
@@ -234,7 +232,7 @@ export class CheckoutDesk {
   async complete(input: CompleteCheckoutInput): Promise<CheckoutReply> {
     return this.#serial(async () => {
       const record = this.#rows.get(input.checkoutId);
-      if (!record) return missing();
+      if (!record) return missingCheckout();
       if (record.status === "completed" && record.order_id) {
         const order = await this.#orders.get(record.order_id);
         if (order) return { ok: true, status: 200, json: JSON.stringify(order), replayed: true };
@@ -719,7 +717,9 @@ export class CheckoutDesk {
     if ("checkout_id" in answer) {
       // A success is kept as the checkout's id and shown as the checkout is now (kept 30 days).
       const record = this.#rows.get(answer.checkout_id);
-      return record ? { ok: true, status: answer.status, json: checkoutJson(record), replayed: true } : missing();
+      return record
+        ? { ok: true, status: answer.status, json: checkoutJson(record), replayed: true }
+        : missingCheckout();
     }
     return { ...answer, replayed: true }; // a refusal, or a success recorded whole by an earlier release
   }
