@@ -33,6 +33,24 @@ describe("the limits of POST /checkouts", () => {
     });
   }, 30_000);
 
+  it("is not a cart write: a token past its 120 cart writes a minute still checks out", async () => {
+    const variant = (await seedVariants()).available[8]!;
+    const { token } = await issueToken();
+    // A window lets 120 through, two windows 240: the 241st add always meets a 429.
+    let writes = 0;
+    let limited = false;
+    while (!limited && writes < 241) {
+      const res = await addLine(token, variant.id, 1);
+      writes += 1;
+      if (res.status === 429) limited = true;
+      else expect(res.status).toBe(200);
+    }
+    expect(limited).toBe(true);
+    // The cart write limit is spent; the checkout's own (10 a minute) is not.
+    const res = await postCheckout(token);
+    expect(res.status).toBe(201);
+  }, 60_000);
+
   it("answers 429 past 60 POST /checkouts a minute from one address, every address of an IPv6 /64 counting as one", async () => {
     const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:5`;
     const tokens = await Promise.all(Array.from({ length: 13 }, () => issueToken()));

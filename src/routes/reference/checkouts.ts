@@ -40,7 +40,8 @@ export const CHECKOUTS_DOCS = {
       "`rate_limited` with `Retry-After`. Body `{}`, none, or `{return_url}` (https only). " +
       "`Idempotency-Key` replays the first answer: a refusal as it was, a 201 with that checkout " +
       "as it is at the replay (its `status` may have moved on; the key keeps the checkout's id, " +
-      "not a copy); counts as a cart write. With `PAYMENT_PROVIDER=stripe` the worker creates the " +
+      "not a copy). A checkout is not a cart write: it spends its own limits, not the cart's 120 a " +
+      "minute. With `PAYMENT_PROVIDER=stripe` the worker creates the " +
       "Stripe Checkout Session itself and `url` is its page; `return_url` is then required (400 " +
       "`parameter_missing`: Stripe's page sends the shopper back there), and Stripe down, timing " +
       "out or refusing is 502 `payment_provider_unavailable` with nothing held and no checkout " +
