@@ -28,10 +28,14 @@ export function applyMigrations(
   sql.exec(`CREATE TABLE IF NOT EXISTS ${versionTable} (version INTEGER NOT NULL)`);
   const row = sql.exec<{ version: number }>(`SELECT version FROM ${versionTable}`).toArray()[0];
   if (!row) {
-    // A new database: the newest schema, then its version once. The constructor's writes commit
-    // together, so a version per step (a write each) would buy nothing here.
-    for (const statement of current ?? migrations.flat()) sql.exec(statement);
-    sql.exec(`INSERT INTO ${versionTable} (version) VALUES (?)`, migrations.length);
+    // A new database: the newest schema and its version in one `exec` (a call per statement cost
+    // a new cart or holder's first checkout more). The constructor's writes commit together, so a
+    // version per step (a write each) would buy nothing here.
+    const schema = [
+      ...(current ?? migrations.flat()),
+      `INSERT INTO ${versionTable} (version) VALUES (${migrations.length})`,
+    ];
+    sql.exec(schema.join(";\n"));
     return 0;
   }
   for (let version = row.version; version < migrations.length; ) {

@@ -52,11 +52,11 @@ describe("the migrations runner (src/sqlite-migrations.ts)", () => {
 
       dropAll(sql);
       expect(applyMigrations(counting, MIGRATIONS)).toBe(0);
-      expect(seen.slice(2, -1)).toEqual(MIGRATIONS.flat());
-      expect(seen.filter((q) => q.includes("schema_version"))).toEqual([
+      // Every step's statements and the version, in one call: a call per statement cost a new cart more.
+      expect(seen).toEqual([
         "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)",
         "SELECT version FROM schema_version",
-        "INSERT INTO schema_version (version) VALUES (?)",
+        [...MIGRATIONS.flat(), `INSERT INTO schema_version (version) VALUES (${MIGRATIONS.length})`].join(";\n"),
       ]);
       expect(version()).toBe(MIGRATIONS.length);
       const fresh = schemaOf(sql);
