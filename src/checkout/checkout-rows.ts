@@ -214,12 +214,29 @@ export class CheckoutRows {
       .map(toRecord);
   }
 
-  /** Whether any checkout waits for its completion to be finished (without reading the rows). */
-  anyPaidUnfinished(): boolean {
-    return (
-      this.#sql.exec("SELECT 1 FROM checkouts WHERE payment IS NOT NULL AND status != 'completed' LIMIT 1").toArray()
-        .length > 0
-    );
+  /**
+   * What the alarm waits for, in one statement (five reads cost every create, cancel and completion
+   * more): whether a completion waits to be finished, the earliest open checkout's `expires_at`,
+   * owed session expiry and event check, and whether any checkout is kept (settled ones too, for 30
+   * days). A time is undefined when nothing waits for it.
+   */
+  alarmTimes(): { paidUnfinished: boolean; expiry?: number; owed?: number; eventCheck?: number; any: boolean } {
+    const row = this.#sql
+      .exec<{ paid: number; expiry: number | null; owed: number | null; check_at: number | null; kept: number }>(
+        `SELECT EXISTS (SELECT 1 FROM checkouts WHERE payment IS NOT NULL AND status != 'completed') AS paid,
+          (SELECT MIN(expires_at) FROM checkouts WHERE status = 'open') AS expiry,
+          (SELECT MIN(next_at) FROM session_expiries) AS owed,
+          (SELECT MIN(check_at) FROM event_checks) AS check_at,
+          EXISTS (SELECT 1 FROM checkouts) AS kept`,
+      )
+      .one();
+    return {
+      paidUnfinished: row.paid === 1,
+      ...(row.expiry !== null ? { expiry: row.expiry } : {}),
+      ...(row.owed !== null ? { owed: row.owed } : {}),
+      ...(row.check_at !== null ? { eventCheck: row.check_at } : {}),
+      any: row.kept === 1,
+    };
   }
 
   /** Forgets a checkout that never held anything (its hold was refused). */
@@ -230,15 +247,6 @@ export class CheckoutRows {
   /** Every checkout, oldest first: what `orders -- check` reconciles. */
   all(): CheckoutRecord[] {
     return this.#sql.exec<Row>("SELECT * FROM checkouts ORDER BY created_at").toArray().map(toRecord);
-  }
-
-  /** The earliest `expires_at` of an open checkout, for the alarm. */
-  nextExpiry(): number | undefined {
-    return (
-      this.#sql
-        .exec<{ at: number | null }>("SELECT MIN(expires_at) AS at FROM checkouts WHERE status = 'open'")
-        .toArray()[0]?.at ?? undefined
-    );
   }
 
   insert(record: CheckoutRecord): void {
@@ -281,14 +289,6 @@ export class CheckoutRows {
       .toArray();
   }
 
-  /** The earliest owed expiry, for the alarm. */
-  nextExpiryOwed(): number | undefined {
-    return (
-      this.#sql.exec<{ at: number | null }>("SELECT MIN(next_at) AS at FROM session_expiries").toArray()[0]?.at ??
-      undefined
-    );
-  }
-
   expiryRetry(checkoutId: string, sessionId: string | null, nextAt: number): void {
     this.#sql.exec(
       "UPDATE session_expiries SET attempts = attempts + 1, next_at = ?, session_id = COALESCE(?, session_id) WHERE checkout_id = ?",
@@ -313,14 +313,6 @@ export class CheckoutRows {
       .exec<{ order_id: string }>("SELECT order_id FROM event_checks WHERE check_at <= ?", now)
       .toArray()
       .map((row) => row.order_id);
-  }
-
-  /** The earliest event check, for the alarm. */
-  nextEventCheck(): number | undefined {
-    return (
-      this.#sql.exec<{ at: number | null }>("SELECT MIN(check_at) AS at FROM event_checks").toArray()[0]?.at ??
-      undefined
-    );
   }
 
   eventChecksDone(orderId: string): void {
@@ -348,11 +340,6 @@ export class CheckoutRows {
   /** Forgets settled checkouts older than `before` (their orders stay in D1). */
   purgeSettled(before: number): void {
     this.#sql.exec("DELETE FROM checkouts WHERE status != 'open' AND settled_at < ?", before);
-  }
-
-  /** Whether any checkout is kept (settled ones too, for 30 days). */
-  any(): boolean {
-    return this.#sql.exec("SELECT 1 FROM checkouts LIMIT 1").toArray().length > 0;
   }
 
   /** The answer recorded under an Idempotency-Key, with the request it answered. */

@@ -684,12 +684,11 @@ export class CheckoutDesk {
 
   /** When the desk next needs its alarm (undefined: never; settled checkouts are looked at once they are 30 days old). */
   nextAlarm(): number | undefined {
-    const resume = this.#rows.anyPaidUnfinished() ? Date.now() + RESUME_MS : undefined;
-    const times = [resume, this.#rows.nextExpiry(), this.#rows.nextExpiryOwed(), this.#rows.nextEventCheck()].filter(
-      (t) => t !== undefined,
-    );
+    const due = this.#rows.alarmTimes();
+    const resume = due.paidUnfinished ? Date.now() + RESUME_MS : undefined;
+    const times = [resume, due.expiry, due.owed, due.eventCheck].filter((t) => t !== undefined);
     if (times.length > 0) return Math.min(...times);
-    return this.#rows.any() ? Date.now() + SETTLED_KEPT_MS : undefined;
+    return due.any ? Date.now() + SETTLED_KEPT_MS : undefined;
   }
 
   async #armAlarm(): Promise<void> {
