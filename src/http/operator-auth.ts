@@ -6,10 +6,14 @@ import { ApiError, authenticationError } from "./errors.ts";
 import { operatorSecret } from "./secrets.ts";
 import { sha256 } from "../sha256.ts";
 
+/** The configured secret's digest, made once per isolate (again only when the secret changes). */
+let expectedDigest: { secret: string; digest: ArrayBuffer } | undefined;
+
 /** Compares through SHA-256 digests so the comparison's time says nothing about the secret. */
 async function sameSecret(given: string, expected: string): Promise<boolean> {
-  const [a, b] = await Promise.all([sha256(given), sha256(expected)]);
-  return crypto.subtle.timingSafeEqual(a, b);
+  const digest = expectedDigest?.secret === expected ? expectedDigest.digest : await sha256(expected);
+  expectedDigest = { secret: expected, digest };
+  return crypto.subtle.timingSafeEqual(await sha256(given), digest);
 }
 
 /**

@@ -92,6 +92,18 @@ describe("operator surface", () => {
     expect(res.status).toBe(401);
   });
 
+  it("follows a changed OPERATOR_SECRET at once: the new one is accepted and the old one refused", async () => {
+    const list = (secret: string, vars: Partial<Env>) =>
+      fetchAs("production", "/api/v1/operator/tokens", { headers: { Authorization: `Bearer ${secret}` } }, vars);
+    const old = (env as Env & { OPERATOR_SECRET: string }).OPERATOR_SECRET;
+    const rotated = "rotated-operator-secret-0123456789";
+    expect((await list(old, {})).status).toBe(200);
+    // The digest of the configured secret is kept per isolate: a new secret must not meet the old digest.
+    expect((await list(rotated, { OPERATOR_SECRET: rotated } as Partial<Env>)).status).toBe(200);
+    expect((await list(old, { OPERATOR_SECRET: rotated } as Partial<Env>)).status).toBe(401);
+    expect((await list(old, {})).status).toBe(200);
+  });
+
   it("does not accept the operator secret as a cart token", async () => {
     const res = await call("/api/v1/cart", { headers: { Authorization: "Bearer test-operator-secret" } });
     expect(res.status).toBe(401);
