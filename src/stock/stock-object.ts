@@ -40,6 +40,14 @@ export interface ShardBatch {
 /** The overlay key is written at most this often (Workers KV takes one write a second per key). */
 export const OVERLAY_WRITE_INTERVAL_MS = 1000;
 
+/**
+ * A shard pushes its overlay entries to the coordinator at most this often: the first change after
+ * a quiet second goes at once, later ones ride the shard's alarm, one push for all of them. The
+ * coordinator writes KV at most once a second anyway; a push per hold cost every checkout of a
+ * tracked variant a coordinator call (and its merge) under load.
+ */
+export const OVERLAY_PUSH_INTERVAL_MS = 1000;
+
 /** Levels a version's sync writes per transaction. */
 const SYNC_SLICE = 5000;
 
@@ -66,6 +74,8 @@ export class Stock extends DurableObject<Env> {
   readonly #touched = new Set<string>();
   /** Coordinator role: overlay writes run one at a time, in order. */
   #overlayWrite: Promise<void> = Promise.resolve();
+  /** When this instance last started a push of its overlay entries (ms; 0: not since it woke). */
+  #pushedAt = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -534,9 +544,10 @@ export class Stock extends DurableObject<Env> {
       .exec<{ at: number | null }>("SELECT MIN(expires_at) AS at FROM holds WHERE state = 'held'")
       .one().at;
     let at = Math.min(next ?? Number.POSITIVE_INFINITY, now + HOUSEKEEPING_MS);
-    // Still owed: an overlay push that failed (retry soon), an overlay write held back.
+    // Still owed: an overlay push that failed or that a change made while this one ran (a push
+    // a second), an overlay write held back.
     if (this.#sql.exec("SELECT 1 FROM overlay_push WHERE dirty = 1").toArray().length > 0)
-      at = Math.min(at, Date.now() + 2000);
+      at = Math.min(at, Math.max(Date.now() + 50, this.#pushedAt + OVERLAY_PUSH_INTERVAL_MS));
     if (this.#sql.exec("SELECT 1 FROM overlay_pending").toArray().length > 0) {
       const written = this.#sql.exec<{ at: number }>("SELECT at FROM overlay_written").toArray()[0];
       at = Math.min(at, Math.max(Date.now() + 50, (written?.at ?? 0) + OVERLAY_WRITE_INTERVAL_MS));
@@ -767,6 +778,7 @@ export class Stock extends DurableObject<Env> {
   async #pushOverlay(): Promise<void> {
     const state = this.#sql.exec<{ seq: number; dirty: number }>("SELECT seq, dirty FROM overlay_push").toArray()[0];
     if (state?.dirty !== 1) return;
+    this.#pushedAt = Date.now();
     const entries = this.#sql
       .exec<{ variant_id: string; in_stock: number; available: number; base_in_stock: number; base_available: number }>(
         "SELECT * FROM overlay",
@@ -782,11 +794,17 @@ export class Stock extends DurableObject<Env> {
     }
   }
 
-  /** After a change: the overlay entries redone (in their own transaction) and pushed if they changed. */
+  /**
+   * After a change: the overlay entries redone (in their own transaction) and, if they changed,
+   * pushed now or, within a second of the last push, by the alarm (OVERLAY_PUSH_INTERVAL_MS).
+   */
   async #afterChange(): Promise<void> {
     if (this.#touched.size === 0) return;
     const changed = this.ctx.storage.transactionSync(() => this.#refreshOverlay());
-    if (changed) await this.#pushOverlay();
+    if (!changed) return;
+    const due = this.#pushedAt + OVERLAY_PUSH_INTERVAL_MS;
+    if (Date.now() >= due) await this.#pushOverlay();
+    else await this.#armAt(due);
   }
 
   /**

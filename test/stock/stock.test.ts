@@ -455,3 +455,41 @@ describe("the stock adapter", () => {
     expect([...(await store.levels([a, b])).values()].map((l) => l.quantity)).toEqual([1, 999_999_999]);
   });
 });
+
+describe("a shard's overlay pushes to the coordinator", () => {
+  /** What the coordinator last received from `shard` (its seq and entries), and whether the shard still owes a push. */
+  async function pushed(shard: DurableObjectStub<Stock>) {
+    const coordinator = stockStore(env).coordinator();
+    const received = await runInDurableObject(
+      coordinator,
+      (_i: Stock, state) =>
+        state.storage.sql
+          .exec<{ seq: number; entries: string }>(
+            "SELECT seq, entries FROM fragments WHERE shard = ?",
+            shard.id.toString(),
+          )
+          .toArray()[0],
+    );
+    const owed = await runInDurableObject(shard, (_i: Stock, state) =>
+      state.storage.sql.exec<{ seq: number; dirty: number }>("SELECT seq, dirty FROM overlay_push").one(),
+    );
+    return { seq: received?.seq, entries: received ? JSON.parse(received.entries) : undefined, owed };
+  }
+
+  it("pushes the first change at once and a burst's later ones in one push by the alarm, a second on", async () => {
+    const stub = freshShard();
+    const [a] = ids(1) as [string];
+    const set = await stub.apply({ batchId: "p1", fingerprint: "f", source: "operator", changes: sets({ [a]: 100 }) });
+    expect(set.ok).toBe(true);
+    // The first change after a quiet second: pushed before the call answered.
+    expect(await pushed(stub)).toMatchObject({ seq: 1, owed: { seq: 1, dirty: 0 } });
+    for (let i = 0; i < 4; i++) expect((await stub.hold(`burst-${i}`, [{ variant_id: a, quantity: 1 }])).ok).toBe(true);
+    // Four more changes within the second: the coordinator still has the first; the shard owes the rest.
+    expect(await pushed(stub)).toMatchObject({ seq: 1, owed: { seq: 5, dirty: 1 } });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const after = await pushed(stub);
+    expect(after).toMatchObject({ seq: 5, owed: { seq: 5, dirty: 0 } });
+    // One push carrying the burst's end: 100 set, 4 held.
+    expect(after.entries).toEqual([[a, 1, 96, -1, -1]]);
+  });
+});
