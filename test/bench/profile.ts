@@ -21,7 +21,8 @@
  * `--hold` profiles nothing either: it prints workerd's pid, runs the workload once and prints its
  * req/s and CPU per request, so a native profiler can attach from outside (`perf record -g -p PID`;
  * `MINIFLARE_WORKERD_V8_FLAGS="--perf-basic-prof"` names the JavaScript frames); `--idle S` waits
- * S seconds before that run. `--top N`: how many functions the summary lists (25).
+ * S seconds before that run. `--tracked` (checkout workloads): each cart also gets a unit of a
+ * tracked variant, so its checkout holds in two shards, as the bench's carts do after its tracked add. `--top N`: how many functions the summary lists (25).
  *
  * The checkout workloads (`--workload checkout-create`, `checkout-stripe`, `checkout-complete`, or
  * their bench names) are prepared as the bench runs them: `--carts` carts filled by the new-carts
@@ -77,6 +78,7 @@ const { values: args } = parseArgs({
     carts: { type: "string", default: "500" },
     hold: { type: "boolean", default: false },
     idle: { type: "string", default: "0" },
+    tracked: { type: "boolean", default: false },
     top: { type: "string", default: "25" },
   },
 });
@@ -313,7 +315,12 @@ async function main(): Promise<void> {
         durationS: Number(args.seconds),
         workerdPid: runtime.workerdPid,
       };
-      if (checkoutRun) all.push(await prepareCheckout(runtime.url, runtime.mf, carts[0]!, warmCarts[0]!, options));
+      if (checkoutRun) {
+        // --tracked: each cart also holds a unit of a tracked variant, as the bench's carts do after its tracked add.
+        const trackedLines = args.tracked ? trackedAddWorkload(catalog, tokens.slice(1)) : undefined;
+        if (args.tracked && !trackedLines) throw new Error("--tracked: the catalog tracks no variant's stock");
+        all.push(await prepareCheckout(runtime.url, runtime.mf, carts[0]!, warmCarts[0]!, options, trackedLines));
+      }
       let workload = all.find((w) => w.name === workloadName);
       if (!workload)
         throw new Error(
@@ -399,11 +406,16 @@ async function prepareCheckout(
   newCarts: Workload,
   warmCarts: Workload,
   options: LoadOptions,
+  trackedLines?: Workload,
 ): Promise<Workload> {
   const tokensOf = (w: Workload) => w.requests.map((r) => r.headers!.authorization!.slice("Bearer ".length));
   const [tokens, warm] = [tokensOf(newCarts), tokensOf(warmCarts)];
   await runLoad(newCarts, options);
   await runLoad(warmCarts, options);
+  if (trackedLines) {
+    await setStock(url, BENCH_OPERATOR_SECRET, [{ variant_id: addedVariant(trackedLines), set: 1_000_000 }]);
+    await runLoad({ ...trackedLines, amount: trackedLines.requests.length }, options);
+  }
   await applyD1Migrations((await mf.getD1Database("ORDERS")) as unknown as D1Database);
   if (workloadName === CHECKOUT_WORKLOADS.complete) {
     await runLoad(checkoutCompleteWorkload(await openCheckouts(url, warm), BENCH_OPERATOR_SECRET), options);

@@ -48,6 +48,8 @@ export const SHOPPER_CART_ROWS = [
 
 /** POST /carts: issuing a shopper token (an HMAC, no storage write), judged against the bare Worker. */
 export const ISSUE_CART = "POST /carts (a shopper token)";
+/** POST /carts' floor (entry.ts BARE_LIMITED_PATH): the bare Worker after one limiter call. Not a target: a yardstick. */
+export const ISSUE_CART_FLOOR = "POST /carts floor: bare Worker + one limiter call";
 
 /**
  * Live stock's rows (issue 35 point 6). The two read rows run on the large catalog with the edge
@@ -87,6 +89,14 @@ export const CHECKOUT_ROWS = {
   stripe: { workload: "checkout: create with Stripe (stand-in)", target: 2 },
   complete: { workload: "checkout: complete (order in D1)", target: 3 },
 } as const;
+
+/**
+ * The checkout floor (entry.ts): the least a checkout that holds stock costs in this runtime (one
+ * limiter call, a record in the holder's object, holds in two other objects as the create row's
+ * two-line carts hold in two shards), measured just before the create row on objects as old as
+ * its carts. Not a target: a yardstick for reading the create's, as the cart ceiling is the add's.
+ */
+export const CHECKOUT_FLOOR_ROW = "checkout floor: limiter, record, holds in two objects";
 
 /**
  * The checkout with one limited code (issue 44): the same creates as "checkout: create" with a

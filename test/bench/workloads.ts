@@ -1,13 +1,22 @@
 import { optionApiName, type SourceProduct } from "../../src/catalog/schema.ts";
 import { type PublishCatalog, type ProductList, productAt } from "../../src/publish/catalog-input.ts";
-import { BARE_HONO_PATH, BARE_WORKER_PATH, CEILING_PREFIX, STRIPE_HOST } from "./entry.ts";
+import {
+  BARE_HONO_PATH,
+  BARE_LIMITED_PATH,
+  BARE_WORKER_PATH,
+  CEILING_PREFIX,
+  CHECKOUT_FLOOR_PREFIX,
+  STRIPE_HOST,
+} from "./entry.ts";
 import type { BenchRequest, Workload } from "./load.ts";
 import {
   BROWSE_READS,
   CART_CEILING_FIELDS,
   type CartCeilingField,
+  CHECKOUT_FLOOR_ROW,
   CHECKOUT_ROWS,
   ISSUE_CART,
+  ISSUE_CART_FLOOR,
   SHOPPER_CART_ROWS,
   STOCK_ROWS,
 } from "./report.ts";
@@ -351,6 +360,13 @@ export const issueCartWorkload: Workload = {
   ok: [201],
 };
 
+/** POST /carts' floor (entry.ts): the bare Worker's answer after the one limiter call issuing makes. */
+export const issueCartFloorWorkload: Workload = {
+  name: ISSUE_CART_FLOOR,
+  requests: [{ method: "POST", path: BARE_LIMITED_PATH, headers: {} }],
+  ok: [200],
+};
+
 /** The runtime's ceiling: the cheapest route of the same worker. */
 export const ceilingWorkload: Workload = { name: "ceiling: GET /health", requests: [get(`${API}/health`)], ok: [200] };
 
@@ -432,6 +448,23 @@ export function checkoutStripeWorkload(tokens: readonly string[]): Workload {
 export function checkoutCreateWorkload(tokens: readonly string[]): Workload {
   const requests = tokens.map(checkoutOf);
   return { name: CHECKOUT_WORKLOADS.create, requests, ok: [201], amount: requests.length };
+}
+
+/**
+ * The checkout floor's creates (entry.ts), one per cart ceiling object of `round` (made with the
+ * carts, and as idle since), as the create row makes one checkout per cart.
+ */
+export function checkoutFloorWorkload(count: number, round = "a"): Workload {
+  const requests = Array.from(
+    { length: count },
+    (_, i): BenchRequest => ({
+      method: "POST",
+      path: `${CHECKOUT_FLOOR_PREFIX}${round}-${i}`,
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    }),
+  );
+  return { name: CHECKOUT_FLOOR_ROW, requests, ok: [201], amount: requests.length };
 }
 
 /** An open checkout the complete workload pays: its id and its total (what the payment moves). */
