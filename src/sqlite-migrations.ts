@@ -35,7 +35,8 @@ export function applyMigrations(
       ...(current ?? migrations.flat()),
       `INSERT INTO ${versionTable} (version) VALUES (${migrations.length})`,
     ];
-    sql.exec(schema.join(";\n"));
+    // Each `;` on a line of its own: a statement ending in a `--` comment cannot swallow it.
+    sql.exec(schema.join("\n;\n"));
     return 0;
   }
   for (let version = row.version; version < migrations.length; ) {

@@ -56,7 +56,7 @@ describe("the migrations runner (src/sqlite-migrations.ts)", () => {
       expect(seen).toEqual([
         "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)",
         "SELECT version FROM schema_version",
-        [...MIGRATIONS.flat(), `INSERT INTO schema_version (version) VALUES (${MIGRATIONS.length})`].join(";\n"),
+        [...MIGRATIONS.flat(), `INSERT INTO schema_version (version) VALUES (${MIGRATIONS.length})`].join("\n;\n"),
       ]);
       expect(version()).toBe(MIGRATIONS.length);
       const fresh = schemaOf(sql);
