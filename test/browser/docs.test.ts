@@ -46,6 +46,16 @@ async function open(viewport: { width: number; height: number }, path: string): 
   return page;
 }
 
+/**
+ * Closes a page once its requests are done. /docs/try reads the cart as it opens: closing the page
+ * with that read in flight aborted it (ERR_ABORTED on a loaded CI machine), which is the test's
+ * doing, not the page's, so the failed-request check below would have caught nothing real.
+ */
+async function closeWhenIdle(page: Page): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  await page.close();
+}
+
 /** The page is no wider than the viewport: nothing to scroll sideways. */
 async function horizontalOverflow(page: Page): Promise<number> {
   return Number(await page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth"));
@@ -80,7 +90,7 @@ describe("/docs, the Scalar reference, in real Chromium", () => {
     expect(await page.getByRole("button", { name: /Search/ }).count()).toBeGreaterThan(0);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SHOTS}/docs-reference-1280.png` });
-    await page.close();
+    await closeWhenIdle(page);
   });
 
   it("shows an operation with its response example, its error codes and a curl snippet for this server", async () => {
@@ -98,7 +108,7 @@ describe("/docs, the Scalar reference, in real Chromium", () => {
     // sections around it, so the element never held still for an element screenshot (30 s, every
     // run); the page shot, as the phone-width test takes, shows the same operation.
     await page.screenshot({ path: `${SHOTS}/docs-operation-1280.png` });
-    await page.close();
+    await closeWhenIdle(page);
   });
 
   it("finds operations with its search", async () => {
@@ -111,7 +121,7 @@ describe("/docs, the Scalar reference, in real Chromium", () => {
     const dialog = page.getByRole("dialog");
     await expect.poll(() => dialog.innerText(), { timeout: 10_000 }).toContain("List a product's variants");
     await page.screenshot({ path: `${SHOTS}/docs-search-1280.png` });
-    await page.close();
+    await closeWhenIdle(page);
   });
 
   it("opens /docs#authentication, a 401's docs_url, at the Authentication heading", async () => {
@@ -120,7 +130,7 @@ describe("/docs, the Scalar reference, in real Chromium", () => {
     await expect.poll(() => heading.count(), { timeout: 20_000 }).toBe(1);
     await expect.poll(() => heading.evaluate((el) => Math.round(el.getBoundingClientRect().top))).toBeLessThan(200);
     expect(await heading.innerText()).toContain("Authentication");
-    await page.close();
+    await closeWhenIdle(page);
   });
 
   it("sends a request from Scalar's own client to this server with the dev token: 200, then 404 Sold out", async () => {
@@ -162,7 +172,7 @@ describe("/docs, the Scalar reference, in real Chromium", () => {
     expect(await client.innerText()).toContain('"message": "Sold out"');
     expect(sends.map((s) => s.status)).toEqual([200, 404]);
     await page.screenshot({ path: `${SHOTS}/docs-client-404.png` });
-    await page.close();
+    await closeWhenIdle(page);
   });
 
   it("fits a 390 px wide phone: no sideways scrolling, the content starts under a one-line header", async () => {
@@ -186,7 +196,7 @@ describe("/docs, the Scalar reference, in real Chromium", () => {
     await expect.poll(() => section.innerText(), { timeout: 20_000 }).toContain('"object": "product"');
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SHOTS}/docs-operation-390.png` });
-    await page.close();
+    await closeWhenIdle(page);
   });
 });
 
@@ -224,7 +234,7 @@ describe("/docs/try, the seed's catalog walk-through", () => {
     await expect.poll(() => page.locator("#cart-result .verdict").textContent()).toBe("404 Sold out");
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SHOTS}/docs-try-1280.png`, fullPage: true });
-    await page.close();
+    await closeWhenIdle(page);
   });
 
   it("works on a 390 px wide phone without sideways scrolling", async () => {
@@ -239,7 +249,7 @@ describe("/docs/try, the seed's catalog walk-through", () => {
       .evaluate((el) => el.setAttribute("open", ""));
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SHOTS}/docs-try-390.png`, fullPage: true });
-    await page.close();
+    await closeWhenIdle(page);
   });
 
   it("names every control for assistive technology and keeps one main landmark", async () => {
@@ -258,7 +268,7 @@ describe("/docs/try, the seed's catalog walk-through", () => {
     );
     expect(unnamed).toEqual([]);
     expect(await page.getByRole("main").count()).toBe(1);
-    await page.close();
+    await closeWhenIdle(page);
   });
 });
 
