@@ -115,23 +115,27 @@ export class ${CEILING_CLASS} extends DurableObject {
 
 async function limitedBare(env) {
   const { success } = await env.CART_ISSUE_LIMITER.limit({ key: "no-address" });
-  if (!success) return new Response('{"error":"rate_limited"}', { status: 429 });
+  if (!success) return rateLimited();
   return new Response(BARE_BODY, { headers: { "content-type": "application/json" } });
 }
 
 async function checkoutFloor(request, env, name) {
   await request.arrayBuffer();
   const { success } = await env.CHECKOUT_TOKEN_LIMITER.limit({ key: name });
-  if (!success) return new Response('{"error":"rate_limited"}', { status: 429 });
+  if (!success) return rateLimited();
   const namespace = env.${CEILING_BINDING};
   const id = await namespace.get(namespace.idFromName(name)).checkout(Number(name.slice(name.lastIndexOf("-") + 1)) % 16, 1);
   return new Response('{"id":"' + id + '"}', { status: 201, headers: { "content-type": "application/json" } });
 }
 
+function rateLimited() {
+  return new Response('{"error":"rate_limited"}', { status: 429 });
+}
+
 async function cartCeiling(request, env, name) {
   await request.arrayBuffer();
   const { success } = await env.CART_WRITE_LIMITER.limit({ key: name });
-  if (!success) return new Response('{"error":"rate_limited"}', { status: 429 });
+  if (!success) return rateLimited();
   const namespace = env.${CEILING_BINDING};
   const quantity = await namespace.get(namespace.idFromName(name)).add("line", 1);
   return new Response('{"quantity":' + quantity + '}', { headers: { "content-type": "application/json" } });

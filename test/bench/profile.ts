@@ -22,7 +22,8 @@
  * req/s and CPU per request, so a native profiler can attach from outside (`perf record -g -p PID`;
  * `MINIFLARE_WORKERD_V8_FLAGS="--perf-basic-prof"` names the JavaScript frames); `--idle S` waits
  * S seconds before that run. `--tracked` (checkout workloads): each cart also gets a unit of a
- * tracked variant, so its checkout holds in two shards, as the bench's carts do after its tracked add. `--top N`: how many functions the summary lists (25).
+ * tracked variant, so its checkout holds in two shards, as the bench's carts do after its tracked
+ * add. `--top N`: how many functions the summary lists (25).
  *
  * The checkout workloads (`--workload checkout-create`, `checkout-stripe`, `checkout-complete`, or
  * their bench names) are prepared as the bench runs them: `--carts` carts filled by the new-carts
@@ -45,7 +46,6 @@ import { type LoadOptions, type LoadResult, runLoad, warmUp, type Workload } fro
 import { CART_CEILING_FIELDS, type CartCeilingField, STOCK_ROWS } from "./report.ts";
 import { BENCH_OPERATOR_SECRET, processCpuMs, startRuntime } from "./runtime.ts";
 import {
-  addedVariant,
   bareWorkloads,
   CHECKOUT_WORKLOADS,
   cartCeilingWorkloads,
@@ -57,7 +57,7 @@ import {
   checkoutStripeWorkload,
   issueCartWorkload,
   openCheckouts,
-  setStock,
+  stockTrackedAdd,
   trackedAddWorkload,
   withEtags,
 } from "./workloads.ts";
@@ -339,9 +339,7 @@ async function main(): Promise<void> {
         await runLoad(warmCeilings.cartCeilingNewObjects, options);
       } else if (carts.includes(workload) || workload === tracked) {
         await runLoad(newCarts, options);
-        // Far more units than a run can add, as the bench sets them.
-        if (workload === tracked)
-          await setStock(runtime.url, BENCH_OPERATOR_SECRET, [{ variant_id: addedVariant(tracked), set: 1_000_000 }]);
+        if (workload === tracked) await stockTrackedAdd(runtime.url, BENCH_OPERATOR_SECRET, tracked);
       } else if (Object.values(ceilings).includes(workload)) {
         await runLoad(ceilings.cartCeilingNewObjects, options);
       }
@@ -413,7 +411,7 @@ async function prepareCheckout(
   await runLoad(newCarts, options);
   await runLoad(warmCarts, options);
   if (trackedLines) {
-    await setStock(url, BENCH_OPERATOR_SECRET, [{ variant_id: addedVariant(trackedLines), set: 1_000_000 }]);
+    await stockTrackedAdd(url, BENCH_OPERATOR_SECRET, trackedLines);
     await runLoad({ ...trackedLines, amount: trackedLines.requests.length }, options);
   }
   await applyD1Migrations((await mf.getD1Database("ORDERS")) as unknown as D1Database);

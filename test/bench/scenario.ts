@@ -39,8 +39,8 @@ import {
   checkoutFloorWorkload,
   checkoutStripeWorkload,
   openCheckouts,
-  addedVariant,
   setStock,
+  stockTrackedAdd,
   stockFlipTarget,
   stockProductPage,
   stockReadWorkloads,
@@ -356,7 +356,7 @@ async function measureTrackedAdd(
 ): Promise<WorkloadFigures> {
   const workload = trackedAddWorkload(input.catalog, tokens);
   if (!workload) return { name: STOCK_ROWS.trackedAdd, skipped: "the catalog tracks no variant's stock" };
-  await setStock(runtime.url, BENCH_OPERATOR_SECRET, [{ variant_id: addedVariant(workload), set: 1_000_000 }]);
+  await stockTrackedAdd(runtime.url, BENCH_OPERATOR_SECRET, workload);
   // Each run (ceiling, row, ceiling) first touches every one of its objects (`objectPerRequest`).
   const ceiling = cartCeilingWorkloads(tokens.length, "a").cartCeiling;
   const before = await measure(ceiling, options, settings);

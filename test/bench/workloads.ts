@@ -338,6 +338,11 @@ export function addedVariant(workload: Workload): string {
   return (JSON.parse(workload.requests[0]?.body ?? "{}") as { variant_id: string }).variant_id;
 }
 
+/** Gives a tracked add's variant far more units than any run adds, so every add (and its checkout's hold) succeeds. */
+export async function stockTrackedAdd(origin: URL, operatorSecret: string, tracked: Workload): Promise<void> {
+  await setStock(origin, operatorSecret, [{ variant_id: addedVariant(tracked), set: 1_000_000 }]);
+}
+
 /** Sets variants' stock levels through the operator surface (POST /operator/stock); throws unless it answers 200. */
 export async function setStock(
   origin: URL,
