@@ -21,7 +21,7 @@
  * `--hold` profiles nothing either: it prints workerd's pid, runs the workload once and prints its
  * req/s and CPU per request, so a native profiler can attach from outside (`perf record -g -p PID`;
  * `MINIFLARE_WORKERD_V8_FLAGS="--perf-basic-prof"` names the JavaScript frames); `--idle S` waits
- * S seconds before that run. `--tracked` (checkout workloads): each cart also gets a unit of a
+ * S seconds before the run (profiled or held). `--tracked` (checkout workloads): each cart also gets a unit of a
  * tracked variant, so its checkout holds in two shards, as the bench's carts do after its tracked
  * add. `--top N`: how many functions the summary lists (25).
  *
@@ -352,9 +352,9 @@ async function main(): Promise<void> {
         return;
       }
       await warmUp(workload, options, 1);
+      // `--idle S` first: the runtime evicts objects idle 10 s, so the run then meets them closed.
+      await new Promise((resolve) => setTimeout(resolve, Number(args.idle) * 1000));
       if (args.hold) {
-        // `--idle S` first: the runtime evicts objects idle 10 s, so the run then meets them closed.
-        await new Promise((resolve) => setTimeout(resolve, Number(args.idle) * 1000));
         process.stdout.write(`workerd pid ${runtime.workerdPid}: running ${workload.name}\n`);
         const result = await runLoad(workload, options);
         const cpu = result.workerdCpuUsPerRequest?.toFixed(0) ?? "?";
