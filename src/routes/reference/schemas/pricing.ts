@@ -20,6 +20,11 @@ documentSchema(BuyerSchema, {
   example: { email: "ada@example.com", country: "US", region: "CA", postal_code: "94107" },
 });
 
+documentSchema(BuyerSchema.shape.email.def.innerType, {
+  description:
+    "An address as `format: email` means it: at most 64 characters before the `@` (letters, digits and `_ ' + -`, dots between), a host name whose labels are 1 to 63 letters, digits or hyphens, none first or last, and 254 characters in all. Anything else is 400 `parameter_invalid`.",
+});
+
 documentSchema(BuyerSchema.shape.country, { description: "ISO 3166-1 alpha-2, in capitals." });
 
 documentSchema(BuyerSchema.shape.region.def.innerType, {
